@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# vpux top-level build. `make help` lists the targets.
+#
+# The kernel module is built by Kbuild (see ./Kbuild) against KDIR, by
+# default Debian's 6.12 headers; override with KDIR=/path/to/kernel/build.
+# User space and host tests are built here; each directory adds its
+# programs through a fragment (*.mk) included below.
+
+SRCTOP := $(abspath .)
+B ?= $(SRCTOP)/build
+
+KVER ?= $(shell ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | sort -V | tail -n1 | sed 's|.*/linux-headers-||')
+KDIR ?= /usr/src/linux-headers-$(KVER)
+
+CC ?= cc
+HOST_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
+	-I$(SRCTOP)/include -I$(SRCTOP)/uapi
+SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+PKG_CONFIG ?= pkg-config
+
+# Fragments append to these.
+HOST_TESTS :=		# test programs run by `make host-check` (print TAP)
+HOST_PROGS :=		# user-space programs built by `make`
+BENCH_PROGS :=		# benchmark programs run by `make bench`
+
+.PHONY: all module userspace check host-check vm-check demo deps clean \
+	help bench firmware-check fuzz vm-shell
+
+all: module userspace
+
+-include sim/sim.mk
+-include sim/ops/ops.mk
+-include firmware/firmware.mk
+-include portability/user/user.mk
+-include umd/umd.mk
+-include tools/tools.mk
+-include selftests/selftests.mk
+-include tools/vm/vm.mk
+
+module:
+	$(MAKE) -C $(KDIR) M=$(SRCTOP) W=1 modules
+
+userspace: $(HOST_PROGS)
+
+host-check: $(HOST_TESTS)
+	tools/run-tests.sh host $(HOST_TESTS)
+
+# Every test: host tests, firmware build check, VM tests; one summary line.
+check: deps
+	tools/check.sh
+
+bench: $(BENCH_PROGS)
+	@for b in $(BENCH_PROGS); do echo "== $$b"; $$b || exit 1; done
+
+deps:
+	@tools/deps.sh
+
+help:
+	@echo "make deps       install the Debian packages the project needs"
+	@echo "make            build vpux_accel.ko and user space"
+	@echo "make check      every test: host (ASan/UBSan), firmware, VM"
+	@echo "make demo       boot the VM, load the module, run vpux-info"
+	@echo "make bench      benchmark programs (print figures)"
+	@echo "make vm-shell   boot the VM with the module and a shell"
+	@echo "make clean      remove build products"
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(SRCTOP) clean 2>/dev/null
+	rm -rf $(B)

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Compute kernels of the NPU model: what a DPU or SHAVE engine does to
+ * data once the engine has fetched its operands through the MMU.
+ *
+ * Two implementations share these signatures:
+ *  - vpux_dpu_run()/vpux_shave_run(): the model's optimised kernels
+ *    (sim/ops/), what the engines execute;
+ *  - vpux_ref_dpu_run()/vpux_ref_shave_run(): plain loops (sim/ref/), the
+ *    CPU reference tests and the UMD compare with, bit for bit.
+ *
+ * Integer arithmetic only (the kernel has no FPU); no libc beyond
+ * vpux_sim_compat.h; builds in the kernel and in user space.
+ * Functions return 0 or a negative VPUX_ENG_ERR_* code.
+ */
+#ifndef VPUX_OPS_H
+#define VPUX_OPS_H
+
+#include "vpux_sim_compat.h"
+#include "vpux_regs.h"
+
+/**
+ * struct vpux_dpu_extents - bytes a DPU descriptor touches in each operand
+ * @in: activations read
+ * @in2: weights or second input read (0 if unused)
+ * @bias: bias bytes read (0 unless VPUX_DPU_F_BIAS)
+ * @quant: requant records read (0 unless VPUX_DPU_F_PER_CHANNEL)
+ * @out: output bytes written
+ * @macs: multiply-accumulates (or element operations) the op performs
+ */
+struct vpux_dpu_extents {
+	u64 in, in2, bias, quant, out;
+	u64 macs;
+};
+
+/**
+ * struct vpux_dpu_operands - host copies of a DPU op's operands
+ * @in: activations, @ext.in bytes
+ * @in2: weights or second input, or NULL
+ * @bias: int32 bias, or NULL
+ * @quant: per-channel requant records, or NULL
+ * @out: output buffer, @ext.out bytes
+ * @yield: optional, called between output rows of long ops
+ * @yield_arg: argument of @yield
+ */
+struct vpux_dpu_operands {
+	const void *in;
+	const void *in2;
+	const s32 *bias;
+	const struct vpux_hw_requant *quant;
+	void *out;
+	void (*yield)(void *arg);
+	void *yield_arg;
+};
+
+/* Validate @d (shapes, op, flags, reserved fields) and size its operands. */
+int vpux_dpu_extents(const struct vpux_hw_dpu_desc *d,
+		     struct vpux_dpu_extents *ext);
+/* Estimated engine cycles of @d (cycle model, documented). */
+u64 vpux_dpu_cycles(const struct vpux_hw_dpu_desc *d);
+int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
+		 const struct vpux_dpu_operands *o);
+int vpux_ref_dpu_run(const struct vpux_hw_dpu_desc *d,
+		     const struct vpux_dpu_operands *o);
+
+/* Fixed-point requantisation shared by every op: see hw-model.rst. */
+s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q);
+
+/**
+ * struct vpux_shave_mem - a SHAVE kernel's view of memory
+ * @ctx: engine context passed back to the callbacks
+ * @read: read @len bytes at window address @waddr (see VPUX_WADDR); 0 or
+ *	-VPUX_ENG_ERR_MMU / -VPUX_ENG_ERR_ARGS when outside a window
+ * @write: write @len bytes at window address @waddr
+ * @alloc: scratch memory for the kernel, NULL on failure
+ * @free: release scratch memory
+ * @yield: optional, called between chunks of long kernels
+ */
+struct vpux_shave_mem {
+	void *ctx;
+	int (*read)(void *ctx, u32 waddr, void *dst, u32 len);
+	int (*write)(void *ctx, u32 waddr, const void *src, u32 len);
+	void *(*alloc)(void *ctx, size_t size);
+	void (*free)(void *ctx, void *ptr);
+	void (*yield)(void *ctx);
+};
+
+/*
+ * Run software kernel @kernel_id with the opaque argument buffer @args
+ * (already copied from device memory, @args_size bytes). The kernel checks
+ * @args_size and every record before touching memory. On success *cycles
+ * holds the kernel's estimated cycles.
+ */
+int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
+		   const struct vpux_shave_mem *mem, u64 *cycles);
+int vpux_ref_shave_run(u32 kernel_id, const void *args, u32 args_size,
+		       const struct vpux_shave_mem *mem);
+
+#endif /* VPUX_OPS_H */

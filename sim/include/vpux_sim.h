@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * vpux NPU model: the interface between the model ("hardware") and the
+ * platform that hosts it (the kernel module's virtual device, or a host
+ * user-space process).
+ *
+ * The driver side only ever uses vpux_sim_reg_read()/vpux_sim_reg_write()
+ * (its MMIO accessors) and the interrupt it receives through
+ * vpux_sim_env_ops.irq_raise. The remaining calls belong to the platform
+ * glue that plays the role of the silicon: creating the device, running
+ * queued engine work in a context of the glue's choosing, single-stepping.
+ *
+ * The model core builds in the kernel and in user space: no libc beyond
+ * what vpux_sim_compat.h maps, memory only through env->alloc.
+ */
+#ifndef VPUX_SIM_H
+#define VPUX_SIM_H
+
+#include "vpux_sim_compat.h"
+#include "vpux_regs.h"
+
+struct vpux_sim;
+
+/**
+ * struct vpux_sim_config - build-time shape of one model instance
+ * @instance: instance number, reported in VPUX_REG_SERIAL
+ * @n_dma: DMA engines (>= 1)
+ * @n_dpu: DPU engines (>= 1)
+ * @n_shave: SHAVE engines (>= 1); n_dma + n_dpu + n_shave <= VPUX_MAX_ENGINES
+ * @n_tiles: CMX tiles (>= 1)
+ * @cmx_size: bytes of CMX per tile (multiple of 4 KiB)
+ * @ctx_slots: MMU context slots (1..VPUX_MAX_CTX_SLOTS)
+ * @clock_khz: cycle counter frequency reported to the driver
+ */
+struct vpux_sim_config {
+	u32 instance;
+	u32 n_dma;
+	u32 n_dpu;
+	u32 n_shave;
+	u32 n_tiles;
+	u32 cmx_size;
+	u32 ctx_slots;
+	u32 clock_khz;
+};
+
+/**
+ * struct vpux_sim_env_ops - services the hosting platform gives the model
+ * @alloc: zeroed allocation, may sleep; NULL on failure
+ * @free: release memory from @alloc
+ * @phys_read: read system memory at a "physical" address (the addresses the
+ *	driver writes into page tables); 0 or negative error
+ * @phys_write: write system memory at a physical address
+ * @lock: take the model's register lock. It is taken from hard-IRQ context
+ *	on the driver's side (IRQ_STATUS reads), so in the kernel it is an
+ *	irq-safe spinlock; never held across engine computation.
+ * @unlock: release it
+ * @irq_raise: (IRQ_STATUS & IRQ_MASK) became non-zero; deliver the
+ *	interrupt. Called without the lock held.
+ * @kick: engine work was queued; arrange for vpux_sim_run() to be called
+ *	soon from a context that may sleep. Not called in step mode.
+ * @yield: called between tiles of long computations (cond_resched()).
+ */
+struct vpux_sim_env_ops {
+	void *(*alloc)(void *env, size_t size);
+	void (*free)(void *env, void *ptr);
+	int (*phys_read)(void *env, u64 pa, void *dst, size_t len);
+	int (*phys_write)(void *env, u64 pa, const void *src, size_t len);
+	void (*lock)(void *env);
+	void (*unlock)(void *env);
+	void (*irq_raise)(void *env);
+	void (*kick)(void *env);
+	void (*yield)(void *env);
+};
+
+void vpux_sim_default_config(struct vpux_sim_config *cfg);
+
+/* Returns NULL if @cfg is invalid or memory is short. */
+struct vpux_sim *vpux_sim_create(const struct vpux_sim_config *cfg,
+				 const struct vpux_sim_env_ops *ops, void *env);
+void vpux_sim_destroy(struct vpux_sim *sim);
+
+/* MMIO accessors: @offset is a byte offset below VPUX_MMIO_SIZE. */
+u32 vpux_sim_reg_read(struct vpux_sim *sim, u32 offset);
+void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value);
+
+/*
+ * Engine execution. vpux_sim_run() executes queued ops until none is left
+ * and returns how many completed. In step mode (for deterministic tests)
+ * env->kick is never called and vpux_sim_step() completes exactly one op:
+ * the in-flight op with the earliest completion time on the model's
+ * virtual clock. It returns 1 if it completed an op, 0 if none was queued.
+ */
+int vpux_sim_run(struct vpux_sim *sim);
+void vpux_sim_set_step_mode(struct vpux_sim *sim, bool on);
+int vpux_sim_step(struct vpux_sim *sim);
+
+#endif /* VPUX_SIM_H */
