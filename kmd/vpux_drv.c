@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vpux_accel: module entry, the platform devices standing for the NPUs,
+ * and the DRM accel driver bound to them.
+ */
+
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+
+#include "vpux_drv.h"
+#include "vpux_accel.h"
+
+static unsigned int num_devices = 1;
+module_param(num_devices, uint, 0444);
+MODULE_PARM_DESC(num_devices, "Number of virtual NPUs to create (1-8, default 1)");
+
+static struct platform_device *vpux_pdevs[VPUX_MAX_DEVICES];
+
+static const struct drm_ioctl_desc vpux_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(VPUX_GET_PARAM, vpux_get_param_ioctl, 0),
+};
+
+DEFINE_DRM_ACCEL_FOPS(vpux_fops);
+
+static const struct drm_driver vpux_drm_driver = {
+	.driver_features = DRIVER_COMPUTE_ACCEL,
+	.ioctls = vpux_ioctls,
+	.num_ioctls = ARRAY_SIZE(vpux_ioctls),
+	.fops = &vpux_fops,
+	.name = DRIVER_NAME,
+	.desc = DRIVER_DESC,
+	.date = DRIVER_DATE,
+	.major = DRM_VPUX_UAPI_VERSION_MAJOR,
+	.minor = DRM_VPUX_UAPI_VERSION_MINOR,
+};
+
+static int vpux_probe(struct platform_device *pdev)
+{
+	struct vpux_device *vdev;
+	int ret;
+
+	vdev = devm_drm_dev_alloc(&pdev->dev, &vpux_drm_driver,
+				  struct vpux_device, drm);
+	if (IS_ERR(vdev))
+		return PTR_ERR(vdev);
+	platform_set_drvdata(pdev, vdev);
+
+	ret = vpux_vdev_init(vdev, pdev->id);
+	if (ret)
+		return ret;
+
+	ret = vpux_hw_probe(vdev);
+	if (ret)
+		return ret;
+
+	ret = drm_dev_register(&vdev->drm, 0);
+	if (ret)
+		return ret;
+
+	return 0;
+}
+
+static void vpux_remove(struct platform_device *pdev)
+{
+	struct vpux_device *vdev = platform_get_drvdata(pdev);
+
+	drm_dev_unplug(&vdev->drm);
+}
+
+static struct platform_driver vpux_platform_driver = {
+	.probe = vpux_probe,
+	.remove = vpux_remove,
+	.driver = {
+		.name = VPUX_PLATFORM_NAME,
+	},
+};
+
+static void vpux_destroy_devices(void)
+{
+	int i;
+
+	for (i = VPUX_MAX_DEVICES - 1; i >= 0; i--) {
+		if (vpux_pdevs[i])
+			platform_device_unregister(vpux_pdevs[i]);
+		vpux_pdevs[i] = NULL;
+	}
+}
+
+static int __init vpux_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (!num_devices || num_devices > VPUX_MAX_DEVICES) {
+		pr_err(DRIVER_NAME ": num_devices must be 1..%d\n",
+		       VPUX_MAX_DEVICES);
+		return -EINVAL;
+	}
+
+	ret = platform_driver_register(&vpux_platform_driver);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < num_devices; i++) {
+		struct platform_device *pdev;
+
+		pdev = platform_device_register_simple(VPUX_PLATFORM_NAME, i,
+						       NULL, 0);
+		if (IS_ERR(pdev)) {
+			ret = PTR_ERR(pdev);
+			goto err_devices;
+		}
+		vpux_pdevs[i] = pdev;
+	}
+	return 0;
+
+err_devices:
+	vpux_destroy_devices();
+	platform_driver_unregister(&vpux_platform_driver);
+	return ret;
+}
+
+static void __exit vpux_exit(void)
+{
+	vpux_destroy_devices();
+	platform_driver_unregister(&vpux_platform_driver);
+}
+
+module_init(vpux_init);
+module_exit(vpux_exit);
+
+MODULE_DESCRIPTION(DRIVER_DESC);
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("vpux developers");

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * vpux_accel: DRM accel driver for the vpux NPU.
+ */
+#ifndef __VPUX_DRV_H__
+#define __VPUX_DRV_H__
+
+#include <drm/drm_device.h>
+#include <drm/drm_print.h>
+#include <linux/irq_work.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#define DRIVER_NAME	"vpux_accel"
+#define DRIVER_DESC	"vpux NPU accelerator"
+#define DRIVER_DATE	"20261123"
+
+#define VPUX_PLATFORM_NAME	"vpux-sim"
+#define VPUX_MAX_DEVICES	8
+
+struct vpux_sim;
+
+/**
+ * struct vpux_hw_info - what the identity registers say about the device
+ * @device_id: VPUX_REG_DEVICE_ID
+ * @revision: VPUX_REG_REVISION
+ * @caps: VPUX_REG_CAPS (hardware capability bits)
+ * @n_dma: DMA engines
+ * @n_dpu: DPU engines
+ * @n_shave: SHAVE engines
+ * @n_tiles: CMX tiles
+ * @cmx_size: bytes of CMX per tile
+ * @ctx_slots: MMU context slots
+ * @clock_khz: cycle counter frequency
+ * @serial: per-instance serial number
+ * @va_base: first translated device address
+ * @va_size: size of the translated range
+ * @cmx_base: device address of tile 0's CMX
+ */
+struct vpux_hw_info {
+	u32 device_id;
+	u32 revision;
+	u32 caps;
+	u32 n_dma;
+	u32 n_dpu;
+	u32 n_shave;
+	u32 n_tiles;
+	u32 cmx_size;
+	u32 ctx_slots;
+	u32 clock_khz;
+	u32 serial;
+	u64 va_base;
+	u64 va_size;
+	u64 cmx_base;
+};
+
+/**
+ * struct vpux_vdev - the virtual NPU: the register-level model standing in
+ * for silicon, and the plumbing that makes it behave like a device
+ * @sim: the model instance
+ * @lock: the model's register lock (irq-safe: taken in hard-IRQ context)
+ * @lock_flags: saved IRQ flags while @lock is held
+ * @run_wq: ordered workqueue on which the model's engines execute
+ * @run_work: runs queued engine work (vpux_sim_run)
+ * @irq_work: raises the device interrupt; its handler runs in hard-IRQ
+ *	context, as a real interrupt handler would
+ * @irq_handler: the driver's hard-IRQ handler, NULL while not installed
+ */
+struct vpux_vdev {
+	struct vpux_sim *sim;
+	spinlock_t lock;
+	unsigned long lock_flags;
+	struct workqueue_struct *run_wq;
+	struct work_struct run_work;
+	struct irq_work irq_work;
+	void (*irq_handler)(struct vpux_vdev *vdev);
+};
+
+/**
+ * struct vpux_device - one NPU
+ * @drm: DRM device (accel node)
+ * @vdev: the virtual hardware behind the MMIO accessors
+ * @hw: identity read from the hardware at probe
+ */
+struct vpux_device {
+	struct drm_device drm;
+	struct vpux_vdev vdev;
+	struct vpux_hw_info hw;
+};
+
+#define to_vpux_device(dev) container_of(dev, struct vpux_device, drm)
+
+#define vpux_err(vdev, fmt, ...) drm_err(&(vdev)->drm, fmt, ##__VA_ARGS__)
+#define vpux_dbg(vdev, fmt, ...) drm_dbg_driver(&(vdev)->drm, fmt, ##__VA_ARGS__)
+#define vpux_err_ratelimited(vdev, fmt, ...) \
+	drm_err_ratelimited(&(vdev)->drm, fmt, ##__VA_ARGS__)
+
+/* vpux_vdev.c */
+int vpux_vdev_init(struct vpux_device *vdev, u32 instance);
+void vpux_vdev_fini(struct vpux_device *vdev);
+u32 vpux_reg_read(struct vpux_device *vdev, u32 offset);
+void vpux_reg_write(struct vpux_device *vdev, u32 offset, u32 value);
+u64 vpux_reg_read64(struct vpux_device *vdev, u32 lo, u32 hi);
+
+/* vpux_hw.c */
+int vpux_hw_probe(struct vpux_device *vdev);
+
+/* vpux_param.c */
+int vpux_get_param_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+
+#endif /* __VPUX_DRV_H__ */

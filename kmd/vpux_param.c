@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DRM_IOCTL_VPUX_GET_PARAM: device queries.
+ */
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+
+#include "vpux_drv.h"
+#include "vpux_regs.h"
+#include "vpux_accel.h"
+
+/* Hardware capability bits and the uapi bits they stand for. */
+static const struct {
+	u32 hw;
+	u64 uapi;
+} vpux_caps_map[] = {
+	{ VPUX_CAP_DMA_4D, DRM_VPUX_CAP_DMA_4D },
+	{ VPUX_CAP_DPU_INT8, DRM_VPUX_CAP_DPU_INT8 },
+	{ VPUX_CAP_SHAVE, DRM_VPUX_CAP_SHAVE },
+	{ VPUX_CAP_MMU, DRM_VPUX_CAP_MMU },
+	{ VPUX_CAP_CYCLE_COUNTER, DRM_VPUX_CAP_CYCLES },
+	{ VPUX_CAP_FAULT_INJECT, DRM_VPUX_CAP_FAULT_INJECT },
+};
+
+static u64 vpux_uapi_caps(u32 hw_caps)
+{
+	u64 caps = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vpux_caps_map); i++)
+		if (hw_caps & vpux_caps_map[i].hw)
+			caps |= vpux_caps_map[i].uapi;
+	return caps;
+}
+
+static int vpux_param_value(struct vpux_device *vdev, u32 param, u64 *value)
+{
+	const struct vpux_hw_info *hw = &vdev->hw;
+
+	switch (param) {
+	case DRM_VPUX_PARAM_DEVICE_ID:
+		*value = vpux_reg_read(vdev, VPUX_REG_DEVICE_ID) & 0xffff;
+		break;
+	case DRM_VPUX_PARAM_DEVICE_REVISION:
+		*value = vpux_reg_read(vdev, VPUX_REG_REVISION);
+		break;
+	case DRM_VPUX_PARAM_UAPI_VERSION:
+		*value = DRM_VPUX_UAPI_VERSION_MAJOR << 16 |
+			 DRM_VPUX_UAPI_VERSION_MINOR;
+		break;
+	case DRM_VPUX_PARAM_NUM_DMA_ENGINES:
+		*value = hw->n_dma;
+		break;
+	case DRM_VPUX_PARAM_NUM_DPU_ENGINES:
+		*value = hw->n_dpu;
+		break;
+	case DRM_VPUX_PARAM_NUM_SHAVE_ENGINES:
+		*value = hw->n_shave;
+		break;
+	case DRM_VPUX_PARAM_NUM_TILES:
+		*value = hw->n_tiles;
+		break;
+	case DRM_VPUX_PARAM_CMX_SIZE:
+		*value = hw->cmx_size;
+		break;
+	case DRM_VPUX_PARAM_VA_BASE:
+		*value = hw->va_base;
+		break;
+	case DRM_VPUX_PARAM_VA_SIZE:
+		*value = hw->va_size;
+		break;
+	case DRM_VPUX_PARAM_CAPABILITIES:
+		*value = vpux_uapi_caps(vpux_reg_read(vdev, VPUX_REG_CAPS));
+		break;
+	case DRM_VPUX_PARAM_CLOCK_KHZ:
+		*value = vpux_reg_read(vdev, VPUX_REG_CLOCK_KHZ);
+		break;
+	case DRM_VPUX_PARAM_NUM_CONTEXTS:
+		*value = hw->ctx_slots;
+		break;
+	case DRM_VPUX_PARAM_SERIAL:
+		*value = vpux_reg_read(vdev, VPUX_REG_SERIAL);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * vpux_get_param_ioctl() - DRM_IOCTL_VPUX_GET_PARAM
+ * @dev: DRM device
+ * @data: struct drm_vpux_get_param, copied in by the DRM core
+ * @file: caller
+ *
+ * Return: 0; -EINVAL for an unknown parameter or non-zero padding;
+ * -ENODEV once the device is gone.
+ */
+int vpux_get_param_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file)
+{
+	struct vpux_device *vdev = to_vpux_device(dev);
+	struct drm_vpux_get_param *args = data;
+	int idx, ret;
+
+	if (args->pad) {
+		vpux_dbg(vdev, "GET_PARAM: non-zero pad\n");
+		return -EINVAL;
+	}
+	if (!drm_dev_enter(dev, &idx))
+		return -ENODEV;
+	ret = vpux_param_value(vdev, args->param, &args->value);
+	drm_dev_exit(idx);
+	if (ret)
+		vpux_dbg(vdev, "GET_PARAM: unknown param %u\n", args->param);
+	return ret;
+}

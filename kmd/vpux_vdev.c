@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The virtual NPU. There is no silicon: the register-level model from sim/
+ * is instantiated here and given what a real device gets from the SoC:
+ * system memory access by physical address (the model walks the page
+ * tables the driver writes and reaches pages only through them), an
+ * execution context for its engines (an ordered workqueue, so the model
+ * runs asynchronously to whoever wrote a command register), and an
+ * interrupt line (irq_work in hard-IRQ mode, so the driver's handler runs
+ * in hard-IRQ context exactly as it would for a real interrupt).
+ *
+ * The rest of the driver sees only vpux_reg_read()/vpux_reg_write() and
+ * its interrupt handler.
+ */
+
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include <drm/drm_managed.h>
+
+#include "vpux_drv.h"
+#include "vpux_sim.h"
+
+static struct vpux_vdev *env_to_vdev(void *env)
+{
+	return env;
+}
+
+static void *vdev_alloc(void *env, size_t size)
+{
+	return kvzalloc(size, GFP_KERNEL);
+}
+
+static void vdev_free(void *env, void *ptr)
+{
+	kvfree(ptr);
+}
+
+/*
+ * Copy between a buffer and system memory at a physical address, one page
+ * at a time through a temporary kernel mapping. Memory that is not RAM
+ * managed by the kernel is refused: a real device's bus would abort.
+ */
+static int vdev_phys_copy(u64 pa, void *buf, size_t len, bool write)
+{
+	while (len) {
+		unsigned long pfn = PHYS_PFN(pa);
+		size_t off = offset_in_page(pa);
+		size_t chunk = min_t(size_t, len, PAGE_SIZE - off);
+		struct page *page;
+		void *va;
+
+		if (!pfn_valid(pfn))
+			return -EFAULT;
+		page = pfn_to_page(pfn);
+		va = kmap_local_page(page);
+		if (write)
+			memcpy(va + off, buf, chunk);
+		else
+			memcpy(buf, va + off, chunk);
+		kunmap_local(va);
+		pa += chunk;
+		buf += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+static int vdev_phys_read(void *env, u64 pa, void *dst, size_t len)
+{
+	return vdev_phys_copy(pa, dst, len, false);
+}
+
+static int vdev_phys_write(void *env, u64 pa, const void *src, size_t len)
+{
+	return vdev_phys_copy(pa, (void *)src, len, true);
+}
+
+static void vdev_lock(void *env)
+	__acquires(&env_to_vdev(env)->lock)
+{
+	struct vpux_vdev *v = env_to_vdev(env);
+	unsigned long flags;
+
+	spin_lock_irqsave(&v->lock, flags);
+	v->lock_flags = flags;
+}
+
+static void vdev_unlock(void *env)
+	__releases(&env_to_vdev(env)->lock)
+{
+	struct vpux_vdev *v = env_to_vdev(env);
+
+	spin_unlock_irqrestore(&v->lock, v->lock_flags);
+}
+
+static void vdev_irq_raise(void *env)
+{
+	irq_work_queue(&env_to_vdev(env)->irq_work);
+}
+
+static void vdev_kick(void *env)
+{
+	struct vpux_vdev *v = env_to_vdev(env);
+
+	queue_work(v->run_wq, &v->run_work);
+}
+
+static void vdev_yield(void *env)
+{
+	cond_resched();
+}
+
+static const struct vpux_sim_env_ops vdev_env_ops = {
+	.alloc = vdev_alloc,
+	.free = vdev_free,
+	.phys_read = vdev_phys_read,
+	.phys_write = vdev_phys_write,
+	.lock = vdev_lock,
+	.unlock = vdev_unlock,
+	.irq_raise = vdev_irq_raise,
+	.kick = vdev_kick,
+	.yield = vdev_yield,
+};
+
+static void vdev_run_work(struct work_struct *work)
+{
+	struct vpux_vdev *v = container_of(work, struct vpux_vdev, run_work);
+
+	vpux_sim_run(v->sim);
+}
+
+/* Runs in hard-IRQ context (IRQ_WORK_HARD_IRQ). */
+static void vdev_irq_work(struct irq_work *work)
+{
+	struct vpux_vdev *v = container_of(work, struct vpux_vdev, irq_work);
+	void (*handler)(struct vpux_vdev *vdev) = READ_ONCE(v->irq_handler);
+
+	lockdep_assert_irqs_disabled();
+	if (handler)
+		handler(v);
+}
+
+static void vpux_vdev_release(struct drm_device *drm, void *arg)
+{
+	vpux_vdev_fini(to_vpux_device(drm));
+}
+
+/**
+ * vpux_vdev_init() - instantiate the virtual NPU behind @vdev
+ * @vdev: the device
+ * @instance: instance number, the model reports it as its serial
+ *
+ * Torn down automatically (drmm) when the DRM device is released.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpux_vdev_init(struct vpux_device *vdev, u32 instance)
+{
+	struct vpux_vdev *v = &vdev->vdev;
+	struct vpux_sim_config cfg;
+
+	spin_lock_init(&v->lock);
+	INIT_WORK(&v->run_work, vdev_run_work);
+	v->irq_work = IRQ_WORK_INIT_HARD(vdev_irq_work);
+
+	v->run_wq = alloc_ordered_workqueue("vpux%u-engines", 0, instance);
+	if (!v->run_wq)
+		return -ENOMEM;
+
+	vpux_sim_default_config(&cfg);
+	cfg.instance = instance;
+	v->sim = vpux_sim_create(&cfg, &vdev_env_ops, v);
+	if (!v->sim) {
+		destroy_workqueue(v->run_wq);
+		return -ENOMEM;
+	}
+
+	return drmm_add_action_or_reset(&vdev->drm, vpux_vdev_release, NULL);
+}
+
+/**
+ * vpux_vdev_fini() - quiesce and destroy the virtual NPU
+ * @vdev: the device
+ *
+ * Mirror of vpux_vdev_init(): silence the interrupt, let a pending one
+ * finish, stop engine execution, then free the model.
+ */
+void vpux_vdev_fini(struct vpux_device *vdev)
+{
+	struct vpux_vdev *v = &vdev->vdev;
+
+	vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, 0);
+	vpux_reg_write(vdev, VPUX_REG_RESET, VPUX_RESET_DEVICE);
+	WRITE_ONCE(v->irq_handler, NULL);
+	irq_work_sync(&v->irq_work);
+	destroy_workqueue(v->run_wq);
+	vpux_sim_destroy(v->sim);
+	v->sim = NULL;
+}
+
+u32 vpux_reg_read(struct vpux_device *vdev, u32 offset)
+{
+	return vpux_sim_reg_read(vdev->vdev.sim, offset);
+}
+
+void vpux_reg_write(struct vpux_device *vdev, u32 offset, u32 value)
+{
+	vpux_sim_reg_write(vdev->vdev.sim, offset, value);
+}
+
+/* Read a 64-bit register pair; the model latches HI when LO is read. */
+u64 vpux_reg_read64(struct vpux_device *vdev, u32 lo, u32 hi)
+{
+	u64 low = vpux_reg_read(vdev, lo);
+
+	return low | ((u64)vpux_reg_read(vdev, hi) << 32);
+}

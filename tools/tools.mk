@@ -1,0 +1,14 @@
+# User-space tools. Included by the top-level Makefile.
+
+LIBDRM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
+LIBDRM_LIBS := $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null)
+JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+JSONC_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
+
+VPUX_INFO := $(B)/tools/vpux-info
+HOST_PROGS += $(VPUX_INFO)
+
+$(VPUX_INFO): tools/vpux-info/vpux-info.c uapi/drm/vpux_accel.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -o $@ $< \
+		$(LIBDRM_LIBS) $(JSONC_LIBS)

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vpux-info: list vpux NPUs and print every device parameter.
+ *
+ *	vpux-info            human-readable table, one column per device
+ *	vpux-info --json     the same as a JSON document
+ *	vpux-info -d N       only /dev/accel/accelN
+ *
+ * Exit status: 0 on success, 1 when no device (or no driver) is present,
+ * 2 on a usage error or a failed query.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+#include <xf86drm.h>
+
+#include <drm/vpux_accel.h>
+
+#define VPUX_DRIVER_NAME "vpux_accel"
+#define MAX_MINORS 64
+
+enum fmt { FMT_DEC, FMT_HEX, FMT_VERSION, FMT_SIZE, FMT_CAPS };
+
+static const struct param_desc {
+	uint32_t id;
+	const char *key;	/* JSON key */
+	const char *label;	/* table label */
+	enum fmt fmt;
+} params[] = {
+	{ DRM_VPUX_PARAM_DEVICE_ID, "device_id", "device id", FMT_HEX },
+	{ DRM_VPUX_PARAM_DEVICE_REVISION, "revision", "hardware revision", FMT_VERSION },
+	{ DRM_VPUX_PARAM_UAPI_VERSION, "uapi_version", "uapi version", FMT_VERSION },
+	{ DRM_VPUX_PARAM_SERIAL, "serial", "serial", FMT_DEC },
+	{ DRM_VPUX_PARAM_NUM_DMA_ENGINES, "dma_engines", "DMA engines", FMT_DEC },
+	{ DRM_VPUX_PARAM_NUM_DPU_ENGINES, "dpu_engines", "DPU engines", FMT_DEC },
+	{ DRM_VPUX_PARAM_NUM_SHAVE_ENGINES, "shave_engines", "SHAVE engines", FMT_DEC },
+	{ DRM_VPUX_PARAM_NUM_TILES, "tiles", "CMX tiles", FMT_DEC },
+	{ DRM_VPUX_PARAM_CMX_SIZE, "cmx_size", "CMX per tile", FMT_SIZE },
+	{ DRM_VPUX_PARAM_NUM_CONTEXTS, "contexts", "MMU contexts", FMT_DEC },
+	{ DRM_VPUX_PARAM_VA_BASE, "va_base", "device VA base", FMT_HEX },
+	{ DRM_VPUX_PARAM_VA_SIZE, "va_size", "device VA size", FMT_SIZE },
+	{ DRM_VPUX_PARAM_CLOCK_KHZ, "clock_khz", "clock (kHz)", FMT_DEC },
+	{ DRM_VPUX_PARAM_CAPABILITIES, "capabilities", "capabilities", FMT_CAPS },
+};
+#define NPARAMS (sizeof(params) / sizeof(params[0]))
+
+static const char *const cap_names[] = {
+	"dma-4d", "dpu-int8", "shave", "mmu", "cycles", "fault-inject",
+};
+#define NCAPS (sizeof(cap_names) / sizeof(cap_names[0]))
+
+struct device {
+	int minor;
+	char path[64];
+	char driver_version[32];
+	uint64_t value[NPARAMS];
+};
+
+static int get_param(int fd, uint32_t param, uint64_t *value)
+{
+	struct drm_vpux_get_param gp = { .param = param };
+
+	if (drmIoctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp))
+		return -errno;
+	*value = gp.value;
+	return 0;
+}
+
+/* 1 if @minor is a vpux device and was filled in, 0 if not ours, <0 error */
+static int probe_device(int minor, struct device *dev)
+{
+	drmVersionPtr ver;
+	size_t i;
+	int fd, ret = 0;
+
+	snprintf(dev->path, sizeof(dev->path), "/dev/accel/accel%d", minor);
+	fd = open(dev->path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+
+	ver = drmGetVersion(fd);
+	if (!ver || strcmp(ver->name, VPUX_DRIVER_NAME)) {
+		drmFreeVersion(ver);
+		close(fd);
+		return 0;
+	}
+	dev->minor = minor;
+	snprintf(dev->driver_version, sizeof(dev->driver_version), "%d.%d.%d",
+		 ver->version_major, ver->version_minor,
+		 ver->version_patchlevel);
+	drmFreeVersion(ver);
+
+	for (i = 0; i < NPARAMS; i++) {
+		ret = get_param(fd, params[i].id, &dev->value[i]);
+		if (ret) {
+			fprintf(stderr, "vpux-info: %s: GET_PARAM %s: %s\n",
+				dev->path, params[i].key, strerror(-ret));
+			break;
+		}
+	}
+	close(fd);
+	return ret ? ret : 1;
+}
+
+static void format_value(const struct param_desc *p, uint64_t v,
+			 char *buf, size_t len)
+{
+	size_t i, n;
+
+	switch (p->fmt) {
+	case FMT_DEC:
+		snprintf(buf, len, "%" PRIu64, v);
+		break;
+	case FMT_HEX:
+		snprintf(buf, len, "%#" PRIx64, v);
+		break;
+	case FMT_VERSION:
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64, v >> 16, v & 0xffff);
+		break;
+	case FMT_SIZE:
+		if (v >= (1ull << 30) && !(v & ((1ull << 30) - 1)))
+			snprintf(buf, len, "%" PRIu64 " GiB", v >> 30);
+		else if (v >= (1ull << 20) && !(v & ((1ull << 20) - 1)))
+			snprintf(buf, len, "%" PRIu64 " MiB", v >> 20);
+		else if (v >= 1024 && !(v & 1023))
+			snprintf(buf, len, "%" PRIu64 " KiB", v >> 10);
+		else
+			snprintf(buf, len, "%" PRIu64 " B", v);
+		break;
+	case FMT_CAPS:
+		buf[0] = '\0';
+		for (i = 0, n = 0; i < NCAPS; i++) {
+			if (!(v & (1ull << i)))
+				continue;
+			n += snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+				      n ? "," : "", cap_names[i]);
+		}
+		if (v >> NCAPS && n < len)
+			snprintf(buf + n, len - n, "%s%#" PRIx64, n ? "," : "",
+				 (uint64_t)(v & ~((1ull << NCAPS) - 1)));
+		break;
+	}
+}
+
+static void print_table(const struct device *devs, int n)
+{
+	char buf[128];
+	size_t i;
+	int d;
+
+	printf("%-20s", "device");
+	for (d = 0; d < n; d++)
+		printf("  %-28s", devs[d].path);
+	printf("\n%-20s", "driver");
+	for (d = 0; d < n; d++)
+		printf("  %-28s", VPUX_DRIVER_NAME);
+	for (i = 0; i < NPARAMS; i++) {
+		printf("\n%-20s", params[i].label);
+		for (d = 0; d < n; d++) {
+			format_value(&params[i], devs[d].value[i], buf,
+				     sizeof(buf));
+			printf("  %-28s", buf);
+		}
+	}
+	printf("\n");
+}
+
+static int print_json(const struct device *devs, int n)
+{
+	json_object *root = json_object_new_object();
+	json_object *arr = json_object_new_array();
+	char buf[128];
+	size_t i;
+	int d;
+
+	for (d = 0; d < n; d++) {
+		json_object *o = json_object_new_object();
+		json_object *caps = json_object_new_array();
+
+		json_object_object_add(o, "path",
+				       json_object_new_string(devs[d].path));
+		json_object_object_add(o, "minor",
+				       json_object_new_int(devs[d].minor));
+		json_object_object_add(o, "driver",
+				       json_object_new_string(VPUX_DRIVER_NAME));
+		json_object_object_add(o, "driver_version",
+				       json_object_new_string(devs[d].driver_version));
+		for (i = 0; i < NPARAMS; i++) {
+			uint64_t v = devs[d].value[i];
+
+			if (params[i].fmt == FMT_VERSION) {
+				format_value(&params[i], v, buf, sizeof(buf));
+				json_object_object_add(o, params[i].key,
+						       json_object_new_string(buf));
+			} else {
+				json_object_object_add(o, params[i].key,
+						       json_object_new_uint64(v));
+			}
+			if (params[i].fmt != FMT_CAPS)
+				continue;
+			for (size_t c = 0; c < NCAPS; c++)
+				if (v & (1ull << c))
+					json_object_array_add(caps,
+						json_object_new_string(cap_names[c]));
+		}
+		json_object_object_add(o, "capability_names", caps);
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, "devices", arr);
+	printf("%s\n", json_object_to_json_string_ext(root,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: vpux-info [--json] [-d MINOR]\n"
+		   "  --json      print JSON instead of a table\n"
+		   "  -d MINOR    only /dev/accel/accelMINOR\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct device devs[MAX_MINORS];
+	bool json = false;
+	int only = -1, n = 0, minor, c, ret;
+	struct stat st;
+
+	while ((c = getopt_long(argc, argv, "jd:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'd': {
+			char *end;
+
+			only = (int)strtol(optarg, &end, 10);
+			if (*end || only < 0 || only >= MAX_MINORS) {
+				fprintf(stderr, "vpux-info: bad device minor '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+
+	for (minor = 0; minor < MAX_MINORS; minor++) {
+		if (only >= 0 && minor != only)
+			continue;
+		ret = probe_device(minor, &devs[n]);
+		if (ret < 0) {
+			fprintf(stderr, "vpux-info: %s: %s\n", devs[n].path,
+				strerror(-ret));
+			return 2;
+		}
+		n += ret;
+	}
+
+	if (!n) {
+		if (stat("/sys/module/vpux_accel", &st))
+			fprintf(stderr, "vpux-info: no vpux device: the vpux_accel module is not loaded (try: modprobe vpux_accel)\n");
+		else if (only >= 0)
+			fprintf(stderr, "vpux-info: /dev/accel/accel%d is not a vpux device\n",
+				only);
+		else
+			fprintf(stderr, "vpux-info: no vpux device: vpux_accel is loaded but no /dev/accel/accelN belongs to it\n");
+		return 1;
+	}
+
+	if (json)
+		return print_json(devs, n);
+	print_table(devs, n);
+	return 0;
+}
