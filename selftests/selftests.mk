@@ -1,0 +1,23 @@
+# kselftests: build them with kselftest_harness.h taken from Debian's
+# linux-source-6.12 package at build time (never copied into the tree).
+
+KSFT_SRC_TAR ?= $(firstword $(wildcard /usr/src/linux-source-6.12.tar.xz))
+KSFT_DIR := $(B)/kselftest
+KSFT_HDRS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
+SELFTEST_OUT := $(B)/selftests
+SELFTEST_PROGS := $(SELFTEST_OUT)/vpux_param_test $(SELFTEST_OUT)/vpux_reload_test
+HOST_PROGS += $(SELFTEST_PROGS)
+
+$(KSFT_HDRS) &:
+	@test -n "$(KSFT_SRC_TAR)" || { echo "linux-source-6.12 missing: run make deps" >&2; exit 1; }
+	@mkdir -p $(KSFT_DIR)
+	tar -xJf $(KSFT_SRC_TAR) -C $(KSFT_DIR) --strip-components=4 \
+		linux-source-6.12/tools/testing/selftests/kselftest_harness.h \
+		linux-source-6.12/tools/testing/selftests/kselftest.h
+	@touch $(KSFT_HDRS)
+
+$(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h) \
+		uapi/drm/vpux_accel.h selftests/Makefile
+	@mkdir -p $(SELFTEST_OUT)
+	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) UAPI_DIR=$(SRCTOP)/uapi \
+		OUTPUT=$(SELFTEST_OUT) all

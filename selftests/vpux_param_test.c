@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vpux uapi tests: device nodes and DRM_IOCTL_VPUX_GET_PARAM.
+ * Needs vpux_accel loaded; the two-device tests need num_devices >= 2 and
+ * are skipped otherwise.
+ */
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "vpux_common.h"
+
+FIXTURE(dev) {
+	int fd;
+	int minor;
+};
+
+FIXTURE_SETUP(dev)
+{
+	self->fd = vpux_open_nth(0, &self->minor);
+	if (self->fd == -ENODEV)
+		SKIP(return, "no vpux device (is vpux_accel loaded?)");
+	ASSERT_GE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST(open_close)
+{
+	int i, fd;
+
+	fd = vpux_open_nth(0, NULL);
+	if (fd == -ENODEV)
+		SKIP(return, "no vpux device");
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, close(fd));
+	/* repeated opens of the same node are independent files */
+	for (i = 0; i < 64; i++) {
+		fd = vpux_open_nth(0, NULL);
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(0, close(fd));
+	}
+}
+
+TEST_F(dev, version)
+{
+	char name[32] = "";
+	struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VERSION, &v));
+	EXPECT_STREQ(VPUX_DRIVER_NAME, name);
+	EXPECT_EQ(DRM_VPUX_UAPI_VERSION_MAJOR, v.version_major);
+	EXPECT_GE(v.version_minor, DRM_VPUX_UAPI_VERSION_MINOR);
+}
+
+TEST_F(dev, param_identity)
+{
+	__u64 v;
+
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_DEVICE_ID, &v));
+	EXPECT_NE(0ull, v);
+	EXPECT_LE(v, 0xffffull);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_DEVICE_REVISION, &v));
+	EXPECT_EQ(1ull, v >> 16);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_UAPI_VERSION, &v));
+	EXPECT_EQ((__u64)DRM_VPUX_UAPI_VERSION_MAJOR, v >> 16);
+	EXPECT_GE(v & 0xffff, (__u64)DRM_VPUX_UAPI_VERSION_MINOR);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_SERIAL, &v));
+}
+
+TEST_F(dev, param_engines)
+{
+	__u64 dma, dpu, shave;
+
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_NUM_DMA_ENGINES, &dma));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_NUM_DPU_ENGINES, &dpu));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_NUM_SHAVE_ENGINES, &shave));
+	EXPECT_GE(dma, 1ull);
+	EXPECT_GE(dpu, 1ull);
+	EXPECT_GE(shave, 1ull);
+	EXPECT_LE(dma + dpu + shave, 16ull);
+}
+
+TEST_F(dev, param_memory)
+{
+	__u64 tiles, cmx, base, size, ctx;
+
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_NUM_TILES, &tiles));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_CMX_SIZE, &cmx));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_VA_BASE, &base));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_VA_SIZE, &size));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_NUM_CONTEXTS, &ctx));
+	EXPECT_GE(tiles, 1ull);
+	EXPECT_GE(cmx, 4096ull);
+	EXPECT_EQ(0ull, cmx % 4096);
+	EXPECT_NE(0ull, size);
+	EXPECT_EQ(0ull, base % 4096);
+	EXPECT_EQ(0ull, size % 4096);
+	EXPECT_GT(base + size, base);	/* no wrap-around */
+	EXPECT_GE(ctx, 1ull);
+}
+
+TEST_F(dev, param_caps_clock)
+{
+	__u64 caps, khz;
+
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_CAPABILITIES, &caps));
+	/* no bit outside the ones this header defines */
+	EXPECT_EQ(0ull, caps & ~(__u64)(DRM_VPUX_CAP_DMA_4D | DRM_VPUX_CAP_DPU_INT8 |
+				     DRM_VPUX_CAP_SHAVE | DRM_VPUX_CAP_MMU |
+				     DRM_VPUX_CAP_CYCLES |
+				     DRM_VPUX_CAP_FAULT_INJECT));
+	EXPECT_NE(0ull, caps & DRM_VPUX_CAP_MMU);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_CLOCK_KHZ, &khz));
+	EXPECT_NE(0ull, khz);
+}
+
+TEST_F(dev, param_every_defined)
+{
+	__u32 p;
+	__u64 v;
+
+	for (p = 0; p < DRM_VPUX_PARAM_COUNT; p++)
+		EXPECT_EQ(0, vpux_get_param(self->fd, p, &v)) {
+			TH_LOG("param %u failed", p);
+		}
+}
+
+TEST_F(dev, param_unknown)
+{
+	static const __u32 bad[] = {
+		DRM_VPUX_PARAM_COUNT, DRM_VPUX_PARAM_COUNT + 1, 0x7fffffff,
+		0xffffffff,
+	};
+	unsigned int i;
+	__u64 v = 0xdeadbeef;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-EINVAL, vpux_get_param(self->fd, bad[i], &v));
+		EXPECT_EQ(0xdeadbeefull, v);
+	}
+}
+
+TEST_F(dev, param_bad_padding)
+{
+	struct drm_vpux_get_param gp = {
+		.param = DRM_VPUX_PARAM_DEVICE_ID,
+		.pad = 1,
+	};
+
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_GET_PARAM, &gp));
+	gp.pad = 0x80000000;
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_GET_PARAM, &gp));
+	gp.pad = 0;
+	EXPECT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_GET_PARAM, &gp));
+}
+
+TEST_F(dev, param_bad_pointer)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	EXPECT_EQ(-EFAULT, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_GET_PARAM, NULL));
+	EXPECT_EQ(-EFAULT, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_GET_PARAM,
+				      (void *)16));
+	/* an address that was valid and no longer is */
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p, page));
+	EXPECT_EQ(-EFAULT, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_GET_PARAM, p));
+	/* read-only memory: the driver writes the value back */
+	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-EFAULT, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_GET_PARAM, p));
+	munmap(p, page);
+}
+
+TEST_F(dev, unknown_ioctl)
+{
+	struct drm_vpux_get_param gp = { .param = DRM_VPUX_PARAM_DEVICE_ID };
+	unsigned long req = DRM_IOWR(DRM_COMMAND_BASE + 0x3f,
+				     struct drm_vpux_get_param);
+
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, req, &gp));
+}
+
+TEST(two_devices)
+{
+	__u64 serial[2], id[2];
+	int fd[2], minor[2], i;
+
+	if (vpux_count_devices() < 2)
+		SKIP(return, "needs vpux_accel num_devices=2");
+	for (i = 0; i < 2; i++) {
+		fd[i] = vpux_open_nth(i, &minor[i]);
+		ASSERT_GE(fd[i], 0);
+		ASSERT_EQ(0, vpux_get_param(fd[i], DRM_VPUX_PARAM_SERIAL, &serial[i]));
+		ASSERT_EQ(0, vpux_get_param(fd[i], DRM_VPUX_PARAM_DEVICE_ID, &id[i]));
+	}
+	EXPECT_NE(minor[0], minor[1]);
+	EXPECT_NE(serial[0], serial[1]);
+	EXPECT_EQ(id[0], id[1]);
+	/* closing one device leaves the other answering */
+	close(fd[0]);
+	EXPECT_EQ(0, vpux_get_param(fd[1], DRM_VPUX_PARAM_SERIAL, &serial[0]));
+	EXPECT_EQ(serial[1], serial[0]);
+	close(fd[1]);
+}
+
+TEST_HARNESS_MAIN
