@@ -24,8 +24,9 @@ PKG_CONFIG ?= pkg-config
 HOST_TESTS :=		# test programs run by `make host-check` (print TAP)
 HOST_PROGS :=		# user-space programs built by `make`
 BENCH_PROGS :=		# benchmark programs run by `make bench`
+CHECK_STEPS :=		# non-TAP make targets `make check` runs as one test each
 
-.PHONY: all module userspace check host-check vm-check demo deps clean \
+.PHONY: all module module-sparse print-check-steps userspace check host-check vm-check demo deps clean \
 	help bench firmware-check fuzz vm-shell
 
 all: module userspace
@@ -39,8 +40,18 @@ all: module userspace
 -include selftests/selftests.mk
 -include tools/vm/vm.mk
 
+# Warnings are errors for our sources (VPUX_WERROR is read by ./Kbuild).
 module:
-	$(MAKE) -C $(KDIR) M=$(SRCTOP) W=1 modules
+	$(MAKE) -C $(KDIR) M=$(SRCTOP) W=1 VPUX_WERROR=1 modules
+
+# sparse over every source of the module; any warning fails
+module-sparse:
+	@mkdir -p $(B)
+	@$(MAKE) -C $(KDIR) M=$(SRCTOP) W=1 VPUX_WERROR=1 C=2 modules 2>&1 | \
+		tee $(B)/sparse.log | { ! grep -E '(warning|error):'; }
+
+print-check-steps:
+	@echo $(CHECK_STEPS)
 
 userspace: $(HOST_PROGS)
 

@@ -1,0 +1,52 @@
+#!/bin/sh
+# make check: every test of the project, one summary line at the end.
+#
+#   host      unit tests of model, engine core, UMD (ASan + UBSan)
+#   build     the kernel module (W=1), the firmware image
+#   vm        the kselftests and tools inside a VM running the real module
+#
+# Each stage records "SUITE PASSED FAILED SKIPPED" in build/results/summary.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+RESULTS=${RESULTS:-$PWD/build/results}
+export RESULTS
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+JOBS=${JOBS:-$(nproc)}
+
+# record NAME CMD...: run a step that is not a TAP program as one test
+record() {
+	name=$1; shift
+	log="$RESULTS/$name.log"
+	start=$(date +%s)
+	if "$@" >"$log" 2>&1; then
+		echo "build 1 0 0" >>"$RESULTS/summary"
+		printf '%-8s %-36s ok (%ss)\n' build "$name" $(( $(date +%s) - start ))
+	else
+		echo "build 0 1 0" >>"$RESULTS/summary"
+		printf '%-8s %-36s FAILED (see %s)\n' build "$name" "$log"
+		tail -30 "$log" | sed 's/^/    | /'
+	fi
+}
+
+echo "== build"
+if ! make -s -j"$JOBS" all >"$RESULTS/make-all.log" 2>&1; then
+	tail -40 "$RESULTS/make-all.log"
+	echo "check: build failed (log: $RESULTS/make-all.log)"
+	echo "check: 0 passed, 1 failed"
+	exit 1
+fi
+record module-sparse make -s module-sparse
+for t in $(make -s print-check-steps); do
+	record "$t" make -s "$t"
+done
+
+echo "== host tests"
+make -s -j"$JOBS" host-check
+
+echo "== VM tests"
+make -s vm-check
+
+awk '{ p += $2; f += $3; s += $4 }
+     END { printf "check: %d passed, %d failed, %d skipped\n", p, f, s;
+	   exit (f > 0 || p == 0) }' "$RESULTS/summary"
