@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# /init of the vpux test VM (busybox). The kernel command line picks the
+# mode: vpux.mode=test runs /vpux/commands and reports on the second
+# serial port (ttyS1), vpux.mode=shell gives an interactive shell on the
+# console. Markers (##VPUX-...) frame each command's output so the host
+# (tools/vm/vm-run.sh) can split it.
+export PATH=/vpux/bin:/bin
+export LD_LIBRARY_PATH=/vpux/lib
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+mkdir -p /dev/accel
+
+mode=shell
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	vpux.mode=*) mode=${arg#vpux.mode=} ;;
+	esac
+done
+
+out=/dev/console
+[ "$mode" = test ] && out=/dev/ttyS1
+
+finish() {
+	sync
+	poweroff -f
+	sleep 5
+}
+
+{
+	echo "##VPUX-BOOT $(uname -r)"
+	for m in $(cat /lib/modules/load-order); do
+		insmod "/lib/modules/$m.ko" || echo "##VPUX-MODULE-FAIL $m"
+	done
+	params=$(cat /vpux/module-params 2>/dev/null)
+	# shellcheck disable=SC2086
+	insmod /vpux/vpux_accel.ko $params
+	echo "##VPUX-INSMOD rc=$?"
+} >"$out" 2>&1
+
+export VPUX_MODULE=/vpux/vpux_accel.ko
+VPUX_MODULE_PARAMS=$(cat /vpux/module-params 2>/dev/null)
+export VPUX_MODULE_PARAMS
+
+if [ "$mode" != test ]; then
+	echo "vpux VM: vpux_accel loaded ($VPUX_MODULE_PARAMS); tools in /vpux/bin; exit to power off"
+	setsid cttyhack sh -l
+	finish
+fi
+
+cd /vpux || finish
+while IFS= read -r line; do
+	case "$line" in '' | '#'*) continue ;; esac
+	name=${line%%[ 	]*}
+	cmd=${line#"$name"}
+	echo "##VPUX-BEGIN $name" >"$out"
+	sh -c "$cmd" </dev/null >"$out" 2>&1
+	rc=$?
+	echo "##VPUX-END $name rc=$rc" >"$out"
+done </vpux/commands
+
+{
+	if grep -q '^vpux_accel ' /proc/modules; then
+		rmmod vpux_accel
+		echo "##VPUX-RMMOD rc=$?"
+	else
+		echo "##VPUX-RMMOD rc=not-loaded"
+	fi
+	if [ -w /sys/kernel/debug/kmemleak ]; then
+		echo scan >/sys/kernel/debug/kmemleak
+		sleep 1
+		echo scan >/sys/kernel/debug/kmemleak
+		echo "##VPUX-KMEMLEAK-BEGIN"
+		cat /sys/kernel/debug/kmemleak
+		echo "##VPUX-KMEMLEAK-END"
+	fi
+	echo "##VPUX-TAINTED $(cat /proc/sys/kernel/tainted)"
+	echo "##VPUX-DMESG-BEGIN"
+	dmesg
+	echo "##VPUX-DMESG-END"
+	echo "##VPUX-DONE"
+} >"$out" 2>&1
+finish

@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boot Debian's 6.12 kernel under qemu-system-x86_64 (software emulation)
+# with an initramfs holding busybox, the DRM modules, vpux_accel.ko and
+# the given programs; load the module and either run a command list
+# (test), print one command's output (demo) or give a shell (shell).
+#
+#   vm-run.sh test  OUTDIR CMDFILE   run CMDFILE ("name command..." lines),
+#                                    split the TAP output per command into
+#                                    OUTDIR/NAME.tap, keep the kernel log
+#                                    (OUTDIR/dmesg.log, console.log) and
+#                                    fail on any failed test, timeout,
+#                                    kernel warning or bad taint
+#   vm-run.sh demo  OUTDIR CMD...    run one command, print its output
+#   vm-run.sh shell                  interactive shell on the console
+#
+# Environment: KVER (kernel ABI, default: newest 6.12 headers installed),
+# VPUX_KO (module, default ./vpux_accel.ko), VPUX_BINS (programs to copy
+# into /vpux/bin, their shared libraries follow), VPUX_MODULE_PARAMS,
+# VPUX_VM_TIMEOUT (seconds, default 300), VPUX_VM_MEM (MiB, default 1024),
+# VPUX_VM_KERNEL (a bzImage to boot instead of Debian's, e.g. a debug
+# kernel; its modules must then be given with VPUX_VM_BASE, a base cpio).
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+mode=${1:?usage: vm-run.sh test|demo|shell ...}
+shift
+
+die() { echo "vm-run: $*" >&2; exit 2; }
+
+KVER=${KVER:-$(ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | sort -V | tail -n1 | sed 's|.*/linux-headers-||')}
+[ -n "$KVER" ] || die "no linux-headers-6.12*-amd64: run make deps"
+VPUX_KO=${VPUX_KO:-$TOP/vpux_accel.ko}
+[ -f "$VPUX_KO" ] || die "$VPUX_KO not built: run make module"
+TIMEOUT=${VPUX_VM_TIMEOUT:-300}
+MEM=${VPUX_VM_MEM:-1024}
+
+cache=$("$HERE/vm-kernel.sh" "$KVER") || die "cannot prepare the $KVER kernel"
+kernel=${VPUX_VM_KERNEL:-$cache/vmlinuz}
+base=${VPUX_VM_BASE:-$cache/base.cpio}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+
+# Payload: /vpux with the module, the programs and their libraries.
+pay=$work/payload
+mkdir -p "$pay/vpux/bin" "$pay/vpux/lib" "$pay/lib64"
+cp "$VPUX_KO" "$pay/vpux/vpux_accel.ko"
+printf '%s\n' "${VPUX_MODULE_PARAMS:-num_devices=2}" >"$pay/vpux/module-params"
+for bin in ${VPUX_BINS:-}; do
+	[ -x "$bin" ] || die "$bin: not built"
+	cp "$bin" "$pay/vpux/bin/"
+	ldd "$bin" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
+	while read -r lib; do
+		case "$lib" in
+		*/ld-linux*) cp -L "$lib" "$pay/lib64/" ;;
+		*) cp -L "$lib" "$pay/vpux/lib/" ;;
+		esac
+	done
+done
+
+case "$mode" in
+test)
+	out=${1:?usage: vm-run.sh test OUTDIR CMDFILE}
+	cmds=${2:?usage: vm-run.sh test OUTDIR CMDFILE}
+	cp "$cmds" "$pay/vpux/commands"
+	;;
+demo)
+	out=${1:?usage: vm-run.sh demo OUTDIR CMD...}
+	shift
+	echo "demo $*" >"$pay/vpux/commands"
+	mode=test
+	demo=1
+	;;
+shell)
+	out=$work/out
+	;;
+*)
+	die "unknown mode $mode"
+	;;
+esac
+mkdir -p "$out"
+(cd "$pay" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$work/payload.cpio"
+cat "$base" "$work/payload.cpio" >"$work/initrd.cpio"
+
+qemu="qemu-system-x86_64 -machine pc -cpu max -smp 2 -accel tcg,thread=multi -m $MEM
+	-kernel $kernel -initrd $work/initrd.cpio -no-reboot -nic none"
+append="console=ttyS0 panic=-1 loglevel=6 vpux.mode=$mode"
+
+if [ "$mode" = shell ]; then
+	# shellcheck disable=SC2086
+	exec $qemu -nographic -append "$append"
+fi
+
+rm -f "$out/console.log" "$out/serial.log"
+start=$(date +%s)
+# shellcheck disable=SC2086
+timeout --foreground -k 10 "$TIMEOUT" $qemu -display none -monitor none \
+	-serial "file:$out/console.log" -serial "file:$out/serial.log" \
+	-append "$append" </dev/null
+qrc=$?
+secs=$(( $(date +%s) - start ))
+# The guest's tty turns every \n into \r\n.
+sed -i 's/\r$//' "$out/serial.log" "$out/console.log" 2>/dev/null
+
+# Split the serial log into per-command TAP files.
+awk -v dir="$out" '
+	/^##VPUX-BEGIN / { name = $2; file = dir "/" name ".tap"; printf "" > file; next }
+	/^##VPUX-END / { close(file); file = ""; sub(/.*rc=/, ""); print $0 > (dir "/" name ".rc"); next }
+	/^##VPUX-DMESG-BEGIN/ { file = dir "/dmesg.log"; printf "" > file; next }
+	/^##VPUX-DMESG-END/ { close(file); file = ""; next }
+	file != "" { print > file }
+' "$out/serial.log"
+
+if [ "${demo:-0}" = 1 ]; then
+	cat "$out/demo.tap" 2>/dev/null
+	rc=$(cat "$out/demo.rc" 2>/dev/null || echo timeout)
+	[ "$rc" = 0 ] || { echo "vm-run: demo failed (rc=$rc, logs in $out)" >&2; exit 1; }
+	exit 0
+fi
+
+# The rig's own checks, as TAP.
+rig=$out/vm-rig.tap
+n=0 bad=0
+point() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; bad=1; fi >>"$rig"
+}
+: >"$rig"
+grep -q '^##VPUX-DONE' "$out/serial.log" 2>/dev/null
+point $? "guest ran to the end (qemu rc=$qrc, ${secs}s, limit ${TIMEOUT}s)"
+grep -q '^##VPUX-INSMOD rc=0' "$out/serial.log" 2>/dev/null
+point $? "insmod vpux_accel.ko ${VPUX_MODULE_PARAMS:-num_devices=2}"
+grep -q '^##VPUX-MODULE-FAIL' "$out/serial.log" 2>/dev/null
+[ $? -ne 0 ]; point $? "DRM dependency modules loaded"
+grep -q '^##VPUX-RMMOD rc=0' "$out/serial.log" 2>/dev/null
+point $? "rmmod vpux_accel at the end"
+# The log from the console is complete even if the guest died early.
+klog=$out/dmesg.log
+[ -s "$klog" ] || klog=$out/console.log
+bad_lines=$(grep -E 'WARNING:|BUG:|Oops|KASAN|UBSAN|possible circular locking|possible recursive locking|kmemleak|Call Trace|general protection|Kernel panic|hung_task|soft lockup' "$klog" 2>/dev/null | grep -v 'kmemleak: Kernel memory leak detector initialized' | grep -v 'kmemleak: Automatic memory scanning thread')
+[ -z "$bad_lines" ]; point $? "kernel log free of warnings, oopses and lock reports"
+[ -n "$bad_lines" ] && echo "$bad_lines" | head -20 | sed 's/^/# /' >>"$rig"
+leaks=$(sed -n '/^##VPUX-KMEMLEAK-BEGIN/,/^##VPUX-KMEMLEAK-END/p' "$out/serial.log" | grep -c 'unreferenced object')
+[ "$leaks" -eq 0 ]; point $? "kmemleak reports no leak ($leaks)"
+taint=$(sed -n 's/^##VPUX-TAINTED //p' "$out/serial.log")
+# Allowed: O (out-of-tree, 4096) and E (unsigned module, 8192).
+[ -n "$taint" ] && [ $((taint & ~(4096 | 8192))) -eq 0 ]
+point $? "kernel taint only out-of-tree/unsigned (tainted=${taint:-unknown})"
+echo "1..$n" >>"$rig"
+
+[ $qrc -eq 124 ] && echo "vm-run: guest timed out after ${TIMEOUT}s" >&2
+exit $bad
