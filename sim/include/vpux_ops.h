@@ -66,6 +66,21 @@ int vpux_ref_dpu_run(const struct vpux_hw_dpu_desc *d,
 /* Fixed-point requantisation shared by every op: see hw-model.rst. */
 s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q);
 
+/*
+ * Longest reduction a DPU op may have: (in_c / groups) * kernel_h *
+ * kernel_w for CONV, in_c for MATMUL, kernel_h * kernel_w for pooling.
+ * Every operand differs from its zero point by at most 255, so a dot
+ * product of this length fits the DPU's 32-bit accumulator:
+ * 32768 * 255 * 255 < 2^31. Longer descriptors fail validation.
+ */
+#define VPUX_DPU_MAX_K			32768u
+
+/* Cycle model constants (Documentation/compute-ops.rst). */
+#define VPUX_DPU_CYCLES_SETUP		64u	/* descriptor fetch, pipeline fill */
+#define VPUX_DPU_MACS_PER_CYCLE_SHIFT	8	/* 256 int8 MACs per cycle */
+#define VPUX_DPU_ELEMS_PER_CYCLE_SHIFT	5	/* 32 element ops per cycle */
+#define VPUX_DPU_BYTES_PER_CYCLE_SHIFT	6	/* 64 bytes of CMX per cycle */
+
 /**
  * struct vpux_shave_mem - a SHAVE kernel's view of memory
  * @ctx: engine context passed back to the callbacks
