@@ -1,0 +1,743 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * vpux NPU model: register file, interrupt logic, engine state machines,
+ * virtual clock and the executor that runs queued ops.
+ *
+ * A register write never computes: START latches the op and queues it;
+ * the platform's execution context (vpux_sim_run) or a test
+ * (vpux_sim_step) executes it later with the register lock dropped, then
+ * publishes the completion under the lock. Documentation/hw-model.rst is
+ * the prose version of what follows.
+ */
+
+#include "vpux_sim_priv.h"
+
+#define VPUX_CAPS_ALL	(VPUX_CAP_DMA_4D | VPUX_CAP_DPU_INT8 | VPUX_CAP_SHAVE | \
+			 VPUX_CAP_MMU | VPUX_CAP_CYCLE_COUNTER | \
+			 VPUX_CAP_FAULT_INJECT)
+
+static void sim_lock(struct vpux_sim *sim)
+{
+	sim->ops->lock(sim->env);
+}
+
+static void sim_unlock(struct vpux_sim *sim)
+{
+	sim->ops->unlock(sim->env);
+}
+
+static u32 lo32(u64 v)
+{
+	return (u32)(v & 0xffffffffu);
+}
+
+static u32 hi32(u64 v)
+{
+	return (u32)(v >> 32);
+}
+
+static u32 sim_pending(const struct vpux_sim *sim)
+{
+	return sim->irq_status & sim->irq_mask;
+}
+
+/**
+ * vpux_sim_default_config() - the shape of the default virtual NPU
+ * @cfg: filled in
+ *
+ * 2 DMA, 2 DPU and 2 SHAVE engines, 4 CMX tiles of 256 KiB (1 MiB of
+ * on-chip memory per instance: small enough for eight instances in a
+ * kernel, large enough for real tiles), all 16 MMU context slots and a
+ * 700 MHz cycle counter.
+ */
+void vpux_sim_default_config(struct vpux_sim_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->n_dma = VPUX_SIM_DEF_DMA;
+	cfg->n_dpu = VPUX_SIM_DEF_DPU;
+	cfg->n_shave = VPUX_SIM_DEF_SHAVE;
+	cfg->n_tiles = VPUX_SIM_DEF_TILES;
+	cfg->cmx_size = VPUX_SIM_DEF_CMX_SIZE;
+	cfg->ctx_slots = VPUX_MAX_CTX_SLOTS;
+	cfg->clock_khz = VPUX_SIM_DEF_CLOCK_KHZ;
+}
+
+static bool sim_config_ok(const struct vpux_sim_config *cfg)
+{
+	u64 cmx_total = (u64)cfg->n_tiles * cfg->cmx_size;
+
+	if (!cfg->n_dma || !cfg->n_dpu || !cfg->n_shave)
+		return false;
+	if ((u64)cfg->n_dma + cfg->n_dpu + cfg->n_shave > VPUX_MAX_ENGINES)
+		return false;
+	if (!cfg->n_tiles || cfg->n_tiles > VPUX_SIM_MAX_TILES)
+		return false;
+	if (!cfg->cmx_size || cfg->cmx_size & (VPUX_PAGE_SIZE - 1))
+		return false;
+	if (cmx_total > VPUX_SIM_MAX_CMX_TOTAL ||
+	    VPUX_DEFAULT_CMX_BASE + cmx_total > VPUX_DEFAULT_VA_BASE)
+		return false;
+	if (!cfg->ctx_slots || cfg->ctx_slots > VPUX_MAX_CTX_SLOTS)
+		return false;
+	return cfg->clock_khz != 0;
+}
+
+static void sim_engine_init(struct vpux_sim *sim, u32 e)
+{
+	struct vpux_sim_engine *eng = &sim->eng[e];
+
+	if (e < sim->cfg.n_dma)
+		eng->kind = VPUX_ENGINE_KIND_DMA;
+	else if (e < sim->cfg.n_dma + sim->cfg.n_dpu)
+		eng->kind = VPUX_ENGINE_KIND_DPU;
+	else
+		eng->kind = VPUX_ENGINE_KIND_SHAVE;
+	eng->inj_slow = 1;
+}
+
+struct vpux_sim *vpux_sim_create(const struct vpux_sim_config *cfg,
+				 const struct vpux_sim_env_ops *ops, void *env)
+{
+	struct vpux_sim *sim;
+	u32 e;
+
+	if (!cfg || !ops || !sim_config_ok(cfg))
+		return NULL;
+	if (!ops->alloc || !ops->free || !ops->phys_read || !ops->phys_write ||
+	    !ops->lock || !ops->unlock || !ops->irq_raise || !ops->kick ||
+	    !ops->yield)
+		return NULL;
+
+	sim = ops->alloc(env, sizeof(*sim));
+	if (!sim)
+		return NULL;
+	sim->cfg = *cfg;
+	sim->ops = ops;
+	sim->env = env;
+	sim->n_engines = cfg->n_dma + cfg->n_dpu + cfg->n_shave;
+	sim->cmx_base = VPUX_DEFAULT_CMX_BASE;
+	sim->cmx_bytes = (u64)cfg->n_tiles * cfg->cmx_size;
+	for (e = 0; e < sim->n_engines; e++)
+		sim_engine_init(sim, e);
+
+	sim->cmx = ops->alloc(env, sim->cmx_bytes);
+	sim->tlb = ops->alloc(env, sizeof(*sim->tlb) * cfg->ctx_slots *
+			      VPUX_SIM_TLB_ENTRIES);
+	sim->bounce = ops->alloc(env, VPUX_SIM_BOUNCE_SIZE);
+	if (!sim->cmx || !sim->tlb || !sim->bounce) {
+		vpux_sim_destroy(sim);
+		return NULL;
+	}
+	sim->op.sim = sim;
+	return sim;
+}
+
+/* The platform guarantees that no executor and no register access is active. */
+void vpux_sim_destroy(struct vpux_sim *sim)
+{
+	void *env;
+
+	if (!sim)
+		return;
+	env = sim->env;
+	if (sim->bounce)
+		sim->ops->free(env, sim->bounce);
+	if (sim->tlb)
+		sim->ops->free(env, sim->tlb);
+	if (sim->cmx)
+		sim->ops->free(env, sim->cmx);
+	sim->ops->free(env, sim);
+}
+
+/* ---- engine state machine (all under the lock) ---- */
+
+/* Drop the engine's op, if any; the executor discards stale results. */
+static void eng_cancel(struct vpux_sim_engine *eng)
+{
+	eng->gen++;
+	eng->phase = VPUX_SIM_PH_IDLE;
+}
+
+static bool eng_busy(const struct vpux_sim_engine *eng)
+{
+	return eng->phase != VPUX_SIM_PH_IDLE;
+}
+
+static void eng_abort(struct vpux_sim_engine *eng)
+{
+	if (!eng_busy(eng))
+		return;
+	eng_cancel(eng);
+	eng->status = VPUX_ENG_STATE_ERROR |
+		      (VPUX_ENG_ERR_ABORTED << VPUX_ENG_ERROR_SHIFT);
+}
+
+static void eng_reset(struct vpux_sim *sim, u32 e)
+{
+	struct vpux_sim_engine *eng = &sim->eng[e];
+
+	eng_cancel(eng);
+	eng->status = VPUX_ENG_STATE_IDLE;
+	eng->op_cycles = 0;
+	eng->ops_done = 0;
+	eng->inj_mmu_fault = false;
+	eng->inj_drop_irq = false;
+	eng->inj_slow = 1;
+	sim->irq_status &= ~VPUX_IRQ_ENGINE(e);
+}
+
+/*
+ * Consume one op's worth of the INJECT register for engine @e: returns the
+ * kind that applies to the op being started.
+ */
+static u32 sim_inject_take(struct vpux_sim *sim, u32 e)
+{
+	u32 inj = sim->inject;
+	u32 kind = (inj >> VPUX_INJECT_KIND_SHIFT) & 0xf;
+	u32 count = inj >> VPUX_INJECT_COUNT_SHIFT;
+
+	if (kind == VPUX_INJECT_NONE ||
+	    ((inj >> VPUX_INJECT_ENGINE_SHIFT) & 0xff) != e)
+		return VPUX_INJECT_NONE;
+	if (count) {
+		count--;
+		if (count)
+			sim->inject = (inj & 0xffffu) |
+				      (count << VPUX_INJECT_COUNT_SHIFT);
+		else
+			sim->inject = 0;
+	}
+	return kind;
+}
+
+/* Publish a completion; returns true if the interrupt line must be raised. */
+static bool eng_complete(struct vpux_sim *sim, u32 e, u32 err, u64 cycles,
+			 bool drop_irq)
+{
+	struct vpux_sim_engine *eng = &sim->eng[e];
+	u32 old = sim_pending(sim);
+
+	eng->phase = VPUX_SIM_PH_IDLE;
+	eng->status = err ? VPUX_ENG_STATE_ERROR | (err << VPUX_ENG_ERROR_SHIFT) :
+			    VPUX_ENG_STATE_DONE;
+	eng->op_cycles = cycles > 0xffffffffull ? 0xffffffffu : (u32)cycles;
+	eng->ops_done++;
+	if (!drop_irq)
+		sim->irq_status |= VPUX_IRQ_ENGINE(e);
+	return (sim_pending(sim) & ~old) != 0;
+}
+
+/* START: latch and queue; returns true if the IRQ line must be raised. */
+static bool eng_start(struct vpux_sim *sim, u32 e, bool *kick)
+{
+	struct vpux_sim_engine *eng = &sim->eng[e];
+	u32 kind;
+
+	if (eng_busy(eng)) {
+		/*
+		 * Protocol violation: the in-flight op is killed and the
+		 * engine reports a descriptor error, as a completion.
+		 */
+		eng_cancel(eng);
+		return eng_complete(sim, e, VPUX_ENG_ERR_DESC, 0, false);
+	}
+
+	memcpy(eng->latched, eng->param, sizeof(eng->latched));
+	eng->latched_ctx = eng->ctx;
+	eng->status = VPUX_ENG_STATE_BUSY;
+	eng->seq = ++sim->seq;
+	eng->start_time = sim->now;
+	eng->inj_mmu_fault = false;
+	eng->inj_drop_irq = false;
+	eng->inj_slow = 1;
+
+	kind = sim_inject_take(sim, e);
+	switch (kind) {
+	case VPUX_INJECT_HANG:
+		eng->phase = VPUX_SIM_PH_HUNG;
+		return false;
+	case VPUX_INJECT_DROP_IRQ:
+		eng->inj_drop_irq = true;
+		break;
+	case VPUX_INJECT_MMU_FAULT:
+		eng->inj_mmu_fault = true;
+		break;
+	case VPUX_INJECT_SLOW:
+		eng->inj_slow = sim->inject_arg ? sim->inject_arg : 1;
+		break;
+	default:
+		break;
+	}
+	eng->phase = VPUX_SIM_PH_QUEUED;
+	*kick = true;
+	return false;
+}
+
+static bool sim_reset(struct vpux_sim *sim)
+{
+	u32 e;
+
+	for (e = 0; e < sim->n_engines; e++) {
+		eng_reset(sim, e);
+		sim->eng[e].ctx = 0;
+	}
+	sim->irq_status = 0;
+	sim->fault_status = 0;
+	sim->fault_addr = 0;
+	sim->inject = 0;
+	sim->inject_arg = 0;
+	sim->tlb_flush = (1u << sim->cfg.ctx_slots) - 1;
+	return false;
+}
+
+/* ---- register access ---- */
+
+static u32 eng_reg_read(struct vpux_sim *sim, u32 e, u32 reg)
+{
+	struct vpux_sim_engine *eng = &sim->eng[e];
+
+	switch (reg) {
+	case VPUX_ENG_STATUS:
+		return eng->status;
+	case VPUX_ENG_CTX:
+		return eng->ctx;
+	case VPUX_ENG_OP_CYCLES:
+		return eng->op_cycles;
+	case VPUX_ENG_KIND:
+		return eng->kind;
+	case VPUX_ENG_OPS_DONE:
+		return eng->ops_done;
+	}
+	if (reg >= VPUX_ENG_PARAM(0) &&
+	    reg < VPUX_ENG_PARAM(VPUX_ENG_PARAM_WORDS))
+		return eng->param[(reg - VPUX_ENG_PARAM(0)) >> 2];
+	return 0;
+}
+
+static bool eng_reg_write(struct vpux_sim *sim, u32 e, u32 reg, u32 val,
+			  bool *kick)
+{
+	struct vpux_sim_engine *eng = &sim->eng[e];
+
+	switch (reg) {
+	case VPUX_ENG_CMD:
+		if (val == VPUX_ENG_CMD_START)
+			return eng_start(sim, e, kick);
+		if (val == VPUX_ENG_CMD_ABORT)
+			eng_abort(eng);
+		return false;
+	case VPUX_ENG_CTX:
+		eng->ctx = val;
+		return false;
+	}
+	if (reg >= VPUX_ENG_PARAM(0) &&
+	    reg < VPUX_ENG_PARAM(VPUX_ENG_PARAM_WORDS))
+		eng->param[(reg - VPUX_ENG_PARAM(0)) >> 2] = val;
+	return false;
+}
+
+static u32 sim_reg_read_locked(struct vpux_sim *sim, u32 off)
+{
+	const struct vpux_sim_config *cfg = &sim->cfg;
+
+	if (off >= VPUX_REG_ENGINE_BASE) {
+		u32 e = (off - VPUX_REG_ENGINE_BASE) / VPUX_REG_ENGINE_STRIDE;
+
+		if (e >= sim->n_engines)
+			return 0;
+		return eng_reg_read(sim, e, (off - VPUX_REG_ENGINE_BASE) %
+					    VPUX_REG_ENGINE_STRIDE);
+	}
+	if (off >= VPUX_REG_MMU_BASE && off < VPUX_REG_MMU_INVALIDATE) {
+		u32 c = (off - VPUX_REG_MMU_BASE) / VPUX_REG_MMU_STRIDE;
+
+		if (c >= cfg->ctx_slots)
+			return 0;
+		switch ((off - VPUX_REG_MMU_BASE) % VPUX_REG_MMU_STRIDE) {
+		case 0x0:
+			return sim->mmu_pt_lo[c];
+		case 0x4:
+			return sim->mmu_pt_hi[c];
+		case 0x8:
+			return sim->mmu_ctrl[c];
+		}
+		return 0;
+	}
+
+	switch (off) {
+	case VPUX_REG_ID:
+		return VPUX_ID_MAGIC;
+	case VPUX_REG_REVISION:
+		return VPUX_HW_REV_MAJOR << 16 | VPUX_HW_REV_MINOR;
+	case VPUX_REG_DEVICE_ID:
+		return VPUX_HW_DEVICE_ID;
+	case VPUX_REG_CAPS:
+		return VPUX_CAPS_ALL;
+	case VPUX_REG_ENGINES:
+		return cfg->n_dma | cfg->n_dpu << 8 | cfg->n_shave << 16;
+	case VPUX_REG_TILES:
+		return cfg->n_tiles;
+	case VPUX_REG_CMX_SIZE:
+		return cfg->cmx_size;
+	case VPUX_REG_CTX_SLOTS:
+		return cfg->ctx_slots;
+	case VPUX_REG_VA_BASE_LO:
+		return lo32(VPUX_DEFAULT_VA_BASE);
+	case VPUX_REG_VA_BASE_HI:
+		return hi32(VPUX_DEFAULT_VA_BASE);
+	case VPUX_REG_VA_SIZE_LO:
+		return lo32(VPUX_DEFAULT_VA_SIZE);
+	case VPUX_REG_VA_SIZE_HI:
+		return hi32(VPUX_DEFAULT_VA_SIZE);
+	case VPUX_REG_CMX_BASE_LO:
+		return lo32(sim->cmx_base);
+	case VPUX_REG_CMX_BASE_HI:
+		return hi32(sim->cmx_base);
+	case VPUX_REG_CLOCK_KHZ:
+		return cfg->clock_khz;
+	case VPUX_REG_SERIAL:
+		return cfg->instance;
+	case VPUX_REG_IRQ_STATUS:
+		return sim->irq_status;
+	case VPUX_REG_IRQ_MASK:
+		return sim->irq_mask;
+	case VPUX_REG_CYCLES_LO:
+		sim->cycles_hi_latch = (u32)(sim->now >> 32);
+		return (u32)sim->now;
+	case VPUX_REG_CYCLES_HI:
+		return sim->cycles_hi_latch;
+	case VPUX_REG_FAULT_STATUS:
+		return sim->fault_status;
+	case VPUX_REG_FAULT_ADDR_LO:
+		return (u32)sim->fault_addr;
+	case VPUX_REG_FAULT_ADDR_HI:
+		return (u32)(sim->fault_addr >> 32);
+	case VPUX_REG_INJECT:
+		return sim->inject;
+	case VPUX_REG_INJECT_ARG:
+		return sim->inject_arg;
+	}
+	return 0;
+}
+
+u32 vpux_sim_reg_read(struct vpux_sim *sim, u32 offset)
+{
+	u32 val;
+
+	if (offset >= VPUX_MMIO_SIZE || offset & 3)
+		return 0;
+	sim_lock(sim);
+	val = sim_reg_read_locked(sim, offset);
+	sim_unlock(sim);
+	return val;
+}
+
+static void mmu_reg_write(struct vpux_sim *sim, u32 off, u32 val)
+{
+	u32 c = (off - VPUX_REG_MMU_BASE) / VPUX_REG_MMU_STRIDE;
+
+	if (c >= sim->cfg.ctx_slots)
+		return;
+	switch ((off - VPUX_REG_MMU_BASE) % VPUX_REG_MMU_STRIDE) {
+	case 0x0:
+		sim->mmu_pt_lo[c] = val & ~(VPUX_PAGE_SIZE - 1);
+		break;
+	case 0x4:
+		sim->mmu_pt_hi[c] = val & (u32)(VPUX_PTE_ADDR_MASK >> 32);
+		break;
+	case 0x8:
+		sim->mmu_ctrl[c] = val & VPUX_MMU_CTRL_ENABLE;
+		break;
+	default:
+		return;
+	}
+	/* a new root or enable state implies dropping cached walks */
+	sim->tlb_flush |= 1u << c;
+}
+
+/* Returns true if the interrupt line must be raised; sets *kick. */
+static bool sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
+				 bool *kick)
+{
+	u32 old = sim_pending(sim);
+	u32 e;
+
+	if (off >= VPUX_REG_ENGINE_BASE) {
+		e = (off - VPUX_REG_ENGINE_BASE) / VPUX_REG_ENGINE_STRIDE;
+		if (e >= sim->n_engines)
+			return false;
+		return eng_reg_write(sim, e, (off - VPUX_REG_ENGINE_BASE) %
+					     VPUX_REG_ENGINE_STRIDE, val, kick);
+	}
+	if (off >= VPUX_REG_MMU_BASE && off < VPUX_REG_MMU_INVALIDATE) {
+		mmu_reg_write(sim, off, val);
+		return false;
+	}
+
+	switch (off) {
+	case VPUX_REG_IRQ_MASK:
+		sim->irq_mask = val & VPUX_IRQ_ALL;
+		return (sim_pending(sim) & ~old) != 0;
+	case VPUX_REG_IRQ_CLEAR:
+		/*
+		 * Level-triggered line on an edge-signalling platform: if
+		 * the write acked something and the line is still asserted,
+		 * signal again so no completion is lost.
+		 */
+		if (!(sim->irq_status & val))
+			return false;
+		sim->irq_status &= ~val;
+		return sim_pending(sim) != 0;
+	case VPUX_REG_RESET:
+		if (val & VPUX_RESET_DEVICE)
+			return sim_reset(sim);
+		return false;
+	case VPUX_REG_FAULT_STATUS:
+		if (val & VPUX_FAULT_VALID) {
+			sim->fault_status = 0;
+			sim->fault_addr = 0;
+		}
+		return false;
+	case VPUX_REG_INJECT:
+		sim->inject = val;
+		return false;
+	case VPUX_REG_INJECT_ARG:
+		sim->inject_arg = val;
+		return false;
+	case VPUX_REG_ENGINE_RESET:
+		for (e = 0; e < sim->n_engines; e++)
+			if (val & (1u << e))
+				eng_reset(sim, e);
+		return false;
+	case VPUX_REG_MMU_INVALIDATE:
+		sim->tlb_flush |= val & ((1u << sim->cfg.ctx_slots) - 1);
+		return false;
+	}
+	return false;
+}
+
+void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value)
+{
+	bool raise, kick = false;
+
+	if (offset >= VPUX_MMIO_SIZE || offset & 3)
+		return;
+	sim_lock(sim);
+	raise = sim_reg_write_locked(sim, offset, value, &kick);
+	if (sim->step_mode)
+		kick = false;
+	sim_unlock(sim);
+	if (kick)
+		sim->ops->kick(sim->env);
+	if (raise)
+		sim->ops->irq_raise(sim->env);
+}
+
+/* ---- executor ---- */
+
+/* The queued op started first (lowest START sequence), or -1. */
+static int sim_pick_queued(struct vpux_sim *sim)
+{
+	int best = -1;
+	u32 e;
+
+	for (e = 0; e < sim->n_engines; e++) {
+		struct vpux_sim_engine *eng = &sim->eng[e];
+
+		if (eng->phase != VPUX_SIM_PH_QUEUED)
+			continue;
+		if (best < 0 || eng->seq < sim->eng[best].seq)
+			best = e;
+	}
+	return best;
+}
+
+/* The computed op with the earliest virtual completion time, or -1. */
+static int sim_pick_finished(struct vpux_sim *sim)
+{
+	int best = -1;
+	u32 e;
+
+	for (e = 0; e < sim->n_engines; e++) {
+		struct vpux_sim_engine *eng = &sim->eng[e];
+
+		if (eng->phase != VPUX_SIM_PH_FINISHED)
+			continue;
+		if (best < 0 || eng->end_time < sim->eng[best].end_time ||
+		    (eng->end_time == sim->eng[best].end_time &&
+		     eng->seq < sim->eng[best].seq))
+			best = e;
+	}
+	return best;
+}
+
+static void sim_exec_op(struct vpux_sim_op *op)
+{
+	switch (op->kind) {
+	case VPUX_ENGINE_KIND_DMA:
+		vpux_sim_dma_exec(op);
+		break;
+	case VPUX_ENGINE_KIND_DPU:
+		vpux_sim_dpu_exec(op);
+		break;
+	default:
+		vpux_sim_shave_exec(op);
+		break;
+	}
+}
+
+/*
+ * Execute engine @e's queued op: called and returns with the lock held,
+ * drops it for the computation. The result is parked in the engine
+ * (phase FINISHED) unless the op was aborted meanwhile.
+ */
+static void sim_execute(struct vpux_sim *sim, u32 e)
+{
+	struct vpux_sim_engine *eng = &sim->eng[e];
+	struct vpux_sim_op *op = &sim->op;
+	u32 gen = eng->gen, flush, c;
+
+	op->engine = e;
+	op->kind = eng->kind;
+	op->ctx = eng->latched_ctx;
+	op->ctx_enabled = false;
+	op->pt_root = 0;
+	c = op->ctx;
+	if (c < sim->cfg.ctx_slots) {
+		op->ctx_enabled = sim->mmu_ctrl[c] & VPUX_MMU_CTRL_ENABLE;
+		op->pt_root = (u64)sim->mmu_pt_hi[c] << 32 | sim->mmu_pt_lo[c];
+	}
+	op->inject_mmu_fault = eng->inj_mmu_fault;
+	op->accessed = false;
+	memcpy(op->words, eng->latched, sizeof(op->words));
+	op->err = VPUX_ENG_ERR_NONE;
+	op->cycles = 0;
+	memset(&op->fault, 0, sizeof(op->fault));
+	op->since_yield = 0;
+	flush = sim->tlb_flush;
+	sim->tlb_flush = 0;
+	eng->phase = VPUX_SIM_PH_EXEC;
+	sim_unlock(sim);
+
+	if (flush)
+		vpux_sim_tlb_flush(sim, flush);
+	sim_exec_op(op);
+
+	sim_lock(sim);
+	if (eng->gen != gen || eng->phase != VPUX_SIM_PH_EXEC)
+		return;		/* aborted or reset while computing */
+	eng->phase = VPUX_SIM_PH_FINISHED;
+	eng->err = op->err;
+	eng->cycles = op->cycles * eng->inj_slow;
+	eng->end_time = eng->start_time + eng->cycles;
+	eng->fault = op->fault;
+}
+
+/* Publish engine @e's finished op; returns true if the line must rise. */
+static bool sim_publish(struct vpux_sim *sim, u32 e)
+{
+	struct vpux_sim_engine *eng = &sim->eng[e];
+	u32 old = sim_pending(sim);
+	bool raise;
+
+	if (eng->end_time > sim->now)
+		sim->now = eng->end_time;
+	if (eng->fault.reason) {
+		if (!(sim->fault_status & VPUX_FAULT_VALID)) {
+			sim->fault_status = VPUX_FAULT_VALID |
+				(eng->fault.write ? VPUX_FAULT_WRITE : 0) |
+				eng->fault.reason << VPUX_FAULT_REASON_SHIFT |
+				(eng->latched_ctx & 0xff) << VPUX_FAULT_CTX_SHIFT |
+				e << VPUX_FAULT_ENGINE_SHIFT;
+			sim->fault_addr = eng->fault.addr;
+		}
+		sim->irq_status |= VPUX_IRQ_MMU_FAULT;
+	}
+	raise = eng_complete(sim, e, eng->err, eng->cycles, eng->inj_drop_irq);
+	return raise || (sim_pending(sim) & ~old) != 0;
+}
+
+static void sim_raise_unlocked(struct vpux_sim *sim, bool *raise)
+{
+	if (*raise) {
+		*raise = false;
+		sim_unlock(sim);
+		sim->ops->irq_raise(sim->env);
+		sim_lock(sim);
+	}
+}
+
+int vpux_sim_run(struct vpux_sim *sim)
+{
+	bool raise = false;
+	int done = 0;
+	int e;
+
+	sim_lock(sim);
+	if (sim->executing) {
+		/* the active executor will see the new work before leaving */
+		sim_unlock(sim);
+		return 0;
+	}
+	sim->executing = true;
+	for (;;) {
+		if (sim->step_mode)
+			break;
+		e = sim_pick_finished(sim);
+		if (e >= 0) {
+			raise = sim_publish(sim, e);
+			done++;
+			sim_raise_unlocked(sim, &raise);
+			continue;
+		}
+		e = sim_pick_queued(sim);
+		if (e < 0)
+			break;
+		sim_execute(sim, e);
+	}
+	sim->executing = false;
+	sim_unlock(sim);
+	if (sim->step_mode) {
+		int n;
+
+		while ((n = vpux_sim_step(sim)) > 0)
+			done += n;
+	}
+	return done;
+}
+
+void vpux_sim_set_step_mode(struct vpux_sim *sim, bool on)
+{
+	bool kick;
+
+	sim_lock(sim);
+	sim->step_mode = on;
+	kick = !on && (sim_pick_queued(sim) >= 0 || sim_pick_finished(sim) >= 0);
+	sim_unlock(sim);
+	if (kick)
+		sim->ops->kick(sim->env);
+}
+
+int vpux_sim_step(struct vpux_sim *sim)
+{
+	bool raise = false;
+	int e;
+
+	sim_lock(sim);
+	if (sim->executing) {
+		sim_unlock(sim);
+		return 0;
+	}
+	sim->executing = true;
+	/* compute everything queued, then complete the earliest */
+	while ((e = sim_pick_queued(sim)) >= 0)
+		sim_execute(sim, e);
+	e = sim_pick_finished(sim);
+	if (e >= 0)
+		raise = sim_publish(sim, e);
+	sim->executing = false;
+	sim_unlock(sim);
+	if (raise)
+		sim->ops->irq_raise(sim->env);
+	return e >= 0;
+}
