@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# The NPU model (sim/): core sources, the host user-space platform and the
+# model's host tests. Included by the top-level Makefile.
+#
+# Exported for other fragments:
+#   SIM_SRCS       the model core (also compiled into vpux_accel.ko)
+#   SIM_HOST_SRCS  everything a host program needs to instantiate a device:
+#                  the core, sim/user/ (pthreads platform) and sim/ops/
+#   SIM_CFLAGS     include paths for the above
+# Link host programs using them with -pthread.
+
+SIM_SRCS := $(wildcard $(SRCTOP)/sim/*.c)
+SIM_HOST_SRCS := $(SIM_SRCS) $(wildcard $(SRCTOP)/sim/user/*.c) \
+	$(wildcard $(SRCTOP)/sim/ops/*.c)
+SIM_REF_SRCS := $(wildcard $(SRCTOP)/sim/ref/*.c)
+SIM_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/user
+SIM_HDRS := $(wildcard $(SRCTOP)/sim/include/*.h $(SRCTOP)/sim/*.h \
+	$(SRCTOP)/sim/user/*.h $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/include/vpux_tap.h
+
+SIM_TEST_NAMES := $(basename $(notdir $(wildcard $(SRCTOP)/sim/tests/*.c)))
+SIM_TESTS := $(addprefix $(B)/sim/tests/,$(SIM_TEST_NAMES))
+HOST_TESTS += $(SIM_TESTS)
+
+# Objects of the model for host tests, sanitized, under $(B)/sim/obj/.
+SIM_TEST_SRCS := $(SIM_HOST_SRCS) $(SIM_REF_SRCS)
+SIM_TEST_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj/%.o,$(SIM_TEST_SRCS))
+
+$(B)/sim/obj/%.o: $(SRCTOP)/%.c $(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops \
+		-pthread -c -o $@ $<
+
+$(B)/sim/tests/%: $(SRCTOP)/sim/tests/%.c $(SIM_TEST_OBJS) $(SIM_HDRS) \
+		$(wildcard $(SRCTOP)/sim/tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) -pthread -o $@ $< \
+		$(SIM_TEST_OBJS)
+
+.PHONY: sim-check
+sim-check: $(SIM_TESTS)
+	tools/run-tests.sh sim $(SIM_TESTS)

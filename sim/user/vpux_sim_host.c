@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Host user-space platform for the NPU model (see vpux_sim_host.h).
+ *
+ * Threads: the caller (the "CPU" running the driver), a worker that runs
+ * engine work after env->kick (the NPU's own clock domain), and an
+ * interrupt thread that runs the registered handler when the model raises
+ * its line. In step mode there are no threads: the caller completes ops
+ * with vpux_host_dev_step(), which also delivers the interrupt.
+ *
+ * Physical memory is an arena whose addresses start at VPUX_HOST_PHYS_BASE.
+ * The model reaches it only through phys_read/phys_write, which refuse
+ * anything outside allocated pages, the way a bus would abort.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vpux_sim_host.h"
+
+#define VPUX_HOST_PHYS_BASE	0x80000000ull
+
+struct vpux_host_dev {
+	struct vpux_sim *sim;
+	pthread_mutex_t sim_lock;	/* the model's register lock */
+
+	/* physical arena */
+	pthread_mutex_t arena_lock;
+	uint8_t *arena;
+	size_t arena_size;
+	uint8_t *page_used;		/* one byte per page */
+	size_t n_pages;
+
+	/* execution and interrupt delivery */
+	bool step_mode;
+	pthread_mutex_t ctl;
+	pthread_cond_t kick_cv;
+	pthread_cond_t irq_cv;
+	bool kick_pending;
+	bool irq_pending;
+	bool stop;
+	bool threads;
+	pthread_t worker;
+	pthread_t irq_thread;
+	void (*handler)(void *arg);
+	void *handler_arg;
+};
+
+struct vpux_host_vm {
+	struct vpux_host_dev *dev;
+	unsigned int slot;
+	uint64_t root;
+	uint64_t *tables;		/* every table page, root included */
+	size_t n_tables;
+	size_t cap_tables;
+};
+
+/* ---- environment services for the model ---- */
+
+static void *env_alloc(void *env, size_t size)
+{
+	(void)env;
+	return calloc(1, size ? size : 1);
+}
+
+static void env_free(void *env, void *ptr)
+{
+	(void)env;
+	free(ptr);
+}
+
+/* Host pointer for [pa, pa + len) if every page of it is allocated. */
+static void *arena_ptr(struct vpux_host_dev *dev, uint64_t pa, size_t len,
+		       bool need_alloc)
+{
+	uint64_t off, first, last, p;
+	void *ptr = NULL;
+
+	if (pa < VPUX_HOST_PHYS_BASE)
+		return NULL;
+	off = pa - VPUX_HOST_PHYS_BASE;
+	if (off > dev->arena_size || len > dev->arena_size - off)
+		return NULL;
+	if (!need_alloc)
+		return dev->arena + off;
+	if (!len)
+		return dev->arena + off;
+	first = off >> VPUX_PAGE_SHIFT;
+	last = (off + len - 1) >> VPUX_PAGE_SHIFT;
+	pthread_mutex_lock(&dev->arena_lock);
+	for (p = first; p <= last; p++)
+		if (!dev->page_used[p])
+			break;
+	if (p > last)
+		ptr = dev->arena + off;
+	pthread_mutex_unlock(&dev->arena_lock);
+	return ptr;
+}
+
+static int env_phys_read(void *env, u64 pa, void *dst, size_t len)
+{
+	void *src = arena_ptr(env, pa, len, true);
+
+	if (!src)
+		return -EFAULT;
+	memcpy(dst, src, len);
+	return 0;
+}
+
+static int env_phys_write(void *env, u64 pa, const void *src, size_t len)
+{
+	void *dst = arena_ptr(env, pa, len, true);
+
+	if (!dst)
+		return -EFAULT;
+	memcpy(dst, src, len);
+	return 0;
+}
+
+static void env_lock(void *env)
+{
+	struct vpux_host_dev *dev = env;
+
+	pthread_mutex_lock(&dev->sim_lock);
+}
+
+static void env_unlock(void *env)
+{
+	struct vpux_host_dev *dev = env;
+
+	pthread_mutex_unlock(&dev->sim_lock);
+}
+
+static void env_irq_raise(void *env)
+{
+	struct vpux_host_dev *dev = env;
+
+	pthread_mutex_lock(&dev->ctl);
+	dev->irq_pending = true;
+	pthread_cond_signal(&dev->irq_cv);
+	pthread_mutex_unlock(&dev->ctl);
+}
+
+static void env_kick(void *env)
+{
+	struct vpux_host_dev *dev = env;
+
+	pthread_mutex_lock(&dev->ctl);
+	dev->kick_pending = true;
+	pthread_cond_signal(&dev->kick_cv);
+	pthread_mutex_unlock(&dev->ctl);
+}
+
+static void env_yield(void *env)
+{
+	(void)env;
+	sched_yield();
+}
+
+static const struct vpux_sim_env_ops host_env_ops = {
+	.alloc = env_alloc,
+	.free = env_free,
+	.phys_read = env_phys_read,
+	.phys_write = env_phys_write,
+	.lock = env_lock,
+	.unlock = env_unlock,
+	.irq_raise = env_irq_raise,
+	.kick = env_kick,
+	.yield = env_yield,
+};
+
+/* ---- threads ---- */
+
+static void *worker_main(void *arg)
+{
+	struct vpux_host_dev *dev = arg;
+
+	pthread_mutex_lock(&dev->ctl);
+	for (;;) {
+		while (!dev->kick_pending && !dev->stop)
+			pthread_cond_wait(&dev->kick_cv, &dev->ctl);
+		if (dev->stop)
+			break;
+		dev->kick_pending = false;
+		pthread_mutex_unlock(&dev->ctl);
+		vpux_sim_run(dev->sim);
+		pthread_mutex_lock(&dev->ctl);
+	}
+	pthread_mutex_unlock(&dev->ctl);
+	return NULL;
+}
+
+static void *irq_main(void *arg)
+{
+	struct vpux_host_dev *dev = arg;
+
+	pthread_mutex_lock(&dev->ctl);
+	for (;;) {
+		void (*handler)(void *arg);
+		void *harg;
+
+		while (!dev->irq_pending && !dev->stop)
+			pthread_cond_wait(&dev->irq_cv, &dev->ctl);
+		if (dev->stop)
+			break;
+		dev->irq_pending = false;
+		handler = dev->handler;
+		harg = dev->handler_arg;
+		pthread_mutex_unlock(&dev->ctl);
+		if (handler)
+			handler(harg);
+		pthread_mutex_lock(&dev->ctl);
+	}
+	pthread_mutex_unlock(&dev->ctl);
+	return NULL;
+}
+
+/* ---- device ---- */
+
+struct vpux_host_dev *vpux_host_dev_create(const struct vpux_sim_config *cfg,
+					   size_t phys_bytes, bool step_mode)
+{
+	struct vpux_sim_config def;
+	struct vpux_host_dev *dev;
+
+	if (!cfg) {
+		vpux_sim_default_config(&def);
+		cfg = &def;
+	}
+	phys_bytes = (phys_bytes + VPUX_PAGE_SIZE - 1) & ~(size_t)(VPUX_PAGE_SIZE - 1);
+	if (!phys_bytes || phys_bytes > (1ull << 36))
+		return NULL;
+
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return NULL;
+	dev->arena_size = phys_bytes;
+	dev->n_pages = phys_bytes >> VPUX_PAGE_SHIFT;
+	dev->arena = calloc(1, phys_bytes);
+	dev->page_used = calloc(1, dev->n_pages);
+	if (!dev->arena || !dev->page_used)
+		goto err_mem;
+	pthread_mutex_init(&dev->sim_lock, NULL);
+	pthread_mutex_init(&dev->arena_lock, NULL);
+	pthread_mutex_init(&dev->ctl, NULL);
+	pthread_cond_init(&dev->kick_cv, NULL);
+	pthread_cond_init(&dev->irq_cv, NULL);
+	dev->step_mode = step_mode;
+
+	dev->sim = vpux_sim_create(cfg, &host_env_ops, dev);
+	if (!dev->sim)
+		goto err_sync;
+	vpux_sim_set_step_mode(dev->sim, step_mode);
+	if (!step_mode) {
+		if (pthread_create(&dev->worker, NULL, worker_main, dev))
+			goto err_sim;
+		if (pthread_create(&dev->irq_thread, NULL, irq_main, dev)) {
+			pthread_mutex_lock(&dev->ctl);
+			dev->stop = true;
+			pthread_cond_broadcast(&dev->kick_cv);
+			pthread_mutex_unlock(&dev->ctl);
+			pthread_join(dev->worker, NULL);
+			goto err_sim;
+		}
+		dev->threads = true;
+	}
+	return dev;
+
+err_sim:
+	vpux_sim_destroy(dev->sim);
+err_sync:
+	pthread_cond_destroy(&dev->irq_cv);
+	pthread_cond_destroy(&dev->kick_cv);
+	pthread_mutex_destroy(&dev->ctl);
+	pthread_mutex_destroy(&dev->arena_lock);
+	pthread_mutex_destroy(&dev->sim_lock);
+err_mem:
+	free(dev->page_used);
+	free(dev->arena);
+	free(dev);
+	return NULL;
+}
+
+void vpux_host_dev_destroy(struct vpux_host_dev *dev)
+{
+	if (!dev)
+		return;
+	/* silence the device, as a driver's remove path would */
+	vpux_sim_reg_write(dev->sim, VPUX_REG_IRQ_MASK, 0);
+	vpux_sim_reg_write(dev->sim, VPUX_REG_RESET, VPUX_RESET_DEVICE);
+	if (dev->threads) {
+		pthread_mutex_lock(&dev->ctl);
+		dev->stop = true;
+		pthread_cond_broadcast(&dev->kick_cv);
+		pthread_cond_broadcast(&dev->irq_cv);
+		pthread_mutex_unlock(&dev->ctl);
+		pthread_join(dev->worker, NULL);
+		pthread_join(dev->irq_thread, NULL);
+	}
+	vpux_sim_destroy(dev->sim);
+	pthread_cond_destroy(&dev->irq_cv);
+	pthread_cond_destroy(&dev->kick_cv);
+	pthread_mutex_destroy(&dev->ctl);
+	pthread_mutex_destroy(&dev->arena_lock);
+	pthread_mutex_destroy(&dev->sim_lock);
+	free(dev->page_used);
+	free(dev->arena);
+	free(dev);
+}
+
+struct vpux_sim *vpux_host_dev_sim(struct vpux_host_dev *dev)
+{
+	return dev->sim;
+}
+
+uint32_t vpux_host_reg_read(struct vpux_host_dev *dev, uint32_t off)
+{
+	return vpux_sim_reg_read(dev->sim, off);
+}
+
+void vpux_host_reg_write(struct vpux_host_dev *dev, uint32_t off, uint32_t val)
+{
+	vpux_sim_reg_write(dev->sim, off, val);
+}
+
+void vpux_host_dev_set_irq_handler(struct vpux_host_dev *dev,
+				   void (*handler)(void *arg), void *arg)
+{
+	pthread_mutex_lock(&dev->ctl);
+	dev->handler = handler;
+	dev->handler_arg = arg;
+	pthread_mutex_unlock(&dev->ctl);
+}
+
+/* Step mode: run the handler in the caller until the line stops signalling. */
+static void deliver_irq_sync(struct vpux_host_dev *dev)
+{
+	for (;;) {
+		void (*handler)(void *arg);
+		void *harg;
+
+		pthread_mutex_lock(&dev->ctl);
+		if (!dev->irq_pending) {
+			pthread_mutex_unlock(&dev->ctl);
+			return;
+		}
+		dev->irq_pending = false;
+		handler = dev->handler;
+		harg = dev->handler_arg;
+		pthread_mutex_unlock(&dev->ctl);
+		if (handler)
+			handler(harg);
+	}
+}
+
+int vpux_host_dev_step(struct vpux_host_dev *dev)
+{
+	int n = vpux_sim_step(dev->sim);
+
+	if (!dev->threads)
+		deliver_irq_sync(dev);
+	return n;
+}
+
+/* ---- physical arena ---- */
+
+int vpux_host_phys_alloc(struct vpux_host_dev *dev, size_t bytes, uint64_t *pa)
+{
+	size_t n = (bytes + VPUX_PAGE_SIZE - 1) >> VPUX_PAGE_SHIFT;
+	size_t i, run = 0;
+
+	if (!n || n > dev->n_pages)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->arena_lock);
+	for (i = 0; i < dev->n_pages; i++) {
+		run = dev->page_used[i] ? 0 : run + 1;
+		if (run == n)
+			break;
+	}
+	if (run != n) {
+		pthread_mutex_unlock(&dev->arena_lock);
+		return -ENOMEM;
+	}
+	i = i + 1 - n;
+	memset(dev->page_used + i, 1, n);
+	memset(dev->arena + (i << VPUX_PAGE_SHIFT), 0, n << VPUX_PAGE_SHIFT);
+	pthread_mutex_unlock(&dev->arena_lock);
+	*pa = VPUX_HOST_PHYS_BASE + ((uint64_t)i << VPUX_PAGE_SHIFT);
+	return 0;
+}
+
+void vpux_host_phys_free(struct vpux_host_dev *dev, uint64_t pa, size_t bytes)
+{
+	size_t n = (bytes + VPUX_PAGE_SIZE - 1) >> VPUX_PAGE_SHIFT;
+	uint64_t first;
+
+	if (pa < VPUX_HOST_PHYS_BASE || !n)
+		return;
+	first = (pa - VPUX_HOST_PHYS_BASE) >> VPUX_PAGE_SHIFT;
+	if (first >= dev->n_pages || n > dev->n_pages - first)
+		return;
+	pthread_mutex_lock(&dev->arena_lock);
+	memset(dev->page_used + first, 0, n);
+	pthread_mutex_unlock(&dev->arena_lock);
+}
+
+void *vpux_host_phys_ptr(struct vpux_host_dev *dev, uint64_t pa, size_t len)
+{
+	return arena_ptr(dev, pa, len, false);
+}
+
+/* ---- driver side: page tables ---- */
+
+static uint64_t pte_get(struct vpux_host_dev *dev, uint64_t pa)
+{
+	const uint8_t *b = vpux_host_phys_ptr(dev, pa, 8);
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | b[i];
+	return v;
+}
+
+static void pte_set(struct vpux_host_dev *dev, uint64_t pa, uint64_t v)
+{
+	uint8_t *b = vpux_host_phys_ptr(dev, pa, 8);
+	uint64_t le = 0;
+	int i;
+
+	/* one 64-bit store, so a concurrent walk never sees a torn entry */
+	for (i = 0; i < 8; i++)
+		((uint8_t *)&le)[i] = (uint8_t)(v >> (8 * i));
+	__atomic_store_n((uint64_t *)(void *)b, le, __ATOMIC_RELEASE);
+}
+
+static int vm_new_table(struct vpux_host_vm *vm, uint64_t *pa)
+{
+	int ret;
+
+	if (vm->n_tables == vm->cap_tables) {
+		size_t cap = vm->cap_tables ? vm->cap_tables * 2 : 16;
+		uint64_t *t = realloc(vm->tables, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		vm->tables = t;
+		vm->cap_tables = cap;
+	}
+	ret = vpux_host_phys_alloc(vm->dev, VPUX_PAGE_SIZE, pa);
+	if (ret)
+		return ret;
+	vm->tables[vm->n_tables++] = *pa;
+	return 0;
+}
+
+static void vm_invalidate(struct vpux_host_vm *vm)
+{
+	vpux_host_reg_write(vm->dev, VPUX_REG_MMU_INVALIDATE, 1u << vm->slot);
+}
+
+struct vpux_host_vm *vpux_host_vm_create(struct vpux_host_dev *dev,
+					 unsigned int slot)
+{
+	struct vpux_host_vm *vm;
+
+	if (slot >= vpux_host_reg_read(dev, VPUX_REG_CTX_SLOTS))
+		return NULL;
+	vm = calloc(1, sizeof(*vm));
+	if (!vm)
+		return NULL;
+	vm->dev = dev;
+	vm->slot = slot;
+	if (vm_new_table(vm, &vm->root)) {
+		free(vm->tables);
+		free(vm);
+		return NULL;
+	}
+	vpux_host_reg_write(dev, VPUX_REG_MMU_PT_LO(slot), (uint32_t)vm->root);
+	vpux_host_reg_write(dev, VPUX_REG_MMU_PT_HI(slot),
+			    (uint32_t)(vm->root >> 32));
+	vpux_host_reg_write(dev, VPUX_REG_MMU_CTRL(slot), VPUX_MMU_CTRL_ENABLE);
+	vm_invalidate(vm);
+	return vm;
+}
+
+void vpux_host_vm_destroy(struct vpux_host_vm *vm)
+{
+	size_t i;
+
+	if (!vm)
+		return;
+	vpux_host_reg_write(vm->dev, VPUX_REG_MMU_CTRL(vm->slot), 0);
+	vm_invalidate(vm);
+	for (i = 0; i < vm->n_tables; i++)
+		vpux_host_phys_free(vm->dev, vm->tables[i], VPUX_PAGE_SIZE);
+	free(vm->tables);
+	free(vm);
+}
+
+static bool vm_range_ok(uint64_t va, size_t len)
+{
+	return !(va & (VPUX_PAGE_SIZE - 1)) && !(len & (VPUX_PAGE_SIZE - 1)) &&
+	       len && va >= VPUX_DEFAULT_VA_BASE &&
+	       va - VPUX_DEFAULT_VA_BASE < VPUX_DEFAULT_VA_SIZE &&
+	       len <= VPUX_DEFAULT_VA_SIZE - (va - VPUX_DEFAULT_VA_BASE);
+}
+
+/* Address of the leaf PTE for @va, allocating tables if @alloc; 0 if none. */
+static int vm_leaf(struct vpux_host_vm *vm, uint64_t va, bool alloc,
+		   uint64_t *slot_pa)
+{
+	uint64_t table = vm->root;
+	unsigned int level;
+	int ret;
+
+	for (level = 0; level < VPUX_PT_LEVELS - 1; level++) {
+		unsigned int shift = VPUX_PAGE_SHIFT + 9 * (VPUX_PT_LEVELS - 1 - level);
+		uint64_t e_pa = table + ((va >> shift) & (VPUX_PT_ENTRIES - 1)) * 8;
+		uint64_t pte = pte_get(vm->dev, e_pa);
+
+		if (!(pte & VPUX_PTE_VALID)) {
+			uint64_t next;
+
+			if (!alloc) {
+				*slot_pa = 0;
+				return 0;
+			}
+			ret = vm_new_table(vm, &next);
+			if (ret)
+				return ret;
+			pte_set(vm->dev, e_pa, next | VPUX_PTE_VALID);
+			pte = next | VPUX_PTE_VALID;
+		}
+		table = pte & VPUX_PTE_ADDR_MASK;
+	}
+	*slot_pa = table + ((va >> VPUX_PAGE_SHIFT) & (VPUX_PT_ENTRIES - 1)) * 8;
+	return 0;
+}
+
+int vpux_host_vm_map(struct vpux_host_vm *vm, uint64_t va, uint64_t pa,
+		     size_t len, bool writable)
+{
+	size_t off;
+	int ret;
+
+	if (!vm_range_ok(va, len) || pa & (VPUX_PAGE_SIZE - 1) ||
+	    pa & ~VPUX_PTE_ADDR_MASK)
+		return -EINVAL;
+	for (off = 0; off < len; off += VPUX_PAGE_SIZE) {
+		uint64_t e_pa;
+
+		ret = vm_leaf(vm, va + off, true, &e_pa);
+		if (ret)
+			return ret;
+		pte_set(vm->dev, e_pa, (pa + off) | VPUX_PTE_VALID |
+			(writable ? VPUX_PTE_WRITE : 0));
+	}
+	vm_invalidate(vm);
+	return 0;
+}
+
+int vpux_host_vm_unmap(struct vpux_host_vm *vm, uint64_t va, size_t len)
+{
+	size_t off;
+
+	if (!vm_range_ok(va, len))
+		return -EINVAL;
+	for (off = 0; off < len; off += VPUX_PAGE_SIZE) {
+		uint64_t e_pa;
+
+		if (!vm_leaf(vm, va + off, false, &e_pa) && e_pa)
+			pte_set(vm->dev, e_pa, 0);
+	}
+	vm_invalidate(vm);
+	return 0;
+}
