@@ -4,8 +4,10 @@
  * and the DRM accel driver bound to them.
  */
 
+#include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/slab.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -13,7 +15,10 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 
+#include <drm/drm_managed.h>
+
 #include "vpux_drv.h"
+#include "vpux_gem.h"
 #include "vpux_accel.h"
 
 static unsigned int num_devices = 1;
@@ -24,12 +29,59 @@ static struct platform_device *vpux_pdevs[VPUX_MAX_DEVICES];
 
 static const struct drm_ioctl_desc vpux_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VPUX_GET_PARAM, vpux_get_param_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VPUX_BO_CREATE, vpux_bo_create_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VPUX_BO_INFO, vpux_bo_info_ioctl, 0),
 };
+
+static int vpux_open(struct drm_device *dev, struct drm_file *file)
+{
+	struct vpux_device *vdev = to_vpux_device(dev);
+	struct vpux_file_priv *fpriv;
+	int idx, ret;
+
+	if (!drm_dev_enter(dev, &idx))
+		return -ENODEV;
+
+	fpriv = kzalloc(sizeof(*fpriv), GFP_KERNEL);
+	if (!fpriv) {
+		ret = -ENOMEM;
+		goto err_exit;
+	}
+	fpriv->vdev = vdev;
+	INIT_LIST_HEAD(&fpriv->bos);
+	ret = vpux_mmu_ctx_init(vdev, &fpriv->ctx);
+	if (ret)
+		goto err_free;
+
+	file->driver_priv = fpriv;
+	drm_dev_exit(idx);
+	return 0;
+
+err_free:
+	kfree(fpriv);
+err_exit:
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/* Handles are gone by now; BOs still alive elsewhere lose their mapping. */
+static void vpux_postclose(struct drm_device *dev, struct drm_file *file)
+{
+	struct vpux_file_priv *fpriv = file->driver_priv;
+
+	vpux_bo_unbind_all(fpriv->vdev, &fpriv->bos);
+	vpux_mmu_ctx_fini(&fpriv->ctx);
+	kfree(fpriv);
+}
 
 DEFINE_DRM_ACCEL_FOPS(vpux_fops);
 
 static const struct drm_driver vpux_drm_driver = {
-	.driver_features = DRIVER_COMPUTE_ACCEL,
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
+	.open = vpux_open,
+	.postclose = vpux_postclose,
+	.gem_create_object = vpux_gem_create_object,
+	.gem_prime_import = vpux_gem_prime_import,
 	.ioctls = vpux_ioctls,
 	.num_ioctls = ARRAY_SIZE(vpux_ioctls),
 	.fops = &vpux_fops,
@@ -50,6 +102,15 @@ static int vpux_probe(struct platform_device *pdev)
 	if (IS_ERR(vdev))
 		return PTR_ERR(vdev);
 	platform_set_drvdata(pdev, vdev);
+
+	ret = drmm_mutex_init(&vdev->drm, &vdev->bo_lock);
+	if (ret)
+		return ret;
+
+	/* the MMU's entries hold 52-bit bus addresses */
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(52));
+	if (ret)
+		return ret;
 
 	ret = vpux_vdev_init(vdev, pdev->id);
 	if (ret)

@@ -8,8 +8,11 @@
 #include <drm/drm_device.h>
 #include <drm/drm_print.h>
 #include <linux/irq_work.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+
+#include "vpux_mmu.h"
 
 #define DRIVER_NAME	"vpux_accel"
 #define DRIVER_DESC	"vpux NPU accelerator"
@@ -81,11 +84,25 @@ struct vpux_vdev {
  * @drm: DRM device (accel node)
  * @vdev: the virtual hardware behind the MMIO accessors
  * @hw: identity read from the hardware at probe
+ * @bo_lock: protects the binding of every BO to an address space
  */
 struct vpux_device {
 	struct drm_device drm;
 	struct vpux_vdev vdev;
 	struct vpux_hw_info hw;
+	struct mutex bo_lock;
+};
+
+/**
+ * struct vpux_file_priv - per open file state
+ * @vdev: the device
+ * @ctx: the file's device address space
+ * @bos: BOs mapped in @ctx, under vpux_device.bo_lock
+ */
+struct vpux_file_priv {
+	struct vpux_device *vdev;
+	struct vpux_mmu_ctx ctx;
+	struct list_head bos;
 };
 
 #define to_vpux_device(dev) container_of(dev, struct vpux_device, drm)

@@ -23,12 +23,18 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
 #define DRM_VPUX_UAPI_VERSION_MAJOR	1
-#define DRM_VPUX_UAPI_VERSION_MINOR	0
+#define DRM_VPUX_UAPI_VERSION_MINOR	1
 
 #define DRM_VPUX_GET_PARAM		0x00
+#define DRM_VPUX_BO_CREATE		0x01
+#define DRM_VPUX_BO_INFO		0x02
 
 #define DRM_IOCTL_VPUX_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_GET_PARAM, struct drm_vpux_get_param)
+#define DRM_IOCTL_VPUX_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_BO_CREATE, struct drm_vpux_bo_create)
+#define DRM_IOCTL_VPUX_BO_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_BO_INFO, struct drm_vpux_bo_info)
 
 /*
  * Parameters of DRM_IOCTL_VPUX_GET_PARAM. All are answered from the
@@ -89,6 +95,59 @@ struct drm_vpux_get_param {
 	__u32 param;
 	__u32 pad;
 	__u64 value;
+};
+
+/* Buffer object flags (DRM_IOCTL_VPUX_BO_CREATE, DRM_IOCTL_VPUX_BO_INFO) */
+/** @DRM_VPUX_BO_CACHED: CPU mappings are cached (the default) */
+#define DRM_VPUX_BO_CACHED		(1u << 0)
+/** @DRM_VPUX_BO_WC: CPU mappings are write-combined; excludes CACHED */
+#define DRM_VPUX_BO_WC			(1u << 1)
+/** @DRM_VPUX_BO_DEVICE_READONLY: the NPU may read but not write the BO */
+#define DRM_VPUX_BO_DEVICE_READONLY	(1u << 2)
+/** @DRM_VPUX_BO_IMPORTED: (BO_INFO only) the BO is an imported dma-buf */
+#define DRM_VPUX_BO_IMPORTED		(1u << 3)
+/** @DRM_VPUX_BO_CREATE_FLAGS: the flags BO_CREATE accepts */
+#define DRM_VPUX_BO_CREATE_FLAGS \
+	(DRM_VPUX_BO_CACHED | DRM_VPUX_BO_WC | DRM_VPUX_BO_DEVICE_READONLY)
+
+/**
+ * struct drm_vpux_bo_create - create a buffer object
+ * @size: in, bytes; rounded up to whole pages. 0 or more than the
+ *	device address range fails with -EINVAL; -ENOSPC when the file's
+ *	device address space has no room left.
+ * @flags: in, DRM_VPUX_BO_CREATE_FLAGS; others, or CACHED with WC,
+ *	fail with -EINVAL
+ * @handle: out, GEM handle, valid in the calling file only
+ * @device_addr: out, the BO's address in the file's device address
+ *	space. The BO is mapped there from creation until it is freed;
+ *	its pages start zeroed.
+ *
+ * The BO is backed by shmem pages and can be mapped by the CPU through
+ * the offset DRM_IOCTL_VPUX_BO_INFO returns, exported with PRIME and
+ * closed with DRM_IOCTL_GEM_CLOSE. An imported dma-buf gets its own
+ * device address in the importing file.
+ */
+struct drm_vpux_bo_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 device_addr;
+};
+
+/**
+ * struct drm_vpux_bo_info - describe a buffer object
+ * @handle: in, a GEM handle of the calling file (-ENOENT otherwise)
+ * @flags: out, DRM_VPUX_BO_* flags of the BO
+ * @size: out, bytes (a whole number of pages)
+ * @device_addr: out, address in the calling file's device address space
+ * @mmap_offset: out, offset to pass to mmap() on the device file
+ */
+struct drm_vpux_bo_info {
+	__u32 handle;
+	__u32 flags;
+	__u64 size;
+	__u64 device_addr;
+	__u64 mmap_offset;
 };
 
 #if defined(__cplusplus)

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Buffer objects. A BO is a GEM shmem object that lives in exactly one
+ * device address space: the one of the file that created it (or that
+ * imported the dma-buf it wraps). It is mapped there when its first
+ * handle is created, i.e. on BO_CREATE or PRIME import, and stays mapped
+ * until it is freed or that file is closed; a BO of another file is never
+ * reachable through this file's address space. Importing a dma-buf always
+ * creates a new BO, even when it was exported by this device, so each
+ * importer gets its own mapping.
+ *
+ * Locking: vpux_device.bo_lock protects every BO's binding (ctx, node,
+ * list entry) against a concurrent close of the file; it is taken before
+ * the address space's lock. Pages are pinned (and DMA-mapped) before
+ * either is taken, under the object's reservation lock only.
+ */
+
+#include <linux/dma-buf.h>
+#include <linux/slab.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_prime.h>
+
+#include "vpux_accel.h"
+#include "vpux_drv.h"
+#include "vpux_gem.h"
+#include "vpux_mmu.h"
+
+static const struct drm_gem_object_funcs vpux_gem_funcs;
+
+/**
+ * vpux_gem_create_object() - &drm_driver.gem_create_object
+ * @dev: DRM device
+ * @size: object size
+ *
+ * Return: the embedded GEM object of a new, unbound vpux_bo.
+ */
+struct drm_gem_object *vpux_gem_create_object(struct drm_device *dev,
+					       size_t size)
+{
+	struct vpux_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	bo->base.base.funcs = &vpux_gem_funcs;
+	/* the NPU may write any page of a BO at any time */
+	bo->base.pages_mark_dirty_on_put = true;
+	INIT_LIST_HEAD(&bo->ctx_link);
+	return &bo->base.base;
+}
+
+/* Remove @bo from its address space. */
+static void vpux_bo_unbind_locked(struct vpux_device *vdev, struct vpux_bo *bo)
+{
+	struct vpux_mmu_ctx *ctx = bo->ctx;
+
+	lockdep_assert_held(&vdev->bo_lock);
+	if (!ctx)
+		return;
+	mutex_lock(&ctx->lock);
+	vpux_mmu_unmap_locked(ctx, bo->device_addr, bo->base.base.size);
+	drm_mm_remove_node(&bo->node);
+	mutex_unlock(&ctx->lock);
+	list_del_init(&bo->ctx_link);
+	bo->ctx = NULL;
+}
+
+/**
+ * vpux_bo_unbind_all() - unmap every BO still bound to a closing file
+ * @vdev: the device
+ * @bos: the file's list of BOs
+ *
+ * BOs outlive the file when something else holds a reference (an
+ * exported dma-buf); they lose their device mapping here.
+ */
+void vpux_bo_unbind_all(struct vpux_device *vdev, struct list_head *bos)
+{
+	struct vpux_bo *bo, *tmp;
+
+	mutex_lock(&vdev->bo_lock);
+	list_for_each_entry_safe(bo, tmp, bos, ctx_link)
+		vpux_bo_unbind_locked(vdev, bo);
+	mutex_unlock(&vdev->bo_lock);
+}
+
+/* &drm_gem_object_funcs.open: a handle is created in @file. */
+static int vpux_gem_open(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct vpux_device *vdev = to_vpux_device(obj->dev);
+	struct vpux_file_priv *fpriv = file->driver_priv;
+	struct vpux_mmu_ctx *ctx = &fpriv->ctx;
+	struct vpux_bo *bo = to_vpux_bo(obj);
+	struct sg_table *sgt;
+	int ret;
+
+	if (obj->import_attach)
+		sgt = bo->base.sgt;
+	else
+		sgt = drm_gem_shmem_get_pages_sgt(&bo->base);
+	if (IS_ERR(sgt))
+		return PTR_ERR(sgt);
+
+	mutex_lock(&vdev->bo_lock);
+	if (bo->ctx) {
+		/* a second handle in the same file is fine; in another, not */
+		ret = bo->ctx == ctx ? 0 : -EALREADY;
+		goto out_unlock;
+	}
+
+	mutex_lock(&ctx->lock);
+	ret = vpux_mmu_insert_node_locked(ctx, obj->size, &bo->node);
+	if (ret)
+		goto out_unlock_ctx;
+	ret = vpux_mmu_map_sgt_locked(ctx, bo->node.start, sgt, obj->size,
+				      !(bo->flags & DRM_VPUX_BO_DEVICE_READONLY));
+	if (ret) {
+		drm_mm_remove_node(&bo->node);
+		goto out_unlock_ctx;
+	}
+	bo->device_addr = bo->node.start;
+	bo->ctx = ctx;
+	list_add_tail(&bo->ctx_link, &fpriv->bos);
+
+out_unlock_ctx:
+	mutex_unlock(&ctx->lock);
+out_unlock:
+	mutex_unlock(&vdev->bo_lock);
+	return ret;
+}
+
+static void vpux_gem_free(struct drm_gem_object *obj)
+{
+	struct vpux_device *vdev = to_vpux_device(obj->dev);
+	struct vpux_bo *bo = to_vpux_bo(obj);
+
+	mutex_lock(&vdev->bo_lock);
+	vpux_bo_unbind_locked(vdev, bo);
+	mutex_unlock(&vdev->bo_lock);
+	drm_gem_shmem_free(&bo->base);
+}
+
+static const struct drm_gem_object_funcs vpux_gem_funcs = {
+	.free = vpux_gem_free,
+	.open = vpux_gem_open,
+	.print_info = drm_gem_shmem_object_print_info,
+	.pin = drm_gem_shmem_object_pin,
+	.unpin = drm_gem_shmem_object_unpin,
+	.get_sg_table = drm_gem_shmem_object_get_sg_table,
+	.vmap = drm_gem_shmem_object_vmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
+	.mmap = drm_gem_shmem_object_mmap,
+	.vm_ops = &drm_gem_shmem_vm_ops,
+};
+
+/**
+ * vpux_gem_prime_import() - &drm_driver.gem_prime_import
+ * @dev: DRM device
+ * @dma_buf: the buffer to import
+ *
+ * Always attaches, even to a dma-buf this device exported: the importing
+ * file gets a BO of its own, mapped in its own address space.
+ *
+ * Return: the new GEM object or an ERR_PTR.
+ */
+struct drm_gem_object *vpux_gem_prime_import(struct drm_device *dev,
+					     struct dma_buf *dma_buf)
+{
+	struct dma_buf_attachment *attach;
+	struct drm_gem_object *obj;
+	struct sg_table *sgt;
+	int ret;
+
+	attach = dma_buf_attach(dma_buf, dev->dev);
+	if (IS_ERR(attach))
+		return ERR_CAST(attach);
+	get_dma_buf(dma_buf);
+
+	sgt = dma_buf_map_attachment_unlocked(attach, DMA_BIDIRECTIONAL);
+	if (IS_ERR(sgt)) {
+		ret = PTR_ERR(sgt);
+		goto err_detach;
+	}
+
+	obj = drm_gem_shmem_prime_import_sg_table(dev, attach, sgt);
+	if (IS_ERR(obj)) {
+		ret = PTR_ERR(obj);
+		goto err_unmap;
+	}
+	obj->import_attach = attach;
+	obj->resv = dma_buf->resv;
+	to_vpux_bo(obj)->flags = DRM_VPUX_BO_IMPORTED;
+	return obj;
+
+err_unmap:
+	dma_buf_unmap_attachment_unlocked(attach, sgt, DMA_BIDIRECTIONAL);
+err_detach:
+	dma_buf_detach(dma_buf, attach);
+	dma_buf_put(dma_buf);
+	return ERR_PTR(ret);
+}
+
+/**
+ * vpux_bo_create_ioctl() - DRM_IOCTL_VPUX_BO_CREATE
+ * @dev: DRM device
+ * @data: struct drm_vpux_bo_create
+ * @file: caller
+ *
+ * Return: 0; -EINVAL for bad flags or size; -ENOSPC when the file's
+ * address space is full; -ENOMEM; -ENODEV after unplug.
+ */
+int vpux_bo_create_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file)
+{
+	struct vpux_device *vdev = to_vpux_device(dev);
+	struct drm_vpux_bo_create *args = data;
+	struct drm_gem_shmem_object *shmem;
+	struct vpux_bo *bo;
+	u32 handle;
+	int idx, ret;
+
+	if (args->flags & ~DRM_VPUX_BO_CREATE_FLAGS) {
+		vpux_dbg(vdev, "BO_CREATE: unknown flags %#x\n",
+			 args->flags & ~DRM_VPUX_BO_CREATE_FLAGS);
+		return -EINVAL;
+	}
+	if ((args->flags & DRM_VPUX_BO_CACHED) && (args->flags & DRM_VPUX_BO_WC)) {
+		vpux_dbg(vdev, "BO_CREATE: CACHED and WC are exclusive\n");
+		return -EINVAL;
+	}
+	if (!args->size || args->size > vdev->hw.va_size) {
+		vpux_dbg(vdev, "BO_CREATE: bad size %llu\n", args->size);
+		return -EINVAL;
+	}
+
+	if (!drm_dev_enter(dev, &idx))
+		return -ENODEV;
+
+	shmem = drm_gem_shmem_create(dev, PAGE_ALIGN(args->size));
+	if (IS_ERR(shmem)) {
+		ret = PTR_ERR(shmem);
+		goto out_exit;
+	}
+	bo = to_vpux_bo(&shmem->base);
+	bo->flags = args->flags;
+	if (!(bo->flags & DRM_VPUX_BO_WC))
+		bo->flags |= DRM_VPUX_BO_CACHED;
+	shmem->map_wc = !!(bo->flags & DRM_VPUX_BO_WC);
+
+	/* maps the BO into the file's address space (vpux_gem_open) */
+	ret = drm_gem_handle_create(file, &shmem->base, &handle);
+	if (!ret) {
+		args->handle = handle;
+		args->device_addr = bo->device_addr;
+	}
+	drm_gem_object_put(&shmem->base);
+out_exit:
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * vpux_bo_info_ioctl() - DRM_IOCTL_VPUX_BO_INFO
+ * @dev: DRM device
+ * @data: struct drm_vpux_bo_info
+ * @file: caller
+ *
+ * Return: 0; -ENOENT for a handle the file does not have; -ENOMEM.
+ */
+int vpux_bo_info_ioctl(struct drm_device *dev, void *data,
+		       struct drm_file *file)
+{
+	struct vpux_device *vdev = to_vpux_device(dev);
+	struct drm_vpux_bo_info *args = data;
+	struct drm_gem_object *obj;
+	struct vpux_bo *bo;
+	int ret;
+
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	bo = to_vpux_bo(obj);
+
+	ret = drm_gem_create_mmap_offset(obj);
+	if (!ret) {
+		mutex_lock(&vdev->bo_lock);
+		args->flags = bo->flags;
+		args->size = obj->size;
+		args->device_addr = bo->device_addr;
+		mutex_unlock(&vdev->bo_lock);
+		args->mmap_offset = drm_vma_node_offset_addr(&obj->vma_node);
+	}
+	drm_gem_object_put(obj);
+	return ret;
+}
+
+MODULE_IMPORT_NS(DMA_BUF);

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vpux buffer objects: DRM_IOCTL_VPUX_BO_CREATE / BO_INFO, CPU mmap,
+ * GEM close, PRIME export/import between files, per-file address spaces.
+ * Needs vpux_accel loaded.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "vpux_common.h"
+
+static int bo_create(int fd, __u64 size, __u32 flags, __u32 *handle,
+		     __u64 *addr)
+{
+	struct drm_vpux_bo_create c = { .size = size, .flags = flags };
+	int ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_CREATE, &c);
+
+	if (!ret) {
+		*handle = c.handle;
+		if (addr)
+			*addr = c.device_addr;
+	}
+	return ret;
+}
+
+static int bo_info(int fd, __u32 handle, struct drm_vpux_bo_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->handle = handle;
+	return vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_INFO, info);
+}
+
+static int gem_close(int fd, __u32 handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	return vpux_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static void *bo_mmap(int fd, __u32 handle, size_t size)
+{
+	struct drm_vpux_bo_info info;
+
+	if (bo_info(fd, handle, &info))
+		return MAP_FAILED;
+	return mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    info.mmap_offset);
+}
+
+FIXTURE(bo) {
+	int fd;
+	__u64 va_base, va_size;
+};
+
+FIXTURE_SETUP(bo)
+{
+	self->fd = vpux_open_nth(0, NULL);
+	if (self->fd == -ENODEV)
+		SKIP(return, "no vpux device (is vpux_accel loaded?)");
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_VA_BASE, &self->va_base));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_VA_SIZE, &self->va_size));
+}
+
+FIXTURE_TEARDOWN(bo)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(bo, create_info)
+{
+	struct drm_vpux_bo_info info;
+	__u32 h;
+	__u64 addr;
+
+	ASSERT_EQ(0, bo_create(self->fd, 8192, 0, &h, &addr));
+	EXPECT_NE(0u, h);
+	EXPECT_EQ(0ull, addr & 4095);
+	EXPECT_GE(addr, self->va_base);
+	EXPECT_LE(addr + 8192, self->va_base + self->va_size);
+	ASSERT_EQ(0, bo_info(self->fd, h, &info));
+	EXPECT_EQ(8192ull, info.size);
+	EXPECT_EQ(addr, info.device_addr);
+	EXPECT_EQ(DRM_VPUX_BO_CACHED, info.flags);
+	EXPECT_NE(0ull, info.mmap_offset);
+	EXPECT_EQ(0, gem_close(self->fd, h));
+}
+
+TEST_F(bo, size_rounded_to_pages)
+{
+	struct drm_vpux_bo_info info;
+	__u32 h;
+
+	ASSERT_EQ(0, bo_create(self->fd, 1, 0, &h, NULL));
+	ASSERT_EQ(0, bo_info(self->fd, h, &info));
+	EXPECT_EQ(4096ull, info.size);
+	ASSERT_EQ(0, bo_create(self->fd, 4097, 0, &h, NULL));
+	ASSERT_EQ(0, bo_info(self->fd, h, &info));
+	EXPECT_EQ(8192ull, info.size);
+}
+
+TEST_F(bo, bad_size)
+{
+	__u32 h = 0;
+
+	EXPECT_EQ(-EINVAL, bo_create(self->fd, 0, 0, &h, NULL));
+	EXPECT_EQ(-EINVAL, bo_create(self->fd, self->va_size + 1, 0, &h, NULL));
+	EXPECT_EQ(-EINVAL, bo_create(self->fd, ~0ull, 0, &h, NULL));
+	EXPECT_EQ(0u, h);
+}
+
+TEST_F(bo, bad_flags)
+{
+	__u32 h = 0, bit;
+
+	EXPECT_EQ(-EINVAL, bo_create(self->fd, 4096,
+				     DRM_VPUX_BO_CACHED | DRM_VPUX_BO_WC, &h, NULL));
+	/* IMPORTED is reported, never requested */
+	EXPECT_EQ(-EINVAL, bo_create(self->fd, 4096, DRM_VPUX_BO_IMPORTED, &h, NULL));
+	for (bit = 4; bit < 32; bit++)
+		EXPECT_EQ(-EINVAL, bo_create(self->fd, 4096, 1u << bit, &h, NULL))
+			TH_LOG("flag bit %u", bit);
+	EXPECT_EQ(0u, h);
+}
+
+TEST_F(bo, flags_reported)
+{
+	static const __u32 flags[] = {
+		DRM_VPUX_BO_CACHED, DRM_VPUX_BO_WC,
+		DRM_VPUX_BO_WC | DRM_VPUX_BO_DEVICE_READONLY,
+		DRM_VPUX_BO_DEVICE_READONLY,
+	};
+	static const __u32 want[] = {
+		DRM_VPUX_BO_CACHED, DRM_VPUX_BO_WC,
+		DRM_VPUX_BO_WC | DRM_VPUX_BO_DEVICE_READONLY,
+		DRM_VPUX_BO_CACHED | DRM_VPUX_BO_DEVICE_READONLY,
+	};
+	struct drm_vpux_bo_info info;
+	unsigned int i;
+	__u32 h;
+
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		ASSERT_EQ(0, bo_create(self->fd, 4096, flags[i], &h, NULL));
+		ASSERT_EQ(0, bo_info(self->fd, h, &info));
+		EXPECT_EQ(want[i], info.flags);
+	}
+}
+
+TEST_F(bo, info_bad_handle)
+{
+	struct drm_vpux_bo_info info;
+
+	EXPECT_EQ(-ENOENT, bo_info(self->fd, 0, &info));
+	EXPECT_EQ(-ENOENT, bo_info(self->fd, 12345, &info));
+}
+
+TEST_F(bo, mmap_zeroed_and_coherent)
+{
+	const size_t size = 64 * 1024;
+	unsigned char *p;
+	unsigned int round;
+	size_t i;
+	__u32 h;
+
+	for (round = 0; round < 4; round++) {
+		ASSERT_EQ(0, bo_create(self->fd, size,
+				       round & 1 ? DRM_VPUX_BO_WC : 0, &h, NULL));
+		p = bo_mmap(self->fd, h, size);
+		ASSERT_NE(MAP_FAILED, p);
+		/* new pages start zeroed, whatever the last BO held */
+		for (i = 0; i < size; i++)
+			if (p[i])
+				break;
+		EXPECT_EQ(size, i) TH_LOG("round %u: byte %zu not zero", round, i);
+		memset(p, 0xa5 + round, size);
+		munmap(p, size);
+		/* a second mapping sees the data */
+		p = bo_mmap(self->fd, h, size);
+		ASSERT_NE(MAP_FAILED, p);
+		EXPECT_EQ(0xa5 + round, p[size - 1]);
+		munmap(p, size);
+		EXPECT_EQ(0, gem_close(self->fd, h));
+	}
+}
+
+TEST_F(bo, mmap_beyond_bo_fails)
+{
+	struct drm_vpux_bo_info info;
+	void *p;
+	__u32 h;
+
+	ASSERT_EQ(0, bo_create(self->fd, 4096, 0, &h, NULL));
+	ASSERT_EQ(0, bo_info(self->fd, h, &info));
+	p = mmap(NULL, 8192, PROT_READ, MAP_SHARED, self->fd, info.mmap_offset);
+	EXPECT_EQ(MAP_FAILED, p);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 0x10000000ull << 12);
+	EXPECT_EQ(MAP_FAILED, p);
+}
+
+TEST_F(bo, addresses_disjoint_with_guard)
+{
+	enum { N = 32 };
+	__u64 addr[N], size[N];
+	__u32 h[N];
+	int i, j;
+
+	for (i = 0; i < N; i++) {
+		size[i] = 4096ull * (1 + i % 5);
+		ASSERT_EQ(0, bo_create(self->fd, size[i], 0, &h[i], &addr[i]));
+	}
+	for (i = 0; i < N; i++)
+		for (j = 0; j < N; j++) {
+			if (i == j)
+				continue;
+			/* one unmapped guard page follows every BO */
+			EXPECT_TRUE(addr[i] + size[i] + 4096 <= addr[j] ||
+				    addr[j] + size[j] + 4096 <= addr[i])
+				TH_LOG("bo %d [%#llx+%#llx] and %d [%#llx+%#llx]",
+				       i, addr[i], size[i], j, addr[j], size[j]);
+		}
+	/* freed addresses are reused */
+	ASSERT_EQ(0, gem_close(self->fd, h[0]));
+	ASSERT_EQ(0, bo_create(self->fd, size[0], 0, &h[0], &addr[1]));
+	EXPECT_EQ(addr[0], addr[1]);
+}
+
+TEST_F(bo, gem_close)
+{
+	struct drm_vpux_bo_info info;
+	__u32 h;
+
+	ASSERT_EQ(0, bo_create(self->fd, 4096, 0, &h, NULL));
+	EXPECT_EQ(0, gem_close(self->fd, h));
+	EXPECT_EQ(-ENOENT, bo_info(self->fd, h, &info));
+	EXPECT_EQ(-EINVAL, gem_close(self->fd, h));
+	EXPECT_EQ(-EINVAL, gem_close(self->fd, 0));
+}
+
+TEST_F(bo, other_file_cannot_see_handles)
+{
+	struct drm_vpux_bo_info info;
+	__u32 h;
+	int fd2;
+
+	ASSERT_EQ(0, bo_create(self->fd, 4096, 0, &h, NULL));
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	EXPECT_EQ(-ENOENT, bo_info(fd2, h, &info));
+	EXPECT_EQ(-EINVAL, gem_close(fd2, h));
+	/* still there for its owner */
+	EXPECT_EQ(0, bo_info(self->fd, h, &info));
+	close(fd2);
+}
+
+TEST_F(bo, prime_share_between_files)
+{
+	struct drm_prime_handle exp = { .flags = DRM_CLOEXEC | DRM_RDWR };
+	struct drm_prime_handle imp = { 0 };
+	struct drm_vpux_bo_info info;
+	const size_t size = 3 * 4096;
+	unsigned char *a, *b;
+	__u64 addr;
+	__u32 h, h_again;
+	int fd2;
+
+	ASSERT_EQ(0, bo_create(self->fd, size, 0, &h, &addr));
+	a = bo_mmap(self->fd, h, size);
+	ASSERT_NE(MAP_FAILED, a);
+	memset(a, 0x3c, size);
+
+	exp.handle = h;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
+	ASSERT_GE(exp.fd, 0);
+
+	/* importing into the exporting file gives back the same handle */
+	imp.fd = exp.fd;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	EXPECT_EQ(h, imp.handle);
+
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	imp.handle = 0;
+	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	ASSERT_EQ(0, bo_info(fd2, imp.handle, &info));
+	EXPECT_EQ(size, info.size);
+	EXPECT_TRUE(!!(info.flags & DRM_VPUX_BO_IMPORTED));
+	EXPECT_GE(info.device_addr, self->va_base);
+	/* a second import in the same file is the same BO */
+	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	h_again = imp.handle;
+	ASSERT_EQ(0, bo_info(fd2, h_again, &info));
+	EXPECT_EQ(size, info.size);
+
+	b = bo_mmap(fd2, imp.handle, size);
+	ASSERT_NE(MAP_FAILED, b);
+	EXPECT_EQ(0x3c, b[0]);
+	EXPECT_EQ(0x3c, b[size - 1]);
+	b[100] = 0x77;
+	EXPECT_EQ(0x77, a[100]);
+
+	/* the exporter goes away; the importer keeps the pages */
+	munmap(a, size);
+	close(exp.fd);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(0x77, b[100]);
+	EXPECT_EQ(0x3c, b[size - 1]);
+	munmap(b, size);
+	EXPECT_EQ(0, gem_close(fd2, imp.handle));
+	close(fd2);
+}
+
+TEST_F(bo, prime_bad_fd)
+{
+	struct drm_prime_handle imp = { .fd = -1 };
+	struct drm_prime_handle exp = { .handle = 999, .flags = DRM_CLOEXEC };
+
+	EXPECT_NE(0, vpux_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &imp));
+	EXPECT_EQ(-ENOENT, vpux_ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &exp));
+}
+
+TEST_F(bo, close_file_with_many_bos)
+{
+	__u32 h;
+	int i, fd2;
+
+	for (i = 0; i < 8; i++) {
+		fd2 = vpux_open_nth(0, NULL);
+		ASSERT_GE(fd2, 0);
+		for (int j = 0; j < 64; j++)
+			ASSERT_EQ(0, bo_create(fd2, 4096ull << (j % 4), 0, &h, NULL));
+		close(fd2);
+	}
+}
+
+TEST_HARNESS_MAIN
