@@ -63,6 +63,9 @@ int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
 int vpux_ref_dpu_run(const struct vpux_hw_dpu_desc *d,
 		     const struct vpux_dpu_operands *o);
 
+/* negative int error code for VPUX_ENG_ERR_x: VPUX_ERR(DESC) */
+#define VPUX_ERR(x)			(-(int)VPUX_ENG_ERR_##x)
+
 /* Fixed-point requantisation shared by every op: see hw-model.rst. */
 s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q);
 

@@ -130,7 +130,7 @@ static int dpu_check_shape(const struct vpux_hw_dpu_desc *d)
  * against the window formula, groups, the reduction length, zero points
  * within their types, the requant records and the clamp range.
  *
- * Return: 0, or -VPUX_ENG_ERR_DESC with @ext zeroed.
+ * Return: 0, or VPUX_ERR(DESC) with @ext zeroed.
  */
 int vpux_dpu_extents(const struct vpux_hw_dpu_desc *d,
 		     struct vpux_dpu_extents *ext)
@@ -141,14 +141,14 @@ int vpux_dpu_extents(const struct vpux_hw_dpu_desc *d,
 	memset(ext, 0, sizeof(*ext));
 	if (d->op >= VPUX_DPU_OPS || (d->flags & ~VPUX_DPU_F_ALL) ||
 	    (d->flags & ~dpu_op_flags[d->op]))
-		return -VPUX_ENG_ERR_DESC;
+		return VPUX_ERR(DESC);
 	if (d->reserved0 || d->reserved[0] || d->reserved[1])
-		return -VPUX_ENG_ERR_DESC;
+		return VPUX_ERR(DESC);
 	if (!d->in_c || !d->in_h || !d->in_w ||
 	    !d->out_c || !d->out_h || !d->out_w)
-		return -VPUX_ENG_ERR_DESC;
+		return VPUX_ERR(DESC);
 	if (dpu_check_shape(d))
-		return -VPUX_ENG_ERR_DESC;
+		return VPUX_ERR(DESC);
 
 	in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	w_s = d->flags & VPUX_DPU_F_W_SIGNED;
@@ -157,24 +157,24 @@ int vpux_dpu_extents(const struct vpux_hw_dpu_desc *d,
 	is_add = d->op == VPUX_DPU_OP_ADD;
 
 	if (!dpu_zp_ok(d->in_zp, in_s) || !dpu_zp_ok(d->out_zp, out_s))
-		return -VPUX_ENG_ERR_DESC;
+		return VPUX_ERR(DESC);
 	if (d->op == VPUX_DPU_OP_MAXPOOL || d->op == VPUX_DPU_OP_AVGPOOL) {
 		if (d->in2_zp)
-			return -VPUX_ENG_ERR_DESC;
+			return VPUX_ERR(DESC);
 	} else if (!dpu_zp_ok(d->in2_zp, w_s)) {
-		return -VPUX_ENG_ERR_DESC;
+		return VPUX_ERR(DESC);
 	}
 	if (pc ? !dpu_requant_zero(&d->requant) :
 		 !vpux_requant_valid(&d->requant))
-		return -VPUX_ENG_ERR_DESC;
+		return VPUX_ERR(DESC);
 	if (is_add ? !vpux_requant_valid(&d->in_scale) ||
 		     !vpux_requant_valid(&d->in2_scale) :
 		     !dpu_requant_zero(&d->in_scale) ||
 		     !dpu_requant_zero(&d->in2_scale))
-		return -VPUX_ENG_ERR_DESC;
+		return VPUX_ERR(DESC);
 	if (d->act_min > d->act_max || d->act_min < vpux_q8_min(out_s) ||
 	    d->act_max > vpux_q8_max(out_s))
-		return -VPUX_ENG_ERR_DESC;
+		return VPUX_ERR(DESC);
 
 	ohw = (u64)d->out_h * d->out_w;
 	ext->in = (u64)d->in_h * d->in_w * d->in_c;
@@ -234,23 +234,34 @@ u64 vpux_dpu_cycles(const struct vpux_hw_dpu_desc *d)
 }
 
 /**
- * vpux_dpu_check_quant() - validate per-channel requant records
+ * vpux_dpu_check_operands() - check the operands handed to a run function
  * @d: validated descriptor
- * @quant: @d->out_c records when VPUX_DPU_F_PER_CHANNEL, else ignored
+ * @o: operands
  *
- * Return: 0, or -VPUX_ENG_ERR_DESC if a record is missing or invalid.
+ * The input and output must be present, the second input for every op but
+ * pooling, the bias with VPUX_DPU_F_BIAS, and with VPUX_DPU_F_PER_CHANNEL
+ * @d->out_c requant records, each with mult > 0 and shift in -31..31.
+ *
+ * Return: 0, or VPUX_ERR(DESC).
  */
-int vpux_dpu_check_quant(const struct vpux_hw_dpu_desc *d,
-			 const struct vpux_hw_requant *quant)
+int vpux_dpu_check_operands(const struct vpux_hw_dpu_desc *d,
+			    const struct vpux_dpu_operands *o)
 {
 	u32 c;
 
+	if (!o->in || !o->out)
+		return VPUX_ERR(DESC);
+	if (!o->in2 && d->op != VPUX_DPU_OP_MAXPOOL &&
+	    d->op != VPUX_DPU_OP_AVGPOOL)
+		return VPUX_ERR(DESC);
+	if ((d->flags & VPUX_DPU_F_BIAS) && !o->bias)
+		return VPUX_ERR(DESC);
 	if (!(d->flags & VPUX_DPU_F_PER_CHANNEL))
 		return 0;
-	if (!quant)
-		return -VPUX_ENG_ERR_DESC;
+	if (!o->quant)
+		return VPUX_ERR(DESC);
 	for (c = 0; c < d->out_c; c++)
-		if (!vpux_requant_valid(&quant[c]))
-			return -VPUX_ENG_ERR_DESC;
+		if (!vpux_requant_valid(&o->quant[c]))
+			return VPUX_ERR(DESC);
 	return 0;
 }

@@ -10,6 +10,10 @@
 
 #include "vpux_ops.h"
 
+#ifndef fallthrough
+#define fallthrough	__attribute__((__fallthrough__))
+#endif
+
 #define VPUX_S32_MAX	((s32)0x7fffffff)
 #define VPUX_S32_MIN	(-VPUX_S32_MAX - 1)
 
@@ -60,8 +64,11 @@ static inline s32 vpux_div_round(s32 num, s32 den)
 	return -((-num + den / 2) / den);
 }
 
-/* per-channel requant records: all valid? (-VPUX_ENG_ERR_DESC if not) */
-int vpux_dpu_check_quant(const struct vpux_hw_dpu_desc *d,
-			 const struct vpux_hw_requant *quant);
+/*
+ * Operand pointers present for the op and per-channel requant records
+ * valid? -VPUX_ENG_ERR_DESC if not.
+ */
+int vpux_dpu_check_operands(const struct vpux_hw_dpu_desc *d,
+			    const struct vpux_dpu_operands *o);
 
 #endif /* VPUX_OPS_INTERNAL_H */

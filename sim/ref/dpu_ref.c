@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Plain reference loops of the DPU ops: one output element at a time,
+ * straight from the definitions in Documentation/compute-ops.rst. Slow on
+ * purpose; the optimised kernels in sim/ops/dpu.c must agree bit for bit.
+ * Freestanding: no libc beyond vpux_sim_compat.h.
+ */
+#include "../ops/vpux_ops_internal.h"
+
+struct ref_ctx {
+	const struct vpux_hw_dpu_desc *d;
+	const struct vpux_dpu_operands *o;
+	bool in_s, w_s, out_s;
+};
+
+static const struct vpux_hw_requant *ref_q(const struct ref_ctx *c, u32 oc)
+{
+	if (c->d->flags & VPUX_DPU_F_PER_CHANNEL)
+		return &c->o->quant[oc];
+	return &c->d->requant;
+}
+
+static void ref_store(const struct ref_ctx *c, size_t idx, s64 acc, u32 oc)
+{
+	s32 v = vpux_dpu_output(acc, ref_q(c, oc), c->d);
+
+	if (c->out_s)
+		((s8 *)c->o->out)[idx] = (s8)v;
+	else
+		((u8 *)c->o->out)[idx] = (u8)v;
+}
+
+/* input element (y, x, ch) minus the zero point; false if in padding */
+static bool ref_in(const struct ref_ctx *c, s64 y, s64 x, u32 ch, s32 *v)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+
+	if (y < 0 || y >= d->in_h || x < 0 || x >= d->in_w)
+		return false;
+	*v = vpux_ld8(c->o->in, ((size_t)y * d->in_w + (size_t)x) * d->in_c + ch,
+		      c->in_s) - d->in_zp;
+	return true;
+}
+
+static void ref_conv(const struct ref_ctx *c)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	u32 cin_g = d->in_c / d->groups, cout_g = d->out_c / d->groups;
+	u32 oy, ox, oc, ky, kx, ci;
+
+	for (oy = 0; oy < d->out_h; oy++) {
+		for (ox = 0; ox < d->out_w; ox++) {
+			for (oc = 0; oc < d->out_c; oc++) {
+				u32 g = oc / cout_g;
+				s64 acc = 0;
+
+				for (ky = 0; ky < d->kernel_h; ky++) {
+					for (kx = 0; kx < d->kernel_w; kx++) {
+						s64 y = (s64)oy * d->stride_h - d->pad_top +
+							(s64)ky * d->dilation_h;
+						s64 x = (s64)ox * d->stride_w - d->pad_left +
+							(s64)kx * d->dilation_w;
+
+						for (ci = 0; ci < cin_g; ci++) {
+							size_t wi = (((size_t)oc * d->kernel_h + ky) *
+								     d->kernel_w + kx) * cin_g + ci;
+							s32 xv, wv;
+
+							if (!ref_in(c, y, x, g * cin_g + ci, &xv))
+								continue;
+							wv = vpux_ld8(c->o->in2, wi, c->w_s) - d->in2_zp;
+							acc += (s64)xv * wv;
+						}
+					}
+				}
+				if (d->flags & VPUX_DPU_F_BIAS)
+					acc += c->o->bias[oc];
+				ref_store(c, ((size_t)oy * d->out_w + ox) * d->out_c + oc,
+					  acc, oc);
+			}
+		}
+		if (c->o->yield)
+			c->o->yield(c->o->yield_arg);
+	}
+}
+
+static void ref_matmul(const struct ref_ctx *c)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	size_t m, rows = (size_t)d->in_h * d->in_w;
+	u32 n, k;
+
+	for (m = 0; m < rows; m++) {
+		for (n = 0; n < d->out_c; n++) {
+			s64 acc = 0;
+
+			for (k = 0; k < d->in_c; k++) {
+				s32 xv = vpux_ld8(c->o->in, m * d->in_c + k, c->in_s) -
+					 d->in_zp;
+				s32 wv = vpux_ld8(c->o->in2, (size_t)n * d->in_c + k,
+						  c->w_s) - d->in2_zp;
+
+				acc += (s64)xv * wv;
+			}
+			if (d->flags & VPUX_DPU_F_BIAS)
+				acc += c->o->bias[n];
+			ref_store(c, m * d->out_c + n, acc, n);
+		}
+		if (c->o->yield && (m + 1) % d->in_w == 0)
+			c->o->yield(c->o->yield_arg);
+	}
+}
+
+static void ref_eltwise(const struct ref_ctx *c)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	size_t i, n = (size_t)d->in_h * d->in_w * d->in_c;
+
+	for (i = 0; i < n; i++) {
+		s32 a = vpux_ld8(c->o->in, i, c->in_s) - d->in_zp;
+		s32 b = vpux_ld8(c->o->in2, i, c->w_s) - d->in2_zp;
+		u32 ch = (u32)(i % d->in_c);
+		s64 acc;
+
+		if (d->op == VPUX_DPU_OP_ADD)
+			acc = (s64)vpux_requant(a, &d->in_scale) +
+			      vpux_requant(b, &d->in2_scale);
+		else
+			acc = (s64)a * b;
+		ref_store(c, i, acc, ch);
+		if (c->o->yield && (i + 1) % ((size_t)d->in_w * d->in_c) == 0)
+			c->o->yield(c->o->yield_arg);
+	}
+}
+
+static void ref_pool(const struct ref_ctx *c)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	u32 oy, ox, ch, ky, kx;
+
+	for (oy = 0; oy < d->out_h; oy++) {
+		for (ox = 0; ox < d->out_w; ox++) {
+			for (ch = 0; ch < d->out_c; ch++) {
+				s32 sum = 0, max = 0, count = 0, v;
+				s64 acc;
+
+				for (ky = 0; ky < d->kernel_h; ky++) {
+					for (kx = 0; kx < d->kernel_w; kx++) {
+						s64 y = (s64)oy * d->stride_h - d->pad_top +
+							(s64)ky * d->dilation_h;
+						s64 x = (s64)ox * d->stride_w - d->pad_left +
+							(s64)kx * d->dilation_w;
+
+						if (!ref_in(c, y, x, ch, &v))
+							continue;
+						if (!count || v > max)
+							max = v;
+						sum += v;
+						count++;
+					}
+				}
+				if (d->op == VPUX_DPU_OP_MAXPOOL)
+					acc = max;
+				else
+					acc = count ? vpux_div_round(sum, count) : 0;
+				ref_store(c, ((size_t)oy * d->out_w + ox) * d->out_c + ch,
+					  acc, ch);
+			}
+		}
+		if (c->o->yield)
+			c->o->yield(c->o->yield_arg);
+	}
+}
+
+/**
+ * vpux_ref_dpu_run() - reference implementation of a DPU descriptor
+ * @d: descriptor
+ * @o: operands sized by vpux_dpu_extents()
+ *
+ * Return: 0, or VPUX_ERR(DESC) if @d or a per-channel record is invalid.
+ */
+int vpux_ref_dpu_run(const struct vpux_hw_dpu_desc *d,
+		     const struct vpux_dpu_operands *o)
+{
+	struct vpux_dpu_extents e;
+	struct ref_ctx c = {
+		.d = d,
+		.o = o,
+		.in_s = d->flags & VPUX_DPU_F_IN_SIGNED,
+		.w_s = d->flags & VPUX_DPU_F_W_SIGNED,
+		.out_s = d->flags & VPUX_DPU_F_OUT_SIGNED,
+	};
+	int ret;
+
+	ret = vpux_dpu_extents(d, &e);
+	if (ret)
+		return ret;
+	ret = vpux_dpu_check_operands(d, o);
+	if (ret)
+		return ret;
+	switch (d->op) {
+	case VPUX_DPU_OP_CONV:
+		ref_conv(&c);
+		break;
+	case VPUX_DPU_OP_MATMUL:
+		ref_matmul(&c);
+		break;
+	case VPUX_DPU_OP_ADD:
+	case VPUX_DPU_OP_MUL:
+		ref_eltwise(&c);
+		break;
+	default:
+		ref_pool(&c);
+		break;
+	}
+	return 0;
+}
