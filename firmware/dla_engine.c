@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Op bodies: read an op record from task memory, check it, resolve its
+ * buffer references to device addresses and build the hardware descriptor;
+ * program an engine with it. The same builder runs at validation time
+ * (descriptor discarded) and when the op is programmed, so task memory
+ * changed after submission is caught before it reaches the hardware.
+ */
+#include "dla_priv.h"
+
+/* dla_resolve() modes */
+#define DLA_REF_REQUIRED	0u	/* must name >= need bytes */
+#define DLA_REF_UNUSED		1u	/* must be all zero */
+#define DLA_REF_OPTIONAL	2u	/* either */
+
+struct dla_opctx {
+	struct dla_engine *e;
+	struct dla_task *t;
+	dla_u32 slot;
+	dla_u32 kind;
+	dla_u32 index;
+};
+
+static dla_s32 dla_fail(const struct dla_opctx *c, const char *field,
+			dla_s32 err)
+{
+	return dla_op_fail(c->t, c->slot, c->kind, c->index, field, err);
+}
+
+dla_s32 dla_op_read(struct dla_engine *e, struct dla_task *t, dla_u32 slot,
+		    dla_u32 kind, dla_u32 index, union dla_op_rec *rec)
+{
+	dla_u32 size = dla_op_rec_size(kind);
+
+	if (dla_data_read(e->driver_context, t->task_data, 0, rec, size,
+			  t->list_offset[kind] + (dla_u64)index * size))
+		return dla_op_fail(t, slot, kind, index, "read",
+				   -DLA_ERR_PORT);
+	return 0;
+}
+
+/*
+ * Resolve @ref to a device address; @need is the number of bytes the op
+ * touches from the start of the ref.
+ */
+static dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
+			   const struct dla_buf_ref *ref, dla_u32 mode,
+			   dla_u64 need, dla_u64 *addr)
+{
+	struct dla_engine *e = c->e;
+	dla_u64 end;
+
+	*addr = 0;
+	if (!ref->size) {
+		if (ref->index || ref->flags || ref->offset)
+			return dla_fail(c, field, -DLA_ERR_UNUSED_REF);
+		if (mode == DLA_REF_REQUIRED)
+			return dla_fail(c, field, -DLA_ERR_MISSING_REF);
+		return 0;
+	}
+	if (mode == DLA_REF_UNUSED)
+		return dla_fail(c, field, -DLA_ERR_UNUSED_REF);
+	if (ref->flags & ~DLA_REF_FLAGS_ALL)
+		return dla_fail(c, field, -DLA_ERR_FLAGS);
+	if (need > ref->size)
+		return dla_fail(c, field, -DLA_ERR_EXTENT);
+	end = (dla_u64)ref->offset + ref->size;
+	if (ref->flags & DLA_REF_CMX) {
+		if (ref->index >= e->n_tiles || end > e->cmx_size)
+			return dla_fail(c, field, -DLA_ERR_CMX_RANGE);
+		*addr = e->cmx_base + dla_mul_u32(ref->index, e->cmx_size) +
+			ref->offset;
+	} else {
+		struct dla_address a;
+
+		if (ref->index >= DLA_MAX_ADDR_ENTRIES ||
+		    dla_get_dma_address(e->driver_context, c->t->task_data,
+					(dla_s16)ref->index, &a,
+					DESTINATION_DMA))
+			return dla_fail(c, field, -DLA_ERR_ADDR_INDEX);
+		if (end > a.size)
+			return dla_fail(c, field, -DLA_ERR_BUF_RANGE);
+		if (dla_add_u64(a.addr, ref->offset, addr))
+			return dla_fail(c, field, -DLA_ERR_OVERFLOW);
+	}
+	return 0;
+}
+
+/* Bytes a strided walk touches: len + sum((count[i] - 1) * stride[i]). */
+static int dla_dma_extent(const dla_u32 *count, const dla_u32 *stride,
+			  dla_u32 len, dla_u64 *ext)
+{
+	dla_u64 x = len;
+	dla_u32 i;
+
+	for (i = 0; i < 3; i++)
+		if (dla_add_u64(x, dla_mul_u32(count[i] - 1, stride[i]), &x))
+			return 1;
+	*ext = x;
+	return 0;
+}
+
+static dla_s32 dla_build_dma(const struct dla_opctx *c,
+			     const struct dla_dma_op *op,
+			     struct vpux_hw_dma_desc *hw)
+{
+	dla_u64 src_ext, dst_ext, a;
+	dla_u32 i;
+	dla_s32 ret;
+
+	if (op->flags)
+		return dla_fail(c, "flags", -DLA_ERR_FLAGS);
+	if (op->reserved)
+		return dla_fail(c, "reserved", -DLA_ERR_RESERVED);
+	if (!op->len)
+		return dla_fail(c, "len", -DLA_ERR_SHAPE);
+	for (i = 0; i < 3; i++)
+		if (!op->count[i])
+			return dla_fail(c, "count", -DLA_ERR_SHAPE);
+	if (dla_dma_extent(op->count, op->src_stride, op->len, &src_ext))
+		return dla_fail(c, "src_stride", -DLA_ERR_OVERFLOW);
+	if (dla_dma_extent(op->count, op->dst_stride, op->len, &dst_ext))
+		return dla_fail(c, "dst_stride", -DLA_ERR_OVERFLOW);
+	ret = dla_resolve(c, "src", &op->src, DLA_REF_REQUIRED, src_ext, &a);
+	if (ret)
+		return ret;
+	hw->src = a;
+	ret = dla_resolve(c, "dst", &op->dst, DLA_REF_REQUIRED, dst_ext, &a);
+	if (ret)
+		return ret;
+	hw->dst = a;
+	hw->flags = 0;
+	hw->len = op->len;
+	for (i = 0; i < 3; i++) {
+		hw->count[i] = op->count[i];
+		hw->src_stride[i] = op->src_stride[i];
+		hw->dst_stride[i] = op->dst_stride[i];
+	}
+	hw->reserved = 0;
+	return 0;
+}
+
+/* h * w * c bytes, all three u16 */
+static dla_u64 dla_vol(dla_u32 h, dla_u32 w, dla_u32 c)
+{
+	dla_u64 r = 0;
+
+	/* h * w < 2^32 and c < 2^16: cannot overflow, but stay checked */
+	if (dla_mul_u64_u32(dla_mul_u32(h, w), c, &r))
+		return ~(dla_u64)0;
+	return r;
+}
+
+/* Output size of a window op along one axis; 0 if the window does not fit */
+static dla_u32 dla_win_out(dla_u32 in, dla_u32 pad_a, dla_u32 pad_b,
+			   dla_u32 k, dla_u32 stride, dla_u32 dil)
+{
+	dla_u32 padded = in + pad_a + pad_b;		/* < 2^18 */
+	dla_u32 eff = dil * (k - 1) + 1;		/* < 2^32 */
+
+	if (eff > padded)
+		return 0;
+	return (padded - eff) / stride + 1;	/* 32-bit division only */
+}
+
+struct dla_dpu_need {
+	dla_u64 in, in2, bias, quant, out;
+};
+
+static dla_s32 dla_dpu_shape(const struct dla_opctx *c,
+			     const struct dla_dpu_op *d,
+			     struct dla_dpu_need *n)
+{
+	dla_u32 dil_h = d->dilation_h ? d->dilation_h : 1;
+	dla_u32 dil_w = d->dilation_w ? d->dilation_w : 1;
+	dla_u32 groups = d->groups ? d->groups : 1;
+
+	if (!d->in_c || !d->in_h || !d->in_w || !d->out_c || !d->out_h ||
+	    !d->out_w)
+		return dla_fail(c, "shape", -DLA_ERR_SHAPE);
+	n->in = dla_vol(d->in_h, d->in_w, d->in_c);
+	n->out = dla_vol(d->out_h, d->out_w, d->out_c);
+	n->in2 = 0;
+	switch (d->op) {
+	case VPUX_DPU_OP_CONV:
+	case VPUX_DPU_OP_MAXPOOL:
+	case VPUX_DPU_OP_AVGPOOL:
+		if (!d->kernel_h || !d->kernel_w || !d->stride_h ||
+		    !d->stride_w)
+			return dla_fail(c, "kernel", -DLA_ERR_SHAPE);
+		if (d->out_h != dla_win_out(d->in_h, d->pad_top, d->pad_bottom,
+					    d->kernel_h, d->stride_h, dil_h))
+			return dla_fail(c, "out_h", -DLA_ERR_SHAPE);
+		if (d->out_w != dla_win_out(d->in_w, d->pad_left, d->pad_right,
+					    d->kernel_w, d->stride_w, dil_w))
+			return dla_fail(c, "out_w", -DLA_ERR_SHAPE);
+		if (d->op != VPUX_DPU_OP_CONV) {
+			if (d->in_c != d->out_c)
+				return dla_fail(c, "out_c", -DLA_ERR_SHAPE);
+			break;
+		}
+		if (d->in_c % groups || d->out_c % groups)
+			return dla_fail(c, "groups", -DLA_ERR_SHAPE);
+		n->in2 = dla_vol(d->kernel_h, d->kernel_w, d->in_c / groups);
+		if (dla_mul_u64_u32(n->in2, d->out_c, &n->in2))
+			return dla_fail(c, "kernel", -DLA_ERR_OVERFLOW);
+		break;
+	case VPUX_DPU_OP_MATMUL:
+		if (d->out_h != d->in_h || d->out_w != d->in_w)
+			return dla_fail(c, "out_h", -DLA_ERR_SHAPE);
+		n->in2 = dla_mul_u32(d->out_c, d->in_c);
+		break;
+	case VPUX_DPU_OP_ADD:
+	case VPUX_DPU_OP_MUL:
+		if (d->out_h != d->in_h || d->out_w != d->in_w ||
+		    d->out_c != d->in_c)
+			return dla_fail(c, "out_h", -DLA_ERR_SHAPE);
+		n->in2 = n->in;
+		break;
+	default:
+		return dla_fail(c, "op", -DLA_ERR_DPU_OP);
+	}
+	n->bias = d->flags & VPUX_DPU_F_BIAS ? 4ull * d->out_c : 0;
+	n->quant = d->flags & VPUX_DPU_F_PER_CHANNEL ?
+		   (dla_u64)sizeof(struct vpux_hw_requant) * d->out_c : 0;
+	return 0;
+}
+
+static dla_s32 dla_build_dpu(const struct dla_opctx *c,
+			     const struct dla_dpu_op *d,
+			     struct vpux_hw_dpu_desc *hw)
+{
+	struct dla_dpu_need n = { 0, 0, 0, 0, 0 };
+	dla_u64 a[5];
+	dla_s32 ret;
+
+	if (d->op >= VPUX_DPU_OPS)
+		return dla_fail(c, "op", -DLA_ERR_DPU_OP);
+	if (d->flags & ~VPUX_DPU_F_ALL)
+		return dla_fail(c, "flags", -DLA_ERR_FLAGS);
+	if (d->reserved0 || d->reserved[0] || d->reserved[1])
+		return dla_fail(c, "reserved", -DLA_ERR_RESERVED);
+	ret = dla_dpu_shape(c, d, &n);
+	if (ret)
+		return ret;
+	ret = dla_resolve(c, "in", &d->in, DLA_REF_REQUIRED, n.in, &a[0]);
+	if (!ret)
+		ret = dla_resolve(c, "in2", &d->in2,
+				  n.in2 ? DLA_REF_REQUIRED : DLA_REF_UNUSED,
+				  n.in2, &a[1]);
+	if (!ret)
+		ret = dla_resolve(c, "bias", &d->bias,
+				  n.bias ? DLA_REF_REQUIRED : DLA_REF_UNUSED,
+				  n.bias, &a[2]);
+	if (!ret)
+		ret = dla_resolve(c, "quant", &d->quant,
+				  n.quant ? DLA_REF_REQUIRED : DLA_REF_UNUSED,
+				  n.quant, &a[3]);
+	if (!ret)
+		ret = dla_resolve(c, "out", &d->out, DLA_REF_REQUIRED, n.out,
+				  &a[4]);
+	if (ret)
+		return ret;
+	hw->in = a[0];
+	hw->in2 = a[1];
+	hw->bias = a[2];
+	hw->quant = a[3];
+	hw->out = a[4];
+	hw->op = d->op;
+	hw->flags = d->flags;
+	hw->in_c = d->in_c;
+	hw->in_h = d->in_h;
+	hw->in_w = d->in_w;
+	hw->out_c = d->out_c;
+	hw->out_h = d->out_h;
+	hw->out_w = d->out_w;
+	hw->kernel_h = d->kernel_h;
+	hw->kernel_w = d->kernel_w;
+	hw->stride_h = d->stride_h;
+	hw->stride_w = d->stride_w;
+	hw->pad_top = d->pad_top;
+	hw->pad_left = d->pad_left;
+	hw->pad_bottom = d->pad_bottom;
+	hw->pad_right = d->pad_right;
+	hw->dilation_h = d->dilation_h;
+	hw->dilation_w = d->dilation_w;
+	hw->groups = d->groups;
+	hw->reserved0 = 0;
+	hw->in_zp = d->in_zp;
+	hw->in2_zp = d->in2_zp;
+	hw->out_zp = d->out_zp;
+	hw->act_min = d->act_min;
+	hw->act_max = d->act_max;
+	hw->requant.mult = d->requant.mult;
+	hw->requant.shift = d->requant.shift;
+	hw->in_scale.mult = d->in_scale.mult;
+	hw->in_scale.shift = d->in_scale.shift;
+	hw->in2_scale.mult = d->in2_scale.mult;
+	hw->in2_scale.shift = d->in2_scale.shift;
+	hw->reserved[0] = 0;
+	hw->reserved[1] = 0;
+	return 0;
+}
+
+static const char *const dla_window_name[DLA_MAX_SHAVE_WINDOWS] = {
+	"windows[0]", "windows[1]", "windows[2]", "windows[3]",
+	"windows[4]", "windows[5]", "windows[6]", "windows[7]",
+};
+
+static dla_s32 dla_build_shave(const struct dla_opctx *c,
+			       const struct dla_shave_op *s,
+			       struct vpux_hw_shave_desc *hw)
+{
+	dla_u64 a;
+	dla_u32 w;
+	dla_s32 ret;
+
+	if (s->reserved)
+		return dla_fail(c, "reserved", -DLA_ERR_RESERVED);
+	if (s->args.size > VPUX_SHAVE_ARGS_MAX)
+		return dla_fail(c, "args.size", -DLA_ERR_ARGS_SIZE);
+	ret = dla_resolve(c, "args", &s->args, DLA_REF_REQUIRED, 1, &a);
+	if (ret)
+		return ret;
+	hw->args = a;
+	for (w = 0; w < DLA_MAX_SHAVE_WINDOWS; w++) {
+		if (s->windows[w].size > DLA_SHAVE_WINDOW_MAX)
+			return dla_fail(c, dla_window_name[w], -DLA_ERR_WINDOW);
+		ret = dla_resolve(c, dla_window_name[w], &s->windows[w],
+				  DLA_REF_OPTIONAL, 0, &a);
+		if (ret)
+			return ret;
+		hw->window_base[w] = a;
+		hw->window_size[w] = s->windows[w].size;
+	}
+	hw->kernel_id = s->kernel_id;
+	hw->args_size = s->args.size;
+	return 0;
+}
+
+dla_s32 dla_op_build(struct dla_engine *e, struct dla_task *t, dla_u32 slot,
+		     dla_u32 kind, dla_u32 index, const union dla_op_rec *rec,
+		     union dla_hw_desc *hw, dla_u32 *words)
+{
+	struct dla_opctx c = { e, t, slot, kind, index };
+
+	switch (kind) {
+	case DLA_OP_DMA:
+		*words = sizeof(hw->dma) / 4;
+		return dla_build_dma(&c, &rec->dma, &hw->dma);
+	case DLA_OP_DPU:
+		*words = sizeof(hw->dpu) / 4;
+		return dla_build_dpu(&c, &rec->dpu, &hw->dpu);
+	default:
+		*words = sizeof(hw->shave) / 4;
+		return dla_build_shave(&c, &rec->shave, &hw->shave);
+	}
+}
+
+void dla_engine_start(struct dla_engine *e, dla_u32 eng,
+		      const union dla_hw_desc *hw, dla_u32 words, dla_u32 ctx)
+{
+	void *drv = e->driver_context;
+	dla_u32 base = VPUX_REG_ENGINE(eng), i;
+
+	for (i = 0; i < words; i++)
+		dla_reg_write(drv, base + VPUX_ENG_PARAM(i), hw->words[i]);
+	dla_reg_write(drv, base + VPUX_ENG_CTX, ctx);
+	dla_reg_write(drv, base + VPUX_ENG_CMD, VPUX_ENG_CMD_START);
+}
+
+dla_u64 dla_read_cycles(struct dla_engine *e)
+{
+	dla_u32 lo = dla_reg_read(e->driver_context, VPUX_REG_CYCLES_LO);
+	dla_u32 hi = dla_reg_read(e->driver_context, VPUX_REG_CYCLES_HI);
+
+	return (dla_u64)hi << 32 | lo;
+}

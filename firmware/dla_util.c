@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Small helpers of the engine core: no libc, so the few primitives it
+ * needs are here, written for a 32-bit target without libgcc.
+ */
+#include "dla_priv.h"
+
+const char *const dla_kind_name[DLA_OP_KINDS] = {
+	[DLA_OP_DMA] = "dma",
+	[DLA_OP_DPU] = "dpu",
+	[DLA_OP_SHAVE] = "shave",
+};
+
+dla_u32 dla_op_rec_size(dla_u32 kind)
+{
+	switch (kind) {
+	case DLA_OP_DMA:
+		return sizeof(struct dla_dma_op);
+	case DLA_OP_DPU:
+		return sizeof(struct dla_dpu_op);
+	default:
+		return sizeof(struct dla_shave_op);
+	}
+}
+
+void dla_zero(void *p, dla_u32 len)
+{
+	dla_memset(p, 0, len);
+}
+
+dla_u32 dla_ffs(dla_u32 mask)
+{
+	dla_u32 i = 0;
+
+	/* no __builtin_ctz: rv32imac without Zbb would call libgcc */
+	if (!(mask & 0xffffu)) {
+		mask >>= 16;
+		i += 16;
+	}
+	if (!(mask & 0xffu)) {
+		mask >>= 8;
+		i += 8;
+	}
+	if (!(mask & 0xfu)) {
+		mask >>= 4;
+		i += 4;
+	}
+	if (!(mask & 0x3u)) {
+		mask >>= 2;
+		i += 2;
+	}
+	if (!(mask & 0x1u))
+		i += 1;
+	return i;
+}
+
+dla_s32 dla_read_dma_address(void *driver_context, void *task_data,
+			     dla_s16 index, struct dla_address *dst)
+{
+	return dla_get_dma_address(driver_context, task_data, index, dst,
+				   DESTINATION_DMA);
+}
+
+dla_s32 dla_read_cpu_address(void *driver_context, void *task_data,
+			     dla_s16 index, struct dla_address *dst)
+{
+	return dla_get_dma_address(driver_context, task_data, index, dst,
+				   DESTINATION_PROCESSOR);
+}

@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# The engine core (firmware/), its host portability layer
+# (portability/user/) and the bare-metal image (portability/baremetal/).
+# Included by the top-level Makefile.
+#
+# Exported for other fragments:
+#   FW_SRCS            the core's .c files (same source in every build)
+#   FW_CFLAGS          include paths of the core
+#   PORT_USER_SRCS     host port (needs -pthread), any register backend
+#   PORT_USER_SIM_SRCS host port glue to the NPU model (needs SIM_HOST_SRCS)
+#   PORT_USER_CFLAGS   include paths of the host port
+
+FW_SRCS := $(addprefix $(SRCTOP)/firmware/,dla_core.c dla_task.c \
+	dla_graph.c dla_engine.c dla_sched.c dla_isr.c dla_util.c)
+FW_CFLAGS := -I$(SRCTOP)/firmware/include -I$(SRCTOP)/sim/include
+FW_HDRS := $(wildcard $(SRCTOP)/firmware/include/*.h $(SRCTOP)/firmware/*.h) \
+	$(SRCTOP)/sim/include/vpux_regs.h
+PORT_USER_SRCS := $(SRCTOP)/portability/user/dla_port_user.c
+PORT_USER_SIM_SRCS := $(SRCTOP)/portability/user/dla_port_user_sim.c
+PORT_USER_CFLAGS := $(FW_CFLAGS) -I$(SRCTOP)/portability/user \
+	-I$(SRCTOP)/sim/user
+PORT_USER_HDRS := $(FW_HDRS) $(wildcard $(SRCTOP)/portability/user/*.h)
+
+FW_TEST_CFLAGS := $(HOST_CFLAGS) $(SAN_CFLAGS) $(PORT_USER_CFLAGS) \
+	-I$(SRCTOP)/firmware/tests -pthread
+FW_TEST_DEPS := $(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_HDRS) \
+	$(wildcard $(SRCTOP)/firmware/tests/*.h) $(SRCTOP)/include/vpux_tap.h
+FW_FAKE_SRCS := $(SRCTOP)/firmware/tests/fake_hw.c
+
+# ---- host tests on the fake register backend ----
+FW_FAKE_TESTS := $(addprefix $(B)/firmware/tests/,fw-sched fw-validate fw-faults)
+HOST_TESTS += $(FW_FAKE_TESTS)
+
+$(B)/firmware/tests/fw-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
+		$(FW_FAKE_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(FW_TEST_CFLAGS) -o $@ $< $(FW_FAKE_SRCS) $(FW_SRCS) \
+		$(PORT_USER_SRCS)
+
+# ---- host test on the NPU model (needs sim/sim.mk) ----
+ifneq ($(SIM_TEST_OBJS),)
+FW_SIM_TESTS := $(B)/firmware/tests/fwsim-model
+HOST_TESTS += $(FW_SIM_TESTS)
+
+$(B)/firmware/tests/fwsim-model: $(SRCTOP)/firmware/tests/sim_model.c \
+		$(FW_TEST_DEPS) $(PORT_USER_SIM_SRCS) $(SIM_TEST_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(FW_TEST_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -o $@ $< \
+		$(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_SIM_SRCS) \
+		$(SIM_TEST_OBJS)
+endif
+
+# ---- scheduler benchmark (instant fake engines, big limits) ----
+FW_BENCH := $(B)/firmware/bench/fw-bench
+BENCH_PROGS += $(FW_BENCH)
+FW_BENCH_LIMITS := -DDLA_MAX_TASKS=2u -DDLA_MAX_OPS_PER_TASK=131072u \
+	-DDLA_MAX_BARRIERS=65535u -DDLA_MAX_DEPS_PER_TASK=262144u \
+	-DDLA_MAX_DEVICES=1u
+
+$(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(FW_TEST_DEPS) $(FW_FAKE_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(PORT_USER_CFLAGS) -I$(SRCTOP)/firmware/tests \
+		$(FW_BENCH_LIMITS) -pthread -o $@ $< $(FW_FAKE_SRCS) \
+		$(FW_SRCS) $(PORT_USER_SRCS)
+
+# ---- firmware-check: freestanding rv32 image + -m32 host build ----
+RV_CC ?= riscv64-unknown-elf-gcc
+RV_NM ?= riscv64-unknown-elf-nm
+FW_BM_SRCS := $(addprefix $(SRCTOP)/portability/baremetal/,start.S \
+	dla_port_bm.c main.c)
+FW_FREESTANDING := -std=c11 -Wall -Wextra -Werror -Os -ffreestanding \
+	-fno-builtin -nostdlib -nostartfiles -fno-common
+FW_BM_LIMITS := -DDLA_MAX_TASKS=4u -DDLA_MAX_OPS_PER_TASK=512u \
+	-DDLA_MAX_BARRIERS=512u -DDLA_MAX_DEPS_PER_TASK=2048u \
+	-DDLA_MAX_DEVICES=1u
+FW_ELF := $(B)/firmware/vpux-fw.elf
+
+$(FW_ELF): $(FW_SRCS) $(FW_BM_SRCS) $(FW_HDRS) \
+		$(SRCTOP)/portability/baremetal/link.ld \
+		$(wildcard $(SRCTOP)/portability/baremetal/*.h)
+	@mkdir -p $(dir $@)
+	$(RV_CC) -march=rv32imac -mabi=ilp32 $(FW_FREESTANDING) \
+		$(FW_BM_LIMITS) $(FW_CFLAGS) \
+		-I$(SRCTOP)/portability/baremetal \
+		-T $(SRCTOP)/portability/baremetal/link.ld -Wl,--gc-sections \
+		-Wl,--no-warn-rwx-segments \
+		-o $@ $(FW_BM_SRCS) $(FW_SRCS)
+
+.PHONY: firmware-m32 firmware-image
+firmware-image: $(FW_ELF)
+	@undef=$$($(RV_NM) -u $(FW_ELF)); \
+	if [ -n "$$undef" ]; then \
+		echo "firmware image has undefined symbols:"; echo "$$undef"; \
+		exit 1; \
+	fi
+	@echo "firmware: $(FW_ELF) links with no undefined symbols"
+
+# Every core file, 32-bit and 64-bit host, freestanding, -Werror.
+firmware-m32:
+	@mkdir -p $(B)/firmware/m32
+	@for f in $(FW_SRCS); do \
+		for m in -m32 -m64; do \
+			$(CC) $$m $(FW_FREESTANDING) $(FW_CFLAGS) -c $$f \
+				-o $(B)/firmware/m32/$$(basename $$f .c)$$m.o \
+				|| exit 1; \
+		done; \
+	done
+	@echo "firmware: core builds warning-free with -m32 and -m64"
+
+firmware-check: firmware-image firmware-m32
+CHECK_STEPS += firmware-check
+
+# ---- libFuzzer harness on task validation + execution ----
+FW_FUZZ := $(B)/firmware/fuzz/fw-fuzz
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 600
+FW_FUZZ_SMOKE_TIME ?= 30
+
+$(FW_FUZZ): $(SRCTOP)/firmware/fuzz/fuzz_task.c $(FW_TEST_DEPS) $(FW_FAKE_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $(PORT_USER_CFLAGS) \
+		-I$(SRCTOP)/firmware/tests -DDLA_MAX_TASKS=2u \
+		-DDLA_MAX_OPS_PER_TASK=256u -DDLA_MAX_BARRIERS=256u \
+		-DDLA_MAX_DEPS_PER_TASK=1024u -DDLA_MAX_DEVICES=1u -pthread \
+		-o $@ $< $(FW_FAKE_SRCS) $(FW_SRCS) $(PORT_USER_SRCS)
+
+.PHONY: fuzz firmware-fuzz-smoke
+fuzz: $(FW_FUZZ)
+	@mkdir -p $(B)/firmware/fuzz/corpus
+	DLA_LOG=0 $(FW_FUZZ) -max_total_time=$(FUZZ_TIME) \
+		$(B)/firmware/fuzz/corpus $(SRCTOP)/firmware/fuzz/corpus
+
+# bounded run for make check
+firmware-fuzz-smoke: $(FW_FUZZ)
+	@mkdir -p $(B)/firmware/fuzz/smoke
+	DLA_LOG=0 $(FW_FUZZ) -max_total_time=$(FW_FUZZ_SMOKE_TIME) \
+		$(B)/firmware/fuzz/smoke $(SRCTOP)/firmware/fuzz/corpus
+CHECK_STEPS += firmware-fuzz-smoke

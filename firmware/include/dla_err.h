@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Error codes of the engine core. Functions return 0 or the negated code
+ * (-DLA_ERR_*). Codes below 100 are about the call itself; 100..199 name
+ * the rule of task validation that failed; 200.. are run-time failures of
+ * a task that passed validation. Documentation/engine-core.rst lists them.
+ */
+#ifndef DLA_ERR_H
+#define DLA_ERR_H
+
+enum dla_err {
+	DLA_OK = 0,
+	/* call errors */
+	DLA_ERR_INVAL = 1,		/* bad argument to an interface call */
+	DLA_ERR_BUSY = 2,		/* no free task slot */
+	DLA_ERR_NODEV = 3,		/* hardware identity or engines wrong */
+	DLA_ERR_NOENT = 4,		/* task slot not in use */
+	DLA_ERR_PORT = 5,		/* a port callback failed */
+	DLA_ERR_RUNNING = 6,		/* task still running */
+
+	/* validation: task descriptor */
+	DLA_ERR_ADDR_INDEX = 100,	/* address-list index out of the list */
+	DLA_ERR_BAD_MAGIC = 101,
+	DLA_ERR_BAD_VERSION = 102,
+	DLA_ERR_HEADER_SIZE = 103,	/* header size field / entry 0 too small */
+	DLA_ERR_RESERVED = 104,		/* reserved field or flag not zero */
+	DLA_ERR_TOO_MANY_OPS = 105,	/* op counts above the limits */
+	DLA_ERR_TOO_MANY_BARRIERS = 106,
+	DLA_ERR_TOO_MANY_DEPS = 107,	/* wait or update edges above limit */
+	DLA_ERR_TABLE_RANGE = 108,	/* op list / barrier table outside entry 0 */
+	DLA_ERR_OVERFLOW = 109,		/* integer overflow in a size computation */
+	DLA_ERR_EMPTY = 110,		/* task without ops */
+	/* validation: barriers and graph */
+	DLA_ERR_LIST_LEN = 120,		/* wait/update list longer than allowed */
+	DLA_ERR_BARRIER_ID = 121,	/* barrier id >= number of barriers */
+	DLA_ERR_DUP_BARRIER = 122,	/* same barrier twice in one list */
+	DLA_ERR_PRODUCER_COUNT = 123,	/* producer count != ops updating it */
+	DLA_ERR_CONSUMER_COUNT = 124,	/* consumer count != ops waiting on it */
+	DLA_ERR_CYCLE = 125,		/* the wait graph has a cycle */
+	/* validation: buffers and op bodies */
+	DLA_ERR_BUF_RANGE = 140,	/* offset + size outside its buffer */
+	DLA_ERR_CMX_RANGE = 141,	/* CMX tile or range outside CMX */
+	DLA_ERR_EXTENT = 142,		/* tensor extent larger than its ref */
+	DLA_ERR_SHAPE = 143,		/* inconsistent or zero shape field */
+	DLA_ERR_DPU_OP = 144,		/* unknown DPU operation */
+	DLA_ERR_FLAGS = 145,		/* unknown flag */
+	DLA_ERR_ARGS_SIZE = 146,	/* SHAVE args size 0 or > max */
+	DLA_ERR_WINDOW = 147,		/* SHAVE window too large */
+	DLA_ERR_MISSING_REF = 148,	/* required buffer ref is empty */
+	DLA_ERR_UNUSED_REF = 149,	/* unused buffer ref is not all zero */
+	DLA_ERR_CTX = 150,		/* MMU context slot out of range */
+	DLA_ERR_PRIORITY = 151,		/* priority out of range */
+
+	/* run time */
+	DLA_ERR_ENGINE = 200,		/* engine reported ERROR */
+	DLA_ERR_MMU_FAULT = 201,	/* MMU fault raised by an op */
+	DLA_ERR_ABORTED = 202,		/* aborted by dla_clear_task() */
+	DLA_ERR_CHANGED = 203,		/* op body failed re-validation */
+};
+
+#endif /* DLA_ERR_H */

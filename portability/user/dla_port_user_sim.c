@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Host user-space port on the NPU model: the model's MMIO accessors as the
+ * register backend and its interrupt thread as the hard-IRQ context.
+ */
+#include "dla_user.h"
+#include "vpux_sim_host.h"
+
+static uint32_t dla_user_sim_read(void *hw, uint32_t off)
+{
+	return vpux_host_reg_read(hw, off);
+}
+
+static void dla_user_sim_write(void *hw, uint32_t off, uint32_t val)
+{
+	vpux_host_reg_write(hw, off, val);
+}
+
+static const struct dla_user_hw_ops dla_user_sim_ops = {
+	.reg_read = dla_user_sim_read,
+	.reg_write = dla_user_sim_write,
+};
+
+static void dla_user_sim_irq(void *arg)
+{
+	dla_user_irq(arg);
+}
+
+struct dla_user_dev *dla_user_create_sim(struct vpux_host_dev *hw,
+					 unsigned int flags)
+{
+	struct dla_user_dev *d = dla_user_create(&dla_user_sim_ops, hw, flags);
+
+	if (d)
+		vpux_host_dev_set_irq_handler(hw, dla_user_sim_irq, d);
+	return d;
+}
+

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Host user-space portability layer of the engine core: runs the core in a
+ * process, against the NPU model (sim/user/vpux_sim_host.h) or any other
+ * register backend (the unit tests' fake, the benchmark's instant engines).
+ *
+ * Threads: the backend's interrupt context calls dla_user_irq(), which
+ * runs dla_isr_handler() under the port lock and wakes the bottom-half
+ * thread; that thread runs dla_process_events() under the same lock and
+ * wakes waiters. Every other call takes the lock too, so the core is never
+ * entered twice at once. With DLA_USER_INLINE_BH there is no thread and
+ * dla_user_irq() runs the bottom half itself (deterministic step tests).
+ *
+ * This is the API the in-process backend of libvpux uses.
+ */
+#ifndef DLA_USER_H
+#define DLA_USER_H
+
+#include <stdint.h>
+
+#include "dla_interface.h"
+
+struct vpux_host_dev;
+struct dla_user_dev;
+
+/* Register backend: the MMIO accessors of a device. */
+struct dla_user_hw_ops {
+	uint32_t (*reg_read)(void *hw, uint32_t off);
+	void (*reg_write)(void *hw, uint32_t off, uint32_t val);
+};
+
+/* One address-list entry of a task. */
+struct dla_user_buf {
+	uint64_t va;	/* device address the engines use */
+	uint64_t size;	/* bytes */
+	void *cpu;	/* where the core's CPU reads it (task memory) */
+};
+
+#define DLA_USER_INLINE_BH	(1u << 0)	/* no bottom-half thread */
+
+/*
+ * Create a device on a register backend; the backend must call
+ * dla_user_irq() when its interrupt line is raised. NULL on failure
+ * (no NPU behind @ops, or no free core instance).
+ */
+struct dla_user_dev *dla_user_create(const struct dla_user_hw_ops *ops,
+				     void *hw, unsigned int flags);
+/* Same on a model device: MMIO and the interrupt handler are wired up. */
+struct dla_user_dev *dla_user_create_sim(struct vpux_host_dev *hw,
+					 unsigned int flags);
+/* Drop every task, stop the bottom half, release the core instance. */
+void dla_user_destroy(struct dla_user_dev *d);
+
+/* Interrupt entry (hard-IRQ role). */
+void dla_user_irq(struct dla_user_dev *d);
+
+/*
+ * Submit a task: @list[0] holds the task descriptor (task-format.rst),
+ * @n entries (copied), MMU context @ctx, priority 0..DLA_PRIO_LEVELS-1.
+ * Return: a handle >= 0, or -DLA_ERR_* (validation failed: nothing ran).
+ */
+int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
+		    unsigned int n, unsigned int ctx, unsigned int prio);
+
+/*
+ * Wait until the task is DONE or FAILED. @timeout_ms < 0: forever.
+ * Return: 0, -DLA_ERR_NOENT, or -DLA_ERR_RUNNING on timeout.
+ */
+int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms);
+
+/* State, error, failing op, fault info, cycles of a task. */
+int dla_user_status(struct dla_user_dev *d, int handle,
+		    struct dla_task_status *st);
+
+/* Device cycles of op @index of engine kind @kind (enum dla_op_kind). */
+int dla_user_op_cycles(struct dla_user_dev *d, int handle, unsigned int kind,
+		       unsigned int index, uint32_t *cycles);
+
+/* Abort the task if it still runs, then free its handle (dla_clear_task). */
+int dla_user_release(struct dla_user_dev *d, int handle);
+
+/*
+ * Watchdog for lost interrupts: latch finished engines whose interrupt
+ * did not arrive and process them. Return: engines recovered.
+ */
+int dla_user_poll(struct dla_user_dev *d);
+
+/* Last dla_error() message of the calling thread ("" if none). */
+const char *dla_user_last_error(void);
+
+#endif /* DLA_USER_H */
