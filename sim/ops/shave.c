@@ -1,26 +1,254 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * SHAVE software kernels of the NPU model (placeholder: no kernels yet).
+ * SHAVE software kernels of the NPU model: the built-in kernel table.
+ *
+ * After vpux_shave_prepare() has checked the arguments and probed every
+ * buffer, a kernel streams its tensors through the engine's memory
+ * callbacks in chunks: lines along the output's innermost memory
+ * dimension, read with one call when contiguous (or with one call over
+ * the span and a gather when the span is short), written with one call
+ * when contiguous, mem->yield between chunks. 8-bit element-wise kernels
+ * run through a 256-entry table of output values built per invocation
+ * (integer arithmetic only). Results equal the plain element-at-a-time
+ * loops of sim/ref/shave_ref.c bit for bit.
  */
 #include "vpux_ops_internal.h"
 
+#define SHAVE_CHUNK	1024u		/* elements per chunk */
+#define SHAVE_SPAN	16384u		/* largest gathered read, bytes */
+
+struct shave_ctx {
+	const struct vpux_shave_job *job;
+	const struct vpux_shave_mem *mem;
+	u8 *span;			/* SHAVE_SPAN bytes */
+	u8 *ibuf;			/* SHAVE_CHUNK packed input elements */
+	u8 *obuf;			/* SHAVE_CHUNK packed output elements */
+	s32 *lut;			/* 256 output values, or NULL */
+	u32 *etab;			/* softmax: 256 exponentials */
+};
+
+static int mem_err(int ret)
+{
+	return ret < 0 ? ret : VPUX_ERR(MMU);
+}
+
+/* read @n elements of @es bytes, @stride bytes apart, packed into dst */
+static int gather(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
+		  u32 es, u8 *dst)
+{
+	const struct vpux_shave_mem *m = c->mem;
+	u64 span = stride * (n - 1) + es;
+	u32 i;
+	int ret;
+
+	if (stride == es || n == 1) {
+		ret = m->read(m->ctx, addr, dst, n * es);
+		return ret ? mem_err(ret) : 0;
+	}
+	if (span <= SHAVE_SPAN) {
+		ret = m->read(m->ctx, addr, c->span, (u32)span);
+		if (ret)
+			return mem_err(ret);
+		for (i = 0; i < n; i++)
+			memcpy(dst + i * es, c->span + i * stride, es);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		ret = m->read(m->ctx, addr + (u32)(i * stride), dst + i * es, es);
+		if (ret)
+			return mem_err(ret);
+	}
+	return 0;
+}
+
+/* write @n packed elements of @es bytes to @addr, @stride bytes apart */
+static int scatter(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
+		   u32 es, const u8 *src)
+{
+	const struct vpux_shave_mem *m = c->mem;
+	u32 i;
+	int ret;
+
+	if (stride == es || n == 1) {
+		ret = m->write(m->ctx, addr, src, n * es);
+		return ret ? mem_err(ret) : 0;
+	}
+	for (i = 0; i < n; i++) {
+		ret = m->write(m->ctx, addr + (u32)(i * stride), src + i * es, es);
+		if (ret)
+			return mem_err(ret);
+	}
+	return 0;
+}
+
+static void shave_yield(const struct shave_ctx *c)
+{
+	if (c->mem->yield)
+		c->mem->yield(c->mem->ctx);
+}
+
+/* advance the odometer @idx over @dims, skipping dim @skip; false at end */
+static bool odo_next(u32 *idx, const u32 *dims, u32 rank, u32 skip)
+{
+	u32 i;
+
+	for (i = rank; i-- > 0;) {
+		if (i == skip)
+			continue;
+		if (++idx[i] < dims[i])
+			return true;
+		idx[i] = 0;
+	}
+	return false;
+}
+
+/* CLAMP, SIGMOID, TANH, PERMUTE, QUANTIZE */
+static int shave_eltwise(struct shave_ctx *c)
+{
+	const struct vpux_shave_job *job = c->job;
+	const struct vpux_tensor *ti = &job->in, *to = &job->out;
+	u32 inner = to->order[0], len = to->dims[inner];
+	u64 is = ti->stride[job->perm[inner]], os = to->stride[inner];
+	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
+	u32 i, j, n;
+	int ret;
+
+	if (c->lut)
+		for (i = 0; i < 256; i++)
+			c->lut[i] = vpux_shave_map(job, ti->dt == VPUX_DT_I8 ?
+						   (s32)(s8)i : (s32)i);
+	do {
+		u64 ioff = 0, ooff = 0;
+
+		for (i = 0; i < to->rank; i++) {
+			ioff += idx[i] * ti->stride[job->perm[i]];
+			ooff += idx[i] * to->stride[i];
+		}
+		for (j = 0; j < len; j += n) {
+			n = len - j < SHAVE_CHUNK ? len - j : SHAVE_CHUNK;
+			ret = gather(c, ti->addr + (u32)(ioff + j * is), is, n,
+				     ti->esize, c->ibuf);
+			if (ret)
+				return ret;
+			if (job->kernel_id == VPUX_SHAVE_KERNEL_PERMUTE) {
+				memcpy(c->obuf, c->ibuf, (size_t)n * ti->esize);
+			} else if (c->lut) {
+				for (i = 0; i < n; i++)
+					c->obuf[i] = (u8)c->lut[c->ibuf[i]];
+			} else {
+				for (i = 0; i < n; i++)
+					vpux_elem_store(c->obuf + i * to->esize, to->dt,
+						vpux_shave_map(job,
+							vpux_elem_load(c->ibuf + i * ti->esize,
+								       ti->dt)));
+			}
+			ret = scatter(c, to->addr + (u32)(ooff + j * os), os, n,
+				      to->esize, c->obuf);
+			if (ret)
+				return ret;
+			shave_yield(c);
+		}
+	} while (odo_next(idx, to->dims, to->rank, inner));
+	return 0;
+}
+
+/* SOFTMAX: three passes over each line (max, sum, output) in chunks */
+static int shave_softmax(struct shave_ctx *c)
+{
+	const struct vpux_shave_job *job = c->job;
+	const struct vpux_tensor *ti = &job->in, *to = &job->out;
+	u32 ax = job->a.softmax.axis, len = ti->dims[ax];
+	u64 is = ti->stride[ax], os = to->stride[ax];
+	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
+	bool in_s = ti->dt == VPUX_DT_I8;
+	u32 i, j, n, pass;
+	int ret;
+
+	for (i = 0; i < 256; i++)
+		c->etab[i] = vpux_shave_softmax_exp(job, i);
+	do {
+		u64 ioff = 0, ooff = 0, sum = 0, recip = 0;
+		s32 max = -128;
+
+		for (i = 0; i < ti->rank; i++) {
+			ioff += idx[i] * ti->stride[i];
+			ooff += idx[i] * to->stride[i];
+		}
+		for (pass = 0; pass < 3; pass++) {
+			if (pass == 2)
+				recip = vpux_shave_softmax_recip(sum);
+			for (j = 0; j < len; j += n) {
+				n = len - j < SHAVE_CHUNK ? len - j : SHAVE_CHUNK;
+				ret = gather(c, ti->addr + (u32)(ioff + j * is), is,
+					     n, 1, c->ibuf);
+				if (ret)
+					return ret;
+				for (i = 0; i < n; i++) {
+					s32 q = in_s ? (s8)c->ibuf[i] : c->ibuf[i];
+
+					if (pass == 0)
+						max = q > max ? q : max;
+					else if (pass == 1)
+						sum += c->etab[max - q];
+					else
+						c->obuf[i] = (u8)vpux_shave_softmax_out(job,
+							c->etab[max - q], recip);
+				}
+				if (pass == 2) {
+					ret = scatter(c, to->addr + (u32)(ooff + j * os),
+						      os, n, 1, c->obuf);
+					if (ret)
+						return ret;
+				}
+				shave_yield(c);
+			}
+		}
+	} while (odo_next(idx, ti->dims, ti->rank, ax));
+	return 0;
+}
+
 /**
  * vpux_shave_run() - run a built-in software kernel
- * @kernel_id: VPUX_SHAVE_KERNEL_*
- * @args: argument buffer, @args_size bytes
- * @args_size: size of @args
- * @mem: memory callbacks of the engine
- * @cycles: estimated cycles on success
+ * @kernel_id: VPUX_SHAVE_KERNEL_* (vpux_shave_abi.h)
+ * @args: argument buffer (host copy), @args_size bytes
+ * @args_size: must equal the size of the kernel's parameter struct
+ * @mem: the engine's memory callbacks (window addresses)
+ * @cycles: estimated cycles on success (vpux_shave_job_cycles())
  *
- * Return: 0 or a negative VPUX_ENG_ERR_* code.
+ * Return: 0, VPUX_ERR(KERNEL) for an unknown id, VPUX_ERR(ARGS) for a bad
+ * argument, the callbacks' error (VPUX_ERR(MMU)) for a failed access, or
+ * VPUX_ERR(NOMEM) when @mem->alloc fails.
  */
 int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
 		   const struct vpux_shave_mem *mem, u64 *cycles)
 {
-	(void)kernel_id;
-	(void)args;
-	(void)args_size;
-	(void)mem;
-	*cycles = 0;
-	return -VPUX_ENG_ERR_KERNEL;
+	struct vpux_shave_job job;
+	struct shave_ctx c = { .job = &job, .mem = mem };
+	size_t sz = SHAVE_SPAN + 2 * SHAVE_CHUNK * 4 + 256 * 4;
+	u8 *scratch;
+	int ret;
+
+	ret = vpux_shave_prepare(kernel_id, args, args_size, mem, &job);
+	if (ret)
+		return ret;
+	scratch = mem->alloc(mem->ctx, sz);
+	if (!scratch)
+		return VPUX_ERR(NOMEM);
+	c.span = scratch;
+	c.ibuf = scratch + SHAVE_SPAN;
+	c.obuf = c.ibuf + SHAVE_CHUNK * 4;
+	c.lut = (s32 *)(c.obuf + SHAVE_CHUNK * 4);
+	c.etab = (u32 *)c.lut;
+	if (kernel_id == VPUX_SHAVE_KERNEL_SOFTMAX) {
+		ret = shave_softmax(&c);
+	} else {
+		if (job.in.dt == VPUX_DT_I32 || job.out.dt == VPUX_DT_I32 ||
+		    kernel_id == VPUX_SHAVE_KERNEL_PERMUTE)
+			c.lut = NULL;
+		ret = shave_eltwise(&c);
+	}
+	mem->free(mem->ctx, scratch);
+	if (!ret && cycles)
+		*cycles = vpux_shave_job_cycles(&job);
+	return ret;
 }

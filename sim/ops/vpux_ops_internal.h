@@ -71,4 +71,81 @@ static inline s32 vpux_div_round(s32 num, s32 den)
 int vpux_dpu_check_operands(const struct vpux_hw_dpu_desc *d,
 			    const struct vpux_dpu_operands *o);
 
+/* ---- SHAVE kernels: shared argument checks and fixed-point math ---- */
+
+#include "vpux_shave_abi.h"
+
+/* a resolved buffer argument: actual dims, byte strides, memory order */
+struct vpux_tensor {
+	u32 addr;			/* window address of element 0 */
+	u32 rank;
+	u32 dt;				/* VPUX_DT_* */
+	u32 esize;			/* bytes per element */
+	u32 dims[VPUX_MEMREF_MAX_RANK];
+	u64 stride[VPUX_MEMREF_MAX_RANK];	/* bytes */
+	u32 order[VPUX_MEMREF_MAX_RANK];	/* [0] = innermost logical dim */
+	u64 bytes;			/* extent from element 0 */
+};
+
+/* a validated kernel invocation */
+struct vpux_shave_job {
+	u32 kernel_id;
+	union {
+		struct vpux_shave_clamp_args clamp;
+		struct vpux_shave_lut_args lut;
+		struct vpux_shave_softmax_args softmax;
+		struct vpux_shave_permute_args permute;
+		struct vpux_shave_quantize_args quantize;
+	} a;
+	struct vpux_tensor in, out;
+	u32 perm[VPUX_MEMREF_MAX_RANK];	/* out dim i = in dim perm[i] */
+	u64 elems;
+};
+
+/*
+ * Check @args for @kernel_id, probe every buffer, resolve dynamic dims
+ * (writing dynamic output dims). 0 or VPUX_ERR(KERNEL/ARGS/MMU).
+ */
+int vpux_shave_prepare(u32 kernel_id, const void *args, u32 args_size,
+		       const struct vpux_shave_mem *mem,
+		       struct vpux_shave_job *job);
+/* estimated cycles of a prepared job */
+u64 vpux_shave_job_cycles(const struct vpux_shave_job *job);
+/* element-wise kernels: output value of input value @q (raw, signed) */
+s32 vpux_shave_map(const struct vpux_shave_job *job, s32 q);
+/* softmax: exp(-beta * d) in Q16.16 for d = max - q, 0..255 */
+u32 vpux_shave_softmax_exp(const struct vpux_shave_job *job, u32 d);
+/* softmax: 2^48 / sum, rounded, for a line's sum of exponentials */
+u64 vpux_shave_softmax_recip(u64 sum);
+/* softmax: output value of exponential @e given the line's @recip */
+s32 vpux_shave_softmax_out(const struct vpux_shave_job *job, u32 e,
+			   u64 recip);
+
+/* raw element <-> s32 (I32 little endian) */
+static inline s32 vpux_elem_load(const u8 *p, u32 dt)
+{
+	if (dt == VPUX_DT_U8)
+		return p[0];
+	if (dt == VPUX_DT_I8)
+		return (s8)p[0];
+	return (s32)((u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 |
+		     (u32)p[3] << 24);
+}
+
+static inline void vpux_elem_store(u8 *p, u32 dt, s32 v)
+{
+	p[0] = (u8)v;
+	if (dt == VPUX_DT_I32) {
+		p[1] = (u8)((u32)v >> 8);
+		p[2] = (u8)((u32)v >> 16);
+		p[3] = (u8)((u32)v >> 24);
+	}
+}
+
+/* fixed-point functions, Q16.16 in and out (exp: Q30 out) */
+u32 vpux_fx_exp_neg_q30(u32 t_q16);
+s32 vpux_fx_sigmoid_q16(s32 x_q16);
+s32 vpux_fx_tanh_q16(s32 x_q16);
+u64 vpux_fx_div_u64(u64 n, u64 d);
+
 #endif /* VPUX_OPS_INTERNAL_H */

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * SHAVE software-kernel argument ABI of the vpux NPU model.
+ *
+ * A SHAVE op names a kernel of the model's built-in table
+ * (vpux_hw_shave_desc.kernel_id) and points at an opaque argument buffer
+ * of args_size bytes. The buffer is one of the parameter structs below:
+ * MemRefData-style buffer records followed by kernel-specific scalars.
+ * Every kernel checks args_size against sizeof() of its struct exactly and
+ * every record before it touches memory. Documentation/compute-ops.rst
+ * describes each field and every check.
+ *
+ * All fields little endian; every struct is a multiple of 8 bytes with
+ * naturally aligned members, so the layout is the same on 32- and 64-bit
+ * builds and for the compiler that writes the buffer. Includable from the
+ * kernel, user space and freestanding code: compiler-provided types only.
+ */
+#ifndef VPUX_SHAVE_ABI_H
+#define VPUX_SHAVE_ABI_H
+
+#include "vpux_regs.h"
+
+/* ---- kernel ids (vpux_hw_shave_desc.kernel_id) ---- */
+#define VPUX_SHAVE_KERNEL_CLAMP		1u	/* struct vpux_shave_clamp_args */
+#define VPUX_SHAVE_KERNEL_SOFTMAX	2u	/* struct vpux_shave_softmax_args */
+#define VPUX_SHAVE_KERNEL_SIGMOID	3u	/* struct vpux_shave_lut_args */
+#define VPUX_SHAVE_KERNEL_TANH		4u	/* struct vpux_shave_lut_args */
+#define VPUX_SHAVE_KERNEL_PERMUTE	5u	/* struct vpux_shave_permute_args */
+#define VPUX_SHAVE_KERNEL_QUANTIZE	6u	/* struct vpux_shave_quantize_args */
+#define VPUX_SHAVE_KERNELS		7u	/* ids are 1 .. VPUX_SHAVE_KERNELS - 1 */
+
+/* ---- element data types (vpux_memref.data_type) ---- */
+#define VPUX_DT_U8			1u
+#define VPUX_DT_I8			2u
+#define VPUX_DT_I32			3u
+
+#define VPUX_MEMREF_MAX_RANK		6u
+
+/*
+ * Packed dims order, as in the NN compiler: one nibble per dimension,
+ * outermost first, each nibble = logical dim index + 1; the least
+ * significant nibble is the innermost (fastest varying) dimension and the
+ * nibbles above the rank are 0. NCHW = 0x1234, NHWC = 0x1342 (channels
+ * innermost), CHW = 0x123, HWC = 0x231.
+ */
+#define VPUX_ORDER_NCHW			0x1234ull
+#define VPUX_ORDER_NHWC			0x1342ull
+#define VPUX_ORDER_CHW			0x123ull
+#define VPUX_ORDER_HWC			0x231ull
+
+/**
+ * struct vpux_memref - one buffer argument (after the seed's MemRefData)
+ * @addr: window address (VPUX_WADDR) of logical element 0
+ * @is_static: 1 = @dims are the shape; 0 = dynamic: @dims are the upper
+ *	bounds the buffer was sized for, the actual dims are u32[@rank] at
+ *	window address @dims_addr (read for inputs, written for outputs)
+ * @rank: number of dims, 1..VPUX_MEMREF_MAX_RANK
+ * @data_type: VPUX_DT_*
+ * @dims_order: packed memory order of the logical dims (see above)
+ * @dims_addr: dynamic only, else 0
+ * @reserved: 0
+ * @dims: logical dims (entries >= @rank are 0), each >= 1
+ * @strides: stride of each logical dim in BITS (entries >= @rank are 0);
+ *	multiples of 8, innermost >= element size, each outer stride >= the
+ *	next inner stride times its dim (no overlap)
+ */
+struct vpux_memref {
+	__UINT32_TYPE__ addr;
+	__UINT32_TYPE__ is_static;
+	__UINT32_TYPE__ rank;
+	__UINT32_TYPE__ data_type;
+	__UINT64_TYPE__ dims_order;
+	__UINT32_TYPE__ dims_addr;
+	__UINT32_TYPE__ reserved;
+	__UINT32_TYPE__ dims[VPUX_MEMREF_MAX_RANK];
+	__UINT64_TYPE__ strides[VPUX_MEMREF_MAX_RANK];
+};
+
+/*
+ * Scales are struct vpux_hw_requant (vpux_regs.h): value * mult /
+ * 2^(31 + shift) rounded as vpux_requant() does; mult > 0, shift -31..31.
+ */
+
+/*
+ * CLAMP: out = min(max(in, min), max) on raw values. in and out have the
+ * same data type (U8, I8 or I32) and dims; min <= max.
+ */
+struct vpux_shave_clamp_args {
+	struct vpux_memref in;
+	struct vpux_memref out;
+	__INT32_TYPE__ min;
+	__INT32_TYPE__ max;
+};
+
+/*
+ * SIGMOID, TANH by lookup table. in U8/I8, out U8/I8, same dims.
+ * x = vpux_requant(q - in_zp, in_scale) is the real input in Q16.16;
+ * out = clamp(vpux_requant(f(x) in Q16.16, out_scale) + out_zp).
+ */
+struct vpux_shave_lut_args {
+	struct vpux_memref in;
+	struct vpux_memref out;
+	__INT32_TYPE__ in_zp;
+	__INT32_TYPE__ out_zp;
+	struct vpux_hw_requant in_scale;
+	struct vpux_hw_requant out_scale;
+};
+
+/*
+ * SOFTMAX along logical dim @axis. in U8/I8, out U8/I8, same dims.
+ * t = vpux_requant(max - q, beta_scale) is beta * (max - x) in Q16.16;
+ * p = exp(-t) / sum exp(-t) in Q16.16;
+ * out = clamp(vpux_requant(p, out_scale) + out_zp).
+ */
+struct vpux_shave_softmax_args {
+	struct vpux_memref in;
+	struct vpux_memref out;
+	__UINT32_TYPE__ axis;
+	__INT32_TYPE__ out_zp;
+	struct vpux_hw_requant beta_scale;
+	struct vpux_hw_requant out_scale;
+};
+
+/*
+ * PERMUTE: out logical dim i = in logical dim perm[i] (transpose); with
+ * the identity perm it is a pure reorder between dims orders / strides.
+ * Same data type, same rank; perm entries >= rank are 0.
+ */
+struct vpux_shave_permute_args {
+	struct vpux_memref in;
+	struct vpux_memref out;
+	__UINT32_TYPE__ perm[VPUX_MEMREF_MAX_RANK];
+};
+
+/*
+ * QUANTIZE / requantize: in U8/I8/I32, out U8/I8, same dims.
+ * out = clamp(vpux_requant(q - in_zp, scale) + out_zp, out type range).
+ */
+struct vpux_shave_quantize_args {
+	struct vpux_memref in;
+	struct vpux_memref out;
+	__INT32_TYPE__ in_zp;
+	__INT32_TYPE__ out_zp;
+	struct vpux_hw_requant scale;
+};
+
+/* ---- cycle model (Documentation/compute-ops.rst) ---- */
+#define VPUX_SHAVE_CYCLES_LAUNCH	200u	/* dispatch + argument checks */
+#define VPUX_SHAVE_CYCLES_LUT_BUILD	2048u	/* 256 entries x 8 cycles */
+#define VPUX_SHAVE_CYCLES_LINE		64u	/* softmax per-line reciprocal */
+
+_Static_assert(sizeof(struct vpux_memref) == 104, "vpux_memref size");
+_Static_assert(sizeof(struct vpux_shave_clamp_args) == 216, "clamp args");
+_Static_assert(sizeof(struct vpux_shave_lut_args) == 232, "lut args");
+_Static_assert(sizeof(struct vpux_shave_softmax_args) == 232, "softmax args");
+_Static_assert(sizeof(struct vpux_shave_permute_args) == 232, "permute args");
+_Static_assert(sizeof(struct vpux_shave_quantize_args) == 224, "quantize args");
+
+#endif /* VPUX_SHAVE_ABI_H */
