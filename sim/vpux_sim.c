@@ -154,7 +154,7 @@ void vpux_sim_destroy(struct vpux_sim *sim)
 /* Drop the engine's op, if any; the executor discards stale results. */
 static void eng_cancel(struct vpux_sim_engine *eng)
 {
-	eng->gen++;
+	VPUX_SIM_WRITE_ONCE(eng->gen, eng->gen + 1);
 	eng->phase = VPUX_SIM_PH_IDLE;
 }
 
@@ -597,6 +597,8 @@ static void sim_execute(struct vpux_sim *sim, u32 e)
 	struct vpux_sim_op *op = &sim->op;
 	u32 gen = eng->gen, flush, c;
 
+	op->eng_gen = &eng->gen;
+	op->gen = gen;
 	op->engine = e;
 	op->kind = eng->kind;
 	op->ctx = eng->latched_ctx;

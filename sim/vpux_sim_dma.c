@@ -93,6 +93,9 @@ static int dma_rows(struct vpux_sim_op *op, const struct vpux_hw_dma_desc *d,
 			for (i1 = 0; i1 < d->count[0]; i1++) {
 				u64 done = 0;
 
+				if (vpux_sim_op_cancelled(op))
+					return -VPUX_ENG_ERR_ABORTED;
+
 				if (!copy) {
 					ret = vpux_sim_mem_check(op, src, d->len, false);
 					if (!ret)

@@ -52,6 +52,15 @@ void vpux_sim_op_yield(struct vpux_sim_op *op, u64 work)
 	}
 }
 
+/*
+ * The op was aborted or reset while being computed: stop storing. Its
+ * result is discarded when the executor retakes the lock.
+ */
+bool vpux_sim_op_cancelled(const struct vpux_sim_op *op)
+{
+	return VPUX_SIM_READ_ONCE(*op->eng_gen) != op->gen;
+}
+
 static int op_fault(struct vpux_sim_op *op, u64 addr, u32 reason, bool write)
 {
 	if (!op->fault.reason) {
@@ -218,6 +227,8 @@ int vpux_sim_mem_write(struct vpux_sim_op *op, u64 addr, const void *src,
 	ret = vpux_sim_mem_check(op, addr, len, true);
 	if (ret || !len)
 		return ret;
+	if (vpux_sim_op_cancelled(op))
+		return -VPUX_ENG_ERR_ABORTED;
 	if (vpux_sim_is_cmx(sim, addr, len)) {
 		memcpy(sim->cmx + (addr - sim->cmx_base), src, len);
 		return 0;
@@ -229,6 +240,8 @@ int vpux_sim_mem_write(struct vpux_sim_op *op, u64 addr, const void *src,
 
 		if (n > len)
 			n = len;
+		if (vpux_sim_op_cancelled(op))
+			return -VPUX_ENG_ERR_ABORTED;
 		ret = mmu_translate(op, addr, true, &pa);
 		if (ret)
 			return ret;

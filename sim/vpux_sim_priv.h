@@ -15,6 +15,19 @@
 
 #include "vpux_sim.h"
 
+/*
+ * An engine's generation is bumped under the lock and polled without it
+ * by the executor, so that an aborted op stops storing within one chunk.
+ */
+#ifdef __KERNEL__
+#include <linux/compiler.h>
+#define VPUX_SIM_READ_ONCE(x)		READ_ONCE(x)
+#define VPUX_SIM_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
+#else
+#define VPUX_SIM_READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define VPUX_SIM_WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#endif
+
 /* Default shape, see vpux_sim_default_config() and hw-model.rst. */
 #define VPUX_SIM_DEF_DMA		2u
 #define VPUX_SIM_DEF_DPU		2u
@@ -61,6 +74,8 @@ struct vpux_sim_fault {
  */
 struct vpux_sim_op {
 	struct vpux_sim *sim;
+	const u32 *eng_gen;	/* the engine's generation, polled */
+	u32 gen;		/* generation the op was picked in */
 	u32 engine;
 	u32 kind;
 	u32 ctx;
@@ -151,6 +166,7 @@ int vpux_sim_mem_read(struct vpux_sim_op *op, u64 addr, void *dst, u64 len);
 int vpux_sim_mem_write(struct vpux_sim_op *op, u64 addr, const void *src,
 		       u64 len);
 void vpux_sim_op_yield(struct vpux_sim_op *op, u64 work);
+bool vpux_sim_op_cancelled(const struct vpux_sim_op *op);
 
 /* per-engine executors: set op->err, op->cycles (and op->fault) */
 void vpux_sim_dma_exec(struct vpux_sim_op *op);
