@@ -178,6 +178,7 @@ static void eng_reset(struct vpux_sim *sim, u32 e)
 
 	eng_cancel(eng);
 	eng->status = VPUX_ENG_STATE_IDLE;
+	eng->ctx = 0;
 	eng->op_cycles = 0;
 	eng->ops_done = 0;
 	eng->inj_mmu_fault = false;
@@ -277,10 +278,8 @@ static bool sim_reset(struct vpux_sim *sim)
 {
 	u32 e;
 
-	for (e = 0; e < sim->n_engines; e++) {
+	for (e = 0; e < sim->n_engines; e++)
 		eng_reset(sim, e);
-		sim->eng[e].ctx = 0;
-	}
 	sim->irq_status = 0;
 	sim->fault_status = 0;
 	sim->fault_addr = 0;
