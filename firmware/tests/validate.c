@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Task validation: every rule gets a task that breaks it in one field.
+ * Each must fail with its exact error code, name the op (kind + index) or
+ * descriptor/barrier and the field in its dla_error() message, and leave
+ * the engines untouched (no START, no engine register written).
+ */
+#include "fw_test.h"
+
+#define NB 3
+
+/*
+ * dma0: buf1 -> cmx0             updates b0
+ * dpu0: conv 8x8x8 3x3 on cmx0   waits b0, updates b1 (bias in buf2)
+ * shave0: args buf3, window cmx1 waits b1, updates b2
+ * dma1: cmx1 -> buf4             waits b2
+ */
+static void build_base(struct tb *t, void *mem)
+{
+	struct dla_dpu_op *d;
+
+	tb_init(t, mem, NB, 2, 1, 1);
+	tb_copy(&t->dma[0], tb_ref(1, 0, 512), tb_cmx(0, 0, 512), 512);
+	tb_update(t, &t->dma[0].deps, 0);
+	d = &t->dpu[0];
+	d->op = VPUX_DPU_OP_CONV;
+	d->flags = VPUX_DPU_F_BIAS;
+	d->in_c = 8, d->in_h = 8, d->in_w = 8;
+	d->out_c = 8, d->out_h = 8, d->out_w = 8;
+	d->kernel_h = d->kernel_w = 3;
+	d->stride_h = d->stride_w = 1;
+	d->pad_top = d->pad_left = d->pad_bottom = d->pad_right = 1;
+	d->dilation_h = d->dilation_w = 1;
+	d->groups = 1;
+	d->in = tb_cmx(0, 0, 512);
+	d->in2 = tb_cmx(0, 512, 576);
+	d->bias = tb_ref(2, 0, 32);
+	d->out = tb_cmx(1, 0, 512);
+	d->requant.mult = 1 << 30;
+	tb_wait(t, &d->deps, 0);
+	tb_update(t, &d->deps, 1);
+	t->shave[0].kernel_id = 1;
+	t->shave[0].args = tb_ref(3, 0, 64);
+	t->shave[0].windows[0] = tb_cmx(1, 0, 512);
+	tb_wait(t, &t->shave[0].deps, 1);
+	tb_update(t, &t->shave[0].deps, 2);
+	tb_copy(&t->dma[1], tb_cmx(1, 0, 512), tb_ref(4, 0, 512), 512);
+	tb_wait(t, &t->dma[1].deps, 2);
+}
+
+struct vcase {
+	const char *name;
+	int err;
+	const char *msg;	/* substring of the dla_error() message */
+};
+
+static const struct vcase cases[] = {
+	{ "magic", DLA_ERR_BAD_MAGIC, "descriptor: field magic" },
+	{ "version major", DLA_ERR_BAD_VERSION, "field version" },
+	{ "version minor newer", DLA_ERR_BAD_VERSION, "field version" },
+	{ "header_size", DLA_ERR_HEADER_SIZE, "field header_size" },
+	{ "flags", DLA_ERR_RESERVED, "descriptor: field flags" },
+	{ "reserved", DLA_ERR_RESERVED, "descriptor: field reserved" },
+	{ "entry 0 too small", DLA_ERR_HEADER_SIZE, "address_list[0].size" },
+	{ "num_barriers > limit", DLA_ERR_TOO_MANY_BARRIERS, "num_barriers" },
+	{ "barrier table past entry 0", DLA_ERR_TABLE_RANGE, "barriers_offset" },
+	{ "barrier table offset wraps u32", DLA_ERR_TABLE_RANGE, "barriers_offset" },
+	{ "op count > limit", DLA_ERR_TOO_MANY_OPS, "ops.count" },
+	{ "op counts sum > limit", DLA_ERR_TOO_MANY_OPS, "ops.count" },
+	{ "op list past entry 0", DLA_ERR_TABLE_RANGE, "ops.offset" },
+	{ "no ops", DLA_ERR_EMPTY, "ops.count" },
+	{ "barrier reserved", DLA_ERR_RESERVED, "barrier 1: field reserved" },
+	{ "consumer counts > edge limit", DLA_ERR_TOO_MANY_DEPS, "consumer_count" },
+	{ "wait list too long", DLA_ERR_LIST_LEN, "dpu op 0: field waits" },
+	{ "unused wait slot set", DLA_ERR_RESERVED, "dpu op 0: field waits" },
+	{ "wait barrier id", DLA_ERR_BARRIER_ID, "dpu op 0: field waits" },
+	{ "duplicate update", DLA_ERR_DUP_BARRIER, "dpu op 0: field updates" },
+	{ "deps reserved", DLA_ERR_RESERVED, "dpu op 0: field deps.reserved" },
+	{ "producer count too small", DLA_ERR_PRODUCER_COUNT, "dpu op 0: field updates" },
+	{ "producer count too large", DLA_ERR_PRODUCER_COUNT, "barrier 1: field producer_count" },
+	{ "consumer count too small", DLA_ERR_CONSUMER_COUNT, "dpu op 0: field waits" },
+	{ "consumer count too large", DLA_ERR_CONSUMER_COUNT, "barrier 2: field consumer_count" },
+	{ "cycle", DLA_ERR_CYCLE, "dma op 0: field waits" },
+	{ "self loop", DLA_ERR_CYCLE, "dma op 1: field waits" },
+	{ "dma flags", DLA_ERR_FLAGS, "dma op 0: field flags" },
+	{ "dma reserved", DLA_ERR_RESERVED, "dma op 0: field reserved" },
+	{ "dma len 0", DLA_ERR_SHAPE, "dma op 0: field len" },
+	{ "dma count 0", DLA_ERR_SHAPE, "dma op 0: field count" },
+	{ "dma src strides past ref", DLA_ERR_EXTENT, "dma op 0: field src" },
+	{ "dma dst strides past ref", DLA_ERR_EXTENT, "dma op 0: field dst" },
+	{ "dma strides overflow u64", DLA_ERR_OVERFLOW, "dma op 0: field src_stride" },
+	{ "ref index past list", DLA_ERR_ADDR_INDEX, "dma op 0: field src" },
+	{ "ref index past limit", DLA_ERR_ADDR_INDEX, "dma op 0: field src" },
+	{ "ref past its buffer", DLA_ERR_BUF_RANGE, "dma op 0: field src" },
+	{ "ref offset near 2^32", DLA_ERR_BUF_RANGE, "dma op 0: field src" },
+	{ "ref flags", DLA_ERR_FLAGS, "dma op 0: field src" },
+	{ "cmx tile", DLA_ERR_CMX_RANGE, "dma op 0: field dst" },
+	{ "cmx range", DLA_ERR_CMX_RANGE, "dma op 0: field dst" },
+	{ "empty ref with index", DLA_ERR_UNUSED_REF, "dma op 0: field src" },
+	{ "missing ref", DLA_ERR_MISSING_REF, "dma op 0: field src" },
+	{ "dpu op", DLA_ERR_DPU_OP, "dpu op 0: field op" },
+	{ "dpu flags", DLA_ERR_FLAGS, "dpu op 0: field flags" },
+	{ "dpu reserved0", DLA_ERR_RESERVED, "dpu op 0: field reserved" },
+	{ "dpu reserved[1]", DLA_ERR_RESERVED, "dpu op 0: field reserved" },
+	{ "dpu zero channels", DLA_ERR_SHAPE, "dpu op 0: field shape" },
+	{ "dpu out_h inconsistent", DLA_ERR_SHAPE, "dpu op 0: field out_h" },
+	{ "dpu groups", DLA_ERR_SHAPE, "dpu op 0: field groups" },
+	{ "dpu stride 0", DLA_ERR_SHAPE, "dpu op 0: field kernel" },
+	{ "dpu input too small", DLA_ERR_EXTENT, "dpu op 0: field in" },
+	{ "dpu weights too small", DLA_ERR_EXTENT, "dpu op 0: field in2" },
+	{ "dpu output too small", DLA_ERR_EXTENT, "dpu op 0: field out" },
+	{ "dpu bias without flag", DLA_ERR_UNUSED_REF, "dpu op 0: field bias" },
+	{ "dpu per-channel quant missing", DLA_ERR_MISSING_REF, "dpu op 0: field quant" },
+	{ "dpu per-channel quant small", DLA_ERR_EXTENT, "dpu op 0: field quant" },
+	{ "maxpool with weights", DLA_ERR_UNUSED_REF, "dpu op 0: field in2" },
+	{ "add shape mismatch", DLA_ERR_SHAPE, "dpu op 0: field out_h" },
+	{ "shave args too large", DLA_ERR_ARGS_SIZE, "shave op 0: field args.size" },
+	{ "shave args missing", DLA_ERR_MISSING_REF, "shave op 0: field args" },
+	{ "shave window > 2^28", DLA_ERR_WINDOW, "shave op 0: field windows[2]" },
+	{ "shave window past buffer", DLA_ERR_BUF_RANGE, "shave op 0: field windows[1]" },
+	{ "shave reserved", DLA_ERR_RESERVED, "shave op 0: field reserved" },
+	{ "mmu context", DLA_ERR_CTX, "mmu context" },
+	{ "priority", DLA_ERR_PRIORITY, "priority" },
+};
+
+/* Break the base task in case @i; may change ctx/prio. */
+static void mutate(unsigned int i, struct tb *t, struct ft *f,
+		   unsigned int *ctx, unsigned int *prio)
+{
+	struct dla_dma_op *m = &t->dma[0];
+	struct dla_dpu_op *d = &t->dpu[0];
+	struct dla_shave_op *s = &t->shave[0];
+
+	switch (i) {
+	case 0: t->d->magic++; break;
+	case 1: t->d->version_major = 2; break;
+	case 2: t->d->version_minor = DLA_TASK_VERSION_MINOR + 1; break;
+	case 3: t->d->header_size = 64; break;
+	case 4: t->d->flags = 1; break;
+	case 5: t->d->reserved[5] = 1; break;
+	case 6: f->list[0].size = sizeof(struct dla_task_desc) - 4; break;
+	case 7: t->d->num_barriers = DLA_MAX_BARRIERS + 1; break;
+	case 8: t->d->barriers_offset = (dla_u32)t->size - 8; break;
+	case 9: t->d->barriers_offset = 0xfffffff8u; break;
+	case 10: t->d->ops[DLA_OP_DPU].count = DLA_MAX_OPS_PER_TASK + 1; break;
+	case 11:
+		/* every list in range of a (claimed) huge entry 0, sum too big */
+		f->list[0].size = 1ull << 40;
+		t->d->ops[DLA_OP_DMA].count = DLA_MAX_OPS_PER_TASK;
+		t->d->ops[DLA_OP_DPU].count = 1;
+		break;
+	case 12: t->d->ops[DLA_OP_SHAVE].offset = (dla_u32)t->size - 8; break;
+	case 13:
+		t->d->ops[0].count = t->d->ops[1].count = t->d->ops[2].count = 0;
+		break;
+	case 14: t->bar[1].reserved = 1; break;
+	case 15: t->bar[0].consumer_count = 0xffff; break;
+	case 16: d->deps.num_waits = DLA_MAX_OP_WAITS + 1; break;
+	case 17: d->deps.waits[5] = 1; break;
+	case 18: d->deps.waits[0] = 7; break;
+	case 19: tb_update(t, &d->deps, 1); break;
+	case 20: d->deps.reserved = 1; break;
+	case 21: t->bar[1].producer_count = 0; break;
+	case 22: t->bar[1].producer_count = 2; break;
+	case 23: t->bar[0].consumer_count = 0; break;
+	case 24: t->bar[2].consumer_count = 2; break;
+	case 25: tb_wait(t, &m->deps, 2); break;
+	case 26: tb_update(t, &t->dma[1].deps, 2); break;
+	case 27: m->flags = 1; break;
+	case 28: m->reserved = 1; break;
+	case 29: m->len = 0; break;
+	case 30: m->count[1] = 0; break;
+	case 31: m->count[0] = 2; m->src_stride[0] = 512; break;
+	case 32: m->count[0] = 2; m->dst_stride[0] = 512; break;
+	case 33:
+		m->count[0] = m->count[1] = m->count[2] = 0xffffffffu;
+		m->src_stride[0] = m->src_stride[1] = 0xffffffffu;
+		m->src_stride[2] = 0xffffffffu;
+		break;
+	case 34: m->src.index = 9; break;
+	case 35: m->src.index = DLA_MAX_ADDR_ENTRIES + 5; break;
+	case 36: m->src.offset = 4000; break;
+	case 37: m->src.offset = 0xffffff00u; break;
+	case 38: m->src.flags = 2; break;
+	case 39: m->dst.index = 5; break;
+	case 40: m->dst.offset = 65536 - 100; break;
+	case 41: m->src.size = 0; m->src.offset = 0; break;
+	case 42: memset(&m->src, 0, sizeof(m->src)); break;
+	case 43: d->op = VPUX_DPU_OPS; break;
+	case 44: d->flags |= 0x100; break;
+	case 45: d->reserved0 = 1; break;
+	case 46: d->reserved[1] = 1; break;
+	case 47: d->in_c = 0; break;
+	case 48: d->out_h = 7; break;
+	case 49: d->groups = 3; break;
+	case 50: d->stride_w = 0; break;
+	case 51: d->in.size = 511; break;
+	case 52: d->in2.size = 575; break;
+	case 53: d->out.size = 500; break;
+	case 54: d->flags &= ~VPUX_DPU_F_BIAS; break;
+	case 55: d->flags |= VPUX_DPU_F_PER_CHANNEL; break;
+	case 56:
+		d->flags |= VPUX_DPU_F_PER_CHANNEL;
+		d->quant = tb_ref(2, 64, 63);
+		break;
+	case 57:
+		d->op = VPUX_DPU_OP_MAXPOOL;
+		d->flags = 0;
+		memset(&d->bias, 0, sizeof(d->bias));
+		break;
+	case 58:
+		d->op = VPUX_DPU_OP_ADD;
+		d->flags = 0;
+		memset(&d->bias, 0, sizeof(d->bias));
+		d->in2.size = 512;
+		d->in_h = 4;
+		break;
+	case 59: s->args.size = VPUX_SHAVE_ARGS_MAX + 1; break;
+	case 60: memset(&s->args, 0, sizeof(s->args)); break;
+	case 61: s->windows[2] = tb_ref(3, 0, DLA_SHAVE_WINDOW_MAX + 1); break;
+	case 62: s->windows[1] = tb_ref(3, 4000, 512); break;
+	case 63: s->reserved = 1; break;
+	case 64: *ctx = 4; break;
+	case 65: *prio = DLA_PRIO_LEVELS; break;
+	}
+}
+
+static void test_rules(void)
+{
+	static unsigned char mem[65536];
+	struct ft f;
+	struct tb t;
+	unsigned int i, n = sizeof(cases) / sizeof(cases[0]);
+	int h;
+
+	ft_init(&f, 1, 1, 1);
+	build_base(&t, mem);
+	ft_list(&f, &t, 4, 4096);
+	h = ft_submit(&f, 0);
+	tap_check(h >= 0, "base task is valid");
+	fake_hw_run(&f.hw);
+	tap_check(ft_status(&f, h).state == DLA_TASK_DONE &&
+		  ft_status(&f, h).ops_done == 4, "base task runs");
+	dla_user_release(f.dev, h);
+
+	for (i = 0; i < n; i++) {
+		uint32_t starts = fake_hw_starts(&f.hw);
+		uint32_t writes = f.hw.eng_writes;
+		unsigned int ctx = 0, prio = 0;
+		const char *msg;
+
+		build_base(&t, mem);
+		f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf };
+		mutate(i, &t, &f, &ctx, &prio);
+		h = dla_user_submit(f.dev, f.list, f.n, ctx, prio);
+		msg = dla_user_last_error();
+		tap_check(h == -cases[i].err && fake_hw_starts(&f.hw) == starts &&
+			  f.hw.eng_writes == writes &&
+			  strstr(msg, cases[i].msg) != NULL,
+			  "reject %s: -%d (want -%d), nothing programmed, "
+			  "message names '%s'", cases[i].name, -h, cases[i].err,
+			  cases[i].msg);
+		if (h >= 0) {
+			fake_hw_run(&f.hw);
+			dla_user_release(f.dev, h);
+		}
+	}
+
+	/* rejected tasks left no slot behind */
+	build_base(&t, mem);
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf };
+	{
+		int hs[DLA_MAX_TASKS], ok = 1;
+
+		for (i = 0; i < DLA_MAX_TASKS; i++)
+			ok &= (hs[i] = ft_submit(&f, 0)) >= 0;
+		tap_check(ok, "after %u rejections all %u slots are free", n,
+			  DLA_MAX_TASKS);
+		fake_hw_run(&f.hw);
+		for (i = 0; i < DLA_MAX_TASKS; i++) {
+			ok &= ft_status(&f, hs[i]).state == DLA_TASK_DONE;
+			dla_user_release(f.dev, hs[i]);
+		}
+		tap_check(ok, "and their tasks run");
+	}
+	ft_fini(&f);
+}
+
+/* Task memory changed after submission: caught when the op is programmed. */
+static void test_changed(void)
+{
+	static unsigned char mem[65536];
+	struct dla_task_status st;
+	struct ft f;
+	struct tb t;
+	int h;
+
+	ft_init(&f, 1, 1, 1);
+	build_base(&t, mem);
+	ft_list(&f, &t, 4, 4096);
+	h = ft_submit(&f, 0);
+	t.dpu[0].in.size = 4;		/* user scribbles over the task */
+	fake_hw_run(&f.hw);
+	st = ft_status(&f, h);
+	tap_check(st.state == DLA_TASK_FAILED && st.error == -DLA_ERR_CHANGED &&
+		  st.fail_kind == DLA_OP_DPU && st.fail_index == 0,
+		  "op changed after submit: task fails with -DLA_ERR_CHANGED "
+		  "naming dpu op 0");
+	tap_check(fake_hw_starts(&f.hw) == 1 && st.ops_done == 1,
+		  "op changed after submit: nothing after it started");
+	dla_user_release(f.dev, h);
+	build_base(&t, mem);
+	h = ft_submit(&f, 0);
+	fake_hw_run(&f.hw);
+	tap_check(ft_status(&f, h).state == DLA_TASK_DONE,
+		  "op changed after submit: the next task runs");
+	dla_user_release(f.dev, h);
+	ft_fini(&f);
+}
+
+int main(void)
+{
+	test_rules();
+	test_changed();
+	return tap_finish();
+}
