@@ -229,7 +229,7 @@ void vpux_sim_shave_exec(struct vpux_sim_op *op)
 	mem.yield = shave_yield;
 	ret = vpux_shave_run(d.kernel_id, args, d.args_size, &mem, &cycles);
 	if (!ret)
-		op->cycles = VPUX_SIM_SHAVE_SETUP_CYCLES + cycles;
+		op->cycles = cycles;
 out:
 	if (args)
 		sim->ops->free(sim->env, args);

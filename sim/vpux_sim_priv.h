@@ -42,7 +42,6 @@
 #define VPUX_SIM_DMA_SETUP_CYCLES	64u
 #define VPUX_SIM_DMA_BYTES_PER_CYCLE_SHIFT 5	/* 32 bytes per cycle */
 #define VPUX_SIM_DMA_ROW_CYCLES		1u	/* per row after the first */
-#define VPUX_SIM_SHAVE_SETUP_CYCLES	256u
 #define VPUX_SIM_ERR_CYCLES		16u	/* op rejected at decode */
 
 /* Largest DMA transfer (total bytes) and the largest span of one side. */
