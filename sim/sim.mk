@@ -8,6 +8,9 @@
 #   SIM_HOST_SRCS  everything a host program needs to instantiate a device:
 #                  the core, sim/user/ (pthreads platform) and sim/ops/
 #   SIM_CFLAGS     include paths for the above
+#   SIM_TEST_OBJS  SIM_HOST_SRCS + sim/ref/ compiled with ASan/UBSan, for
+#                  host tests
+#   SIM_FAST_OBJS  the same without sanitizers, for benchmarks
 # Link host programs using them with -pthread.
 
 SIM_SRCS := $(wildcard $(SRCTOP)/sim/*.c)
@@ -30,6 +33,13 @@ $(B)/sim/obj/%.o: $(SRCTOP)/%.c $(SIM_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops \
 		-pthread -c -o $@ $<
+
+# Unsanitized objects for benchmarks, under $(B)/sim/obj-fast/.
+SIM_FAST_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj-fast/%.o,$(SIM_TEST_SRCS))
+
+$(B)/sim/obj-fast/%.o: $(SRCTOP)/%.c $(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -pthread -c -o $@ $<
 
 $(B)/sim/tests/%: $(SRCTOP)/sim/tests/%.c $(SIM_TEST_OBJS) $(SIM_HDRS) \
 		$(wildcard $(SRCTOP)/sim/tests/*.h)
