@@ -12,18 +12,18 @@ OPS_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/ops
 OPS_HDRS := $(wildcard $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/sim/include/vpux_ops.h \
 	$(SRCTOP)/sim/include/vpux_regs.h $(wildcard $(SRCTOP)/sim/include/vpux_shave_abi.h)
 
-OPS_TESTS := $(B)/ops/test_dpu
+OPS_TESTS := $(B)/ops/test_dpu $(B)/ops/test_shave
 OPS_BENCH := $(B)/ops/bench_dpu
 
 $(B)/ops/test_%: $(SRCTOP)/sim/ops/tests/test_%.c $(OPS_SRCS) $(REF_SRCS) \
 		$(OPS_HDRS) $(SRCTOP)/sim/ops/tests/ops_test.h
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(OPS_CFLAGS) -o $@ $< $(OPS_SRCS) $(REF_SRCS)
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(OPS_CFLAGS) -o $@ $< $(OPS_SRCS) $(REF_SRCS) -lm
 
 $(B)/ops/bench_%: $(SRCTOP)/sim/ops/tests/bench_%.c $(OPS_SRCS) $(REF_SRCS) \
 		$(OPS_HDRS) $(SRCTOP)/sim/ops/tests/ops_test.h
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) $(OPS_CFLAGS) -o $@ $< $(OPS_SRCS) $(REF_SRCS)
+	$(CC) $(HOST_CFLAGS) $(OPS_CFLAGS) -o $@ $< $(OPS_SRCS) $(REF_SRCS) -lm
 
 HOST_TESTS += $(OPS_TESTS)
 BENCH_PROGS += $(OPS_BENCH)
