@@ -629,8 +629,12 @@ static void sim_execute(struct vpux_sim *sim, u32 e)
 		return;		/* aborted or reset while computing */
 	eng->phase = VPUX_SIM_PH_FINISHED;
 	eng->err = op->err;
-	eng->cycles = op->cycles * eng->inj_slow;
+	/* saturate: a SLOW multiplier must not wrap the virtual clock */
+	if (__builtin_mul_overflow(op->cycles, (u64)eng->inj_slow, &eng->cycles))
+		eng->cycles = ~0ull;
 	eng->end_time = eng->start_time + eng->cycles;
+	if (eng->end_time < eng->start_time)
+		eng->end_time = ~0ull;
 	eng->fault = op->fault;
 }
 
