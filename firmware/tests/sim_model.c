@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The engine core on the NPU model (sim/user/vpux_sim_host.h) through the
+ * host port: a DMA -> DPU conv -> SHAVE clamp -> DMA pipeline compared with
+ * the CPU references, an MMU fault from an unmapped buffer, injected hang
+ * and dropped interrupt, and several prioritised tasks in flight on the
+ * threaded device (worker + interrupt + bottom-half threads).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dla_user.h"
+#include "task_builder.h"
+#include "vpux_ops.h"
+#include "vpux_shave_abi.h"
+#include "vpux_sim_host.h"
+#include "vpux_tap.h"
+
+struct mdev {
+	struct vpux_host_dev *hw;
+	struct vpux_host_vm *vm;
+	struct dla_user_dev *dev;
+	uint64_t next_va;
+	int step;
+};
+
+struct mbuf {
+	uint64_t pa, va;
+	size_t size;
+	void *cpu;
+};
+
+static int mdev_open(struct mdev *m, int step)
+{
+	memset(m, 0, sizeof(*m));
+	m->step = step;
+	m->hw = vpux_host_dev_create(NULL, 32u << 20, step);
+	if (!m->hw)
+		return 0;
+	m->vm = vpux_host_vm_create(m->hw, 0);
+	m->dev = dla_user_create_sim(m->hw, step ? DLA_USER_INLINE_BH : 0);
+	m->next_va = VPUX_DEFAULT_VA_BASE;
+	return m->vm && m->dev;
+}
+
+static void mdev_close(struct mdev *m)
+{
+	dla_user_destroy(m->dev);
+	vpux_host_vm_destroy(m->vm);
+	vpux_host_dev_destroy(m->hw);
+}
+
+/* Allocate and (unless @unmapped) map a buffer; a guard page follows. */
+static void mbuf_alloc(struct mdev *m, struct mbuf *b, size_t size,
+		       int unmapped)
+{
+	size = (size + VPUX_PAGE_SIZE - 1) & ~(size_t)(VPUX_PAGE_SIZE - 1);
+	if (vpux_host_phys_alloc(m->hw, size, &b->pa)) {
+		fprintf(stderr, "arena exhausted\n");
+		exit(2);
+	}
+	b->size = size;
+	b->va = m->next_va;
+	m->next_va += size + VPUX_PAGE_SIZE;
+	b->cpu = vpux_host_phys_ptr(m->hw, b->pa, size);
+	if (!unmapped && vpux_host_vm_map(m->vm, b->va, b->pa, size, true)) {
+		fprintf(stderr, "map failed\n");
+		exit(2);
+	}
+}
+
+static struct dla_user_buf mbuf_entry(const struct mbuf *b)
+{
+	return (struct dla_user_buf){ b->va, b->size, b->cpu };
+}
+
+static void run_steps(struct mdev *m)
+{
+	while (vpux_host_dev_step(m->hw))
+		;
+}
+
+static struct dla_task_status mstatus(struct mdev *m, int h)
+{
+	struct dla_task_status st;
+
+	memset(&st, 0, sizeof(st));
+	dla_user_status(m->dev, h, &st);
+	return st;
+}
+
+/* ---- the pipeline ---- */
+
+#define C 8
+#define H 8
+#define W 8
+#define OC 16
+#define IN_BYTES (H * W * C)
+#define W_BYTES (OC * 3 * 3 * C)
+#define OUT_BYTES (H * W * OC)
+#define CLAMP_LO (-20)
+#define CLAMP_HI 50
+
+static void memref_hwc(struct vpux_memref *r, uint32_t waddr)
+{
+	memset(r, 0, sizeof(*r));
+	r->addr = waddr;
+	r->is_static = 1;
+	r->rank = 3;
+	r->data_type = VPUX_DT_I8;
+	r->dims_order = VPUX_ORDER_HWC;
+	/* logical dims C, H, W (CHW numbering); memory order HWC */
+	r->dims[0] = OC;
+	r->dims[1] = H;
+	r->dims[2] = W;
+	r->strides[0] = 8;
+	r->strides[1] = 8ull * W * OC;
+	r->strides[2] = 8ull * OC;
+}
+
+/*
+ * list: 0 task, 1 input, 2 weights, 3 shave args, 4 output
+ * dma0: in -> cmx0[0]        dma1: weights -> cmx0[IN]     (update b0)
+ * dpu0: conv cmx0 -> cmx1[0]                  (wait b0, update b1)
+ * shave0: clamp cmx1[0] -> cmx1[OUT] (window 0 = tile 1)
+ *                                               (wait b1, update b2)
+ * dma2: cmx1[OUT] -> out                       (wait b2)
+ */
+static void build_pipeline(struct tb *t, struct mbuf *args)
+{
+	struct vpux_shave_clamp_args ca;
+	struct dla_dpu_op *d;
+
+	tb_init(t, NULL, 3, 3, 1, 1);
+	tb_copy(&t->dma[0], tb_ref(1, 0, IN_BYTES), tb_cmx(0, 0, IN_BYTES),
+		IN_BYTES);
+	tb_update(t, &t->dma[0].deps, 0);
+	tb_copy(&t->dma[1], tb_ref(2, 0, W_BYTES),
+		tb_cmx(0, IN_BYTES, W_BYTES), W_BYTES);
+	tb_update(t, &t->dma[1].deps, 0);
+	d = &t->dpu[0];
+	d->op = VPUX_DPU_OP_CONV;
+	d->flags = VPUX_DPU_F_IN_SIGNED | VPUX_DPU_F_W_SIGNED |
+		   VPUX_DPU_F_OUT_SIGNED;
+	d->in_c = C, d->in_h = H, d->in_w = W;
+	d->out_c = OC, d->out_h = H, d->out_w = W;
+	d->kernel_h = d->kernel_w = 3;
+	d->stride_h = d->stride_w = 1;
+	d->pad_top = d->pad_left = d->pad_bottom = d->pad_right = 1;
+	d->dilation_h = d->dilation_w = 1;
+	d->groups = 1;
+	d->act_min = -128;
+	d->act_max = 127;
+	d->requant.mult = 1 << 30;
+	d->requant.shift = 5;
+	d->in = tb_cmx(0, 0, IN_BYTES);
+	d->in2 = tb_cmx(0, IN_BYTES, W_BYTES);
+	d->out = tb_cmx(1, 0, OUT_BYTES);
+	tb_wait(t, &d->deps, 0);
+	tb_update(t, &d->deps, 1);
+
+	memref_hwc(&ca.in, VPUX_WADDR(0, 0));
+	memref_hwc(&ca.out, VPUX_WADDR(0, OUT_BYTES));
+	ca.min = CLAMP_LO;
+	ca.max = CLAMP_HI;
+	memcpy(args->cpu, &ca, sizeof(ca));
+	t->shave[0].kernel_id = VPUX_SHAVE_KERNEL_CLAMP;
+	t->shave[0].args = tb_ref(3, 0, sizeof(ca));
+	t->shave[0].windows[0] = tb_cmx(1, 0, 2 * OUT_BYTES);
+	tb_wait(t, &t->shave[0].deps, 1);
+	tb_update(t, &t->shave[0].deps, 2);
+
+	tb_copy(&t->dma[2], tb_cmx(1, OUT_BYTES, OUT_BYTES),
+		tb_ref(4, 0, OUT_BYTES), OUT_BYTES);
+	tb_wait(t, &t->dma[2].deps, 2);
+}
+
+static int check_pipeline(struct tb *t, struct mbuf *in, struct mbuf *w,
+			  struct mbuf *out)
+{
+	struct vpux_hw_dpu_desc hd;
+	struct vpux_dpu_operands o;
+	const struct dla_dpu_op *d = &t->dpu[0];
+	int8_t ref[OUT_BYTES];
+	int i, bad = 0, lo = 0, hi = 0, mid = 0;
+
+	memset(&hd, 0, sizeof(hd));
+	hd.op = d->op;
+	hd.flags = d->flags;
+	hd.in_c = d->in_c, hd.in_h = d->in_h, hd.in_w = d->in_w;
+	hd.out_c = d->out_c, hd.out_h = d->out_h, hd.out_w = d->out_w;
+	hd.kernel_h = d->kernel_h, hd.kernel_w = d->kernel_w;
+	hd.stride_h = d->stride_h, hd.stride_w = d->stride_w;
+	hd.pad_top = d->pad_top, hd.pad_left = d->pad_left;
+	hd.pad_bottom = d->pad_bottom, hd.pad_right = d->pad_right;
+	hd.dilation_h = d->dilation_h, hd.dilation_w = d->dilation_w;
+	hd.groups = d->groups;
+	hd.act_min = d->act_min, hd.act_max = d->act_max;
+	hd.requant.mult = d->requant.mult;
+	hd.requant.shift = d->requant.shift;
+	memset(&o, 0, sizeof(o));
+	o.in = in->cpu;
+	o.in2 = w->cpu;
+	o.out = ref;
+	if (vpux_ref_dpu_run(&hd, &o))
+		return -1;
+	for (i = 0; i < OUT_BYTES; i++) {
+		int v = ref[i] < CLAMP_LO ? CLAMP_LO :
+			ref[i] > CLAMP_HI ? CLAMP_HI : ref[i];
+
+		bad += ((int8_t *)out->cpu)[i] != v;
+		lo += v == CLAMP_LO;
+		hi += v == CLAMP_HI;
+		mid += v > CLAMP_LO && v < CLAMP_HI;
+	}
+	/* a meaningful comparison: both clamps and the middle are hit */
+	if (!lo || !hi || mid < OUT_BYTES / 8)
+		return -2;
+	return bad;
+}
+
+static void fill(void *p, size_t n, unsigned int seed)
+{
+	unsigned char *b = p;
+
+	while (n--) {
+		seed = seed * 1103515245u + 12345u;
+		*b++ = (unsigned char)(seed >> 16);
+	}
+}
+
+static void test_pipeline(struct mdev *m, const char *mode)
+{
+	struct mbuf in, w, args, out;
+	struct dla_user_buf list[5];
+	struct dla_task_status st;
+	struct tb t;
+	uint32_t cyc[3] = { 0, 0, 0 };
+	int h, bad;
+
+	mbuf_alloc(m, &in, IN_BYTES, 0);
+	mbuf_alloc(m, &w, W_BYTES, 0);
+	mbuf_alloc(m, &args, 4096, 0);
+	mbuf_alloc(m, &out, OUT_BYTES, 0);
+	fill(in.cpu, IN_BYTES, 1);
+	fill(w.cpu, W_BYTES, 2);
+	build_pipeline(&t, &args);
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	list[1] = mbuf_entry(&in);
+	list[2] = mbuf_entry(&w);
+	list[3] = mbuf_entry(&args);
+	list[4] = mbuf_entry(&out);
+	h = dla_user_submit(m->dev, list, 5, 0, 1);
+	tap_check(h >= 0, "%s pipeline: submitted (%d)", mode, h);
+	if (m->step)
+		run_steps(m);
+	tap_check(dla_user_wait(m->dev, h, 5000) == 0, "%s pipeline: finished",
+		  mode);
+	st = mstatus(m, h);
+	tap_check(st.state == DLA_TASK_DONE && st.ops_done == 5,
+		  "%s pipeline: done, 5 ops (state %u error %d)", mode,
+		  st.state, st.error);
+	bad = check_pipeline(&t, &in, &w, &out);
+	tap_check(bad == 0,
+		  "%s pipeline: output == clamp(reference conv) (%d differ)",
+		  mode, bad);
+	dla_user_op_cycles(m->dev, h, DLA_OP_DMA, 0, &cyc[0]);
+	dla_user_op_cycles(m->dev, h, DLA_OP_DPU, 0, &cyc[1]);
+	dla_user_op_cycles(m->dev, h, DLA_OP_SHAVE, 0, &cyc[2]);
+	tap_check(cyc[0] && cyc[1] && cyc[2] && st.device_cycles &&
+		  st.op_cycles >= (uint64_t)cyc[0] + cyc[1] + cyc[2],
+		  "%s pipeline: cycles dma0 %u dpu0 %u shave0 %u, task %llu "
+		  "(device %llu)", mode, cyc[0], cyc[1], cyc[2],
+		  (unsigned long long)st.op_cycles,
+		  (unsigned long long)st.device_cycles);
+	dla_user_release(m->dev, h);
+	free(t.buf);
+}
+
+/* one DMA of @len bytes from @src to @dst */
+static int submit_copy(struct mdev *m, struct tb *t, struct mbuf *src,
+		       struct mbuf *dst, unsigned int prio)
+{
+	struct dla_user_buf list[3];
+
+	tb_init(t, NULL, 0, 1, 0, 0);
+	tb_copy(&t->dma[0], tb_ref(1, 0, 4096), tb_ref(2, 0, 4096), 4096);
+	list[0] = (struct dla_user_buf){ 0, t->size, t->buf };
+	list[1] = mbuf_entry(src);
+	list[2] = mbuf_entry(dst);
+	return dla_user_submit(m->dev, list, 3, 0, prio);
+}
+
+static void test_faults(struct mdev *m)
+{
+	struct mbuf a, b, hole;
+	struct dla_task_status st;
+	struct tb t;
+	int h;
+
+	mbuf_alloc(m, &a, 4096, 0);
+	mbuf_alloc(m, &b, 4096, 0);
+	mbuf_alloc(m, &hole, 4096, 1);
+	fill(a.cpu, 4096, 3);
+
+	h = submit_copy(m, &t, &a, &hole, 0);
+	run_steps(m);
+	st = mstatus(m, h);
+	tap_check(st.state == DLA_TASK_FAILED &&
+		  st.error == -DLA_ERR_MMU_FAULT && st.fail_kind == DLA_OP_DMA &&
+		  st.fault_addr >= hole.va && st.fault_addr < hole.va + 4096,
+		  "model: DMA to an unmapped buffer fails the task with an MMU "
+		  "fault at 0x%llx", (unsigned long long)st.fault_addr);
+	dla_user_release(m->dev, h);
+	free(t.buf);
+
+	h = submit_copy(m, &t, &a, &b, 0);
+	run_steps(m);
+	tap_check(mstatus(m, h).state == DLA_TASK_DONE &&
+		  !memcmp(a.cpu, b.cpu, 4096),
+		  "model: after the fault the next task copies correctly");
+	dla_user_release(m->dev, h);
+	free(t.buf);
+
+	/* hang: the op never completes; release aborts it */
+	vpux_host_reg_write(m->hw, VPUX_REG_INJECT,
+			    0 << VPUX_INJECT_ENGINE_SHIFT |
+			    VPUX_INJECT_HANG << VPUX_INJECT_KIND_SHIFT |
+			    1u << VPUX_INJECT_COUNT_SHIFT);
+	h = submit_copy(m, &t, &a, &b, 0);
+	run_steps(m);
+	tap_check(mstatus(m, h).state == DLA_TASK_RUNNING &&
+		  dla_user_wait(m->dev, h, 10) == -DLA_ERR_RUNNING,
+		  "model: hung engine, wait times out");
+	tap_check(dla_user_release(m->dev, h) == 0 &&
+		  (vpux_host_reg_read(m->hw, VPUX_REG_ENGINE(0) +
+				      VPUX_ENG_STATUS) &
+		   VPUX_ENG_STATE_MASK) != VPUX_ENG_STATE_BUSY,
+		  "model: release aborts the hung op");
+	free(t.buf);
+	memset(b.cpu, 0, 4096);
+	h = submit_copy(m, &t, &a, &b, 0);
+	run_steps(m);
+	tap_check(mstatus(m, h).state == DLA_TASK_DONE &&
+		  !memcmp(a.cpu, b.cpu, 4096),
+		  "model: after the hang the next task runs");
+	dla_user_release(m->dev, h);
+	free(t.buf);
+
+	/* dropped interrupt: recovered by the poll */
+	vpux_host_reg_write(m->hw, VPUX_REG_INJECT,
+			    0 << VPUX_INJECT_ENGINE_SHIFT |
+			    VPUX_INJECT_DROP_IRQ << VPUX_INJECT_KIND_SHIFT |
+			    1u << VPUX_INJECT_COUNT_SHIFT);
+	h = submit_copy(m, &t, &a, &b, 0);
+	run_steps(m);
+	tap_check(mstatus(m, h).state == DLA_TASK_RUNNING,
+		  "model: dropped IRQ leaves the task running");
+	tap_check(dla_user_poll(m->dev) == 1 &&
+		  mstatus(m, h).state == DLA_TASK_DONE,
+		  "model: the poll completes it");
+	dla_user_release(m->dev, h);
+	free(t.buf);
+}
+
+static void test_threaded_many(void)
+{
+	struct mdev m;
+	struct mbuf src[DLA_MAX_TASKS], dst[DLA_MAX_TASKS];
+	struct tb t[DLA_MAX_TASKS];
+	int h[DLA_MAX_TASKS], ok = 1;
+	unsigned int i, round;
+
+	if (!mdev_open(&m, 0)) {
+		tap_check(0, "threaded device created");
+		return;
+	}
+	for (i = 0; i < DLA_MAX_TASKS; i++) {
+		mbuf_alloc(&m, &src[i], 4096, 0);
+		mbuf_alloc(&m, &dst[i], 4096, 0);
+	}
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < DLA_MAX_TASKS; i++) {
+			fill(src[i].cpu, 4096, round * 100 + i);
+			memset(dst[i].cpu, 0, 4096);
+			h[i] = submit_copy(&m, &t[i], &src[i], &dst[i],
+					   i % DLA_PRIO_LEVELS);
+			ok &= h[i] >= 0;
+		}
+		for (i = 0; i < DLA_MAX_TASKS; i++) {
+			ok &= dla_user_wait(m.dev, h[i], 5000) == 0;
+			ok &= mstatus(&m, h[i]).state == DLA_TASK_DONE;
+			ok &= !memcmp(src[i].cpu, dst[i].cpu, 4096);
+			dla_user_release(m.dev, h[i]);
+			free(t[i].buf);
+		}
+	}
+	tap_check(ok, "threaded: 20 rounds of %u tasks in flight, all copied",
+		  DLA_MAX_TASKS);
+	test_pipeline(&m, "threaded");
+	mdev_close(&m);
+}
+
+int main(void)
+{
+	struct mdev m;
+
+	if (!mdev_open(&m, 1)) {
+		tap_check(0, "step-mode model device created");
+		return tap_finish();
+	}
+	test_pipeline(&m, "step");
+	test_faults(&m);
+	mdev_close(&m);
+	test_threaded_many();
+	return tap_finish();
+}
