@@ -153,7 +153,7 @@ static void build_pipeline(struct tb *t, struct mbuf *args)
 	d->act_min = -128;
 	d->act_max = 127;
 	d->requant.mult = 1 << 30;
-	d->requant.shift = 5;
+	d->requant.shift = 9;
 	d->in = tb_cmx(0, 0, IN_BYTES);
 	d->in2 = tb_cmx(0, IN_BYTES, W_BYTES);
 	d->out = tb_cmx(1, 0, OUT_BYTES);
