@@ -412,6 +412,31 @@ static void test_reset_mmu_regs(void)
 	tap_check(env.lock_errors == 0, "lock discipline held throughout");
 }
 
+static void test_yield(void)
+{
+	struct vpux_hw_dma_desc d;
+	u32 w[sizeof(d) / 4], i;
+	int y0 = env.yields;
+
+	/* 8 rows of 64 KiB CMX -> CMX: 512 KiB moved */
+	memset(&d, 0, sizeof(d));
+	d.len = 65536;
+	d.src = VPUX_DEFAULT_CMX_BASE;
+	d.dst = VPUX_DEFAULT_CMX_BASE + 131072;
+	d.count[0] = 8;
+	d.count[1] = d.count[2] = 1;
+	memcpy(w, &d, sizeof(d));
+	for (i = 0; i < sizeof(d) / 4; i++)
+		wr(VPUX_REG_ENGINE(1) + VPUX_ENG_PARAM(i), w[i]);
+	wr(VPUX_REG_ENGINE(1) + VPUX_ENG_CMD, VPUX_ENG_CMD_START);
+	tap_check(vpux_sim_run(sim) == 1 &&
+		  erd(1, VPUX_ENG_STATUS) == VPUX_ENG_STATE_DONE, "512 KiB CMX copy");
+	tap_check(env.yields >= y0 + 2 && env.lock_errors == 0,
+		  "long copy yields the CPU (%d times), never under the lock",
+		  env.yields - y0);
+	wr(VPUX_REG_IRQ_CLEAR, VPUX_IRQ_ALL);
+}
+
 static void test_step_kick(void)
 {
 	int k0 = env.kicks;
@@ -448,6 +473,7 @@ int main(void)
 	test_start_abort();
 	test_inject_reg();
 	test_reset_mmu_regs();
+	test_yield();
 	test_step_kick();
 
 	vpux_sim_destroy(sim);

@@ -15,7 +15,7 @@
 #include "vpux_sim_host.h"
 #include "vpux_tap.h"
 
-#define T_PHYS_BASE	0x80000000ull
+#define T_PHYS_BASE	VPUX_HOST_PHYS_BASE
 #define T_ARENA		(64u << 20)
 
 struct t_dev {

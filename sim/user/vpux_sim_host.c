@@ -21,8 +21,6 @@
 
 #include "vpux_sim_host.h"
 
-#define VPUX_HOST_PHYS_BASE	0x80000000ull
-
 struct vpux_host_dev {
 	struct vpux_sim *sim;
 	pthread_mutex_t sim_lock;	/* the model's register lock */

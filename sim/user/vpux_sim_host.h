@@ -25,6 +25,9 @@
 
 struct vpux_host_dev;
 
+/* First physical address of the arena (never 0, never a host pointer). */
+#define VPUX_HOST_PHYS_BASE	0x80000000ull
+
 /*
  * Create a device. @cfg NULL = vpux_sim_default_config(). @phys_bytes is
  * the size of the physical arena. @step_mode: no worker thread; the caller
@@ -49,7 +52,9 @@ void vpux_host_dev_set_irq_handler(struct vpux_host_dev *dev,
 /*
  * Step mode: complete one queued op (earliest on the virtual clock) and
  * deliver its interrupt synchronously to the handler before returning.
- * Returns 1 if an op completed, 0 if nothing was queued.
+ * Returns 1 if an op completed, 0 if nothing was queued. In step mode
+ * there are no threads: an interrupt signalled by a register write (an
+ * IRQ_MASK write unmasking a pending bit) is delivered at the next step.
  */
 int vpux_host_dev_step(struct vpux_host_dev *dev);
 
