@@ -147,12 +147,9 @@ static int mem_begin(struct vpux_sim_op *op, u64 addr, u64 len, bool write,
 		*cmx = true;
 		return 0;
 	}
-	if (vpux_sim_overlaps_cmx(sim, addr, len) || addr + len < addr) {
-		u64 bad = addr >= sim->cmx_base ? sim->cmx_base + sim->cmx_bytes :
-			  addr;
-
-		return op_fault(op, bad, VPUX_FAULT_REASON_RANGE, write);
-	}
+	/* partly in CMX, or wrapping around the address space */
+	if (vpux_sim_overlaps_cmx(sim, addr, len) || addr + len < addr)
+		return op_fault(op, addr, VPUX_FAULT_REASON_RANGE, write);
 	return 0;
 }
 
