@@ -13,6 +13,7 @@
 #define RQ_HALF		RQ(1 << 30, 0)		/* x 0.5 */
 
 static unsigned int yields;
+static unsigned long long n_out, n_inside;	/* outputs not clamped */
 
 static void count_yield(void *arg)
 {
@@ -322,8 +323,8 @@ static void rand_quant(struct vpux_hw_dpu_desc *d, u32 allowed, s32 sh_lo,
 	else
 		rand_requant(&d->requant, sh_lo, sh_hi);
 	if (d->op == VPUX_DPU_OP_ADD) {
-		rand_requant(&d->in_scale, -12, 2);
-		rand_requant(&d->in2_scale, -12, 2);
+		rand_requant(&d->in_scale, -8, -2);
+		rand_requant(&d->in2_scale, -8, -2);
 	}
 }
 
@@ -405,7 +406,7 @@ static bool rand_desc(struct vpux_hw_dpu_desc *d, u32 op)
 		d->out_c = rand_dim(40);
 		d->out_h = d->in_h;
 		d->out_w = d->in_w;
-		rand_quant(d, VPUX_DPU_F_ALL, 4, 18);
+		rand_quant(d, VPUX_DPU_F_ALL, 10, 15);
 		break;
 	case VPUX_DPU_OP_ADD:
 	case VPUX_DPU_OP_MUL:
@@ -414,7 +415,7 @@ static bool rand_desc(struct vpux_hw_dpu_desc *d, u32 op)
 		d->out_w = d->in_w;
 		rand_quant(d, VPUX_DPU_F_IN_SIGNED | VPUX_DPU_F_W_SIGNED |
 			   VPUX_DPU_F_OUT_SIGNED | VPUX_DPU_F_PER_CHANNEL,
-			   op == VPUX_DPU_OP_MUL ? 0 : -3, op == VPUX_DPU_OP_MUL ? 8 : 3);
+			   op == VPUX_DPU_OP_MUL ? 5 : 0, op == VPUX_DPU_OP_MUL ? 9 : 6);
 		break;
 	default:
 		d->in_c = d->out_c = rand_dim(300);
@@ -457,8 +458,10 @@ static int compare_one(const struct vpux_hw_dpu_desc *d, unsigned int n)
 	if (e.quant) {
 		q = malloc(e.quant);
 		for (i = 0; i < d->out_c; i++)
-			rand_requant(&q[i], d->op == VPUX_DPU_OP_CONV ? 2 : -3,
-				     d->op == VPUX_DPU_OP_CONV ? 16 : 8);
+			rand_requant(&q[i], d->op == VPUX_DPU_OP_MUL ? 5 :
+				     d->op == VPUX_DPU_OP_ADD ? 0 : 6,
+				     d->op == VPUX_DPU_OP_MUL ? 9 :
+				     d->op == VPUX_DPU_OP_ADD ? 6 : 13);
 		o.quant = q;
 	}
 	out_ref = malloc(e.out);
@@ -476,6 +479,13 @@ static int compare_one(const struct vpux_hw_dpu_desc *d, unsigned int n)
 	y_opt = yields;
 	ok = r1 == 0 && r2 == 0 && !memcmp(out_ref, out_opt, e.out) &&
 	     y_ref && y_opt;
+	for (i = 0; i < e.out; i++) {
+		s32 v = d->flags & VPUX_DPU_F_OUT_SIGNED ? (s8)out_ref[i] :
+			out_ref[i];
+
+		n_out++;
+		n_inside += v > d->act_min && v < d->act_max;
+	}
 	if (!ok) {
 		for (i = 0; i < e.out; i++)
 			if (out_ref[i] != out_opt[i])
@@ -518,6 +528,11 @@ static void test_random(void)
 		tap_check(n == cases[op] && pass == n,
 			  "random %s: %u/%u cases bit-exact with the reference",
 			  op_name[op], pass, n);
+		/* the generator must exercise more than saturation */
+		tap_check(n_inside * 4 > n_out,
+			  "random %s: %llu of %llu outputs inside the clamp range",
+			  op_name[op], n_inside, n_out);
+		n_inside = n_out = 0;
 	}
 }
 

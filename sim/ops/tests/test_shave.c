@@ -251,8 +251,6 @@ static void test_kat(void)
 	int r, rr;
 	u64 cyc;
 
-	tmem_init(&tm_a);
-	tmem_init(&tm_b);
 	{	/* clamp I32 */
 		struct vpux_shave_clamp_args a;
 		static const s32 in[5] = { -70000, -5, 0, 7, 1 << 30 };
@@ -786,9 +784,87 @@ static void test_args(void)
 	tm_a.fail_alloc = 0;
 }
 
+/* the chunking paths: long lines, gathered spans, element-wise fallback */
+static void test_chunks(void)
+{
+	static const struct {
+		const char *name;
+		u32 id, rank, dims[2], perm1;
+		u64 in_order, out_order;
+	} c[] = {
+		{ "clamp line of 5000 (chunks)", VPUX_SHAVE_KERNEL_CLAMP, 2,
+		  { 3, 5000 }, 0, 0x12, 0x12 },
+		{ "sigmoid line of 5000, strided output", VPUX_SHAVE_KERNEL_SIGMOID,
+		  2, { 3, 5000 }, 0, 0x12, 0x21 },
+		{ "permute 300x100 transpose (short span gather)",
+		  VPUX_SHAVE_KERNEL_PERMUTE, 2, { 300, 50 }, 1, 0x12, 0x12 },
+		{ "permute 300x100 transpose (element reads)",
+		  VPUX_SHAVE_KERNEL_PERMUTE, 2, { 300, 100 }, 1, 0x12, 0x12 },
+		{ "softmax axis of 3000 (chunks)", VPUX_SHAVE_KERNEL_SOFTMAX, 2,
+		  { 2, 3000 }, 0, 0x12, 0x12 },
+		{ "softmax strided axis of 2000", VPUX_SHAVE_KERNEL_SOFTMAX, 2,
+		  { 2000, 3 }, 0, 0x12, 0x21 },
+	};
+	unsigned int i;
+
+	ot_seed(99);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		union {
+			struct vpux_shave_clamp_args cl;
+			struct vpux_shave_lut_args l;
+			struct vpux_shave_softmax_args s;
+			struct vpux_shave_permute_args p;
+		} a;
+		u32 od[2] = { c[i].dims[c[i].perm1], c[i].dims[!c[i].perm1] };
+		u32 size = sizeof(a.cl);
+		int r, rr;
+		u64 cyc;
+
+		memset(&a, 0, sizeof(a));
+		mk_memref(&a.cl.in, VPUX_WADDR(0, 3), VPUX_DT_I8, 2, c[i].dims,
+			  c[i].in_order, 0);
+		mk_memref(&a.cl.out, VPUX_WADDR(1, 1), VPUX_DT_I8, 2, od,
+			  c[i].out_order, 0);
+		switch (c[i].id) {
+		case VPUX_SHAVE_KERNEL_CLAMP:
+			a.cl.min = -50;
+			a.cl.max = 60;
+			break;
+		case VPUX_SHAVE_KERNEL_SIGMOID:
+			a.l.in_scale = scale_of(65536.0 / 20);
+			a.l.out_scale = scale_of(256.0 / 65536);
+			a.l.out_zp = -128;
+			size = sizeof(a.l);
+			break;
+		case VPUX_SHAVE_KERNEL_PERMUTE:
+			a.p.perm[0] = c[i].perm1;
+			a.p.perm[1] = !c[i].perm1;
+			size = sizeof(a.p);
+			break;
+		default:
+			a.s.axis = c[i].dims[0] > c[i].dims[1] ? 0 : 1;
+			a.s.beta_scale = scale_of(65536.0 / 30);
+			a.s.out_scale = scale_of(256.0 * 64 / 65536);
+			a.s.out_zp = -128;
+			size = sizeof(a.s);
+			break;
+		}
+		fill_both(0);
+		fill_both(1);
+		tm_a.reads = 0;
+		r = run_both(c[i].id, &a, size, &rr, &cyc);
+		tap_check(r == 0 && rr == 0 && same_mem() && tm_a.yields > 1,
+			  "%s: equal to the reference (%u reads, %u yields)",
+			  c[i].name, tm_a.reads, tm_a.yields);
+	}
+}
+
 int main(void)
 {
+	tmem_init(&tm_a);
+	tmem_init(&tm_b);
 	test_fixmath();
+	test_chunks();
 	test_kat();
 	test_args();
 	test_random();
