@@ -219,32 +219,46 @@ int vpux_sim_mem_write(struct vpux_sim_op *op, u64 addr, const void *src,
 {
 	struct vpux_sim *sim = op->sim;
 	const u8 *p = src;
-	int ret;
+	bool cmx, cancelled;
+	int ret, wret = 0;
 
 	ret = vpux_sim_mem_check(op, addr, len, true);
 	if (ret || !len)
 		return ret;
-	if (vpux_sim_op_cancelled(op))
-		return -VPUX_ENG_ERR_ABORTED;
-	if (vpux_sim_is_cmx(sim, addr, len)) {
-		memcpy(sim->cmx + (addr - sim->cmx_base), src, len);
-		return 0;
-	}
+	cmx = vpux_sim_is_cmx(sim, addr, len);
 	while (len) {
 		u64 off = addr & (VPUX_PAGE_SIZE - 1);
 		u64 n = VPUX_PAGE_SIZE - off;
-		u64 pa;
+		u64 pa = 0;
 
 		if (n > len)
 			n = len;
-		if (vpux_sim_op_cancelled(op))
-			return -VPUX_ENG_ERR_ABORTED;
+		if (cmx) {
+			/* on-chip: nobody else can reuse it, no lock needed */
+			if (vpux_sim_op_cancelled(op))
+				return -VPUX_ENG_ERR_ABORTED;
+			memcpy(sim->cmx + (addr - sim->cmx_base), p, n);
+			goto next;
+		}
 		ret = mmu_translate(op, addr, true, &pa);
 		if (ret)
 			return ret;
-		if (sim->ops->phys_write(sim->env, pa, p, n))
-			return op_fault(op, addr, VPUX_FAULT_REASON_RANGE,
-					true);
+		/*
+		 * Store under the register lock: once a write of ABORT,
+		 * ENGINE_RESET or RESET has returned, an abandoned op stores
+		 * nothing more into system memory, which the driver may then
+		 * reclaim at once.
+		 */
+		sim->ops->lock(sim->env);
+		cancelled = vpux_sim_op_cancelled(op);
+		if (!cancelled)
+			wret = sim->ops->phys_write(sim->env, pa, p, n);
+		sim->ops->unlock(sim->env);
+		if (cancelled)
+			return -VPUX_ENG_ERR_ABORTED;
+		if (wret)
+			return op_fault(op, addr, VPUX_FAULT_REASON_RANGE, true);
+next:
 		addr += n;
 		p += n;
 		len -= n;

@@ -49,7 +49,10 @@ struct vpux_sim_config {
  * @free: release memory from @alloc
  * @phys_read: read system memory at a "physical" address (the addresses the
  *	driver writes into page tables); 0 or negative error
- * @phys_write: write system memory at a physical address
+ * @phys_write: write system memory at a physical address, at most one
+ *	page at a time. Called with the lock held (so that no store of an
+ *	op abandoned by ABORT/RESET can follow the register write): must not
+ *	sleep.
  * @lock: take the model's register lock. It is taken from hard-IRQ context
  *	on the driver's side (IRQ_STATUS reads), so in the kernel it is an
  *	irq-safe spinlock; never held across engine computation.

@@ -7,6 +7,7 @@
  * one bit at a time; hangs, dropped interrupts and resets under load.
  */
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -215,6 +216,30 @@ static void test_faults_async(void)
 	tap_check(t_reg(&t, VPUX_REG_IRQ_STATUS) == 0 &&
 		  t_eng(&t, 0, VPUX_ENG_OPS_DONE) == 0,
 		  "results of ops killed by RESET are discarded");
+	/* once RESET has returned, the abandoned op stores nothing more */
+	{
+		volatile uint8_t *last = dst.ptr + (8 << 20) - 1;
+		uint8_t *snap = malloc(8 << 20);
+		int spins = 0;
+
+		memset(dst.ptr, 0, 8 << 20);
+		memset(src.ptr, 0xee, 8 << 20);
+		d = t_dma_1d(src.va, dst.va, 64);
+		d.count[0] = 1024;
+		d.count[1] = 128;
+		d.src_stride[0] = d.dst_stride[0] = 64;
+		d.src_stride[1] = d.dst_stride[1] = 65536;
+		t_start(&t, 0, 0, &d, sizeof(d));
+		while (!((volatile uint8_t *)dst.ptr)[0] && spins++ < 100000)
+			sched_yield();
+		t_wreg(&t, VPUX_REG_RESET, VPUX_RESET_DEVICE);
+		memcpy(snap, dst.ptr, 8 << 20);
+		sleep_ms(50);
+		tap_check(!memcmp(snap, dst.ptr, 8 << 20),
+			  "no store after RESET returned (copy %s when reset)",
+			  *last ? "had finished" : "was in flight");
+		free(snap);
+	}
 	d = t_dma_1d(src.va, dst.va + 4096, 4096);
 	t_start(&t, 0, 0, &d, sizeof(d));
 	tap_check(wait_bits(VPUX_IRQ_ENGINE(0), 10000) &&
