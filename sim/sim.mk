@@ -50,3 +50,11 @@ $(B)/sim/tests/%: $(SRCTOP)/sim/tests/%.c $(SIM_TEST_OBJS) $(SIM_HDRS) \
 .PHONY: sim-check
 sim-check: $(SIM_TESTS)
 	tools/run-tests.sh sim $(SIM_TESTS)
+
+# Benchmark: prints figures (make bench), built without sanitizers.
+SIM_BENCH := $(B)/sim/bench/sim_bench
+BENCH_PROGS += $(SIM_BENCH)
+
+$(SIM_BENCH): $(SRCTOP)/sim/tests/bench/sim_bench.c $(SIM_FAST_OBJS) $(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SIM_CFLAGS) -pthread -o $@ $< $(SIM_FAST_OBJS)
