@@ -66,7 +66,7 @@ int vpux_ref_dpu_run(const struct vpux_hw_dpu_desc *d,
 /* negative int error code for VPUX_ENG_ERR_x: VPUX_ERR(DESC) */
 #define VPUX_ERR(x)			(-(int)VPUX_ENG_ERR_##x)
 
-/* Fixed-point requantisation shared by every op: see hw-model.rst. */
+/* Fixed-point requantisation shared by every op: see compute-ops.rst. */
 s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q);
 
 /*
