@@ -21,8 +21,8 @@ struct dla_opctx {
 	dla_u32 index;
 };
 
-static dla_s32 dla_fail(const struct dla_opctx *c, const char *field,
-			dla_s32 err)
+static __attribute__((cold, noinline))
+dla_s32 dla_fail(const struct dla_opctx *c, const char *field, dla_s32 err)
 {
 	return dla_op_fail(c->t, c->slot, c->kind, c->index, field, err);
 }
@@ -39,25 +39,37 @@ dla_s32 dla_op_read(struct dla_engine *e, struct dla_task *t, dla_u32 slot,
 	return 0;
 }
 
+/* Empty ref: valid unless it must name a buffer or has stray fields. */
+static __attribute__((noinline))
+dla_s32 dla_resolve_empty(const struct dla_opctx *c, const char *field,
+			  const struct dla_buf_ref *ref, dla_u32 mode)
+{
+	if (ref->index || ref->flags || ref->offset)
+		return dla_fail(c, field, -DLA_ERR_UNUSED_REF);
+	if (mode == DLA_REF_REQUIRED)
+		return dla_fail(c, field, -DLA_ERR_MISSING_REF);
+	return 0;
+}
+
 /*
  * Resolve @ref to a device address; @need is the number of bytes the op
- * touches from the start of the ref.
+ * touches from the start of the ref. Address-list entries are asked from
+ * the port once per task and cached in the task slot.
  */
-static dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
-			   const struct dla_buf_ref *ref, dla_u32 mode,
-			   dla_u64 need, dla_u64 *addr)
+static inline dla_s32 dla_resolve(const struct dla_opctx *c,
+				  const char *field,
+				  const struct dla_buf_ref *ref, dla_u32 mode,
+				  dla_u64 need, dla_u64 *addr)
 {
 	struct dla_engine *e = c->e;
+	struct dla_task *t = c->t;
+	const struct dla_address *a;
 	dla_u64 end;
+	dla_u32 i;
 
 	*addr = 0;
-	if (!ref->size) {
-		if (ref->index || ref->flags || ref->offset)
-			return dla_fail(c, field, -DLA_ERR_UNUSED_REF);
-		if (mode == DLA_REF_REQUIRED)
-			return dla_fail(c, field, -DLA_ERR_MISSING_REF);
-		return 0;
-	}
+	if (!ref->size)
+		return dla_resolve_empty(c, field, ref, mode);
 	if (mode == DLA_REF_UNUSED)
 		return dla_fail(c, field, -DLA_ERR_UNUSED_REF);
 	if (ref->flags & ~DLA_REF_FLAGS_ALL)
@@ -65,24 +77,27 @@ static dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
 	if (need > ref->size)
 		return dla_fail(c, field, -DLA_ERR_EXTENT);
 	end = (dla_u64)ref->offset + ref->size;
+	i = ref->index;
 	if (ref->flags & DLA_REF_CMX) {
-		if (ref->index >= e->n_tiles || end > e->cmx_size)
+		if (i >= e->n_tiles || end > e->cmx_size)
 			return dla_fail(c, field, -DLA_ERR_CMX_RANGE);
-		*addr = e->cmx_base + dla_mul_u32(ref->index, e->cmx_size) +
-			ref->offset;
-	} else {
-		struct dla_address a;
-
-		if (ref->index >= DLA_MAX_ADDR_ENTRIES ||
-		    dla_get_dma_address(e->driver_context, c->t->task_data,
-					(dla_s16)ref->index, &a,
+		*addr = e->cmx_base + dla_mul_u32(i, e->cmx_size) + ref->offset;
+		return 0;
+	}
+	if (i >= DLA_MAX_ADDR_ENTRIES)
+		return dla_fail(c, field, -DLA_ERR_ADDR_INDEX);
+	a = &t->addr[i];
+	if (!(t->addr_valid[i / 32] & (1u << (i & 31)))) {
+		if (dla_get_dma_address(e->driver_context, t->task_data,
+					(dla_s16)i, &t->addr[i],
 					DESTINATION_DMA))
 			return dla_fail(c, field, -DLA_ERR_ADDR_INDEX);
-		if (end > a.size)
-			return dla_fail(c, field, -DLA_ERR_BUF_RANGE);
-		if (dla_add_u64(a.addr, ref->offset, addr))
-			return dla_fail(c, field, -DLA_ERR_OVERFLOW);
+		t->addr_valid[i / 32] |= 1u << (i & 31);
 	}
+	if (end > a->size)
+		return dla_fail(c, field, -DLA_ERR_BUF_RANGE);
+	if (dla_add_u64(a->addr, ref->offset, addr))
+		return dla_fail(c, field, -DLA_ERR_OVERFLOW);
 	return 0;
 }
 
@@ -324,6 +339,13 @@ static dla_s32 dla_build_shave(const struct dla_opctx *c,
 		return ret;
 	hw->args = a;
 	for (w = 0; w < DLA_MAX_SHAVE_WINDOWS; w++) {
+		const struct dla_buf_ref *r = &s->windows[w];
+
+		if (!(r->size | r->index | r->flags | r->offset)) {
+			hw->window_base[w] = 0;
+			hw->window_size[w] = 0;
+			continue;
+		}
 		if (s->windows[w].size > DLA_SHAVE_WINDOW_MAX)
 			return dla_fail(c, dla_window_name[w], -DLA_ERR_WINDOW);
 		ret = dla_resolve(c, dla_window_name[w], &s->windows[w],
@@ -343,29 +365,71 @@ dla_s32 dla_op_build(struct dla_engine *e, struct dla_task *t, dla_u32 slot,
 		     union dla_hw_desc *hw, dla_u32 *words)
 {
 	struct dla_opctx c = { e, t, slot, kind, index };
+	dla_s32 ret;
 
 	switch (kind) {
 	case DLA_OP_DMA:
 		*words = sizeof(hw->dma) / 4;
-		return dla_build_dma(&c, &rec->dma, &hw->dma);
+		ret = dla_build_dma(&c, &rec->dma, &hw->dma);
+		break;
 	case DLA_OP_DPU:
 		*words = sizeof(hw->dpu) / 4;
-		return dla_build_dpu(&c, &rec->dpu, &hw->dpu);
+		ret = dla_build_dpu(&c, &rec->dpu, &hw->dpu);
+		break;
 	default:
 		*words = sizeof(hw->shave) / 4;
-		return dla_build_shave(&c, &rec->shave, &hw->shave);
+		ret = dla_build_shave(&c, &rec->shave, &hw->shave);
+		break;
 	}
+	if (*words & 1)
+		hw->words[*words] = 0;	/* pad of the last word pair */
+	return ret;
+}
+
+/* Write PARAM words 2i and 2i + 1 from @v. */
+static void dla_write_pair(void *drv, dla_u32 base, dla_u32 i, dla_u64 v)
+{
+	dla_reg_write(drv, base + VPUX_ENG_PARAM(2 * i), (dla_u32)v);
+	dla_reg_write(drv, base + VPUX_ENG_PARAM(2 * i + 1), (dla_u32)(v >> 32));
 }
 
 void dla_engine_start(struct dla_engine *e, dla_u32 eng,
 		      const union dla_hw_desc *hw, dla_u32 words, dla_u32 ctx)
 {
 	void *drv = e->driver_context;
-	dla_u32 base = VPUX_REG_ENGINE(eng), i;
+	dla_u32 base = VPUX_REG_ENGINE(eng), i, bit = 1u << eng;
+	dla_u32 pairs = (words + 1) / 2;
+	dla_u64 *sh = e->shadow[eng];
 
-	for (i = 0; i < words; i++)
-		dla_reg_write(drv, base + VPUX_ENG_PARAM(i), hw->words[i]);
-	dla_reg_write(drv, base + VPUX_ENG_CTX, ctx);
+	/*
+	 * Descriptors are compared and written in pairs of words: the word
+	 * after an odd-sized descriptor is a PARAM word the engine ignores.
+	 * Little-endian core: the low half of a pair is the lower word.
+	 */
+	if (!(e->shadow_valid & bit)) {
+		for (i = 0; i < pairs; i++)
+			dla_write_pair(drv, base, i, sh[i] = hw->dwords[i]);
+		dla_reg_write(drv, base + VPUX_ENG_CTX, e->shadow_ctx[eng] = ctx);
+		e->shadow_valid |= bit;
+	} else {
+		for (i = 0; i < pairs; i++) {
+			dla_u64 v = hw->dwords[i], d = v ^ sh[i];
+
+			if (!d)
+				continue;
+			sh[i] = v;
+			if ((dla_u32)d)
+				dla_reg_write(drv, base + VPUX_ENG_PARAM(2 * i),
+					      (dla_u32)v);
+			if (d >> 32)
+				dla_reg_write(drv,
+					      base + VPUX_ENG_PARAM(2 * i + 1),
+					      (dla_u32)(v >> 32));
+		}
+		if (e->shadow_ctx[eng] != ctx)
+			dla_reg_write(drv, base + VPUX_ENG_CTX,
+				      e->shadow_ctx[eng] = ctx);
+	}
 	dla_reg_write(drv, base + VPUX_ENG_CMD, VPUX_ENG_CMD_START);
 }
 

@@ -178,6 +178,7 @@ dla_s32 dla_clear_task(void *engine_context, dla_u32 task_id)
 		dla_warn("dla: task %u: resetting engines 0x%x\n", task_id,
 			 mask);
 		dla_reg_write(e->driver_context, VPUX_REG_ENGINE_RESET, mask);
+		e->shadow_valid &= ~mask;
 		while (mask) {
 			eng = dla_ffs(mask);
 			mask &= ~(1u << eng);

@@ -82,6 +82,10 @@ struct dla_task {
 	dla_s64 start_us;
 	dla_s64 time_us;
 
+	/* address-list entries resolved so far (DESTINATION_DMA) */
+	dla_u32 addr_valid[(DLA_MAX_ADDR_ENTRIES + 31) / 32];
+	struct dla_address addr[DLA_MAX_ADDR_ENTRIES];
+
 	struct dla_op_rt ops[DLA_MAX_OPS_PER_TASK];
 	dla_u32 upd_start[DLA_MAX_OPS_PER_TASK + 1];
 	dla_u16 upd[DLA_MAX_DEPS_PER_TASK];
@@ -116,6 +120,16 @@ struct dla_engine {
 	dla_u32 qmask[DLA_OP_KINDS];	/* bit p: queue p not empty */
 	dla_u32 complete_mask;		/* tasks finished, not yet reported */
 
+	/*
+	 * Last value written to each engine's PARAM words and CTX: unchanged
+	 * words are not written again (MMIO is the expensive part of
+	 * starting an op). Bit e of shadow_valid: engine e's shadow is
+	 * trustworthy; cleared when the core resets the engine.
+	 */
+	dla_u32 shadow_valid;
+	dla_u32 shadow_ctx[DLA_MAX_ENGINES];
+	dla_u64 shadow[DLA_MAX_ENGINES][VPUX_ENG_PARAM_WORDS / 2];
+
 	/* validation scratch: consumers seen per barrier */
 	dla_u16 cons_fill[DLA_MAX_BARRIERS];
 
@@ -136,13 +150,37 @@ union dla_hw_desc {
 	struct vpux_hw_dpu_desc dpu;
 	struct vpux_hw_shave_desc shave;
 	dla_u32 words[VPUX_ENG_PARAM_WORDS];
+	dla_u64 dwords[VPUX_ENG_PARAM_WORDS / 2];
 };
 
 /* dla_util.c */
 extern const char *const dla_kind_name[DLA_OP_KINDS];
 dla_u32 dla_op_rec_size(dla_u32 kind);
 void dla_zero(void *p, dla_u32 len);
-dla_u32 dla_ffs(dla_u32 mask);	/* index of the lowest set bit, mask != 0 */
+
+/* Index of the lowest set bit of @mask != 0 (no libgcc __ctzsi2 on rv32). */
+static inline dla_u32 dla_ffs(dla_u32 mask)
+{
+	dla_u32 i = 0;
+
+	if (!(mask & 0xffffu)) {
+		mask >>= 16;
+		i += 16;
+	}
+	if (!(mask & 0xffu)) {
+		mask >>= 8;
+		i += 8;
+	}
+	if (!(mask & 0xfu)) {
+		mask >>= 4;
+		i += 4;
+	}
+	if (!(mask & 0x3u)) {
+		mask >>= 2;
+		i += 2;
+	}
+	return i + !(mask & 0x1u);
+}
 
 /* Checked arithmetic: return non-zero on overflow. */
 static inline int dla_add_u64(dla_u64 a, dla_u64 b, dla_u64 *r)

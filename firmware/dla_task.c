@@ -10,6 +10,7 @@
 
 #define DLA_BAR_CHUNK	32u
 
+__attribute__((cold))
 dla_s32 dla_op_fail(struct dla_task *t, dla_u32 slot, dla_u32 kind,
 		    dla_u32 index, const char *field, dla_s32 err)
 {
@@ -161,18 +162,17 @@ static dla_s32 dla_check_list(struct dla_task *t, dla_u32 slot, dla_u32 kind,
 			      dla_u32 index, const char *field,
 			      const dla_u16 *ids, dla_u32 n, dla_u32 max)
 {
-	dla_u32 i, j;
+	dla_u32 i, j, unused = 0;
 
 	if (n > max)
 		return dla_op_fail(t, slot, kind, index, field,
 				   -DLA_ERR_LIST_LEN);
-	for (i = 0; i < max; i++) {
-		if (i >= n) {
-			if (ids[i])
-				return dla_op_fail(t, slot, kind, index, field,
-						   -DLA_ERR_RESERVED);
-			continue;
-		}
+	for (i = n; i < max; i++)
+		unused |= ids[i];
+	if (unused)
+		return dla_op_fail(t, slot, kind, index, field,
+				   -DLA_ERR_RESERVED);
+	for (i = 0; i < n; i++) {
 		if (ids[i] >= t->n_barriers)
 			return dla_op_fail(t, slot, kind, index, field,
 					   -DLA_ERR_BARRIER_ID);
@@ -266,6 +266,8 @@ dla_s32 dla_task_load(struct dla_engine *e, dla_u32 slot, void *task_data)
 	t->op_cycles = 0;
 	t->device_cycles = 0;
 	t->time_us = 0;
+	for (i = 0; i < DLA_ARRAY_SIZE(t->addr_valid); i++)
+		t->addr_valid[i] = 0;
 
 	ret = dla_load_header(e, t, slot, &bar_off);
 	if (ret)

@@ -28,32 +28,6 @@ void dla_zero(void *p, dla_u32 len)
 	dla_memset(p, 0, len);
 }
 
-dla_u32 dla_ffs(dla_u32 mask)
-{
-	dla_u32 i = 0;
-
-	/* no __builtin_ctz: rv32imac without Zbb would call libgcc */
-	if (!(mask & 0xffffu)) {
-		mask >>= 16;
-		i += 16;
-	}
-	if (!(mask & 0xffu)) {
-		mask >>= 8;
-		i += 8;
-	}
-	if (!(mask & 0xfu)) {
-		mask >>= 4;
-		i += 4;
-	}
-	if (!(mask & 0x3u)) {
-		mask >>= 2;
-		i += 2;
-	}
-	if (!(mask & 0x1u))
-		i += 1;
-	return i;
-}
-
 dla_s32 dla_read_dma_address(void *driver_context, void *task_data,
 			     dla_s16 index, struct dla_address *dst)
 {

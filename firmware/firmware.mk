@@ -58,10 +58,10 @@ FW_BENCH_LIMITS := -DDLA_MAX_TASKS=2u -DDLA_MAX_OPS_PER_TASK=131072u \
 	-DDLA_MAX_BARRIERS=65535u -DDLA_MAX_DEPS_PER_TASK=262144u \
 	-DDLA_MAX_DEVICES=1u
 
-$(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(FW_TEST_DEPS) $(FW_FAKE_SRCS)
+$(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(FW_TEST_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(PORT_USER_CFLAGS) -I$(SRCTOP)/firmware/tests \
-		$(FW_BENCH_LIMITS) -pthread -o $@ $< $(FW_FAKE_SRCS) \
+		$(FW_BENCH_LIMITS) -pthread -o $@ $< \
 		$(FW_SRCS) $(PORT_USER_SRCS)
 
 # ---- firmware-check: freestanding rv32 image + -m32 host build ----

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Engine-core scheduler cost per op (a benchmark: prints figures, passes
+ * no judgement). Graphs of 100, 10k and 100k ops over the three engine
+ * kinds, in groups of 4 ops that each wait on the previous group's barrier
+ * and update their own (4 producers, 4 consumers per barrier); buffer
+ * offsets vary from op to op. A minimal register backend completes every
+ * op the moment it starts, so only the core's cost is measured: validation
+ * at submit, then interrupt + bottom half (complete, schedule, build and
+ * program the next ops) until done.
+ *
+ * With valgrind installed, each size also runs once under callgrind per
+ * phase (collection only inside dla_execute_task, resp. dla_isr_handler
+ * and dla_process_events) and the instructions per op are printed: those
+ * of the core's own functions (firmware/dla_*.c), and all instructions
+ * including the port callbacks and the register backend.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dla_user.h"
+#include "task_builder.h"
+#include "vpux_regs.h"
+
+/*
+ * Minimal register backend: 2 DMA, 2 DPU, 2 SHAVE engines; START raises
+ * the engine's interrupt bit at once and STATUS always reads DONE.
+ */
+struct bench_hw {
+	uint32_t irq;
+};
+
+static uint32_t bench_read(void *p, uint32_t off)
+{
+	struct bench_hw *hw = p;
+
+	if (off >= VPUX_REG_ENGINE_BASE) {
+		switch (off & (VPUX_REG_ENGINE_STRIDE - 1)) {
+		case VPUX_ENG_STATUS: return VPUX_ENG_STATE_DONE;
+		case VPUX_ENG_OP_CYCLES: return 100;
+		default: return 0;
+		}
+	}
+	switch (off) {
+	case VPUX_REG_ID: return VPUX_ID_MAGIC;
+	case VPUX_REG_REVISION: return VPUX_HW_REV_MAJOR << 16;
+	case VPUX_REG_ENGINES: return 2 | 2 << 8 | 2 << 16;
+	case VPUX_REG_TILES: return 2;
+	case VPUX_REG_CMX_SIZE: return 65536;
+	case VPUX_REG_CTX_SLOTS: return 4;
+	case VPUX_REG_CMX_BASE_LO: return (uint32_t)VPUX_DEFAULT_CMX_BASE;
+	case VPUX_REG_IRQ_STATUS: return hw->irq;
+	default: return 0;
+	}
+}
+
+static void bench_write(void *p, uint32_t off, uint32_t val)
+{
+	struct bench_hw *hw = p;
+
+	if (off >= VPUX_REG_ENGINE_BASE) {
+		if ((off & (VPUX_REG_ENGINE_STRIDE - 1)) == VPUX_ENG_CMD &&
+		    val == VPUX_ENG_CMD_START)
+			hw->irq |= 1u << ((off - VPUX_REG_ENGINE_BASE) /
+					  VPUX_REG_ENGINE_STRIDE);
+	} else if (off == VPUX_REG_IRQ_CLEAR) {
+		hw->irq &= ~val;
+	}
+}
+
+static const struct dla_user_hw_ops bench_ops = {
+	.reg_read = bench_read,
+	.reg_write = bench_write,
+};
+
+static void build(struct tb *t, unsigned int n)
+{
+	unsigned int cnt[3] = { 0, 0, 0 }, idx[3] = { 0, 0, 0 }, k, i;
+	unsigned int groups = (n + 3) / 4;
+
+	for (i = 0; i < n; i++)
+		cnt[i % 3]++;
+	tb_init(t, NULL, groups, cnt[0], cnt[1], cnt[2]);
+	for (i = 0; i < n; i++) {
+		struct dla_op_deps *deps;
+		unsigned int g = i / 4;
+
+		k = i % 3;
+		if (k == 0) {
+			struct dla_dma_op *m = &t->dma[idx[0]++];
+
+			tb_copy(m, tb_ref(1, (i * 64) % 2048, 256),
+				tb_cmx(0, (i * 256) % 32768, 256), 256);
+			deps = &m->deps;
+		} else if (k == 1) {
+			struct dla_dpu_op *d = &t->dpu[idx[1]++];
+
+			d->op = VPUX_DPU_OP_ADD;
+			d->in_c = d->out_c = 16;
+			d->in_h = d->out_h = d->in_w = d->out_w = 4;
+			d->in = tb_cmx(0, 0, 256);
+			d->in2 = tb_cmx(0, 256, 256);
+			d->out = tb_cmx(1, (i * 256) % 32768, 256);
+			deps = &d->deps;
+		} else {
+			struct dla_shave_op *s = &t->shave[idx[2]++];
+
+			s->kernel_id = 1;
+			s->args = tb_ref(1, 2048 + (i * 128) % 1024, 128);
+			s->windows[0] = tb_cmx(1, (i * 256) % 32768, 4096);
+			deps = &s->deps;
+		}
+		if (g)
+			tb_wait(t, deps, g - 1);
+		tb_update(t, deps, g);
+	}
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* One run: 0 on success, times in *sub / *run (ns). */
+static int run_once(struct dla_user_dev *dev, struct dla_user_buf *list,
+		    double *sub, double *run)
+{
+	struct dla_task_status st;
+	double t0, t1, t2;
+	int h;
+
+	t0 = now_ns();
+	h = dla_user_submit(dev, list, 2, 0, 0);
+	t1 = now_ns();
+	if (h < 0)
+		return -1;
+	do {
+		dla_user_irq(dev);
+		dla_user_status(dev, h, &st);
+	} while (st.state == DLA_TASK_RUNNING);
+	t2 = now_ns();
+	dla_user_release(dev, h);
+	*sub = t1 - t0;
+	*run = t2 - t1;
+	return st.state == DLA_TASK_DONE ? 0 : -1;
+}
+
+static int bench(unsigned int n, int once)
+{
+	static unsigned char data[4096];
+	struct bench_hw hw = { 0 };
+	struct dla_user_buf list[2];
+	struct dla_user_dev *dev;
+	struct tb t;
+	double sub, run, best_sub = 1e30, best_run = 1e30;
+	unsigned int reps = once ? 1 : n <= 100 ? 2000 : n <= 10000 ? 30 : 5;
+	unsigned int r;
+
+	dev = dla_user_create(&bench_ops, &hw, DLA_USER_INLINE_BH);
+	if (!dev)
+		return -1;
+	build(&t, n);
+	list[0] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE, t.size, t.buf };
+	list[1] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE + (1u << 30),
+					 sizeof(data), data };
+	for (r = 0; r < reps; r++) {
+		if (run_once(dev, list, &sub, &run)) {
+			fprintf(stderr, "bench: task of %u ops failed\n", n);
+			return -1;
+		}
+		if (sub + run < best_sub + best_run) {
+			best_sub = sub;
+			best_run = run;
+		}
+	}
+	if (!once)
+		printf("%7u ops: validate %5.1f ns/op, schedule+program %5.1f "
+		       "ns/op, total %5.1f ns/op (best of %u)\n", n,
+		       best_sub / n, best_run / n, (best_sub + best_run) / n,
+		       reps);
+	dla_user_destroy(dev);
+	free(t.buf);
+	return 0;
+}
+
+/* Sum of the self cost of the functions in firmware/dla_*.c. */
+static long long core_ir(const char *out)
+{
+	char cmd[512], line[512];
+	long long sum = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "callgrind_annotate --auto=no --threshold=100 %s", out);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		char num[64], *q = num, *l = line;
+
+		if (!strstr(line, "firmware/dla_"))
+			continue;
+		while (*l == ' ')
+			l++;
+		for (; (*l >= '0' && *l <= '9') || *l == ','; l++)
+			if (*l != ',' && q < num + sizeof(num) - 1)
+				*q++ = *l;
+		*q = 0;
+		sum += atoll(num);
+	}
+	pclose(p);
+	return sum;
+}
+
+/* Instructions of one run under callgrind, collected inside @toggles. */
+static long long callgrind_ir(const char *self, unsigned int n,
+			      const char *toggles, long long *core)
+{
+	char out[] = "/tmp/fw-bench-cg.XXXXXX";
+	char cmd[1024], line[256];
+	long long ir = -1;
+	FILE *f;
+	int fd = mkstemp(out);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "valgrind --tool=callgrind --callgrind-out-file=%s "
+		 "--collect-atstart=no %s %s --once %u >/dev/null 2>&1", out,
+		 toggles, self, n);
+	if (system(cmd) == 0 && (f = fopen(out, "r"))) {
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "summary:", 8) ||
+			    !strncmp(line, "totals:", 7))
+				ir = atoll(strchr(line, ':') + 1);
+		fclose(f);
+		*core = core_ir(out);
+	}
+	unlink(out);
+	return ir;
+}
+
+int main(int argc, char **argv)
+{
+	static const unsigned int sizes[] = { 100, 10000, 100000 };
+	double core[3];
+	unsigned int i;
+
+	if (argc == 3 && !strcmp(argv[1], "--once"))
+		return bench((unsigned int)atoi(argv[2]), 1) ? 1 : 0;
+	setenv("DLA_LOG", "0", 1);
+	printf("engine-core cost per op (instant engines: 2 DMA, 2 DPU, "
+	       "2 SHAVE; groups of 4 ops, 1 wait + 1 update each)\n");
+	for (i = 0; i < 3; i++)
+		if (bench(sizes[i], 0))
+			return 1;
+	if (system("valgrind --version >/dev/null 2>&1") ||
+	    system("command -v callgrind_annotate >/dev/null 2>&1")) {
+		printf("callgrind: valgrind not installed, skipped\n");
+		return 0;
+	}
+	for (i = 0; i < 3; i++) {
+		long long vc = 0, sc = 0, v, s;
+
+		v = callgrind_ir(argv[0], sizes[i],
+				 "--toggle-collect=dla_execute_task", &vc);
+		s = callgrind_ir(argv[0], sizes[i],
+				 "--toggle-collect=dla_isr_handler "
+				 "--toggle-collect=dla_process_events", &sc);
+		if (v < 0 || s < 0 || vc <= 0 || sc <= 0) {
+			printf("callgrind: run of %u ops failed\n", sizes[i]);
+			return 1;
+		}
+		core[i] = (double)(vc + sc) / sizes[i];
+		printf("callgrind %6u ops: core %5.0f instr/op (validate %4.0f "
+		       "+ schedule/program %4.0f); %5.0f with port callbacks "
+		       "and registers\n", sizes[i], core[i],
+		       (double)vc / sizes[i], (double)sc / sizes[i],
+		       (double)(v + s) / sizes[i]);
+	}
+	printf("callgrind: core instr/op at 100k ops / at 100 ops = %.2f "
+	       "(target: <= 1000 instr/op, flat within 2x)\n",
+	       core[2] / core[0]);
+	return 0;
+}
