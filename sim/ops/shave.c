@@ -16,6 +16,8 @@
 
 #define SHAVE_CHUNK	1024u		/* elements per chunk */
 #define SHAVE_SPAN	16384u		/* largest gathered read, bytes */
+#define SHAVE_STAGE_MAX	(4u << 20)	/* largest input staged whole */
+#define SHAVE_STAGE_CHUNK 65536u	/* staging read size */
 
 struct shave_ctx {
 	const struct vpux_shave_job *job;
@@ -25,6 +27,7 @@ struct shave_ctx {
 	u8 *obuf;			/* SHAVE_CHUNK packed output elements */
 	s32 *lut;			/* 256 output values, or NULL */
 	u32 *etab;			/* softmax: 256 exponentials */
+	const u8 *stage;		/* whole input extent, or NULL */
 };
 
 static int mem_err(int ret)
@@ -41,6 +44,13 @@ static int gather(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
 	u32 i;
 	int ret;
 
+	if (c->stage) {		/* every input address is inside the stage */
+		const u8 *p = c->stage + (addr - c->job->in.addr);
+
+		for (i = 0; i < n; i++)
+			memcpy(dst + i * es, p + i * stride, es);
+		return 0;
+	}
 	if (stride == es || n == 1) {
 		ret = m->read(m->ctx, addr, dst, n * es);
 		return ret ? mem_err(ret) : 0;
@@ -207,6 +217,47 @@ static int shave_softmax(struct shave_ctx *c)
 	return 0;
 }
 
+/*
+ * Lines whose input elements lie further apart than SHAVE_SPAN (e.g. the
+ * channel dim of a CHW -> HWC transpose) would cost one callback per
+ * element: stage the whole input instead when it is small enough. Not
+ * getting the memory is not an error, only slower.
+ */
+static int shave_stage(struct shave_ctx *c, u8 **stage)
+{
+	const struct vpux_shave_job *job = c->job;
+	const struct vpux_tensor *ti = &job->in;
+	u32 dim, len, off, n;
+	int ret;
+
+	*stage = NULL;
+	if (job->kernel_id == VPUX_SHAVE_KERNEL_SOFTMAX) {
+		dim = job->a.softmax.axis;
+		len = ti->dims[dim];
+	} else {
+		dim = job->perm[job->out.order[0]];
+		len = job->out.dims[job->out.order[0]];
+		len = len < SHAVE_CHUNK ? len : SHAVE_CHUNK;
+	}
+	if (ti->stride[dim] == ti->esize || len == 1 ||
+	    ti->stride[dim] * (len - 1) + ti->esize <= SHAVE_SPAN ||
+	    ti->bytes > SHAVE_STAGE_MAX)
+		return 0;
+	*stage = c->mem->alloc(c->mem->ctx, (size_t)ti->bytes);
+	if (!*stage)
+		return 0;
+	for (off = 0; off < ti->bytes; off += n) {
+		n = ti->bytes - off < SHAVE_STAGE_CHUNK ?
+		    (u32)ti->bytes - off : SHAVE_STAGE_CHUNK;
+		ret = c->mem->read(c->mem->ctx, ti->addr + off, *stage + off, n);
+		if (ret)
+			return mem_err(ret);
+		shave_yield(c);
+	}
+	c->stage = *stage;
+	return 0;
+}
+
 /**
  * vpux_shave_run() - run a built-in software kernel
  * @kernel_id: VPUX_SHAVE_KERNEL_* (vpux_shave_abi.h)
@@ -225,7 +276,7 @@ int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
 	struct vpux_shave_job job;
 	struct shave_ctx c = { .job = &job, .mem = mem };
 	size_t sz = SHAVE_SPAN + 2 * SHAVE_CHUNK * 4 + 256 * 4;
-	u8 *scratch;
+	u8 *scratch, *stage;
 	int ret;
 
 	ret = vpux_shave_prepare(kernel_id, args, args_size, mem, &job);
@@ -239,6 +290,9 @@ int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
 	c.obuf = c.ibuf + SHAVE_CHUNK * 4;
 	c.lut = (s32 *)(c.obuf + SHAVE_CHUNK * 4);
 	c.etab = (u32 *)c.lut;
+	ret = shave_stage(&c, &stage);
+	if (ret)
+		goto out;
 	if (kernel_id == VPUX_SHAVE_KERNEL_SOFTMAX) {
 		ret = shave_softmax(&c);
 	} else {
@@ -247,6 +301,9 @@ int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
 			c.lut = NULL;
 		ret = shave_eltwise(&c);
 	}
+out:
+	if (stage)
+		mem->free(mem->ctx, stage);
 	mem->free(mem->ctx, scratch);
 	if (!ret && cycles)
 		*cycles = vpux_shave_job_cycles(&job);
