@@ -13,7 +13,7 @@ OPS_HDRS := $(wildcard $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/sim/include/vpux_ops.h \
 	$(SRCTOP)/sim/include/vpux_regs.h $(wildcard $(SRCTOP)/sim/include/vpux_shave_abi.h)
 
 OPS_TESTS := $(B)/ops/test_dpu $(B)/ops/test_shave
-OPS_BENCH := $(B)/ops/bench_dpu
+OPS_BENCH := $(B)/ops/bench_dpu $(B)/ops/bench_shave
 
 $(B)/ops/test_%: $(SRCTOP)/sim/ops/tests/test_%.c $(OPS_SRCS) $(REF_SRCS) \
 		$(OPS_HDRS) $(SRCTOP)/sim/ops/tests/ops_test.h
