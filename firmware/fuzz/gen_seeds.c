@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Writes the fuzz corpus seeds (valid tasks of every op kind and graph
+ * shape) into the directory given as argument. Run by hand when the task
+ * format changes:
+ *   cc -Ifirmware/include -Isim/include -Ifirmware/tests \
+ *      firmware/fuzz/gen_seeds.c -o /tmp/gen && /tmp/gen firmware/fuzz/corpus
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "task_builder.h"
+#include "vpux_regs.h"
+
+static void save(const char *dir, const char *name, struct tb *t)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(t->buf, 1, t->size, f) != t->size)
+		exit(1);
+	fclose(f);
+	free(t->buf);
+}
+
+static void conv(struct dla_dpu_op *d)
+{
+	d->op = VPUX_DPU_OP_CONV;
+	d->flags = VPUX_DPU_F_BIAS;
+	d->in_c = 4, d->in_h = 4, d->in_w = 4;
+	d->out_c = 4, d->out_h = 4, d->out_w = 4;
+	d->kernel_h = d->kernel_w = 3;
+	d->stride_h = d->stride_w = 1;
+	d->pad_top = d->pad_left = d->pad_bottom = d->pad_right = 1;
+	d->dilation_h = d->dilation_w = 1;
+	d->groups = 1;
+	d->in = tb_cmx(0, 0, 64);
+	d->in2 = tb_ref(2, 0, 144);
+	d->bias = tb_ref(2, 256, 16);
+	d->out = tb_cmx(1, 0, 64);
+	d->requant.mult = 1 << 30;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : ".";
+	struct tb t;
+	unsigned int i;
+
+	/* pipeline: dma -> dpu -> shave -> dma */
+	tb_init(&t, NULL, 3, 2, 1, 1);
+	tb_copy(&t.dma[0], tb_ref(1, 0, 64), tb_cmx(0, 0, 64), 64);
+	tb_update(&t, &t.dma[0].deps, 0);
+	conv(&t.dpu[0]);
+	tb_wait(&t, &t.dpu[0].deps, 0);
+	tb_update(&t, &t.dpu[0].deps, 1);
+	t.shave[0].kernel_id = 1;
+	t.shave[0].args = tb_ref(3, 0, 64);
+	t.shave[0].windows[0] = tb_cmx(1, 0, 256);
+	tb_wait(&t, &t.shave[0].deps, 1);
+	tb_update(&t, &t.shave[0].deps, 2);
+	tb_copy(&t.dma[1], tb_cmx(1, 0, 64), tb_ref(4, 0, 64), 64);
+	tb_wait(&t, &t.dma[1].deps, 2);
+	save(dir, "pipeline", &t);
+
+	/* chain of strided copies, one of them into the task memory */
+	tb_init(&t, NULL, 4, 5, 0, 0);
+	for (i = 0; i < 5; i++) {
+		struct dla_dma_op *m = &t.dma[i];
+
+		m->len = 16;
+		m->count[0] = 4, m->count[1] = 2, m->count[2] = 1;
+		m->src_stride[0] = 32, m->src_stride[1] = 256;
+		m->dst_stride[0] = 16, m->dst_stride[1] = 64;
+		m->src = tb_ref(1 + i % 4, 0, 1024);
+		m->dst = i == 4 ? tb_ref(0, 0, 128) : tb_cmx(i % 2, 0, 128);
+		if (i)
+			tb_wait(&t, &m->deps, i - 1);
+		if (i < 4)
+			tb_update(&t, &m->deps, i);
+	}
+	save(dir, "dma-chain", &t);
+
+	/* fan-out / fan-in */
+	tb_init(&t, NULL, 2, 2, 4, 4);
+	tb_copy(&t.dma[0], tb_ref(1, 0, 64), tb_cmx(0, 0, 64), 64);
+	tb_update(&t, &t.dma[0].deps, 0);
+	for (i = 0; i < 4; i++) {
+		struct dla_dpu_op *d = &t.dpu[i];
+
+		d->op = VPUX_DPU_OP_MAXPOOL;
+		d->in_c = d->out_c = 4, d->in_h = d->in_w = 4;
+		d->out_h = d->out_w = 2;
+		d->kernel_h = d->kernel_w = 2;
+		d->stride_h = d->stride_w = 2;
+		d->in = tb_cmx(0, 0, 64);
+		d->out = tb_cmx(1, 16 * i, 16);
+		tb_wait(&t, &d->deps, 0);
+		tb_update(&t, &d->deps, 1);
+		t.shave[i].kernel_id = 2;
+		t.shave[i].args = tb_ref(3, 64 * i, 64);
+		tb_wait(&t, &t.shave[i].deps, 0);
+		tb_update(&t, &t.shave[i].deps, 1);
+	}
+	tb_copy(&t.dma[1], tb_cmx(1, 0, 64), tb_ref(4, 0, 64), 64);
+	tb_wait(&t, &t.dma[1].deps, 1);
+	save(dir, "fan", &t);
+
+	/* matmul + add, per-channel quant */
+	tb_init(&t, NULL, 1, 0, 2, 0);
+	t.dpu[0].op = VPUX_DPU_OP_MATMUL;
+	t.dpu[0].flags = VPUX_DPU_F_PER_CHANNEL;
+	t.dpu[0].in_c = 8, t.dpu[0].in_h = 2, t.dpu[0].in_w = 2;
+	t.dpu[0].out_c = 4, t.dpu[0].out_h = 2, t.dpu[0].out_w = 2;
+	t.dpu[0].in = tb_ref(1, 0, 32);
+	t.dpu[0].in2 = tb_ref(2, 0, 32);
+	t.dpu[0].quant = tb_ref(3, 0, 32);
+	t.dpu[0].out = tb_ref(4, 0, 16);
+	tb_update(&t, &t.dpu[0].deps, 0);
+	t.dpu[1].op = VPUX_DPU_OP_ADD;
+	t.dpu[1].in_c = t.dpu[1].out_c = 4;
+	t.dpu[1].in_h = t.dpu[1].out_h = 2;
+	t.dpu[1].in_w = t.dpu[1].out_w = 2;
+	t.dpu[1].in = tb_ref(4, 0, 16);
+	t.dpu[1].in2 = tb_ref(4, 0, 16);
+	t.dpu[1].out = tb_cmx(0, 0, 16);
+	tb_wait(&t, &t.dpu[1].deps, 0);
+	save(dir, "matmul-add", &t);
+	return 0;
+}
