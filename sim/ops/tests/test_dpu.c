@@ -668,6 +668,20 @@ NEG(add_scale, { d->op = VPUX_DPU_OP_ADD; d->kernel_h = d->kernel_w = 1;
 	d->pad_top = d->pad_bottom = d->pad_left = d->pad_right = 0;
 	d->out_h = d->in_h; d->out_w = d->in_w; d->out_c = d->in_c;
 	d->flags = 0; d->in_scale = RQ_ONE; })
+NEG(add_in_scale, { d->op = VPUX_DPU_OP_ADD; d->kernel_h = d->kernel_w = 1;
+	d->pad_top = d->pad_bottom = d->pad_left = d->pad_right = 0;
+	d->out_h = d->in_h; d->out_w = d->in_w; d->out_c = d->in_c;
+	d->flags = 0; d->in2_scale = RQ_ONE; d->in_scale = RQ(1, -32); })
+NEG(mul_groups, { d->op = VPUX_DPU_OP_MUL; d->kernel_h = d->kernel_w = 1;
+	d->pad_top = d->pad_bottom = d->pad_left = d->pad_right = 0;
+	d->out_h = d->in_h; d->out_w = d->in_w; d->out_c = d->in_c;
+	d->flags = 0; d->groups = 2; })
+NEG(mul_dilation, { d->op = VPUX_DPU_OP_MUL; d->kernel_h = d->kernel_w = 1;
+	d->pad_top = d->pad_bottom = d->pad_left = d->pad_right = 0;
+	d->out_h = d->in_h; d->out_w = d->in_w; d->out_c = d->in_c;
+	d->flags = 0; d->dilation_w = 2; })
+NEG(pool_pc, { d->op = VPUX_DPU_OP_AVGPOOL; d->out_c = d->in_c;
+	d->flags = VPUX_DPU_F_PER_CHANNEL; d->requant = RQ(0, 0); })
 NEG(add_shape, { d->op = VPUX_DPU_OP_ADD; d->kernel_h = d->kernel_w = 1;
 	d->pad_top = d->pad_bottom = d->pad_left = d->pad_right = 0;
 	d->out_h = d->in_h; d->out_w = d->in_w; d->out_c = d->in_c + 1;
@@ -714,7 +728,8 @@ static const struct neg negs[] = {
 	N(shift_lo), N(shift_hi), N(pc_requant_set), N(in_scale_unused),
 	N(in2_scale_unused), N(act_order), N(act_min_range),
 	N(act_max_range), N(act_signed_range), N(mm_kernel), N(mm_pad),
-	N(mm_shape), N(mm_groups), N(mm_k), N(add_scale), N(add_shape),
+	N(mm_shape), N(mm_groups), N(mm_k), N(add_scale), N(add_in_scale), N(mul_groups), N(mul_dilation),
+	N(pool_pc), N(add_shape),
 	N(add_bias), N(pool_flag_w), N(pool_channels), N(pool_zp2),
 	N(pool_groups), N(pool_k),
 #undef N

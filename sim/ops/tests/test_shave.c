@@ -716,7 +716,7 @@ static void test_args(void)
 		expect("sigmoid in_scale shift", VPUX_SHAVE_KERNEL_SIGMOID, &l, sizeof(l), ERR_ARGS);
 		l.in_scale = scale_of(1.0);
 		l.in.data_type = VPUX_DT_I32;
-		l.in.strides[0] = 32;
+		l.in.strides[0] *= 4;
 		l.in.strides[3] *= 4;
 		l.in.strides[1] *= 4;
 		l.in.strides[2] *= 4;
@@ -733,6 +733,15 @@ static void test_args(void)
 		s.axis = 1;
 		s.beta_scale.mult = -1;
 		expect("softmax beta mult", VPUX_SHAVE_KERNEL_SOFTMAX, &s, sizeof(s), ERR_ARGS);
+		s.beta_scale = scale_of(1.0);
+		s.out_scale.shift = 32;
+		expect("softmax out_scale shift", VPUX_SHAVE_KERNEL_SOFTMAX, &s, sizeof(s), ERR_ARGS);
+		s.out_scale = scale_of(1.0);
+		s.out_zp = 256;
+		expect("softmax out_zp range", VPUX_SHAVE_KERNEL_SOFTMAX, &s, sizeof(s), ERR_ARGS);
+		s.out_zp = 0;
+		s.in = l.in;	/* int32 */
+		expect("softmax int32 input", VPUX_SHAVE_KERNEL_SOFTMAX, &s, sizeof(s), ERR_ARGS);
 
 		memset(&p, 0, sizeof(p));
 		p.in = a.in;
@@ -768,6 +777,17 @@ static void test_args(void)
 		q.out = a.out;
 		q.out_zp = -1;
 		expect("quantize out_zp range", VPUX_SHAVE_KERNEL_QUANTIZE, &q, sizeof(q), ERR_ARGS);
+		q.out_zp = 0;
+		q.in_zp = 300;
+		expect("quantize in_zp range", VPUX_SHAVE_KERNEL_QUANTIZE, &q, sizeof(q), ERR_ARGS);
+		q.in = l.in;	/* int32: any zero point */
+		q.in_zp = -70000;
+		expect("quantize int32 input, any in_zp", VPUX_SHAVE_KERNEL_QUANTIZE, &q, sizeof(q), 0);
+		q.scale.mult = 0;
+		expect("quantize scale mult 0", VPUX_SHAVE_KERNEL_QUANTIZE, &q, sizeof(q), ERR_ARGS);
+		l.in = l.out;
+		l.out.data_type = VPUX_DT_I32;
+		expect("tanh int32 output", VPUX_SHAVE_KERNEL_TANH, &l, sizeof(l), ERR_ARGS);
 	}
 	{	/* dynamic shapes */
 		struct vpux_shave_clamp_args d = good_clamp();
