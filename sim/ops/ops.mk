@@ -31,3 +31,33 @@ BENCH_PROGS += $(OPS_BENCH)
 .PHONY: ops-check
 ops-check: $(OPS_TESTS)
 	tools/run-tests.sh ops $(OPS_TESTS)
+
+# ---- ops-freestanding: kernels and references need nothing but memcpy/memset ----
+# Every file, 32- and 64-bit, freestanding, -Werror; the linked objects may
+# leave only memcpy and memset undefined (no libc, no 64-bit division
+# helpers such as __udivdi3, no floating point runtime).
+OPS_FREESTANDING := -std=c11 -Wall -Wextra -Werror -Wmissing-prototypes \
+	-O2 -ffreestanding -fno-builtin -fno-pic -mgeneral-regs-only
+
+.PHONY: ops-freestanding
+ops-freestanding:
+	@mkdir -p $(B)/ops/fs
+	@for m in -m32 -m64; do \
+		objs=; \
+		for f in $(OPS_SRCS) $(REF_SRCS); do \
+			o=$(B)/ops/fs/$$(basename $$f .c)$$m.o; \
+			$(CC) $$m $(OPS_FREESTANDING) $(OPS_CFLAGS) -c $$f -o $$o \
+				|| exit 1; \
+			objs="$$objs $$o"; \
+		done; \
+		ld $$( [ $$m = -m32 ] && echo -m elf_i386 ) -r -o $(B)/ops/fs/all$$m.o $$objs \
+			|| exit 1; \
+		undef=$$(nm -u $(B)/ops/fs/all$$m.o | awk '{print $$2}' | \
+			grep -vxE 'memcpy|memset'); \
+		if [ -n "$$undef" ]; then \
+			echo "ops$$m: unexpected undefined symbols: $$undef"; exit 1; \
+		fi; \
+	done
+	@echo "ops: kernels and references build freestanding (-m32, -m64), need only memcpy/memset"
+
+CHECK_STEPS += ops-freestanding
