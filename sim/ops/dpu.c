@@ -13,7 +13,8 @@
  *  - the inner loops are contiguous dot products over input channels (and
  *    over whole window rows when groups == 1 and dilation_w == 1), with
  *    int32 accumulation, unrolled and specialised per signedness;
- *  - depthwise convolution and pooling vectorise over channels instead.
+ *  - depthwise convolution (weights transposed per block of channels) and
+ *    pooling vectorise over channels instead.
  *
  * Every valid descriptor keeps |sum (x - xz)(w - wz)| below 2^31
  * (VPUX_DPU_MAX_K), so the folded terms are combined modulo 2^32 and the
@@ -358,14 +359,27 @@ static void conv_block(const struct vpux_hw_dpu_desc *d,
 
 /* ---- depthwise (one input and one output channel per group) ---- */
 
+#define DPU_DW_BLOCK	64u	/* channels per depthwise block */
+#define DPU_DW_WT	1024u	/* bytes of transposed weights on the stack */
+
+/*
+ * One tap for a block of channels. The weights are either strided (ktaps
+ * apart, straight from the [c][kh][kw] layout) or contiguous (the block's
+ * weights transposed to [tap][c] once per block, which vectorises).
+ */
 #define DPU_DW_TAP(name, TX, TW)					\
-static DPU_VEC void name(s32 *acc, const void *xp, const void *wp, u32 wstride,\
-		 u32 n, s32 xz, s32 wz)					\
+static DPU_VEC void name(s32 *acc, const void *xp, const void *wp,	\
+			 u32 wstride, u32 n, s32 xz, s32 wz)		\
 {									\
 	const TX *x = xp;						\
 	const TW *w = wp;						\
 	u32 c;								\
 									\
+	if (wstride == 1) {						\
+		for (c = 0; c < n; c++)					\
+			acc[c] += (x[c] - xz) * (w[c] - wz);		\
+		return;							\
+	}								\
 	for (c = 0; c < n; c++)						\
 		acc[c] += (x[c] - xz) * (w[(size_t)c * wstride] - wz);	\
 }
@@ -374,6 +388,25 @@ DPU_DW_TAP(dw_uu, u8, u8)
 DPU_DW_TAP(dw_su, s8, u8)
 DPU_DW_TAP(dw_us, u8, s8)
 DPU_DW_TAP(dw_ss, s8, s8)
+
+static void dpu_dw_tap(u32 combo, s32 *acc, const u8 *xp, const u8 *wp,
+		       u32 wstride, u32 n, s32 xz, s32 wz)
+{
+	switch (combo) {
+	case 0:
+		dw_uu(acc, xp, wp, wstride, n, xz, wz);
+		break;
+	case 1:
+		dw_su(acc, xp, wp, wstride, n, xz, wz);
+		break;
+	case 2:
+		dw_us(acc, xp, wp, wstride, n, xz, wz);
+		break;
+	default:
+		dw_ss(acc, xp, wp, wstride, n, xz, wz);
+		break;
+	}
+}
 
 static void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 			  const struct vpux_dpu_operands *o,
@@ -384,22 +417,28 @@ static void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	u32 combo = (in_s ? 1u : 0u) | (w_s ? 2u : 0u);
 	u32 ktaps = g->kh * g->kw;
+	bool tr = ktaps * DPU_DW_BLOCK <= DPU_DW_WT;
 	const u8 *in = o->in, *w = o->in2;
-	s32 acc[DPU_CH_BLOCK];
-	u32 oy, ox, c0, c, ky, kx;
+	s32 acc[DPU_DW_BLOCK];
+	u8 wt[DPU_DW_WT];
+	u32 oy, ox, c0, c, ky, kx, t;
 	struct conv_pix p;
 
-	for (oy = 0; oy < g->out_h; oy++) {
-		p.iy0 = (s64)oy * g->sh - g->pt;
-		dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
-		for (ox = 0; ox < g->out_w; ox++) {
-			p.ix0 = (s64)ox * g->sw - g->pl;
-			dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
-			for (c0 = 0; c0 < g->in_c; c0 += DPU_CH_BLOCK) {
-				u32 n = g->in_c - c0 < DPU_CH_BLOCK ?
-					g->in_c - c0 : DPU_CH_BLOCK;
+	for (c0 = 0; c0 < g->in_c; c0 += DPU_DW_BLOCK) {
+		u32 n = g->in_c - c0 < DPU_DW_BLOCK ? g->in_c - c0 : DPU_DW_BLOCK;
+
+		if (tr)
+			for (c = 0; c < n; c++)
+				for (t = 0; t < ktaps; t++)
+					wt[t * n + c] = w[(size_t)(c0 + c) * ktaps + t];
+		for (oy = 0; oy < g->out_h; oy++) {
+			p.iy0 = (s64)oy * g->sh - g->pt;
+			dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
+			for (ox = 0; ox < g->out_w; ox++) {
 				size_t obase;
 
+				p.ix0 = (s64)ox * g->sw - g->pl;
+				dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
 				memset(acc, 0, n * sizeof(acc[0]));
 				for (ky = p.ky0; ky < p.ky1; ky++) {
 					size_t row = (size_t)(p.iy0 + (s64)ky * g->dh) *
@@ -407,28 +446,14 @@ static void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 
 					for (kx = p.kx0; kx < p.kx1; kx++) {
 						size_t ix = (size_t)(p.ix0 + (s64)kx * g->dw);
-						const u8 *xp = in + (row + ix) * g->in_c + c0;
-						const u8 *wp = w + (size_t)c0 * ktaps +
-							       ky * g->kw + kx;
+						u32 tap = ky * g->kw + kx;
 
-						switch (combo) {
-						case 0:
-							dw_uu(acc, xp, wp, ktaps, n,
-							      d->in_zp, d->in2_zp);
-							break;
-						case 1:
-							dw_su(acc, xp, wp, ktaps, n,
-							      d->in_zp, d->in2_zp);
-							break;
-						case 2:
-							dw_us(acc, xp, wp, ktaps, n,
-							      d->in_zp, d->in2_zp);
-							break;
-						default:
-							dw_ss(acc, xp, wp, ktaps, n,
-							      d->in_zp, d->in2_zp);
-							break;
-						}
+						dpu_dw_tap(combo, acc,
+							   in + (row + ix) * g->in_c + c0,
+							   tr ? wt + tap * n :
+							   w + (size_t)c0 * ktaps + tap,
+							   tr ? 1 : ktaps, n, d->in_zp,
+							   d->in2_zp);
 					}
 				}
 				obase = ((size_t)oy * g->out_w + ox) * g->out_c + c0;
@@ -439,8 +464,8 @@ static void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 						   o->bias[c0 + c] : 0),
 						  c0 + c, out_s);
 			}
+			dpu_yield(o);
 		}
-		dpu_yield(o);
 	}
 }
 

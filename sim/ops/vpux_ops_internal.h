@@ -9,6 +9,7 @@
 #define VPUX_OPS_INTERNAL_H
 
 #include "vpux_ops.h"
+#include "vpux_shave_abi.h"
 
 #ifndef fallthrough
 #define fallthrough	__attribute__((__fallthrough__))
@@ -72,8 +73,6 @@ int vpux_dpu_check_operands(const struct vpux_hw_dpu_desc *d,
 			    const struct vpux_dpu_operands *o);
 
 /* ---- SHAVE kernels: shared argument checks and fixed-point math ---- */
-
-#include "vpux_shave_abi.h"
 
 /* a resolved buffer argument: actual dims, byte strides, memory order */
 struct vpux_tensor {
