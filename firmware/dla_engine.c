@@ -56,10 +56,10 @@ dla_s32 dla_resolve_empty(const struct dla_opctx *c, const char *field,
  * touches from the start of the ref. Address-list entries are asked from
  * the port once per task and cached in the task slot.
  */
-static inline dla_s32 dla_resolve(const struct dla_opctx *c,
-				  const char *field,
-				  const struct dla_buf_ref *ref, dla_u32 mode,
-				  dla_u64 need, dla_u64 *addr)
+static inline __attribute__((always_inline))
+dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
+		    const struct dla_buf_ref *ref, dla_u32 mode, dla_u64 need,
+		    dla_u64 *addr)
 {
 	struct dla_engine *e = c->e;
 	struct dla_task *t = c->t;

@@ -155,7 +155,13 @@ union dla_hw_desc {
 
 /* dla_util.c */
 extern const char *const dla_kind_name[DLA_OP_KINDS];
-dla_u32 dla_op_rec_size(dla_u32 kind);
+
+static inline dla_u32 dla_op_rec_size(dla_u32 kind)
+{
+	return kind == DLA_OP_DMA ? sizeof(struct dla_dma_op) :
+	       kind == DLA_OP_DPU ? sizeof(struct dla_dpu_op) :
+	       sizeof(struct dla_shave_op);
+}
 void dla_zero(void *p, dla_u32 len);
 
 /* Index of the lowest set bit of @mask != 0 (no libgcc __ctzsi2 on rv32). */

@@ -11,18 +11,6 @@ const char *const dla_kind_name[DLA_OP_KINDS] = {
 	[DLA_OP_SHAVE] = "shave",
 };
 
-dla_u32 dla_op_rec_size(dla_u32 kind)
-{
-	switch (kind) {
-	case DLA_OP_DMA:
-		return sizeof(struct dla_dma_op);
-	case DLA_OP_DPU:
-		return sizeof(struct dla_dpu_op);
-	default:
-		return sizeof(struct dla_shave_op);
-	}
-}
-
 void dla_zero(void *p, dla_u32 len)
 {
 	dla_memset(p, 0, len);
