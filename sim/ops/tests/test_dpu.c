@@ -508,6 +508,43 @@ static int compare_one(const struct vpux_hw_dpu_desc *d, unsigned int n)
 	return ok;
 }
 
+static unsigned int mutated, mutated_ok, mutated_valid;
+
+/*
+ * Flip 1..3 bits of a valid descriptor: the result is either rejected by
+ * both implementations alike or, if still valid (and small enough to
+ * run), computed bit-exactly by both.
+ */
+static void mutate_one(const struct vpux_hw_dpu_desc *orig)
+{
+	struct vpux_hw_dpu_desc d = *orig;
+	struct vpux_dpu_extents e;
+	unsigned int k, flips = 1 + ot_rand() % 3;
+	u8 *p = (u8 *)&d;
+
+	for (k = 0; k < flips; k++) {
+		u32 bit = ot_rand() % (sizeof(d) * 8);
+
+		p[bit / 8] ^= (u8)(1u << (bit % 8));
+	}
+	mutated++;
+	if (vpux_dpu_extents(&d, &e)) {
+		static u8 buf[16];
+		struct vpux_dpu_operands o = { .in = buf, .in2 = buf,
+					       .out = buf };
+
+		mutated_ok += vpux_dpu_run(&d, &o) == VPUX_ERR(DESC) &&
+			      vpux_ref_dpu_run(&d, &o) == VPUX_ERR(DESC);
+		return;
+	}
+	if (e.in + e.in2 + e.out > (4u << 20) || e.macs > (16u << 20)) {
+		mutated_ok++;	/* valid but too big to run here */
+		return;
+	}
+	mutated_valid++;
+	mutated_ok += compare_one(&d, 0);
+}
+
 static void test_random(void)
 {
 	static const unsigned int cases[VPUX_DPU_OPS] = { 400, 150, 150, 150,
@@ -524,6 +561,8 @@ static void test_random(void)
 				continue;
 			pass += compare_one(&d, n);
 			n++;
+			if (n % 2 == 0)
+				mutate_one(&d);
 		}
 		tap_check(n == cases[op] && pass == n,
 			  "random %s: %u/%u cases bit-exact with the reference",
@@ -533,6 +572,10 @@ static void test_random(void)
 			  "random %s: %llu of %llu outputs inside the clamp range",
 			  op_name[op], n_inside, n_out);
 		n_inside = n_out = 0;
+		tap_check(mutated_ok == mutated,
+			  "random %s: %u/%u bit-flipped descriptors handled alike (%u still valid)",
+			  op_name[op], mutated_ok, mutated, mutated_valid);
+		mutated = mutated_ok = mutated_valid = 0;
 	}
 }
 

@@ -459,6 +459,8 @@ static const char *const kname[] = {
 	"?", "clamp", "softmax", "sigmoid", "tanh", "permute", "quantize",
 };
 
+static unsigned int mutated, mutated_ok, mutated_err;
+
 static void test_random(void)
 {
 	u32 id;
@@ -557,6 +559,25 @@ static void test_random(void)
 			r = run_both(id, &a, size, &rr, &cyc);
 			yielded += tm_a.yields > 0;
 			varied += distinct_out(&a.c.out) >= 8;
+			if (n % 3 == 0 && max_elems <= 3000) {
+				/* flip 1..3 bits: both must agree on the outcome */
+				u8 m[sizeof(a)];
+				unsigned int k, flips = 1 + ot_rand() % 3;
+				int mr, mrr;
+
+				memcpy(m, &a, sizeof(a));
+				for (k = 0; k < flips; k++) {
+					u32 bit = ot_rand() % (size * 8);
+
+					m[bit / 8] ^= (u8)(1u << (bit % 8));
+				}
+				fill_both(0);
+				fill_both(1);
+				mr = run_both(id, m, size, &mrr, &cyc);
+				mutated++;
+				mutated_ok += mr == mrr && same_mem();
+				mutated_err += mr != 0;
+			}
 			if (r == 0 && rr == 0 && cyc > VPUX_SHAVE_CYCLES_LAUNCH &&
 			    same_mem())
 				pass++;
@@ -572,6 +593,10 @@ static void test_random(void)
 		tap_check(varied * 2 > cases,
 			  "random %s: %u/%u cases produce at least 8 distinct values",
 			  kname[id], varied, cases);
+		tap_check(mutated_ok == mutated && mutated_err * 2 > mutated,
+			  "random %s: %u/%u bit-flipped argument buffers handled alike (%u rejected)",
+			  kname[id], mutated_ok, mutated, mutated_err);
+		mutated = mutated_ok = mutated_err = 0;
 	}
 }
 
