@@ -34,6 +34,9 @@
 #define DPU_VEC
 #endif
 
+/* the big-frame workers must not be inlined into one another's caller */
+#define DPU_NOINLINE	__attribute__((__noinline__))
+
 #define DPU_OC_BLOCK	256u	/* output channels per weight-sum block */
 #define DPU_CH_BLOCK	128u	/* channels per depthwise/pool block */
 
@@ -266,7 +269,7 @@ static u32 conv_sumx(const struct dpu_geom *g, const struct conv_pix *p,
 	return sum;
 }
 
-static void conv_block(const struct vpux_hw_dpu_desc *d,
+static DPU_NOINLINE void conv_block(const struct vpux_hw_dpu_desc *d,
 		       const struct vpux_dpu_operands *o,
 		       const struct dpu_geom *g, u32 oc0, u32 oc1)
 {
@@ -408,7 +411,7 @@ static void dpu_dw_tap(u32 combo, s32 *acc, const u8 *xp, const u8 *wp,
 	}
 }
 
-static void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
+static DPU_NOINLINE void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 			  const struct vpux_dpu_operands *o,
 			  const struct dpu_geom *g)
 {
@@ -471,7 +474,7 @@ static void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 
 /* ---- pooling: vectorised over channels ---- */
 
-static void dpu_pool(const struct vpux_hw_dpu_desc *d,
+static DPU_NOINLINE void dpu_pool(const struct vpux_hw_dpu_desc *d,
 		     const struct vpux_dpu_operands *o,
 		     const struct dpu_geom *g)
 {
