@@ -21,7 +21,7 @@ struct dla_opctx {
 	dla_u32 index;
 };
 
-static __attribute__((cold, noinline))
+static __attribute__((__cold__, __noinline__))
 dla_s32 dla_fail(const struct dla_opctx *c, const char *field, dla_s32 err)
 {
 	return dla_op_fail(c->t, c->slot, c->kind, c->index, field, err);
@@ -40,7 +40,7 @@ dla_s32 dla_op_read(struct dla_engine *e, struct dla_task *t, dla_u32 slot,
 }
 
 /* Empty ref: valid unless it must name a buffer or has stray fields. */
-static __attribute__((noinline))
+static __attribute__((__noinline__))
 dla_s32 dla_resolve_empty(const struct dla_opctx *c, const char *field,
 			  const struct dla_buf_ref *ref, dla_u32 mode)
 {
@@ -56,7 +56,7 @@ dla_s32 dla_resolve_empty(const struct dla_opctx *c, const char *field,
  * touches from the start of the ref. Address-list entries are asked from
  * the port once per task and cached in the task slot.
  */
-static inline __attribute__((always_inline))
+static inline __attribute__((__always_inline__))
 dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
 		    const struct dla_buf_ref *ref, dla_u32 mode, dla_u64 need,
 		    dla_u64 *addr)

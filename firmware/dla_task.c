@@ -10,7 +10,7 @@
 
 #define DLA_BAR_CHUNK	32u
 
-__attribute__((cold))
+__attribute__((__cold__))
 dla_s32 dla_op_fail(struct dla_task *t, dla_u32 slot, dla_u32 kind,
 		    dla_u32 index, const char *field, dla_s32 err)
 {

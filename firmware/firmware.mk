@@ -111,6 +111,30 @@ firmware-m32:
 firmware-check: firmware-image firmware-m32
 CHECK_STEPS += firmware-check
 
+# ---- the core inside a kernel module (compile test, stub port) ----
+FW_KBUILD_DIR := $(B)/firmware/kbuild
+.PHONY: firmware-kbuild
+firmware-kbuild:
+	@if [ ! -d "$(KDIR)" ]; then \
+		echo "firmware-kbuild: no kernel headers at '$(KDIR)', skipped"; \
+		exit 0; \
+	fi; \
+	rm -rf $(FW_KBUILD_DIR) && mkdir -p $(FW_KBUILD_DIR) && \
+	ln -s $(SRCTOP)/firmware/tests/kbuild/kport.c $(FW_SRCS) \
+		$(FW_KBUILD_DIR)/ && \
+	{ echo 'obj-m := vpux_fw_kbuild.o'; \
+	  echo 'ccflags-y := $(FW_CFLAGS) -I$(SRCTOP)/firmware -Werror'; \
+	  echo 'vpux_fw_kbuild-y := kport.o $(notdir $(FW_SRCS:.c=.o))'; \
+	} >$(FW_KBUILD_DIR)/Kbuild && \
+	$(MAKE) -s -C $(KDIR) M=$(FW_KBUILD_DIR) W=1 C=2 modules \
+		>$(FW_KBUILD_DIR)/build.log 2>&1; st=$$?; \
+	if [ $$st -ne 0 ] || grep -qE '(warning|error):' \
+			$(FW_KBUILD_DIR)/build.log; then \
+		cat $(FW_KBUILD_DIR)/build.log; exit 1; \
+	fi; \
+	echo "firmware-kbuild: core builds in a kernel module (W=1, sparse)"
+CHECK_STEPS += firmware-kbuild
+
 # ---- libFuzzer harness on task validation + execution ----
 FW_FUZZ := $(B)/firmware/fuzz/fw-fuzz
 FUZZ_CC ?= clang

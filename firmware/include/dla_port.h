@@ -97,10 +97,14 @@ void *dla_memset(void *src, int ch, dla_u64 len);
 void *dla_memcpy(void *dest, const void *src, dla_u64 len);
 
 /* Console messages; printf-style formats (%u, %d, %s, %llx, %llu only). */
-void dla_debug(const char *str, ...) __attribute__((format(printf, 1, 2)));
-void dla_info(const char *str, ...) __attribute__((format(printf, 1, 2)));
-void dla_warn(const char *str, ...) __attribute__((format(printf, 1, 2)));
-void dla_error(const char *str, ...) __attribute__((format(printf, 1, 2)));
+void dla_debug(const char *str, ...)
+	__attribute__((__format__(__printf__, 1, 2)));
+void dla_info(const char *str, ...)
+	__attribute__((__format__(__printf__, 1, 2)));
+void dla_warn(const char *str, ...)
+	__attribute__((__format__(__printf__, 1, 2)));
+void dla_error(const char *str, ...)
+	__attribute__((__format__(__printf__, 1, 2)));
 
 /*
  * The NVDLA helper names, implemented by the core on top of
