@@ -35,6 +35,21 @@ static int mem_err(int ret)
 	return ret < 0 ? ret : VPUX_ERR(MMU);
 }
 
+/* copy @n elements of @es bytes, @stride bytes apart in @src, packed */
+static void pick(u8 *dst, const u8 *src, u64 stride, u32 n, u32 es)
+{
+	size_t st = (size_t)stride;
+	u32 i;
+
+	if (es == 1) {
+		for (i = 0; i < n; i++, src += st)
+			dst[i] = *src;
+		return;
+	}
+	for (i = 0; i < n; i++, src += st)
+		memcpy(dst + i * es, src, es);
+}
+
 /* read @n elements of @es bytes, @stride bytes apart, packed into dst */
 static int gather(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
 		  u32 es, u8 *dst)
@@ -45,10 +60,7 @@ static int gather(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
 	int ret;
 
 	if (c->stage) {		/* every input address is inside the stage */
-		const u8 *p = c->stage + (addr - c->job->in.addr);
-
-		for (i = 0; i < n; i++)
-			memcpy(dst + i * es, p + i * stride, es);
+		pick(dst, c->stage + (addr - c->job->in.addr), stride, n, es);
 		return 0;
 	}
 	if (stride == es || n == 1) {
@@ -59,8 +71,7 @@ static int gather(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
 		ret = m->read(m->ctx, addr, c->span, (u32)span);
 		if (ret)
 			return mem_err(ret);
-		for (i = 0; i < n; i++)
-			memcpy(dst + i * es, c->span + i * stride, es);
+		pick(dst, c->span, stride, n, es);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
@@ -97,13 +108,13 @@ static void shave_yield(const struct shave_ctx *c)
 		c->mem->yield(c->mem->ctx);
 }
 
-/* advance the odometer @idx over @dims, skipping dim @skip; false at end */
+/* advance the odometer @idx over @dims but the dims in @skip; false at end */
 static bool odo_next(u32 *idx, const u32 *dims, u32 rank, u32 skip)
 {
 	u32 i;
 
 	for (i = rank; i-- > 0;) {
-		if (i == skip)
+		if (skip & (1u << i))
 			continue;
 		if (++idx[i] < dims[i])
 			return true;
@@ -117,11 +128,27 @@ static int shave_eltwise(struct shave_ctx *c)
 {
 	const struct vpux_shave_job *job = c->job;
 	const struct vpux_tensor *ti = &job->in, *to = &job->out;
-	u32 inner = to->order[0], len = to->dims[inner];
+	u32 inner = to->order[0], len = to->dims[inner], skip = 1u << inner;
 	u64 is = ti->stride[job->perm[inner]], os = to->stride[inner];
 	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
 	u32 i, j, n;
 	int ret;
+
+	/*
+	 * Fold the next memory dims of the output into the line while both
+	 * tensors continue them with the same step: a compact element-wise
+	 * op becomes one long line instead of one line per row.
+	 */
+	for (i = 1; i < to->rank; i++) {
+		u32 dim = to->order[i];
+
+		if (to->stride[dim] != os * len ||
+		    ti->stride[job->perm[dim]] != is * len ||
+		    (u64)len * to->dims[dim] > 0xffffffffu)
+			break;
+		len *= to->dims[dim];
+		skip |= 1u << dim;
+	}
 
 	if (c->lut)
 		for (i = 0; i < 256; i++)
@@ -158,7 +185,7 @@ static int shave_eltwise(struct shave_ctx *c)
 				return ret;
 			shave_yield(c);
 		}
-	} while (odo_next(idx, to->dims, to->rank, inner));
+	} while (odo_next(idx, to->dims, to->rank, skip));
 	return 0;
 }
 
@@ -172,7 +199,7 @@ static int shave_softmax(struct shave_ctx *c)
 	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
 	bool in_s = ti->dt == VPUX_DT_I8;
 	u32 i, j, n, pass;
-	int ret;
+	int ret = 0;
 
 	for (i = 0; i < 256; i++)
 		c->etab[i] = vpux_shave_softmax_exp(job, i);
@@ -189,8 +216,10 @@ static int shave_softmax(struct shave_ctx *c)
 				recip = vpux_shave_softmax_recip(sum);
 			for (j = 0; j < len; j += n) {
 				n = len - j < SHAVE_CHUNK ? len - j : SHAVE_CHUNK;
-				ret = gather(c, ti->addr + (u32)(ioff + j * is), is,
-					     n, 1, c->ibuf);
+				/* a line of one chunk is read once for all passes */
+				if (!pass || len > SHAVE_CHUNK)
+					ret = gather(c, ti->addr + (u32)(ioff + j * is),
+						     is, n, 1, c->ibuf);
 				if (ret)
 					return ret;
 				for (i = 0; i < n; i++) {
@@ -213,7 +242,7 @@ static int shave_softmax(struct shave_ctx *c)
 				shave_yield(c);
 			}
 		}
-	} while (odo_next(idx, ti->dims, ti->rank, ax));
+	} while (odo_next(idx, ti->dims, ti->rank, 1u << ax));
 	return 0;
 }
 
