@@ -14,6 +14,7 @@
 
 #include "dla_port.h"
 #include "dla_user.h"
+#include "dla_user_priv.h"
 
 struct dla_user_task {
 	unsigned int n;
@@ -33,6 +34,8 @@ struct dla_user_dev {
 	int irq_latched;
 	int stop;
 	struct dla_user_task *tasks[DLA_MAX_TASKS];
+	void (*detach)(void *arg);
+	void *detach_arg;
 };
 
 /* ---- callbacks the core calls (dla_port.h) ---- */
@@ -273,6 +276,8 @@ void dla_user_destroy(struct dla_user_dev *d)
 
 	if (!d)
 		return;
+	if (d->detach)
+		d->detach(d->detach_arg);
 	pthread_mutex_lock(&d->lock);
 	d->stop = 1;
 	pthread_cond_signal(&d->bh_cond);
@@ -288,6 +293,13 @@ void dla_user_destroy(struct dla_user_dev *d)
 	pthread_cond_destroy(&d->bh_cond);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
+}
+
+void dla_user_set_detach(struct dla_user_dev *d, void (*fn)(void *arg),
+			 void *arg)
+{
+	d->detach = fn;
+	d->detach_arg = arg;
 }
 
 /* ---- tasks ---- */
