@@ -398,6 +398,21 @@ static void test_threaded_many(void)
 	}
 	tap_check(ok, "threaded: 20 rounds of %u tasks in flight, all copied",
 		  DLA_MAX_TASKS);
+
+	/* a lost interrupt is found by the bottom half's watchdog */
+	vpux_host_reg_write(m.hw, VPUX_REG_INJECT,
+			    0 << VPUX_INJECT_ENGINE_SHIFT |
+			    VPUX_INJECT_DROP_IRQ << VPUX_INJECT_KIND_SHIFT |
+			    1u << VPUX_INJECT_COUNT_SHIFT);
+	memset(dst[0].cpu, 0, 4096);
+	h[0] = submit_copy(&m, &t[0], &src[0], &dst[0], 0);
+	tap_check(dla_user_wait(m.dev, h[0], 5000) == 0 &&
+		  mstatus(&m, h[0]).state == DLA_TASK_DONE &&
+		  !memcmp(src[0].cpu, dst[0].cpu, 4096) &&
+		  vpux_host_reg_read(m.hw, VPUX_REG_INJECT) == 0,
+		  "threaded: dropped IRQ recovered by the watchdog");
+	dla_user_release(m.dev, h[0]);
+	free(t[0].buf);
 	test_pipeline(&m, "threaded");
 	mdev_close(&m);
 }

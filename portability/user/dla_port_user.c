@@ -208,14 +208,33 @@ static void dla_user_bottom_half(struct dla_user_dev *d)
 		pthread_cond_broadcast(&d->done_cond);
 }
 
+/*
+ * The bottom-half thread doubles as the lost-interrupt watchdog: when no
+ * interrupt arrived for DLA_USER_WATCHDOG_MS, engines that finished
+ * without raising one are picked up by dla_poll_engines().
+ */
+#define DLA_USER_WATCHDOG_MS	20
+
 static void *dla_user_bh_thread(void *arg)
 {
 	struct dla_user_dev *d = arg;
 
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
-		while (!d->irq_latched && !d->stop)
-			pthread_cond_wait(&d->bh_cond, &d->lock);
+		while (!d->irq_latched && !d->stop) {
+			struct timespec dl;
+
+			clock_gettime(CLOCK_REALTIME, &dl);
+			dl.tv_nsec += DLA_USER_WATCHDOG_MS * 1000000L;
+			if (dl.tv_nsec >= 1000000000L) {
+				dl.tv_sec++;
+				dl.tv_nsec -= 1000000000L;
+			}
+			if (pthread_cond_timedwait(&d->bh_cond, &d->lock,
+						   &dl) == ETIMEDOUT &&
+			    dla_poll_engines(d->engine) > 0)
+				dla_user_bottom_half(d);
+		}
 		if (d->stop)
 			break;
 		d->irq_latched = 0;

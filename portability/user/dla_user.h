@@ -7,7 +7,8 @@
  * Threads: the backend's interrupt context calls dla_user_irq(), which
  * runs dla_isr_handler() under the port lock and wakes the bottom-half
  * thread; that thread runs dla_process_events() under the same lock and
- * wakes waiters. Every other call takes the lock too, so the core is never
+ * wakes waiters. When no interrupt came for 20 ms it also polls for ops
+ * whose interrupt was lost (dla_poll_engines()). Every other call takes the lock too, so the core is never
  * entered twice at once. With DLA_USER_INLINE_BH there is no thread and
  * dla_user_irq() runs the bottom half itself (deterministic step tests).
  *
