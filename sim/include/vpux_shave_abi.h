@@ -76,6 +76,49 @@ struct vpux_memref {
 	__UINT64_TYPE__ strides[VPUX_MEMREF_MAX_RANK];
 };
 
+/**
+ * vpux_memref_compact() - describe a static, compact tensor
+ * @m: record to fill (every field is written)
+ * @addr: window address of element 0
+ * @data_type: VPUX_DT_*
+ * @rank: 1..VPUX_MEMREF_MAX_RANK
+ * @dims: @rank logical dims
+ * @order: packed dims order (e.g. VPUX_ORDER_NHWC for logical N, C, H, W)
+ *
+ * Strides follow @order with no padding, innermost first. The caller keeps
+ * @rank and @order valid; the kernels check the result like any record.
+ */
+static inline void vpux_memref_compact(struct vpux_memref *m,
+				       __UINT32_TYPE__ addr,
+				       __UINT32_TYPE__ data_type,
+				       __UINT32_TYPE__ rank,
+				       const __UINT32_TYPE__ *dims,
+				       __UINT64_TYPE__ order)
+{
+	__UINT64_TYPE__ bits = data_type == VPUX_DT_I32 ? 32 : 8;
+	__UINT32_TYPE__ i;
+
+	m->addr = addr;
+	m->is_static = 1;
+	m->rank = rank;
+	m->data_type = data_type;
+	m->dims_order = order;
+	m->dims_addr = 0;
+	m->reserved = 0;
+	for (i = 0; i < VPUX_MEMREF_MAX_RANK; i++) {
+		m->dims[i] = i < rank ? dims[i] : 0;
+		m->strides[i] = 0;
+	}
+	for (i = 0; i < rank && i < VPUX_MEMREF_MAX_RANK; i++) {
+		__UINT32_TYPE__ d = (__UINT32_TYPE__)(order >> (4 * i) & 0xf) - 1;
+
+		if (d >= VPUX_MEMREF_MAX_RANK)
+			return;
+		m->strides[d] = bits;
+		bits *= m->dims[d];
+	}
+}
+
 /*
  * Scales are struct vpux_hw_requant (vpux_regs.h): value * mult /
  * 2^(31 + shift) rounded as vpux_requant() does; mult > 0, shift -31..31.

@@ -685,6 +685,24 @@ static void expect(const char *name, u32 id, const void *a, u32 size, int err)
 		  "args: %s -> %d (model %d, reference %d)", name, err, r, rr);
 }
 
+static void test_compact_helper(void)
+{
+	static const u64 orders[] = { VPUX_ORDER_NCHW, VPUX_ORDER_NHWC,
+				      0x4321, 0x2413 };
+	u32 dims[4] = { 2, 3, 4, 5 }, i;
+	struct vpux_memref a, b;
+	int same = 1;
+
+	for (i = 0; i < 4; i++) {
+		memset(&a, 0xee, sizeof(a));
+		vpux_memref_compact(&a, VPUX_WADDR(1, 4), VPUX_DT_I32, 4, dims,
+				    orders[i]);
+		mk_memref(&b, VPUX_WADDR(1, 4), VPUX_DT_I32, 4, dims, orders[i], 0);
+		same &= !memcmp(&a, &b, sizeof(a));
+	}
+	tap_check(same, "vpux_memref_compact() matches hand-made compact records");
+}
+
 static void test_args(void)
 {
 	struct vpux_shave_clamp_args a = good_clamp(), b;
@@ -954,6 +972,7 @@ int main(void)
 	tmem_init(&tm_a);
 	tmem_init(&tm_b);
 	test_fixmath();
+	test_compact_helper();
 	test_chunks();
 	test_kat();
 	test_args();
