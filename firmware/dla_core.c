@@ -83,10 +83,16 @@ dla_s32 dla_register_driver(void **engine_context, void *driver_context)
 void dla_unregister_driver(void *engine_context)
 {
 	struct dla_engine *e = engine_context;
-	dla_u32 i;
+	dla_u32 i, k, p;
 
 	if (!e || !e->in_use)
 		return;
+	/* nothing may start while the tasks are torn down */
+	for (k = 0; k < DLA_OP_KINDS; k++) {
+		e->qmask[k] = 0;
+		for (p = 0; p < DLA_PRIO_LEVELS; p++)
+			e->qhead[k][p] = e->qtail[k][p] = DLA_NIL;
+	}
 	for (i = 0; i < DLA_MAX_TASKS; i++)
 		if (e->tasks[i].state != DLA_TASK_FREE)
 			dla_clear_task(e, i);
