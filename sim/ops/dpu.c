@@ -34,8 +34,6 @@
 #define DPU_VEC
 #endif
 
-/* the big-frame workers must not be inlined into one another's caller */
-#define DPU_NOINLINE	__attribute__((__noinline__))
 
 #define DPU_OC_BLOCK	256u	/* output channels per weight-sum block */
 #define DPU_CH_BLOCK	128u	/* channels per depthwise/pool block */
@@ -219,8 +217,7 @@ static void dpu_taps(s64 base, u32 k, u32 dil, u32 len, u32 *k0, u32 *k1)
 }
 
 static inline const struct vpux_hw_requant *
-dpu_q(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
-      u32 c)
+dpu_q(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o, u32 c)
 {
 	return (d->flags & VPUX_DPU_F_PER_CHANNEL) ? &o->quant[c] : &d->requant;
 }
@@ -250,9 +247,30 @@ struct conv_pix {
 	s64 iy0, ix0;			/* window origin (may be negative) */
 };
 
+/*
+ * One tap (or one merged row of taps) of @n inputs for @nb (1 or 4)
+ * output channels whose weights are @ws apart; @sumw, if set, also
+ * collects the weight sums of the partial window.
+ */
+static VPUX_WRAPS void conv_tap(u32 combo, s32 *raw, u32 *sumw,
+				const u8 *xp, const u8 *wp, u32 ws, u32 n,
+				u32 nb)
+{
+	u32 b;
+
+	if (nb == 4)
+		dpu_dot4(combo, raw, xp, wp, ws, n);
+	else
+		raw[0] += dpu_dot(combo, xp, wp, n);
+	if (sumw)
+		for (b = 0; b < nb; b++)
+			sumw[b] += (u32)dpu_sum(combo & 2, wp + (size_t)b * ws, n);
+}
+
 /* sum of the valid inputs of group @grp in the window of pixel @p */
-static u32 conv_sumx(const struct dpu_geom *g, const struct conv_pix *p,
-		     const u8 *in, bool in_s, u32 grp)
+static VPUX_WRAPS u32 conv_sumx(const struct dpu_geom *g,
+				const struct conv_pix *p, const u8 *in,
+				bool in_s, u32 grp)
 {
 	u32 ky, kx, sum = 0;
 
@@ -269,7 +287,7 @@ static u32 conv_sumx(const struct dpu_geom *g, const struct conv_pix *p,
 	return sum;
 }
 
-static DPU_NOINLINE void conv_block(const struct vpux_hw_dpu_desc *d,
+static noinline VPUX_WRAPS void conv_block(const struct vpux_hw_dpu_desc *d,
 		       const struct vpux_dpu_operands *o,
 		       const struct dpu_geom *g, u32 oc0, u32 oc1)
 {
@@ -329,17 +347,11 @@ static DPU_NOINLINE void conv_block(const struct vpux_hw_dpu_desc *d,
 
 					for (kx = p.kx0; kx < kx_end; kx++) {
 						size_t ix = (size_t)(p.ix0 + (s64)kx * g->dw);
-						const u8 *xp = xrow + ix * g->in_c;
-						const u8 *wp = wrow + (size_t)kx * g->cin_g;
 
-						if (nb == 4)
-							dpu_dot4(combo, raw, xp, wp, kfull, n);
-						else
-							raw[0] += dpu_dot(combo, xp, wp, n);
-						if (xz && !full)
-							for (b = 0; b < nb; b++)
-								sumw[b] += (u32)dpu_sum(w_s,
-									wp + b * kfull, n);
+						conv_tap(combo, raw, xz && !full ? sumw : NULL,
+							 xrow + ix * g->in_c,
+							 wrow + (size_t)kx * g->cin_g,
+							 kfull, n, nb);
 					}
 				}
 				for (b = 0; b < nb; b++) {
@@ -411,7 +423,7 @@ static void dpu_dw_tap(u32 combo, s32 *acc, const u8 *xp, const u8 *wp,
 	}
 }
 
-static DPU_NOINLINE void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
+static noinline void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 			  const struct vpux_dpu_operands *o,
 			  const struct dpu_geom *g)
 {
@@ -474,7 +486,34 @@ static DPU_NOINLINE void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 
 /* ---- pooling: vectorised over channels ---- */
 
-static DPU_NOINLINE void dpu_pool(const struct vpux_hw_dpu_desc *d,
+/* one window position for @n channels: @mode 0 load, 1 max, 2 sum */
+static void pool_tap(s32 *acc, const u8 *xu, u32 n, bool in_s, int mode)
+{
+	const s8 *xs = (const s8 *)xu;
+	u32 c;
+
+	if (mode == 0 && in_s) {
+		for (c = 0; c < n; c++)
+			acc[c] = xs[c];
+	} else if (mode == 0) {
+		for (c = 0; c < n; c++)
+			acc[c] = xu[c];
+	} else if (mode == 1 && in_s) {
+		for (c = 0; c < n; c++)
+			acc[c] = xs[c] > acc[c] ? xs[c] : acc[c];
+	} else if (mode == 1) {
+		for (c = 0; c < n; c++)
+			acc[c] = xu[c] > acc[c] ? xu[c] : acc[c];
+	} else if (in_s) {
+		for (c = 0; c < n; c++)
+			acc[c] += xs[c];
+	} else {
+		for (c = 0; c < n; c++)
+			acc[c] += xu[c];
+	}
+}
+
+static noinline void dpu_pool(const struct vpux_hw_dpu_desc *d,
 		     const struct vpux_dpu_operands *o,
 		     const struct dpu_geom *g)
 {
@@ -509,25 +548,9 @@ static DPU_NOINLINE void dpu_pool(const struct vpux_hw_dpu_desc *d,
 
 					for (kx = p.kx0; kx < p.kx1; kx++) {
 						size_t ix = (size_t)(p.ix0 + (s64)kx * g->dw);
-						const u8 *xu = in + (row + ix) * g->in_c + c0;
-						const s8 *xs = (const s8 *)xu;
 
-						if (first) {
-							for (c = 0; c < n; c++)
-								acc[c] = in_s ? xs[c] : xu[c];
-						} else if (is_max && in_s) {
-							for (c = 0; c < n; c++)
-								acc[c] = xs[c] > acc[c] ? xs[c] : acc[c];
-						} else if (is_max) {
-							for (c = 0; c < n; c++)
-								acc[c] = xu[c] > acc[c] ? xu[c] : acc[c];
-						} else if (in_s) {
-							for (c = 0; c < n; c++)
-								acc[c] += xs[c];
-						} else {
-							for (c = 0; c < n; c++)
-								acc[c] += xu[c];
-						}
+						pool_tap(acc, in + (row + ix) * g->in_c + c0,
+							 n, in_s, first ? 0 : is_max ? 1 : 2);
 						first = false;
 					}
 				}

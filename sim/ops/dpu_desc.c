@@ -43,10 +43,12 @@ s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q)
 static u32 dpu_out_dim(u32 in, u32 k, u32 stride, u32 pad_a, u32 pad_b,
 		       u32 dil)
 {
-	u32 eff = dil * (k - 1) + 1;
-	u32 padded = in + pad_a + pad_b;
+	u32 padded = in + pad_a + pad_b, eff;
 
-	if (!k || !stride || !dil || padded < eff)
+	if (!k || !stride || !dil)
+		return 0;
+	eff = dil * (k - 1) + 1;	/* < 2^32: both factors < 2^16 */
+	if (padded < eff)
 		return 0;
 	return (padded - eff) / stride + 1;
 }

@@ -111,9 +111,10 @@ static void shave_yield(const struct shave_ctx *c)
 /* advance the odometer @idx over @dims but the dims in @skip; false at end */
 static bool odo_next(u32 *idx, const u32 *dims, u32 rank, u32 skip)
 {
-	u32 i;
+	u32 k, i;
 
-	for (i = rank; i-- > 0;) {
+	for (k = rank; k > 0; k--) {
+		i = k - 1;
 		if (skip & (1u << i))
 			continue;
 		if (++idx[i] < dims[i])

@@ -11,8 +11,22 @@
 #include "vpux_ops.h"
 #include "vpux_shave_abi.h"
 
+#ifndef noinline
+#define noinline	__attribute__((__noinline__))
+#endif
+
 #ifndef fallthrough
 #define fallthrough	__attribute__((__fallthrough__))
+#endif
+
+/*
+ * Marks a function whose u32 arithmetic wraps on purpose (exact modulo
+ * 2^32): keeps clang's opt-in unsigned-overflow checker quiet there.
+ */
+#if defined(__clang__)
+#define VPUX_WRAPS	__attribute__((no_sanitize("unsigned-integer-overflow")))
+#else
+#define VPUX_WRAPS
 #endif
 
 #define VPUX_S32_MAX	((s32)0x7fffffff)

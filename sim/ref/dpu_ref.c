@@ -42,43 +42,55 @@ static bool ref_in(const struct ref_ctx *c, s64 y, s64 x, u32 ch, s32 *v)
 	return true;
 }
 
-static void ref_conv(const struct ref_ctx *c)
+/* the input row/column of tap @k of output @o along one axis */
+static s64 ref_pos(u32 o, u32 stride, u32 pad, u32 k, u32 dil)
+{
+	return (s64)o * stride - pad + (s64)k * dil;
+}
+
+/* accumulator of CONV output (oy, ox, oc), bias included */
+static s64 ref_conv_at(const struct ref_ctx *c, u32 oy, u32 ox, u32 oc)
 {
 	const struct vpux_hw_dpu_desc *d = c->d;
 	u32 cin_g = d->in_c / d->groups, cout_g = d->out_c / d->groups;
-	u32 oy, ox, oc, ky, kx, ci;
+	u32 g = oc / cout_g, ky, kx, ci;
+	s64 acc = 0;
 
-	for (oy = 0; oy < d->out_h; oy++) {
-		for (ox = 0; ox < d->out_w; ox++) {
-			for (oc = 0; oc < d->out_c; oc++) {
-				u32 g = oc / cout_g;
-				s64 acc = 0;
+	for (ky = 0; ky < d->kernel_h; ky++) {
+		s64 y = ref_pos(oy, d->stride_h, d->pad_top, ky, d->dilation_h);
 
-				for (ky = 0; ky < d->kernel_h; ky++) {
-					for (kx = 0; kx < d->kernel_w; kx++) {
-						s64 y = (s64)oy * d->stride_h - d->pad_top +
-							(s64)ky * d->dilation_h;
-						s64 x = (s64)ox * d->stride_w - d->pad_left +
-							(s64)kx * d->dilation_w;
+		for (kx = 0; kx < d->kernel_w; kx++) {
+			s64 x = ref_pos(ox, d->stride_w, d->pad_left, kx,
+					d->dilation_w);
 
-						for (ci = 0; ci < cin_g; ci++) {
-							size_t wi = (((size_t)oc * d->kernel_h + ky) *
-								     d->kernel_w + kx) * cin_g + ci;
-							s32 xv, wv;
+			for (ci = 0; ci < cin_g; ci++) {
+				size_t wi = (((size_t)oc * d->kernel_h + ky) *
+					     d->kernel_w + kx) * cin_g + ci;
+				s32 xv, wv;
 
-							if (!ref_in(c, y, x, g * cin_g + ci, &xv))
-								continue;
-							wv = vpux_ld8(c->o->in2, wi, c->w_s) - d->in2_zp;
-							acc += (s64)xv * wv;
-						}
-					}
-				}
-				if (d->flags & VPUX_DPU_F_BIAS)
-					acc += c->o->bias[oc];
-				ref_store(c, ((size_t)oy * d->out_w + ox) * d->out_c + oc,
-					  acc, oc);
+				if (!ref_in(c, y, x, g * cin_g + ci, &xv))
+					continue;
+				wv = vpux_ld8(c->o->in2, wi, c->w_s) - d->in2_zp;
+				acc += (s64)xv * wv;
 			}
 		}
+	}
+	if (d->flags & VPUX_DPU_F_BIAS)
+		acc += c->o->bias[oc];
+	return acc;
+}
+
+static void ref_conv(const struct ref_ctx *c)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	u32 oy, ox, oc;
+
+	for (oy = 0; oy < d->out_h; oy++) {
+		for (ox = 0; ox < d->out_w; ox++)
+			for (oc = 0; oc < d->out_c; oc++)
+				ref_store(c, ((size_t)oy * d->out_w + ox) *
+					  d->out_c + oc,
+					  ref_conv_at(c, oy, ox, oc), oc);
 		if (c->o->yield)
 			c->o->yield(c->o->yield_arg);
 	}
@@ -133,40 +145,44 @@ static void ref_eltwise(const struct ref_ctx *c)
 	}
 }
 
+/* accumulator of a pooling output (oy, ox, ch): max or rounded mean */
+static s64 ref_pool_at(const struct ref_ctx *c, u32 oy, u32 ox, u32 ch)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	s32 sum = 0, max = 0, count = 0, v;
+	u32 ky, kx;
+
+	for (ky = 0; ky < d->kernel_h; ky++) {
+		s64 y = ref_pos(oy, d->stride_h, d->pad_top, ky, d->dilation_h);
+
+		for (kx = 0; kx < d->kernel_w; kx++) {
+			s64 x = ref_pos(ox, d->stride_w, d->pad_left, kx,
+					d->dilation_w);
+
+			if (!ref_in(c, y, x, ch, &v))
+				continue;	/* padding is excluded */
+			if (!count || v > max)
+				max = v;
+			sum += v;
+			count++;
+		}
+	}
+	if (d->op == VPUX_DPU_OP_MAXPOOL)
+		return max;
+	return count ? vpux_div_round(sum, count) : 0;
+}
+
 static void ref_pool(const struct ref_ctx *c)
 {
 	const struct vpux_hw_dpu_desc *d = c->d;
-	u32 oy, ox, ch, ky, kx;
+	u32 oy, ox, ch;
 
 	for (oy = 0; oy < d->out_h; oy++) {
-		for (ox = 0; ox < d->out_w; ox++) {
-			for (ch = 0; ch < d->out_c; ch++) {
-				s32 sum = 0, max = 0, count = 0, v;
-				s64 acc;
-
-				for (ky = 0; ky < d->kernel_h; ky++) {
-					for (kx = 0; kx < d->kernel_w; kx++) {
-						s64 y = (s64)oy * d->stride_h - d->pad_top +
-							(s64)ky * d->dilation_h;
-						s64 x = (s64)ox * d->stride_w - d->pad_left +
-							(s64)kx * d->dilation_w;
-
-						if (!ref_in(c, y, x, ch, &v))
-							continue;
-						if (!count || v > max)
-							max = v;
-						sum += v;
-						count++;
-					}
-				}
-				if (d->op == VPUX_DPU_OP_MAXPOOL)
-					acc = max;
-				else
-					acc = count ? vpux_div_round(sum, count) : 0;
-				ref_store(c, ((size_t)oy * d->out_w + ox) * d->out_c + ch,
-					  acc, ch);
-			}
-		}
+		for (ox = 0; ox < d->out_w; ox++)
+			for (ch = 0; ch < d->out_c; ch++)
+				ref_store(c, ((size_t)oy * d->out_w + ox) *
+					  d->out_c + ch,
+					  ref_pool_at(c, oy, ox, ch), ch);
 		if (c->o->yield)
 			c->o->yield(c->o->yield_arg);
 	}

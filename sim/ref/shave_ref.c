@@ -39,9 +39,10 @@ static int ref_store(const struct vpux_shave_mem *mem,
 /* next index in logical order (last dim fastest), skipping @skip */
 static bool ref_next(u32 *idx, const u32 *dims, u32 rank, u32 skip)
 {
-	u32 i;
+	u32 k, i;
 
-	for (i = rank; i-- > 0;) {
+	for (k = rank; k > 0; k--) {
+		i = k - 1;
 		if (i == skip)
 			continue;
 		if (++idx[i] < dims[i])

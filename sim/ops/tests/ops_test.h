@@ -13,14 +13,21 @@
 
 #include "vpux_ops_internal.h"
 
+/* the PRNG wraps on purpose (clang's unsigned-overflow check is opt-in) */
+#if defined(__clang__)
+#define OT_WRAPS	__attribute__((no_sanitize("unsigned-integer-overflow")))
+#else
+#define OT_WRAPS
+#endif
+
 static uint64_t ot_state = 0x9e3779b97f4a7c15ull;
 
-static inline void ot_seed(uint64_t s)
+static inline OT_WRAPS void ot_seed(uint64_t s)
 {
 	ot_state = s * 0x9e3779b97f4a7c15ull + 1;
 }
 
-static inline uint32_t ot_rand(void)
+static inline OT_WRAPS uint32_t ot_rand(void)
 {
 	/* xorshift64* */
 	ot_state ^= ot_state >> 12;
@@ -30,7 +37,7 @@ static inline uint32_t ot_rand(void)
 }
 
 /* uniform in [lo, hi] */
-static inline int32_t ot_range(int32_t lo, int32_t hi)
+static inline OT_WRAPS int32_t ot_range(int32_t lo, int32_t hi)
 {
 	return lo + (int32_t)(ot_rand() % (uint32_t)(hi - lo + 1));
 }

@@ -445,12 +445,12 @@ static unsigned int distinct_out(const struct vpux_memref *m)
 			off += idx[i] * (m->strides[i] / 8);
 		if (!seen[base[off]]++)
 			n++;
-		for (i = m->rank; i-- > 0;) {
-			if (++idx[i] < m->dims[i])
+		for (i = m->rank; i > 0; i--) {
+			if (++idx[i - 1] < m->dims[i - 1])
 				break;
-			idx[i] = 0;
+			idx[i - 1] = 0;
 		}
-		if (i == ~0u)
+		if (!i)
 			return n;
 	}
 }
