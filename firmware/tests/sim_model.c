@@ -570,6 +570,184 @@ static void test_overlap(void)
 		  (unsigned long long)layer);
 }
 
+/* ---- the core's DPU extents against the model's vpux_dpu_extents() ---- */
+
+static unsigned int rnd_state = 12345;
+
+static unsigned int rnd(unsigned int lo, unsigned int hi)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return lo + (rnd_state >> 8) % (hi - lo + 1);
+}
+
+static unsigned int win_out(unsigned int in, unsigned int pa, unsigned int pb,
+			    unsigned int k, unsigned int s, unsigned int d)
+{
+	unsigned int eff = d * (k - 1) + 1;
+
+	return in + pa + pb < eff ? 0 : (in + pa + pb - eff) / s + 1;
+}
+
+/* A random descriptor, valid more often than not. */
+static void rnd_desc(struct vpux_hw_dpu_desc *d)
+{
+	static const unsigned int allowed[VPUX_DPU_OPS] = { 0x1f, 0x1f, 0x17,
+							    0x17, 0x05, 0x05 };
+	unsigned int g;
+
+	memset(d, 0, sizeof(*d));
+	d->op = rnd(0, VPUX_DPU_OPS - 1);
+	d->flags = rnd(0, 31) & allowed[d->op];
+	d->in_c = rnd(1, 12);
+	d->in_h = rnd(1, 9);
+	d->in_w = rnd(1, 9);
+	d->out_c = rnd(1, 12);
+	d->act_min = d->flags & VPUX_DPU_F_OUT_SIGNED ? -128 : 0;
+	d->act_max = d->flags & VPUX_DPU_F_OUT_SIGNED ? 127 : 255;
+	if (!(d->flags & VPUX_DPU_F_PER_CHANNEL))
+		d->requant = (struct vpux_hw_requant){ 1 << 30, 3 };
+	switch (d->op) {
+	case VPUX_DPU_OP_CONV:
+	case VPUX_DPU_OP_MAXPOOL:
+	case VPUX_DPU_OP_AVGPOOL:
+		d->kernel_h = rnd(1, 3);
+		d->kernel_w = rnd(1, 3);
+		d->stride_h = rnd(1, 2);
+		d->stride_w = rnd(1, 2);
+		d->dilation_h = rnd(1, 2);
+		d->dilation_w = rnd(1, 2);
+		d->pad_top = rnd(0, 1);
+		d->pad_bottom = rnd(0, 1);
+		d->pad_left = rnd(0, 1);
+		d->pad_right = rnd(0, 1);
+		d->out_h = win_out(d->in_h, d->pad_top, d->pad_bottom,
+				   d->kernel_h, d->stride_h, d->dilation_h);
+		d->out_w = win_out(d->in_w, d->pad_left, d->pad_right,
+				   d->kernel_w, d->stride_w, d->dilation_w);
+		if (d->op != VPUX_DPU_OP_CONV) {
+			d->out_c = d->in_c;
+			d->groups = 1;
+			break;
+		}
+		g = rnd(1, 3);
+		d->groups = (d->in_c % g || d->out_c % g) ? 1 : g;
+		break;
+	case VPUX_DPU_OP_MATMUL:
+		d->out_h = d->in_h;
+		d->out_w = d->in_w;
+		break;
+	default:
+		d->out_c = d->in_c;
+		d->out_h = d->in_h;
+		d->out_w = d->in_w;
+		d->in_scale = (struct vpux_hw_requant){ 1 << 30, 1 };
+		d->in2_scale = (struct vpux_hw_requant){ 1 << 30, 1 };
+		if (d->op == VPUX_DPU_OP_MUL)
+			d->in_scale = d->in2_scale =
+				(struct vpux_hw_requant){ 0, 0 };
+		break;
+	}
+	if (rnd(0, 9) == 0)		/* sometimes inconsistent on purpose */
+		d->out_h += 1;
+}
+
+static struct dla_buf_ref ext_ref(unsigned int index, u64 bytes, int shrink)
+{
+	if (!bytes)
+		return tb_ref(0, 0, 0);
+	return tb_ref(index, 0, (unsigned int)bytes - (shrink ? 1 : 0));
+}
+
+/* Submit @hd with operand refs of exactly @ext bytes (one shrunk). */
+static int submit_dpu(struct mdev *m, const struct vpux_hw_dpu_desc *hd,
+		      const struct vpux_dpu_extents *ext, int shrink,
+		      struct mbuf *b)
+{
+	struct dla_user_buf list[6];
+	struct dla_dpu_op *d;
+	struct tb t;
+	unsigned int i;
+	int h;
+
+	tb_init(&t, NULL, 0, 0, 1, 0);
+	d = &t.dpu[0];
+	d->op = hd->op;
+	d->flags = hd->flags;
+	memcpy(&d->in_c, &hd->in_c, 20 * sizeof(u16));
+	d->in_zp = hd->in_zp;
+	d->in2_zp = hd->in2_zp;
+	d->out_zp = hd->out_zp;
+	d->act_min = hd->act_min;
+	d->act_max = hd->act_max;
+	d->requant = (struct dla_requant){ hd->requant.mult, hd->requant.shift };
+	d->in_scale = (struct dla_requant){ hd->in_scale.mult,
+					    hd->in_scale.shift };
+	d->in2_scale = (struct dla_requant){ hd->in2_scale.mult,
+					     hd->in2_scale.shift };
+	d->in = ext_ref(1, ext->in, shrink == 1);
+	d->in2 = ext_ref(2, ext->in2, shrink == 2);
+	d->bias = ext_ref(3, ext->bias, shrink == 3);
+	d->quant = ext_ref(4, ext->quant, shrink == 4);
+	d->out = ext_ref(5, ext->out, shrink == 5);
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	for (i = 1; i < 6; i++)
+		list[i] = mbuf_entry(&b[i - 1]);
+	h = dla_user_submit(m->dev, list, 6, 0, 0);
+	if (h >= 0) {
+		run_steps(m);
+		dla_user_release(m->dev, h);
+	}
+	free(t.buf);
+	return h;
+}
+
+static void test_dpu_extents(void)
+{
+	struct vpux_hw_dpu_desc hd;
+	struct vpux_dpu_extents ext;
+	struct mbuf b[5];
+	struct mdev m;
+	unsigned int n, valid = 0, bad_accept = 0, bad_reject = 0, refused = 0;
+	unsigned int i;
+	u64 *e;
+
+	if (!mdev_open(&m, 1))
+		return;
+	setenv("DLA_LOG", "0", 1);
+	for (i = 0; i < 5; i++) {
+		mbuf_alloc(&m, &b[i], 65536, 0);
+		/* valid per-channel requant records, in case quant is used */
+		for (n = 0; n < 64; n++)
+			((struct vpux_hw_requant *)b[i].cpu)[n] =
+				(struct vpux_hw_requant){ 1 << 30, 3 };
+	}
+	for (n = 0; n < 300; n++) {
+		rnd_desc(&hd);
+		if (vpux_dpu_extents(&hd, &ext)) {
+			/* the model refuses it: the core may refuse it too */
+			refused += submit_dpu(&m, &hd, &ext, 0, b) < 0;
+			continue;
+		}
+		valid++;
+		if (submit_dpu(&m, &hd, &ext, 0, b) < 0)
+			bad_reject++;
+		for (i = 1, e = &ext.in; i <= 5; i++, e++)
+			if (*e && submit_dpu(&m, &hd, &ext, i, b) !=
+				  -DLA_ERR_EXTENT)
+				bad_accept++;
+	}
+	setenv("DLA_LOG", "1", 1);
+	tap_check(valid > 100 && !bad_reject,
+		  "extents: the core accepts all %u descriptors the model "
+		  "accepts, with operands of exactly the model's sizes", valid);
+	tap_check(!bad_accept,
+		  "extents: and refuses each with any operand 1 byte short "
+		  "(%u wrong)", bad_accept);
+	tap_diag("extents: %u of %u model-refused descriptors refused by the "
+		 "core already", refused, 300 - valid);
+	mdev_close(&m);
+}
+
 int main(void)
 {
 	struct mdev m;
@@ -582,6 +760,7 @@ int main(void)
 	test_faults(&m);
 	mdev_close(&m);
 	test_overlap();
+	test_dpu_extents();
 	test_threaded_many();
 	return tap_finish();
 }
