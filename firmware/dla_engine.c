@@ -405,11 +405,12 @@ void dla_engine_start(struct dla_engine *e, dla_u32 eng,
 	 * Descriptors are compared and written in pairs of words: the word
 	 * after an odd-sized descriptor is a PARAM word the engine ignores.
 	 * Little-endian core: the low half of a pair is the lower word.
+	 * CTX decides which address space the op runs in: it is written
+	 * every time, never trusted to a shadow.
 	 */
 	if (!(e->shadow_valid & bit)) {
 		for (i = 0; i < pairs; i++)
 			dla_write_pair(drv, base, i, sh[i] = hw->dwords[i]);
-		dla_reg_write(drv, base + VPUX_ENG_CTX, e->shadow_ctx[eng] = ctx);
 		e->shadow_valid |= bit;
 	} else {
 		for (i = 0; i < pairs; i++) {
@@ -426,10 +427,8 @@ void dla_engine_start(struct dla_engine *e, dla_u32 eng,
 					      base + VPUX_ENG_PARAM(2 * i + 1),
 					      (dla_u32)(v >> 32));
 		}
-		if (e->shadow_ctx[eng] != ctx)
-			dla_reg_write(drv, base + VPUX_ENG_CTX,
-				      e->shadow_ctx[eng] = ctx);
 	}
+	dla_reg_write(drv, base + VPUX_ENG_CTX, ctx);
 	dla_reg_write(drv, base + VPUX_ENG_CMD, VPUX_ENG_CMD_START);
 }
 

@@ -121,13 +121,13 @@ struct dla_engine {
 	dla_u32 complete_mask;		/* tasks finished, not yet reported */
 
 	/*
-	 * Last value written to each engine's PARAM words and CTX: unchanged
-	 * words are not written again (MMIO is the expensive part of
-	 * starting an op). Bit e of shadow_valid: engine e's shadow is
-	 * trustworthy; cleared when the core resets the engine.
+	 * Last value written to each engine's PARAM words: unchanged words
+	 * are not written again (MMIO is the expensive part of starting an
+	 * op). Bit e of shadow_valid: engine e's shadow is trustworthy;
+	 * cleared when the core resets the engine. A port that resets the
+	 * whole device re-registers the core.
 	 */
 	dla_u32 shadow_valid;
-	dla_u32 shadow_ctx[DLA_MAX_ENGINES];
 	dla_u64 shadow[DLA_MAX_ENGINES][VPUX_ENG_PARAM_WORDS / 2];
 
 	/* validation scratch: consumers seen per barrier */

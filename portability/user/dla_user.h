@@ -57,7 +57,9 @@ void dla_user_irq(struct dla_user_dev *d);
 
 /*
  * Submit a task: @list[0] holds the task descriptor (task-format.rst),
- * @n entries (copied), MMU context @ctx, priority 0..DLA_PRIO_LEVELS-1.
+ * @n entries (the list is copied; the memory it names must stay mapped
+ * until dla_user_release()), MMU context @ctx, priority
+ * 0..DLA_PRIO_LEVELS-1.
  * Return: a handle >= 0, or -DLA_ERR_* (validation failed: nothing ran).
  */
 int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
