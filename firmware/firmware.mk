@@ -38,6 +38,18 @@ $(B)/firmware/tests/fw-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
 	$(CC) $(FW_TEST_CFLAGS) -o $@ $< $(FW_FAKE_SRCS) $(FW_SRCS) \
 		$(PORT_USER_SRCS)
 
+# The same tests as a 32-bit program (gcc-multilib): the core, the port and
+# the tests with 32-bit pointers and longs, as on the microcontroller.
+FW_FAKE_TESTS32 := $(addprefix $(B)/firmware/tests/,fw32-sched fw32-validate \
+	fw32-faults)
+HOST_TESTS += $(FW_FAKE_TESTS32)
+
+$(B)/firmware/tests/fw32-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
+		$(FW_FAKE_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) -m32 $(FW_TEST_CFLAGS) -o $@ $< $(FW_FAKE_SRCS) $(FW_SRCS) \
+		$(PORT_USER_SRCS)
+
 # ---- host test on the NPU model (needs sim/sim.mk) ----
 ifneq ($(SIM_TEST_OBJS),)
 FW_SIM_TESTS := $(B)/firmware/tests/fwsim-model
