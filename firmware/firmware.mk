@@ -85,10 +85,10 @@ FW_FREESTANDING := -std=c11 -Wall -Wextra -Werror -Os -ffreestanding \
 	-fno-builtin -nostdlib -nostartfiles -fno-common
 FW_BM_LIMITS := -DDLA_MAX_TASKS=4u -DDLA_MAX_OPS_PER_TASK=512u \
 	-DDLA_MAX_BARRIERS=512u -DDLA_MAX_DEPS_PER_TASK=2048u \
-	-DDLA_MAX_DEVICES=1u
+	-DDLA_MAX_ADDR_ENTRIES=64u -DDLA_MAX_DEVICES=1u
 FW_ELF := $(B)/firmware/vpux-fw.elf
 
-$(FW_ELF): $(FW_SRCS) $(FW_BM_SRCS) $(FW_HDRS) \
+$(FW_ELF): $(FW_SRCS) $(FW_BM_SRCS) $(FW_HDRS) $(SRCTOP)/firmware/firmware.mk \
 		$(SRCTOP)/portability/baremetal/link.ld \
 		$(wildcard $(SRCTOP)/portability/baremetal/*.h)
 	@mkdir -p $(dir $@)
