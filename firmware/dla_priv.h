@@ -136,8 +136,12 @@ struct dla_engine {
 	struct dla_task tasks[DLA_MAX_TASKS];
 };
 
-/* Union of op records as read from task memory. */
+/*
+ * Union of op records as read from task memory. @words views the record
+ * as 32-bit words (wait list = words 1..4, update list = words 5..8).
+ */
 union dla_op_rec {
+	dla_u32 words[9];
 	struct dla_op_deps deps;
 	struct dla_dma_op dma;
 	struct dla_dpu_op dpu;

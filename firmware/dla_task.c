@@ -158,18 +158,39 @@ static dla_s32 dla_load_barriers(struct dla_engine *e, struct dla_task *t,
 	return 0;
 }
 
-static dla_s32 dla_check_list(struct dla_task *t, dla_u32 slot, dla_u32 kind,
-			      dla_u32 index, const char *field,
-			      const dla_u16 *ids, dla_u32 n, dla_u32 max)
-{
-	dla_u32 i, j, unused = 0;
+/*
+ * Bits of list words 0..3 (two u16 entries each, little endian) that hold
+ * entries at or beyond index n: they must be zero.
+ */
+static const dla_u32 dla_unused_mask[DLA_MAX_OP_WAITS + 1][4] = {
+	{ ~0u, ~0u, ~0u, ~0u },
+	{ 0xffff0000u, ~0u, ~0u, ~0u },
+	{ 0, ~0u, ~0u, ~0u },
+	{ 0, 0xffff0000u, ~0u, ~0u },
+	{ 0, 0, ~0u, ~0u },
+	{ 0, 0, 0xffff0000u, ~0u },
+	{ 0, 0, 0, ~0u },
+	{ 0, 0, 0, 0xffff0000u },
+	{ 0, 0, 0, 0 },
+};
 
-	if (n > max)
+DLA_STATIC_ASSERT(DLA_MAX_OP_WAITS == 8 && DLA_MAX_OP_UPDATES == 8,
+		  "list word masks");
+
+/* @ids: the list as u16 entries, @w: the same as four u32 words */
+static inline __attribute__((__always_inline__))
+dla_s32 dla_check_list(struct dla_task *t, dla_u32 slot, dla_u32 kind,
+		       dla_u32 index, const char *field, const dla_u16 *ids,
+		       const dla_u32 *w, dla_u32 n)
+{
+	const dla_u32 *m;
+	dla_u32 i, j;
+
+	if (n > DLA_MAX_OP_WAITS)
 		return dla_op_fail(t, slot, kind, index, field,
 				   -DLA_ERR_LIST_LEN);
-	for (i = n; i < max; i++)
-		unused |= ids[i];
-	if (unused)
+	m = dla_unused_mask[n];
+	if ((w[0] & m[0]) | (w[1] & m[1]) | (w[2] & m[2]) | (w[3] & m[3]))
 		return dla_op_fail(t, slot, kind, index, field,
 				   -DLA_ERR_RESERVED);
 	for (i = 0; i < n; i++) {
@@ -204,11 +225,11 @@ static dla_s32 dla_load_op(struct dla_engine *e, struct dla_task *t,
 		return dla_op_fail(t, slot, kind, index, "deps.reserved",
 				   -DLA_ERR_RESERVED);
 	ret = dla_check_list(t, slot, kind, index, "waits", dp->waits,
-			     dp->num_waits, DLA_MAX_OP_WAITS);
+			     &rec.words[1], dp->num_waits);
 	if (ret)
 		return ret;
 	ret = dla_check_list(t, slot, kind, index, "updates", dp->updates,
-			     dp->num_updates, DLA_MAX_OP_UPDATES);
+			     &rec.words[5], dp->num_updates);
 	if (ret)
 		return ret;
 
