@@ -287,8 +287,17 @@ static void test_slots(void)
 		dla_user_release(f.dev, h[i]);
 	}
 	tap_check(ok, "slots: all done, waits return at once");
-	h[0] = ft_submit_tb(&f, &t[DLA_MAX_TASKS], 0);
-	tap_check(h[0] >= 0, "slots: released slots are reused");
+	{
+		int old = h[0];
+		struct dla_task_status st;
+
+		h[0] = ft_submit_tb(&f, &t[DLA_MAX_TASKS], 0);
+		tap_check(h[0] >= 0 && (h[0] & 0xff) == (old & 0xff),
+			  "slots: released slots are reused");
+		tap_check(dla_user_status(f.dev, old, &st) == -DLA_ERR_NOENT,
+			  "slots: the released handle does not name the new "
+			  "task in its slot");
+	}
 	fake_hw_run(&f.hw);
 	tap_check(ft_status(&f, h[0]).state == DLA_TASK_DONE,
 		  "slots: reused slot runs");

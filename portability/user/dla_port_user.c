@@ -34,6 +34,7 @@ struct dla_user_dev {
 	int irq_latched;
 	int stop;
 	struct dla_user_task *tasks[DLA_MAX_TASKS];
+	unsigned int gen[DLA_MAX_TASKS];	/* submissions per slot */
 	void (*detach)(void *arg);
 	void *detach_arg;
 };
@@ -323,6 +324,24 @@ void dla_user_set_detach(struct dla_user_dev *d, void (*fn)(void *arg),
 
 /* ---- tasks ---- */
 
+/*
+ * Handles are slot | generation << 8, so a handle kept after its release
+ * never names the next task in the same slot.
+ */
+#define DLA_USER_GEN_SHIFT	8
+#define DLA_USER_GEN_MASK	0x7fffffu
+
+/* Slot of a live handle, or -1. Called with d->lock held. */
+static int dla_user_slot(struct dla_user_dev *d, int handle)
+{
+	unsigned int slot = (unsigned int)handle & 0xffu;
+
+	if (handle < 0 || slot >= DLA_MAX_TASKS || !d->tasks[slot] ||
+	    d->gen[slot] != (unsigned int)handle >> DLA_USER_GEN_SHIFT)
+		return -1;
+	return (int)slot;
+}
+
 int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 		    unsigned int n, unsigned int ctx, unsigned int prio)
 {
@@ -338,19 +357,24 @@ int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 	memcpy(t->list, list, n * sizeof(*list));
 	pthread_mutex_lock(&d->lock);
 	ret = dla_execute_task(d->engine, t, ctx, prio);
-	if (ret >= 0)
+	if (ret >= 0) {
 		d->tasks[ret] = t;
+		d->gen[ret] = (d->gen[ret] + 1) & DLA_USER_GEN_MASK;
+		if (!d->gen[ret])
+			d->gen[ret] = 1;
+		ret |= (int)(d->gen[ret] << DLA_USER_GEN_SHIFT);
+	}
 	pthread_mutex_unlock(&d->lock);
 	if (ret < 0)
 		free(t);
 	return ret;
 }
 
-static int dla_user_finished(struct dla_user_dev *d, int handle, int *err)
+static int dla_user_finished(struct dla_user_dev *d, int slot, int *err)
 {
 	struct dla_task_status st;
 
-	*err = dla_task_status(d->engine, (dla_u32)handle, &st);
+	*err = dla_task_status(d->engine, (dla_u32)slot, &st);
 	if (*err)
 		return 1;
 	return st.state == DLA_TASK_DONE || st.state == DLA_TASK_FAILED;
@@ -359,10 +383,8 @@ static int dla_user_finished(struct dla_user_dev *d, int handle, int *err)
 int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms)
 {
 	struct timespec dl;
-	int err = 0;
+	int err = 0, slot;
 
-	if (handle < 0 || handle >= (int)DLA_MAX_TASKS)
-		return -DLA_ERR_NOENT;
 	clock_gettime(CLOCK_REALTIME, &dl);
 	if (timeout_ms >= 0) {
 		dl.tv_sec += timeout_ms / 1000;
@@ -373,12 +395,17 @@ int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms)
 		}
 	}
 	pthread_mutex_lock(&d->lock);
-	while (!dla_user_finished(d, handle, &err)) {
+	slot = dla_user_slot(d, handle);
+	if (slot < 0) {
+		pthread_mutex_unlock(&d->lock);
+		return -DLA_ERR_NOENT;
+	}
+	while (!dla_user_finished(d, slot, &err)) {
 		if (timeout_ms < 0) {
 			pthread_cond_wait(&d->done_cond, &d->lock);
 		} else if (pthread_cond_timedwait(&d->done_cond, &d->lock,
 						  &dl) == ETIMEDOUT) {
-			if (!dla_user_finished(d, handle, &err))
+			if (!dla_user_finished(d, slot, &err))
 				err = -DLA_ERR_RUNNING;
 			break;
 		}
@@ -390,12 +417,12 @@ int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms)
 int dla_user_status(struct dla_user_dev *d, int handle,
 		    struct dla_task_status *st)
 {
-	int ret;
+	int ret = -DLA_ERR_NOENT, slot;
 
-	if (handle < 0)
-		return -DLA_ERR_NOENT;
 	pthread_mutex_lock(&d->lock);
-	ret = dla_task_status(d->engine, (dla_u32)handle, st);
+	slot = dla_user_slot(d, handle);
+	if (slot >= 0)
+		ret = dla_task_status(d->engine, (dla_u32)slot, st);
 	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
@@ -403,27 +430,28 @@ int dla_user_status(struct dla_user_dev *d, int handle,
 int dla_user_op_cycles(struct dla_user_dev *d, int handle, unsigned int kind,
 		       unsigned int index, uint32_t *cycles)
 {
-	int ret;
+	int ret = -DLA_ERR_NOENT, slot;
 
-	if (handle < 0)
-		return -DLA_ERR_NOENT;
 	pthread_mutex_lock(&d->lock);
-	ret = dla_op_cycles(d->engine, (dla_u32)handle, kind, index, cycles);
+	slot = dla_user_slot(d, handle);
+	if (slot >= 0)
+		ret = dla_op_cycles(d->engine, (dla_u32)slot, kind, index,
+				    cycles);
 	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
 
 int dla_user_release(struct dla_user_dev *d, int handle)
 {
-	int ret;
+	int ret = -DLA_ERR_NOENT, slot;
 
-	if (handle < 0 || handle >= (int)DLA_MAX_TASKS)
-		return -DLA_ERR_NOENT;
 	pthread_mutex_lock(&d->lock);
-	ret = dla_clear_task(d->engine, (dla_u32)handle);
+	slot = dla_user_slot(d, handle);
+	if (slot >= 0)
+		ret = dla_clear_task(d->engine, (dla_u32)slot);
 	if (!ret) {
-		free(d->tasks[handle]);
-		d->tasks[handle] = NULL;
+		free(d->tasks[slot]);
+		d->tasks[slot] = NULL;
 	}
 	pthread_mutex_unlock(&d->lock);
 	return ret;

@@ -61,6 +61,8 @@ void dla_user_irq(struct dla_user_dev *d);
  * until dla_user_release()), MMU context @ctx, priority
  * 0..DLA_PRIO_LEVELS-1.
  * Return: a handle >= 0, or -DLA_ERR_* (validation failed: nothing ran).
+ * A handle stays valid until dla_user_release(); a released handle is
+ * never valid again (calls on it return -DLA_ERR_NOENT).
  */
 int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 		    unsigned int n, unsigned int ctx, unsigned int prio);
