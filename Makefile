@@ -75,6 +75,7 @@ help:
 	@echo "make demo       boot the VM, load the module, run vpux-info"
 	@echo "make bench      benchmark programs (print figures)"
 	@echo "make vm-shell   boot the VM with the module and a shell"
+	@echo "make check-debug  the VM suite on the debug kernel (KASAN, lockdep, kmemleak)"
 	@echo "make clean      remove build products"
 
 clean:

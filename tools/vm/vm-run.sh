@@ -19,8 +19,8 @@
 # VPUX_KO (module, default ./vpux_accel.ko), VPUX_BINS (programs to copy
 # into /vpux/bin, their shared libraries follow), VPUX_MODULE_PARAMS,
 # VPUX_VM_TIMEOUT (seconds, default 300), VPUX_VM_MEM (MiB, default 1024),
-# VPUX_VM_KERNEL (a bzImage to boot instead of Debian's, e.g. a debug
-# kernel; its modules must then be given with VPUX_VM_BASE, a base cpio).
+# VPUX_VM_KERNEL and VPUX_VM_BASE (a bzImage to boot instead of Debian's,
+# e.g. the debug kernel, and the base cpio made for it by mkbase.sh).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -37,9 +37,14 @@ VPUX_KO=${VPUX_KO:-$TOP/vpux_accel.ko}
 TIMEOUT=${VPUX_VM_TIMEOUT:-300}
 MEM=${VPUX_VM_MEM:-1024}
 
-cache=$("$HERE/vm-kernel.sh" "$KVER") || die "cannot prepare the $KVER kernel"
-kernel=${VPUX_VM_KERNEL:-$cache/vmlinuz}
-base=${VPUX_VM_BASE:-$cache/base.cpio}
+if [ -n "${VPUX_VM_KERNEL:-}" ] && [ -n "${VPUX_VM_BASE:-}" ]; then
+	kernel=$VPUX_VM_KERNEL
+	base=$VPUX_VM_BASE
+else
+	cache=$("$HERE/vm-kernel.sh" "$KVER") || die "cannot prepare the $KVER kernel"
+	kernel=$cache/vmlinuz
+	base=$cache/base.cpio
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make check-debug: the VM suite on the debug kernel (KASAN, lockdep,
+# kmemleak, UBSAN, debug objects; tools/vm/debug.config). Builds the
+# kernel on first use (cached), builds vpux_accel.ko against it from a
+# copy of the tree (so the stock build's objects stay untouched), runs
+# tools/vm/tests.list and fails on any test failure or kernel report.
+# kmemleak is scanned after the tests (tools/vm/init.sh).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+B=${B:-$TOP/build}
+RESULTS=${RESULTS:-$B/results-debug}
+export RESULTS
+rm -rf "$RESULTS"
+mkdir -p "$RESULTS"
+
+cache=$("$HERE/debug-kernel.sh") || { echo "check-debug: 0 passed, 1 failed"; exit 1; }
+
+src=$B/debug-src
+rm -rf "$src"
+mkdir -p "$src"
+(cd "$TOP" && tar --exclude=./build --exclude=./.git -cf - .) | tar -C "$src" -xf -
+if ! make -C "$cache/build" M="$src" W=1 VPUX_WERROR=1 modules >"$RESULTS/module.log" 2>&1; then
+	tail -30 "$RESULTS/module.log"
+	echo "check-debug: 0 passed, 1 failed"
+	exit 1
+fi
+
+VPUX_VM_KERNEL=$cache/bzImage VPUX_VM_BASE=$cache/base.cpio \
+VPUX_KO=$src/vpux_accel.ko VPUX_VM_TIMEOUT=${VPUX_VM_TIMEOUT:-1200} \
+VPUX_VM_MEM=${VPUX_VM_MEM:-2048} \
+	"$HERE/vm-suite.sh" vm-debug "$B/vm-debug" "$HERE/tests.list"
+
+awk '{ p += $2; f += $3; s += $4 }
+     END { printf "check-debug: %d passed, %d failed, %d skipped\n", p, f, s;
+	   exit (f > 0 || p == 0) }' "$RESULTS/summary"
