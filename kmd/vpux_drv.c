@@ -19,6 +19,7 @@
 
 #include "vpux_drv.h"
 #include "vpux_gem.h"
+#include "vpux_job.h"
 #include "vpux_accel.h"
 
 static unsigned int num_devices = 1;
@@ -31,6 +32,8 @@ static const struct drm_ioctl_desc vpux_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VPUX_GET_PARAM, vpux_get_param_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VPUX_BO_CREATE, vpux_bo_create_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VPUX_BO_INFO, vpux_bo_info_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VPUX_SUBMIT, vpux_submit_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VPUX_WAIT, vpux_wait_ioctl, 0),
 };
 
 static int vpux_open(struct drm_device *dev, struct drm_file *file)
@@ -42,42 +45,53 @@ static int vpux_open(struct drm_device *dev, struct drm_file *file)
 	if (!drm_dev_enter(dev, &idx))
 		return -ENODEV;
 
-	fpriv = kzalloc(sizeof(*fpriv), GFP_KERNEL);
+	fpriv = kvzalloc(sizeof(*fpriv), GFP_KERNEL);
 	if (!fpriv) {
 		ret = -ENOMEM;
 		goto err_exit;
 	}
+	kref_init(&fpriv->ref);
 	fpriv->vdev = vdev;
 	INIT_LIST_HEAD(&fpriv->bos);
 	ret = vpux_mmu_ctx_init(vdev, &fpriv->ctx);
 	if (ret)
 		goto err_free;
+	ret = vpux_file_jobs_init(vdev, fpriv);
+	if (ret)
+		goto err_ctx;
 
 	file->driver_priv = fpriv;
 	drm_dev_exit(idx);
 	return 0;
 
+err_ctx:
+	vpux_mmu_ctx_fini(&fpriv->ctx);
 err_free:
-	kfree(fpriv);
+	kvfree(fpriv);
 err_exit:
 	drm_dev_exit(idx);
 	return ret;
 }
 
-/* Handles are gone by now; BOs still alive elsewhere lose their mapping. */
+/*
+ * Handles are gone by now. The file's jobs are drained first; then BOs
+ * still alive elsewhere lose their mapping. The address space itself goes
+ * with the last reference (a job being freed may still hold one).
+ */
 static void vpux_postclose(struct drm_device *dev, struct drm_file *file)
 {
 	struct vpux_file_priv *fpriv = file->driver_priv;
 
+	vpux_file_jobs_fini(fpriv);
 	vpux_bo_unbind_all(fpriv->vdev, &fpriv->bos);
-	vpux_mmu_ctx_fini(&fpriv->ctx);
-	kfree(fpriv);
+	vpux_file_priv_put(fpriv);
 }
 
 DEFINE_DRM_ACCEL_FOPS(vpux_fops);
 
 static const struct drm_driver vpux_drm_driver = {
-	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM |
+			   DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,
 	.open = vpux_open,
 	.postclose = vpux_postclose,
 	.gem_create_object = vpux_gem_create_object,
@@ -117,6 +131,10 @@ static int vpux_probe(struct platform_device *pdev)
 		return ret;
 
 	ret = vpux_hw_probe(vdev);
+	if (ret)
+		return ret;
+
+	ret = vpux_sched_init(vdev);
 	if (ret)
 		return ret;
 

@@ -12,6 +12,11 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include <drm/gpu_scheduler.h>
+
+#include "dla_limits.h"
+#include "vpux_fw.h"
+#include "vpux_job.h"
 #include "vpux_mmu.h"
 
 #define DRIVER_NAME	"vpux_accel"
@@ -85,25 +90,61 @@ struct vpux_vdev {
  * @vdev: the virtual hardware behind the MMIO accessors
  * @hw: identity read from the hardware at probe
  * @bo_lock: protects the binding of every BO to an address space
+ * @fw: the engine core instance
+ * @sched: the job scheduler; its credit limit is the core's task slots
+ * @slot_lock: protects @slots and every address space's slot binding
+ * @slots: MMU context slots: the address space bound to each and how many
+ *	of its jobs are on the hardware
+ * @running: jobs on the hardware by core task id, under @fw.lock
+ * @bh_wq: runs @bh_work, the interrupt's bottom half
+ * @bh_work: handles the events the hard-IRQ handler latched
+ * @fence_lock: lock of the jobs' hardware fences
+ * @resets: engine recoveries after hung jobs (debugfs)
  */
 struct vpux_device {
 	struct drm_device drm;
 	struct vpux_vdev vdev;
 	struct vpux_hw_info hw;
 	struct mutex bo_lock;
+	struct vpux_fw fw;
+	struct drm_gpu_scheduler sched;
+	struct mutex slot_lock;
+	struct {
+		struct vpux_mmu_ctx *ctx;
+		u32 active;
+	} slots[VPUX_MAX_CTX_SLOTS];
+	struct vpux_job *running[DLA_MAX_TASKS];
+	struct workqueue_struct *bh_wq;
+	struct work_struct bh_work;
+	spinlock_t fence_lock;
+	atomic_t resets;
 };
 
 /**
  * struct vpux_file_priv - per open file state
+ * @ref: held by the file and by each of its jobs
  * @vdev: the device
  * @ctx: the file's device address space
  * @bos: BOs mapped in @ctx, under vpux_device.bo_lock
+ * @entity: scheduler entities, one per DRM_VPUX_PRIORITY_*
+ * @job_lock: protects @next_seqno and @ring
+ * @next_seqno: number of the next job
+ * @ring: the last VPUX_JOB_RING jobs, by seqno % VPUX_JOB_RING
+ * @banned: a job of this file hung or faulted; later submits fail
  */
 struct vpux_file_priv {
+	struct kref ref;
 	struct vpux_device *vdev;
 	struct vpux_mmu_ctx ctx;
 	struct list_head bos;
+	struct drm_sched_entity entity[VPUX_PRIORITIES];
+	struct mutex job_lock;
+	u64 next_seqno;
+	struct vpux_job_slot ring[VPUX_JOB_RING];
+	bool banned;
 };
+
+void vpux_file_priv_put(struct vpux_file_priv *fpriv);
 
 #define to_vpux_device(dev) container_of(dev, struct vpux_device, drm)
 

@@ -5,7 +5,7 @@ KSFT_SRC_TAR ?= $(firstword $(wildcard /usr/src/linux-source-6.12.tar.xz))
 KSFT_DIR := $(B)/kselftest
 KSFT_HDRS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 SELFTEST_OUT := $(B)/selftests
-SELFTEST_PROGS := $(addprefix $(SELFTEST_OUT)/,vpux_param_test vpux_reload_test vpux_bo_test)
+SELFTEST_PROGS := $(addprefix $(SELFTEST_OUT)/,vpux_param_test vpux_reload_test vpux_bo_test vpux_job_test)
 HOST_PROGS += $(SELFTEST_PROGS)
 
 $(KSFT_HDRS) &:
@@ -17,7 +17,8 @@ $(KSFT_HDRS) &:
 	@touch $(KSFT_HDRS)
 
 $(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h) \
-		uapi/drm/vpux_accel.h selftests/Makefile
+		uapi/drm/vpux_accel.h selftests/Makefile \
+		$(wildcard firmware/include/*.h) firmware/tests/task_builder.h
 	@mkdir -p $(SELFTEST_OUT)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) UAPI_DIR=$(SRCTOP)/uapi \
-		OUTPUT=$(SELFTEST_OUT) all
+		FW_DIR=$(SRCTOP)/firmware OUTPUT=$(SELFTEST_OUT) all

@@ -23,11 +23,13 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
 #define DRM_VPUX_UAPI_VERSION_MAJOR	1
-#define DRM_VPUX_UAPI_VERSION_MINOR	1
+#define DRM_VPUX_UAPI_VERSION_MINOR	2
 
 #define DRM_VPUX_GET_PARAM		0x00
 #define DRM_VPUX_BO_CREATE		0x01
 #define DRM_VPUX_BO_INFO		0x02
+#define DRM_VPUX_SUBMIT			0x03
+#define DRM_VPUX_WAIT			0x04
 
 #define DRM_IOCTL_VPUX_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_GET_PARAM, struct drm_vpux_get_param)
@@ -35,6 +37,10 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_BO_CREATE, struct drm_vpux_bo_create)
 #define DRM_IOCTL_VPUX_BO_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_BO_INFO, struct drm_vpux_bo_info)
+#define DRM_IOCTL_VPUX_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_SUBMIT, struct drm_vpux_submit)
+#define DRM_IOCTL_VPUX_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_WAIT, struct drm_vpux_wait)
 
 /*
  * Parameters of DRM_IOCTL_VPUX_GET_PARAM. All are answered from the
@@ -148,6 +154,117 @@ struct drm_vpux_bo_info {
 	__u64 size;
 	__u64 device_addr;
 	__u64 mmap_offset;
+};
+
+/** @DRM_VPUX_MAX_ADDR_ENTRIES: address-list entries of one job, task included */
+#define DRM_VPUX_MAX_ADDR_ENTRIES	64
+/** @DRM_VPUX_MAX_IN_SYNCOBJS: in-fences of one job */
+#define DRM_VPUX_MAX_IN_SYNCOBJS	64
+/** @DRM_VPUX_PRIORITY_LOW: job priorities, DRM_VPUX_PRIORITY_LOW .. _REALTIME */
+#define DRM_VPUX_PRIORITY_LOW		0
+#define DRM_VPUX_PRIORITY_NORMAL	1
+#define DRM_VPUX_PRIORITY_HIGH		2
+#define DRM_VPUX_PRIORITY_REALTIME	3
+
+/**
+ * struct drm_vpux_buf - one entry of a job's address list
+ * @handle: GEM handle of a BO of the submitting file
+ * @pad: must be zero
+ * @offset: byte offset in the BO
+ * @size: bytes from @offset the job may touch; at least 1, and
+ *	@offset + @size must lie inside the BO
+ */
+struct drm_vpux_buf {
+	__u32 handle;
+	__u32 pad;
+	__u64 offset;
+	__u64 size;
+};
+
+/**
+ * struct drm_vpux_syncobj - a syncobj handle and timeline point
+ * @handle: syncobj handle of the submitting file
+ * @pad: must be zero
+ * @point: timeline point, 0 for a binary syncobj
+ */
+struct drm_vpux_syncobj {
+	__u32 handle;
+	__u32 pad;
+	__u64 point;
+};
+
+/**
+ * struct drm_vpux_submit - queue a job (one task for the engine core)
+ * @task: the task memory (Documentation/task-format.rst); it becomes
+ *	entry 0 of the address list the task's buffer references index
+ * @buffers: user pointer to @buffer_count struct drm_vpux_buf, entries
+ *	1..@buffer_count of the address list
+ * @buffer_count: 0 .. DRM_VPUX_MAX_ADDR_ENTRIES - 1
+ * @in_syncobj_count: 0 .. DRM_VPUX_MAX_IN_SYNCOBJS
+ * @in_syncobjs: user pointer to @in_syncobj_count struct drm_vpux_syncobj
+ *	the job waits for before it starts
+ * @out_syncobj: syncobj that receives the job's completion fence (at
+ *	@out_point for a timeline), or 0
+ * @priority: DRM_VPUX_PRIORITY_*
+ * @out_point: timeline point of @out_syncobj, 0 for binary
+ * @flags: must be zero
+ * @pad: must be zero
+ * @seqno: out: the job's number in this file, for DRM_IOCTL_VPUX_WAIT
+ *
+ * Every BO is also fenced (its dma_resv gets the job's fence). The task is
+ * validated by the engine core before anything is programmed; a bad one
+ * completes with DRM_VPUX_STATUS_ERROR and the core's error code.
+ */
+struct drm_vpux_submit {
+	struct drm_vpux_buf task;
+	__u64 buffers;
+	__u32 buffer_count;
+	__u32 in_syncobj_count;
+	__u64 in_syncobjs;
+	__u32 out_syncobj;
+	__u32 priority;
+	__u64 out_point;
+	__u32 flags;
+	__u32 pad;
+	__u64 seqno;
+};
+
+/* Job status reported by DRM_IOCTL_VPUX_WAIT */
+/** @DRM_VPUX_STATUS_DONE: every op of the task completed */
+#define DRM_VPUX_STATUS_DONE		1
+/** @DRM_VPUX_STATUS_ERROR: refused by the core or an engine error; see @error */
+#define DRM_VPUX_STATUS_ERROR		2
+/** @DRM_VPUX_STATUS_MMU_FAULT: an op faulted at @fault_addr */
+#define DRM_VPUX_STATUS_MMU_FAULT	3
+/** @DRM_VPUX_STATUS_TIMEOUT: the job hung and was aborted */
+#define DRM_VPUX_STATUS_TIMEOUT		4
+/** @DRM_VPUX_STATUS_ABORTED: the job never ran (file banned or closed) */
+#define DRM_VPUX_STATUS_ABORTED		5
+
+/**
+ * struct drm_vpux_wait - wait for a job and read its result
+ * @seqno: in, a job number SUBMIT returned to this file. The last 256 jobs
+ *	of a file can be waited for; an older or unknown one gives -ENOENT.
+ * @timeout_ns: in, absolute CLOCK_MONOTONIC time; -ETIMEDOUT if the job
+ *	is not done by then (0 polls)
+ * @flags: in, must be zero
+ * @status: out, DRM_VPUX_STATUS_*
+ * @error: out, 0 or the negative engine-core error (DLA_ERR_*) or errno
+ * @fail_op: out, for errors: engine kind << 24 | op index of the failing op
+ * @fault_addr: out, faulting device address for DRM_VPUX_STATUS_MMU_FAULT
+ * @device_cycles: out, device cycles from the task's start to its end
+ * @op_cycles: out, sum of the ops' engine cycles
+ */
+struct drm_vpux_wait {
+	__u64 seqno;
+	__s64 timeout_ns;
+	__u32 flags;
+	__u32 status;
+	__s32 error;
+	__u32 fail_op;
+	__u64 fault_addr;
+	__u64 device_cycles;
+	__u64 op_cycles;
 };
 
 #if defined(__cplusplus)

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Job submission and waiting. SUBMIT turns the caller's address list
+ * (GEM handles + ranges) into device addresses of the file's address
+ * space, maps the task memory for the engine core, gathers the in-fences
+ * (syncobjs and the BOs' reservations) and pushes the job to the file's
+ * scheduler entity for its priority. The job's finished fence goes into
+ * every BO's dma_resv, the out syncobj, and the file's ring of the last
+ * VPUX_JOB_RING jobs, which WAIT reads.
+ */
+
+#include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_syncobj.h>
+#include <drm/drm_utils.h>
+
+#include "vpux_drv.h"
+#include "vpux_gem.h"
+#include "vpux_job.h"
+
+static const enum drm_sched_priority vpux_sched_prio[VPUX_PRIORITIES] = {
+	[DRM_VPUX_PRIORITY_LOW] = DRM_SCHED_PRIORITY_LOW,
+	[DRM_VPUX_PRIORITY_NORMAL] = DRM_SCHED_PRIORITY_NORMAL,
+	[DRM_VPUX_PRIORITY_HIGH] = DRM_SCHED_PRIORITY_HIGH,
+	[DRM_VPUX_PRIORITY_REALTIME] = DRM_SCHED_PRIORITY_KERNEL,
+};
+
+/**
+ * vpux_file_jobs_init() - the job side of a new file
+ * @vdev: the device
+ * @fpriv: the file, with its address space set up
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpux_file_jobs_init(struct vpux_device *vdev, struct vpux_file_priv *fpriv)
+{
+	struct drm_gpu_scheduler *sched = &vdev->sched;
+	int i, ret;
+
+	mutex_init(&fpriv->job_lock);
+	fpriv->next_seqno = 1;
+	for (i = 0; i < VPUX_PRIORITIES; i++) {
+		ret = drm_sched_entity_init(&fpriv->entity[i], vpux_sched_prio[i],
+					    &sched, 1, NULL);
+		if (ret)
+			goto err_entities;
+	}
+	return 0;
+
+err_entities:
+	while (i--)
+		drm_sched_entity_destroy(&fpriv->entity[i]);
+	mutex_destroy(&fpriv->job_lock);
+	return ret;
+}
+
+/**
+ * vpux_file_jobs_fini() - the file is closing: drain its jobs
+ * @fpriv: the file
+ *
+ * Queued jobs are flushed to the hardware (or dropped when that takes
+ * too long), then every job still running is waited for (each is bounded
+ * by the job timeout), so the address space can be torn down safely.
+ */
+void vpux_file_jobs_fini(struct vpux_file_priv *fpriv)
+{
+	int i;
+
+	for (i = 0; i < VPUX_PRIORITIES; i++)
+		drm_sched_entity_destroy(&fpriv->entity[i]);
+	for (i = 0; i < VPUX_JOB_RING; i++) {
+		struct vpux_job_slot *slot = &fpriv->ring[i];
+
+		if (slot->done)
+			dma_fence_wait(slot->done, false);
+	}
+}
+
+/* Called by the last put of the file private. */
+static void vpux_file_jobs_release(struct vpux_file_priv *fpriv)
+{
+	int i;
+
+	for (i = 0; i < VPUX_JOB_RING; i++)
+		dma_fence_put(fpriv->ring[i].done);
+	mutex_destroy(&fpriv->job_lock);
+}
+
+static void vpux_file_priv_release(struct kref *ref)
+{
+	struct vpux_file_priv *fpriv = container_of(ref, struct vpux_file_priv, ref);
+
+	vpux_ctx_release_slot(fpriv->vdev, &fpriv->ctx);
+	vpux_mmu_ctx_fini(&fpriv->ctx);
+	vpux_file_jobs_release(fpriv);
+	kvfree(fpriv);
+}
+
+/**
+ * vpux_file_priv_put() - drop a reference to a file's state
+ * @fpriv: the file
+ */
+void vpux_file_priv_put(struct vpux_file_priv *fpriv)
+{
+	kref_put(&fpriv->ref, vpux_file_priv_release);
+}
+
+/**
+ * vpux_job_free() - release everything a job holds
+ * @job: the job, off the scheduler (or never pushed to it)
+ */
+void vpux_job_free(struct vpux_job *job)
+{
+	u32 i;
+
+	if (job->task_map.vaddr)
+		drm_gem_vunmap_unlocked(job->bos[job->task_bo], &job->task_map);
+	for (i = 0; i < job->nbos; i++)
+		drm_gem_object_put(job->bos[i]);
+	dma_fence_put(job->hw_fence);
+	if (job->fpriv)
+		vpux_file_priv_put(job->fpriv);
+	kfree(job);
+}
+
+/* Resolve one address-list entry; the BO joins job->bos once. */
+static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
+			    const struct drm_vpux_buf *buf, u32 idx, u32 *bo_idx)
+{
+	struct vpux_device *vdev = job->vdev;
+	struct drm_gem_object *obj;
+	struct vpux_bo *bo;
+	u64 addr = 0;
+	u32 i;
+
+	if (buf->pad) {
+		vpux_dbg(vdev, "SUBMIT: entry %u: non-zero pad\n", idx);
+		return -EINVAL;
+	}
+	obj = drm_gem_object_lookup(file, buf->handle);
+	if (!obj) {
+		vpux_dbg(vdev, "SUBMIT: entry %u: no BO %u\n", idx, buf->handle);
+		return -ENOENT;
+	}
+	if (!buf->size || buf->offset > obj->size ||
+	    buf->size > obj->size - buf->offset) {
+		vpux_dbg(vdev, "SUBMIT: entry %u: range %#llx+%#llx outside BO of %zu bytes\n",
+			 idx, buf->offset, buf->size, obj->size);
+		drm_gem_object_put(obj);
+		return -EINVAL;
+	}
+	bo = to_vpux_bo(obj);
+	mutex_lock(&vdev->bo_lock);
+	if (bo->ctx == &job->fpriv->ctx)
+		addr = bo->device_addr;
+	mutex_unlock(&vdev->bo_lock);
+	if (!addr) {
+		drm_gem_object_put(obj);
+		return -EINVAL;
+	}
+	job->task.list[idx].addr = addr + buf->offset;
+	job->task.list[idx].size = buf->size;
+
+	for (i = 0; i < job->nbos; i++)
+		if (job->bos[i] == obj)
+			break;
+	if (i < job->nbos)
+		drm_gem_object_put(obj);
+	else
+		job->bos[job->nbos++] = obj;
+	*bo_idx = i;
+	return 0;
+}
+
+static int vpux_job_add_buffers(struct vpux_job *job, struct drm_file *file,
+				const struct drm_vpux_submit *args)
+{
+	struct drm_vpux_buf *bufs;
+	u32 i, bo_idx;
+	int ret;
+
+	ret = vpux_job_add_buf(job, file, &args->task, 0, &job->task_bo);
+	if (ret)
+		return ret;
+	job->task.count = 1 + args->buffer_count;
+	if (!args->buffer_count)
+		return 0;
+
+	bufs = kvmalloc_array(args->buffer_count, sizeof(*bufs), GFP_KERNEL);
+	if (!bufs)
+		return -ENOMEM;
+	if (copy_from_user(bufs, u64_to_user_ptr(args->buffers),
+			   args->buffer_count * sizeof(*bufs))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	for (i = 0; i < args->buffer_count; i++) {
+		ret = vpux_job_add_buf(job, file, &bufs[i], i + 1, &bo_idx);
+		if (ret)
+			goto out;
+	}
+out:
+	kvfree(bufs);
+	return ret;
+}
+
+/* Map the task memory: the core reads it under a spinlock. */
+static int vpux_job_map_task(struct vpux_job *job, const struct drm_vpux_buf *task)
+{
+	int ret;
+
+	ret = drm_gem_vmap_unlocked(job->bos[job->task_bo], &job->task_map);
+	if (ret)
+		return ret;
+	if (job->task_map.is_iomem) {
+		drm_gem_vunmap_unlocked(job->bos[job->task_bo], &job->task_map);
+		iosys_map_clear(&job->task_map);
+		return -EINVAL;
+	}
+	job->task.cpu = job->task_map.vaddr + task->offset;
+	return 0;
+}
+
+static int vpux_job_add_in_syncobjs(struct vpux_job *job, struct drm_file *file,
+				    const struct drm_vpux_submit *args)
+{
+	struct drm_vpux_syncobj *in;
+	u32 i;
+	int ret = 0;
+
+	if (!args->in_syncobj_count)
+		return 0;
+	in = kvmalloc_array(args->in_syncobj_count, sizeof(*in), GFP_KERNEL);
+	if (!in)
+		return -ENOMEM;
+	if (copy_from_user(in, u64_to_user_ptr(args->in_syncobjs),
+			   args->in_syncobj_count * sizeof(*in))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	for (i = 0; i < args->in_syncobj_count; i++) {
+		if (in[i].pad) {
+			ret = -EINVAL;
+			goto out;
+		}
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   in[i].handle,
+							   in[i].point);
+		if (ret) {
+			vpux_dbg(job->vdev, "SUBMIT: in-syncobj %u (handle %u point %llu): %d\n",
+				 i, in[i].handle, in[i].point, ret);
+			goto out;
+		}
+	}
+out:
+	kvfree(in);
+	return ret;
+}
+
+static int vpux_submit_check(struct vpux_device *vdev,
+			     const struct drm_vpux_submit *args)
+{
+	if (args->flags || args->pad) {
+		vpux_dbg(vdev, "SUBMIT: unknown flags %#x or non-zero pad\n",
+			 args->flags);
+		return -EINVAL;
+	}
+	if (args->priority >= VPUX_PRIORITIES) {
+		vpux_dbg(vdev, "SUBMIT: bad priority %u\n", args->priority);
+		return -EINVAL;
+	}
+	if (args->buffer_count >= DRM_VPUX_MAX_ADDR_ENTRIES ||
+	    args->in_syncobj_count > DRM_VPUX_MAX_IN_SYNCOBJS) {
+		vpux_dbg(vdev, "SUBMIT: %u buffers, %u in-syncobjs: too many\n",
+			 args->buffer_count, args->in_syncobj_count);
+		return -EINVAL;
+	}
+	if (!args->out_syncobj && args->out_point) {
+		vpux_dbg(vdev, "SUBMIT: out_point without out_syncobj\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Lock the BOs, order the job after their fences, publish its fence. */
+static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
+			 struct drm_syncobj *out, struct dma_fence_chain *chain)
+{
+	struct vpux_file_priv *fpriv = job->fpriv;
+	struct ww_acquire_ctx acquire;
+	struct vpux_job_slot *slot;
+	struct dma_fence *done;
+	u32 i;
+	int ret;
+
+	ret = drm_gem_lock_reservations(job->bos, job->nbos, &acquire);
+	if (ret)
+		return ret;
+	for (i = 0; i < job->nbos; i++) {
+		ret = dma_resv_reserve_fences(job->bos[i]->resv, 1);
+		if (ret)
+			goto out_unlock;
+		ret = drm_sched_job_add_implicit_dependencies(&job->base,
+							      job->bos[i], true);
+		if (ret)
+			goto out_unlock;
+	}
+
+	mutex_lock(&fpriv->job_lock);
+	slot = &fpriv->ring[fpriv->next_seqno % VPUX_JOB_RING];
+	if (slot->done && !dma_fence_is_signaled(slot->done)) {
+		/* VPUX_JOB_RING jobs of this file are still unfinished */
+		mutex_unlock(&fpriv->job_lock);
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	dma_fence_put(slot->done);
+	memset(slot, 0, sizeof(*slot));
+	slot->seqno = fpriv->next_seqno++;
+	job->slot = slot;
+	args->seqno = slot->seqno;
+
+	drm_sched_job_arm(&job->base);
+	done = &job->base.s_fence->finished;
+	slot->done = dma_fence_get(done);
+	for (i = 0; i < job->nbos; i++)
+		dma_resv_add_fence(job->bos[i]->resv, done, DMA_RESV_USAGE_WRITE);
+	if (out) {
+		if (chain)
+			drm_syncobj_add_point(out, chain, done, args->out_point);
+		else
+			drm_syncobj_replace_fence(out, done);
+	}
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&fpriv->job_lock);
+
+out_unlock:
+	drm_gem_unlock_reservations(job->bos, job->nbos, &acquire);
+	return ret;
+}
+
+/**
+ * vpux_submit_ioctl() - DRM_IOCTL_VPUX_SUBMIT
+ * @dev: DRM device
+ * @data: struct drm_vpux_submit
+ * @file: caller
+ *
+ * Return: 0; -EINVAL for bad flags, padding, priority, counts or ranges;
+ * -ENOENT for an unknown BO or syncobj; -EFAULT for bad array pointers;
+ * -EBADFD once a job of this file hung or faulted; -EBUSY when
+ * VPUX_JOB_RING jobs of the file are unfinished; -ENODEV after unplug.
+ */
+int vpux_submit_ioctl(struct drm_device *dev, void *data,
+		      struct drm_file *file)
+{
+	struct vpux_device *vdev = to_vpux_device(dev);
+	struct vpux_file_priv *fpriv = file->driver_priv;
+	struct drm_vpux_submit *args = data;
+	struct dma_fence_chain *chain = NULL;
+	struct drm_syncobj *out = NULL;
+	struct vpux_job *job;
+	int idx, ret;
+
+	ret = vpux_submit_check(vdev, args);
+	if (ret)
+		return ret;
+	if (READ_ONCE(fpriv->banned))
+		return -EBADFD;
+	if (!drm_dev_enter(dev, &idx))
+		return -ENODEV;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job) {
+		ret = -ENOMEM;
+		goto out_exit;
+	}
+	job->vdev = vdev;
+	job->fpriv = fpriv;
+	kref_get(&fpriv->ref);
+	job->priority = args->priority;
+	job->task_id = -1;
+	job->hw_slot = -1;
+
+	ret = vpux_job_add_buffers(job, file, args);
+	if (ret)
+		goto err_free;
+	ret = vpux_job_map_task(job, &args->task);
+	if (ret)
+		goto err_free;
+
+	ret = drm_sched_job_init(&job->base, &fpriv->entity[args->priority], 1,
+				 fpriv, file->client_id);
+	if (ret)
+		goto err_free;
+	ret = vpux_job_add_in_syncobjs(job, file, args);
+	if (ret)
+		goto err_cleanup;
+
+	if (args->out_syncobj) {
+		out = drm_syncobj_find(file, args->out_syncobj);
+		if (!out) {
+			ret = -ENOENT;
+			goto err_cleanup;
+		}
+		if (args->out_point) {
+			chain = dma_fence_chain_alloc();
+			if (!chain) {
+				ret = -ENOMEM;
+				goto err_cleanup;
+			}
+		}
+	}
+
+	ret = vpux_job_push(job, args, out, chain);
+	if (ret)
+		goto err_cleanup;
+	if (out)
+		drm_syncobj_put(out);
+	drm_dev_exit(idx);
+	return 0;
+
+err_cleanup:
+	dma_fence_chain_free(chain);
+	if (out)
+		drm_syncobj_put(out);
+	drm_sched_job_cleanup(&job->base);
+err_free:
+	vpux_job_free(job);
+out_exit:
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * vpux_wait_ioctl() - DRM_IOCTL_VPUX_WAIT
+ * @dev: DRM device
+ * @data: struct drm_vpux_wait
+ * @file: caller
+ *
+ * Return: 0 with the job's result; -ETIMEDOUT if it is not done by the
+ * deadline; -ENOENT for a job number this file cannot wait for; -EINVAL
+ * for flags; -ERESTARTSYS on a signal.
+ */
+int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct vpux_file_priv *fpriv = file->driver_priv;
+	struct drm_vpux_wait *args = data;
+	struct vpux_job_slot *slot;
+	struct dma_fence *done;
+	long ret;
+
+	if (args->flags)
+		return -EINVAL;
+
+	mutex_lock(&fpriv->job_lock);
+	slot = &fpriv->ring[args->seqno % VPUX_JOB_RING];
+	if (!args->seqno || slot->seqno != args->seqno) {
+		mutex_unlock(&fpriv->job_lock);
+		return -ENOENT;
+	}
+	done = dma_fence_get(slot->done);
+	mutex_unlock(&fpriv->job_lock);
+
+	if (!dma_fence_is_signaled(done)) {
+		ret = dma_fence_wait_timeout(done, true,
+					     drm_timeout_abs_to_jiffies(args->timeout_ns));
+		if (ret <= 0) {
+			dma_fence_put(done);
+			return ret ? ret : -ETIMEDOUT;
+		}
+	}
+
+	mutex_lock(&fpriv->job_lock);
+	if (slot->seqno != args->seqno) {
+		ret = -ENOENT;
+	} else {
+		const struct vpux_job_result *res = &slot->result;
+
+		args->status = res->status;
+		args->error = res->error;
+		if (!res->status) {
+			/* never reached the engine core */
+			args->status = DRM_VPUX_STATUS_ABORTED;
+			args->error = done->error;
+		}
+		args->fail_op = res->fail_op;
+		args->fault_addr = res->fault_addr;
+		args->device_cycles = res->device_cycles;
+		args->op_cycles = res->op_cycles;
+		ret = 0;
+	}
+	mutex_unlock(&fpriv->job_lock);
+	dma_fence_put(done);
+	return ret;
+}

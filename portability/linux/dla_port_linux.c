@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel portability layer of the engine core: the dla_* callbacks the
+ * core makes (firmware/include/dla_port.h) implemented on the driver's
+ * register accessors, and the core's registration with a device.
+ *
+ * The core never sleeps and takes no lock; every call into it is made
+ * under vpux_fw.lock, which the hard-IRQ handler takes too. So none of
+ * these callbacks may sleep: registers are the model's MMIO accessors,
+ * task memory is read from a mapping made at submit time.
+ */
+
+#include <linux/ktime.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+
+#include "dla_interface.h"
+#include "dla_port.h"
+#include "vpux_drv.h"
+#include "vpux_fw.h"
+
+dla_u32 dla_reg_read(void *driver_context, dla_u32 addr)
+{
+	return vpux_reg_read(driver_context, addr);
+}
+
+void dla_reg_write(void *driver_context, dla_u32 addr, dla_u32 reg)
+{
+	vpux_reg_write(driver_context, addr, reg);
+}
+
+dla_s32 dla_get_dma_address(void *driver_context, void *task_data,
+			    dla_s16 index, struct dla_address *dst_ptr,
+			    dla_u32 destination)
+{
+	const struct vpux_fw_task *t = task_data;
+
+	if (!t || index < 0 || index >= t->count)
+		return -DLA_ERR_ADDR_INDEX;
+	if (destination == DESTINATION_PROCESSOR) {
+		/* only the task memory is mapped for the CPU */
+		if (index)
+			return -DLA_ERR_ADDR_INDEX;
+		dst_ptr->addr = (uintptr_t)t->cpu;
+	} else {
+		dst_ptr->addr = t->list[index].addr;
+	}
+	dst_ptr->size = t->list[index].size;
+	return 0;
+}
+
+/* The mapped range [@offset, @offset + @size) of entry @index, or NULL. */
+static void *vpux_fw_range(void *task_data, dla_u64 index, dla_u32 size,
+			   dla_u64 offset)
+{
+	const struct vpux_fw_task *t = task_data;
+
+	if (!t || index != 0 || !t->count || offset > t->list[0].size ||
+	    size > t->list[0].size - offset)
+		return NULL;
+	return (void *)t->cpu + offset;
+}
+
+dla_s32 dla_data_read(void *driver_context, void *task_data, dla_u64 src,
+		      void *dst, dla_u32 size, dla_u64 offset)
+{
+	const void *p = vpux_fw_range(task_data, src, size, offset);
+
+	if (!p)
+		return -DLA_ERR_BUF_RANGE;
+	memcpy(dst, p, size);
+	return 0;
+}
+
+dla_s32 dla_data_write(void *driver_context, void *task_data, const void *src,
+		       dla_u64 dst, dla_u32 size, dla_u64 offset)
+{
+	void *p = vpux_fw_range(task_data, dst, size, offset);
+
+	if (!p)
+		return -DLA_ERR_BUF_RANGE;
+	memcpy(p, src, size);
+	return 0;
+}
+
+dla_s64 dla_get_time_us(void)
+{
+	return ktime_to_us(ktime_get());
+}
+
+void *dla_memset(void *src, int ch, dla_u64 len)
+{
+	return memset(src, ch, len);
+}
+
+void *dla_memcpy(void *dest, const void *src, dla_u64 len)
+{
+	return memcpy(dest, src, len);
+}
+
+/*
+ * Core messages. Errors are mostly about task memory user space wrote,
+ * so they are ratelimited; debug output follows dynamic debug.
+ */
+#define VPUX_FW_LOG(name, printer)					\
+void name(const char *str, ...)						\
+{									\
+	struct va_format vaf;						\
+	va_list args;							\
+									\
+	va_start(args, str);						\
+	vaf.fmt = str;							\
+	vaf.va = &args;							\
+	printer("vpux_accel: core: %pV", &vaf);				\
+	va_end(args);							\
+}
+
+VPUX_FW_LOG(dla_debug, pr_debug)
+VPUX_FW_LOG(dla_info, pr_info_ratelimited)
+VPUX_FW_LOG(dla_warn, pr_warn_ratelimited)
+VPUX_FW_LOG(dla_error, pr_err_ratelimited)
+
+/**
+ * vpux_fw_init() - bind an engine-core instance to @vdev
+ * @vdev: the device, identified and reset
+ *
+ * Return: 0 or -ENODEV / -EBUSY.
+ */
+int vpux_fw_init(struct vpux_device *vdev)
+{
+	struct vpux_fw *fw = &vdev->fw;
+	unsigned long flags;
+	dla_s32 ret;
+
+	spin_lock_init(&fw->lock);
+	spin_lock_irqsave(&fw->lock, flags);
+	ret = dla_register_driver(&fw->engine, vdev);
+	spin_unlock_irqrestore(&fw->lock, flags);
+	if (ret) {
+		vpux_err(vdev, "engine core refused the device: %d\n", ret);
+		return ret == -DLA_ERR_BUSY ? -EBUSY : -ENODEV;
+	}
+	return 0;
+}
+
+/**
+ * vpux_fw_fini() - release the core instance; every task is dropped
+ * @vdev: the device
+ */
+void vpux_fw_fini(struct vpux_device *vdev)
+{
+	struct vpux_fw *fw = &vdev->fw;
+	unsigned long flags;
+
+	spin_lock_irqsave(&fw->lock, flags);
+	dla_unregister_driver(fw->engine);
+	fw->engine = NULL;
+	spin_unlock_irqrestore(&fw->lock, flags);
+}

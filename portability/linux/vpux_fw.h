@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The engine core (firmware/) inside vpux_accel.ko: what the kernel port
+ * (dla_port_linux.c) hands the core as a task, and the lock that
+ * serialises every call into the core.
+ */
+#ifndef __VPUX_FW_H__
+#define __VPUX_FW_H__
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "vpux_accel.h"
+
+struct vpux_device;
+
+/**
+ * struct vpux_fw_buf - one resolved address-list entry
+ * @addr: device address (in the job's address space)
+ * @size: bytes
+ */
+struct vpux_fw_buf {
+	u64 addr;
+	u64 size;
+};
+
+/**
+ * struct vpux_fw_task - a task as the core sees it (its task_data)
+ * @count: entries in @list; entry 0 is the task memory
+ * @cpu: kernel mapping of entry 0, which the core reads
+ * @list: device address and size of each entry
+ */
+struct vpux_fw_task {
+	u32 count;
+	const void *cpu;
+	struct vpux_fw_buf list[DRM_VPUX_MAX_ADDR_ENTRIES];
+};
+
+/**
+ * struct vpux_fw - the core instance of one device
+ * @engine: the core's handle (dla_register_driver)
+ * @lock: serialises every call into the core; taken in hard-IRQ context
+ *	by the interrupt handler, so irq-safe everywhere else
+ */
+struct vpux_fw {
+	void *engine;
+	spinlock_t lock;
+};
+
+int vpux_fw_init(struct vpux_device *vdev);
+void vpux_fw_fini(struct vpux_device *vdev);
+
+#endif /* __VPUX_FW_H__ */

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vpux jobs: DRM_IOCTL_VPUX_SUBMIT / WAIT end to end on the device.
+ * Tasks (Documentation/task-format.rst) are laid out with the engine
+ * core's task builder; the NPU's DMA engines copy between BOs through the
+ * MMU, and the results are checked byte for byte. Needs vpux_accel loaded.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "vpux_common.h"
+#include "task_builder.h"
+
+#define SZ 8192
+
+struct bo {
+	__u32 handle;
+	__u64 addr;
+	size_t size;
+	unsigned char *map;
+};
+
+static int bo_new(int fd, size_t size, __u32 flags, struct bo *bo)
+{
+	struct drm_vpux_bo_create c = { .size = size, .flags = flags };
+	struct drm_vpux_bo_info info = { 0 };
+	int ret;
+
+	ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_CREATE, &c);
+	if (ret)
+		return ret;
+	info.handle = c.handle;
+	ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_INFO, &info);
+	if (ret)
+		return ret;
+	bo->handle = c.handle;
+	bo->addr = c.device_addr;
+	bo->size = size;
+	bo->map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       info.mmap_offset);
+	return bo->map == MAP_FAILED ? -errno : 0;
+}
+
+static __s64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static int job_wait(int fd, __u64 seqno, __s64 rel_ns, struct drm_vpux_wait *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->seqno = seqno;
+	w->timeout_ns = rel_ns ? now_ns() + rel_ns : 0;
+	return vpux_ioctl(fd, DRM_IOCTL_VPUX_WAIT, w);
+}
+
+/* A DMA op copying @len bytes from entry @src to entry @dst. */
+static void dma_op(struct dla_dma_op *op, __u32 src, __u32 soff, __u32 dst,
+		   __u32 doff, __u32 len)
+{
+	op->len = len;
+	op->src = (struct dla_buf_ref){ .index = src, .offset = soff, .size = len };
+	op->dst = (struct dla_buf_ref){ .index = dst, .offset = doff, .size = len };
+	op->count[0] = op->count[1] = op->count[2] = 1;
+}
+
+FIXTURE(job) {
+	int fd;
+	struct bo task, a, b, c;
+	struct drm_vpux_buf list[3];
+};
+
+FIXTURE_SETUP(job)
+{
+	int i;
+
+	self->fd = vpux_open_nth(0, NULL);
+	if (self->fd == -ENODEV)
+		SKIP(return, "no vpux device (is vpux_accel loaded?)");
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->task));
+	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &self->a));
+	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &self->b));
+	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &self->c));
+	for (i = 0; i < SZ; i++)
+		self->a.map[i] = (unsigned char)(i * 7 + 3);
+	self->list[0] = (struct drm_vpux_buf){ .handle = self->a.handle, .size = SZ };
+	self->list[1] = (struct drm_vpux_buf){ .handle = self->b.handle, .size = SZ };
+	self->list[2] = (struct drm_vpux_buf){ .handle = self->c.handle, .size = SZ };
+}
+
+FIXTURE_TEARDOWN(job)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* One-op copy a -> b of @len bytes at the task BO's @off. */
+static size_t copy_task(struct bo *task, size_t off, __u32 len)
+{
+	struct tb t;
+
+	tb_init(&t, task->map + off, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 2, 0, len);
+	return t.size;
+}
+
+static void submit_args(struct drm_vpux_submit *s, struct bo *task, size_t off,
+			size_t size, struct drm_vpux_buf *list, __u32 n)
+{
+	memset(s, 0, sizeof(*s));
+	s->task = (struct drm_vpux_buf){ .handle = task->handle, .offset = off,
+					 .size = size };
+	s->buffers = (uintptr_t)list;
+	s->buffer_count = n;
+	s->priority = DRM_VPUX_PRIORITY_NORMAL;
+}
+
+TEST_F(job, dma_copy)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	size_t size = copy_task(&self->task, 0, SZ);
+
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	EXPECT_NE(0ull, s.seqno);
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, w.error);
+	EXPECT_GT(w.op_cycles, 0ull);
+	EXPECT_GT(w.device_cycles, 0ull);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
+	/* a finished job can be waited for again */
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+}
+
+TEST_F(job, chain_with_barrier_and_offsets)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct tb t;
+
+	/* a[0..4K) -> b[4K..8K), then b[4K..8K) -> c[100..4196) */
+	tb_init(&t, self->task.map + 256, 1, 2, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 2, 4096, 4096);
+	dma_op(&t.dma[1], 2, 4096, 3, 100, 4096);
+	tb_update(&t, &t.dma[0].deps, 0);
+	tb_wait(&t, &t.dma[1].deps, 0);
+	submit_args(&s, &self->task, 256, t.size, self->list, 3);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map + 4096, 4096));
+	EXPECT_EQ(0, memcmp(self->a.map, self->c.map + 100, 4096));
+	EXPECT_EQ(0, self->c.map[99]);
+	EXPECT_EQ(0, self->c.map[4196]);
+}
+
+TEST_F(job, many_in_flight)
+{
+	enum { N = 48 };
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	__u64 seq[N];
+	struct bo dst[4];
+	struct drm_vpux_buf list[2];
+	int i, j;
+
+	for (j = 0; j < 4; j++)
+		ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &dst[j]));
+	/* one task per 256 bytes of the task BO, copying a slice each */
+	for (i = 0; i < N; i++) {
+		struct tb t;
+
+		tb_init(&t, self->task.map + 256 * (i % 16), 0, 1, 0, 0);
+		dma_op(&t.dma[0], 1, 128 * i, 2, 128 * i, 128);
+		list[0] = self->list[0];
+		list[1] = (struct drm_vpux_buf){ .handle = dst[i % 4].handle,
+						 .size = SZ };
+		submit_args(&s, &self->task, 256 * (i % 16), t.size, list, 2);
+		s.priority = i % 4;
+		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+		seq[i] = s.seqno;
+		if (i % 16 == 15)	/* the task BO slots are reused */
+			for (j = i - 15; j <= i; j++)
+				ASSERT_EQ(0, job_wait(self->fd, seq[j], 10000000000ll, &w));
+	}
+	for (i = 0; i < N; i++) {
+		ASSERT_EQ(0, job_wait(self->fd, seq[i], 10000000000ll, &w));
+		EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status) TH_LOG("job %d", i);
+		EXPECT_EQ(0, memcmp(self->a.map + 128 * i,
+				    dst[i % 4].map + 128 * i, 128)) TH_LOG("job %d", i);
+	}
+}
+
+TEST_F(job, bad_submit_args)
+{
+	size_t size = copy_task(&self->task, 0, SZ);
+	struct drm_vpux_buf bad[2] = { self->list[0], self->list[1] };
+	struct drm_vpux_syncobj in = { .handle = 9999 };
+	struct drm_vpux_submit s;
+
+#define EXPECT_SUBMIT(err) EXPECT_EQ(err, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s))
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.flags = 1;
+	EXPECT_SUBMIT(-EINVAL);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.pad = 1;
+	EXPECT_SUBMIT(-EINVAL);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.priority = 4;
+	EXPECT_SUBMIT(-EINVAL);
+	submit_args(&s, &self->task, 0, size, self->list, DRM_VPUX_MAX_ADDR_ENTRIES);
+	EXPECT_SUBMIT(-EINVAL);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.in_syncobj_count = DRM_VPUX_MAX_IN_SYNCOBJS + 1;
+	EXPECT_SUBMIT(-EINVAL);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.out_point = 5;
+	EXPECT_SUBMIT(-EINVAL);
+	/* task buffer: bad handle, empty, outside its BO, non-zero pad */
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.task.handle = 4242;
+	EXPECT_SUBMIT(-ENOENT);
+	s.task.handle = self->task.handle;
+	s.task.size = 0;
+	EXPECT_SUBMIT(-EINVAL);
+	s.task.size = 4097;
+	EXPECT_SUBMIT(-EINVAL);
+	s.task.size = 16;
+	s.task.offset = 4090;
+	EXPECT_SUBMIT(-EINVAL);
+	s.task.offset = ~0ull;
+	EXPECT_SUBMIT(-EINVAL);
+	s.task.offset = 0;
+	s.task.size = size;
+	s.task.pad = 1;
+	EXPECT_SUBMIT(-EINVAL);
+	/* buffers: bad pointer, bad handle, range, pad */
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.buffers = 16;
+	EXPECT_SUBMIT(-EFAULT);
+	submit_args(&s, &self->task, 0, size, bad, 2);
+	bad[1].handle = 4242;
+	EXPECT_SUBMIT(-ENOENT);
+	bad[1] = self->list[1];
+	bad[1].offset = SZ;
+	EXPECT_SUBMIT(-EINVAL);
+	bad[1] = self->list[1];
+	bad[1].size = SZ + 1;
+	EXPECT_SUBMIT(-EINVAL);
+	bad[1] = self->list[1];
+	bad[1].pad = 7;
+	EXPECT_SUBMIT(-EINVAL);
+	/* syncobjs that do not exist */
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.in_syncobjs = (uintptr_t)&in;
+	s.in_syncobj_count = 1;
+	EXPECT_SUBMIT(-ENOENT);
+	in.pad = 1;
+	EXPECT_SUBMIT(-EINVAL);
+	s.in_syncobjs = 16;
+	EXPECT_SUBMIT(-EFAULT);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.out_syncobj = 9999;
+	EXPECT_SUBMIT(-ENOENT);
+	/* after all that, a good job still runs */
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	EXPECT_SUBMIT(0);
+#undef EXPECT_SUBMIT
+}
+
+TEST_F(job, bo_of_another_file)
+{
+	size_t size = copy_task(&self->task, 0, SZ);
+	struct drm_vpux_submit s;
+	struct bo other;
+	int fd2 = vpux_open_nth(0, NULL);
+
+	ASSERT_GE(fd2, 0);
+	/* handles are per file: fd2's BO numbers mean nothing here */
+	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &other));
+	while (other.handle <= self->c.handle)
+		ASSERT_EQ(0, bo_new(fd2, SZ, 0, &other));
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	self->list[1].handle = other.handle;
+	EXPECT_EQ(-ENOENT, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	close(fd2);
+}
+
+TEST_F(job, corrupt_task_is_refused_by_the_core)
+{
+	static const struct { size_t off; __u32 val; int err; } cases[] = {
+		{ 0, 0x12345678, -101 },	/* magic: DLA_ERR_BAD_MAGIC */
+		{ 4, 2, -102 },			/* major version */
+		{ 12, 1, -104 },		/* flags: reserved */
+		{ 24, 1u << 20, -105 },		/* DMA op count */
+	};
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	unsigned int i;
+	size_t size;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size = copy_task(&self->task, 0, SZ);
+		memcpy(self->task.map + cases[i].off, &cases[i].val, 4);
+		memset(self->b.map, 0, SZ);
+		submit_args(&s, &self->task, 0, size, self->list, 2);
+		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+		ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+		EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status) TH_LOG("case %u", i);
+		EXPECT_EQ(cases[i].err, w.error) TH_LOG("case %u", i);
+		EXPECT_EQ(0, self->b.map[0]) TH_LOG("case %u: ran", i);
+	}
+	/* a refused task does not ban the file */
+	size = copy_task(&self->task, 0, SZ);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+}
+
+TEST_F(job, op_outside_its_buffer_is_refused)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	size_t size = copy_task(&self->task, 0, SZ);
+	struct tb t;
+
+	tb_init(&t, self->task.map, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 4096, 2, 0, 8192);	/* reads past entry 1 */
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
+	EXPECT_EQ(-140, w.error);	/* DLA_ERR_BUF_RANGE */
+	EXPECT_EQ(0u, w.fail_op >> 24);	/* a DMA op */
+	/* an index past the address list */
+	dma_op(&t.dma[0], 1, 0, 5, 0, 16);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
+	EXPECT_EQ(-100, w.error);	/* DLA_ERR_ADDR_INDEX */
+}
+
+TEST_F(job, mmu_fault_bans_the_file_only)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo ro, t2, a2, b2;
+	struct drm_vpux_buf l2[2];
+	size_t size;
+	int fd2;
+
+	ASSERT_EQ(0, bo_new(self->fd, SZ, DRM_VPUX_BO_DEVICE_READONLY, &ro));
+	self->list[1].handle = ro.handle;
+	size = copy_task(&self->task, 0, SZ);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+	EXPECT_GE(w.fault_addr, ro.addr);
+	EXPECT_LT(w.fault_addr, ro.addr + SZ);
+	/* the device never wrote the read-only BO */
+	EXPECT_EQ(0, ro.map[0]);
+	/* the guilty file is done for */
+	EXPECT_EQ(-EBADFD, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+
+	/* another file runs on */
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, bo_new(fd2, 4096, 0, &t2));
+	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &a2));
+	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &b2));
+	memset(a2.map, 0x5a, SZ);
+	size = copy_task(&t2, 0, SZ);
+	l2[0] = (struct drm_vpux_buf){ .handle = a2.handle, .size = SZ };
+	l2[1] = (struct drm_vpux_buf){ .handle = b2.handle, .size = SZ };
+	submit_args(&s, &t2, 0, size, l2, 2);
+	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(fd2, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0x5a, b2.map[SZ - 1]);
+	close(fd2);
+}
+
+TEST_F(job, wait_errors)
+{
+	struct drm_vpux_wait w;
+
+	EXPECT_EQ(-ENOENT, job_wait(self->fd, 0, 0, &w));
+	EXPECT_EQ(-ENOENT, job_wait(self->fd, 12345, 0, &w));
+	memset(&w, 0, sizeof(w));
+	w.flags = 1;
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
+}
+
+static int syncobj_create(int fd, __u32 *h)
+{
+	struct drm_syncobj_create c = { 0 };
+	int ret = vpux_ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+
+	*h = c.handle;
+	return ret;
+}
+
+TEST_F(job, syncobj_chain_across_files)
+{
+	struct drm_syncobj_handle exp = { 0 }, imp = { 0 };
+	struct drm_syncobj_timeline_wait tw = { 0 };
+	struct drm_vpux_syncobj in;
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo t2, c2;
+	struct drm_vpux_buf l2[2];
+	__u32 sync, sync2;
+	__u64 point = 7;
+	size_t size;
+	int fd2;
+
+	/* job 1 in file 1: a -> b, signalling timeline point 7 */
+	ASSERT_EQ(0, syncobj_create(self->fd, &sync));
+	size = copy_task(&self->task, 0, SZ);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	s.out_syncobj = sync;
+	s.out_point = point;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+
+	/* file 2 imports the syncobj, waits for point 7, copies b -> c2 */
+	exp.handle = sync;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &exp));
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	imp.fd = exp.fd;
+	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp));
+	close(exp.fd);
+	sync2 = imp.handle;
+
+	{
+		struct drm_prime_handle pe = { .handle = self->b.handle,
+					       .flags = DRM_CLOEXEC | DRM_RDWR };
+		struct drm_prime_handle pi = { 0 };
+
+		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &pe));
+		pi.fd = pe.fd;
+		ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &pi));
+		close(pe.fd);
+		l2[0] = (struct drm_vpux_buf){ .handle = pi.handle, .size = SZ };
+	}
+	ASSERT_EQ(0, bo_new(fd2, 4096, 0, &t2));
+	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &c2));
+	l2[1] = (struct drm_vpux_buf){ .handle = c2.handle, .size = SZ };
+	size = copy_task(&t2, 0, SZ);
+	submit_args(&s, &t2, 0, size, l2, 2);
+	in = (struct drm_vpux_syncobj){ .handle = sync2, .point = point };
+	s.in_syncobjs = (uintptr_t)&in;
+	s.in_syncobj_count = 1;
+	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(fd2, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(self->a.map, c2.map, SZ));
+
+	/* the timeline point is signalled for everyone */
+	tw.handles = (uintptr_t)&sync;
+	tw.points = (uintptr_t)&point;
+	tw.count_handles = 1;
+	tw.timeout_nsec = now_ns() + 1000000000ll;
+	EXPECT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &tw));
+	close(fd2);
+}
+
+TEST_F(job, close_with_jobs_queued)
+{
+	struct drm_vpux_submit s;
+	size_t size;
+	int i, fd2;
+
+	/* the child's file goes away with its jobs in flight */
+	for (i = 0; i < 4; i++) {
+		struct bo t2, a2, b2;
+		struct drm_vpux_buf l2[2];
+		int j;
+
+		fd2 = vpux_open_nth(0, NULL);
+		ASSERT_GE(fd2, 0);
+		ASSERT_EQ(0, bo_new(fd2, 4096, 0, &t2));
+		ASSERT_EQ(0, bo_new(fd2, SZ, 0, &a2));
+		ASSERT_EQ(0, bo_new(fd2, SZ, 0, &b2));
+		size = copy_task(&t2, 0, SZ);
+		l2[0] = (struct drm_vpux_buf){ .handle = a2.handle, .size = SZ };
+		l2[1] = (struct drm_vpux_buf){ .handle = b2.handle, .size = SZ };
+		submit_args(&s, &t2, 0, size, l2, 2);
+		for (j = 0; j < 24; j++)
+			ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_VPUX_SUBMIT, &s));
+		munmap(t2.map, 4096);
+		munmap(a2.map, SZ);
+		munmap(b2.map, SZ);
+		close(fd2);
+	}
+}
+
+TEST_F(job, killed_process_mid_job)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	size_t size;
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int fd2 = vpux_open_nth(0, NULL);
+		struct bo t2, a2, b2;
+		struct drm_vpux_buf l2[2];
+
+		if (fd2 < 0 || bo_new(fd2, 4096, 0, &t2) ||
+		    bo_new(fd2, SZ, 0, &a2) || bo_new(fd2, SZ, 0, &b2))
+			_exit(1);
+		size = copy_task(&t2, 0, SZ);
+		l2[0] = (struct drm_vpux_buf){ .handle = a2.handle, .size = SZ };
+		l2[1] = (struct drm_vpux_buf){ .handle = b2.handle, .size = SZ };
+		submit_args(&s, &t2, 0, size, l2, 2);
+		for (;;)
+			if (vpux_ioctl(fd2, DRM_IOCTL_VPUX_SUBMIT, &s) &&
+			    errno != EBUSY)
+				_exit(2);
+	}
+	usleep(200000);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFSIGNALED(st));
+	/* the device is fine */
+	size = copy_task(&self->task, 0, SZ);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 10000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+}
+
+TEST_HARNESS_MAIN
