@@ -26,4 +26,13 @@ typedef int32_t s32;
 typedef int64_t s64;
 #endif
 
+/*
+ * A helper split out of a function to keep stack frames small (kernel
+ * stacks are a few KiB; KASAN redzones make local arrays much larger):
+ * never inlined back into its caller. The kernel defines it already.
+ */
+#ifndef noinline_for_stack
+#define noinline_for_stack	__attribute__((__noinline__))
+#endif
+
 #endif /* VPUX_SIM_COMPAT_H */

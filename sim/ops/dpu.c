@@ -18,8 +18,14 @@
  *
  * Every valid descriptor keeps |sum (x - xz)(w - wz)| below 2^31
  * (VPUX_DPU_MAX_K), so the folded terms are combined modulo 2^32 and the
- * result is exact. No floating point, no libc, stack frames under 2 KiB,
- * no 64-bit division.
+ * result is exact. No floating point, no libc, no 64-bit division.
+ *
+ * The code runs on kernel stacks: every stack frame stays under 512 bytes
+ * even in KASAN builds (whose redzones inflate local arrays). Per-call
+ * scratch arrays are small (channel blocks of 32 or 64) and each loop
+ * level that owns one lives in its own noinline_for_stack helper, called
+ * per output row, pixel or tap row, where the call is cheap next to the
+ * work it does.
  */
 #include "vpux_ops_internal.h"
 
@@ -34,13 +40,25 @@
 #define DPU_VEC
 #endif
 
+/*
+ * Depthwise products: an operand minus its zero point fits s16 (zero
+ * points lie in the operand's range), which lets vectorised code use
+ * 16-bit multiplies; scalar code is faster without the narrowing.
+ */
+#if !defined(__KERNEL__) && defined(__GNUC__) && !defined(__clang__) && \
+	(defined(__SSE2__) || defined(__ARM_NEON))
+typedef s16 dw_diff_t;
+#else
+typedef s32 dw_diff_t;
+#endif
 
-#define DPU_OC_BLOCK	256u	/* output channels per weight-sum block */
-#define DPU_CH_BLOCK	128u	/* channels per depthwise/pool block */
+
+#define DPU_OC_BLOCK	64u	/* output channels per weight-sum block */
+#define DPU_CH_BLOCK	32u	/* channels per pooling block */
 
 /* combo: bit 0 = x signed, bit 1 = w signed */
 #define DPU_DOT(name, TX, TW)						\
-static DPU_VEC s32 name(const void *xp, const void *wp, u32 n)			\
+static noinline DPU_VEC s32 name(const void *xp, const void *wp, u32 n)	\
 {									\
 	const TX *x = xp;						\
 	const TW *w = wp;						\
@@ -60,7 +78,8 @@ static DPU_VEC s32 name(const void *xp, const void *wp, u32 n)			\
 
 /* four output channels at once: each input byte is loaded once */
 #define DPU_DOT4(name, TX, TW)						\
-static DPU_VEC void name(s32 *acc, const void *xp, const void *wp, size_t ws,	\
+static noinline DPU_VEC void name(s32 *acc, const void *xp, const void *wp,	\
+				  size_t ws,				\
 		 u32 n)							\
 {									\
 	const TX *x = xp;						\
@@ -268,9 +287,9 @@ static VPUX_WRAPS void conv_tap(u32 combo, s32 *raw, u32 *sumw,
 }
 
 /* sum of the valid inputs of group @grp in the window of pixel @p */
-static VPUX_WRAPS u32 conv_sumx(const struct dpu_geom *g,
-				const struct conv_pix *p, const u8 *in,
-				bool in_s, u32 grp)
+static noinline_for_stack VPUX_WRAPS u32
+conv_sumx(const struct dpu_geom *g, const struct conv_pix *p, const u8 *in,
+	  bool in_s, u32 grp)
 {
 	u32 ky, kx, sum = 0;
 
@@ -287,116 +306,171 @@ static VPUX_WRAPS u32 conv_sumx(const struct dpu_geom *g,
 	return sum;
 }
 
-static noinline VPUX_WRAPS void conv_block(const struct vpux_hw_dpu_desc *d,
-		       const struct vpux_dpu_operands *o,
-		       const struct dpu_geom *g, u32 oc0, u32 oc1)
+/*
+ * Raw dot products (and, if @sumw, partial-window weight sums) of the
+ * window @p for @nb (1 or 4) output channels of one group: @x is the
+ * group's first input channel, @wp the first channel's weights.
+ */
+static noinline_for_stack void conv_dots(const struct dpu_geom *g,
+					 const struct conv_pix *p, u32 combo,
+					 const u8 *x, const u8 *wp, s32 *raw,
+					 u32 *sumw, u32 nb)
+{
+	/* taps of a row merge into one dot product when contiguous */
+	bool merge = g->groups == 1 && g->dw == 1;
+	u32 kslice = g->kw * g->cin_g;	/* weights per (oc, ky) */
+	u32 kfull = g->kh * kslice;	/* weights per oc */
+	u32 n = merge ? (p->kx1 - p->kx0) * g->in_c : g->cin_g;
+	u32 kx_end = merge ? p->kx0 + 1 : p->kx1;
+	u32 ky, kx;
+
+	for (ky = p->ky0; ky < p->ky1; ky++) {
+		size_t row = (size_t)(p->iy0 + (s64)ky * g->dh) * g->in_w;
+		const u8 *wrow = wp + (size_t)ky * kslice;
+		const u8 *xrow = x + row * g->in_c;
+
+		for (kx = p->kx0; kx < kx_end; kx++) {
+			size_t ix = (size_t)(p->ix0 + (s64)kx * g->dw);
+
+			conv_tap(combo, raw, sumw, xrow + ix * g->in_c,
+				 wrow + (size_t)kx * g->cin_g, kfull, n, nb);
+		}
+	}
+}
+
+/*
+ * Output channels [oc0, oc1) of the pixel whose window is @p, stored from
+ * @obase (index of channel 0 of the pixel); @wsum holds the full-window
+ * weight sums of the block when the input zero point is non-zero. The
+ * helpers are kept out of line so that no stack frame grows large.
+ */
+static noinline_for_stack VPUX_WRAPS void
+conv_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
+	   const struct dpu_geom *g, const struct conv_pix *p,
+	   const s32 *wsum, u32 oc0, u32 oc1, size_t obase)
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
 	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	u32 combo = (in_s ? 1u : 0u) | (w_s ? 2u : 0u);
 	u32 xz = (u32)d->in_zp, wz = (u32)d->in2_zp;
-	const u8 *in = o->in, *w = o->in2;
-	/* taps of a row merge into one dot product when contiguous */
-	bool merge = g->groups == 1 && g->dw == 1;
-	u32 kslice = g->kw * g->cin_g;	/* weights per (oc, ky) */
-	u32 kfull = g->kh * kslice;	/* weights per oc */
-	s32 wsum[DPU_OC_BLOCK];
-	struct conv_pix p;
-	u32 oy, ox, oc, ky, kx, b, nb;
+	u32 kfull = g->kh * g->kw * g->cin_g;	/* weights per oc */
+	u32 ntaps = (p->ky1 - p->ky0) * (p->kx1 - p->kx0);
+	bool full = ntaps == g->kh * g->kw;
+	u32 oc, b, nb, cur_g = ~0u, sumx = 0;
 
-	if (xz)
-		for (oc = oc0; oc < oc1; oc++)
-			wsum[oc - oc0] = dpu_sum(w_s, w + (size_t)oc * kfull,
-						 kfull);
+	for (oc = oc0; oc < oc1; oc += nb) {
+		u32 grp = oc / g->cout_g, sumw[4] = { 0 }, acc;
+		s32 raw[4] = { 0 };
 
-	for (oy = 0; oy < g->out_h; oy++) {
-		p.iy0 = (s64)oy * g->sh - g->pt;
-		dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
-		for (ox = 0; ox < g->out_w; ox++) {
-			u32 ntaps, cur_g = ~0u;
-			bool full;
-			u32 sumx = 0;
-
-			p.ix0 = (s64)ox * g->sw - g->pl;
-			dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
-			ntaps = (p.ky1 - p.ky0) * (p.kx1 - p.kx0);
-			full = ntaps == g->kh * g->kw;
-
-			for (oc = oc0; oc < oc1; oc += nb) {
-				u32 grp = oc / g->cout_g, sumw[4] = { 0 }, acc;
-				s32 raw[4] = { 0 };
-
-				/* four channels of one group share the input */
-				nb = oc + 4 <= oc1 && (oc + 3) / g->cout_g == grp ?
-				     4 : 1;
-				if (wz && grp != cur_g) {
-					sumx = conv_sumx(g, &p, in, in_s, grp);
-					cur_g = grp;
-				}
-				for (ky = p.ky0; ky < p.ky1 && ntaps; ky++) {
-					size_t row = (size_t)(p.iy0 + (s64)ky * g->dh) *
-						     g->in_w;
-					const u8 *wrow = w + (size_t)oc * kfull +
-							 (size_t)ky * kslice;
-					const u8 *xrow = in + row * g->in_c +
-							 (size_t)grp * g->cin_g;
-					u32 n = merge ? (p.kx1 - p.kx0) * g->in_c :
-						g->cin_g;
-					u32 kx_end = merge ? p.kx0 + 1 : p.kx1;
-
-					for (kx = p.kx0; kx < kx_end; kx++) {
-						size_t ix = (size_t)(p.ix0 + (s64)kx * g->dw);
-
-						conv_tap(combo, raw, xz && !full ? sumw : NULL,
-							 xrow + ix * g->in_c,
-							 wrow + (size_t)kx * g->cin_g,
-							 kfull, n, nb);
-					}
-				}
-				for (b = 0; b < nb; b++) {
-					if (xz && full)
-						sumw[b] = (u32)wsum[oc + b - oc0];
-					/* exact modulo 2^32; true value fits s32 */
-					acc = (u32)raw[b] - wz * sumx - xz * sumw[b] +
-					      ntaps * g->cin_g * xz * wz;
-					dpu_store(d, o, ((size_t)oy * g->out_w + ox) *
-						  g->out_c + oc + b,
-						  (s64)(s32)acc +
-						  ((d->flags & VPUX_DPU_F_BIAS) ?
-						   o->bias[oc + b] : 0), oc + b, out_s);
-				}
-			}
+		/* four channels of one group share the input */
+		nb = oc + 4 <= oc1 && (oc + 3) / g->cout_g == grp ? 4 : 1;
+		if (wz && grp != cur_g) {
+			sumx = conv_sumx(g, p, o->in, in_s, grp);
+			cur_g = grp;
 		}
+		if (ntaps)
+			conv_dots(g, p, combo,
+				  (const u8 *)o->in + (size_t)grp * g->cin_g,
+				  (const u8 *)o->in2 + (size_t)oc * kfull, raw,
+				  xz && !full ? sumw : NULL, nb);
+		for (b = 0; b < nb; b++) {
+			if (xz && full)
+				sumw[b] = (u32)wsum[oc + b - oc0];
+			/* exact modulo 2^32; true value fits s32 */
+			acc = (u32)raw[b] - wz * sumx - xz * sumw[b] +
+			      ntaps * g->cin_g * xz * wz;
+			dpu_store(d, o, obase + oc + b,
+				  (s64)(s32)acc +
+				  ((d->flags & VPUX_DPU_F_BIAS) ?
+				   o->bias[oc + b] : 0), oc + b, out_s);
+		}
+	}
+}
+
+/* full-window weight sums of output channels [oc0, oc1) */
+static noinline_for_stack void conv_wsum(const struct vpux_hw_dpu_desc *d,
+					 const struct vpux_dpu_operands *o,
+					 const struct dpu_geom *g, u32 oc0,
+					 u32 oc1, s32 *wsum)
+{
+	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
+	const u8 *w = o->in2;
+	u32 kfull = g->kh * g->kw * g->cin_g;	/* weights per oc */
+	u32 oc;
+
+	for (oc = oc0; oc < oc1; oc++)
+		wsum[oc - oc0] = dpu_sum(w_s, w + (size_t)oc * kfull, kfull);
+}
+
+/* output channels [oc0, oc1) of the pixels of output row @oy */
+static noinline_for_stack void conv_row(const struct vpux_hw_dpu_desc *d,
+					const struct vpux_dpu_operands *o,
+					const struct dpu_geom *g,
+					const s32 *wsum, u32 oc0, u32 oc1,
+					u32 oy)
+{
+	struct conv_pix p;
+	u32 ox;
+
+	p.iy0 = (s64)oy * g->sh - g->pt;
+	dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
+	for (ox = 0; ox < g->out_w; ox++) {
+		p.ix0 = (s64)ox * g->sw - g->pl;
+		dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
+		conv_pixel(d, o, g, &p, wsum, oc0, oc1,
+			   ((size_t)oy * g->out_w + ox) * g->out_c);
+	}
+}
+
+/* output channels [oc0, oc1), at most DPU_OC_BLOCK, of every pixel */
+static noinline void conv_block(const struct vpux_hw_dpu_desc *d,
+				const struct vpux_dpu_operands *o,
+				const struct dpu_geom *g, u32 oc0, u32 oc1)
+{
+	s32 wsum[DPU_OC_BLOCK];
+	u32 oy;
+
+	if (d->in_zp)
+		conv_wsum(d, o, g, oc0, oc1, wsum);
+	for (oy = 0; oy < g->out_h; oy++) {
+		conv_row(d, o, g, wsum, oc0, oc1, oy);
 		dpu_yield(o);
 	}
 }
 
 /* ---- depthwise (one input and one output channel per group) ---- */
 
-#define DPU_DW_BLOCK	64u	/* channels per depthwise block */
-#define DPU_DW_WT	1024u	/* bytes of transposed weights on the stack */
+#define DPU_DW_BLOCK	32u	/* channels per depthwise block */
+#define DPU_DW_WT	288u	/* bytes of transposed weights on the stack */
 
 /*
- * One tap for a block of channels. The weights are either strided (ktaps
- * apart, straight from the [c][kh][kw] layout) or contiguous (the block's
+ * @k consecutive taps of one window row for a block of @n channels: their
+ * inputs are @xstep bytes apart, their weights @wstep apart. The weights
+ * of consecutive channels are either strided (@wstride = ktaps, straight
+ * from the [c][kh][kw] layout) or contiguous (@wstride = 1: the block's
  * weights transposed to [tap][c] once per block, which vectorises).
  */
 #define DPU_DW_TAP(name, TX, TW)					\
-static DPU_VEC void name(s32 *acc, const void *xp, const void *wp,	\
-			 u32 wstride, u32 n, s32 xz, s32 wz)		\
+static noinline DPU_VEC void name(s32 *acc, const void *xp, size_t xstep, \
+				  const void *wp, u32 wstride, u32 wstep, \
+				  u32 k, u32 n, s32 xz, s32 wz)		\
 {									\
 	const TX *x = xp;						\
 	const TW *w = wp;						\
-	u32 c;								\
+	u32 c, t;							\
 									\
-	if (wstride == 1) {						\
+	for (t = 0; t < k; t++, x += xstep, w += wstep) {		\
+		if (wstride == 1) {					\
+			for (c = 0; c < n; c++)				\
+				acc[c] += (dw_diff_t)(x[c] - xz) *	\
+					  (dw_diff_t)(w[c] - wz);	\
+			continue;					\
+		}							\
 		for (c = 0; c < n; c++)					\
-			acc[c] += (x[c] - xz) * (w[c] - wz);		\
-		return;							\
+			acc[c] += (dw_diff_t)(x[c] - xz) *		\
+				  (dw_diff_t)(w[(size_t)c * wstride] - wz); \
 	}								\
-	for (c = 0; c < n; c++)						\
-		acc[c] += (x[c] - xz) * (w[(size_t)c * wstride] - wz);	\
 }
 
 DPU_DW_TAP(dw_uu, u8, u8)
@@ -404,90 +478,133 @@ DPU_DW_TAP(dw_su, s8, u8)
 DPU_DW_TAP(dw_us, u8, s8)
 DPU_DW_TAP(dw_ss, s8, s8)
 
-static void dpu_dw_tap(u32 combo, s32 *acc, const u8 *xp, const u8 *wp,
-		       u32 wstride, u32 n, s32 xz, s32 wz)
+static void dpu_dw_taps(u32 combo, s32 *acc, const u8 *xp, size_t xstep,
+			const u8 *wp, u32 wstride, u32 wstep, u32 k, u32 n,
+			s32 xz, s32 wz)
 {
 	switch (combo) {
 	case 0:
-		dw_uu(acc, xp, wp, wstride, n, xz, wz);
+		dw_uu(acc, xp, xstep, wp, wstride, wstep, k, n, xz, wz);
 		break;
 	case 1:
-		dw_su(acc, xp, wp, wstride, n, xz, wz);
+		dw_su(acc, xp, xstep, wp, wstride, wstep, k, n, xz, wz);
 		break;
 	case 2:
-		dw_us(acc, xp, wp, wstride, n, xz, wz);
+		dw_us(acc, xp, xstep, wp, wstride, wstep, k, n, xz, wz);
 		break;
 	default:
-		dw_ss(acc, xp, wp, wstride, n, xz, wz);
+		dw_ss(acc, xp, xstep, wp, wstride, wstep, k, n, xz, wz);
 		break;
 	}
 }
 
-static noinline void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
-			  const struct vpux_dpu_operands *o,
-			  const struct dpu_geom *g)
+/* bias, requantise and store the @n accumulators of channels from @c0 */
+static noinline_for_stack void dw_store(const struct vpux_hw_dpu_desc *d,
+					const struct vpux_dpu_operands *o,
+					const s32 *acc, u32 c0, u32 n,
+					size_t obase)
+{
+	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
+	u32 c;
+
+	for (c = 0; c < n; c++)
+		dpu_store(d, o, obase + c,
+			  (s64)acc[c] + ((d->flags & VPUX_DPU_F_BIAS) ?
+					 o->bias[c0 + c] : 0),
+			  c0 + c, out_s);
+}
+
+/*
+ * Channels [c0, c0 + n) of the pixel whose window is @p, stored from
+ * @obase (index of channel c0 of the pixel); @wt holds the block's
+ * weights transposed to [tap][c], or is NULL to read them strided.
+ */
+static noinline_for_stack void dw_pixel(const struct vpux_hw_dpu_desc *d,
+					const struct vpux_dpu_operands *o,
+					const struct dpu_geom *g,
+					const struct conv_pix *p, const u8 *wt,
+					u32 c0, u32 n, size_t obase)
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
-	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	u32 combo = (in_s ? 1u : 0u) | (w_s ? 2u : 0u);
 	u32 ktaps = g->kh * g->kw;
-	bool tr = ktaps * DPU_DW_BLOCK <= DPU_DW_WT;
-	const u8 *in = o->in, *w = o->in2;
+	const u8 *in = (const u8 *)o->in + c0;
+	const u8 *w = (const u8 *)o->in2 + (size_t)c0 * ktaps;
 	s32 acc[DPU_DW_BLOCK];
-	u8 wt[DPU_DW_WT];
-	u32 oy, ox, c0, c, ky, kx, t;
+	size_t ix = (size_t)(p->ix0 + (s64)p->kx0 * g->dw);
+	u32 ky;
+
+	memset(acc, 0, n * sizeof(acc[0]));
+	for (ky = p->ky0; ky < p->ky1 && p->kx1 > p->kx0; ky++) {
+		size_t row = (size_t)(p->iy0 + (s64)ky * g->dh) * g->in_w;
+		u32 tap = ky * g->kw + p->kx0;
+
+		dpu_dw_taps(combo, acc, in + (row + ix) * g->in_c,
+			    (size_t)g->dw * g->in_c,
+			    wt ? wt + tap * n : w + tap, wt ? 1 : ktaps,
+			    wt ? n : 1, p->kx1 - p->kx0, n, d->in_zp,
+			    d->in2_zp);
+	}
+	dw_store(d, o, acc, c0, n, obase);
+}
+
+/* channels [c0, c0 + n) of every pixel, yielding after each row */
+static noinline_for_stack void dw_rows(const struct vpux_hw_dpu_desc *d,
+				       const struct vpux_dpu_operands *o,
+				       const struct dpu_geom *g, const u8 *wt,
+				       u32 c0, u32 n)
+{
 	struct conv_pix p;
+	u32 oy, ox;
+
+	for (oy = 0; oy < g->out_h; oy++) {
+		p.iy0 = (s64)oy * g->sh - g->pt;
+		dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
+		for (ox = 0; ox < g->out_w; ox++) {
+			p.ix0 = (s64)ox * g->sw - g->pl;
+			dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
+			dw_pixel(d, o, g, &p, wt, c0, n,
+				 ((size_t)oy * g->out_w + ox) * g->out_c + c0);
+		}
+		dpu_yield(o);
+	}
+}
+
+/* @n channels of @ktaps weights each, [c][tap] to [tap][c] */
+static noinline_for_stack void dw_transpose(u8 *wt, const u8 *w, u32 ktaps,
+					    u32 n)
+{
+	u32 c, t;
+
+	for (c = 0; c < n; c++)
+		for (t = 0; t < ktaps; t++)
+			wt[t * n + c] = w[(size_t)c * ktaps + t];
+}
+
+static noinline void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
+				   const struct vpux_dpu_operands *o,
+				   const struct dpu_geom *g)
+{
+	u32 ktaps = g->kh * g->kw;
+	bool tr = ktaps * DPU_DW_BLOCK <= DPU_DW_WT;
+	const u8 *w = o->in2;
+	u8 wt[DPU_DW_WT];
+	u32 c0;
 
 	for (c0 = 0; c0 < g->in_c; c0 += DPU_DW_BLOCK) {
 		u32 n = g->in_c - c0 < DPU_DW_BLOCK ? g->in_c - c0 : DPU_DW_BLOCK;
 
 		if (tr)
-			for (c = 0; c < n; c++)
-				for (t = 0; t < ktaps; t++)
-					wt[t * n + c] = w[(size_t)(c0 + c) * ktaps + t];
-		for (oy = 0; oy < g->out_h; oy++) {
-			p.iy0 = (s64)oy * g->sh - g->pt;
-			dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
-			for (ox = 0; ox < g->out_w; ox++) {
-				size_t obase;
-
-				p.ix0 = (s64)ox * g->sw - g->pl;
-				dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
-				memset(acc, 0, n * sizeof(acc[0]));
-				for (ky = p.ky0; ky < p.ky1; ky++) {
-					size_t row = (size_t)(p.iy0 + (s64)ky * g->dh) *
-						     g->in_w;
-
-					for (kx = p.kx0; kx < p.kx1; kx++) {
-						size_t ix = (size_t)(p.ix0 + (s64)kx * g->dw);
-						u32 tap = ky * g->kw + kx;
-
-						dpu_dw_tap(combo, acc,
-							   in + (row + ix) * g->in_c + c0,
-							   tr ? wt + tap * n :
-							   w + (size_t)c0 * ktaps + tap,
-							   tr ? 1 : ktaps, n, d->in_zp,
-							   d->in2_zp);
-					}
-				}
-				obase = ((size_t)oy * g->out_w + ox) * g->out_c + c0;
-				for (c = 0; c < n; c++)
-					dpu_store(d, o, obase + c,
-						  (s64)acc[c] +
-						  ((d->flags & VPUX_DPU_F_BIAS) ?
-						   o->bias[c0 + c] : 0),
-						  c0 + c, out_s);
-			}
-			dpu_yield(o);
-		}
+			dw_transpose(wt, w + (size_t)c0 * ktaps, ktaps, n);
+		dw_rows(d, o, g, tr ? wt : NULL, c0, n);
 	}
 }
 
 /* ---- pooling: vectorised over channels ---- */
 
 /* one window position for @n channels: @mode 0 load, 1 max, 2 sum */
-static void pool_tap(s32 *acc, const u8 *xu, u32 n, bool in_s, int mode)
+static noinline_for_stack void pool_tap(s32 *acc, const u8 *xu, u32 n, bool in_s, int mode)
 {
 	const s8 *xs = (const s8 *)xu;
 	u32 c;
@@ -513,61 +630,68 @@ static void pool_tap(s32 *acc, const u8 *xu, u32 n, bool in_s, int mode)
 	}
 }
 
-static noinline void dpu_pool(const struct vpux_hw_dpu_desc *d,
-		     const struct vpux_dpu_operands *o,
-		     const struct dpu_geom *g)
+/* channels [c0, c0 + n) of the pixel whose window is @p, from @obase */
+static noinline_for_stack void pool_pixel(const struct vpux_hw_dpu_desc *d,
+					  const struct vpux_dpu_operands *o,
+					  const struct dpu_geom *g,
+					  const struct conv_pix *p, u32 c0,
+					  u32 n, size_t obase)
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	bool is_max = d->op == VPUX_DPU_OP_MAXPOOL;
-	const u8 *in = o->in;
+	s32 count = (s32)((p->ky1 - p->ky0) * (p->kx1 - p->kx0));
+	const u8 *in = (const u8 *)o->in + c0;
 	s32 acc[DPU_CH_BLOCK];
-	u32 oy, ox, c0, c, ky, kx;
+	bool first = true;
+	u32 c, ky, kx;
+
+	for (c = 0; c < n; c++)
+		acc[c] = 0;
+	for (ky = p->ky0; ky < p->ky1; ky++) {
+		size_t row = (size_t)(p->iy0 + (s64)ky * g->dh) * g->in_w;
+
+		for (kx = p->kx0; kx < p->kx1; kx++) {
+			size_t ix = (size_t)(p->ix0 + (s64)kx * g->dw);
+
+			pool_tap(acc, in + (row + ix) * g->in_c, n, in_s,
+				 first ? 0 : is_max ? 1 : 2);
+			first = false;
+		}
+	}
+	for (c = 0; c < n; c++) {
+		s32 v;
+
+		if (!count)
+			v = 0;
+		else if (is_max)
+			v = acc[c] - d->in_zp;
+		else
+			v = vpux_div_round(acc[c] - count * d->in_zp, count);
+		dpu_store(d, o, obase + c, v, c0 + c, out_s);
+	}
+}
+
+static noinline void dpu_pool(const struct vpux_hw_dpu_desc *d,
+			      const struct vpux_dpu_operands *o,
+			      const struct dpu_geom *g)
+{
+	u32 oy, ox, c0;
 	struct conv_pix p;
 
 	for (oy = 0; oy < g->out_h; oy++) {
 		p.iy0 = (s64)oy * g->sh - g->pt;
 		dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
 		for (ox = 0; ox < g->out_w; ox++) {
-			s32 count;
+			size_t obase = ((size_t)oy * g->out_w + ox) * g->out_c;
 
 			p.ix0 = (s64)ox * g->sw - g->pl;
 			dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
-			count = (s32)((p.ky1 - p.ky0) * (p.kx1 - p.kx0));
-			for (c0 = 0; c0 < g->in_c; c0 += DPU_CH_BLOCK) {
-				u32 n = g->in_c - c0 < DPU_CH_BLOCK ?
-					g->in_c - c0 : DPU_CH_BLOCK;
-				bool first = true;
-				size_t obase;
-
-				for (c = 0; c < n; c++)
-					acc[c] = 0;
-				for (ky = p.ky0; ky < p.ky1; ky++) {
-					size_t row = (size_t)(p.iy0 + (s64)ky * g->dh) *
-						     g->in_w;
-
-					for (kx = p.kx0; kx < p.kx1; kx++) {
-						size_t ix = (size_t)(p.ix0 + (s64)kx * g->dw);
-
-						pool_tap(acc, in + (row + ix) * g->in_c + c0,
-							 n, in_s, first ? 0 : is_max ? 1 : 2);
-						first = false;
-					}
-				}
-				obase = ((size_t)oy * g->out_w + ox) * g->out_c + c0;
-				for (c = 0; c < n; c++) {
-					s32 v;
-
-					if (!count)
-						v = 0;
-					else if (is_max)
-						v = acc[c] - d->in_zp;
-					else
-						v = vpux_div_round(acc[c] - count * d->in_zp,
-								   count);
-					dpu_store(d, o, obase + c, v, c0 + c, out_s);
-				}
-			}
+			for (c0 = 0; c0 < g->in_c; c0 += DPU_CH_BLOCK)
+				pool_pixel(d, o, g, &p, c0,
+					   g->in_c - c0 < DPU_CH_BLOCK ?
+					   g->in_c - c0 : DPU_CH_BLOCK,
+					   obase + c0);
 		}
 		dpu_yield(o);
 	}
