@@ -1,0 +1,1112 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * vpux-asm: line-oriented text -> struct lf_image. One statement per line:
+ * header directives, tensors (with generated or raw weight data), then ops
+ * in program order. Barriers are derived from data dependencies unless any
+ * op lists wait=/update= (explicit mode, what vpux-dis prints).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm.h"
+#include "vasm.h"
+#include "vpux.h"
+#include "vpux_shave_abi.h"
+
+#define MAX_TOK 64
+
+struct tok {
+	char *s;
+	int col;
+};
+
+struct acc {		/* one memory access of an op, for implicit deps */
+	uint32_t region;
+	uint64_t lo, hi;
+	int wr;
+};
+
+struct aop {
+	unsigned int kind;
+	uint32_t idx;
+	int line;
+	struct acc acc[VPUX_LF_MAX_WINDOWS + 5];
+	unsigned int n_acc;
+};
+
+struct st {
+	const char *file;
+	const struct asm_opts *o;
+	FILE *err;
+	int line;
+	struct lf_image *img;
+	uint8_t *w;
+	uint64_t wcap, wend, wdecl;
+	uint64_t send, sdecl;
+	uint8_t *k;
+	uint32_t kcap;
+	struct aop *ops;
+	uint32_t n_ops, ops_cap;
+	uint32_t tcap, dcap[LF_KINDS], bdecl;
+	int explicit_deps, have_caps, have_scratch, have_weights;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct st *s, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(s->err, "%s:%d:%d: error: ", s->file, s->line, col);
+	va_start(ap, fmt);
+	vfprintf(s->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', s->err);
+	return -1;
+}
+
+static int grow(void **p, uint32_t *cap, uint32_t n, size_t elem)
+{
+	void *q;
+	uint32_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 16;
+	q = realloc(*p, (size_t)c * elem);
+	if (!q)
+		return -1;
+	memset((char *)q + (size_t)*cap * elem, 0, (size_t)(c - *cap) * elem);
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static int num(struct st *s, const struct tok *t, const char *str,
+	       long long lo, long long hi, long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(str, &end, 0);
+	if (errno || end == str || *end || *v < lo || *v > hi)
+		return fail(s, t->col, "'%s': expected a number in %lld..%lld",
+			    str, lo, hi);
+	return 0;
+}
+
+/* comma-separated list of up to @max numbers */
+static int nums(struct st *s, const struct tok *t, const char *str,
+		long long lo, long long hi, long long *v, unsigned int max,
+		unsigned int *n)
+{
+	char buf[256], *p, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", str);
+	*n = 0;
+	for (p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (*n == max)
+			return fail(s, t->col, "too many values (at most %u)",
+				    max);
+		if (num(s, t, p, lo, hi, &v[(*n)++]))
+			return -1;
+	}
+	if (!*n)
+		return fail(s, t->col, "expected a value");
+	return 0;
+}
+
+static int find_tensor(struct st *s, const char *name, uint32_t *idx)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->img->n_tensors; i++)
+		if (!strcmp(s->img->tensors[i].name, name)) {
+			*idx = i;
+			return 0;
+		}
+	return -1;
+}
+
+/* NAME or NAME[off:size] */
+static int operand(struct st *s, const struct tok *t, const char *str,
+		   struct vpux_lf_ref *r)
+{
+	char name[VPUX_LF_NAME_LEN + 1];
+	const char *br = strchr(str, '[');
+	size_t l = br ? (size_t)(br - str) : strlen(str);
+	const struct vpux_lf_tensor *tt;
+	long long off, sz;
+	uint32_t i;
+
+	if (!l || l >= sizeof(name))
+		return fail(s, t->col, "bad operand '%s'", str);
+	memcpy(name, str, l);
+	name[l] = 0;
+	if (find_tensor(s, name, &i))
+		return fail(s, t->col, "unknown tensor '%s'", name);
+	tt = &s->img->tensors[i];
+	memset(r, 0, sizeof(*r));
+	r->tensor = i;
+	if (!br) {
+		r->size = (uint32_t)tt->size;
+		return 0;
+	}
+	if (sscanf(br, "[%lli:%lli]", &off, &sz) != 2 || off < 0 || sz <= 0 ||
+	    (uint64_t)off + (uint64_t)sz > tt->size ||
+	    str[strlen(str) - 1] != ']')
+		return fail(s, t->col,
+			    "bad sub-range '%s' (NAME[offset:size] inside the %llu-byte tensor)",
+			    br, (unsigned long long)tt->size);
+	r->offset = (uint32_t)off;
+	r->size = (uint32_t)sz;
+	return 0;
+}
+
+static int region_of(struct st *s, const struct tok *t, const char *v,
+		     uint32_t *r)
+{
+	unsigned int i;
+
+	if (!strcmp(v, "weights"))
+		*r = VPUX_LF_REGION(VPUX_LF_RK_WEIGHTS, 0);
+	else if (!strcmp(v, "scratch"))
+		*r = VPUX_LF_REGION(VPUX_LF_RK_SCRATCH, 0);
+	else if (sscanf(v, "input%u", &i) == 1 && i < VPUX_LF_MAX_IO)
+		*r = VPUX_LF_REGION(VPUX_LF_RK_INPUT, i);
+	else if (sscanf(v, "output%u", &i) == 1 && i < VPUX_LF_MAX_IO)
+		*r = VPUX_LF_REGION(VPUX_LF_RK_OUTPUT, i);
+	else
+		return fail(s, t->col,
+			    "unknown region '%s' (weights, scratch, inputN, outputN)",
+			    v);
+	return 0;
+}
+
+static uint8_t *wspace(struct st *s, uint64_t end)
+{
+	if (end > s->wcap) {
+		uint64_t c = s->wcap ? s->wcap : 4096;
+		uint8_t *p;
+
+		while (c < end)
+			c *= 2;
+		p = realloc(s->w, c);
+		if (!p)
+			return NULL;
+		memset(p + s->wcap, 0, c - s->wcap);
+		s->w = p;
+		s->wcap = c;
+	}
+	if (end > s->wend)
+		s->wend = end;
+	return s->w;
+}
+
+static void put_elem(uint8_t *p, uint32_t dt, uint64_t i, long long v)
+{
+	if (dt == VPUX_DT_I32) {
+		int32_t x = (int32_t)v;
+
+		memcpy(p + 4 * i, &x, 4);
+	} else {
+		p[i] = (uint8_t)v;
+	}
+}
+
+/* fill=seed:N[:LO:HI] | fill=const:V | fill=requant:M:S | fill=file:PATH */
+static int fill(struct st *s, const struct tok *t, const char *v,
+		const struct vpux_lf_tensor *tt)
+{
+	uint64_t n = tt->size / (lf_dt_bits(tt->data_type) / 8), i;
+	long long a = 0, lo, hi, m, sh;
+	uint32_t seed;
+	uint8_t *p;
+
+	if (VPUX_LF_REGION_KIND(tt->region) != VPUX_LF_RK_WEIGHTS)
+		return fail(s, t->col, "fill= only for tensors in the weights");
+	if (!wspace(s, tt->offset + tt->size))
+		return fail(s, t->col, "out of memory");
+	p = s->w + tt->offset;
+	if (!strncmp(v, "file:", 5)) {
+		char path[4096];
+		FILE *f;
+		size_t got;
+
+		if (v[5] != '/' && s->o->base_dir)
+			snprintf(path, sizeof(path), "%s/%s", s->o->base_dir,
+				 v + 5);
+		else
+			snprintf(path, sizeof(path), "%s", v + 5);
+		f = fopen(path, "rb");
+		if (!f)
+			return fail(s, t->col, "cannot open '%s'", path);
+		got = fread(p, 1, tt->size, f);
+		fclose(f);
+		if (got != tt->size)
+			return fail(s, t->col, "'%s': %zu bytes, tensor needs %llu",
+				    path, got, (unsigned long long)tt->size);
+		return 0;
+	}
+	if (sscanf(v, "const:%lli", &a) == 1) {
+		for (i = 0; i < n; i++)
+			put_elem(p, tt->data_type, i, a);
+		return 0;
+	}
+	if (sscanf(v, "requant:%lli:%lli", &m, &sh) == 2) {
+		if (tt->data_type != VPUX_DT_I32 || n % 2)
+			return fail(s, t->col, "requant fill needs an i32 tensor of pairs");
+		for (i = 0; i < n; i += 2) {
+			put_elem(p, tt->data_type, i, m);
+			put_elem(p, tt->data_type, i + 1, sh);
+		}
+		return 0;
+	}
+	lo = tt->data_type == VPUX_DT_U8 ? 0 : -128;
+	hi = tt->data_type == VPUX_DT_U8 ? 255 : 127;
+	if (sscanf(v, "seed:%lli:%lli:%lli", &a, &lo, &hi) == 3 ||
+	    sscanf(v, "seed:%lli", &a) == 1) {
+		if (lo > hi)
+			return fail(s, t->col, "fill range %lld > %lld", lo, hi);
+		seed = (uint32_t)a;
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			put_elem(p, tt->data_type, i,
+				 lo + (long long)((seed >> 8) %
+						  (uint64_t)(hi - lo + 1)));
+		}
+		return 0;
+	}
+	return fail(s, t->col, "bad fill '%s' (seed:N[:LO:HI], const:V, requant:M:S, file:PATH)",
+		    v);
+}
+
+static char *val(char *tok)
+{
+	char *eq = strchr(tok, '=');
+
+	if (!eq)
+		return NULL;
+	*eq = 0;
+	return eq + 1;
+}
+
+/* input|output|tensor NAME TYPE SHAPE key=value... */
+static int stmt_tensor(struct st *s, struct tok *t, int n)
+{
+	struct lf_image *img = s->img;
+	struct vpux_lf_tensor *tt;
+	struct vpux_stride_reqs rq;
+	struct vpux_memshape ms;
+	struct vpux_memstrides mst;
+	struct vpux_shape sh;
+	struct vpux_strides sst;
+	vpux_dims_order o;
+	const char *fillv = NULL;
+	int fill_col = 0, have_off = 0, have_size = 0, have_strides = 0;
+	int have_order = 0, io = strcmp(t[0].s, "tensor") != 0;
+	uint32_t i, dt, tmp, region = 0;
+	long long v[VPUX_LF_MAX_RANK];
+	unsigned int cnt;
+	char *p, *save = NULL;
+	int a;
+
+	if (n < 4)
+		return fail(s, t[0].col, "expected '%s NAME TYPE SHAPE ...'",
+			    t[0].s);
+	if (strlen(t[1].s) >= VPUX_LF_NAME_LEN)
+		return fail(s, t[1].col, "name longer than %u characters",
+			    VPUX_LF_NAME_LEN - 1);
+	if (!find_tensor(s, t[1].s, &tmp))
+		return fail(s, t[1].col, "tensor '%s' already defined", t[1].s);
+	if (vasm_value_of(vasm_dtypes, t[2].s, &dt))
+		return fail(s, t[2].col, "unknown type '%s' (u8, i8, i32)",
+			    t[2].s);
+	if (grow((void **)&img->tensors, &s->tcap, img->n_tensors,
+		 sizeof(*tt)))
+		return fail(s, 1, "out of memory");
+	tt = &img->tensors[img->n_tensors];
+	memset(tt, 0, sizeof(*tt));
+	strcpy(tt->name, t[1].s);
+	tt->data_type = dt;
+	for (p = strtok_r(t[3].s, "x", &save); p; p = strtok_r(NULL, "x", &save)) {
+		long long d;
+
+		if (tt->rank == VPUX_LF_MAX_RANK)
+			return fail(s, t[3].col, "rank above %u", VPUX_LF_MAX_RANK);
+		if (num(s, &t[3], p, 1, UINT32_MAX, &d))
+			return -1;
+		tt->dims[tt->rank++] = (uint32_t)d;
+	}
+	if (!tt->rank)
+		return fail(s, t[3].col, "empty shape");
+	tt->dims_order = vpux_order_default(tt->rank).code;
+	if (io) {
+		int out = !strcmp(t[0].s, "output");
+		uint32_t *cntp = out ? &img->hdr.num_outputs :
+				 &img->hdr.num_inputs;
+
+		if (*cntp >= VPUX_LF_MAX_IO)
+			return fail(s, t[0].col, "too many %ss", t[0].s);
+		region = VPUX_LF_REGION(out ? VPUX_LF_RK_OUTPUT :
+					VPUX_LF_RK_INPUT, (*cntp)++);
+		tt->flags = VPUX_LF_T_IO;
+	} else {
+		region = VPUX_LF_REGION(VPUX_LF_RK_SCRATCH, 0);
+	}
+	for (a = 4; a < n; a++) {
+		char *k = t[a].s, *vv = val(k);
+		long long x;
+
+		if (!vv)
+			return fail(s, t[a].col, "expected key=value, got '%s'", k);
+		if (!strcmp(k, "order")) {
+			if (vasm_value_of(vasm_orders, vv, &tmp)) {
+				if (num(s, &t[a], vv, 1, 0xffffff, &x))
+					return -1;
+				tmp = (uint32_t)x;
+			}
+			tt->dims_order = tmp;
+			have_order = 1;
+		} else if (!strcmp(k, "strides")) {
+			if (nums(s, &t[a], vv, 1, 1ll << 37, v, tt->rank, &cnt))
+				return -1;
+			if (cnt != tt->rank)
+				return fail(s, t[a].col, "%u strides for rank %u",
+					    cnt, tt->rank);
+			for (i = 0; i < cnt; i++)
+				tt->strides[i] = (uint64_t)v[i] * 8;
+			have_strides = 1;
+		} else if (!strcmp(k, "region") && !io) {
+			if (region_of(s, &t[a], vv, &region))
+				return -1;
+		} else if (!strcmp(k, "offset") && !io) {
+			if (num(s, &t[a], vv, 0, VPUX_LF_REGION_MAX, &x))
+				return -1;
+			tt->offset = (uint64_t)x;
+			have_off = 1;
+		} else if (!strcmp(k, "size")) {
+			if (num(s, &t[a], vv, 1, VPUX_LF_REGION_MAX, &x))
+				return -1;
+			tt->size = (uint64_t)x;
+			have_size = 1;
+		} else if (!strcmp(k, "zp")) {
+			if (num(s, &t[a], vv, INT32_MIN, INT32_MAX, &x))
+				return -1;
+			tt->zero_point = (int32_t)x;
+		} else if (!strcmp(k, "scale")) {
+			if (nums(s, &t[a], vv, INT32_MIN, INT32_MAX, v, 2, &cnt) ||
+			    cnt != 2)
+				return cnt == 2 ? -1 :
+				       fail(s, t[a].col, "scale=MULT,SHIFT");
+			tt->scale_mult = (int32_t)v[0];
+			tt->scale_shift = (int32_t)v[1];
+		} else if (!strcmp(k, "fill") && !io) {
+			fillv = vv;
+			fill_col = t[a].col;
+		} else {
+			return fail(s, t[a].col, "unknown key '%s' for %s", k,
+				    t[0].s);
+		}
+	}
+	tt->region = region;
+	o.code = tt->dims_order;
+	if (have_order && !vpux_order_valid(o, tt->rank))
+		return fail(s, t[1].col, "order 0x%llx is not a permutation of %u dims",
+			    (unsigned long long)o.code, tt->rank);
+	if (!have_strides) {
+		sh.rank = tt->rank;
+		for (i = 0; i < VPUX_MAX_RANK; i++)
+			sh.d[i] = i < tt->rank ? tt->dims[i] : 0;
+		memset(&rq, 0, sizeof(rq));
+		rq.rank = tt->rank;
+		if (vpux_order_to_memshape(o, &sh, &ms) ||
+		    vpux_stride_reqs_compute(&rq, lf_dt_bits(dt), &ms, &mst) ||
+		    vpux_order_to_strides(o, &mst, &sst))
+			return fail(s, t[3].col, "cannot lay out this shape");
+		for (i = 0; i < tt->rank; i++)
+			tt->strides[i] = sst.bits[i];
+	}
+	if (!have_size)
+		tt->size = lf_tensor_extent(tt);
+	if (!tt->size)
+		return fail(s, t[3].col, "tensor too large");
+	if (!have_off && !io) {
+		uint64_t *end = VPUX_LF_REGION_KIND(region) ==
+				VPUX_LF_RK_WEIGHTS ? &s->wend :
+				VPUX_LF_REGION_KIND(region) ==
+				VPUX_LF_RK_SCRATCH ? &s->send : NULL;
+
+		if (!end)
+			return fail(s, t[0].col, "offset= needed in an I/O region");
+		tt->offset = (*end + 63) & ~63ull;
+	}
+	if (VPUX_LF_REGION_KIND(region) == VPUX_LF_RK_WEIGHTS) {
+		if (!wspace(s, tt->offset + tt->size))
+			return fail(s, t[0].col, "out of memory");
+	} else if (VPUX_LF_REGION_KIND(region) == VPUX_LF_RK_SCRATCH &&
+		   tt->offset + tt->size > s->send) {
+		s->send = tt->offset + tt->size;
+	}
+	img->n_tensors++;
+	if (fillv)
+		return fill(s, &(struct tok){ NULL, fill_col }, fillv, tt);
+	return 0;
+}
+
+/* data OFFSET HEX */
+static int stmt_data(struct st *s, struct tok *t, int n)
+{
+	long long off;
+	size_t l, i;
+
+	if (n != 3 || num(s, &t[1], t[1].s, 0, VPUX_LF_REGION_MAX, &off))
+		return n != 3 ? fail(s, t[0].col, "expected 'data OFFSET HEX'") :
+		       -1;
+	l = strlen(t[2].s);
+	if (l % 2)
+		return fail(s, t[2].col, "odd number of hex digits");
+	if (!wspace(s, (uint64_t)off + l / 2))
+		return fail(s, t[0].col, "out of memory");
+	for (i = 0; i < l / 2; i++) {
+		unsigned int b;
+
+		if (sscanf(t[2].s + 2 * i, "%2x", &b) != 1)
+			return fail(s, t[2].col + (int)(2 * i), "bad hex digit");
+		s->w[off + i] = (uint8_t)b;
+	}
+	return 0;
+}
+
+static int deps_key(struct st *s, struct tok *t, const char *k, const char *v,
+		    struct vpux_lf_deps *d)
+{
+	long long x[VPUX_LF_MAX_WAITS];
+	unsigned int n, i;
+	int upd = !strcmp(k, "update");
+
+	if (nums(s, t, v, 0, 65534, x, VPUX_LF_MAX_WAITS, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (upd)
+			d->updates[i] = (uint16_t)x[i];
+		else
+			d->waits[i] = (uint16_t)x[i];
+		if ((uint32_t)x[i] + 1 > s->bdecl)
+			s->bdecl = (uint32_t)x[i] + 1;
+	}
+	if (upd)
+		d->num_updates = (uint8_t)n;
+	else
+		d->num_waits = (uint8_t)n;
+	s->explicit_deps = 1;
+	return 0;
+}
+
+static int field_set(struct st *s, struct tok *t, const struct vasm_field *f,
+		     void *base, const char *v)
+{
+	char *p = (char *)base + f->offset;
+	long long x[6];
+	unsigned int n, i;
+
+	switch (f->type) {
+	case VF_U16:
+		if (num(s, t, v, 0, 65535, x))
+			return -1;
+		*(uint16_t *)p = (uint16_t)x[0];
+		return 0;
+	case VF_U32:
+		if (num(s, t, v, 0, UINT32_MAX, x))
+			return -1;
+		*(uint32_t *)p = (uint32_t)x[0];
+		return 0;
+	case VF_I32:
+		if (num(s, t, v, INT32_MIN, INT32_MAX, x))
+			return -1;
+		*(int32_t *)p = (int32_t)x[0];
+		return 0;
+	case VF_PAIR:
+		if (nums(s, t, v, INT32_MIN, INT32_MAX, x, 2, &n))
+			return -1;
+		if (n != 2)
+			return fail(s, t->col, "expected MULT,SHIFT");
+		((int32_t *)p)[0] = (int32_t)x[0];
+		((int32_t *)p)[1] = (int32_t)x[1];
+		return 0;
+	case VF_U32X6:
+		if (nums(s, t, v, 0, UINT32_MAX, x, 6, &n))
+			return -1;
+		for (i = 0; i < 6; i++)
+			((uint32_t *)p)[i] = i < n ? (uint32_t)x[i] : 0;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct vasm_field *field_find(const struct vasm_field *f,
+					   const char *k)
+{
+	for (; f && f->name; f++)
+		if (!strcmp(f->name, k))
+			return f;
+	return NULL;
+}
+
+static void *new_op(struct st *s, unsigned int kind)
+{
+	static const size_t sz[LF_KINDS] = { sizeof(struct vpux_lf_dma),
+					     sizeof(struct vpux_lf_dpu),
+					     sizeof(struct vpux_lf_shave) };
+	void **arr = kind == LF_DMA ? (void **)&s->img->dma :
+		     kind == LF_DPU ? (void **)&s->img->dpu :
+		     (void **)&s->img->shave;
+	uint32_t *n = kind == LF_DMA ? &s->img->n_dma :
+		      kind == LF_DPU ? &s->img->n_dpu : &s->img->n_shave;
+	struct aop *a;
+
+	if (grow(arr, &s->dcap[kind], *n, sz[kind]) ||
+	    grow((void **)&s->ops, &s->ops_cap, s->n_ops, sizeof(*s->ops)))
+		return NULL;
+	a = &s->ops[s->n_ops++];
+	memset(a, 0, sizeof(*a));
+	a->kind = kind;
+	a->idx = *n;
+	a->line = s->line;
+	return (char *)*arr + sz[kind] * (*n)++;
+}
+
+static void access(struct st *s, const struct vpux_lf_ref *r, int wr)
+{
+	struct aop *a = &s->ops[s->n_ops - 1];
+	const struct vpux_lf_tensor *t;
+
+	if (!r->size)
+		return;
+	t = &s->img->tensors[r->tensor];
+	a->acc[a->n_acc++] = (struct acc){ t->region, t->offset + r->offset,
+					   t->offset + r->offset + r->size,
+					   wr };
+}
+
+static int stmt_dma(struct st *s, struct tok *t, int n)
+{
+	struct vpux_lf_dma *o = new_op(s, LF_DMA);
+	int a, have_len = 0;
+	long long x[3];
+	unsigned int c, i;
+
+	if (!o)
+		return fail(s, 1, "out of memory");
+	o->count[0] = o->count[1] = o->count[2] = 1;
+	for (a = 1; a < n; a++) {
+		char *k = t[a].s, *v = val(k);
+		uint32_t *dst = NULL;
+
+		if (!v)
+			return fail(s, t[a].col, "expected key=value");
+		if (!strcmp(k, "src") || !strcmp(k, "dst")) {
+			if (operand(s, &t[a], v, k[0] == 's' ? &o->src : &o->dst))
+				return -1;
+		} else if (!strcmp(k, "len")) {
+			if (num(s, &t[a], v, 1, UINT32_MAX, x))
+				return -1;
+			o->len = (uint32_t)x[0];
+			have_len = 1;
+		} else if (!strcmp(k, "wait") || !strcmp(k, "update")) {
+			if (deps_key(s, &t[a], k, v, &o->deps))
+				return -1;
+		} else {
+			dst = !strcmp(k, "count") ? o->count :
+			      !strcmp(k, "src_stride") ? o->src_stride :
+			      !strcmp(k, "dst_stride") ? o->dst_stride : NULL;
+			if (!dst)
+				return fail(s, t[a].col, "unknown key '%s' for dma", k);
+			if (nums(s, &t[a], v, 0, UINT32_MAX, x, 3, &c))
+				return -1;
+			for (i = 0; i < 3; i++)
+				dst[i] = i < c ? (uint32_t)x[i] : dst[i];
+		}
+	}
+	if (!o->src.size || !o->dst.size)
+		return fail(s, t[0].col, "dma needs src= and dst=");
+	if (!have_len)
+		o->len = o->src.size;
+	access(s, &o->src, 0);
+	access(s, &o->dst, 1);
+	return 0;
+}
+
+/* in_c/in_h/in_w from an N,C,H,W (or N,C) logical shape */
+static void infer_chw(const struct vpux_lf_tensor *t, uint16_t *c, uint16_t *h,
+		      uint16_t *w)
+{
+	if (t->rank == 4) {
+		*c = *c ? *c : (uint16_t)t->dims[1];
+		*h = *h ? *h : (uint16_t)t->dims[2];
+		*w = *w ? *w : (uint16_t)t->dims[3];
+	} else if (t->rank == 2) {
+		*c = *c ? *c : (uint16_t)t->dims[1];
+		*h = *h ? *h : 1;
+		*w = *w ? *w : (uint16_t)t->dims[0];
+	}
+}
+
+static int stmt_dpu(struct st *s, struct tok *t, int n)
+{
+	struct vpux_lf_dpu *o;
+	uint32_t op, given_flags = 0;
+	const struct vasm_field *f;
+	unsigned int gk = 0, gs = 0, gd = 0, gg = 0, gmin = 0, gmax = 0;
+	int a;
+
+	if (n < 2 || vasm_value_of(vasm_dpu_ops, t[1].s, &op))
+		return fail(s, n < 2 ? t[0].col : t[1].col,
+			    "expected a DPU op (conv, matmul, add, mul, maxpool, avgpool)");
+	o = new_op(s, LF_DPU);
+	if (!o)
+		return fail(s, 1, "out of memory");
+	o->op = op;
+	for (a = 2; a < n; a++) {
+		char *k = t[a].s, *v = val(k);
+		struct vpux_lf_ref *r;
+
+		if (!v)
+			return fail(s, t[a].col, "expected key=value");
+		r = !strcmp(k, "in") ? &o->in : !strcmp(k, "in2") ? &o->in2 :
+		    !strcmp(k, "bias") ? &o->bias :
+		    !strcmp(k, "quant") ? &o->quant :
+		    !strcmp(k, "out") ? &o->out : NULL;
+		if (r) {
+			if (operand(s, &t[a], v, r))
+				return -1;
+			continue;
+		}
+		if (!strcmp(k, "wait") || !strcmp(k, "update")) {
+			if (deps_key(s, &t[a], k, v, &o->deps))
+				return -1;
+			continue;
+		}
+		f = field_find(vasm_dpu_fields, k);
+		if (!f)
+			return fail(s, t[a].col, "unknown key '%s' for dpu", k);
+		if (field_set(s, &t[a], f, o, v))
+			return -1;
+		given_flags |= !strcmp(k, "flags");
+		gk |= !strncmp(k, "kernel_", 7);
+		gs |= !strncmp(k, "stride_", 7);
+		gd |= !strncmp(k, "dilation_", 9);
+		gg |= !strcmp(k, "groups");
+		gmin |= !strcmp(k, "act_min");
+		gmax |= !strcmp(k, "act_max");
+	}
+	if (!o->in.size || !o->out.size)
+		return fail(s, t[0].col, "dpu needs in= and out=");
+	/* defaults from the operands (vpux-asm.rst) */
+	infer_chw(&s->img->tensors[o->in.tensor], &o->in_c, &o->in_h, &o->in_w);
+	infer_chw(&s->img->tensors[o->out.tensor], &o->out_c, &o->out_h,
+		  &o->out_w);
+	if (!given_flags) {
+		const struct vpux_lf_tensor *T = s->img->tensors;
+
+		o->flags = (T[o->in.tensor].data_type == VPUX_DT_I8 ?
+			    VPUX_DPU_F_IN_SIGNED : 0) |
+			   (T[o->out.tensor].data_type == VPUX_DT_I8 ?
+			    VPUX_DPU_F_OUT_SIGNED : 0) |
+			   (o->in2.size && T[o->in2.tensor].data_type ==
+			    VPUX_DT_I8 ? VPUX_DPU_F_W_SIGNED : 0) |
+			   (o->bias.size ? VPUX_DPU_F_BIAS : 0) |
+			   (o->quant.size ? VPUX_DPU_F_PER_CHANNEL : 0);
+	}
+	if (!gk && (op == VPUX_DPU_OP_CONV || op >= VPUX_DPU_OP_MAXPOOL))
+		o->kernel_h = o->kernel_w = 1;
+	if (!gs && (op == VPUX_DPU_OP_CONV || op >= VPUX_DPU_OP_MAXPOOL))
+		o->stride_h = o->stride_w = 1;
+	if (!gd && (op == VPUX_DPU_OP_CONV || op >= VPUX_DPU_OP_MAXPOOL))
+		o->dilation_h = o->dilation_w = 1;
+	if (!gg && op == VPUX_DPU_OP_CONV)
+		o->groups = 1;
+	if (!gmin)
+		o->act_min = o->flags & VPUX_DPU_F_OUT_SIGNED ? -128 : 0;
+	if (!gmax)
+		o->act_max = o->flags & VPUX_DPU_F_OUT_SIGNED ? 127 : 255;
+	access(s, &o->in, 0);
+	access(s, &o->in2, 0);
+	access(s, &o->bias, 0);
+	access(s, &o->quant, 0);
+	access(s, &o->out, 1);
+	return 0;
+}
+
+static int kargs_add(struct st *s, const uint8_t *args, uint32_t size,
+		     uint32_t *off)
+{
+	uint32_t o = (s->img->kargs_size + 7) & ~7u;
+
+	if (o + size > s->kcap) {
+		uint32_t c = s->kcap ? s->kcap * 2 : 4096;
+		uint8_t *p;
+
+		while (c < o + size)
+			c *= 2;
+		p = realloc(s->k, c);
+		if (!p)
+			return -1;
+		memset(p + s->kcap, 0, c - s->kcap);
+		s->k = p;
+		s->kcap = c;
+	}
+	memcpy(s->k + o, args, size);
+	s->img->kargs_size = o + size;
+	*off = o;
+	return 0;
+}
+
+static int stmt_shave(struct st *s, struct tok *t, int n)
+{
+	uint8_t args[VPUX_SHAVE_ARGS_MAX], params[VPUX_SHAVE_ARGS_MAX];
+	const struct vasm_field *pf, *f;
+	struct vpux_lf_shave *o;
+	struct vpux_lf_ref in = { 0 }, out = { 0 };
+	uint32_t id, raw_size = 0;
+	int a, raw = 0, w;
+
+	if (n < 2)
+		return fail(s, t[0].col, "expected a kernel name");
+	o = new_op(s, LF_SHAVE);
+	if (!o)
+		return fail(s, 1, "out of memory");
+	memset(params, 0, sizeof(params));
+	if (!strncmp(t[1].s, "kernel=", 7)) {
+		long long x;
+
+		if (num(s, &t[1], t[1].s + 7, 0, UINT32_MAX, &x))
+			return -1;
+		id = (uint32_t)x;
+		raw = 1;
+	} else if (vasm_value_of(vasm_kernels, t[1].s, &id)) {
+		return fail(s, t[1].col,
+			    "unknown kernel '%s' (clamp, softmax, sigmoid, tanh, permute, quantize, or kernel=N)",
+			    t[1].s);
+	}
+	o->kernel_id = id;
+	pf = vasm_kernel_params(id);
+	for (a = 2; a < n; a++) {
+		char *k = t[a].s, *v = val(k);
+
+		if (!v)
+			return fail(s, t[a].col, "expected key=value");
+		if (!strcmp(k, "wait") || !strcmp(k, "update")) {
+			if (deps_key(s, &t[a], k, v, &o->deps))
+				return -1;
+		} else if (!raw && (!strcmp(k, "in") || !strcmp(k, "out"))) {
+			if (operand(s, &t[a], v, k[0] == 'i' ? &in : &out))
+				return -1;
+		} else if (raw && sscanf(k, "win%d", &w) == 1 && w >= 0 &&
+			   w < (int)VPUX_LF_MAX_WINDOWS) {
+			if (operand(s, &t[a], v, &o->windows[w]))
+				return -1;
+		} else if (raw && !strcmp(k, "args")) {
+			size_t l = strlen(v), i;
+
+			if (l % 2 || l / 2 > sizeof(args))
+				return fail(s, t[a].col, "bad args hex");
+			for (i = 0; i < l / 2; i++) {
+				unsigned int b;
+
+				if (sscanf(v + 2 * i, "%2x", &b) != 1)
+					return fail(s, t[a].col, "bad hex");
+				args[i] = (uint8_t)b;
+			}
+			raw_size = (uint32_t)(l / 2);
+		} else if (!raw && (f = field_find(pf, k))) {
+			if (field_set(s, &t[a], f, params, v))
+				return -1;
+		} else {
+			return fail(s, t[a].col, "unknown key '%s' for shave %s",
+				    k, t[1].s);
+		}
+	}
+	if (!raw) {
+		if (!in.size || !out.size)
+			return fail(s, t[0].col, "shave needs in= and out=");
+		o->windows[0] = in;
+		o->windows[1] = out;
+		vasm_shave_args(id, &s->img->tensors[in.tensor],
+				&s->img->tensors[out.tensor], params, args);
+		raw_size = lf_kernel_args_size(id);
+	}
+	if (kargs_add(s, args, raw_size, &o->args_offset))
+		return fail(s, 1, "out of memory");
+	o->args_size = raw_size;
+	/* window 1 is written (the out memref), the others read */
+	for (w = 0; w < (int)VPUX_LF_MAX_WINDOWS; w++)
+		access(s, &o->windows[w], w == 1);
+	return 0;
+}
+
+static int stmt_header(struct st *s, struct tok *t, int n)
+{
+	long long x;
+
+	if (n != 2)
+		return fail(s, t[0].col, "expected '%s VALUE'", t[0].s);
+	if (!strcmp(t[0].s, "network")) {
+		if (strlen(t[1].s) >= VPUX_LF_NAME_LEN)
+			return fail(s, t[1].col, "name too long");
+		strcpy(s->img->hdr.name, t[1].s);
+		return 0;
+	}
+	if (num(s, &t[1], t[1].s, 0, !strcmp(t[0].s, "target") ?
+		UINT32_MAX : (long long)VPUX_LF_REGION_MAX, &x))
+		return -1;
+	if (!strcmp(t[0].s, "target"))
+		s->img->hdr.target = (uint32_t)x;
+	else if (!strcmp(t[0].s, "caps"))
+		s->img->hdr.caps = (uint64_t)x, s->have_caps = 1;
+	else if (!strcmp(t[0].s, "scratch"))
+		s->sdecl = (uint64_t)x, s->have_scratch = 1;
+	else if (!strcmp(t[0].s, "weights"))
+		s->wdecl = (uint64_t)x, s->have_weights = 1;
+	else if (!strcmp(t[0].s, "barriers"))
+		s->bdecl = (uint32_t)x, s->explicit_deps = 1;
+	return 0;
+}
+
+static int overlap(const struct acc *a, const struct acc *b)
+{
+	return a->region == b->region && a->lo < b->hi && b->lo < a->hi &&
+	       (a->wr || b->wr);
+}
+
+static void count_barriers(struct st *s);
+
+/*
+ * Implicit barriers: op j depends on an earlier op i when they touch
+ * overlapping bytes and one of them writes. Edges implied by others are
+ * dropped; each remaining producer gets one barrier its consumers wait on.
+ */
+static int implicit_barriers(struct st *s)
+{
+	uint32_t n = s->n_ops, words = (n + 63) / 64, i, j, b = 0;
+	uint64_t *anc = calloc((size_t)n * words + 1, sizeof(uint64_t));
+	uint64_t *dep = calloc((size_t)n * words + 1, sizeof(uint64_t));
+	int32_t *bar = malloc((n + 1) * sizeof(*bar));
+	int ret = 0;
+
+	if (!anc || !dep || !bar) {
+		ret = fail(s, 1, "out of memory");
+		goto out;
+	}
+	for (j = 0; j < n; j++) {
+		uint64_t *dj = dep + (size_t)j * words, *aj = anc + (size_t)j * words;
+
+		bar[j] = -1;
+		for (i = j; i-- > 0;) {
+			unsigned int x, y;
+			int hit = 0;
+
+			if (aj[i / 64] >> (i % 64) & 1)
+				continue;	/* already implied */
+			for (x = 0; x < s->ops[i].n_acc && !hit; x++)
+				for (y = 0; y < s->ops[j].n_acc && !hit; y++)
+					hit = overlap(&s->ops[i].acc[x],
+						      &s->ops[j].acc[y]);
+			if (!hit)
+				continue;
+			dj[i / 64] |= 1ull << (i % 64);
+			aj[i / 64] |= 1ull << (i % 64);
+			for (x = 0; x < words; x++)
+				aj[x] |= anc[(size_t)i * words + x];
+		}
+	}
+	for (j = 0; j < n; j++)
+		for (i = 0; i < j; i++)
+			if (dep[(size_t)j * words + i / 64] >> (i % 64) & 1 &&
+			    bar[i] < 0)
+				bar[i] = (int32_t)b++;
+	s->img->n_barriers = b;
+	s->img->barriers = calloc(b + 1, sizeof(*s->img->barriers));
+	if (!s->img->barriers) {
+		ret = fail(s, 1, "out of memory");
+		goto out;
+	}
+	for (j = 0; j < n; j++) {
+		struct vpux_lf_deps *d = (struct vpux_lf_deps *)
+			lf_op_deps(s->img, s->ops[j].kind, s->ops[j].idx);
+
+		if (bar[j] >= 0)
+			d->updates[d->num_updates++] = (uint16_t)bar[j];
+		for (i = 0; i < j; i++) {
+			if (!(dep[(size_t)j * words + i / 64] >> (i % 64) & 1))
+				continue;
+			if (d->num_waits == VPUX_LF_MAX_WAITS) {
+				s->line = s->ops[j].line;
+				ret = fail(s, 1,
+					   "op depends on more than %u earlier ops; write barriers explicitly",
+					   VPUX_LF_MAX_WAITS);
+				goto out;
+			}
+			d->waits[d->num_waits++] = (uint16_t)bar[i];
+		}
+	}
+	count_barriers(s);
+out:
+	free(anc);
+	free(dep);
+	free(bar);
+	return ret;
+}
+
+static void count_barriers(struct st *s)
+{
+	uint32_t j, x;
+
+	for (j = 0; j < s->n_ops; j++) {
+		const struct vpux_lf_deps *d =
+			lf_op_deps(s->img, s->ops[j].kind, s->ops[j].idx);
+
+		for (x = 0; x < d->num_waits; x++)
+			s->img->barriers[d->waits[x]].consumer_count++;
+		for (x = 0; x < d->num_updates; x++)
+			s->img->barriers[d->updates[x]].producer_count++;
+	}
+}
+
+static int explicit_barriers(struct st *s)
+{
+	s->img->n_barriers = s->bdecl;
+	s->img->barriers = calloc(s->bdecl + 1, sizeof(*s->img->barriers));
+	if (!s->img->barriers)
+		return fail(s, 1, "out of memory");
+	count_barriers(s);
+	return 0;
+}
+
+static int statement(struct st *s, struct tok *t, int n)
+{
+	const char *k = t[0].s;
+
+	if (!strcmp(k, "input") || !strcmp(k, "output") || !strcmp(k, "tensor"))
+		return stmt_tensor(s, t, n);
+	if (!strcmp(k, "data"))
+		return stmt_data(s, t, n);
+	if (!strcmp(k, "dma"))
+		return stmt_dma(s, t, n);
+	if (!strcmp(k, "dpu"))
+		return stmt_dpu(s, t, n);
+	if (!strcmp(k, "shave"))
+		return stmt_shave(s, t, n);
+	if (!strcmp(k, "network") || !strcmp(k, "target") ||
+	    !strcmp(k, "caps") || !strcmp(k, "scratch") ||
+	    !strcmp(k, "weights") || !strcmp(k, "barriers"))
+		return stmt_header(s, t, n);
+	return fail(s, t[0].col, "unknown statement '%s'", k);
+}
+
+static int finish(struct st *s)
+{
+	struct lf_image *img = s->img;
+
+	s->line = 0;
+	if (!img->hdr.name[0])
+		strcpy(img->hdr.name, "network");
+	if (s->have_weights && s->wdecl < s->wend)
+		return fail(s, 1, "weights %llu smaller than the tensors (%llu)",
+			    (unsigned long long)s->wdecl,
+			    (unsigned long long)s->wend);
+	if (s->have_scratch && s->sdecl < s->send)
+		return fail(s, 1, "scratch %llu smaller than the tensors (%llu)",
+			    (unsigned long long)s->sdecl,
+			    (unsigned long long)s->send);
+	img->hdr.weights_size = s->have_weights ? s->wdecl : s->wend;
+	img->hdr.scratch_size = s->have_scratch ? s->sdecl : s->send;
+	if (!wspace(s, img->hdr.weights_size))
+		return fail(s, 1, "out of memory");
+	img->weights = s->w;
+	img->kargs = s->k;
+	if (!s->have_caps)
+		img->hdr.caps = (img->n_dma ? VPUX_NET_CAP_DMA : 0) |
+				(img->n_dpu ? VPUX_NET_CAP_DPU : 0) |
+				(img->n_shave ? VPUX_NET_CAP_SHAVE : 0);
+	if (s->explicit_deps || s->o->explicit_only)
+		return explicit_barriers(s);
+	return implicit_barriers(s);
+}
+
+int asm_text(const char *name, const char *text, const struct asm_opts *o,
+	     struct lf_image *img, FILE *err)
+{
+	static const struct asm_opts defaults;
+	struct st s;
+	char *copy = strdup(text ? text : ""), *line, *save = NULL;
+	int ret = 0;
+
+	memset(img, 0, sizeof(*img));
+	memset(&s, 0, sizeof(s));
+	s.file = name;
+	s.o = o ? o : &defaults;
+	s.err = err;
+	s.img = img;
+	img->hdr.magic = VPUX_LF_MAGIC;
+	img->hdr.version_major = VPUX_LF_VERSION_MAJOR;
+	img->hdr.version_minor = VPUX_LF_VERSION_MINOR;
+	img->hdr.target = VPUX_TARGET_VPUX1;
+	if (!copy)
+		return -1;
+	/* strtok_r on "\n" would merge empty lines: count them ourselves */
+	for (line = copy; line && !ret; line = save) {
+		struct tok t[MAX_TOK];
+		char *nl = strchr(line, '\n'), *p, *hash;
+		int n = 0;
+
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = 0;
+		s.line++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		for (p = line; *p;) {
+			while (*p == ' ' || *p == '\t' || *p == '\r')
+				*p++ = 0;
+			if (!*p)
+				break;
+			if (n == MAX_TOK) {
+				ret = fail(&s, (int)(p - line) + 1,
+					   "too many words on a line");
+				break;
+			}
+			t[n].s = p;
+			t[n++].col = (int)(p - line) + 1;
+			while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+				p++;
+		}
+		if (!ret && n)
+			ret = statement(&s, t, n);
+	}
+	if (!ret)
+		ret = finish(&s);
+	free(copy);
+	free(s.ops);
+	if (ret) {
+		img->weights = s.w;
+		img->kargs = s.k;
+		asm_free(img);
+	}
+	return ret;
+}
+
+void asm_free(struct lf_image *img)
+{
+	free(img->tensors);
+	free(img->barriers);
+	free(img->dma);
+	free(img->dpu);
+	free(img->shave);
+	free(img->symbols);
+	free((void *)img->weights);
+	free((void *)img->kargs);
+	memset(img, 0, sizeof(*img));
+}

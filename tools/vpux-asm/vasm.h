@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Shared by vpux-asm and vpux-dis: the names and field tables of the text
+ * format (Documentation/vpux-asm.rst) and the SHAVE argument encoder, so
+ * the two tools agree on every spelling and dis | asm reproduces a
+ * loadable byte for byte.
+ */
+#ifndef VASM_H
+#define VASM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lf.h"
+
+struct vasm_name {
+	const char *name;
+	uint32_t value;
+};
+
+extern const struct vasm_name vasm_dtypes[];
+extern const struct vasm_name vasm_dpu_ops[];
+extern const struct vasm_name vasm_kernels[];
+extern const struct vasm_name vasm_orders[];
+
+const char *vasm_name_of(const struct vasm_name *t, uint32_t v);
+int vasm_value_of(const struct vasm_name *t, const char *name, uint32_t *v);
+
+enum vasm_ftype {
+	VF_U16,		/* uint16_t */
+	VF_U32,
+	VF_I32,
+	VF_PAIR,	/* two int32_t: "mult,shift" */
+	VF_U32X6,	/* six uint32_t: "a,b,c,d,e,f" (perm) */
+};
+
+struct vasm_field {
+	const char *name;
+	size_t offset;
+	enum vasm_ftype type;
+};
+
+/* DPU scalar fields (offsets into struct vpux_lf_dpu), NULL-terminated */
+extern const struct vasm_field vasm_dpu_fields[];
+/* SHAVE kernel parameters after the two memrefs, per kernel id */
+const struct vasm_field *vasm_kernel_params(uint32_t kernel_id);
+
+/*
+ * Build the argument record of @kernel_id: memref in = window 0 over
+ * tensor @tin, memref out = window 1 over @tout, parameters from @params
+ * (the args struct image, only the parameter part is used).
+ */
+void vasm_shave_args(uint32_t kernel_id, const struct vpux_lf_tensor *tin,
+		     const struct vpux_lf_tensor *tout, const uint8_t *params,
+		     uint8_t *args);
+
+#endif /* VASM_H */

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * vpux-run: run a loadable through libvpux (in-process by default).
+ *
+ *	vpux-run [--device NAME] [--input FILE]... [--seed N]
+ *		 [--output FILE]... [--check] [--repeat N] [--json] NET.vpux
+ *
+ * Inputs come from files (in order) or a seeded generator; --check runs
+ * the CPU reference on the same inputs and compares every output byte;
+ * --repeat N prints host latency min/median/max and device cycles.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vpux.h"
+
+#define MAX_IO 64
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int die(const char *what, int err)
+{
+	fprintf(stderr, "vpux-run: %s: %s: %s\n", what, vpux_strerror(err),
+		vpux_last_error());
+	return 1;
+}
+
+static void gen(void *p, size_t n, unsigned int seed)
+{
+	unsigned char *b = p;
+
+	while (n--) {
+		seed = seed * 1103515245u + 12345u;
+		*b++ = (unsigned char)(seed >> 16);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev_name = "inproc", *path = NULL;
+	const char *in_files[MAX_IO], *out_files[MAX_IO];
+	unsigned int n_in_files = 0, n_out_files = 0, seed = 1, i, k;
+	int check = 0, json = 0, repeat = 1, ret, bad_total = 0;
+	struct vpux_buffer *ib[MAX_IO], *ob[MAX_IO];
+	void *refout[MAX_IO], *inptr[MAX_IO];
+	struct vpux_tensor_desc d;
+	struct vpux_request_status st;
+	struct vpux_network *net;
+	struct vpux_device *dev;
+	struct vpux_request *req;
+	double *lat;
+	unsigned int nin, nout;
+
+	for (i = 1; i < (unsigned int)argc; i++) {
+		const char *a = argv[i];
+		int more = i + 1 < (unsigned int)argc;
+
+		if (!strcmp(a, "--device") && more)
+			dev_name = argv[++i];
+		else if (!strcmp(a, "--input") && more && n_in_files < MAX_IO)
+			in_files[n_in_files++] = argv[++i];
+		else if (!strcmp(a, "--output") && more && n_out_files < MAX_IO)
+			out_files[n_out_files++] = argv[++i];
+		else if (!strcmp(a, "--seed") && more)
+			seed = (unsigned int)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(a, "--repeat") && more)
+			repeat = atoi(argv[++i]);
+		else if (!strcmp(a, "--check"))
+			check = 1;
+		else if (!strcmp(a, "--json"))
+			json = 1;
+		else if (a[0] != '-' && !path)
+			path = a;
+		else {
+			fprintf(stderr, "usage: vpux-run [--device NAME] [--input FILE]... [--seed N] [--output FILE]... [--check] [--repeat N] [--json] NET.vpux\n");
+			return 2;
+		}
+	}
+	if (!path || repeat < 1) {
+		fprintf(stderr, "vpux-run: no loadable given\n");
+		return 2;
+	}
+	ret = vpux_device_open(dev_name, &dev);
+	if (ret)
+		return die(dev_name, ret);
+	ret = vpux_network_load_file(dev, path, &net);
+	if (ret) {
+		vpux_device_close(dev);
+		return die(path, ret);
+	}
+	nin = vpux_network_num_inputs(net);
+	nout = vpux_network_num_outputs(net);
+	ret = vpux_request_create(net, &req);
+	for (i = 0; !ret && i < nin; i++) {
+		vpux_network_input(net, i, &d);
+		ret = vpux_buffer_alloc(dev, d.size, &ib[i]);
+		if (ret)
+			break;
+		inptr[i] = vpux_buffer_map(ib[i]);
+		if (i < n_in_files) {
+			FILE *f = fopen(in_files[i], "rb");
+			size_t got = f ? fread(inptr[i], 1, d.size, f) : 0;
+
+			if (f)
+				fclose(f);
+			if (got != d.size) {
+				fprintf(stderr, "vpux-run: %s: need %llu bytes for input '%s'\n",
+					in_files[i], (unsigned long long)d.size,
+					d.name);
+				return 1;
+			}
+		} else {
+			gen(inptr[i], d.size, seed + i);
+		}
+		ret = vpux_request_bind_input(req, i, ib[i], 0);
+	}
+	for (i = 0; !ret && i < nout; i++) {
+		vpux_network_output(net, i, &d);
+		ret = vpux_buffer_alloc(dev, d.size, &ob[i]);
+		if (!ret)
+			ret = vpux_request_bind_output(req, i, ob[i], 0);
+	}
+	if (ret)
+		return die("setup", ret);
+	lat = calloc(repeat, sizeof(*lat));
+	for (k = 0; k < (unsigned int)repeat; k++) {
+		double t0 = now_us();
+
+		ret = vpux_request_submit(req);
+		if (!ret)
+			ret = vpux_request_wait(req, 10000);
+		lat[k] = now_us() - t0;
+		if (ret)
+			return die("run", ret);
+	}
+	vpux_request_status(req, &st);
+	for (i = 0; i < nout && i < n_out_files; i++) {
+		FILE *f = fopen(out_files[i], "wb");
+
+		vpux_network_output(net, i, &d);
+		if (!f || fwrite(vpux_buffer_map(ob[i]), 1, d.size, f) != d.size) {
+			fprintf(stderr, "vpux-run: cannot write %s\n", out_files[i]);
+			return 1;
+		}
+		fclose(f);
+	}
+	if (check) {
+		for (i = 0; i < nout; i++) {
+			vpux_network_output(net, i, &d);
+			refout[i] = calloc(1, d.size);
+		}
+		ret = vpux_network_run_reference(net, (const void *const *)inptr,
+						 refout);
+		if (ret)
+			return die("reference", ret);
+		for (i = 0; i < nout; i++) {
+			size_t b, bad = 0;
+			const unsigned char *x = vpux_buffer_map(ob[i]);
+			const unsigned char *y = refout[i];
+
+			vpux_network_output(net, i, &d);
+			for (b = 0; b < d.size; b++)
+				bad += x[b] != y[b];
+			if (!json)
+				printf("check: output %u '%s': %zu of %llu bytes differ from the CPU reference%s\n",
+				       i, d.name, bad, (unsigned long long)d.size,
+				       bad ? "" : " (bit-exact)");
+			bad_total += bad != 0;
+			free(refout[i]);
+		}
+	}
+	qsort(lat, repeat, sizeof(*lat), cmp_d);
+	if (json) {
+		json_object *o = json_object_new_object(), *ops;
+		unsigned int kind;
+
+		json_object_object_add(o, "loadable", json_object_new_string(path));
+		json_object_object_add(o, "device", json_object_new_string(dev_name));
+		json_object_object_add(o, "repeat", json_object_new_int(repeat));
+		json_object_object_add(o, "latency_us_min", json_object_new_double(lat[0]));
+		json_object_object_add(o, "latency_us_median",
+				       json_object_new_double(lat[repeat / 2]));
+		json_object_object_add(o, "latency_us_max",
+				       json_object_new_double(lat[repeat - 1]));
+		json_object_object_add(o, "device_cycles",
+				       json_object_new_int64((int64_t)st.device_cycles));
+		json_object_object_add(o, "op_cycles",
+				       json_object_new_int64((int64_t)st.op_cycles));
+		ops = json_object_new_array();
+		for (kind = 0; kind < 3; kind++)
+			for (i = 0; i < vpux_network_num_ops(net, kind); i++) {
+				json_object *e = json_object_new_object();
+				uint32_t c = 0;
+
+				vpux_request_op_cycles(req, kind, i, &c);
+				json_object_object_add(e, "engine",
+						       json_object_new_string(kind == 0 ? "dma" : kind == 1 ? "dpu" : "shave"));
+				json_object_object_add(e, "index", json_object_new_int(i));
+				json_object_object_add(e, "cycles", json_object_new_int64(c));
+				json_object_array_add(ops, e);
+			}
+		json_object_object_add(o, "ops", ops);
+		if (check)
+			json_object_object_add(o, "check_ok",
+					       json_object_new_boolean(!bad_total));
+		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+		json_object_put(o);
+	} else {
+		printf("ran %s %d time(s) on %s: latency min %.1f us, median %.1f us, max %.1f us\n",
+		       path, repeat, dev_name, lat[0], lat[repeat / 2],
+		       lat[repeat - 1]);
+		printf("device: %llu cycles (ops %llu cycles, %u ops)\n",
+		       (unsigned long long)st.device_cycles,
+		       (unsigned long long)st.op_cycles, st.ops_done);
+	}
+	free(lat);
+	vpux_request_destroy(req);
+	for (i = 0; i < nin; i++)
+		vpux_buffer_free(ib[i]);
+	for (i = 0; i < nout; i++)
+		vpux_buffer_free(ob[i]);
+	vpux_network_unload(net);
+	vpux_device_close(dev);
+	return bad_total ? 3 : 0;
+}

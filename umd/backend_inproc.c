@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * In-process backend: an NPU model device (sim/user/vpux_sim_host.h) with
+ * its worker and interrupt threads, one MMU context, and the engine core
+ * behind the host port (dla_user.h). Buffers come from the model's
+ * physical arena and are mapped into context 0 at increasing device
+ * addresses; tasks go through dla_user_submit(), so the core validates
+ * the task memory exactly as in the kernel.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "dla_err.h"
+#include "dla_user.h"
+#include "err.h"
+#include "vpux_sim_host.h"
+
+struct inproc {
+	struct vpux_host_dev *hw;
+	struct vpux_host_vm *vm;
+	struct dla_user_dev *dev;
+	pthread_mutex_t lock;	/* next_va, the arena and page tables */
+	uint64_t next_va;
+};
+
+static int ip_open(const char *path, void **priv)
+{
+	struct inproc *p = calloc(1, sizeof(*p));
+	const char *mb = getenv("VPUX_INPROC_MEM_MB");
+	size_t bytes = (mb ? strtoul(mb, NULL, 0) : 1024) << 20;
+
+	(void)path;
+	if (!p)
+		return vpux_err(VPUX_E_NOMEM, "inproc: out of memory");
+	pthread_mutex_init(&p->lock, NULL);
+	p->hw = vpux_host_dev_create(NULL, bytes, false);
+	p->vm = p->hw ? vpux_host_vm_create(p->hw, 0) : NULL;
+	p->dev = p->vm ? dla_user_create_sim(p->hw, 0) : NULL;
+	if (!p->dev) {
+		if (p->vm)
+			vpux_host_vm_destroy(p->vm);
+		if (p->hw)
+			vpux_host_dev_destroy(p->hw);
+		free(p);
+		return vpux_err(VPUX_E_NODEV,
+				"inproc: cannot create the model device");
+	}
+	p->next_va = VPUX_DEFAULT_VA_BASE;
+	*priv = p;
+	return 0;
+}
+
+static void ip_close(void *priv)
+{
+	struct inproc *p = priv;
+
+	dla_user_destroy(p->dev);
+	vpux_host_vm_destroy(p->vm);
+	vpux_host_dev_destroy(p->hw);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
+
+static int ip_query(void *priv, struct vpux_device_info *info)
+{
+	struct vpux_sim_config cfg;
+
+	(void)priv;
+	vpux_sim_default_config(&cfg);
+	memset(info, 0, sizeof(*info));
+	strcpy(info->backend, "inproc");
+	info->target = VPUX_TARGET_VPUX1;
+	info->caps = VPUX_NET_CAP_DMA | VPUX_NET_CAP_DPU | VPUX_NET_CAP_SHAVE;
+	info->engines[0] = cfg.n_dma;
+	info->engines[1] = cfg.n_dpu;
+	info->engines[2] = cfg.n_shave;
+	info->max_ops = DLA_MAX_OPS_PER_TASK;
+	info->max_barriers = DLA_MAX_BARRIERS;
+	return 0;
+}
+
+static int ip_bo_alloc(void *priv, uint64_t size, struct vpux_bo *bo)
+{
+	struct inproc *p = priv;
+	uint64_t pa;
+
+	size = (size + VPUX_PAGE_SIZE - 1) & ~(uint64_t)(VPUX_PAGE_SIZE - 1);
+	if (!size)
+		size = VPUX_PAGE_SIZE;
+	pthread_mutex_lock(&p->lock);
+	if (vpux_host_phys_alloc(p->hw, size, &pa)) {
+		pthread_mutex_unlock(&p->lock);
+		return vpux_err(VPUX_E_NOMEM,
+				"inproc: %llu bytes: device memory exhausted (VPUX_INPROC_MEM_MB)",
+				(unsigned long long)size);
+	}
+	bo->va = p->next_va;
+	bo->size = size;
+	bo->handle = pa;
+	bo->cpu = vpux_host_phys_ptr(p->hw, pa, size);
+	if (vpux_host_vm_map(p->vm, bo->va, pa, size, true)) {
+		vpux_host_phys_free(p->hw, pa, size);
+		pthread_mutex_unlock(&p->lock);
+		return vpux_err(VPUX_E_NOMEM, "inproc: cannot map %llu bytes",
+				(unsigned long long)size);
+	}
+	/* a guard page between buffers */
+	p->next_va += size + VPUX_PAGE_SIZE;
+	pthread_mutex_unlock(&p->lock);
+	return 0;
+}
+
+static void ip_bo_free(void *priv, struct vpux_bo *bo)
+{
+	struct inproc *p = priv;
+
+	pthread_mutex_lock(&p->lock);
+	vpux_host_vm_unmap(p->vm, bo->va, bo->size);
+	vpux_host_phys_free(p->hw, bo->handle, bo->size);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static void *ip_bo_map(void *priv, struct vpux_bo *bo)
+{
+	(void)priv;
+	return bo->cpu;
+}
+
+static int dla_to_vpux(int r)
+{
+	switch (-r) {
+	case DLA_ERR_BUSY:
+		return VPUX_E_BUSY;
+	case DLA_ERR_RUNNING:
+		return VPUX_E_TIMEOUT;
+	case DLA_ERR_NOENT:
+	case DLA_ERR_INVAL:
+		return VPUX_E_INVAL;
+	default:
+		return VPUX_E_DEVICE;
+	}
+}
+
+static int ip_submit(void *priv, const struct vpux_be_entry *list,
+		     unsigned int n, unsigned int prio)
+{
+	struct dla_user_buf l[DLA_MAX_ADDR_ENTRIES];
+	struct inproc *p = priv;
+	unsigned int i;
+	int h;
+
+	if (n > DLA_MAX_ADDR_ENTRIES)
+		return vpux_err(VPUX_E_INVAL, "inproc: %u address-list entries", n);
+	for (i = 0; i < n; i++) {
+		l[i].va = list[i].bo->va + list[i].offset;
+		l[i].size = list[i].size;
+		l[i].cpu = (char *)list[i].bo->cpu + list[i].offset;
+	}
+	h = dla_user_submit(p->dev, l, n, 0, prio);
+	if (h < 0)
+		return vpux_err(dla_to_vpux(h),
+				"inproc: the engine core refused the task (dla error %d: %s)",
+				h, dla_user_last_error());
+	return h;
+}
+
+static int ip_wait(void *priv, int handle, int timeout_ms)
+{
+	struct inproc *p = priv;
+	int r = dla_user_wait(p->dev, handle, timeout_ms);
+
+	return r ? vpux_err(dla_to_vpux(r), "inproc: wait: dla error %d", r) :
+		   0;
+}
+
+static int ip_status(void *priv, int handle, struct vpux_request_status *st)
+{
+	struct inproc *p = priv;
+	struct dla_task_status ds;
+	int r;
+
+	memset(&ds, 0, sizeof(ds));
+	r = dla_user_status(p->dev, handle, &ds);
+	if (r)
+		return vpux_err(dla_to_vpux(r), "inproc: status: dla error %d", r);
+	st->state = ds.state == DLA_TASK_DONE ? VPUX_REQ_DONE :
+		    ds.state == DLA_TASK_FAILED ? VPUX_REQ_FAILED :
+		    VPUX_REQ_RUNNING;
+	st->error = ds.error;
+	st->fail_kind = ds.fail_kind;
+	st->fail_index = ds.fail_index;
+	st->fault_addr = ds.fault_addr;
+	st->ops_total = ds.ops_total;
+	st->ops_done = ds.ops_done;
+	st->op_cycles = ds.op_cycles;
+	st->device_cycles = ds.device_cycles;
+	st->time_us = ds.time_us;
+	return 0;
+}
+
+static int ip_op_cycles(void *priv, int handle, unsigned int kind,
+			unsigned int index, uint32_t *cycles)
+{
+	struct inproc *p = priv;
+	int r = dla_user_op_cycles(p->dev, handle, kind, index, cycles);
+
+	return r ? vpux_err(dla_to_vpux(r), "inproc: op cycles: dla error %d",
+			    r) : 0;
+}
+
+static void ip_release(void *priv, int handle)
+{
+	struct inproc *p = priv;
+
+	dla_user_release(p->dev, handle);
+}
+
+const struct vpux_backend_ops vpux_backend_inproc = {
+	.name = "inproc",
+	.open = ip_open,
+	.close = ip_close,
+	.query = ip_query,
+	.bo_alloc = ip_bo_alloc,
+	.bo_free = ip_bo_free,
+	.bo_map = ip_bo_map,
+	.submit = ip_submit,
+	.wait = ip_wait,
+	.status = ip_status,
+	.op_cycles = ip_op_cycles,
+	.release = ip_release,
+};

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/**
+ * DOC: libvpux - the vpux user-mode driver
+ *
+ * Opens an NPU device, loads compiled networks (loadables,
+ * Documentation/loadable.rst), binds input/output buffers to requests,
+ * submits them and reports status and device time.
+ *
+ * Objects: a device owns buffers and networks; a network is immutable once
+ * loaded and serves any number of requests; a request holds the run state
+ * of one inference (scratch memory, bindings, the submitted task).
+ *
+ * Threads: every call is safe on distinct requests from different threads;
+ * calls on one request must not race each other. Networks and buffers may
+ * be shared by requests on several threads.
+ *
+ * Errors: functions return 0 or a negative VPUX_E_* code; vpux_last_error()
+ * gives a message for the calling thread's last failure that names the
+ * section, record and field for a bad loadable. Nothing aborts the process.
+ *
+ * The dims types (vpux_dim/vpux_memdim, shapes, strides, dims orders and
+ * stride requirements) follow the NN compiler's logical/memory split:
+ * logical and memory variants are distinct types, converted only through
+ * a vpux_dims_order.
+ */
+#ifndef VPUX_H
+#define VPUX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VPUX_API_VERSION_MAJOR	1
+#define VPUX_API_VERSION_MINOR	0
+
+/* ---- errors ---- */
+enum vpux_error {
+	VPUX_OK = 0,
+	VPUX_E_INVAL = -1,	/* bad argument */
+	VPUX_E_NOMEM = -2,	/* out of host or device memory */
+	VPUX_E_NODEV = -3,	/* no such device / backend not available */
+	VPUX_E_IO = -4,		/* file could not be read or written */
+	VPUX_E_FORMAT = -5,	/* malformed loadable (message names the field) */
+	VPUX_E_VERSION = -6,	/* loadable version not supported */
+	VPUX_E_REQUIRED = -7,	/* unknown section flagged required */
+	VPUX_E_CHECKSUM = -8,	/* section checksum mismatch */
+	VPUX_E_UNSUPPORTED = -9,/* target/capabilities the device lacks */
+	VPUX_E_UNBOUND = -10,	/* an input or output is not bound */
+	VPUX_E_STATE = -11,	/* call not valid in the request's state */
+	VPUX_E_TIMEOUT = -12,	/* wait timed out; the request still runs */
+	VPUX_E_DEVICE = -13,	/* the device rejected or failed the task */
+	VPUX_E_BUSY = -14,	/* no free task slot; retry later */
+};
+
+/** vpux_strerror() - short name of a VPUX_E_* code */
+const char *vpux_strerror(int err);
+/** vpux_last_error() - message of the calling thread's last error ("") */
+const char *vpux_last_error(void);
+
+/* ---- logical vs memory dims ---- */
+#define VPUX_MAX_RANK		6
+
+/** struct vpux_dim - a logical dimension (index in the logical shape) */
+typedef struct { uint32_t ind; } vpux_dim;
+/** struct vpux_memdim - a memory dimension, 0 = innermost */
+typedef struct { uint32_t ind; } vpux_memdim;
+
+/** struct vpux_shape - sizes indexed by vpux_dim */
+struct vpux_shape { uint32_t rank; uint64_t d[VPUX_MAX_RANK]; };
+/** struct vpux_memshape - sizes indexed by vpux_memdim */
+struct vpux_memshape { uint32_t rank; uint64_t d[VPUX_MAX_RANK]; };
+/** struct vpux_strides - strides in bits indexed by vpux_dim */
+struct vpux_strides { uint32_t rank; uint64_t bits[VPUX_MAX_RANK]; };
+/** struct vpux_memstrides - strides in bits indexed by vpux_memdim */
+struct vpux_memstrides { uint32_t rank; uint64_t bits[VPUX_MAX_RANK]; };
+
+/**
+ * struct vpux_dims_order - packed permutation, one nibble per dim,
+ * outermost first; nibble = logical dim + 1; least significant nibble is
+ * the innermost memory dim (NCHW 0x1234, NHWC 0x1342).
+ */
+typedef struct { uint64_t code; } vpux_dims_order;
+
+static inline vpux_dim vpux_dim_make(uint32_t i) { vpux_dim d = { i }; return d; }
+static inline vpux_memdim vpux_memdim_make(uint32_t i) { vpux_memdim d = { i }; return d; }
+
+/** vpux_order_valid() - is @o a permutation of 0..@rank-1? */
+int vpux_order_valid(vpux_dims_order o, uint32_t rank);
+/** vpux_order_rank() - number of nibbles of @o */
+uint32_t vpux_order_rank(vpux_dims_order o);
+/** vpux_order_compact() - the identity order (NCHW-like) of @rank */
+vpux_dims_order vpux_order_default(uint32_t rank);
+/** vpux_order_memdim() - memory position of logical dim @d */
+vpux_memdim vpux_order_to_memdim(vpux_dims_order o, vpux_dim d);
+/** vpux_order_dim() - logical dim stored at memory position @m */
+vpux_dim vpux_order_to_dim(vpux_dims_order o, vpux_memdim m);
+/* Conversions; return 0 or VPUX_E_INVAL (bad order or rank mismatch). */
+int vpux_order_to_memshape(vpux_dims_order o, const struct vpux_shape *s,
+			   struct vpux_memshape *ms);
+int vpux_order_to_shape(vpux_dims_order o, const struct vpux_memshape *ms,
+			struct vpux_shape *s);
+int vpux_order_to_memstrides(vpux_dims_order o, const struct vpux_strides *s,
+			     struct vpux_memstrides *ms);
+int vpux_order_to_strides(vpux_dims_order o, const struct vpux_memstrides *ms,
+			  struct vpux_strides *s);
+
+enum vpux_stride_req_kind {
+	VPUX_STRIDE_ANY = 0,	/* no requirement: compact */
+	VPUX_STRIDE_COMPACT,	/* no gap to the inner neighbour */
+	VPUX_STRIDE_ALIGNED,	/* byte stride aligned to @value bytes */
+	VPUX_STRIDE_FIXED,	/* stride equals @value bits */
+};
+
+/** struct vpux_stride_reqs - one requirement per memory dim */
+struct vpux_stride_reqs {
+	uint32_t rank;
+	uint32_t kind[VPUX_MAX_RANK];	/* enum vpux_stride_req_kind */
+	uint64_t value[VPUX_MAX_RANK];
+};
+
+/**
+ * vpux_stride_reqs_compute() - memory strides satisfying @r
+ * @r: requirements per memory dim
+ * @elem_bits: element size in bits (8 or 32)
+ * @ms: memory shape
+ * @out: result
+ *
+ * Return: 0, or VPUX_E_INVAL if a FIXED stride is smaller than the
+ * compact one, an alignment is 0 or the result overflows.
+ */
+int vpux_stride_reqs_compute(const struct vpux_stride_reqs *r,
+			     uint32_t elem_bits,
+			     const struct vpux_memshape *ms,
+			     struct vpux_memstrides *out);
+
+/* ---- devices and buffers ---- */
+struct vpux_device;
+struct vpux_buffer;
+struct vpux_network;
+struct vpux_request;
+
+/**
+ * struct vpux_device_info - what vpux_device_query() reports
+ * @backend: "inproc" or "ioctl"
+ * @target: target id (VPUX_TARGET_*), compared with a loadable's
+ * @caps: capability bits (VPUX_NET_CAP_*)
+ * @engines: engines per kind (DMA, DPU, SHAVE)
+ * @max_ops: most ops in one task
+ * @max_barriers: most barriers in one task
+ */
+struct vpux_device_info {
+	char backend[16];
+	uint32_t target;
+	uint64_t caps;
+	uint32_t engines[3];
+	uint32_t max_ops;
+	uint32_t max_barriers;
+};
+
+#define VPUX_TARGET_VPUX1	1u
+#define VPUX_NET_CAP_DMA	(1ull << 0)
+#define VPUX_NET_CAP_DPU		(1ull << 1)
+#define VPUX_NET_CAP_SHAVE		(1ull << 2)
+
+/**
+ * vpux_device_open() - open a device
+ * @name: "inproc" (or NULL): engine core + NPU model in this process;
+ *	"/dev/accel/accelN": the kernel driver (VPUX_E_NODEV until the ioctl
+ *	backend exists)
+ * @out: the device
+ */
+int vpux_device_open(const char *name, struct vpux_device **out);
+/** vpux_device_close() - close; every network, buffer, request first */
+void vpux_device_close(struct vpux_device *dev);
+int vpux_device_query(struct vpux_device *dev, struct vpux_device_info *info);
+
+/** vpux_buffer_alloc() - device memory of @size bytes, zeroed */
+int vpux_buffer_alloc(struct vpux_device *dev, size_t size,
+		      struct vpux_buffer **out);
+void vpux_buffer_free(struct vpux_buffer *buf);
+/** vpux_buffer_map() - CPU pointer to the whole buffer (NULL on error) */
+void *vpux_buffer_map(struct vpux_buffer *buf);
+size_t vpux_buffer_size(const struct vpux_buffer *buf);
+
+/* ---- networks ---- */
+
+/**
+ * struct vpux_tensor_desc - an input or output of a network
+ * @name: NUL-terminated
+ * @data_type: VPUX_DT_* (1 u8, 2 i8, 3 i32)
+ * @rank: logical rank
+ * @order: dims order
+ * @shape: logical shape
+ * @strides: logical strides in bits
+ * @size: bytes the tensor occupies (what a binding must provide)
+ * @zero_point: quantisation zero point
+ * @scale_mult: quantisation scale, Q31 multiplier
+ * @scale_shift: quantisation scale: value = (q - zp) * mult / 2^(31+shift)
+ */
+struct vpux_tensor_desc {
+	char name[32];
+	uint32_t data_type;
+	uint32_t rank;
+	vpux_dims_order order;
+	struct vpux_shape shape;
+	struct vpux_strides strides;
+	uint64_t size;
+	int32_t zero_point;
+	int32_t scale_mult;
+	int32_t scale_shift;
+};
+
+/**
+ * vpux_network_load() - validate and load a loadable from memory
+ * @dev: device
+ * @data: the loadable (copied as needed; may be freed after the call)
+ * @size: bytes
+ * @out: the network
+ */
+int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
+		      struct vpux_network **out);
+int vpux_network_load_file(struct vpux_device *dev, const char *path,
+			   struct vpux_network **out);
+/** vpux_network_unload() - after every request on it is destroyed */
+void vpux_network_unload(struct vpux_network *net);
+unsigned int vpux_network_num_inputs(const struct vpux_network *net);
+unsigned int vpux_network_num_outputs(const struct vpux_network *net);
+int vpux_network_input(const struct vpux_network *net, unsigned int i,
+		       struct vpux_tensor_desc *desc);
+int vpux_network_output(const struct vpux_network *net, unsigned int i,
+			struct vpux_tensor_desc *desc);
+/** vpux_network_num_ops() - ops of engine kind @kind (0 DMA 1 DPU 2 SHAVE) */
+unsigned int vpux_network_num_ops(const struct vpux_network *net,
+				  unsigned int kind);
+
+/**
+ * vpux_network_run_reference() - run the network on the CPU reference
+ * @net: network
+ * @inputs: host copies of every input (desc.size bytes each)
+ * @outputs: host buffers for every output (desc.size bytes each)
+ *
+ * Uses the plain CPU reference of every op, in an order the barriers
+ * allow; the device must produce the same bytes.
+ */
+int vpux_network_run_reference(struct vpux_network *net,
+			       const void *const *inputs,
+			       void *const *outputs);
+
+/* ---- requests ---- */
+
+enum vpux_request_state {
+	VPUX_REQ_IDLE = 0,
+	VPUX_REQ_RUNNING,
+	VPUX_REQ_DONE,
+	VPUX_REQ_FAILED,
+};
+
+/**
+ * struct vpux_request_status - result of a request
+ * @state: enum vpux_request_state
+ * @error: 0 or the device's error code (dla_err.h numbering, negative)
+ * @fail_kind: engine kind of the failing op
+ * @fail_index: its index in the kind's list
+ * @fault_addr: MMU fault address, if any
+ * @ops_total: ops in the task
+ * @ops_done: ops completed
+ * @op_cycles: sum of the ops' device cycles
+ * @device_cycles: device cycles from start to completion
+ * @time_us: host time from start to completion
+ */
+struct vpux_request_status {
+	uint32_t state;
+	int32_t error;
+	uint32_t fail_kind;
+	uint32_t fail_index;
+	uint64_t fault_addr;
+	uint32_t ops_total;
+	uint32_t ops_done;
+	uint64_t op_cycles;
+	uint64_t device_cycles;
+	int64_t time_us;
+};
+
+int vpux_request_create(struct vpux_network *net, struct vpux_request **out);
+/** vpux_request_destroy() - waits for (or aborts) a running request */
+void vpux_request_destroy(struct vpux_request *req);
+/**
+ * vpux_request_bind_input() - bind input @i to @buf at @offset
+ *
+ * The tensor's desc.size bytes from @offset must lie inside @buf.
+ */
+int vpux_request_bind_input(struct vpux_request *req, unsigned int i,
+			    struct vpux_buffer *buf, size_t offset);
+int vpux_request_bind_output(struct vpux_request *req, unsigned int i,
+			     struct vpux_buffer *buf, size_t offset);
+/** vpux_request_submit() - start it; every input and output bound */
+int vpux_request_submit(struct vpux_request *req);
+/** vpux_request_wait() - @timeout_ms < 0 waits forever; 0 or error */
+int vpux_request_wait(struct vpux_request *req, int timeout_ms);
+int vpux_request_status(struct vpux_request *req,
+			struct vpux_request_status *st);
+/** vpux_request_op_cycles() - device cycles of op @index of @kind */
+int vpux_request_op_cycles(struct vpux_request *req, unsigned int kind,
+			   unsigned int index, uint32_t *cycles);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VPUX_H */

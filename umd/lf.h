@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The loadable in memory: what lf_parse() reads from an ELF image and
+ * lf_write_*() writes, plus semantic validation and the barrier schedule
+ * shared by validation and the CPU reference.
+ */
+#ifndef VPUX_LF_H
+#define VPUX_LF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lf_format.h"
+
+/* An extra section for the writer (tests: unknown/required sections). */
+struct lf_extra_section {
+	const char *name;
+	uint16_t flags;
+	const void *data;
+	uint32_t size;
+};
+
+struct lf_image {
+	struct vpux_lf_header hdr;
+	struct vpux_lf_tensor *tensors;
+	uint32_t n_tensors;
+	const uint8_t *weights;		/* hdr.weights_size bytes */
+	uint32_t weights_count;		/* bytes in .vpux.weights */
+	struct vpux_lf_barrier *barriers;
+	uint32_t n_barriers;
+	struct vpux_lf_dma *dma;
+	uint32_t n_dma;
+	struct vpux_lf_dpu *dpu;
+	uint32_t n_dpu;
+	struct vpux_lf_shave *shave;
+	uint32_t n_shave;
+	const uint8_t *kargs;
+	uint32_t kargs_size;
+	struct vpux_lf_symbol *symbols;
+	uint32_t n_symbols;
+	/* writer only */
+	const struct lf_extra_section *extra;
+	unsigned int n_extra;
+	/* reader: set when the arrays are owned by the image */
+	int owned;
+};
+
+enum { LF_DMA = 0, LF_DPU = 1, LF_SHAVE = 2, LF_KINDS = 3 };
+
+/*
+ * Parse and check the container (ELF, section table, section headers,
+ * checksums, versions, record sizes). Arrays are allocated; weights and
+ * kargs point into @data, which must outlive @img.
+ */
+int lf_parse(const void *data, size_t size, struct lf_image *img);
+/* Semantic checks: every record and field, extents, the barrier graph. */
+int lf_validate(const struct lf_image *img);
+void lf_image_free(struct lf_image *img);
+
+int lf_write_mem(const struct lf_image *img, void **data, size_t *size);
+int lf_write_file(const struct lf_image *img, const char *path);
+
+/* Element size in bits of VPUX_DT_*, 0 if unknown. */
+unsigned int lf_dt_bits(uint32_t dt);
+/* Size in bytes of kernel @id's argument struct, 0 if unknown. */
+uint32_t lf_kernel_args_size(uint32_t id);
+/* Bytes a tensor description spans (0 on overflow). */
+uint64_t lf_tensor_extent(const struct vpux_lf_tensor *t);
+/* Bytes of a region (0 if none) */
+uint64_t lf_region_size(const struct lf_image *img, uint32_t region);
+
+/* Deps of op @i of @kind. */
+const struct vpux_lf_deps *lf_op_deps(const struct lf_image *img,
+				      unsigned int kind, uint32_t i);
+uint32_t lf_op_count(const struct lf_image *img, unsigned int kind);
+
+/*
+ * Walk the ops in an order the barriers allow (each kind's list in order);
+ * call @run for each (if not NULL; a non-zero return stops the walk).
+ * Return: 0, the callback's value, or VPUX_E_FORMAT if some op can never
+ * start (a cycle).
+ */
+int lf_schedule(const struct lf_image *img,
+		int (*run)(void *ctx, unsigned int kind, uint32_t i),
+		void *ctx);
+
+#endif /* VPUX_LF_H */

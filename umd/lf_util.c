@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/* Helpers over a parsed loadable: sizes, deps, the barrier schedule. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "lf.h"
+#include "lf_hw.h"
+#include "vpux_shave_abi.h"
+
+unsigned int lf_dt_bits(uint32_t dt)
+{
+	switch (dt) {
+	case VPUX_DT_U8:
+	case VPUX_DT_I8:
+		return 8;
+	case VPUX_DT_I32:
+		return 32;
+	default:
+		return 0;
+	}
+}
+
+uint32_t lf_kernel_args_size(uint32_t id)
+{
+	switch (id) {
+	case VPUX_SHAVE_KERNEL_CLAMP:
+		return sizeof(struct vpux_shave_clamp_args);
+	case VPUX_SHAVE_KERNEL_SOFTMAX:
+		return sizeof(struct vpux_shave_softmax_args);
+	case VPUX_SHAVE_KERNEL_SIGMOID:
+	case VPUX_SHAVE_KERNEL_TANH:
+		return sizeof(struct vpux_shave_lut_args);
+	case VPUX_SHAVE_KERNEL_PERMUTE:
+		return sizeof(struct vpux_shave_permute_args);
+	case VPUX_SHAVE_KERNEL_QUANTIZE:
+		return sizeof(struct vpux_shave_quantize_args);
+	default:
+		return 0;
+	}
+}
+
+uint64_t lf_tensor_extent(const struct vpux_lf_tensor *t)
+{
+	uint64_t bits = lf_dt_bits(t->data_type);
+	uint32_t i;
+
+	if (!bits || t->rank < 1 || t->rank > VPUX_LF_MAX_RANK)
+		return 0;
+	for (i = 0; i < t->rank; i++) {
+		uint64_t span;
+
+		if (!t->dims[i] || t->strides[i] > (1ull << 40))
+			return 0;
+		span = (uint64_t)(t->dims[i] - 1) * t->strides[i];
+		bits += span;
+	}
+	return (bits + 7) / 8;
+}
+
+uint64_t lf_region_size(const struct lf_image *img, uint32_t region)
+{
+	uint32_t k = VPUX_LF_REGION_KIND(region);
+	uint32_t idx = VPUX_LF_REGION_INDEX(region), i;
+
+	switch (k) {
+	case VPUX_LF_RK_WEIGHTS:
+		return idx ? 0 : img->hdr.weights_size;
+	case VPUX_LF_RK_SCRATCH:
+		return idx ? 0 : img->hdr.scratch_size;
+	case VPUX_LF_RK_INPUT:
+	case VPUX_LF_RK_OUTPUT:
+		for (i = 0; i < img->n_tensors; i++)
+			if (img->tensors[i].region == region &&
+			    img->tensors[i].flags & VPUX_LF_T_IO)
+				return img->tensors[i].size;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+uint32_t lf_op_count(const struct lf_image *img, unsigned int kind)
+{
+	return kind == LF_DMA ? img->n_dma : kind == LF_DPU ? img->n_dpu :
+	       kind == LF_SHAVE ? img->n_shave : 0;
+}
+
+const struct vpux_lf_deps *lf_op_deps(const struct lf_image *img,
+				      unsigned int kind, uint32_t i)
+{
+	if (kind == LF_DMA)
+		return &img->dma[i].deps;
+	if (kind == LF_DPU)
+		return &img->dpu[i].deps;
+	return &img->shave[i].deps;
+}
+
+void lf_dpu_to_hw(const struct vpux_lf_dpu *s, struct vpux_hw_dpu_desc *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->op = s->op;
+	d->flags = s->flags;
+	memcpy(&d->in_c, &s->in_c, 20 * sizeof(uint16_t));
+	d->in_zp = s->in_zp;
+	d->in2_zp = s->in2_zp;
+	d->out_zp = s->out_zp;
+	d->act_min = s->act_min;
+	d->act_max = s->act_max;
+	d->requant.mult = s->requant_mult;
+	d->requant.shift = s->requant_shift;
+	d->in_scale.mult = s->in_scale_mult;
+	d->in_scale.shift = s->in_scale_shift;
+	d->in2_scale.mult = s->in2_scale_mult;
+	d->in2_scale.shift = s->in2_scale_shift;
+	d->reserved[0] = s->reserved[0];
+	d->reserved[1] = s->reserved[1];
+}
+
+static int op_ready(const struct vpux_lf_deps *d, const uint32_t *cnt)
+{
+	unsigned int w;
+
+	for (w = 0; w < d->num_waits; w++)
+		if (cnt[d->waits[w]])
+			return 0;
+	return 1;
+}
+
+int lf_schedule(const struct lf_image *img,
+		int (*run)(void *ctx, unsigned int kind, uint32_t i),
+		void *ctx)
+{
+	uint32_t head[LF_KINDS] = { 0, 0, 0 }, *cnt, b;
+	unsigned int k, u;
+	int progress = 1, ret = 0;
+
+	cnt = calloc(img->n_barriers + 1u, sizeof(*cnt));
+	if (!cnt)
+		return vpux_err(VPUX_E_NOMEM, "out of memory");
+	for (b = 0; b < img->n_barriers; b++)
+		cnt[b] = img->barriers[b].producer_count;
+	while (progress && !ret) {
+		progress = 0;
+		for (k = 0; k < LF_KINDS && !ret; k++) {
+			while (head[k] < lf_op_count(img, k)) {
+				const struct vpux_lf_deps *d =
+					lf_op_deps(img, k, head[k]);
+
+				if (!op_ready(d, cnt))
+					break;
+				if (run) {
+					ret = run(ctx, k, head[k]);
+					if (ret)
+						break;
+				}
+				for (u = 0; u < d->num_updates; u++)
+					cnt[d->updates[u]]--;
+				head[k]++;
+				progress = 1;
+			}
+		}
+	}
+	free(cnt);
+	if (ret)
+		return ret;
+	for (k = 0; k < LF_KINDS; k++)
+		if (head[k] < lf_op_count(img, k))
+			return vpux_err(VPUX_E_FORMAT,
+					"%s: record %u: field deps.waits: can never be satisfied (barrier cycle)",
+					k == 0 ? VPUX_LF_SEC_DMA :
+					k == 1 ? VPUX_LF_SEC_DPU :
+					VPUX_LF_SEC_SHAVE, head[k]);
+	return 0;
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Loading a network: parse + validate the loadable, check it against the
+ * device, copy weights and kernel arguments into device memory, build the
+ * shared task memory. The loaded network is never written again.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dla_limits.h"
+#include "err.h"
+#include "priv.h"
+
+static int upload(struct vpux_device *dev, const void *src, uint64_t size,
+		  struct vpux_bo *bo)
+{
+	int ret = dev->ops->bo_alloc(dev->priv, size ? size : 1, bo);
+	void *cpu;
+
+	if (ret)
+		return ret;
+	cpu = dev->ops->bo_map(dev->priv, bo);
+	if (!cpu) {
+		dev->ops->bo_free(dev->priv, bo);
+		return vpux_err(VPUX_E_NOMEM, "cannot map a device buffer");
+	}
+	if (size)
+		memcpy(cpu, src, size);
+	return 0;
+}
+
+static void net_free(struct vpux_network *net)
+{
+	struct vpux_device *dev = net->dev;
+
+	if (net->weights.size)
+		dev->ops->bo_free(dev->priv, &net->weights);
+	if (net->kargs.size)
+		dev->ops->bo_free(dev->priv, &net->kargs);
+	if (net->task.size)
+		dev->ops->bo_free(dev->priv, &net->task);
+	lf_image_free(&net->img);
+	free(net->io_tensor);
+	free(net);
+}
+
+int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
+		      struct vpux_network **out)
+{
+	struct vpux_device_info info;
+	struct vpux_network *net;
+	struct lf_image *img;
+	uint32_t i;
+	int ret;
+
+	if (!dev || !data || !out)
+		return vpux_err(VPUX_E_INVAL, "load: NULL argument");
+	*out = NULL;
+	net = calloc(1, sizeof(*net));
+	if (!net)
+		return vpux_err(VPUX_E_NOMEM, "load: out of memory");
+	net->dev = dev;
+	img = &net->img;
+	ret = lf_parse(data, size, img);
+	if (!ret)
+		ret = lf_validate(img);
+	if (!ret && !dev->ops->query(dev->priv, &info) &&
+	    (img->hdr.target != info.target ||
+	     (img->hdr.caps & ~info.caps)))
+		ret = vpux_err(VPUX_E_UNSUPPORTED,
+			       "%s: target %u caps 0x%llx: the device is target %u caps 0x%llx",
+			       VPUX_LF_SEC_HEADER, img->hdr.target,
+			       (unsigned long long)img->hdr.caps, info.target,
+			       (unsigned long long)info.caps);
+	net->n_slots = SLOT_IO + img->hdr.num_inputs + img->hdr.num_outputs;
+	if (!ret && net->n_slots > DLA_MAX_ADDR_ENTRIES)
+		ret = vpux_err(VPUX_E_UNSUPPORTED, "%s: too many inputs/outputs",
+			       VPUX_LF_SEC_HEADER);
+	if (!ret) {
+		net->io_tensor = calloc(net->n_slots, sizeof(uint32_t));
+		if (!net->io_tensor)
+			ret = vpux_err(VPUX_E_NOMEM, "load: out of memory");
+	}
+	for (i = 0; !ret && i < img->n_tensors; i++) {
+		const struct vpux_lf_tensor *t = &img->tensors[i];
+		uint32_t k = VPUX_LF_REGION_KIND(t->region);
+
+		if (t->flags & VPUX_LF_T_IO)
+			net->io_tensor[VPUX_LF_REGION_INDEX(t->region) +
+				       (k == VPUX_LF_RK_OUTPUT ?
+					img->hdr.num_inputs : 0)] = i;
+	}
+	if (!ret)
+		ret = upload(dev, img->weights, img->hdr.weights_size,
+			     &net->weights);
+	if (!ret)
+		ret = upload(dev, img->kargs, img->kargs_size, &net->kargs);
+	if (!ret) {
+		img->weights = net->weights.cpu;
+		img->kargs = net->kargs.cpu;
+		net->task_size = vpux_task_size(img);
+		ret = dev->ops->bo_alloc(dev->priv, net->task_size, &net->task);
+	}
+	if (ret) {
+		img->weights = NULL;
+		img->kargs = NULL;
+		net_free(net);
+		return ret;
+	}
+	vpux_task_build(net, dev->ops->bo_map(dev->priv, &net->task));
+	*out = net;
+	return 0;
+}
+
+int vpux_network_load_file(struct vpux_device *dev, const char *path,
+			   struct vpux_network **out)
+{
+	struct stat st;
+	void *p;
+	int fd, ret;
+
+	if (!path)
+		return vpux_err(VPUX_E_INVAL, "load: no path");
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0)
+			close(fd);
+		return vpux_err(VPUX_E_IO, "%s: cannot open", path);
+	}
+	if (!st.st_size) {
+		close(fd);
+		return vpux_err(VPUX_E_FORMAT, "%s: empty file", path);
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return vpux_err(VPUX_E_IO, "%s: cannot map", path);
+	ret = vpux_network_load(dev, p, (size_t)st.st_size, out);
+	munmap(p, (size_t)st.st_size);
+	return ret;
+}
+
+void vpux_network_unload(struct vpux_network *net)
+{
+	if (net)
+		net_free(net);
+}
+
+unsigned int vpux_network_num_inputs(const struct vpux_network *net)
+{
+	return net ? net->img.hdr.num_inputs : 0;
+}
+
+unsigned int vpux_network_num_outputs(const struct vpux_network *net)
+{
+	return net ? net->img.hdr.num_outputs : 0;
+}
+
+unsigned int vpux_network_num_ops(const struct vpux_network *net,
+				  unsigned int kind)
+{
+	return net ? lf_op_count(&net->img, kind) : 0;
+}
+
+static void fill_desc(const struct vpux_lf_tensor *t,
+		      struct vpux_tensor_desc *d)
+{
+	uint32_t i;
+
+	memset(d, 0, sizeof(*d));
+	memcpy(d->name, t->name, sizeof(d->name));
+	d->name[sizeof(d->name) - 1] = 0;
+	d->data_type = t->data_type;
+	d->rank = t->rank;
+	d->order.code = t->dims_order;
+	d->shape.rank = d->strides.rank = t->rank;
+	for (i = 0; i < t->rank; i++) {
+		d->shape.d[i] = t->dims[i];
+		d->strides.bits[i] = t->strides[i];
+	}
+	d->size = t->size;
+	d->zero_point = t->zero_point;
+	d->scale_mult = t->scale_mult;
+	d->scale_shift = t->scale_shift;
+}
+
+int vpux_network_input(const struct vpux_network *net, unsigned int i,
+		       struct vpux_tensor_desc *desc)
+{
+	if (!net || !desc || i >= net->img.hdr.num_inputs)
+		return vpux_err(VPUX_E_INVAL, "input %u does not exist", i);
+	fill_desc(&net->img.tensors[net->io_tensor[i]], desc);
+	return 0;
+}
+
+int vpux_network_output(const struct vpux_network *net, unsigned int i,
+			struct vpux_tensor_desc *desc)
+{
+	if (!net || !desc || i >= net->img.hdr.num_outputs)
+		return vpux_err(VPUX_E_INVAL, "output %u does not exist", i);
+	fill_desc(&net->img.tensors[net->io_tensor[net->img.hdr.num_inputs +
+						   i]], desc);
+	return 0;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* libvpux internals: the objects behind the public handles. */
+#ifndef VPUX_PRIV_H
+#define VPUX_PRIV_H
+
+#include <pthread.h>
+
+#include "backend.h"
+#include "lf.h"
+#include "vpux.h"
+
+struct vpux_device {
+	const struct vpux_backend_ops *ops;
+	void *priv;
+};
+
+struct vpux_buffer {
+	struct vpux_device *dev;
+	struct vpux_bo bo;
+	size_t size;		/* as requested */
+};
+
+/* Address-list slots of every task built from a loadable. */
+enum {
+	SLOT_TASK = 0,
+	SLOT_WEIGHTS = 1,
+	SLOT_KARGS = 2,
+	SLOT_SCRATCH = 3,
+	SLOT_IO = 4,		/* inputs, then outputs */
+};
+
+struct vpux_network {
+	struct vpux_device *dev;
+	struct lf_image img;	/* weights/kargs point at the device copies */
+	struct vpux_bo weights, kargs, task;
+	uint32_t task_size;
+	unsigned int n_slots;
+	uint32_t *io_tensor;	/* tensor index of input i / output j */
+};
+
+struct vpux_request {
+	struct vpux_network *net;
+	struct vpux_bo scratch;
+	struct vpux_be_entry *list;
+	int handle;		/* backend handle or -1 */
+	int submitted;
+};
+
+/* Build the immutable task memory of @net into @mem (net->task_size). */
+void vpux_task_build(const struct vpux_network *net, void *mem);
+uint32_t vpux_task_size(const struct lf_image *img);
+
+#endif /* VPUX_PRIV_H */

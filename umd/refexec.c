@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * CPU reference executor: runs a whole network op by op with the plain
+ * references of sim/ref (vpux_ref_dpu_run, vpux_ref_shave_run) and a
+ * plain strided copy for DMA, in an order the barriers allow. Validation
+ * has bounded every operand, so plain pointer arithmetic is safe here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "lf_hw.h"
+#include "priv.h"
+
+struct ref_ctx {
+	const struct lf_image *img;
+	unsigned char *weights, *scratch;
+	unsigned char **in, **out;
+	/* SHAVE windows of the current op */
+	unsigned char *wbase[VPUX_LF_MAX_WINDOWS];
+	uint32_t wsize[VPUX_LF_MAX_WINDOWS];
+};
+
+static unsigned char *ptr(struct ref_ctx *c, const struct vpux_lf_ref *r)
+{
+	const struct vpux_lf_tensor *t;
+	unsigned char *base;
+	uint32_t idx;
+
+	if (!r->size)
+		return NULL;
+	t = &c->img->tensors[r->tensor];
+	idx = VPUX_LF_REGION_INDEX(t->region);
+	switch (VPUX_LF_REGION_KIND(t->region)) {
+	case VPUX_LF_RK_WEIGHTS:
+		base = c->weights;
+		break;
+	case VPUX_LF_RK_SCRATCH:
+		base = c->scratch;
+		break;
+	case VPUX_LF_RK_INPUT:
+		base = c->in[idx];
+		break;
+	default:
+		base = c->out[idx];
+		break;
+	}
+	return base + t->offset + r->offset;
+}
+
+static int win_check(struct ref_ctx *c, u32 waddr, u32 len)
+{
+	u32 w = VPUX_WADDR_WINDOW(waddr), off = VPUX_WADDR_OFFSET(waddr);
+
+	if (w >= VPUX_LF_MAX_WINDOWS || !c->wbase[w] || off > c->wsize[w] ||
+	    len > c->wsize[w] - off)
+		return -1;
+	return 0;
+}
+
+static int mem_read(void *ctx, u32 waddr, void *dst, u32 len)
+{
+	struct ref_ctx *c = ctx;
+
+	if (win_check(c, waddr, len))
+		return VPUX_ERR(MMU);
+	memcpy(dst, c->wbase[VPUX_WADDR_WINDOW(waddr)] +
+		    VPUX_WADDR_OFFSET(waddr), len);
+	return 0;
+}
+
+static int mem_write(void *ctx, u32 waddr, const void *src, u32 len)
+{
+	struct ref_ctx *c = ctx;
+
+	if (win_check(c, waddr, len))
+		return VPUX_ERR(MMU);
+	memmove(c->wbase[VPUX_WADDR_WINDOW(waddr)] + VPUX_WADDR_OFFSET(waddr),
+		src, len);
+	return 0;
+}
+
+static void *mem_alloc(void *ctx, size_t size)
+{
+	(void)ctx;
+	return malloc(size ? size : 1);
+}
+
+static void mem_free(void *ctx, void *p)
+{
+	(void)ctx;
+	free(p);
+}
+
+static int run_dma(struct ref_ctx *c, const struct vpux_lf_dma *o)
+{
+	unsigned char *s = ptr(c, &o->src), *d = ptr(c, &o->dst);
+	uint32_t i, j, k;
+
+	for (k = 0; k < o->count[2]; k++)
+		for (j = 0; j < o->count[1]; j++)
+			for (i = 0; i < o->count[0]; i++)
+				memmove(d + (uint64_t)k * o->dst_stride[2] +
+					(uint64_t)j * o->dst_stride[1] +
+					(uint64_t)i * o->dst_stride[0],
+					s + (uint64_t)k * o->src_stride[2] +
+					(uint64_t)j * o->src_stride[1] +
+					(uint64_t)i * o->src_stride[0],
+					o->len);
+	return 0;
+}
+
+static int run_op(void *ctx, unsigned int kind, uint32_t i)
+{
+	struct ref_ctx *c = ctx;
+	const struct lf_image *img = c->img;
+	int ret;
+
+	if (kind == LF_DMA)
+		return run_dma(c, &img->dma[i]);
+	if (kind == LF_DPU) {
+		const struct vpux_lf_dpu *o = &img->dpu[i];
+		struct vpux_hw_dpu_desc hd;
+		struct vpux_dpu_operands ops;
+
+		lf_dpu_to_hw(o, &hd);
+		memset(&ops, 0, sizeof(ops));
+		ops.in = ptr(c, &o->in);
+		ops.in2 = ptr(c, &o->in2);
+		ops.bias = (const s32 *)ptr(c, &o->bias);
+		ops.quant = (const struct vpux_hw_requant *)ptr(c, &o->quant);
+		ops.out = ptr(c, &o->out);
+		ret = vpux_ref_dpu_run(&hd, &ops);
+	} else {
+		const struct vpux_lf_shave *o = &img->shave[i];
+		struct vpux_shave_mem mem = { c, mem_read, mem_write, mem_alloc,
+					      mem_free, NULL };
+		unsigned int w;
+
+		for (w = 0; w < VPUX_LF_MAX_WINDOWS; w++) {
+			c->wbase[w] = ptr(c, &o->windows[w]);
+			c->wsize[w] = o->windows[w].size;
+		}
+		ret = vpux_ref_shave_run(o->kernel_id,
+					 img->kargs + o->args_offset,
+					 o->args_size, &mem);
+	}
+	if (ret)
+		return vpux_err(VPUX_E_DEVICE,
+				"reference: %s op %u failed (engine error %d)",
+				kind == LF_DPU ? "DPU" : "SHAVE", i, ret);
+	return 0;
+}
+
+int vpux_network_run_reference(struct vpux_network *net,
+			       const void *const *inputs,
+			       void *const *outputs)
+{
+	const struct lf_image *img;
+	struct ref_ctx c;
+	unsigned int i, nin;
+	int ret = 0;
+
+	if (!net || (!inputs && net->img.hdr.num_inputs) || !outputs)
+		return vpux_err(VPUX_E_INVAL, "reference: NULL argument");
+	img = &net->img;
+	nin = img->hdr.num_inputs;
+	memset(&c, 0, sizeof(c));
+	c.img = img;
+	c.weights = (unsigned char *)img->weights;
+	c.scratch = calloc(1, img->hdr.scratch_size ? img->hdr.scratch_size : 1);
+	c.in = calloc(nin + 1, sizeof(*c.in));
+	c.out = calloc(img->hdr.num_outputs, sizeof(*c.out));
+	if (!c.scratch || !c.in || !c.out)
+		ret = vpux_err(VPUX_E_NOMEM, "reference: out of memory");
+	/* private copies: ops may use an input region as scratch */
+	for (i = 0; !ret && i < nin; i++) {
+		uint64_t sz = img->tensors[net->io_tensor[i]].size;
+
+		c.in[i] = malloc(sz ? sz : 1);
+		if (!c.in[i])
+			ret = vpux_err(VPUX_E_NOMEM, "reference: out of memory");
+		else
+			memcpy(c.in[i], inputs[i], sz);
+	}
+	for (i = 0; !ret && i < img->hdr.num_outputs; i++)
+		c.out[i] = outputs[i];
+	if (!ret)
+		ret = lf_schedule(img, run_op, &c);
+	for (i = 0; c.in && i < nin; i++)
+		free(c.in[i]);
+	free(c.in);
+	free(c.out);
+	free(c.scratch);
+	return ret;
+}

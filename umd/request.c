@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Requests: the per-inference run state (scratch memory, the address list
+ * with the bound inputs/outputs, the backend's task handle). The network's
+ * task memory, weights and kernel arguments are shared read-only.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "priv.h"
+
+int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
+{
+	struct vpux_device *dev;
+	struct vpux_request *r;
+	int ret;
+
+	if (!net || !out)
+		return vpux_err(VPUX_E_INVAL, "request: NULL argument");
+	dev = net->dev;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return vpux_err(VPUX_E_NOMEM, "request: out of memory");
+	r->list = calloc(net->n_slots, sizeof(*r->list));
+	if (!r->list) {
+		free(r);
+		return vpux_err(VPUX_E_NOMEM, "request: out of memory");
+	}
+	ret = dev->ops->bo_alloc(dev->priv, net->img.hdr.scratch_size ?
+				 net->img.hdr.scratch_size : 1, &r->scratch);
+	if (ret) {
+		free(r->list);
+		free(r);
+		return ret;
+	}
+	r->net = net;
+	r->handle = -1;
+	r->list[SLOT_TASK] = (struct vpux_be_entry){ &net->task, 0,
+						     net->task_size };
+	r->list[SLOT_WEIGHTS] = (struct vpux_be_entry){ &net->weights, 0,
+							net->weights.size };
+	r->list[SLOT_KARGS] = (struct vpux_be_entry){ &net->kargs, 0,
+						      net->kargs.size };
+	r->list[SLOT_SCRATCH] = (struct vpux_be_entry){ &r->scratch, 0,
+							r->scratch.size };
+	*out = r;
+	return 0;
+}
+
+static void forget(struct vpux_request *r)
+{
+	struct vpux_device *dev = r->net->dev;
+
+	if (r->handle >= 0)
+		dev->ops->release(dev->priv, r->handle);
+	r->handle = -1;
+}
+
+void vpux_request_destroy(struct vpux_request *r)
+{
+	struct vpux_device *dev;
+
+	if (!r)
+		return;
+	dev = r->net->dev;
+	if (r->handle >= 0)
+		dev->ops->wait(dev->priv, r->handle, 5000);
+	forget(r);
+	dev->ops->bo_free(dev->priv, &r->scratch);
+	free(r->list);
+	free(r);
+}
+
+static int bind(struct vpux_request *r, unsigned int slot, uint32_t t,
+		struct vpux_buffer *buf, size_t offset, const char *what,
+		unsigned int i)
+{
+	uint64_t size = r->net->img.tensors[t].size;
+
+	if (!buf || buf->dev != r->net->dev)
+		return vpux_err(VPUX_E_INVAL, "%s %u: no buffer, or one of another device",
+				what, i);
+	if (offset > buf->size || size > buf->size - offset)
+		return vpux_err(VPUX_E_INVAL,
+				"%s %u: %llu bytes at offset %zu outside the %zu-byte buffer",
+				what, i, (unsigned long long)size, offset,
+				buf->size);
+	r->list[slot] = (struct vpux_be_entry){ &buf->bo, offset, size };
+	return 0;
+}
+
+int vpux_request_bind_input(struct vpux_request *r, unsigned int i,
+			    struct vpux_buffer *buf, size_t offset)
+{
+	if (!r || i >= r->net->img.hdr.num_inputs)
+		return vpux_err(VPUX_E_INVAL, "input %u does not exist", i);
+	return bind(r, SLOT_IO + i, r->net->io_tensor[i], buf, offset,
+		    "input", i);
+}
+
+int vpux_request_bind_output(struct vpux_request *r, unsigned int i,
+			     struct vpux_buffer *buf, size_t offset)
+{
+	unsigned int s;
+
+	if (!r || i >= r->net->img.hdr.num_outputs)
+		return vpux_err(VPUX_E_INVAL, "output %u does not exist", i);
+	s = r->net->img.hdr.num_inputs + i;
+	return bind(r, SLOT_IO + s, r->net->io_tensor[s], buf, offset,
+		    "output", i);
+}
+
+int vpux_request_submit(struct vpux_request *r)
+{
+	struct vpux_device *dev;
+	struct vpux_request_status st;
+	unsigned int s;
+	int h;
+
+	if (!r)
+		return vpux_err(VPUX_E_INVAL, "submit: NULL request");
+	dev = r->net->dev;
+	for (s = SLOT_IO; s < r->net->n_slots; s++)
+		if (!r->list[s].bo)
+			return vpux_err(VPUX_E_UNBOUND, "%s %u is not bound",
+					s - SLOT_IO < r->net->img.hdr.num_inputs ?
+					"input" : "output",
+					s - SLOT_IO < r->net->img.hdr.num_inputs ?
+					s - SLOT_IO :
+					s - SLOT_IO - r->net->img.hdr.num_inputs);
+	if (r->handle >= 0) {
+		if (dev->ops->status(dev->priv, r->handle, &st) ||
+		    st.state == VPUX_REQ_RUNNING)
+			return vpux_err(VPUX_E_STATE,
+					"submit: the request is still running");
+		forget(r);
+	}
+	h = dev->ops->submit(dev->priv, r->list, r->net->n_slots, 1);
+	if (h < 0)
+		return h;
+	r->handle = h;
+	return 0;
+}
+
+int vpux_request_wait(struct vpux_request *r, int timeout_ms)
+{
+	struct vpux_device *dev;
+	struct vpux_request_status st;
+	int ret;
+
+	if (!r || r->handle < 0)
+		return vpux_err(VPUX_E_STATE, "wait: request not submitted");
+	dev = r->net->dev;
+	ret = dev->ops->wait(dev->priv, r->handle, timeout_ms);
+	if (ret)
+		return ret;
+	ret = dev->ops->status(dev->priv, r->handle, &st);
+	if (!ret && st.state == VPUX_REQ_FAILED)
+		ret = vpux_err(VPUX_E_DEVICE,
+			       "request failed: device error %d at op %u of engine kind %u",
+			       st.error, st.fail_index, st.fail_kind);
+	return ret;
+}
+
+int vpux_request_status(struct vpux_request *r, struct vpux_request_status *st)
+{
+	if (!r || !st)
+		return vpux_err(VPUX_E_INVAL, "status: NULL argument");
+	if (r->handle < 0) {
+		memset(st, 0, sizeof(*st));
+		st->state = VPUX_REQ_IDLE;
+		return 0;
+	}
+	return r->net->dev->ops->status(r->net->dev->priv, r->handle, st);
+}
+
+int vpux_request_op_cycles(struct vpux_request *r, unsigned int kind,
+			   unsigned int index, uint32_t *cycles)
+{
+	if (!r || !cycles || r->handle < 0 || kind >= LF_KINDS ||
+	    index >= lf_op_count(&r->net->img, kind))
+		return vpux_err(VPUX_E_INVAL, "op cycles: no such op or request");
+	return r->net->dev->ops->op_cycles(r->net->dev->priv, r->handle, kind,
+					   index, cycles);
+}

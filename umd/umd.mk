@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# libvpux (umd/), its tests, fuzzer and benchmark, the vpux-asm/-dis/-run
+# tools and the examples. Included by the top-level Makefile after the
+# sim/ and firmware/ fragments.
+#
+# One source list, three object flavours:
+#   $(B)/umd/pic   -fPIC, for libvpux.so.1 (only the vpux_* API exported)
+#   $(B)/umd/fast  for libvpux.a, which the tools and the benchmark link
+#   $(B)/umd/san   ASan/UBSan, for the host tests
+
+UMD_SRCS := $(wildcard $(SRCTOP)/umd/*.c)
+UMD_HDRS := $(wildcard $(SRCTOP)/umd/*.h $(SRCTOP)/umd/include/*.h) \
+	$(SIM_HDRS) $(PORT_USER_HDRS)
+# everything a device needs: the core, the host port, the model, the refs
+UMD_DEP_SRCS := $(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_SIM_SRCS) \
+	$(SIM_HOST_SRCS) $(REF_SRCS)
+UMD_ALL_SRCS := $(UMD_SRCS) $(UMD_DEP_SRCS)
+UMD_CFLAGS := -I$(SRCTOP)/umd/include -I$(SRCTOP)/umd $(PORT_USER_CFLAGS) \
+	$(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -pthread
+UMD_LIBS := -lelf -lz -pthread -lm
+
+UMD_PIC_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/pic/%.o,$(UMD_ALL_SRCS))
+UMD_FAST_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/fast/%.o,$(UMD_ALL_SRCS))
+UMD_SAN_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/san/%.o,$(UMD_ALL_SRCS))
+
+$(B)/umd/pic/%.o: $(SRCTOP)/%.c $(UMD_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -fPIC $(UMD_CFLAGS) -c -o $@ $<
+
+$(B)/umd/fast/%.o: $(SRCTOP)/%.c $(UMD_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(UMD_CFLAGS) -c -o $@ $<
+
+$(B)/umd/san/%.o: $(SRCTOP)/%.c $(UMD_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(UMD_CFLAGS) -c -o $@ $<
+
+UMD_SO := $(B)/umd/libvpux.so.1
+UMD_A := $(B)/umd/libvpux.a
+UMD_PC := $(B)/umd/vpux.pc
+
+$(UMD_SO): $(UMD_PIC_OBJS) $(SRCTOP)/umd/libvpux.map
+	$(CC) -shared -Wl,-soname,libvpux.so.1 \
+		-Wl,--version-script=$(SRCTOP)/umd/libvpux.map -Wl,-z,defs \
+		-o $@ $(UMD_PIC_OBJS) $(UMD_LIBS)
+	ln -sf libvpux.so.1 $(B)/umd/libvpux.so
+
+$(UMD_A): $(UMD_FAST_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+$(UMD_PC): $(SRCTOP)/umd/vpux.pc.in
+	@mkdir -p $(dir $@)
+	sed 's|@PREFIX@|$(PREFIX)|' $< >$@
+
+# ---- tools ----
+VASM_SRCS := $(SRCTOP)/tools/vpux-asm/asm.c $(SRCTOP)/tools/vpux-asm/vasm_tables.c
+VASM_HDRS := $(wildcard $(SRCTOP)/tools/vpux-asm/*.h)
+TOOL_CFLAGS := $(HOST_CFLAGS) $(UMD_CFLAGS) -I$(SRCTOP)/tools/vpux-asm
+VPUX_ASM := $(B)/tools/vpux-asm
+VPUX_DIS := $(B)/tools/vpux-dis
+VPUX_RUN := $(B)/tools/vpux-run
+
+$(VPUX_ASM): $(SRCTOP)/tools/vpux-asm/main.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -o $@ $< $(VASM_SRCS) $(UMD_A) $(UMD_LIBS)
+
+$(VPUX_DIS): $(SRCTOP)/tools/vpux-dis/dis.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -o $@ $< $(SRCTOP)/tools/vpux-asm/vasm_tables.c \
+		$(UMD_A) $(UMD_LIBS)
+
+# vpux-run uses only the public API, linked against the shared library
+$(VPUX_RUN): $(SRCTOP)/tools/vpux-run/run.c $(SRCTOP)/umd/include/vpux.h $(UMD_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include $(JSONC_CFLAGS) -o $@ $< \
+		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd' \
+		$(JSONC_LIBS)
+
+HOST_PROGS += $(UMD_SO) $(UMD_A) $(UMD_PC) $(VPUX_ASM) $(VPUX_DIS) $(VPUX_RUN)
+
+# ---- examples, assembled at build time ----
+EXAMPLES := $(basename $(notdir $(wildcard $(SRCTOP)/examples/*.vasm)))
+EXAMPLE_BLOBS := $(addprefix $(B)/examples/,$(addsuffix .vpux,$(EXAMPLES)))
+
+$(B)/examples/%.vpux: $(SRCTOP)/examples/%.vasm $(VPUX_ASM)
+	@mkdir -p $(dir $@)
+	$(VPUX_ASM) -o $@ $<
+
+HOST_PROGS += $(EXAMPLE_BLOBS)
+
+# ---- host tests ----
+UMD_TEST_NAMES := $(basename $(notdir $(wildcard $(SRCTOP)/umd/tests/test_*.c)))
+UMD_TESTS := $(addprefix $(B)/umd/tests/,$(UMD_TEST_NAMES))
+HOST_TESTS += $(UMD_TESTS)
+
+$(B)/umd/tests/%: $(SRCTOP)/umd/tests/%.c $(UMD_SAN_OBJS) $(VASM_SRCS) \
+		$(VASM_HDRS) $(UMD_HDRS) $(wildcard $(SRCTOP)/umd/tests/*.h) \
+		$(EXAMPLE_BLOBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(UMD_CFLAGS) \
+		-I$(SRCTOP)/tools/vpux-asm -DSRCTOP='"$(SRCTOP)"' \
+		-DBUILDDIR='"$(B)"' -o $@ $< $(VASM_SRCS) $(UMD_SAN_OBJS) \
+		$(UMD_LIBS)
+
+.PHONY: umd-check examples-check install
+umd-check: $(UMD_TESTS)
+	tools/run-tests.sh umd $(UMD_TESTS)
+
+# every example: bit-exact against the CPU reference, asm|dis|asm identical
+examples-check: $(EXAMPLE_BLOBS) $(VPUX_DIS) $(VPUX_RUN) $(VPUX_ASM)
+	@set -e; for e in $(EXAMPLES); do \
+		b=$(B)/examples/$$e.vpux; \
+		$(VPUX_RUN) --check --seed 7 $$b >$(B)/examples/$$e.run || \
+			{ cat $(B)/examples/$$e.run; exit 1; }; \
+		$(VPUX_DIS) $$b -o $(B)/examples/$$e.dis.vasm; \
+		$(VPUX_ASM) -o $(B)/examples/$$e.rt.vpux $(B)/examples/$$e.dis.vasm; \
+		cmp $$b $(B)/examples/$$e.rt.vpux; \
+		echo "examples: $$e: bit-exact vs reference, asm|dis|asm identical"; \
+	done
+CHECK_STEPS += examples-check
+
+install: $(UMD_SO) $(UMD_A) $(UMD_PC) $(VPUX_ASM) $(VPUX_DIS) $(VPUX_RUN)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(UMD_SO) $(DESTDIR)$(PREFIX)/lib/libvpux.so.1
+	ln -sf libvpux.so.1 $(DESTDIR)$(PREFIX)/lib/libvpux.so
+	install -m 644 $(UMD_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(UMD_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 $(SRCTOP)/umd/include/vpux.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(VPUX_ASM) $(VPUX_DIS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(VPUX_RUN) $(DESTDIR)$(PREFIX)/bin/
+
+# ---- libFuzzer harness of the loader ----
+UMD_FUZZ := $(B)/umd/fuzz/fuzz-loader
+UMD_FUZZ_SMOKE_TIME ?= 20
+UMD_FUZZ_TIME ?= 600
+
+$(UMD_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_loader.c $(UMD_SRCS) $(UMD_HDRS) \
+		$(OPS_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) -o $@ $< \
+		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/refexec.c %/task.c,$(UMD_SRCS)) \
+		$(OPS_SRCS) -lelf -lz
+
+.PHONY: fuzz-loader umd-fuzz-smoke
+fuzz-loader: $(UMD_FUZZ) $(EXAMPLE_BLOBS)
+	@mkdir -p $(B)/umd/fuzz/corpus
+	$(UMD_FUZZ) -max_total_time=$(UMD_FUZZ_TIME) $(B)/umd/fuzz/corpus \
+		$(B)/examples
+
+umd-fuzz-smoke: $(UMD_FUZZ) $(EXAMPLE_BLOBS)
+	@mkdir -p $(B)/umd/fuzz/smoke
+	$(UMD_FUZZ) -max_total_time=$(UMD_FUZZ_SMOKE_TIME) $(B)/umd/fuzz/smoke \
+		$(B)/examples
+CHECK_STEPS += umd-fuzz-smoke
+
+# ---- benchmark ----
+UMD_BENCH := $(B)/umd/bench/umd-bench
+BENCH_PROGS += $(UMD_BENCH)
+
+$(UMD_BENCH): $(SRCTOP)/umd/tests/bench/umd_bench.c $(UMD_A) $(VASM_SRCS) $(VASM_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -o $@ $< $(VASM_SRCS) $(UMD_A) $(UMD_LIBS)
