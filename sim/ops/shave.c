@@ -125,7 +125,7 @@ static bool odo_next(u32 *idx, const u32 *dims, u32 rank, u32 skip)
 }
 
 /* CLAMP, SIGMOID, TANH, PERMUTE, QUANTIZE */
-static int shave_eltwise(struct shave_ctx *c)
+static noinline_for_stack int shave_eltwise(struct shave_ctx *c)
 {
 	const struct vpux_shave_job *job = c->job;
 	const struct vpux_tensor *ti = &job->in, *to = &job->out;
@@ -191,7 +191,7 @@ static int shave_eltwise(struct shave_ctx *c)
 }
 
 /* SOFTMAX: three passes over each line (max, sum, output) in chunks */
-static int shave_softmax(struct shave_ctx *c)
+static noinline_for_stack int shave_softmax(struct shave_ctx *c)
 {
 	const struct vpux_shave_job *job = c->job;
 	const struct vpux_tensor *ti = &job->in, *to = &job->out;
@@ -253,7 +253,7 @@ static int shave_softmax(struct shave_ctx *c)
  * element: stage the whole input instead when it is small enough. Not
  * getting the memory is not an error, only slower.
  */
-static int shave_stage(struct shave_ctx *c, u8 **stage)
+static noinline_for_stack int shave_stage(struct shave_ctx *c, u8 **stage)
 {
 	const struct vpux_shave_job *job = c->job;
 	const struct vpux_tensor *ti = &job->in;
@@ -288,30 +288,15 @@ static int shave_stage(struct shave_ctx *c, u8 **stage)
 	return 0;
 }
 
-/**
- * vpux_shave_run() - run a built-in software kernel
- * @kernel_id: VPUX_SHAVE_KERNEL_* (vpux_shave_abi.h)
- * @args: argument buffer (host copy), @args_size bytes
- * @args_size: must equal the size of the kernel's parameter struct
- * @mem: the engine's memory callbacks (window addresses)
- * @cycles: estimated cycles on success (vpux_shave_job_cycles())
- *
- * Return: 0, VPUX_ERR(KERNEL) for an unknown id, VPUX_ERR(ARGS) for a bad
- * argument, the callbacks' error (VPUX_ERR(MMU)) for a failed access, or
- * VPUX_ERR(NOMEM) when @mem->alloc fails.
- */
-int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
-		   const struct vpux_shave_mem *mem, u64 *cycles)
+/* run a prepared job: scratch, optional staging, then the kernel */
+static noinline_for_stack int shave_exec(const struct vpux_shave_job *job,
+					 const struct vpux_shave_mem *mem)
 {
-	struct vpux_shave_job job;
-	struct shave_ctx c = { .job = &job, .mem = mem };
+	struct shave_ctx c = { .job = job, .mem = mem };
 	size_t sz = SHAVE_SPAN + 2 * SHAVE_CHUNK * 4 + 256 * 4;
 	u8 *scratch, *stage;
 	int ret;
 
-	ret = vpux_shave_prepare(kernel_id, args, args_size, mem, &job);
-	if (ret)
-		return ret;
 	scratch = mem->alloc(mem->ctx, sz);
 	if (!scratch)
 		return VPUX_ERR(NOMEM);
@@ -323,11 +308,11 @@ int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
 	ret = shave_stage(&c, &stage);
 	if (ret)
 		goto out;
-	if (kernel_id == VPUX_SHAVE_KERNEL_SOFTMAX) {
+	if (job->kernel_id == VPUX_SHAVE_KERNEL_SOFTMAX) {
 		ret = shave_softmax(&c);
 	} else {
-		if (job.in.dt == VPUX_DT_I32 || job.out.dt == VPUX_DT_I32 ||
-		    kernel_id == VPUX_SHAVE_KERNEL_PERMUTE)
+		if (job->in.dt == VPUX_DT_I32 || job->out.dt == VPUX_DT_I32 ||
+		    job->kernel_id == VPUX_SHAVE_KERNEL_PERMUTE)
 			c.lut = NULL;
 		ret = shave_eltwise(&c);
 	}
@@ -335,7 +320,38 @@ out:
 	if (stage)
 		mem->free(mem->ctx, stage);
 	mem->free(mem->ctx, scratch);
+	return ret;
+}
+
+/**
+ * vpux_shave_run() - run a built-in software kernel
+ * @kernel_id: VPUX_SHAVE_KERNEL_* (vpux_shave_abi.h)
+ * @args: argument buffer (host copy), @args_size bytes
+ * @args_size: must equal the size of the kernel's parameter struct
+ * @mem: the engine's memory callbacks (window addresses)
+ * @cycles: estimated cycles on success (vpux_shave_job_cycles())
+ *
+ * The validated job (about half a KiB) lives in @mem->alloc memory, not
+ * on the stack, so a failed allocation is reported before the checks.
+ *
+ * Return: 0, VPUX_ERR(KERNEL) for an unknown id, VPUX_ERR(ARGS) for a bad
+ * argument, the callbacks' error (VPUX_ERR(MMU)) for a failed access, or
+ * VPUX_ERR(NOMEM) when @mem->alloc fails.
+ */
+int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
+		   const struct vpux_shave_mem *mem, u64 *cycles)
+{
+	struct vpux_shave_job *job;
+	int ret;
+
+	job = mem->alloc(mem->ctx, sizeof(*job));
+	if (!job)
+		return VPUX_ERR(NOMEM);
+	ret = vpux_shave_prepare(kernel_id, args, args_size, mem, job);
+	if (!ret)
+		ret = shave_exec(job, mem);
 	if (!ret && cycles)
-		*cycles = vpux_shave_job_cycles(&job);
+		*cycles = vpux_shave_job_cycles(job);
+	mem->free(mem->ctx, job);
 	return ret;
 }
