@@ -58,36 +58,61 @@ static int dpu_fetch(struct vpux_sim_op *op, struct dpu_operand *o, u32 align)
 	return vpux_sim_mem_read(op, o->addr, o->buf, o->len);
 }
 
-void vpux_sim_dpu_exec(struct vpux_sim_op *op)
+/* run the kernel on fetched operands (in, in2, bias, quant, out) and store */
+static noinline_for_stack int dpu_compute(struct vpux_sim_op *op,
+					  const struct vpux_hw_dpu_desc *d,
+					  const struct dpu_operand *opd)
+{
+	struct vpux_dpu_operands o;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	o.in = opd[0].ptr;
+	o.in2 = opd[1].ptr;
+	o.bias = opd[2].ptr;
+	o.quant = opd[3].ptr;
+	o.out = opd[4].buf;
+	o.yield = op_yield;
+	o.yield_arg = op;
+	ret = vpux_dpu_run(d, &o);
+	if (!ret)
+		ret = vpux_sim_mem_write(op, d->out, opd[4].buf, opd[4].len);
+	if (!ret)
+		op->cycles = vpux_dpu_cycles(d);
+	return ret;
+}
+
+/*
+ * Size, check and fetch the operands, then compute. Split from
+ * vpux_sim_dpu_exec() (and dpu_compute() from this) to keep the model's
+ * stack frames small on kernel stacks.
+ */
+static noinline_for_stack int dpu_exec(struct vpux_sim_op *op,
+				       const struct vpux_hw_dpu_desc *d)
 {
 	struct vpux_sim *sim = op->sim;
-	struct vpux_hw_dpu_desc d;
 	struct vpux_dpu_extents ext;
-	struct vpux_dpu_operands o;
 	/* in, in2, bias, quant, out */
 	struct dpu_operand opd[5];
 	int ret, i;
 
-	memcpy(&d, op->words, sizeof(d));
 	memset(opd, 0, sizeof(opd));
-	ret = vpux_dpu_extents(&d, &ext);
+	ret = vpux_dpu_extents(d, &ext);
 	if (ret)
-		goto out;
-	opd[0].addr = d.in;
+		return ret;
+	opd[0].addr = d->in;
 	opd[0].len = ext.in;
-	opd[1].addr = d.in2;
+	opd[1].addr = d->in2;
 	opd[1].len = ext.in2;
-	opd[2].addr = d.bias;
+	opd[2].addr = d->bias;
 	opd[2].len = ext.bias;
-	opd[3].addr = d.quant;
+	opd[3].addr = d->quant;
 	opd[3].len = ext.quant;
-	opd[4].addr = d.out;
+	opd[4].addr = d->out;
 	opd[4].len = ext.out;
 	for (i = 0; i < 5; i++) {
-		if (opd[i].len > VPUX_SIM_DPU_MAX_OPERAND) {
-			ret = -VPUX_ENG_ERR_NOMEM;
-			goto out;
-		}
+		if (opd[i].len > VPUX_SIM_DPU_MAX_OPERAND)
+			return -VPUX_ENG_ERR_NOMEM;
 	}
 
 	/* check everything before the first byte moves */
@@ -102,24 +127,21 @@ void vpux_sim_dpu_exec(struct vpux_sim_op *op)
 		ret = -VPUX_ENG_ERR_NOMEM;
 		goto out;
 	}
-
-	memset(&o, 0, sizeof(o));
-	o.in = opd[0].ptr;
-	o.in2 = opd[1].ptr;
-	o.bias = opd[2].ptr;
-	o.quant = opd[3].ptr;
-	o.out = opd[4].buf;
-	o.yield = op_yield;
-	o.yield_arg = op;
-	ret = vpux_dpu_run(&d, &o);
-	if (!ret)
-		ret = vpux_sim_mem_write(op, d.out, opd[4].buf, opd[4].len);
-	if (!ret)
-		op->cycles = vpux_dpu_cycles(&d);
+	ret = dpu_compute(op, d, opd);
 out:
 	for (i = 0; i < 5; i++)
 		if (opd[i].buf)
 			sim->ops->free(sim->env, opd[i].buf);
+	return ret;
+}
+
+void vpux_sim_dpu_exec(struct vpux_sim_op *op)
+{
+	struct vpux_hw_dpu_desc d;
+	int ret;
+
+	memcpy(&d, op->words, sizeof(d));
+	ret = dpu_exec(op, &d);
 	if (ret)
 		op->err = -ret;
 	if (op->fault.reason)
