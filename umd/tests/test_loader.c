@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The loader refuses every malformed loadable with the right code and a
+ * message naming the section, record and field: one test per rule of
+ * Documentation/loadable.rst, container rules on the bytes, semantic rules
+ * on the parsed records.
+ */
+#include <gelf.h>
+#include <string.h>
+
+#include "err.h"
+#include "lf.h"
+#include "vasm_util.h"
+#include "vpux.h"
+#include "vpux_shave_abi.h"
+#include "vpux_tap.h"
+
+static const char *base =
+	"network t\n"
+	"input x i8 1x8x4x4 order=NHWC\n"
+	"output y i8 1x8x4x4 order=NHWC\n"
+	"tensor w i8 8x1x1x8 region=weights fill=seed:1\n"
+	"tensor c i8 1x8x4x4 order=NHWC\n"
+	"tensor d i8 1x8x4x4 order=NHWC\n"
+	"tensor k i8 1x8x4x4 order=NHWC region=weights fill=const:0\n"
+	"dma src=x dst=d\n"
+	"dpu conv in=x in2=w out=c requant=1073741824,8\n"
+	"shave clamp in=c out=y min=-10 max=10\n";
+
+enum { T_X, T_Y, T_W, T_C, T_D, T_K };
+
+static struct lf_image img;
+
+static void fresh(void)
+{
+	if (img.tensors)
+		asm_free(&img);
+	if (asm_text("base", base, NULL, &img, stderr))
+		abort();
+}
+
+/* validate the mutated image; expect @code and @what in the message */
+static void expect(int code, const char *what, const char *name)
+{
+	int r = lf_validate(&img);
+
+	tap_check(r == code && strstr(vpux_last_error(), what),
+		  "%s: refused (%d, '%s')", name, r, vpux_last_error());
+	fresh();
+}
+
+static void test_semantic(void)
+{
+	fresh();
+	tap_check(lf_validate(&img) == 0, "base network is valid");
+
+	img.tensors[T_W].offset = img.hdr.weights_size;
+	expect(VPUX_E_FORMAT, ".vpux.tensors: record 2: field offset/size",
+	       "tensor extent outside its region");
+	img.tensors[T_C].size -= 1;
+	expect(VPUX_E_FORMAT, "record 3: field size", "tensor size < dims");
+	img.tensors[T_C].dims_order = 0x1134;
+	expect(VPUX_E_FORMAT, "field dims_order", "bad dims order (repeat)");
+	img.tensors[T_C].dims_order = 0x12345;
+	expect(VPUX_E_FORMAT, "field dims_order", "dims order of wrong rank");
+	img.tensors[T_C].rank = 7;
+	expect(VPUX_E_FORMAT, "field rank", "rank above 6");
+	img.tensors[T_C].data_type = 9;
+	expect(VPUX_E_FORMAT, "field data_type", "unknown data type");
+	img.tensors[T_C].strides[1] = 4;
+	expect(VPUX_E_FORMAT, "field dims/strides", "stride not a multiple of 8 bits");
+	img.tensors[T_C].strides[3] = 8;	/* W over C */
+	expect(VPUX_E_FORMAT, "field strides", "overlapping strides");
+	memset(img.tensors[T_C].name, 'a', VPUX_LF_NAME_LEN);
+	expect(VPUX_E_FORMAT, "field name", "name not NUL-terminated");
+	strcpy(img.tensors[T_C].name, "d");
+	expect(VPUX_E_FORMAT, "not unique", "duplicate tensor name");
+	img.tensors[T_C].region = VPUX_LF_REGION(7, 0);
+	expect(VPUX_E_FORMAT, "field region", "unknown region kind");
+	img.tensors[T_C].region = VPUX_LF_REGION(VPUX_LF_RK_INPUT, 3);
+	expect(VPUX_E_FORMAT, "field region", "input index out of range");
+	img.tensors[T_X].flags = 0;
+	expect(VPUX_E_FORMAT, "record 0: field offset/size",
+	       "input without descriptor");
+	img.tensors[T_C].reserved = 1;
+	expect(VPUX_E_FORMAT, "field reserved", "tensor reserved field");
+	img.tensors[T_C].scale_shift = 40;
+	expect(VPUX_E_FORMAT, "field scale", "quant scale shift out of range");
+
+	img.hdr.version_minor = 0;
+	img.hdr.target = 99;
+	expect(VPUX_E_UNSUPPORTED, "field target", "unknown target");
+	img.hdr.caps = VPUX_NET_CAP_DMA;
+	expect(VPUX_E_FORMAT, "field caps", "caps lacking an engine kind used");
+	img.hdr.num_outputs = 0;
+	expect(VPUX_E_FORMAT, "num_outputs", "no outputs");
+	img.hdr.reserved[2] = 1;
+	expect(VPUX_E_FORMAT, "field reserved", "header reserved field");
+
+	img.shave[0].kernel_id = 77;
+	expect(VPUX_E_FORMAT, ".vpux.ops.shave: record 0: field kernel_id",
+	       "unknown kernel id");
+	img.shave[0].args_size -= 8;
+	expect(VPUX_E_FORMAT, "field args_size", "wrong argument size");
+	img.shave[0].args_offset = img.kargs_size;
+	expect(VPUX_E_FORMAT, "field args_offset", "arguments outside .vpux.kargs");
+	img.shave[0].windows[1].size = 16;
+	expect(VPUX_E_FORMAT, "field args.out", "memref larger than its window");
+	img.shave[0].windows[1] = (struct vpux_lf_ref){ 0, 0, 0, 0 };
+	expect(VPUX_E_FORMAT, "field args.out", "memref in an unset window");
+	img.shave[0].windows[1].tensor = T_K;
+	expect(VPUX_E_FORMAT, "read-only weights", "SHAVE writing the weights");
+
+	img.dpu[0].in.tensor = 999;
+	expect(VPUX_E_FORMAT, ".vpux.ops.dpu: record 0: field in",
+	       "op referencing a missing tensor");
+	img.dpu[0].in.offset = 8;
+	expect(VPUX_E_FORMAT, "field in", "operand outside its tensor");
+	img.dpu[0].in.size -= 1;
+	expect(VPUX_E_FORMAT, "field in", "operand smaller than the op reads");
+	img.dpu[0].bias.tensor = T_W;
+	expect(VPUX_E_FORMAT, "field bias", "unused operand not empty");
+	img.dpu[0].out.tensor = T_W;
+	img.dpu[0].out.size = 64;
+	expect(VPUX_E_FORMAT, "field out", "DPU writing the weights");
+	img.dpu[0].op = 42;
+	expect(VPUX_E_FORMAT, "field op/flags/shape", "unknown DPU op");
+	img.dpu[0].in_h = 5;
+	expect(VPUX_E_FORMAT, "field op/flags/shape", "inconsistent DPU shape");
+	img.dpu[0].reserved[0] = 3;
+	expect(VPUX_E_FORMAT, "field reserved", "DPU reserved field");
+
+	img.dma[0].len = 0;
+	expect(VPUX_E_FORMAT, ".vpux.ops.dma: record 0: field len", "DMA len 0");
+	img.dma[0].count[1] = 0;
+	expect(VPUX_E_FORMAT, "field count", "DMA count 0");
+	img.dma[0].count[1] = 2;
+	img.dma[0].dst_stride[1] = 128;
+	expect(VPUX_E_FORMAT, "field dst", "DMA extent beyond its operand");
+
+	img.dma[0].deps.num_waits = 9;
+	expect(VPUX_E_FORMAT, "field deps.num_waits", "more than 8 waits");
+	img.dma[0].deps.updates[0] = 200;
+	expect(VPUX_E_FORMAT, "field deps.updates", "barrier id out of range");
+	img.dpu[0].deps.num_waits = 1;
+	img.dpu[0].deps.waits[1] = 1;
+	expect(VPUX_E_FORMAT, "unused entry", "unused wait entry not zero");
+	img.shave[0].deps.num_waits = 2;	/* waits[1] = 0: twice */
+	expect(VPUX_E_FORMAT, "twice", "same barrier twice in a list");
+	img.barriers[0].producer_count = 2;
+	expect(VPUX_E_FORMAT, ".vpux.barriers: record 0: field producer_count",
+	       "producer count mismatch");
+	img.barriers[0].consumer_count = 0;
+	expect(VPUX_E_FORMAT, "field consumer_count", "consumer count mismatch");
+	/* dpu waits on b0 (updated by shave), shave waits on b1 (by dpu) */
+	{
+		struct lf_image *i = &img;
+		uint32_t b;
+
+		for (b = 0; b < i->n_barriers; b++)
+			i->barriers[b] = (struct vpux_lf_barrier){ 0, 0, 0 };
+		memset(&i->dma[0].deps, 0, sizeof(i->dma[0].deps));
+		memset(&i->dpu[0].deps, 0, sizeof(i->dpu[0].deps));
+		memset(&i->shave[0].deps, 0, sizeof(i->shave[0].deps));
+		i->dpu[0].deps = (struct vpux_lf_deps){ 1, 1, 0, { 0 }, { 1 } };
+		i->shave[0].deps = (struct vpux_lf_deps){ 1, 1, 0, { 1 }, { 0 } };
+		i->barriers[0] = (struct vpux_lf_barrier){ 1, 1, 0 };
+		i->n_barriers = 2;
+		i->barriers[1] = (struct vpux_lf_barrier){ 1, 1, 0 };
+		expect(VPUX_E_FORMAT, "barrier cycle", "barrier cycle");
+	}
+	img.n_dma = img.n_dpu = img.n_shave = 0;
+	expect(VPUX_E_FORMAT, "ops:", "network without ops");
+	asm_free(&img);
+}
+
+/* ---- container rules, on bytes ---- */
+
+static void *bytes(size_t *n)
+{
+	void *p;
+
+	fresh();
+	if (lf_write_mem(&img, &p, n))
+		abort();
+	return p;
+}
+
+static int parse(const void *p, size_t n)
+{
+	struct lf_image i;
+	int r = lf_parse(p, n, &i);
+
+	if (!r)
+		r = lf_validate(&i);
+	lf_image_free(&i);
+	return r;
+}
+
+static void expect_bytes(const void *p, size_t n, int code, const char *what,
+			 const char *name)
+{
+	int r = parse(p, n);
+
+	tap_check(r == code && strstr(vpux_last_error(), what),
+		  "%s: refused (%d, '%s')", name, r, vpux_last_error());
+}
+
+/* section header @i of the ELF image at @p */
+static Elf64_Shdr *shdr(void *p, unsigned int i)
+{
+	Elf64_Ehdr *eh = p;
+
+	return (Elf64_Shdr *)((char *)p + eh->e_shoff) + i;
+}
+
+/* index of the section called @name */
+static unsigned int sec_index(void *p, const char *name)
+{
+	Elf64_Ehdr *eh = p;
+	Elf64_Shdr *str = shdr(p, eh->e_shstrndx);
+	unsigned int i;
+
+	for (i = 1; i < eh->e_shnum; i++)
+		if (!strcmp((char *)p + str->sh_offset + shdr(p, i)->sh_name,
+			    name))
+			return i;
+	return 0;
+}
+
+static void rewrite(int code, const char *what, const char *name)
+{
+	void *p;
+	size_t n;
+
+	if (lf_write_mem(&img, &p, &n))
+		abort();
+	expect_bytes(p, n, code, what, name);
+	free(p);
+	fresh();
+}
+
+static void test_container(void)
+{
+	struct lf_extra_section ex;
+	unsigned char *p, *q;
+	size_t n, i, bad = 0;
+	unsigned int s;
+
+	p = bytes(&n);
+	tap_check(parse(p, n) == 0, "written base loadable parses (%zu bytes)", n);
+	for (i = 0; i < n; i++)
+		bad += parse(p, i) == 0;
+	tap_check(!bad, "every truncation (0..%zu bytes) is refused", n - 1);
+	expect_bytes(p, 10, VPUX_E_FORMAT, "truncated", "truncated header");
+
+	q = malloc(n);
+	memcpy(q, p, n);
+	q[1] = 'X';
+	expect_bytes(q, n, VPUX_E_FORMAT, "bad magic", "bad ELF magic");
+	memcpy(q, p, n);
+	q[EI_CLASS] = ELFCLASS32;
+	expect_bytes(q, n, VPUX_E_FORMAT, "ELF64", "ELF32 class");
+
+	memcpy(q, p, n);
+	s = sec_index(q, VPUX_LF_SEC_WEIGHTS);
+	shdr(q, s)->sh_offset = n - 8;
+	expect_bytes(q, n, VPUX_E_FORMAT, "outside the file",
+		     "section out of bounds");
+	memcpy(q, p, n);
+	shdr(q, s)->sh_size = ~0ull;
+	expect_bytes(q, n, VPUX_E_FORMAT, "outside the file",
+		     "section size overflow");
+	memcpy(q, p, n);
+	shdr(q, s)->sh_offset = shdr(q, s - 1)->sh_offset;
+	expect_bytes(q, n, VPUX_E_FORMAT, "overlaps", "overlapping sections");
+	memcpy(q, p, n);
+	((Elf64_Ehdr *)q)->e_shoff = n - 16;
+	expect_bytes(q, n, VPUX_E_FORMAT, "section table outside",
+		     "section table out of bounds");
+
+	memcpy(q, p, n);
+	q[shdr(q, s)->sh_offset + sizeof(struct vpux_lf_sechdr) + 3] ^= 1;
+	expect_bytes(q, n, VPUX_E_CHECKSUM, ".vpux.weights: checksum",
+		     "bad checksum (weights)");
+	memcpy(q, p, n);
+	s = sec_index(q, VPUX_LF_SEC_TENSORS);
+	q[shdr(q, s)->sh_offset + sizeof(struct vpux_lf_sechdr) + 40] ^= 1;
+	expect_bytes(q, n, VPUX_E_CHECKSUM, ".vpux.tensors: checksum",
+		     "bad checksum (tensors)");
+	memcpy(q, p, n);
+	((struct vpux_lf_sechdr *)(q + shdr(q, s)->sh_offset))->count += 1;
+	expect_bytes(q, n, VPUX_E_FORMAT, ".vpux.tensors: count",
+		     "record count disagrees with the section size");
+	memcpy(q, p, n);
+	((struct vpux_lf_sechdr *)(q + shdr(q, s)->sh_offset))->magic = 1;
+	expect_bytes(q, n, VPUX_E_FORMAT, "field magic", "bad section magic");
+	memcpy(q, p, n);
+	((struct vpux_lf_sechdr *)(q + shdr(q, s)->sh_offset))->flags |= 0x80;
+	expect_bytes(q, n, VPUX_E_FORMAT, "flags", "unknown section flag");
+	free(q);
+	free(p);
+
+	fresh();
+	img.hdr.version_major = 2;
+	rewrite(VPUX_E_VERSION, ".vpux.header: version 2.0", "unknown major");
+	img.hdr.version_minor = VPUX_LF_VERSION_MINOR + 1;
+	rewrite(VPUX_E_VERSION, "version 1.1", "newer minor");
+	img.hdr.magic = 7;
+	rewrite(VPUX_E_FORMAT, ".vpux.header: field magic", "bad header magic");
+
+	ex = (struct lf_extra_section){ ".vpux.future", 0, "abcd", 4 };
+	img.extra = &ex;
+	img.n_extra = 1;
+	rewrite(0, "", "unknown optional section is skipped");
+	ex.flags = VPUX_LF_SEC_REQUIRED;
+	img.extra = &ex;
+	img.n_extra = 1;
+	rewrite(VPUX_E_REQUIRED, ".vpux.future: unknown section flagged required",
+		"unknown required section fails naming it");
+	ex = (struct lf_extra_section){ VPUX_LF_SEC_SYMBOLS, 0, NULL, 0 };
+	img.extra = &ex;
+	img.n_extra = 1;
+	rewrite(VPUX_E_FORMAT, "appears twice", "duplicate section");
+	asm_free(&img);
+}
+
+static void test_asm_errors(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "output y i8 4\nfoo\n", "test:2:1: error: unknown statement" },
+		{ "output y q8 4\n", "test:1:10: error: unknown type" },
+		{ "output y i8 4\ndpu conv in=zz out=y\n",
+		  "test:2:10: error: unknown tensor 'zz'" },
+		{ "output y i8 4\ndma src=y[2:9] dst=y\n",
+		  "test:2:5: error: bad sub-range" },
+		{ "output y i8 4 order=0x11\n", "error: order 0x11" },
+		{ "output y i8 4\nshave gelu in=y out=y\n",
+		  "test:2:7: error: unknown kernel" },
+		{ "output y i8 4\ntensor w i8 4 region=weights fill=seed\n",
+		  "test:2:30: error: bad fill" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[512] = "";
+		FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+		struct lf_image im;
+		int r = asm_text("test", cases[i].text, NULL, &im, f);
+
+		fclose(f);
+		tap_check(r && strstr(buf, cases[i].msg),
+			  "vpux-asm error with file:line:col: %s", buf);
+	}
+}
+
+int main(void)
+{
+	test_semantic();
+	test_container();
+	test_asm_errors();
+	return tap_finish();
+}

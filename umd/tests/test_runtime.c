@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * libvpux end to end on the in-process backend: devices, loading the
+ * examples, tensor descriptors, whole and sub-buffer bindings, submit,
+ * wait, status, per-op cycles, the CPU reference (bit for bit), request
+ * state errors, and many requests on one network from several threads.
+ */
+#include <pthread.h>
+#include <string.h>
+
+#include "vasm_util.h"
+#include "vpux.h"
+#include "vpux_tap.h"
+
+static struct vpux_device *dev;
+
+static void gen(void *p, size_t n, unsigned int seed)
+{
+	unsigned char *b = p;
+
+	while (n--) {
+		seed = seed * 1103515245u + 12345u;
+		*b++ = (unsigned char)(seed >> 16);
+	}
+}
+
+static struct vpux_network *load_example(const char *name)
+{
+	struct vpux_network *net = NULL;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/examples/%s.vpux", BUILDDIR, name);
+	if (vpux_network_load_file(dev, path, &net))
+		tap_diag("%s: %s", path, vpux_last_error());
+	return net;
+}
+
+/* Run @net once with inputs from @seed, output 0 bound at @off of a
+ * bigger buffer; compare every output with the reference. */
+static int run_check(struct vpux_network *net, unsigned int seed, size_t off,
+		     struct vpux_request_status *st, struct vpux_request **keep)
+{
+	unsigned int nin = vpux_network_num_inputs(net), i;
+	unsigned int nout = vpux_network_num_outputs(net);
+	struct vpux_buffer *ib[4], *ob[4];
+	void *in[4], *ref[4];
+	struct vpux_tensor_desc d;
+	struct vpux_request *req;
+	int bad = 0;
+
+	if (nin > 4 || nout > 4 || vpux_request_create(net, &req))
+		return -1;
+	for (i = 0; i < nin; i++) {
+		vpux_network_input(net, i, &d);
+		vpux_buffer_alloc(dev, d.size, &ib[i]);
+		in[i] = vpux_buffer_map(ib[i]);
+		gen(in[i], d.size, seed + i);
+		bad |= vpux_request_bind_input(req, i, ib[i], 0);
+	}
+	for (i = 0; i < nout; i++) {
+		vpux_network_output(net, i, &d);
+		vpux_buffer_alloc(dev, d.size + off, &ob[i]);
+		bad |= vpux_request_bind_output(req, i, ob[i], off);
+		ref[i] = calloc(1, d.size);
+	}
+	bad |= vpux_request_submit(req);
+	bad |= vpux_request_wait(req, 10000);
+	bad |= vpux_request_status(req, st);
+	bad |= vpux_network_run_reference(net, (const void *const *)in, ref);
+	for (i = 0; i < nout; i++) {
+		vpux_network_output(net, i, &d);
+		bad |= memcmp((char *)vpux_buffer_map(ob[i]) + off, ref[i],
+			      d.size) != 0;
+		free(ref[i]);
+	}
+	if (keep)
+		*keep = req;
+	else
+		vpux_request_destroy(req);
+	for (i = 0; i < nin; i++)
+		vpux_buffer_free(ib[i]);
+	for (i = 0; i < nout; i++)
+		vpux_buffer_free(ob[i]);
+	return bad;
+}
+
+static void test_device(void)
+{
+	struct vpux_device_info info;
+	struct vpux_device *d2 = NULL;
+
+	tap_check(vpux_device_open("/dev/accel/accel0", &d2) == VPUX_E_NODEV &&
+		  !d2 && strstr(vpux_last_error(), "ioctl backend"),
+		  "device path: VPUX_E_NODEV until the ioctl backend exists (%s)",
+		  vpux_last_error());
+	tap_check(vpux_device_open("bogus", &d2) == VPUX_E_NODEV,
+		  "unknown device name refused");
+	tap_check(vpux_device_open("inproc", &dev) == 0 && dev,
+		  "inproc device opened");
+	memset(&info, 0, sizeof(info));
+	if (dev)
+		vpux_device_query(dev, &info);
+	tap_check(!strcmp(info.backend, "inproc") &&
+		  info.target == VPUX_TARGET_VPUX1 && info.engines[1] >= 1,
+		  "query: inproc, target %u, %u DMA %u DPU %u SHAVE engines",
+		  info.target, info.engines[0], info.engines[1],
+		  info.engines[2]);
+}
+
+static void test_examples(void)
+{
+	static const char *const names[] = { "tiny_cnn", "overlap",
+					     "overlap_layer" };
+	struct vpux_request_status st;
+	struct vpux_tensor_desc d;
+	struct vpux_request *req;
+	uint64_t cyc[2] = { 0, 0 };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		struct vpux_network *net = load_example(names[i]);
+		uint32_t c = 0;
+		int r, rc;
+
+		if (!tap_check(net != NULL, "%s: loaded", names[i]))
+			continue;
+		r = run_check(net, 5 + i, 0, &st, &req);
+		tap_check(r == 0 &&
+			  st.state == VPUX_REQ_DONE && st.ops_done == st.ops_total,
+			  "%s: device output == CPU reference, bit for bit (%u ops, %llu cycles)",
+			  names[i], st.ops_done,
+			  (unsigned long long)st.device_cycles);
+		rc = vpux_request_op_cycles(req, 1, 0, &c);
+		tap_check(!rc && c > 0 &&
+			  vpux_request_op_cycles(req, 1, 999, &c) == VPUX_E_INVAL,
+			  "%s: per-op cycles (DPU op 0: %u)", names[i], c);
+		vpux_request_destroy(req);
+		if (i)
+			cyc[i - 1] = st.device_cycles;
+		if (i == 0) {
+			tap_check(run_check(net, 9, 100, &st, NULL) == 0,
+				  "%s: output bound to a sub-buffer at offset 100",
+				  names[i]);
+			tap_check(!vpux_network_input(net, 0, &d) &&
+				  !strcmp(d.name, "image") && d.rank == 4 &&
+				  d.order.code == 0x1342 && d.shape.d[1] == 8 &&
+				  d.size == 2048 && d.strides.bits[1] == 8 &&
+				  vpux_network_input(net, 1, &d) == VPUX_E_INVAL,
+				  "%s: input descriptor (name, shape, order, strides, size)",
+				  names[i]);
+			tap_check(!vpux_network_output(net, 0, &d) &&
+				  d.zero_point == -128 && d.size == 10,
+				  "%s: output descriptor with quantisation",
+				  names[i]);
+		}
+		vpux_network_unload(net);
+	}
+	tap_check(cyc[0] && cyc[0] < cyc[1],
+		  "per-op barriers overlap DPU and SHAVE: %llu < %llu device cycles (layer barrier)",
+		  (unsigned long long)cyc[0], (unsigned long long)cyc[1]);
+}
+
+static void test_request_errors(void)
+{
+	struct vpux_network *net = load_example("tiny_cnn");
+	struct vpux_buffer *small, *big;
+	struct vpux_request *req;
+	struct vpux_request_status st;
+
+	if (!net || vpux_request_create(net, &req))
+		return;
+	vpux_buffer_alloc(dev, 16, &small);
+	vpux_buffer_alloc(dev, 4096, &big);
+	tap_check(vpux_request_wait(req, 0) == VPUX_E_STATE &&
+		  !vpux_request_status(req, &st) && st.state == VPUX_REQ_IDLE,
+		  "wait before submit: VPUX_E_STATE, status idle");
+	tap_check(vpux_request_submit(req) == VPUX_E_UNBOUND &&
+		  strstr(vpux_last_error(), "input 0"),
+		  "submit with nothing bound: VPUX_E_UNBOUND naming input 0");
+	tap_check(vpux_request_bind_input(req, 0, small, 0) == VPUX_E_INVAL,
+		  "binding a too small buffer refused");
+	tap_check(vpux_request_bind_input(req, 0, big, 2049) == VPUX_E_INVAL,
+		  "binding at an offset running past the buffer refused");
+	tap_check(vpux_request_bind_output(req, 3, big, 0) == VPUX_E_INVAL,
+		  "binding a missing output refused");
+	vpux_request_bind_input(req, 0, big, 0);
+	tap_check(vpux_request_submit(req) == VPUX_E_UNBOUND &&
+		  strstr(vpux_last_error(), "output 0"),
+		  "submit without the output: VPUX_E_UNBOUND naming output 0");
+	vpux_request_bind_output(req, 0, big, 2048);
+	tap_check(!vpux_request_submit(req) && !vpux_request_wait(req, -1) &&
+		  !vpux_request_submit(req) && !vpux_request_wait(req, 5000),
+		  "a request is submitted again after it completed");
+	vpux_request_destroy(req);
+	vpux_buffer_free(small);
+	vpux_buffer_free(big);
+	vpux_network_unload(net);
+	tap_check(vpux_network_load(dev, "junk", 4, &net) == VPUX_E_FORMAT,
+		  "loading junk: VPUX_E_FORMAT (%s)", vpux_last_error());
+	tap_check(vpux_network_load_file(dev, "/nonexistent", &net) ==
+		  VPUX_E_IO, "loading a missing file: VPUX_E_IO");
+}
+
+struct worker {
+	struct vpux_network *net;
+	unsigned int id;
+	int bad;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct vpux_request_status st;
+	unsigned int k;
+
+	for (k = 0; k < 10; k++)
+		w->bad += run_check(w->net, 100 * w->id + k, 64 * w->id, &st,
+				    NULL) != 0;
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	struct vpux_network *net = load_example("tiny_cnn");
+	struct worker w[6];
+	pthread_t th[6];
+	unsigned int i;
+	int bad = 0;
+
+	if (!net)
+		return;
+	for (i = 0; i < 6; i++) {
+		w[i] = (struct worker){ net, i, 0 };
+		pthread_create(&th[i], NULL, work, &w[i]);
+	}
+	for (i = 0; i < 6; i++) {
+		pthread_join(th[i], NULL);
+		bad += w[i].bad;
+	}
+	tap_check(!bad,
+		  "6 threads x 10 requests on one loaded network, all bit-exact (%d bad)",
+		  bad);
+	vpux_network_unload(net);
+}
+
+int main(void)
+{
+	test_device();
+	if (!dev)
+		return tap_finish();
+	test_examples();
+	test_request_errors();
+	test_threads();
+	vpux_device_close(dev);
+	return tap_finish();
+}
