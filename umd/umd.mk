@@ -166,3 +166,17 @@ BENCH_PROGS += $(UMD_BENCH)
 $(UMD_BENCH): $(SRCTOP)/umd/tests/bench/umd_bench.c $(UMD_A) $(VASM_SRCS) $(VASM_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $< $(VASM_SRCS) $(UMD_A) $(UMD_LIBS)
+
+# ---- logical and memory dims cannot be mixed up: these must not compile ----
+.PHONY: umd-dims-typecheck
+umd-dims-typecheck:
+	@$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include -fsyntax-only \
+		$(SRCTOP)/umd/tests/typecheck/ok.c || exit 1; \
+	for f in $(wildcard $(SRCTOP)/umd/tests/typecheck/bad_*.c); do \
+		if $(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include -fsyntax-only \
+			$$f 2>/dev/null; then \
+			echo "umd-dims-typecheck: $$f compiled"; exit 1; \
+		fi; \
+	done; \
+	echo "umd: dims types: every mix-up of logical and memory dims fails to compile"
+CHECK_STEPS += umd-dims-typecheck

@@ -1022,7 +1022,7 @@ static int finish(struct st *s)
 			    (unsigned long long)s->send);
 	img->hdr.weights_size = s->have_weights ? s->wdecl : s->wend;
 	img->hdr.scratch_size = s->have_scratch ? s->sdecl : s->send;
-	if (!wspace(s, img->hdr.weights_size))
+	if (img->hdr.weights_size && !wspace(s, img->hdr.weights_size))
 		return fail(s, 1, "out of memory");
 	img->weights = s->w;
 	img->kargs = s->k;
