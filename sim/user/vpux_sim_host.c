@@ -21,6 +21,13 @@
 
 #include "vpux_sim_host.h"
 
+/* one call of the interrupt handler in progress, on the calling stack */
+struct host_irq_call {
+	struct host_irq_call *next;
+	uint64_t gen;			/* handler generation it runs */
+	pthread_t thread;
+};
+
 struct vpux_host_dev {
 	struct vpux_sim *sim;
 	pthread_mutex_t sim_lock;	/* the model's register lock */
@@ -45,6 +52,9 @@ struct vpux_host_dev {
 	pthread_t irq_thread;
 	void (*handler)(void *arg);
 	void *handler_arg;
+	uint64_t handler_gen;		/* bumped by every handler change */
+	struct host_irq_call *calls;	/* handler calls in progress */
+	pthread_cond_t calls_cv;	/* a handler call returned */
 };
 
 struct vpux_host_vm {
@@ -170,6 +180,57 @@ static const struct vpux_sim_env_ops host_env_ops = {
 	.yield = env_yield,
 };
 
+/* ---- interrupt delivery ---- */
+
+/*
+ * Call the handler for one consumed interrupt, if there is one. Called
+ * and returns with ctl held; the handler itself runs without it. The
+ * call is listed in dev->calls while it runs, for
+ * vpux_host_dev_set_irq_handler() to wait on.
+ */
+static void run_handler(struct vpux_host_dev *dev)
+{
+	void (*handler)(void *arg) = dev->handler;
+	void *harg = dev->handler_arg;
+	struct host_irq_call call, **p;
+
+	if (!handler)
+		return;
+	call.gen = dev->handler_gen;
+	call.thread = pthread_self();
+	call.next = dev->calls;
+	dev->calls = &call;
+	pthread_mutex_unlock(&dev->ctl);
+	handler(harg);
+	pthread_mutex_lock(&dev->ctl);
+	for (p = &dev->calls; *p != &call; p = &(*p)->next)
+		;
+	*p = call.next;
+	pthread_cond_broadcast(&dev->calls_cv);
+}
+
+/* Is a handler call older than generation @gen running? ctl held. */
+static bool old_call_running(const struct vpux_host_dev *dev, uint64_t gen)
+{
+	const struct host_irq_call *c;
+
+	for (c = dev->calls; c; c = c->next)
+		if (c->gen < gen)
+			return true;
+	return false;
+}
+
+/* Is the calling thread inside a handler call of @dev? ctl held. */
+static bool in_handler(const struct vpux_host_dev *dev)
+{
+	const struct host_irq_call *c;
+
+	for (c = dev->calls; c; c = c->next)
+		if (pthread_equal(c->thread, pthread_self()))
+			return true;
+	return false;
+}
+
 /* ---- threads ---- */
 
 static void *worker_main(void *arg)
@@ -197,20 +258,12 @@ static void *irq_main(void *arg)
 
 	pthread_mutex_lock(&dev->ctl);
 	for (;;) {
-		void (*handler)(void *arg);
-		void *harg;
-
 		while (!dev->irq_pending && !dev->stop)
 			pthread_cond_wait(&dev->irq_cv, &dev->ctl);
 		if (dev->stop)
 			break;
 		dev->irq_pending = false;
-		handler = dev->handler;
-		harg = dev->handler_arg;
-		pthread_mutex_unlock(&dev->ctl);
-		if (handler)
-			handler(harg);
-		pthread_mutex_lock(&dev->ctl);
+		run_handler(dev);
 	}
 	pthread_mutex_unlock(&dev->ctl);
 	return NULL;
@@ -246,6 +299,7 @@ struct vpux_host_dev *vpux_host_dev_create(const struct vpux_sim_config *cfg,
 	pthread_mutex_init(&dev->ctl, NULL);
 	pthread_cond_init(&dev->kick_cv, NULL);
 	pthread_cond_init(&dev->irq_cv, NULL);
+	pthread_cond_init(&dev->calls_cv, NULL);
 	dev->step_mode = step_mode;
 
 	dev->sim = vpux_sim_create(cfg, &host_env_ops, dev);
@@ -270,6 +324,7 @@ struct vpux_host_dev *vpux_host_dev_create(const struct vpux_sim_config *cfg,
 err_sim:
 	vpux_sim_destroy(dev->sim);
 err_sync:
+	pthread_cond_destroy(&dev->calls_cv);
 	pthread_cond_destroy(&dev->irq_cv);
 	pthread_cond_destroy(&dev->kick_cv);
 	pthread_mutex_destroy(&dev->ctl);
@@ -299,6 +354,7 @@ void vpux_host_dev_destroy(struct vpux_host_dev *dev)
 		pthread_join(dev->irq_thread, NULL);
 	}
 	vpux_sim_destroy(dev->sim);
+	pthread_cond_destroy(&dev->calls_cv);
 	pthread_cond_destroy(&dev->irq_cv);
 	pthread_cond_destroy(&dev->kick_cv);
 	pthread_mutex_destroy(&dev->ctl);
@@ -324,34 +380,36 @@ void vpux_host_reg_write(struct vpux_host_dev *dev, uint32_t off, uint32_t val)
 	vpux_sim_reg_write(dev->sim, off, val);
 }
 
+/*
+ * Like free_irq() and synchronize_irq(): once the new handler is in place,
+ * wait for the calls of earlier handlers still running on other threads
+ * (calls that start later see the new handler, so this cannot starve).
+ * A handler changing the handler does not wait: it would wait for itself.
+ */
 void vpux_host_dev_set_irq_handler(struct vpux_host_dev *dev,
 				   void (*handler)(void *arg), void *arg)
 {
+	uint64_t gen;
+
 	pthread_mutex_lock(&dev->ctl);
 	dev->handler = handler;
 	dev->handler_arg = arg;
+	gen = ++dev->handler_gen;
+	if (!in_handler(dev))
+		while (old_call_running(dev, gen))
+			pthread_cond_wait(&dev->calls_cv, &dev->ctl);
 	pthread_mutex_unlock(&dev->ctl);
 }
 
 /* Step mode: run the handler in the caller until the line stops signalling. */
 static void deliver_irq_sync(struct vpux_host_dev *dev)
 {
-	for (;;) {
-		void (*handler)(void *arg);
-		void *harg;
-
-		pthread_mutex_lock(&dev->ctl);
-		if (!dev->irq_pending) {
-			pthread_mutex_unlock(&dev->ctl);
-			return;
-		}
+	pthread_mutex_lock(&dev->ctl);
+	while (dev->irq_pending) {
 		dev->irq_pending = false;
-		handler = dev->handler;
-		harg = dev->handler_arg;
-		pthread_mutex_unlock(&dev->ctl);
-		if (handler)
-			handler(harg);
+		run_handler(dev);
 	}
+	pthread_mutex_unlock(&dev->ctl);
 }
 
 int vpux_host_dev_step(struct vpux_host_dev *dev)

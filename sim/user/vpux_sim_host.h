@@ -44,7 +44,21 @@ void vpux_host_reg_write(struct vpux_host_dev *dev, uint32_t off, uint32_t val);
 
 /*
  * Interrupt handler: called on the device's interrupt thread each time the
- * line is raised. It must ack (IRQ_CLEAR) what it handles.
+ * line is raised (in step mode: inside vpux_host_dev_step()). It must ack
+ * (IRQ_CLEAR) what it handles. One handler at a time; @handler NULL
+ * removes it.
+ *
+ * Like the kernel's free_irq() and synchronize_irq(): when this returns,
+ * calls of the previous handler that were already running (on the
+ * interrupt thread, or in vpux_host_dev_step() on another thread) have
+ * returned, and none starts later, so the caller may free the previous
+ * handler's data at once. Calls of the new handler that start meanwhile
+ * are not waited for. So the caller must not hold a lock the running
+ * handler may take.
+ *
+ * Exception: called from inside a handler of @dev (the handler removing
+ * or replacing itself) it does not wait, since it would wait for itself;
+ * the old data must then stay valid until that handler returns.
  */
 void vpux_host_dev_set_irq_handler(struct vpux_host_dev *dev,
 				   void (*handler)(void *arg), void *arg);
