@@ -50,10 +50,12 @@ uint64_t lf_tensor_extent(const struct vpux_lf_tensor *t)
 	for (i = 0; i < t->rank; i++) {
 		uint64_t span;
 
-		if (!t->dims[i] || t->strides[i] > (1ull << 40))
+		if (!t->dims[i] || t->strides[i] > (1ull << 40) ||
+		    __builtin_mul_overflow((uint64_t)(t->dims[i] - 1),
+					   t->strides[i], &span) ||
+		    __builtin_add_overflow(bits, span, &bits) ||
+		    bits > (1ull << 62))
 			return 0;
-		span = (uint64_t)(t->dims[i] - 1) * t->strides[i];
-		bits += span;
 	}
 	return (bits + 7) / 8;
 }

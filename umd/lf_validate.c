@@ -281,8 +281,12 @@ static int check_dma(const struct lf_image *img, uint32_t i)
 	for (d = 0; d < 3; d++) {
 		if (!o->count[d])
 			return BAD(S, i, "count", "dim %u is 0", d + 1);
-		se += (uint64_t)(o->count[d] - 1) * o->src_stride[d];
-		de += (uint64_t)(o->count[d] - 1) * o->dst_stride[d];
+		/* each term < 2^64: (2^32 - 1)^2; three of them can wrap */
+		if (__builtin_add_overflow(se, (uint64_t)(o->count[d] - 1) *
+					   o->src_stride[d], &se) ||
+		    __builtin_add_overflow(de, (uint64_t)(o->count[d] - 1) *
+					   o->dst_stride[d], &de))
+			return BAD(S, i, "count/strides", "extent overflows");
 	}
 	ret = check_ref(img, LF_DMA, i, "src", &o->src, se, 0);
 	return ret ? ret : check_ref(img, LF_DMA, i, "dst", &o->dst, de, 1);
@@ -331,9 +335,13 @@ static int check_memref(const struct vpux_lf_shave *o, uint32_t i,
 		return BAD(S, i, field, "data_type %u", m->data_type);
 	ext = bits;
 	for (d = 0; d < m->rank; d++) {
-		if (!m->dims[d] || m->strides[d] > (1ull << 40))
+		uint64_t span;
+
+		if (!m->dims[d] || m->strides[d] > (1ull << 40) ||
+		    __builtin_mul_overflow((uint64_t)(m->dims[d] - 1),
+					   m->strides[d], &span) ||
+		    __builtin_add_overflow(ext, span, &ext))
 			return BAD(S, i, field, "dim %u size/stride", d);
-		ext += (uint64_t)(m->dims[d] - 1) * m->strides[d];
 	}
 	ext = (ext + 7) / 8;
 	if (VPUX_WADDR_OFFSET(m->addr) + ext > o->windows[w].size)
@@ -413,6 +421,20 @@ int lf_validate(const struct lf_image *img)
 		return BAD(VPUX_LF_SEC_HEADER, 0, "caps",
 			   "0x%llx lacks an engine kind the ops use",
 			   (unsigned long long)img->hdr.caps);
+	for (k = 0, i = 0, total = 0; k < LF_KINDS; k++) {
+		uint32_t j;
+
+		for (j = 0; j < lf_op_count(img, k); j++) {
+			const struct vpux_lf_deps *d = lf_op_deps(img, k, j);
+
+			i += d->num_waits;
+			total += d->num_updates;
+		}
+	}
+	if (i > DLA_MAX_DEPS_PER_TASK || total > DLA_MAX_DEPS_PER_TASK)
+		return vpux_err(VPUX_E_FORMAT,
+				"ops: %u wait and %u update edges, the engine core takes %u each",
+				i, total, DLA_MAX_DEPS_PER_TASK);
 	pc = calloc(2 * (img->n_barriers + 1u), sizeof(*pc));
 	if (!pc)
 		return vpux_err(VPUX_E_NOMEM, "out of memory");

@@ -74,10 +74,11 @@ $(VPUX_DIS): $(SRCTOP)/tools/vpux-dis/dis.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A)
 		$(UMD_A) $(UMD_LIBS)
 
 # vpux-run uses only the public API, linked against the shared library
-$(VPUX_RUN): $(SRCTOP)/tools/vpux-run/run.c $(SRCTOP)/umd/include/vpux.h $(UMD_SO)
+$(VPUX_RUN): $(SRCTOP)/tools/vpux-run/run.c $(SRCTOP)/umd/include/vpux.h $(UMD_SO) \
+		$(SRCTOP)/umd/umd.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include $(JSONC_CFLAGS) -o $@ $< \
-		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd' \
+		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib' \
 		$(JSONC_LIBS)
 
 HOST_PROGS += $(UMD_SO) $(UMD_A) $(UMD_PC) $(VPUX_ASM) $(VPUX_DIS) $(VPUX_RUN)
@@ -129,7 +130,8 @@ install: $(UMD_SO) $(UMD_A) $(UMD_PC) $(VPUX_ASM) $(VPUX_DIS) $(VPUX_RUN)
 	install -m 644 $(UMD_SO) $(DESTDIR)$(PREFIX)/lib/libvpux.so.1
 	ln -sf libvpux.so.1 $(DESTDIR)$(PREFIX)/lib/libvpux.so
 	install -m 644 $(UMD_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(UMD_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed 's|@PREFIX@|$(PREFIX)|' $(SRCTOP)/umd/vpux.pc.in \
+		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/vpux.pc
 	install -m 644 $(SRCTOP)/umd/include/vpux.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(VPUX_ASM) $(VPUX_DIS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(VPUX_RUN) $(DESTDIR)$(PREFIX)/bin/

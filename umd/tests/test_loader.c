@@ -138,6 +138,19 @@ static void test_semantic(void)
 	img.dma[0].dst_stride[1] = 128;
 	expect(VPUX_E_FORMAT, "field dst", "DMA extent beyond its operand");
 
+	img.dma[0].count[0] = img.dma[0].count[1] = img.dma[0].count[2] =
+		0xffffffffu;
+	img.dma[0].src_stride[0] = img.dma[0].src_stride[1] =
+		img.dma[0].src_stride[2] = 0xffffffffu;
+	expect(VPUX_E_FORMAT, "field count/strides", "DMA extent overflowing 64 bits");
+	img.shave[0].deps.num_updates = 1;
+	img.shave[0].deps.updates[0] = 0;
+	img.barriers[0].producer_count = 2;
+	img.barriers[0].consumer_count = 1;
+	img.dpu[0].deps.num_waits = 1;
+	img.dpu[0].deps.waits[0] = 0;
+	img.barriers[0].consumer_count = 2;
+	expect(VPUX_E_FORMAT, "barrier cycle", "op waiting on a barrier it updates itself");
 	img.dma[0].deps.num_waits = 9;
 	expect(VPUX_E_FORMAT, "field deps.num_waits", "more than 8 waits");
 	img.dma[0].deps.updates[0] = 200;
