@@ -42,13 +42,13 @@ static int run_check(struct vpux_network *net, unsigned int seed, size_t off,
 {
 	unsigned int nin = vpux_network_num_inputs(net), i;
 	unsigned int nout = vpux_network_num_outputs(net);
-	struct vpux_buffer *ib[4], *ob[4];
-	void *in[4], *ref[4];
+	struct vpux_buffer *ib[8], *ob[8];
+	void *in[8], *ref[8];
 	struct vpux_tensor_desc d;
 	struct vpux_request *req;
 	int bad = 0;
 
-	if (nin > 4 || nout > 4 || vpux_request_create(net, &req))
+	if (nin > 8 || nout > 8 || vpux_request_create(net, &req))
 		return -1;
 	for (i = 0; i < nin; i++) {
 		vpux_network_input(net, i, &d);
@@ -110,14 +110,14 @@ static void test_device(void)
 static void test_examples(void)
 {
 	static const char *const names[] = { "tiny_cnn", "overlap",
-					     "overlap_layer" };
+					     "overlap_layer", "all_ops" };
 	struct vpux_request_status st;
 	struct vpux_tensor_desc d;
 	struct vpux_request *req;
-	uint64_t cyc[2] = { 0, 0 };
+	uint64_t cyc[3] = { 0, 0, 0 };
 	unsigned int i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		struct vpux_network *net = load_example(names[i]);
 		uint32_t c = 0;
 		int r, rc;
