@@ -132,6 +132,9 @@ static noinline_for_stack int shave_eltwise(struct shave_ctx *c)
 	u32 inner = to->order[0], len = to->dims[inner], skip = 1u << inner;
 	u64 is = ti->stride[job->perm[inner]], os = to->stride[inner];
 	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
+	/* locals: the byte stores below could alias *c */
+	u8 *ibuf = c->ibuf, *obuf = c->obuf;
+	s32 *lut = c->lut;
 	u32 i, j, n;
 	int ret;
 
@@ -151,9 +154,9 @@ static noinline_for_stack int shave_eltwise(struct shave_ctx *c)
 		skip |= 1u << dim;
 	}
 
-	if (c->lut)
+	if (lut)
 		for (i = 0; i < 256; i++)
-			c->lut[i] = vpux_shave_map(job, ti->dt == VPUX_DT_I8 ?
+			lut[i] = vpux_shave_map(job, ti->dt == VPUX_DT_I8 ?
 						   (s32)(s8)i : (s32)i);
 	do {
 		u64 ioff = 0, ooff = 0;
@@ -165,23 +168,23 @@ static noinline_for_stack int shave_eltwise(struct shave_ctx *c)
 		for (j = 0; j < len; j += n) {
 			n = len - j < SHAVE_CHUNK ? len - j : SHAVE_CHUNK;
 			ret = gather(c, ti->addr + (u32)(ioff + j * is), is, n,
-				     ti->esize, c->ibuf);
+				     ti->esize, ibuf);
 			if (ret)
 				return ret;
 			if (job->kernel_id == VPUX_SHAVE_KERNEL_PERMUTE) {
-				memcpy(c->obuf, c->ibuf, (size_t)n * ti->esize);
-			} else if (c->lut) {
+				memcpy(obuf, ibuf, (size_t)n * ti->esize);
+			} else if (lut) {
 				for (i = 0; i < n; i++)
-					c->obuf[i] = (u8)c->lut[c->ibuf[i]];
+					obuf[i] = (u8)lut[ibuf[i]];
 			} else {
 				for (i = 0; i < n; i++)
-					vpux_elem_store(c->obuf + i * to->esize, to->dt,
+					vpux_elem_store(obuf + i * to->esize, to->dt,
 						vpux_shave_map(job,
-							vpux_elem_load(c->ibuf + i * ti->esize,
+							vpux_elem_load(ibuf + i * ti->esize,
 								       ti->dt)));
 			}
 			ret = scatter(c, to->addr + (u32)(ooff + j * os), os, n,
-				      to->esize, c->obuf);
+				      to->esize, obuf);
 			if (ret)
 				return ret;
 			shave_yield(c);
@@ -199,11 +202,14 @@ static noinline_for_stack int shave_softmax(struct shave_ctx *c)
 	u64 is = ti->stride[ax], os = to->stride[ax];
 	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
 	bool in_s = ti->dt == VPUX_DT_I8;
+	/* locals: the byte stores below could alias *c */
+	u8 *ibuf = c->ibuf, *obuf = c->obuf;
+	u32 *etab = c->etab;
 	u32 i, j, n, pass;
 	int ret = 0;
 
 	for (i = 0; i < 256; i++)
-		c->etab[i] = vpux_shave_softmax_exp(job, i);
+		etab[i] = vpux_shave_softmax_exp(job, i);
 	do {
 		u64 ioff = 0, ooff = 0, sum = 0, recip = 0;
 		s32 max = -128;
@@ -220,23 +226,23 @@ static noinline_for_stack int shave_softmax(struct shave_ctx *c)
 				/* a line of one chunk is read once for all passes */
 				if (!pass || len > SHAVE_CHUNK)
 					ret = gather(c, ti->addr + (u32)(ioff + j * is),
-						     is, n, 1, c->ibuf);
+						     is, n, 1, ibuf);
 				if (ret)
 					return ret;
 				for (i = 0; i < n; i++) {
-					s32 q = in_s ? (s8)c->ibuf[i] : c->ibuf[i];
+					s32 q = in_s ? (s8)ibuf[i] : ibuf[i];
 
 					if (pass == 0)
 						max = q > max ? q : max;
 					else if (pass == 1)
-						sum += c->etab[max - q];
+						sum += etab[max - q];
 					else
-						c->obuf[i] = (u8)vpux_shave_softmax_out(job,
-							c->etab[max - q], recip);
+						obuf[i] = (u8)vpux_shave_softmax_out(job,
+							etab[max - q], recip);
 				}
 				if (pass == 2) {
 					ret = scatter(c, to->addr + (u32)(ooff + j * os),
-						      os, n, 1, c->obuf);
+						      os, n, 1, obuf);
 					if (ret)
 						return ret;
 				}
