@@ -467,6 +467,7 @@ int lf_validate(const struct lf_image *img)
 	free(pc);
 	for (i = 0; i < img->n_symbols && !ret; i++)
 		if (!name_ok(img->symbols[i].name) ||
+		    img->symbols[i].kind != 1 || img->symbols[i].reserved ||
 		    img->symbols[i].min > img->symbols[i].max)
 			ret = BAD(VPUX_LF_SEC_SYMBOLS, i, "name/min/max",
 				  "bad symbol");

@@ -206,3 +206,30 @@ int vpux_network_output(const struct vpux_network *net, unsigned int i,
 						   i]], desc);
 	return 0;
 }
+
+int vpux_network_query(const struct vpux_network *net,
+		       struct vpux_network_info *info)
+{
+	const struct lf_image *img;
+	unsigned int k;
+
+	if (!net || !info)
+		return vpux_err(VPUX_E_INVAL, "network query: NULL argument");
+	img = &net->img;
+	memset(info, 0, sizeof(*info));
+	memcpy(info->name, img->hdr.name, sizeof(info->name));
+	info->name[sizeof(info->name) - 1] = 0;
+	info->version_major = img->hdr.version_major;
+	info->version_minor = img->hdr.version_minor;
+	info->num_inputs = img->hdr.num_inputs;
+	info->num_outputs = img->hdr.num_outputs;
+	for (k = 0; k < LF_KINDS; k++)
+		info->num_ops[k] = lf_op_count(img, k);
+	info->num_barriers = img->n_barriers;
+	info->num_symbols = img->n_symbols;
+	info->weights_bytes = net->weights.size + net->kargs.size +
+			      net->task.size;
+	info->request_bytes = img->hdr.scratch_size ?
+			      (img->hdr.scratch_size + 4095) & ~4095ull : 4096;
+	return 0;
+}

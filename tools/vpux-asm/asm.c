@@ -984,6 +984,33 @@ static int explicit_barriers(struct st *s)
 	return 0;
 }
 
+/* symbol NAME MIN MAX: a dynamic axis a request may bind */
+static int stmt_symbol(struct st *s, struct tok *t, int n)
+{
+	struct lf_image *img = s->img;
+	struct vpux_lf_symbol *y, *arr;
+	long long lo, hi;
+
+	if (n != 4)
+		return fail(s, t[0].col, "expected 'symbol NAME MIN MAX'");
+	if (strlen(t[1].s) >= VPUX_LF_NAME_LEN)
+		return fail(s, t[1].col, "name too long");
+	if (num(s, &t[2], t[2].s, INT64_MIN, INT64_MAX, &lo) ||
+	    num(s, &t[3], t[3].s, lo, INT64_MAX, &hi))
+		return -1;
+	arr = realloc(img->symbols, (img->n_symbols + 1) * sizeof(*arr));
+	if (!arr)
+		return fail(s, 1, "out of memory");
+	img->symbols = arr;
+	y = &arr[img->n_symbols++];
+	memset(y, 0, sizeof(*y));
+	strcpy(y->name, t[1].s);
+	y->kind = 1;
+	y->min = lo;
+	y->max = hi;
+	return 0;
+}
+
 static int statement(struct st *s, struct tok *t, int n)
 {
 	const char *k = t[0].s;
@@ -992,6 +1019,8 @@ static int statement(struct st *s, struct tok *t, int n)
 		return stmt_tensor(s, t, n);
 	if (!strcmp(k, "data"))
 		return stmt_data(s, t, n);
+	if (!strcmp(k, "symbol"))
+		return stmt_symbol(s, t, n);
 	if (!strcmp(k, "dma"))
 		return stmt_dma(s, t, n);
 	if (!strcmp(k, "dpu"))

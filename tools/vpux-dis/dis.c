@@ -224,6 +224,10 @@ static void disassemble(FILE *f, const struct lf_image *img)
 	fprintf(f, "weights %llu\nscratch %llu\nbarriers %u\n",
 		(unsigned long long)img->hdr.weights_size,
 		(unsigned long long)img->hdr.scratch_size, img->n_barriers);
+	for (t = 0; t < img->n_symbols; t++)
+		fprintf(f, "symbol %s %lld %lld\n", img->symbols[t].name,
+			(long long)img->symbols[t].min,
+			(long long)img->symbols[t].max);
 	for (t = 0; t < img->n_tensors; t++)
 		print_tensor(f, &img->tensors[t]);
 	for (off = 0; off < img->hdr.weights_size; off += 32) {
@@ -276,6 +280,10 @@ static void summary(FILE *f, const struct lf_image *img, size_t size)
 			x->flags & VPUX_LF_T_IO ? " [io]" : "");
 	}
 	fprintf(f, "symbols:   %u\n", img->n_symbols);
+	for (t = 0; t < img->n_symbols; t++)
+		fprintf(f, "  %-20s %lld..%lld\n", img->symbols[t].name,
+			(long long)img->symbols[t].min,
+			(long long)img->symbols[t].max);
 }
 
 int main(int argc, char **argv)

@@ -232,6 +232,32 @@ int vpux_network_input(const struct vpux_network *net, unsigned int i,
 		       struct vpux_tensor_desc *desc);
 int vpux_network_output(const struct vpux_network *net, unsigned int i,
 			struct vpux_tensor_desc *desc);
+/**
+ * struct vpux_network_info - what vpux_network_query() reports
+ * @name: the network's name
+ * @version_major: loadable format version
+ * @version_minor: loadable format version
+ * @num_inputs: inputs
+ * @num_outputs: outputs
+ * @num_ops: ops per engine kind (DMA, DPU, SHAVE)
+ * @num_barriers: barriers
+ * @num_symbols: dynamic symbols (none are bindable yet)
+ * @weights_bytes: device memory shared by every request
+ * @request_bytes: device memory each request adds (scratch)
+ */
+struct vpux_network_info {
+	char name[32];
+	uint32_t version_major, version_minor;
+	uint32_t num_inputs, num_outputs;
+	uint32_t num_ops[3];
+	uint32_t num_barriers;
+	uint32_t num_symbols;
+	uint64_t weights_bytes;
+	uint64_t request_bytes;
+};
+
+int vpux_network_query(const struct vpux_network *net,
+		       struct vpux_network_info *info);
 /** vpux_network_num_ops() - ops of engine kind @kind (0 DMA 1 DPU 2 SHAVE) */
 unsigned int vpux_network_num_ops(const struct vpux_network *net,
 				  unsigned int kind);

@@ -17,6 +17,7 @@
 
 static const char *base =
 	"network t\n"
+	"symbol n 1 4\n"
 	"input x i8 1x8x4x4 order=NHWC\n"
 	"output y i8 1x8x4x4 order=NHWC\n"
 	"tensor w i8 8x1x1x8 region=weights fill=seed:1\n"
@@ -87,7 +88,10 @@ static void test_semantic(void)
 	img.tensors[T_C].scale_shift = 40;
 	expect(VPUX_E_FORMAT, "field scale", "quant scale shift out of range");
 
-	img.hdr.version_minor = 0;
+	img.symbols[0].min = 5;
+	expect(VPUX_E_FORMAT, ".vpux.symbols: record 0", "symbol min > max");
+	img.symbols[0].kind = 7;
+	expect(VPUX_E_FORMAT, ".vpux.symbols: record 0", "unknown symbol kind");
 	img.hdr.target = 99;
 	expect(VPUX_E_UNSUPPORTED, "field target", "unknown target");
 	img.hdr.caps = VPUX_NET_CAP_DMA;

@@ -148,6 +148,16 @@ static void test_examples(void)
 				  vpux_network_input(net, 1, &d) == VPUX_E_INVAL,
 				  "%s: input descriptor (name, shape, order, strides, size)",
 				  names[i]);
+			struct vpux_network_info ni;
+
+			tap_check(!vpux_network_query(net, &ni) &&
+				  !strcmp(ni.name, "tiny_cnn") &&
+				  ni.num_ops[0] == 1 && ni.num_ops[1] == 4 &&
+				  ni.num_ops[2] == 1 && ni.num_barriers == 5 &&
+				  ni.request_bytes >= 11274 &&
+				  ni.weights_bytes >= 11648,
+				  "%s: network query (ops per kind, barriers, memory per request)",
+				  names[i]);
 			tap_check(!vpux_network_output(net, 0, &d) &&
 				  d.zero_point == -128 && d.size == 10,
 				  "%s: output descriptor with quantisation",
