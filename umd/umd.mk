@@ -182,3 +182,21 @@ umd-dims-typecheck:
 	done; \
 	echo "umd: dims types: every mix-up of logical and memory dims fails to compile"
 CHECK_STEPS += umd-dims-typecheck
+
+# ---- libFuzzer harness of the assembler (make fuzz-asm) ----
+UMD_FUZZ_ASM := $(B)/umd/fuzz/fuzz-asm
+
+$(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
+		$(OPS_SRCS) $(VASM_SRCS) $(VASM_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) \
+		-I$(SRCTOP)/tools/vpux-asm -o $@ $< $(VASM_SRCS) \
+		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/refexec.c %/task.c,$(UMD_SRCS)) \
+		$(OPS_SRCS) -lelf -lz
+
+.PHONY: fuzz-asm
+fuzz-asm: $(UMD_FUZZ_ASM)
+	@mkdir -p $(B)/umd/fuzz/corpus-asm
+	$(UMD_FUZZ_ASM) -max_total_time=$(UMD_FUZZ_TIME) -max_len=8192 \
+		$(B)/umd/fuzz/corpus-asm $(SRCTOP)/examples

@@ -267,8 +267,15 @@ static int fill(struct st *s, const struct tok *t, const char *v,
 	hi = tt->data_type == VPUX_DT_U8 ? 255 : 127;
 	if (sscanf(v, "seed:%lli:%lli:%lli", &a, &lo, &hi) == 3 ||
 	    sscanf(v, "seed:%lli", &a) == 1) {
-		if (lo > hi)
-			return fail(s, t->col, "fill range %lld > %lld", lo, hi);
+		long long tmin = tt->data_type == VPUX_DT_I32 ? INT32_MIN :
+				 tt->data_type == VPUX_DT_U8 ? 0 : -128;
+		long long tmax = tt->data_type == VPUX_DT_I32 ? INT32_MAX :
+				 tt->data_type == VPUX_DT_U8 ? 255 : 127;
+
+		if (lo > hi || lo < tmin || hi > tmax)
+			return fail(s, t->col,
+				    "fill range %lld..%lld empty or outside the type's %lld..%lld",
+				    lo, hi, tmin, tmax);
 		seed = (uint32_t)a;
 		for (i = 0; i < n; i++) {
 			seed = seed * 1103515245u + 12345u;
