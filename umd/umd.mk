@@ -107,9 +107,19 @@ $(B)/umd/tests/%: $(SRCTOP)/umd/tests/%.c $(UMD_SAN_OBJS) $(VASM_SRCS) \
 		-DBUILDDIR='"$(B)"' -o $@ $< $(VASM_SRCS) $(UMD_SAN_OBJS) \
 		$(UMD_LIBS)
 
+# the command-line tools as a user runs them (a TAP shell script)
+UMD_TOOLS_TEST := $(B)/umd/tests/tools_test
+HOST_TESTS += $(UMD_TOOLS_TEST)
+
+$(UMD_TOOLS_TEST): $(SRCTOP)/umd/tests/tools_test.sh $(VPUX_ASM) $(VPUX_DIS) \
+		$(VPUX_RUN)
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh %s %s %s\n' $< $(B) $(SRCTOP) >$@
+	chmod +x $@
+
 .PHONY: umd-check examples-check install
-umd-check: $(UMD_TESTS)
-	tools/run-tests.sh umd $(UMD_TESTS)
+umd-check: $(UMD_TESTS) $(UMD_TOOLS_TEST)
+	tools/run-tests.sh umd $(UMD_TESTS) $(UMD_TOOLS_TEST)
 
 # every example: bit-exact against the CPU reference, asm|dis|asm identical
 examples-check: $(EXAMPLE_BLOBS) $(VPUX_DIS) $(VPUX_RUN) $(VPUX_ASM)

@@ -201,6 +201,16 @@ static void test_request_errors(void)
 	tap_check(!vpux_request_submit(req) && !vpux_request_wait(req, -1) &&
 		  !vpux_request_submit(req) && !vpux_request_wait(req, 5000),
 		  "a request is submitted again after it completed");
+	{
+		int r0, r1;
+
+		vpux_request_submit(req);
+		r0 = vpux_request_wait(req, 0);
+		r1 = vpux_request_wait(req, -1);
+		tap_check((r0 == VPUX_E_TIMEOUT || r0 == 0) && !r1,
+			  "wait(0) right after submit: %s, then wait(-1) completes",
+			  r0 ? "timed out" : "already done");
+	}
 	vpux_request_destroy(req);
 	vpux_buffer_free(small);
 	vpux_buffer_free(big);

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# The command-line tools as a user runs them (TAP): vpux-asm errors with
+# file:line:column, vpux-dis refusing a corrupt loadable with a message
+# naming the section, vpux-run --check/--json/--output/--repeat.
+# Usage: tools_test.sh BUILDDIR SRCTOP
+B=${1:-$(dirname "$0")/../../build}
+SRC=${2:-$(dirname "$0")/../..}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+
+printf 'output y i8 4\ndpu conv in=nope out=y\n' >"$T/bad.vasm"
+"$B/tools/vpux-asm" -o "$T/bad.vpux" "$T/bad.vasm" 2>"$T/err"
+st=$?
+grep -q "bad.vasm:2:10: error: unknown tensor 'nope'" "$T/err"
+ok $(( $? || ! st )) "vpux-asm: exit 1 and file:line:column error ($(cat "$T/err"))"
+
+"$B/tools/vpux-asm" -o "$T/t.vpux" "$SRC/examples/tiny_cnn.vasm"
+ok $? "vpux-asm: assembles tiny_cnn"
+readelf -S "$T/t.vpux" | grep -q '\.vpux\.ops\.dpu'
+ok $? "readelf -S lists the .vpux.* sections"
+
+"$B/tools/vpux-dis" --summary "$T/t.vpux" | grep -q "ops:       1 DMA, 4 DPU, 1 SHAVE"
+ok $? "vpux-dis --summary: op counts"
+
+# flip one weight byte: the checksum names the section
+cp "$T/t.vpux" "$T/c.vpux"
+off=$(readelf -S -W "$T/c.vpux" | grep '\.vpux\.weights' |
+	sed 's/.*PROGBITS *[0-9a-f]* *\([0-9a-f]*\).*/\1/')
+printf '\377' | dd of="$T/c.vpux" bs=1 seek=$((0x$off + 40)) conv=notrunc 2>/dev/null
+"$B/tools/vpux-dis" "$T/c.vpux" >/dev/null 2>"$T/err"
+st=$?
+grep -q ".vpux.weights: checksum mismatch" "$T/err"
+ok $(( $? || ! st )) "vpux-dis: corrupt weights refused naming the section"
+
+"$B/tools/vpux-run" "$T/c.vpux" >/dev/null 2>"$T/err"
+st=$?
+grep -q "checksum" "$T/err"
+ok $(( $? || ! st )) "vpux-run: corrupt loadable refused ($(cat "$T/err"))"
+
+"$B/tools/vpux-run" --check --seed 3 --output "$T/out.bin" "$T/t.vpux" >"$T/run"
+ok $? "vpux-run --check: exit 0"
+grep -q "(bit-exact)" "$T/run" && [ "$(stat -c %s "$T/out.bin")" = 10 ]
+ok $? "vpux-run: bit-exact, output written (10 bytes)"
+
+head -c 2048 /dev/zero >"$T/in.bin"
+"$B/tools/vpux-run" --input "$T/in.bin" --output "$T/z1.bin" "$T/t.vpux" >/dev/null &&
+	"$B/tools/vpux-run" --input "$T/in.bin" --output "$T/z2.bin" "$T/t.vpux" >/dev/null &&
+	cmp -s "$T/z1.bin" "$T/z2.bin"
+ok $? "vpux-run --input: same input file, same output"
+
+"$B/tools/vpux-run" --json --repeat 3 --check "$T/t.vpux" >"$T/json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["repeat"] == 3 and d["check_ok"] and d["device_cycles"] > 0
+assert d["latency_us_min"] <= d["latency_us_median"] <= d["latency_us_max"]
+assert len(d["ops"]) == 6 and all(o["cycles"] > 0 for o in d["ops"])
+' "$T/json"
+ok $? "vpux-run --json --repeat 3: latency min <= median <= max, per-op cycles"
+
+"$B/tools/vpux-run" --device /dev/accel/accel0 "$T/t.vpux" 2>"$T/err" >/dev/null
+st=$?
+grep -q "no such device" "$T/err"
+ok $(( $? || ! st )) "vpux-run --device /dev/accel/accel0: no such device (yet)"
+
+echo "1..$n"
+exit $fail
