@@ -45,16 +45,20 @@ struct vpux_backend_ops {
 	int (*bo_alloc)(void *priv, uint64_t size, struct vpux_bo *bo);
 	void (*bo_free)(void *priv, struct vpux_bo *bo);
 	void *(*bo_map)(void *priv, struct vpux_bo *bo);
-	/* entry 0 = task memory; returns a handle >= 0 */
+	/*
+	 * Entry 0 = task memory; *@job receives the backend's job id (the
+	 * port's task handle, the kernel's seqno).
+	 */
 	int (*submit)(void *priv, const struct vpux_be_entry *list,
-		      unsigned int n, unsigned int prio);
+		      unsigned int n, unsigned int prio, uint64_t *job);
 	/* 0, VPUX_E_TIMEOUT; @timeout_ms < 0 waits forever */
-	int (*wait)(void *priv, int handle, int timeout_ms);
-	int (*status)(void *priv, int handle, struct vpux_request_status *st);
-	int (*op_cycles)(void *priv, int handle, unsigned int kind,
+	int (*wait)(void *priv, uint64_t job, int timeout_ms);
+	int (*status)(void *priv, uint64_t job, struct vpux_request_status *st);
+	/* VPUX_E_UNSUPPORTED if the backend cannot report per-op cycles */
+	int (*op_cycles)(void *priv, uint64_t job, unsigned int kind,
 			 unsigned int index, uint32_t *cycles);
-	/* abort if running, forget the handle */
-	void (*release)(void *priv, int handle);
+	/* abort if running, forget the job */
+	void (*release)(void *priv, uint64_t job);
 };
 
 extern const struct vpux_backend_ops vpux_backend_inproc;

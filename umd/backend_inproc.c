@@ -144,7 +144,7 @@ static int dla_to_vpux(int r)
 }
 
 static int ip_submit(void *priv, const struct vpux_be_entry *list,
-		     unsigned int n, unsigned int prio)
+		     unsigned int n, unsigned int prio, uint64_t *job)
 {
 	struct dla_user_buf l[DLA_MAX_ADDR_ENTRIES];
 	struct inproc *p = priv;
@@ -163,26 +163,27 @@ static int ip_submit(void *priv, const struct vpux_be_entry *list,
 		return vpux_err(dla_to_vpux(h),
 				"inproc: the engine core refused the task (dla error %d: %s)",
 				h, dla_user_last_error());
-	return h;
+	*job = (uint64_t)h;
+	return 0;
 }
 
-static int ip_wait(void *priv, int handle, int timeout_ms)
+static int ip_wait(void *priv, uint64_t job, int timeout_ms)
 {
 	struct inproc *p = priv;
-	int r = dla_user_wait(p->dev, handle, timeout_ms);
+	int r = dla_user_wait(p->dev, (int)job, timeout_ms);
 
 	return r ? vpux_err(dla_to_vpux(r), "inproc: wait: dla error %d", r) :
 		   0;
 }
 
-static int ip_status(void *priv, int handle, struct vpux_request_status *st)
+static int ip_status(void *priv, uint64_t job, struct vpux_request_status *st)
 {
 	struct inproc *p = priv;
 	struct dla_task_status ds;
 	int r;
 
 	memset(&ds, 0, sizeof(ds));
-	r = dla_user_status(p->dev, handle, &ds);
+	r = dla_user_status(p->dev, (int)job, &ds);
 	if (r)
 		return vpux_err(dla_to_vpux(r), "inproc: status: dla error %d", r);
 	st->state = ds.state == DLA_TASK_DONE ? VPUX_REQ_DONE :
@@ -200,21 +201,21 @@ static int ip_status(void *priv, int handle, struct vpux_request_status *st)
 	return 0;
 }
 
-static int ip_op_cycles(void *priv, int handle, unsigned int kind,
+static int ip_op_cycles(void *priv, uint64_t job, unsigned int kind,
 			unsigned int index, uint32_t *cycles)
 {
 	struct inproc *p = priv;
-	int r = dla_user_op_cycles(p->dev, handle, kind, index, cycles);
+	int r = dla_user_op_cycles(p->dev, (int)job, kind, index, cycles);
 
 	return r ? vpux_err(dla_to_vpux(r), "inproc: op cycles: dla error %d",
 			    r) : 0;
 }
 
-static void ip_release(void *priv, int handle)
+static void ip_release(void *priv, uint64_t job)
 {
 	struct inproc *p = priv;
 
-	dla_user_release(p->dev, handle);
+	dla_user_release(p->dev, (int)job);
 }
 
 const struct vpux_backend_ops vpux_backend_inproc = {

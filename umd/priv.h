@@ -42,8 +42,8 @@ struct vpux_request {
 	struct vpux_network *net;
 	struct vpux_bo scratch;
 	struct vpux_be_entry *list;
-	int handle;		/* backend handle or -1 */
-	int submitted;
+	uint64_t job;		/* backend job id, valid if @has_job */
+	int has_job;
 };
 
 /* Build the immutable task memory of @net into @mem (net->task_size). */

@@ -35,7 +35,6 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 		return ret;
 	}
 	r->net = net;
-	r->handle = -1;
 	r->list[SLOT_TASK] = (struct vpux_be_entry){ &net->task, 0,
 						     net->task_size };
 	r->list[SLOT_WEIGHTS] = (struct vpux_be_entry){ &net->weights, 0,
@@ -52,9 +51,9 @@ static void forget(struct vpux_request *r)
 {
 	struct vpux_device *dev = r->net->dev;
 
-	if (r->handle >= 0)
-		dev->ops->release(dev->priv, r->handle);
-	r->handle = -1;
+	if (r->has_job)
+		dev->ops->release(dev->priv, r->job);
+	r->has_job = 0;
 }
 
 void vpux_request_destroy(struct vpux_request *r)
@@ -64,8 +63,8 @@ void vpux_request_destroy(struct vpux_request *r)
 	if (!r)
 		return;
 	dev = r->net->dev;
-	if (r->handle >= 0)
-		dev->ops->wait(dev->priv, r->handle, 5000);
+	if (r->has_job)
+		dev->ops->wait(dev->priv, r->job, 5000);
 	forget(r);
 	dev->ops->bo_free(dev->priv, &r->scratch);
 	free(r->list);
@@ -116,7 +115,8 @@ int vpux_request_submit(struct vpux_request *r)
 	struct vpux_device *dev;
 	struct vpux_request_status st;
 	unsigned int s;
-	int h;
+	uint64_t job;
+	int ret;
 
 	if (!r)
 		return vpux_err(VPUX_E_INVAL, "submit: NULL request");
@@ -129,17 +129,18 @@ int vpux_request_submit(struct vpux_request *r)
 					s - SLOT_IO < r->net->img.hdr.num_inputs ?
 					s - SLOT_IO :
 					s - SLOT_IO - r->net->img.hdr.num_inputs);
-	if (r->handle >= 0) {
-		if (dev->ops->status(dev->priv, r->handle, &st) ||
+	if (r->has_job) {
+		if (dev->ops->status(dev->priv, r->job, &st) ||
 		    st.state == VPUX_REQ_RUNNING)
 			return vpux_err(VPUX_E_STATE,
 					"submit: the request is still running");
 		forget(r);
 	}
-	h = dev->ops->submit(dev->priv, r->list, r->net->n_slots, 1);
-	if (h < 0)
-		return h;
-	r->handle = h;
+	ret = dev->ops->submit(dev->priv, r->list, r->net->n_slots, 1, &job);
+	if (ret)
+		return ret;
+	r->job = job;
+	r->has_job = 1;
 	return 0;
 }
 
@@ -149,13 +150,13 @@ int vpux_request_wait(struct vpux_request *r, int timeout_ms)
 	struct vpux_request_status st;
 	int ret;
 
-	if (!r || r->handle < 0)
+	if (!r || !r->has_job)
 		return vpux_err(VPUX_E_STATE, "wait: request not submitted");
 	dev = r->net->dev;
-	ret = dev->ops->wait(dev->priv, r->handle, timeout_ms);
+	ret = dev->ops->wait(dev->priv, r->job, timeout_ms);
 	if (ret)
 		return ret;
-	ret = dev->ops->status(dev->priv, r->handle, &st);
+	ret = dev->ops->status(dev->priv, r->job, &st);
 	if (!ret && st.state == VPUX_REQ_FAILED)
 		ret = vpux_err(VPUX_E_DEVICE,
 			       "request failed: device error %d at op %u of engine kind %u",
@@ -167,20 +168,20 @@ int vpux_request_status(struct vpux_request *r, struct vpux_request_status *st)
 {
 	if (!r || !st)
 		return vpux_err(VPUX_E_INVAL, "status: NULL argument");
-	if (r->handle < 0) {
+	if (!r->has_job) {
 		memset(st, 0, sizeof(*st));
 		st->state = VPUX_REQ_IDLE;
 		return 0;
 	}
-	return r->net->dev->ops->status(r->net->dev->priv, r->handle, st);
+	return r->net->dev->ops->status(r->net->dev->priv, r->job, st);
 }
 
 int vpux_request_op_cycles(struct vpux_request *r, unsigned int kind,
 			   unsigned int index, uint32_t *cycles)
 {
-	if (!r || !cycles || r->handle < 0 || kind >= LF_KINDS ||
+	if (!r || !cycles || !r->has_job || kind >= LF_KINDS ||
 	    index >= lf_op_count(&r->net->img, kind))
 		return vpux_err(VPUX_E_INVAL, "op cycles: no such op or request");
-	return r->net->dev->ops->op_cycles(r->net->dev->priv, r->handle, kind,
+	return r->net->dev->ops->op_cycles(r->net->dev->priv, r->job, kind,
 					   index, cycles);
 }
