@@ -8,6 +8,7 @@
  */
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -273,8 +274,17 @@ static int parse_elf(Elf *e, const unsigned char *p, struct lf_image *img)
 	return 0;
 }
 
+static int elf_ok;
+
+static void elf_init(void)
+{
+	elf_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+
 int lf_parse(const void *data, size_t size, struct lf_image *img)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
 	Elf *e;
 	int ret;
 
@@ -286,8 +296,9 @@ int lf_parse(const void *data, size_t size, struct lf_image *img)
 	ret = check_layout(data, size);
 	if (ret)
 		return ret;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return vpux_err(VPUX_E_FORMAT, "libelf: %s", elf_errmsg(-1));
+	pthread_once(&once, elf_init);
+	if (!elf_ok)
+		return vpux_err(VPUX_E_FORMAT, "libelf: version mismatch");
 	e = elf_memory((char *)data, size);
 	if (!e)
 		return vpux_err(VPUX_E_FORMAT, "file: libelf: %s",
