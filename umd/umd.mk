@@ -210,3 +210,22 @@ fuzz-asm: $(UMD_FUZZ_ASM)
 	@mkdir -p $(B)/umd/fuzz/corpus-asm
 	$(UMD_FUZZ_ASM) -max_total_time=$(UMD_FUZZ_TIME) -max_len=8192 \
 		$(B)/umd/fuzz/corpus-asm $(SRCTOP)/examples
+
+# ---- the runtime test under ThreadSanitizer: requests on several threads
+# share a network and the in-process device (engine core, port, model) ----
+UMD_TSAN := $(B)/umd/tsan/test_runtime
+
+$(UMD_TSAN): $(SRCTOP)/umd/tests/test_runtime.c $(UMD_ALL_SRCS) $(VASM_SRCS) \
+		$(UMD_HDRS) $(VASM_HDRS) $(EXAMPLE_BLOBS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread \
+		-I$(SRCTOP)/include $(UMD_CFLAGS) -I$(SRCTOP)/tools/vpux-asm \
+		-DBUILDDIR='"$(B)"' -o $@ $< $(UMD_ALL_SRCS) $(VASM_SRCS) \
+		$(UMD_LIBS)
+
+.PHONY: umd-tsan
+umd-tsan: $(UMD_TSAN)
+	@TSAN_OPTIONS=halt_on_error=1 $(UMD_TSAN) >$(B)/umd/tsan/log 2>&1 || \
+		{ tail -40 $(B)/umd/tsan/log; exit 1; }
+	@echo "umd: runtime test race-free under ThreadSanitizer ($$(grep -c '^ok' $(B)/umd/tsan/log) points)"
+CHECK_STEPS += umd-tsan

@@ -236,6 +236,13 @@ static void *work(void *arg)
 	for (k = 0; k < 10; k++)
 		w->bad += run_check(w->net, 100 * w->id + k, 64 * w->id, &st,
 				    NULL) != 0;
+	/* loading and unloading concurrently with the others' requests */
+	for (k = 0; k < 3; k++) {
+		struct vpux_network *own = load_example("overlap");
+
+		w->bad += !own || run_check(own, k, 0, &st, NULL) != 0;
+		vpux_network_unload(own);
+	}
 	return NULL;
 }
 
@@ -258,7 +265,7 @@ static void test_threads(void)
 		bad += w[i].bad;
 	}
 	tap_check(!bad,
-		  "6 threads x 10 requests on one loaded network, all bit-exact (%d bad)",
+		  "6 threads x 10 requests on one loaded network (+ 3 loads/runs/unloads of their own), all bit-exact (%d bad)",
 		  bad);
 	vpux_network_unload(net);
 }
