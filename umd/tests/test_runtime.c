@@ -35,8 +35,8 @@ static struct vpux_network *load_example(const char *name)
 	return net;
 }
 
-/* Run @net once with inputs from @seed, output 0 bound at @off of a
- * bigger buffer; compare every output with the reference. */
+/* Run @net once with inputs from @seed, every input and output bound at
+ * @off of a bigger buffer; compare every output with the reference. */
 static int run_check(struct vpux_network *net, unsigned int seed, size_t off,
 		     struct vpux_request_status *st, struct vpux_request **keep)
 {
@@ -52,10 +52,10 @@ static int run_check(struct vpux_network *net, unsigned int seed, size_t off,
 		return -1;
 	for (i = 0; i < nin; i++) {
 		vpux_network_input(net, i, &d);
-		vpux_buffer_alloc(dev, d.size, &ib[i]);
-		in[i] = vpux_buffer_map(ib[i]);
+		vpux_buffer_alloc(dev, d.size + off, &ib[i]);
+		in[i] = (char *)vpux_buffer_map(ib[i]) + off;
 		gen(in[i], d.size, seed + i);
-		bad |= vpux_request_bind_input(req, i, ib[i], 0);
+		bad |= vpux_request_bind_input(req, i, ib[i], off);
 	}
 	for (i = 0; i < nout; i++) {
 		vpux_network_output(net, i, &d);
@@ -139,7 +139,7 @@ static void test_examples(void)
 			cyc[i - 1] = st.device_cycles;
 		if (i == 0) {
 			tap_check(run_check(net, 9, 100, &st, NULL) == 0,
-				  "%s: output bound to a sub-buffer at offset 100",
+				  "%s: inputs and outputs bound to sub-buffers at offset 100",
 				  names[i]);
 			tap_check(!vpux_network_input(net, 0, &d) &&
 				  !strcmp(d.name, "image") && d.rank == 4 &&
