@@ -66,5 +66,19 @@ st=$?
 grep -q "no such device" "$T/err"
 ok $(( $? || ! st )) "vpux-run --device /dev/accel/accel0: no such device (yet)"
 
+# weights from a file next to the source, then read back through vpux-dis
+head -c 64 /dev/urandom >"$T/w.bin"
+cat >"$T/f.vasm" <<EOT
+input x i8 1x8x2x2 order=NHWC
+output y i8 1x8x2x2 order=NHWC
+tensor w i8 8x1x1x8 region=weights fill=file:w.bin
+dpu conv in=x in2=w out=y requant=1073741824,8
+EOT
+"$B/tools/vpux-asm" -o "$T/f.vpux" "$T/f.vasm" &&
+	"$B/tools/vpux-dis" "$T/f.vpux" | grep '^data 0 ' |
+	grep -q "$(od -An -tx1 -v "$T/w.bin" | tr -d ' \n' | cut -c1-64)" &&
+	"$B/tools/vpux-run" --check "$T/f.vpux" | grep -q bit-exact
+ok $? "vpux-asm fill=file: weights from a file, visible in vpux-dis, run bit-exact"
+
 echo "1..$n"
 exit $fail
