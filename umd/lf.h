@@ -41,6 +41,11 @@ struct lf_image {
 	/* writer only */
 	const struct lf_extra_section *extra;
 	unsigned int n_extra;
+	/*
+	 * Bytes appended to every record of the record sections, as a newer
+	 * minor version that adds fields would (forward-compatibility tests).
+	 */
+	uint32_t rec_extra;
 	/* reader: set when the arrays are owned by the image */
 	int owned;
 };

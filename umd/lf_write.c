@@ -27,31 +27,40 @@ struct wsec {
 	size_t name_off;
 };
 
-static int add(struct wsec *s, unsigned int *n, const char *name,
-	       uint16_t flags, const void *data, uint32_t rec_size,
-	       uint32_t count)
+/* a section of @count records of @rec_size bytes, each padded by @extra */
+static int add_padded(struct wsec *s, unsigned int *n, const char *name,
+		      uint16_t flags, const void *data, uint32_t rec_size,
+		      uint32_t count, uint32_t extra)
 {
 	struct vpux_lf_sechdr h;
-	size_t pay = (size_t)rec_size * count;
+	size_t pay = (size_t)(rec_size + extra) * count, i;
 	struct wsec *w = &s[(*n)++];
 
 	w->name = name;
-	w->buf = malloc(sizeof(h) + pay);
+	w->buf = calloc(1, sizeof(h) + pay);
 	if (!w->buf)
 		return vpux_err(VPUX_E_NOMEM, "writer: out of memory");
 	memset(&h, 0, sizeof(h));
 	h.magic = VPUX_LF_SEC_MAGIC;
 	h.flags = flags;
 	h.hdr_size = sizeof(h);
-	h.rec_size = rec_size;
+	h.rec_size = rec_size + extra;
 	h.count = count;
-	if (pay)
-		memcpy(w->buf + sizeof(h), data, pay);
+	for (i = 0; i < count; i++)
+		memcpy(w->buf + sizeof(h) + i * (rec_size + extra),
+		       (const char *)data + i * rec_size, rec_size);
 	h.crc32 = (uint32_t)crc32(0, w->buf + sizeof(h), pay);
 	memcpy(w->buf, &h, sizeof(h));
-	w->rec_size = rec_size;
+	w->rec_size = rec_size + extra;
 	w->count = count;
 	return 0;
+}
+
+static int add(struct wsec *s, unsigned int *n, const char *name,
+	       uint16_t flags, const void *data, uint32_t rec_size,
+	       uint32_t count)
+{
+	return add_padded(s, n, name, flags, data, rec_size, count, 0);
 }
 
 static int write_fd(const struct lf_image *img, int fd)
@@ -74,18 +83,23 @@ static int write_fd(const struct lf_image *img, int fd)
 	if (img->hdr.weights_size > UINT32_MAX)
 		return vpux_err(VPUX_E_INVAL, "writer: weights above 4 GiB");
 	ret = add(s, &n, VPUX_LF_SEC_HEADER, R, &img->hdr, sizeof(img->hdr), 1);
-	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_TENSORS, R, img->tensors,
-			      sizeof(*img->tensors), img->n_tensors);
+	ret = ret ? ret : add_padded(s, &n, VPUX_LF_SEC_TENSORS, R, img->tensors,
+				     sizeof(*img->tensors), img->n_tensors,
+				     img->rec_extra);
 	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_WEIGHTS, R, img->weights, 1,
 			      (uint32_t)img->hdr.weights_size);
-	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_BARRIERS, R, img->barriers,
-			      sizeof(*img->barriers), img->n_barriers);
-	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_DMA, R, img->dma,
-			      sizeof(*img->dma), img->n_dma);
-	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_DPU, R, img->dpu,
-			      sizeof(*img->dpu), img->n_dpu);
-	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_SHAVE, R, img->shave,
-			      sizeof(*img->shave), img->n_shave);
+	ret = ret ? ret : add_padded(s, &n, VPUX_LF_SEC_BARRIERS, R, img->barriers,
+				     sizeof(*img->barriers), img->n_barriers,
+				     img->rec_extra);
+	ret = ret ? ret : add_padded(s, &n, VPUX_LF_SEC_DMA, R, img->dma,
+				     sizeof(*img->dma), img->n_dma,
+				     img->rec_extra);
+	ret = ret ? ret : add_padded(s, &n, VPUX_LF_SEC_DPU, R, img->dpu,
+				     sizeof(*img->dpu), img->n_dpu,
+				     img->rec_extra);
+	ret = ret ? ret : add_padded(s, &n, VPUX_LF_SEC_SHAVE, R, img->shave,
+				     sizeof(*img->shave), img->n_shave,
+				     img->rec_extra);
 	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_KARGS, R, img->kargs, 1,
 			      img->kargs_size);
 	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_SYMBOLS, 0, img->symbols,
