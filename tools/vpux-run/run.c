@@ -3,11 +3,14 @@
  * vpux-run: run a loadable through libvpux (in-process by default).
  *
  *	vpux-run [--device NAME] [--input FILE]... [--seed N]
- *		 [--output FILE]... [--check] [--repeat N] [--json] NET.vpux
+ *		 [--output FILE]... [--check] [--repeat N] [--inflight N]
+ *		 [--json] NET.vpux
  *
  * Inputs come from files (in order) or a seeded generator; --check runs
  * the CPU reference on the same inputs and compares every output byte;
- * --repeat N prints host latency min/median/max and device cycles.
+ * --repeat N prints host latency min/median/max and device cycles;
+ * --inflight N keeps N requests on the one network in flight (same inputs,
+ * own outputs, all checked) and prints requests per second.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 #include "vpux.h"
 
 #define MAX_IO 64
+#define MAX_INFLIGHT 8	/* the engine core's task slots */
 
 static double now_us(void)
 {
@@ -56,7 +60,11 @@ int main(int argc, char **argv)
 	const char *dev_name = "inproc", *path = NULL;
 	const char *in_files[MAX_IO], *out_files[MAX_IO];
 	unsigned int n_in_files = 0, n_out_files = 0, seed = 1, i, k;
-	int check = 0, json = 0, repeat = 1, ret, bad_total = 0;
+	int check = 0, json = 0, repeat = 1, ret, bad_total = 0, inflight = 1;
+	struct vpux_buffer *xb[MAX_INFLIGHT][MAX_IO];
+	struct vpux_request *xr[MAX_INFLIGHT];
+	double t_all;
+	int j;
 	struct vpux_buffer *ib[MAX_IO], *ob[MAX_IO];
 	void *refout[MAX_IO], *inptr[MAX_IO];
 	struct vpux_tensor_desc d;
@@ -81,6 +89,8 @@ int main(int argc, char **argv)
 			seed = (unsigned int)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(a, "--repeat") && more)
 			repeat = atoi(argv[++i]);
+		else if (!strcmp(a, "--inflight") && more)
+			inflight = atoi(argv[++i]);
 		else if (!strcmp(a, "--check"))
 			check = 1;
 		else if (!strcmp(a, "--json"))
@@ -88,12 +98,13 @@ int main(int argc, char **argv)
 		else if (a[0] != '-' && !path)
 			path = a;
 		else {
-			fprintf(stderr, "usage: vpux-run [--device NAME] [--input FILE]... [--seed N] [--output FILE]... [--check] [--repeat N] [--json] NET.vpux\n");
+			fprintf(stderr, "usage: vpux-run [--device NAME] [--input FILE]... [--seed N] [--output FILE]... [--check] [--repeat N] [--inflight N] [--json] NET.vpux\n");
 			return 2;
 		}
 	}
-	if (!path || repeat < 1) {
-		fprintf(stderr, "vpux-run: no loadable given\n");
+	if (!path || repeat < 1 || inflight < 1 || inflight > MAX_INFLIGHT) {
+		fprintf(stderr, "vpux-run: no loadable, or --repeat/--inflight (1..%d) out of range\n",
+			MAX_INFLIGHT);
 		return 2;
 	}
 	ret = vpux_device_open(dev_name, &dev);
@@ -136,19 +147,46 @@ int main(int argc, char **argv)
 		if (!ret)
 			ret = vpux_request_bind_output(req, i, ob[i], 0);
 	}
+	/* more requests on the same network: shared inputs, own outputs */
+	xr[0] = req;
+	for (j = 1; !ret && j < inflight; j++) {
+		ret = vpux_request_create(net, &xr[j]);
+		for (i = 0; !ret && i < nin; i++)
+			ret = vpux_request_bind_input(xr[j], i, ib[i], 0);
+		for (i = 0; !ret && i < nout; i++) {
+			vpux_network_output(net, i, &d);
+			ret = vpux_buffer_alloc(dev, d.size, &xb[j][i]);
+			if (!ret)
+				ret = vpux_request_bind_output(xr[j], i,
+							       xb[j][i], 0);
+		}
+	}
 	if (ret)
 		return die("setup", ret);
 	lat = calloc(repeat, sizeof(*lat));
+	t_all = now_us();
 	for (k = 0; k < (unsigned int)repeat; k++) {
 		double t0 = now_us();
 
-		ret = vpux_request_submit(req);
-		if (!ret)
-			ret = vpux_request_wait(req, 10000);
+		for (j = 0; !ret && j < inflight; j++)
+			ret = vpux_request_submit(xr[j]);
+		for (j = 0; !ret && j < inflight; j++)
+			ret = vpux_request_wait(xr[j], 10000);
 		lat[k] = now_us() - t0;
 		if (ret)
 			return die("run", ret);
 	}
+	t_all = now_us() - t_all;
+	for (j = 1; j < inflight; j++)
+		for (i = 0; i < nout; i++) {
+			vpux_network_output(net, i, &d);
+			if (memcmp(vpux_buffer_map(xb[j][i]),
+				   vpux_buffer_map(ob[i]), d.size)) {
+				fprintf(stderr, "vpux-run: request %d output %u differs from request 0's\n",
+					j, i);
+				bad_total++;
+			}
+		}
 	vpux_request_status(req, &st);
 	for (i = 0; i < nout && i < n_out_files; i++) {
 		FILE *f = fopen(out_files[i], "wb");
@@ -202,6 +240,9 @@ int main(int argc, char **argv)
 				       json_object_new_int64((int64_t)st.device_cycles));
 		json_object_object_add(o, "op_cycles",
 				       json_object_new_int64((int64_t)st.op_cycles));
+		json_object_object_add(o, "inflight", json_object_new_int(inflight));
+		json_object_object_add(o, "requests_per_s",
+				       json_object_new_double(inflight * repeat * 1e6 / t_all));
 		ops = json_object_new_array();
 		for (kind = 0; kind < 3; kind++)
 			for (i = 0; i < vpux_network_num_ops(net, kind); i++) {
@@ -228,8 +269,16 @@ int main(int argc, char **argv)
 		printf("device: %llu cycles (ops %llu cycles, %u ops)\n",
 		       (unsigned long long)st.device_cycles,
 		       (unsigned long long)st.op_cycles, st.ops_done);
+		if (inflight > 1 || repeat > 1)
+			printf("throughput: %.0f requests/s with %d in flight\n",
+			       inflight * repeat * 1e6 / t_all, inflight);
 	}
 	free(lat);
+	for (j = 1; j < inflight; j++) {
+		vpux_request_destroy(xr[j]);
+		for (i = 0; i < nout; i++)
+			vpux_buffer_free(xb[j][i]);
+	}
 	vpux_request_destroy(req);
 	for (i = 0; i < nin; i++)
 		vpux_buffer_free(ib[i]);

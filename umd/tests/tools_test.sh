@@ -66,6 +66,11 @@ st=$?
 grep -q "no such device" "$T/err"
 ok $(( $? || ! st )) "vpux-run --device /dev/accel/accel0: no such device (yet)"
 
+"$B/tools/vpux-run" --check --inflight 8 --repeat 5 "$T/t.vpux" >"$T/run"
+st=$?
+grep -q "with 8 in flight" "$T/run" && grep -q bit-exact "$T/run"
+ok $(( $? || st )) "vpux-run --inflight 8: one network, 8 requests in flight, same outputs"
+
 # weights from a file next to the source, then read back through vpux-dis
 head -c 64 /dev/urandom >"$T/w.bin"
 cat >"$T/f.vasm" <<EOT
