@@ -267,6 +267,10 @@ static void test_container(void)
 
 	p = bytes(&n);
 	tap_check(parse(p, n) == 0, "written base loadable parses (%zu bytes)", n);
+	q = malloc(n + 1);
+	memcpy(q + 1, p, n);
+	tap_check(parse(q + 1, n) == 0, "a loadable at an odd address parses");
+	free(q);
 	for (i = 0; i < n; i++)
 		bad += parse(p, i) == 0;
 	tap_check(!bad, "every truncation (0..%zu bytes) is refused", n - 1);
