@@ -39,6 +39,7 @@ all: module userspace
 -include tools/tools.mk
 -include selftests/selftests.mk
 -include tools/vm/vm.mk
+-include tools/bench/bench.mk
 
 # Warnings are errors for our sources (VPUX_WERROR is read by ./Kbuild).
 module:

@@ -1,0 +1,1176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vpux-job-bench: the kernel-path benchmark (DESIGN.md section 7).
+ *
+ * Prints figures, never pass/fail:
+ *  1. a bare DRM_IOCTL_VPUX_GET_PARAM round trip (median, p99);
+ *  2. a 1-op job (a 64-byte DMA copy) SUBMIT + WAIT round trip (median,
+ *     p99) and its ratio to (1), target <= 10x;
+ *  3. jobs/s with 1, 4 and 16 jobs in flight (K submitted, wait for the
+ *     oldest, submit a new one) and the ratios 4/1 and 16/1, target >= 3x;
+ *     measured in interleaved rounds, medians reported (the TCG VM shares
+ *     a noisy host);
+ *  4. the device cycles a job took (WAIT's device_cycles);
+ *  5. with --trace, where a job's time goes: ftrace events of the DRM
+ *     scheduler, the workqueues, irq_work and the fences, plus markers
+ *     from this program, turned into per-hop medians.
+ *
+ * Every in-flight slot has its own task, source and destination BOs, so
+ * the jobs carry no implicit (dma_resv) dependency on each other; with
+ * --shared-bos all jobs use the same three BOs.
+ *
+ * Raw ioctls on /dev/accel/accelN, like the kselftests; no library.
+ * The last line is machine readable:
+ *   bench: getparam_ns=... job_ns=... ratio=... jps1=... jps4=... jps16=... ratio4=... ratio16=...
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm/vpux_accel.h>
+
+#include "task_builder.h"
+
+#define COPY_LEN	64
+#define MAX_INFLIGHT	16
+#define BO_SIZE		4096
+#define WAIT_NS		10000000000ll	/* 10 s: a job that takes longer is a bug */
+
+struct bo {
+	uint32_t handle;
+	unsigned char *map;
+};
+
+struct slot {
+	struct bo task, src, dst;
+	size_t task_size;
+	uint64_t seqno;
+};
+
+static struct {
+	long getparam_iters;	/* GET_PARAM round trips */
+	long job_iters;		/* sequential jobs for the latency figure */
+	long tput_jobs;		/* jobs per throughput point */
+	double phase_cap_s;	/* wall-clock cap per phase */
+	int rounds;		/* throughput: rounds of 1, 4, 16 in flight */
+	int device;
+	int shared_bos;
+	long trace_jobs;	/* 0: no trace breakdown */
+	int poll_wait;		/* WAIT with timeout 0 in a loop, never sleep */
+	int pm_qos;		/* hold /dev/cpu_dma_latency at 0: no deep idle */
+	int idle_spin;		/* SCHED_IDLE spinners: the vCPUs never halt */
+} opt = {
+	.getparam_iters = 200000,
+	.job_iters = 2000,
+	.tput_jobs = 6000,
+	.phase_cap_s = 8.0,
+	.rounds = 5,
+	.device = 0,
+	.trace_jobs = 0,
+};
+
+static int fd = -1;
+static struct slot slots[MAX_INFLIGHT];
+static pid_t spinners[64];
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static int xioctl(unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret == -1 && (errno == EINTR || errno == EAGAIN));
+	return ret == -1 ? -errno : 0;
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "vpux-job-bench: %s: %s\n", what, strerror(err < 0 ? -err : err));
+	exit(1);
+}
+
+static int open_device(int nth)
+{
+	char path[64], name[32];
+	int minor, f;
+
+	for (minor = 0; minor < 64; minor++) {
+		struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+
+		snprintf(path, sizeof(path), "/dev/accel/accel%d", minor);
+		f = open(path, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		memset(name, 0, sizeof(name));
+		if (!ioctl(f, DRM_IOCTL_VERSION, &v) && !strcmp(name, "vpux_accel") &&
+		    nth-- == 0) {
+			printf("device: %s\n", path);
+			return f;
+		}
+		close(f);
+	}
+	return -ENODEV;
+}
+
+static uint64_t get_param(uint32_t param)
+{
+	struct drm_vpux_get_param gp = { .param = param };
+	int ret = xioctl(DRM_IOCTL_VPUX_GET_PARAM, &gp);
+
+	if (ret)
+		die("GET_PARAM", ret);
+	return gp.value;
+}
+
+static void bo_new(struct bo *bo)
+{
+	struct drm_vpux_bo_create c = { .size = BO_SIZE };
+	struct drm_vpux_bo_info info = { 0 };
+	int ret;
+
+	ret = xioctl(DRM_IOCTL_VPUX_BO_CREATE, &c);
+	if (ret)
+		die("BO_CREATE", ret);
+	info.handle = c.handle;
+	ret = xioctl(DRM_IOCTL_VPUX_BO_INFO, &info);
+	if (ret)
+		die("BO_INFO", ret);
+	bo->handle = c.handle;
+	bo->map = mmap(NULL, BO_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       info.mmap_offset);
+	if (bo->map == MAP_FAILED)
+		die("mmap", errno);
+}
+
+static void slots_init(void)
+{
+	int i, j;
+
+	for (i = 0; i < MAX_INFLIGHT; i++) {
+		struct slot *s = &slots[i];
+		struct tb t;
+
+		if (opt.shared_bos && i) {
+			*s = slots[0];
+			continue;
+		}
+		bo_new(&s->task);
+		bo_new(&s->src);
+		bo_new(&s->dst);
+		for (j = 0; j < COPY_LEN; j++)
+			s->src.map[j] = (unsigned char)(i * 31 + j * 7 + 1);
+		tb_init(&t, s->task.map, 0, 1, 0, 0);
+		tb_copy(&t.dma[0], tb_ref(1, 0, COPY_LEN), tb_ref(2, 0, COPY_LEN),
+			COPY_LEN);
+		s->task_size = t.size;
+	}
+}
+
+static uint64_t submit(struct slot *s)
+{
+	struct drm_vpux_buf list[2] = {
+		{ .handle = s->src.handle, .size = BO_SIZE },
+		{ .handle = s->dst.handle, .size = BO_SIZE },
+	};
+	struct drm_vpux_submit a = {
+		.task = { .handle = s->task.handle, .size = s->task_size },
+		.buffers = (uintptr_t)list,
+		.buffer_count = 2,
+		.priority = DRM_VPUX_PRIORITY_NORMAL,
+	};
+	int ret = xioctl(DRM_IOCTL_VPUX_SUBMIT, &a);
+
+	if (ret)
+		die("SUBMIT", ret);
+	return a.seqno;
+}
+
+static void wait_job(uint64_t seqno, struct drm_vpux_wait *w)
+{
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->seqno = seqno;
+	if (opt.poll_wait) {
+		int64_t end = now_ns() + WAIT_NS;
+
+		do {
+			w->timeout_ns = 0;	/* poll */
+			ret = xioctl(DRM_IOCTL_VPUX_WAIT, w);
+		} while (ret == -ETIMEDOUT && now_ns() < end);
+	} else {
+		w->timeout_ns = now_ns() + WAIT_NS;
+		ret = xioctl(DRM_IOCTL_VPUX_WAIT, w);
+	}
+	if (ret)
+		die("WAIT", ret);
+	if (w->status != DRM_VPUX_STATUS_DONE) {
+		fprintf(stderr, "vpux-job-bench: job %llu: status %u error %d\n",
+			(unsigned long long)seqno, w->status, w->error);
+		exit(1);
+	}
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sort @v in place; the @pct percentile (nearest rank). */
+static int64_t pctl(int64_t *v, long n, double pct)
+{
+	long i;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_i64);
+	i = (long)(pct / 100.0 * n + 0.5) - 1;
+	if (i < 0)
+		i = 0;
+	if (i >= n)
+		i = n - 1;
+	return v[i];
+}
+
+static int64_t median(int64_t *v, long n)
+{
+	return pctl(v, n, 50.0);
+}
+
+static int64_t *samples(long n)
+{
+	int64_t *v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		die("calloc", ENOMEM);
+	return v;
+}
+
+/* (1) the bare ioctl */
+static void bench_getparam(int64_t *med, int64_t *p99, long *done)
+{
+	long n = opt.getparam_iters, i;
+	int64_t *v = samples(n), end = now_ns() + (int64_t)(opt.phase_cap_s * 1e9);
+	struct drm_vpux_get_param gp = { .param = DRM_VPUX_PARAM_DEVICE_ID };
+
+	for (i = 0; i < 1000; i++)	/* warm up */
+		xioctl(DRM_IOCTL_VPUX_GET_PARAM, &gp);
+	for (i = 0; i < n; i++) {
+		int64_t t0 = now_ns();
+
+		if (ioctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp))
+			die("GET_PARAM", errno);
+		v[i] = now_ns() - t0;
+		if (!(i & 1023) && v[i] + t0 > end) {
+			i++;
+			break;
+		}
+	}
+	*done = i;
+	*med = median(v, i);
+	*p99 = pctl(v, i, 99.0);
+	free(v);
+}
+
+/* (2) one job at a time: SUBMIT + WAIT */
+struct lat {
+	int64_t med, p90, p99, mean, submit_med, wait_med, cycles_med;
+	long done, over_1ms;
+};
+
+static void bench_latency(struct lat *r)
+{
+	long n = opt.job_iters, i;
+	int64_t *tot = samples(n), *sub = samples(n), *wt = samples(n);
+	int64_t *cyc = samples(n);
+	int64_t end = now_ns() + (int64_t)(opt.phase_cap_s * 1e9);
+	struct drm_vpux_wait w;
+
+	for (i = 0; i < 20; i++)	/* warm up */
+		wait_job(submit(&slots[0]), &w);
+	memset(slots[0].dst.map, 0, COPY_LEN);
+	for (i = 0; i < n; i++) {
+		int64_t t0 = now_ns(), t1, t2;
+		uint64_t seq = submit(&slots[0]);
+
+		t1 = now_ns();
+		wait_job(seq, &w);
+		t2 = now_ns();
+		tot[i] = t2 - t0;
+		sub[i] = t1 - t0;
+		wt[i] = t2 - t1;
+		cyc[i] = (int64_t)w.device_cycles;
+		if (t2 > end) {
+			i++;
+			break;
+		}
+	}
+	if (memcmp(slots[0].src.map, slots[0].dst.map, COPY_LEN)) {
+		fprintf(stderr, "vpux-job-bench: the copy did not happen\n");
+		exit(1);
+	}
+	r->done = i;
+	r->mean = 0;
+	r->over_1ms = 0;
+	for (n = 0; n < i; n++) {
+		r->mean += tot[n] / i;
+		r->over_1ms += tot[n] > 1000000;
+	}
+	r->p90 = pctl(tot, i, 90.0);
+	r->med = median(tot, i);
+	r->p99 = pctl(tot, i, 99.0);
+	r->submit_med = median(sub, i);
+	r->wait_med = median(wt, i);
+	r->cycles_med = median(cyc, i);
+	free(tot);
+	free(sub);
+	free(wt);
+	free(cyc);
+}
+
+/* (3) K jobs in flight: wait for the oldest, submit a new one. */
+static double bench_tput(int k, long n, double cap_s, long *done)
+{
+	long submitted = 0, completed = 0;
+	int64_t t0, end = now_ns() + (int64_t)(cap_s * 1e9);
+	struct drm_vpux_wait w;
+	int i;
+
+	for (i = 0; i < k; i++)		/* warm up: every slot once */
+		slots[i].seqno = submit(&slots[i]);
+	for (i = 0; i < k; i++)
+		wait_job(slots[i].seqno, &w);
+
+	t0 = now_ns();
+	for (i = 0; i < k && submitted < n; i++, submitted++)
+		slots[i].seqno = submit(&slots[i]);
+	for (i = 0; completed < submitted; i = (i + 1) % k) {
+		wait_job(slots[i].seqno, &w);
+		completed++;
+		if (submitted < n && (completed & 63 || now_ns() < end)) {
+			slots[i].seqno = submit(&slots[i]);
+			submitted++;
+		} else {
+			n = submitted;	/* out of time: drain */
+		}
+	}
+	*done = completed;
+	return completed / ((now_ns() - t0) / 1e9);
+}
+
+/* ---- (5) --trace: where the time goes ---- */
+
+static const char *tracefs;
+
+static int tfs_write_flags(const char *file, const char *val, int flags)
+{
+	char path[256];
+	int f, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
+	f = open(path, O_WRONLY | flags);
+	if (f < 0)
+		return -errno;
+	if (write(f, val, strlen(val)) < 0)
+		ret = -errno;
+	close(f);
+	return ret;
+}
+
+static int tfs_write(const char *file, const char *val)
+{
+	return tfs_write_flags(file, val, O_TRUNC);
+}
+
+static void trace_reset(void)
+{
+	tfs_write("tracing_on", "0");
+	tfs_write("events/enable", "0");
+	tfs_write("trace", "");
+	tfs_write("buffer_size_kb", "1408");
+}
+
+/* Find tracefs, enable @events ("system/event"), start tracing. */
+static int trace_start(const char *const *events, unsigned int n)
+{
+	char path[256];
+	unsigned int e;
+
+	if (!access("/sys/kernel/tracing/trace", W_OK))
+		tracefs = "/sys/kernel/tracing";
+	else if (!access("/sys/kernel/debug/tracing/trace", W_OK))
+		tracefs = "/sys/kernel/debug/tracing";
+	else {
+		printf("trace: no tracefs, skipped\n");
+		return -1;
+	}
+	tfs_write("tracing_on", "0");
+	tfs_write("events/enable", "0");
+	tfs_write("trace", "");
+	tfs_write("buffer_size_kb", "16384");
+	for (e = 0; e < n; e++) {
+		snprintf(path, sizeof(path), "events/%s/enable", events[e]);
+		if (tfs_write(path, "1"))
+			printf("trace: event %s not available\n", events[e]);
+	}
+	tfs_write("tracing_on", "1");
+	return 0;
+}
+
+/* Timeline points of one job, in trace order. */
+enum {
+	P_SUBMIT,	/* marker: before SUBMIT */
+	P_PUSHED,	/* gpu_scheduler:drm_sched_job (entity push) */
+	P_SUBMITTED,	/* marker: SUBMIT returned */
+	P_RUNWORK,	/* workqueue_execute_start drm_sched_run_job_work */
+	P_RUNJOB,	/* gpu_scheduler:drm_run_job */
+	P_ENGINE,	/* workqueue_execute_start vdev_run_work (the model) */
+	P_IRQ,		/* irq_vectors:irq_work_entry */
+	P_BH,		/* workqueue_execute_start vpux_bh_work */
+	P_SIGNAL,	/* gpu_scheduler:drm_sched_process_job (hw fence) */
+	P_WOKEN,	/* marker: WAIT returned */
+	P_COUNT
+};
+
+static const char *const p_name[P_COUNT] = {
+	"submit", "entity push", "SUBMIT returned", "sched run_job_work",
+	"run_job", "model engine work", "irq_work (hard irq)",
+	"bottom half work", "hw fence signalled", "WAIT returned",
+};
+
+/* Which timeline point a trace line is, or -1. */
+static int classify(const char *l)
+{
+	if (strstr(l, "vpuxb: submit "))
+		return P_SUBMIT;
+	if (strstr(l, "vpuxb: submitted "))
+		return P_SUBMITTED;
+	if (strstr(l, "vpuxb: woken "))
+		return P_WOKEN;
+	if (strstr(l, "drm_sched_job:"))
+		return P_PUSHED;
+	if (strstr(l, "drm_run_job:"))
+		return P_RUNJOB;
+	if (strstr(l, "drm_sched_process_job:"))
+		return P_SIGNAL;
+	if (strstr(l, "irq_work_entry:"))
+		return P_IRQ;
+	if (strstr(l, "workqueue_execute_start:")) {
+		if (strstr(l, "drm_sched_run_job_work"))
+			return P_RUNWORK;
+		if (strstr(l, "vdev_run_work"))
+			return P_ENGINE;
+		if (strstr(l, "vpux_bh_work"))
+			return P_BH;
+	}
+	return -1;
+}
+
+/* "   task-pid   [001] d.h1.  123.456789: event: ..." -> ns */
+static int64_t line_ts(const char *l)
+{
+	const char *c = strstr(l, ": ");
+	const char *p;
+	long sec, frac;
+	int digits;
+
+	if (!c)
+		return -1;
+	p = c;
+	while (p > l && p[-1] != ' ')
+		p--;
+	if (sscanf(p, "%ld.%ld", &sec, &frac) != 2)
+		return -1;
+	digits = (int)(c - strchr(p, '.')) - 1;
+	while (digits < 9) {
+		frac *= 10;
+		digits++;
+	}
+	return sec * 1000000000ll + frac;
+}
+
+static void bench_trace(void)
+{
+	static const char *const events[] = {
+		"gpu_scheduler/drm_sched_job", "gpu_scheduler/drm_run_job",
+		"gpu_scheduler/drm_sched_process_job",
+		"workqueue/workqueue_execute_start", "irq_vectors/irq_work_entry",
+	};
+	long n = opt.trace_jobs, i, j, njobs, have[P_COUNT] = { 0 };
+	long slow = 0, slow_hop[P_COUNT] = { 0 };
+	int64_t (*ts)[P_COUNT], *d, med_total;
+	char path[256], buf[128], line[512];
+	struct drm_vpux_wait w;
+	int marker, p;
+	FILE *f;
+
+	if (trace_start(events, sizeof(events) / sizeof(events[0])))
+		return;
+	ts = calloc(n, sizeof(*ts));
+	d = samples(n);
+	if (!ts)
+		die("calloc", ENOMEM);
+	snprintf(path, sizeof(path), "%s/trace_marker", tracefs);
+	marker = open(path, O_WRONLY);
+	if (marker < 0)
+		die("trace_marker", errno);
+	for (i = 0; i < n; i++) {
+		uint64_t seq;
+		int len;
+
+		len = snprintf(buf, sizeof(buf), "vpuxb: submit %ld\n", i);
+		if (write(marker, buf, len) < 0)
+			die("trace_marker", errno);
+		seq = submit(&slots[0]);
+		len = snprintf(buf, sizeof(buf), "vpuxb: submitted %ld\n", i);
+		if (write(marker, buf, len) < 0)
+			die("trace_marker", errno);
+		wait_job(seq, &w);
+		len = snprintf(buf, sizeof(buf), "vpuxb: woken %ld\n", i);
+		if (write(marker, buf, len) < 0)
+			die("trace_marker", errno);
+		usleep(200);	/* let the scheduler's free_job work settle */
+	}
+	tfs_write("tracing_on", "0");
+	close(marker);
+
+	/*
+	 * Per job: the first point of each kind after its submit marker
+	 * (jobs are 200 us apart, so nothing of the previous one is left);
+	 * a hop is counted only when its two points are in order.
+	 */
+	snprintf(path, sizeof(path), "%s/trace", tracefs);
+	f = fopen(path, "r");
+	if (!f)
+		die("trace", errno);
+	j = -1;
+	while (fgets(line, sizeof(line), f)) {
+		int64_t t;
+
+		if (line[0] == '#')
+			continue;
+		p = classify(line);
+		if (p < 0 || (t = line_ts(line)) < 0)
+			continue;
+		if (p == P_SUBMIT) {
+			j++;
+			if (j >= n)
+				break;
+			ts[j][P_SUBMIT] = t;
+			continue;
+		}
+		if (j < 0 || ts[j][p])
+			continue;	/* only the first of each kind counts */
+		ts[j][p] = t;
+	}
+	fclose(f);
+	njobs = j + 1 > n ? n : j + 1;
+	trace_reset();
+
+	for (j = 0; j < njobs; j++)
+		for (p = 0; p < P_COUNT; p++)
+			if (ts[j][p])
+				have[p]++;
+	printf("\nWhere a 1-op job's time goes (%ld traced jobs, tracing on: "
+	       "absolute figures include the tracer's cost)\n", njobs);
+	printf("  %-22s %-22s %10s %8s\n", "from", "to", "median us", "jobs");
+	for (p = 1; p < P_COUNT; p++) {
+		int q = p - 1;
+		long m = 0;
+
+		if (!have[p])
+			continue;
+		while (q > 0 && !have[q])
+			q--;
+		if (p == P_RUNWORK)	/* from the push, not from the return to user */
+			q = have[P_PUSHED] ? P_PUSHED : P_SUBMIT;
+		if (p == P_SUBMITTED || p == P_WOKEN)
+			q = p == P_SUBMITTED ? P_SUBMIT : (have[P_SIGNAL] ? P_SIGNAL : P_SUBMIT);
+		for (j = 0; j < njobs; j++)
+			if (ts[j][p] && ts[j][q] && ts[j][p] >= ts[j][q])
+				d[m++] = ts[j][p] - ts[j][q];
+		printf("  %-22s %-22s %10.1f %8ld\n", p_name[q], p_name[p],
+		       median(d, m) / 1000.0, m);
+	}
+	{
+		long m = 0;
+
+		for (j = 0; j < njobs; j++)
+			if (ts[j][P_WOKEN] && ts[j][P_SUBMIT])
+				d[m++] = ts[j][P_WOKEN] - ts[j][P_SUBMIT];
+		med_total = median(d, m);
+		printf("  %-22s %-22s %10.1f %8ld\n", "submit", "WAIT returned",
+		       med_total / 1000.0, m);
+	}
+
+	/* The slow jobs (over 4x the median): which hop took their time? */
+	for (j = 0; j < njobs; j++) {
+		int64_t best = -1, prev;
+		int bp = -1, q;
+
+		if (!ts[j][P_WOKEN] || ts[j][P_WOKEN] - ts[j][P_SUBMIT] <= 4 * med_total)
+			continue;
+		slow++;
+		prev = ts[j][P_SUBMIT];
+		for (q = P_PUSHED; q < P_COUNT; q++) {
+			if (!ts[j][q] || q == P_SUBMITTED || ts[j][q] < prev)
+				continue;
+			if (ts[j][q] - prev > best) {
+				best = ts[j][q] - prev;
+				bp = q;
+			}
+			prev = ts[j][q];
+		}
+		if (bp >= 0)
+			slow_hop[bp]++;
+	}
+	printf("  slow jobs (> 4x median): %ld of %ld; the hop that took most of "
+	       "their time, ending at:", slow, njobs);
+	for (p = 0; p < P_COUNT; p++)
+		if (slow_hop[p])
+			printf(" %s %ld;", p_name[p], slow_hop[p]);
+	printf("\n");
+	free(ts);
+	free(d);
+}
+
+/* Kernel contexts' busy time per job at @k jobs in flight. */
+#define PROF_MAX 16384
+
+struct prof_fn {
+	char name[48];
+	long count;
+	int64_t busy;
+	int64_t *runs;	/* each run's duration, for the median */
+};
+
+static struct prof_fn *prof_get(struct prof_fn *t, int *nt, const char *name)
+{
+	int i;
+
+	for (i = 0; i < *nt; i++)
+		if (!strcmp(t[i].name, name))
+			return &t[i];
+	if (*nt == 32)
+		return NULL;
+	memset(&t[*nt], 0, sizeof(t[*nt]));
+	snprintf(t[*nt].name, sizeof(t[*nt].name), "%s", name);
+	t[*nt].runs = samples(PROF_MAX);
+	return &t[(*nt)++];
+}
+
+static void prof_add(struct prof_fn *pf, int64_t d)
+{
+	if (pf->count < PROF_MAX)
+		pf->runs[pf->count] = d;
+	pf->count++;
+	pf->busy += d;
+}
+
+static void bench_profile(int k)
+{
+	static const char *const events[] = {
+		"workqueue/workqueue_execute_start", "workqueue/workqueue_execute_end",
+		"irq_vectors/irq_work_entry", "irq_vectors/irq_work_exit",
+		"gpu_scheduler/drm_run_job",
+	};
+	struct { char work[24]; int64_t t; } open_w[64];
+	int64_t irq_t[64] = { 0 }, elapsed, busy = 0;
+	long jobs, runs = 0;
+	struct prof_fn fn[32];
+	int nfn = 0, nopen = 0, i;
+	char path[256], line[512];
+	double jps;
+	FILE *f;
+
+	memset(open_w, 0, sizeof(open_w));
+	if (trace_start(events, sizeof(events) / sizeof(events[0])))
+		return;
+	elapsed = now_ns();
+	jps = bench_tput(k, opt.trace_jobs, 60.0, &jobs);
+	elapsed = now_ns() - elapsed;
+	tfs_write("tracing_on", "0");
+
+	snprintf(path, sizeof(path), "%s/trace", tracefs);
+	f = fopen(path, "r");
+	if (!f)
+		die("trace", errno);
+	while (fgets(line, sizeof(line), f)) {
+		const char *b = strchr(line, '['), *w, *fnp;
+		char work[24] = "", name[48] = "";
+		int64_t t = line_ts(line);
+		int cpu = b ? atoi(b + 1) & 63 : 0;
+		struct prof_fn *pf;
+
+		if (line[0] == '#' || t < 0)
+			continue;
+		if (strstr(line, "drm_run_job:")) {
+			runs++;
+			continue;
+		}
+		if (strstr(line, "irq_work_entry:")) {
+			irq_t[cpu] = t;
+			continue;
+		}
+		if (strstr(line, "irq_work_exit:")) {
+			if (irq_t[cpu] && (pf = prof_get(fn, &nfn, "irq_work (hard irq)")))
+				prof_add(pf, t - irq_t[cpu]);
+			irq_t[cpu] = 0;
+			continue;
+		}
+		w = strstr(line, "work struct ");
+		fnp = strstr(line, "function ");
+		if (!w || !fnp || sscanf(w + 12, "%23[0-9a-fx]", work) != 1 ||
+		    sscanf(fnp + 9, "%47[^ \n]", name) != 1)
+			continue;
+		if (strstr(line, "workqueue_execute_start:")) {
+			for (i = 0; i < nopen && strcmp(open_w[i].work, work); i++)
+				;
+			if (i == nopen && nopen < 64)
+				nopen++;
+			if (i < 64) {
+				memcpy(open_w[i].work, work, sizeof(work));
+				open_w[i].t = t;
+			}
+		} else if (strstr(line, "workqueue_execute_end:")) {
+			for (i = 0; i < nopen && strcmp(open_w[i].work, work); i++)
+				;
+			if (i == nopen || !open_w[i].t)
+				continue;
+			pf = prof_get(fn, &nfn, name);
+			if (pf)
+				prof_add(pf, t - open_w[i].t);
+			open_w[i].t = 0;
+		}
+	}
+	fclose(f);
+	trace_reset();
+
+	printf("\nKernel contexts at %d jobs in flight (%ld traced jobs, %ld run_job, "
+	       "%.0f jobs/s with tracing, %.1f us per job)\n", k, jobs, runs, jps,
+	       elapsed / 1000.0 / (jobs ? jobs : 1));
+	printf("  %-30s %9s %11s %11s %11s\n", "context", "runs/job", "median us",
+	       "mean us", "us per job");
+	for (i = 0; i < nfn; i++) {
+		long m = fn[i].count < PROF_MAX ? fn[i].count : PROF_MAX;
+
+		if (fn[i].count * 20 >= jobs) {	/* else unrelated background work */
+			busy += fn[i].busy;
+			printf("  %-30s %9.2f %11.1f %11.1f %11.1f\n", fn[i].name,
+			       (double)fn[i].count / jobs, median(fn[i].runs, m) / 1000.0,
+			       fn[i].busy / 1000.0 / fn[i].count,
+			       fn[i].busy / 1000.0 / jobs);
+		}
+		free(fn[i].runs);
+	}
+	printf("  %-30s %9s %11s %11s %11.1f\n", "all of the above", "", "", "",
+	       busy / 1000.0 / (jobs ? jobs : 1));
+}
+
+/*
+ * function_graph over the job path's kernel entry points, depth 2: each
+ * root's time per job and the callees it is spent in.
+ */
+struct graph_row {
+	char root[40], fn[56];
+	long count;
+	double us;
+};
+
+static void bench_graph(long n)
+{
+	static const char *const roots[] = {
+		"vpux_submit_ioctl", "vpux_wait_ioctl", "drm_sched_run_job_work",
+		"vdev_run_work", "vpux_bh_work", "drm_sched_free_job_work",
+	};
+	enum { NROOTS = sizeof(roots) / sizeof(roots[0]), NROWS = 256 };
+	struct graph_row *rows = calloc(NROWS, sizeof(*rows));
+	char cur[64][40], path[256], line[512];
+	int nrows = 0, r, i;
+	struct drm_vpux_wait w;
+	long j;
+	FILE *f;
+
+	if (!rows)
+		die("calloc", ENOMEM);
+	if (trace_start(NULL, 0)) {
+		free(rows);
+		return;
+	}
+	tfs_write("tracing_on", "0");
+	tfs_write("set_graph_function", "");
+	for (r = 0; r < NROOTS; r++)
+		if (tfs_write_flags("set_graph_function", roots[r], O_APPEND))
+			printf("graph: %s not traceable\n", roots[r]);
+	tfs_write("max_graph_depth", "2");
+	tfs_write("options/funcgraph-irqs", "0");
+	if (tfs_write("current_tracer", "function_graph")) {
+		printf("graph: no function_graph tracer, skipped\n");
+		free(rows);
+		return;
+	}
+	tfs_write("tracing_on", "1");
+	for (j = 0; j < n; j++)
+		wait_job(submit(&slots[0]), &w);
+	tfs_write("tracing_on", "0");
+
+	memset(cur, 0, sizeof(cur));
+	snprintf(path, sizeof(path), "%s/trace", tracefs);
+	f = fopen(path, "r");
+	if (!f)
+		die("trace", errno);
+	while (fgets(line, sizeof(line), f)) {
+		char *bar = strchr(line, '|'), *p, name[56] = "";
+
+		double us = -1;
+		int cpu, open_brace, k;
+
+		if (line[0] == '#' || !bar || sscanf(line, " %d)", &cpu) != 1)
+			continue;
+		cpu &= 63;
+		p = strchr(line, ')');
+		for (p = p ? p + 1 : bar; p < bar; p++)	/* "12.345 us" before the bar */
+			if (*p >= '0' && *p <= '9') {
+				sscanf(p, "%lf", &us);
+				break;
+			}
+		p = bar + 1;
+		while (*p == ' ')
+			p++;
+		open_brace = strstr(p, "{") != NULL;
+		if (*p == '}') {		/* a root returns */
+			if (cur[cpu][0] && us >= 0) {
+				snprintf(name, sizeof(name), "(total)");
+				goto add;
+			}
+			continue;
+		}
+		if (sscanf(p, "%55[A-Za-z0-9_.]", name) != 1)
+			continue;
+		if (open_brace) {
+			for (r = 0; r < NROOTS; r++)
+				if (!strcmp(name, roots[r]))
+					break;
+			snprintf(cur[cpu], sizeof(cur[cpu]), "%s", r < NROOTS ? name : "");
+			continue;
+		}
+		if (!cur[cpu][0] || us < 0)
+			continue;
+add:
+		for (k = 0; k < nrows; k++)
+			if (!strcmp(rows[k].root, cur[cpu]) && !strcmp(rows[k].fn, name))
+				break;
+		if (k == nrows) {
+			if (nrows == NROWS)
+				continue;
+			snprintf(rows[k].root, sizeof(rows[k].root), "%s", cur[cpu]);
+			snprintf(rows[k].fn, sizeof(rows[k].fn), "%s", name);
+			nrows++;
+		}
+		rows[k].count++;
+		rows[k].us += us;
+		if (!strcmp(name, "(total)"))
+			cur[cpu][0] = 0;
+	}
+	fclose(f);
+	tfs_write("current_tracer", "nop");
+	tfs_write("set_graph_function", "");
+	tfs_write("max_graph_depth", "0");
+	trace_reset();
+
+	printf("\nKernel entry points of a 1-op job, function_graph depth 2 "
+	       "(%ld jobs; tracer overhead included; callees >= 0.5 us/job)\n", n);
+	printf("  %-26s %-40s %8s %10s\n", "root", "callee", "calls/job", "us/job");
+	for (r = 0; r < NROOTS; r++)
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < nrows; j++) {
+				struct graph_row *g = &rows[j];
+				int total = !strcmp(g->fn, "(total)");
+
+				if (strcmp(g->root, roots[r]) || total != !i)
+					continue;
+				if (!total && g->us / n < 0.5)
+					continue;
+				printf("  %-26s %-40s %8.2f %10.1f\n", total ? g->root : "",
+				       g->fn, (double)g->count / n, g->us / n);
+			}
+	free(rows);
+}
+
+/* One line of a small sysfs/proc file, or "?". */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	snprintf(buf, len, "?");
+	if (f) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
+	}
+}
+
+/* What decides how fast an idle vCPU wakes up. */
+static void print_env(void)
+{
+	char idle[64], gov[64], cs[64], line[4096];
+	int monitor = 0;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags", 5) && strstr(line, " monitor"))
+			monitor = 1;
+	if (f)
+		fclose(f);
+	read_line("/sys/devices/system/cpu/cpuidle/current_driver", idle, sizeof(idle));
+	read_line("/sys/devices/system/cpu/cpuidle/current_governor_ro", gov, sizeof(gov));
+	if (!strcmp(gov, "?"))
+		read_line("/sys/devices/system/cpu/cpuidle/current_governor", gov, sizeof(gov));
+	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  cs, sizeof(cs));
+	printf("guest: %ld CPUs, cpuidle driver %s (governor %s), MONITOR/MWAIT %s, "
+	       "clocksource %s%s%s\n", sysconf(_SC_NPROCESSORS_ONLN), idle, gov,
+	       monitor ? "advertised" : "absent", cs,
+	       opt.poll_wait ? ", WAIT polled" : "",
+	       opt.pm_qos ? ", cpu_dma_latency held at 0" : "");
+	if (opt.idle_spin)
+		printf("guest: a SCHED_IDLE spinner per CPU: idle vCPUs never halt\n");
+}
+
+static void usage(void)
+{
+	printf("usage: vpux-job-bench [options]\n"
+	       "  --iterations N   GET_PARAM round trips (default 200000); the job\n"
+	       "                   phases use N/100 jobs (latency) and 3N/100 (throughput)\n"
+	       "  --quick          small counts (a few seconds in the TCG VM)\n"
+	       "  --device N       the Nth vpux device (default 0)\n"
+	       "  --shared-bos     every job uses the same BOs (implicit dependencies)\n"
+	       "  --trace N        also trace N jobs with ftrace: per-hop medians, and\n"
+	       "                   the kernel contexts' busy time at 1 and 16 in flight\n"
+	       "  --cap SECONDS    wall-clock cap per phase (default 8)\n"
+	       "  --poll-wait      WAIT by polling (timeout 0) instead of sleeping\n"
+	       "  --pm-qos         hold /dev/cpu_dma_latency at 0 (no deep idle)\n"
+	       "  --idle-spin      a SCHED_IDLE busy loop per CPU, so that no vCPU\n"
+	       "                   ever halts (isolates the cost of waking one)\n"
+	       "  --rounds N       throughput: N interleaved rounds of 1, 4, 16 in\n"
+	       "                   flight, medians reported (default 5)\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "shared-bos", no_argument, NULL, 's' },
+		{ "trace", required_argument, NULL, 't' },
+		{ "cap", required_argument, NULL, 'c' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "poll-wait", no_argument, NULL, 'P' },
+		{ "pm-qos", no_argument, NULL, 'Q' },
+		{ "idle-spin", no_argument, NULL, 'I' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	static const int ks[] = { 1, 4, 16 };
+	double jps[3], lo_jps[3], hi_jps[3], ratio4, ratio16, cycles_ns;
+	int64_t gp_med, gp_p99, *rj[3], *rr4, *rr16;
+	uint64_t khz;
+	long gp_n, tn[3] = { 0 };
+	struct lat lat;
+	int c, i;
+
+	while ((c = getopt_long(argc, argv, "n:qd:st:c:r:PQIh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			opt.getparam_iters = atol(optarg);
+			opt.job_iters = opt.getparam_iters / 100;
+			opt.tput_jobs = opt.getparam_iters * 3 / 100;
+			break;
+		case 'q':
+			opt.getparam_iters = 20000;
+			opt.job_iters = 200;
+			opt.tput_jobs = 600;
+			opt.phase_cap_s = 2.0;
+			opt.rounds = 3;
+			break;
+		case 'r':
+			opt.rounds = atoi(optarg);
+			break;
+		case 'P':
+			opt.poll_wait = 1;
+			break;
+		case 'Q':
+			opt.pm_qos = 1;
+			break;
+		case 'I':
+			opt.idle_spin = 1;
+			break;
+		case 'd':
+			opt.device = atoi(optarg);
+			break;
+		case 's':
+			opt.shared_bos = 1;
+			break;
+		case 't':
+			opt.trace_jobs = atol(optarg);
+			break;
+		case 'c':
+			opt.phase_cap_s = atof(optarg);
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return 2;
+		}
+	}
+	if (opt.getparam_iters < 100)
+		opt.getparam_iters = 100;
+	if (opt.job_iters < 10)
+		opt.job_iters = 10;
+	if (opt.rounds < 1)
+		opt.rounds = 1;
+	if (opt.tput_jobs < 2 * MAX_INFLIGHT * opt.rounds)
+		opt.tput_jobs = 2 * MAX_INFLIGHT * opt.rounds;
+
+	if (opt.pm_qos) {
+		int32_t zero = 0;
+		int q = open("/dev/cpu_dma_latency", O_WRONLY);	/* kept open */
+
+		if (q < 0 || write(q, &zero, sizeof(zero)) != sizeof(zero))
+			fprintf(stderr, "vpux-job-bench: /dev/cpu_dma_latency: %s\n",
+				strerror(errno));
+	}
+	if (opt.idle_spin) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		for (i = 0; i < ncpu && i < 64; i++) {
+			spinners[i] = fork();
+			if (!spinners[i]) {
+				struct sched_param sp = { 0 };
+
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
+				sched_setscheduler(0, SCHED_IDLE, &sp);
+				for (;;)
+					;
+			}
+		}
+	}
+	print_env();
+	fd = open_device(opt.device);
+	if (fd < 0)
+		die("no vpux device (is vpux_accel loaded?)", fd);
+	khz = get_param(DRM_VPUX_PARAM_CLOCK_KHZ);
+	printf("device: id %#llx, %llu DMA engines, clock %llu kHz; %s BOs per in-flight slot\n",
+	       (unsigned long long)get_param(DRM_VPUX_PARAM_DEVICE_ID),
+	       (unsigned long long)get_param(DRM_VPUX_PARAM_NUM_DMA_ENGINES),
+	       (unsigned long long)khz, opt.shared_bos ? "shared" : "own");
+	slots_init();
+
+	bench_getparam(&gp_med, &gp_p99, &gp_n);
+	bench_latency(&lat);
+	/*
+	 * Rounds of 1, 4, 16 in flight, interleaved so that a change of the
+	 * host's load hits every K alike; medians over the rounds (jobs/s in
+	 * milli-jobs/s to keep the integer helpers).
+	 */
+	for (i = 0; i < 3; i++)
+		rj[i] = samples(opt.rounds);
+	rr4 = samples(opt.rounds);
+	rr16 = samples(opt.rounds);
+	for (c = 0; c < opt.rounds; c++) {
+		double r[3];
+		long done;
+
+		for (i = 0; i < 3; i++) {
+			r[i] = bench_tput(ks[i], opt.tput_jobs / opt.rounds,
+					  opt.phase_cap_s / opt.rounds, &done);
+			tn[i] += done;
+			rj[i][c] = (int64_t)(r[i] * 1000);
+		}
+		rr4[c] = (int64_t)(r[1] / r[0] * 1e6);
+		rr16[c] = (int64_t)(r[2] / r[0] * 1e6);
+	}
+	for (i = 0; i < 3; i++) {
+		jps[i] = median(rj[i], opt.rounds) / 1000.0;
+		lo_jps[i] = rj[i][0] / 1000.0;
+		hi_jps[i] = rj[i][opt.rounds - 1] / 1000.0;
+		free(rj[i]);
+	}
+	ratio4 = median(rr4, opt.rounds) / 1e6;
+	ratio16 = median(rr16, opt.rounds) / 1e6;
+	free(rr4);
+	free(rr16);
+	cycles_ns = khz ? lat.cycles_med * 1e6 / khz : 0;
+
+	printf("\n%-44s %12s %12s %8s\n", "measure", "median", "p99", "samples");
+	printf("%-44s %9lld ns %9lld ns %8ld\n", "GET_PARAM round trip",
+	       (long long)gp_med, (long long)gp_p99, gp_n);
+	printf("%-44s %9lld ns %9lld ns %8ld\n", "1-op job SUBMIT+WAIT round trip",
+	       (long long)lat.med, (long long)lat.p99, lat.done);
+	printf("%-44s %9lld ns %9lld ns %8ld\n", "  p90; mean (ns)", (long long)lat.p90,
+	       (long long)lat.mean, lat.done);
+	printf("%-44s %12ld %12s %8ld\n", "  jobs over 1 ms", lat.over_1ms, "", lat.done);
+	printf("%-44s %9lld ns %12s %8ld\n", "  of which SUBMIT ioctl",
+	       (long long)lat.submit_med, "", lat.done);
+	printf("%-44s %9lld ns %12s %8ld\n", "  of which WAIT ioctl",
+	       (long long)lat.wait_med, "", lat.done);
+	printf("%-44s %9lld cy %9.0f ns\n", "device cycles per job (WAIT device_cycles)",
+	       (long long)lat.cycles_med, cycles_ns);
+	printf("%-44s %11.1fx %12s (target <= 10x)\n", "job / GET_PARAM",
+	       gp_med ? (double)lat.med / gp_med : 0.0, "");
+	for (i = 0; i < 3; i++)
+		printf("jobs/s, %2d in flight (median of %d rounds) %4s %9.0f /s %8ld  "
+		       "(rounds %.0f..%.0f)\n", ks[i], opt.rounds, "", jps[i], tn[i],
+		       lo_jps[i], hi_jps[i]);
+	printf("%-44s %11.2fx\n", "jobs/s 4 in flight / 1 in flight", ratio4);
+	printf("%-44s %11.2fx %12s (target >= 3x)\n", "jobs/s 16 in flight / 1 in flight",
+	       ratio16, "");
+
+	if (opt.trace_jobs) {
+		bench_trace();
+		bench_profile(1);
+		bench_profile(16);
+		bench_graph(opt.trace_jobs < 200 ? opt.trace_jobs : 200);
+	}
+
+	printf("bench: getparam_ns=%lld getparam_p99_ns=%lld job_ns=%lld job_p99_ns=%lld "
+	       "job_mean_ns=%lld "
+	       "ratio=%.1f jps1=%.0f jps4=%.0f jps16=%.0f ratio4=%.2f ratio16=%.2f "
+	       "device_cycles=%lld\n",
+	       (long long)gp_med, (long long)gp_p99, (long long)lat.med,
+	       (long long)lat.p99, (long long)lat.mean, gp_med ? (double)lat.med / gp_med : 0.0,
+	       jps[0], jps[1], jps[2], ratio4, ratio16,
+	       (long long)lat.cycles_med);
+	close(fd);
+	for (i = 0; i < 64; i++)
+		if (spinners[i] > 0) {
+			kill(spinners[i], SIGKILL);
+			waitpid(spinners[i], NULL, 0);
+		}
+	return 0;
+}
