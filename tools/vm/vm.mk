@@ -19,10 +19,15 @@ check-debug: deps $(VM_BINS)
 debug-kernel: deps
 	@tools/vm/debug-kernel.sh
 
-# The main job for now: boot, load the module, print the device table.
+# The main job: boot, load the module, print the device table; then run
+# the sample CNN through libvpux's in-process backend (engine core + NPU
+# model), checked bit for bit against the CPU reference, with timing.
 demo: deps
 	@$(MAKE) -s module userspace >/dev/null
 	@$(VM_ENV) tools/vm/vm-run.sh demo $(B)/demo vpux-info
+	@echo
+	@echo "== examples/tiny_cnn.vasm in-process (vpux-run --check --repeat 20)"
+	@$(B)/tools/vpux-run --check --repeat 20 $(B)/examples/tiny_cnn.vpux
 
 # Interactive: a shell in the VM with the module loaded.
 vm-shell: module $(VM_BINS)
