@@ -16,6 +16,7 @@
 #include <drm/drm_ioctl.h>
 
 #include <drm/drm_managed.h>
+#include <drm/drm_print.h>
 
 #include "vpux_drv.h"
 #include "vpux_gem.h"
@@ -87,7 +88,21 @@ static void vpux_postclose(struct drm_device *dev, struct drm_file *file)
 	vpux_file_priv_put(fpriv);
 }
 
-DEFINE_DRM_ACCEL_FOPS(vpux_fops);
+static const struct file_operations vpux_fops = {
+	.owner = THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo = drm_show_fdinfo,
+};
+
+/* fdinfo: the standard engine busy time and memory keys. */
+static void vpux_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct vpux_file_priv *fpriv = file->driver_priv;
+
+	drm_printf(p, "drm-engine-npu:\t%llu ns\n",
+		   (u64)atomic64_read(&fpriv->busy_ns));
+	drm_show_memory_stats(p, file);
+}
 
 static const struct drm_driver vpux_drm_driver = {
 	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM |
@@ -96,6 +111,7 @@ static const struct drm_driver vpux_drm_driver = {
 	.postclose = vpux_postclose,
 	.gem_create_object = vpux_gem_create_object,
 	.gem_prime_import = vpux_gem_prime_import,
+	.show_fdinfo = vpux_show_fdinfo,
 	.ioctls = vpux_ioctls,
 	.num_ioctls = ARRAY_SIZE(vpux_ioctls),
 	.fops = &vpux_fops,
@@ -141,6 +157,7 @@ static int vpux_probe(struct platform_device *pdev)
 	ret = drm_dev_register(&vdev->drm, 0);
 	if (ret)
 		return ret;
+	vpux_debugfs_init(vdev);
 
 	return 0;
 }

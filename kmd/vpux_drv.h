@@ -131,6 +131,7 @@ struct vpux_device {
  * @next_seqno: number of the next job
  * @ring: the last VPUX_JOB_RING jobs, by seqno % VPUX_JOB_RING
  * @banned: a job of this file hung or faulted; later submits fail
+ * @busy_ns: time its jobs spent on the NPU (fdinfo drm-engine-npu)
  */
 struct vpux_file_priv {
 	struct kref ref;
@@ -142,6 +143,7 @@ struct vpux_file_priv {
 	u64 next_seqno;
 	struct vpux_job_slot ring[VPUX_JOB_RING];
 	bool banned;
+	atomic64_t busy_ns;
 };
 
 void vpux_file_priv_put(struct vpux_file_priv *fpriv);
@@ -162,6 +164,13 @@ u64 vpux_reg_read64(struct vpux_device *vdev, u32 lo, u32 hi);
 
 /* vpux_hw.c */
 int vpux_hw_probe(struct vpux_device *vdev);
+
+/* vpux_debugfs.c */
+#ifdef CONFIG_DEBUG_FS
+void vpux_debugfs_init(struct vpux_device *vdev);
+#else
+static inline void vpux_debugfs_init(struct vpux_device *vdev) { }
+#endif
 
 /* vpux_param.c */
 int vpux_get_param_ioctl(struct drm_device *dev, void *data,

@@ -70,6 +70,7 @@ struct vpux_job_slot {
  * @task_id: the core's task id while on the hardware, else -1
  * @hw_slot: MMU context slot the job runs in, -1 before run_job
  * @ops_done: ops completed at the last timeout check (progress)
+ * @start_ns: when run_job handed the task to the core
  */
 struct vpux_job {
 	struct drm_sched_job base;
@@ -86,6 +87,7 @@ struct vpux_job {
 	int task_id;
 	int hw_slot;
 	u32 ops_done;
+	u64 start_ns;
 };
 
 static inline struct vpux_job *to_vpux_job(struct drm_sched_job *job)

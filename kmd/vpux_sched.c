@@ -147,6 +147,8 @@ void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 void vpux_job_finish(struct vpux_job *job, const struct vpux_job_result *res)
 {
 	job->slot->result = *res;
+	if (job->start_ns)
+		atomic64_add(ktime_get_ns() - job->start_ns, &job->fpriv->busy_ns);
 	if (res->status == DRM_VPUX_STATUS_MMU_FAULT ||
 	    res->status == DRM_VPUX_STATUS_TIMEOUT)
 		WRITE_ONCE(job->fpriv->banned, true);
@@ -191,6 +193,7 @@ static struct dma_fence *vpux_run_job(struct drm_sched_job *sched_job)
 		return ERR_PTR(slot);
 	}
 	job->hw_slot = slot;
+	job->start_ns = ktime_get_ns();
 
 	spin_lock_irqsave(&vdev->fw.lock, flags);
 	id = dla_execute_task(vdev->fw.engine, &job->task, slot, job->priority);

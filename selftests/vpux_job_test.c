@@ -71,8 +71,60 @@ static void dma_op(struct dla_dma_op *op, __u32 src, __u32 soff, __u32 dst,
 	op->count[0] = op->count[1] = op->count[2] = 1;
 }
 
+/* debugfs of accel minor @minor is named after its device (vpux-sim.N) */
+static int dbg_path(int minor, const char *name, char *path, size_t len)
+{
+	char link[96], dev[96];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minor);
+	n = readlink(link, dev, sizeof(dev) - 1);
+	if (n < 0)
+		return -errno;
+	dev[n] = '\0';
+	snprintf(path, len, "/sys/kernel/debug/accel/%s/%s",
+		 strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev, name);
+	return 0;
+}
+
+/* read a number / write a string */
+static long dbg_read(int minor, const char *name)
+{
+	char path[160], buf[32] = "";
+	FILE *f;
+
+	if (dbg_path(minor, name, path, sizeof(path)))
+		return -ENOENT;
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return strtol(buf, NULL, 0);
+}
+
+static int dbg_write(int minor, const char *name, const char *val)
+{
+	char path[160];
+	int fd, ret = 0;
+
+	if (dbg_path(minor, name, path, sizeof(path)))
+		return -ENOENT;
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 FIXTURE(job) {
 	int fd;
+	int minor;
+	long resets;		/* hang recoveries at setup */
+	long expect_resets;	/* the ones the test causes on purpose */
 	struct bo task, a, b, c;
 	struct drm_vpux_buf list[3];
 };
@@ -81,10 +133,11 @@ FIXTURE_SETUP(job)
 {
 	int i;
 
-	self->fd = vpux_open_nth(0, NULL);
+	self->fd = vpux_open_nth(0, &self->minor);
 	if (self->fd == -ENODEV)
 		SKIP(return, "no vpux device (is vpux_accel loaded?)");
 	ASSERT_GE(self->fd, 0);
+	self->resets = dbg_read(self->minor, "resets");
 	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->task));
 	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &self->a));
 	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &self->b));
@@ -98,8 +151,14 @@ FIXTURE_SETUP(job)
 
 FIXTURE_TEARDOWN(job)
 {
-	if (self->fd >= 0)
-		close(self->fd);
+	if (self->fd < 0)
+		return;
+	dbg_write(self->minor, "inject", "none 0");
+	/* no test may cause a hang recovery it did not ask for */
+	if (self->resets >= 0)
+		EXPECT_EQ(self->resets + self->expect_resets,
+			  dbg_read(self->minor, "resets"));
+	close(self->fd);
 }
 
 /* One-op copy a -> b of @len bytes at the task BO's @off. */
@@ -545,6 +604,136 @@ TEST_F(job, killed_process_mid_job)
 	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 10000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+}
+
+/* Run the a -> b copy in a fresh file; 0 and *w filled on completion. */
+static int copy_job(struct __test_metadata *_metadata, FIXTURE_DATA(job) *self,
+		    struct drm_vpux_wait *w)
+{
+	struct drm_vpux_submit s;
+	size_t size = copy_task(&self->task, 0, SZ);
+
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	if (vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s))
+		return -1;
+	return job_wait(self->fd, s.seqno, 30000000000ll, w);
+}
+
+TEST_F(job, injected_hang_is_recovered)
+{
+	struct drm_vpux_wait w;
+	struct drm_vpux_submit s;
+	struct bo t2, a2, b2;
+	struct drm_vpux_buf l2[2];
+	size_t size;
+	int fd2;
+
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	/* the first DMA op on engine 0 never completes */
+	ASSERT_EQ(0, dbg_write(self->minor, "inject", "hang 0 1"));
+	ASSERT_EQ(0, copy_job(_metadata, self, &w));
+	self->expect_resets = 1;
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
+	EXPECT_EQ(-ETIMEDOUT, w.error);
+	EXPECT_EQ(self->resets + 1, dbg_read(self->minor, "resets"));
+	/* the hung file is banned, another one runs on the same engines */
+	size = copy_task(&self->task, 0, SZ);
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	EXPECT_EQ(-EBADFD, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, bo_new(fd2, 4096, 0, &t2));
+	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &a2));
+	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &b2));
+	memset(a2.map, 0x6b, SZ);
+	size = copy_task(&t2, 0, SZ);
+	l2[0] = (struct drm_vpux_buf){ .handle = a2.handle, .size = SZ };
+	l2[1] = (struct drm_vpux_buf){ .handle = b2.handle, .size = SZ };
+	submit_args(&s, &t2, 0, size, l2, 2);
+	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(fd2, s.seqno, 10000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0x6b, b2.map[SZ - 1]);
+	close(fd2);
+}
+
+TEST_F(job, lost_interrupt_is_found_by_the_timeout)
+{
+	struct drm_vpux_wait w;
+
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	ASSERT_EQ(0, dbg_write(self->minor, "inject", "drop_irq 0 1"));
+	ASSERT_EQ(0, copy_job(_metadata, self, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
+	/* not a hang: no recovery, no ban */
+	EXPECT_EQ(self->resets, dbg_read(self->minor, "resets"));
+	ASSERT_EQ(0, copy_job(_metadata, self, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+}
+
+TEST_F(job, injected_mmu_fault)
+{
+	struct drm_vpux_wait w;
+
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	ASSERT_EQ(0, dbg_write(self->minor, "inject", "mmu_fault 0 1"));
+	ASSERT_EQ(0, copy_job(_metadata, self, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+	EXPECT_EQ(0, self->b.map[0]);
+}
+
+TEST_F(job, slow_engine_is_not_a_hang)
+{
+	struct drm_vpux_wait w;
+
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	ASSERT_EQ(0, dbg_write(self->minor, "inject", "slow 0 1 1000"));
+	ASSERT_EQ(0, copy_job(_metadata, self, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
+}
+
+TEST_F(job, bad_injection_is_refused)
+{
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	EXPECT_EQ(-EINVAL, dbg_write(self->minor, "inject", "explode 0"));
+	EXPECT_EQ(-EINVAL, dbg_write(self->minor, "inject", "hang 99"));
+	EXPECT_EQ(-EINVAL, dbg_write(self->minor, "inject", "hang"));
+	EXPECT_EQ(0, dbg_write(self->minor, "inject", "none"));
+	/* forcing the hang check with nothing running changes nothing */
+	EXPECT_EQ(0, dbg_write(self->minor, "force_recovery", "1"));
+}
+
+TEST_F(job, fdinfo_reports_busy_time_and_memory)
+{
+	struct drm_vpux_wait w;
+	char path[64], buf[2048];
+	unsigned long long ns = 0;
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	ASSERT_EQ(0, copy_job(_metadata, self, &w));
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
+	fd = open(path, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	ASSERT_GT(n, 0);
+	buf[n] = '\0';
+	EXPECT_NE(NULL, strstr(buf, "drm-driver:\tvpux_accel"));
+	EXPECT_NE(NULL, strstr(buf, "drm-total-memory:"));
+	p = strstr(buf, "drm-engine-npu:");
+	ASSERT_NE(NULL, p);
+	EXPECT_EQ(1, sscanf(p, "drm-engine-npu: %llu ns", &ns));
+	EXPECT_GT(ns, 0ull);
 }
 
 TEST_HARNESS_MAIN

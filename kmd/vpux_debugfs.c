@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * debugfs, under /sys/kernel/debug/accel/<device name>/ (vpux-sim.N):
+ *
+ *   engines         each engine's kind, state, ops done and last op cycles
+ *   resets          jobs aborted after a hang since load
+ *   bo_list         every open file's BOs: address, size, flags
+ *   inject          write "KIND ENGINE [COUNT [ARG]]" to make the NPU
+ *                   misbehave (KIND: hang, drop_irq, mmu_fault, slow,
+ *                   none; ENGINE: global engine index; COUNT: ops it
+ *                   applies to, 0 = until "none"; ARG: slow-down factor)
+ *   force_recovery  write anything: run the hang check on the oldest job
+ *                   now instead of at its timeout
+ */
+
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_debugfs.h>
+#include <drm/drm_file.h>
+
+#include "vpux_drv.h"
+#include "vpux_gem.h"
+
+static int engines_show(struct seq_file *m, void *data)
+{
+	struct vpux_device *vdev = m->private;
+	static const char *const kinds[] = { "dma", "dpu", "shave" };
+	static const char *const states[] = { "idle", "busy", "done", "error" };
+	u32 n = vdev->hw.n_dma + vdev->hw.n_dpu + vdev->hw.n_shave, e;
+
+	seq_printf(m, "irq_status %#x fault_status %#x\n",
+		   vpux_reg_read(vdev, VPUX_REG_IRQ_STATUS),
+		   vpux_reg_read(vdev, VPUX_REG_FAULT_STATUS));
+	for (e = 0; e < n; e++) {
+		u32 base = VPUX_REG_ENGINE(e);
+		u32 kind = vpux_reg_read(vdev, base + VPUX_ENG_KIND);
+		u32 st = vpux_reg_read(vdev, base + VPUX_ENG_STATUS);
+		u32 state = st & VPUX_ENG_STATE_MASK;
+
+		seq_printf(m, "engine %u %s: %s error %u ops_done %u last_op_cycles %u\n",
+			   e, kind < ARRAY_SIZE(kinds) ? kinds[kind] : "?",
+			   state < ARRAY_SIZE(states) ? states[state] : "?",
+			   st >> VPUX_ENG_ERROR_SHIFT,
+			   vpux_reg_read(vdev, base + VPUX_ENG_OPS_DONE),
+			   vpux_reg_read(vdev, base + VPUX_ENG_OP_CYCLES));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(engines);
+
+static int resets_show(struct seq_file *m, void *data)
+{
+	struct vpux_device *vdev = m->private;
+
+	seq_printf(m, "%d\n", atomic_read(&vdev->resets));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(resets);
+
+static int bo_list_show(struct seq_file *m, void *data)
+{
+	struct vpux_device *vdev = m->private;
+	struct drm_device *drm = &vdev->drm;
+	struct drm_file *file;
+
+	mutex_lock(&drm->filelist_mutex);
+	list_for_each_entry(file, &drm->filelist, lhead) {
+		struct vpux_file_priv *fpriv = file->driver_priv;
+		struct vpux_bo *bo;
+
+		seq_printf(m, "file %llu: %llu pages mapped%s\n", file->client_id,
+			   fpriv->ctx.mapped_pages,
+			   READ_ONCE(fpriv->banned) ? ", banned" : "");
+		mutex_lock(&vdev->bo_lock);
+		list_for_each_entry(bo, &fpriv->bos, ctx_link)
+			seq_printf(m, "  %#llx %zu flags %#x\n", bo->device_addr,
+				   bo->base.base.size, bo->flags);
+		mutex_unlock(&vdev->bo_lock);
+	}
+	mutex_unlock(&drm->filelist_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(bo_list);
+
+static ssize_t inject_write(struct file *f, const char __user *ubuf,
+			    size_t len, loff_t *pos)
+{
+	static const char *const kinds[] = {
+		[VPUX_INJECT_NONE] = "none",
+		[VPUX_INJECT_HANG] = "hang",
+		[VPUX_INJECT_DROP_IRQ] = "drop_irq",
+		[VPUX_INJECT_MMU_FAULT] = "mmu_fault",
+		[VPUX_INJECT_SLOW] = "slow",
+	};
+	struct vpux_device *vdev = file_inode(f)->i_private;
+	u32 n = vdev->hw.n_dma + vdev->hw.n_dpu + vdev->hw.n_shave;
+	unsigned int engine = 0, count = 0, arg = 1, kind;
+	char buf[64], name[16];
+	int fields;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	fields = sscanf(buf, "%15s %u %u %u", name, &engine, &count, &arg);
+	if (fields < 1)
+		return -EINVAL;
+	for (kind = 0; kind < ARRAY_SIZE(kinds); kind++)
+		if (!strcmp(name, kinds[kind]))
+			break;
+	if (kind == ARRAY_SIZE(kinds) || (kind != VPUX_INJECT_NONE && fields < 2) ||
+	    engine >= n || count > 0xffff)
+		return -EINVAL;
+
+	vpux_reg_write(vdev, VPUX_REG_INJECT_ARG, arg);
+	vpux_reg_write(vdev, VPUX_REG_INJECT,
+		       engine << VPUX_INJECT_ENGINE_SHIFT |
+		       kind << VPUX_INJECT_KIND_SHIFT |
+		       count << VPUX_INJECT_COUNT_SHIFT);
+	return len;
+}
+
+static const struct file_operations inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = inject_write,
+};
+
+static ssize_t force_recovery_write(struct file *f, const char __user *ubuf,
+				    size_t len, loff_t *pos)
+{
+	struct vpux_device *vdev = file_inode(f)->i_private;
+
+	drm_sched_fault(&vdev->sched);
+	return len;
+}
+
+static const struct file_operations force_recovery_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = force_recovery_write,
+};
+
+/**
+ * vpux_debugfs_init() - create the files once the device is registered
+ * @vdev: the device
+ *
+ * The accel core creates the device's directory but, unlike DRM's, calls
+ * no driver hook; the directory and its files go with the DRM device.
+ */
+void vpux_debugfs_init(struct vpux_device *vdev)
+{
+	struct dentry *root = vdev->drm.debugfs_root;
+
+	debugfs_create_file("engines", 0444, root, vdev, &engines_fops);
+	debugfs_create_file("resets", 0444, root, vdev, &resets_fops);
+	debugfs_create_file("bo_list", 0444, root, vdev, &bo_list_fops);
+	debugfs_create_file("inject", 0200, root, vdev, &inject_fops);
+	debugfs_create_file("force_recovery", 0200, root, vdev,
+			    &force_recovery_fops);
+}
