@@ -182,6 +182,37 @@ static void submit_args(struct drm_vpux_submit *s, struct bo *task, size_t off,
 	s->priority = DRM_VPUX_PRIORITY_NORMAL;
 }
 
+/*
+ * In a file of its own: copy @fill bytes a -> b; 0 if the job completed
+ * and the data arrived.
+ */
+static int fresh_file_copy(unsigned char fill)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo t, a, b;
+	struct drm_vpux_buf l[2];
+	int fd = vpux_open_nth(0, NULL), ret = -1;
+
+	if (fd < 0)
+		return fd;
+	if (bo_new(fd, 4096, 0, &t) || bo_new(fd, SZ, 0, &a) ||
+	    bo_new(fd, SZ, 0, &b))
+		goto out;
+	memset(a.map, fill, SZ);
+	l[0] = (struct drm_vpux_buf){ .handle = a.handle, .size = SZ };
+	l[1] = (struct drm_vpux_buf){ .handle = b.handle, .size = SZ };
+	submit_args(&s, &t, 0, copy_task(&t, 0, SZ), l, 2);
+	if (vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s) ||
+	    job_wait(fd, s.seqno, 10000000000ll, &w))
+		goto out;
+	ret = w.status == DRM_VPUX_STATUS_DONE && b.map[0] == fill &&
+	      b.map[SZ - 1] == fill ? 0 : 1;
+out:
+	close(fd);
+	return ret;
+}
+
 TEST_F(job, dma_copy)
 {
 	struct drm_vpux_submit s;
@@ -415,10 +446,8 @@ TEST_F(job, mmu_fault_bans_the_file_only)
 {
 	struct drm_vpux_submit s;
 	struct drm_vpux_wait w;
-	struct bo ro, t2, a2, b2;
-	struct drm_vpux_buf l2[2];
+	struct bo ro;
 	size_t size;
-	int fd2;
 
 	ASSERT_EQ(0, bo_new(self->fd, SZ, DRM_VPUX_BO_DEVICE_READONLY, &ro));
 	self->list[1].handle = ro.handle;
@@ -435,21 +464,7 @@ TEST_F(job, mmu_fault_bans_the_file_only)
 	EXPECT_EQ(-EBADFD, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 
 	/* another file runs on */
-	fd2 = vpux_open_nth(0, NULL);
-	ASSERT_GE(fd2, 0);
-	ASSERT_EQ(0, bo_new(fd2, 4096, 0, &t2));
-	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &a2));
-	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &b2));
-	memset(a2.map, 0x5a, SZ);
-	size = copy_task(&t2, 0, SZ);
-	l2[0] = (struct drm_vpux_buf){ .handle = a2.handle, .size = SZ };
-	l2[1] = (struct drm_vpux_buf){ .handle = b2.handle, .size = SZ };
-	submit_args(&s, &t2, 0, size, l2, 2);
-	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_VPUX_SUBMIT, &s));
-	ASSERT_EQ(0, job_wait(fd2, s.seqno, 5000000000ll, &w));
-	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
-	EXPECT_EQ(0x5a, b2.map[SZ - 1]);
-	close(fd2);
+	EXPECT_EQ(0, fresh_file_copy(0x5a));
 }
 
 TEST_F(job, wait_errors)
@@ -623,10 +638,7 @@ TEST_F(job, injected_hang_is_recovered)
 {
 	struct drm_vpux_wait w;
 	struct drm_vpux_submit s;
-	struct bo t2, a2, b2;
-	struct drm_vpux_buf l2[2];
 	size_t size;
-	int fd2;
 
 	if (self->resets < 0)
 		SKIP(return, "no debugfs");
@@ -641,21 +653,7 @@ TEST_F(job, injected_hang_is_recovered)
 	size = copy_task(&self->task, 0, SZ);
 	submit_args(&s, &self->task, 0, size, self->list, 2);
 	EXPECT_EQ(-EBADFD, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
-	fd2 = vpux_open_nth(0, NULL);
-	ASSERT_GE(fd2, 0);
-	ASSERT_EQ(0, bo_new(fd2, 4096, 0, &t2));
-	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &a2));
-	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &b2));
-	memset(a2.map, 0x6b, SZ);
-	size = copy_task(&t2, 0, SZ);
-	l2[0] = (struct drm_vpux_buf){ .handle = a2.handle, .size = SZ };
-	l2[1] = (struct drm_vpux_buf){ .handle = b2.handle, .size = SZ };
-	submit_args(&s, &t2, 0, size, l2, 2);
-	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_VPUX_SUBMIT, &s));
-	ASSERT_EQ(0, job_wait(fd2, s.seqno, 10000000000ll, &w));
-	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
-	EXPECT_EQ(0x6b, b2.map[SZ - 1]);
-	close(fd2);
+	EXPECT_EQ(0, fresh_file_copy(0x6b));
 }
 
 TEST_F(job, lost_interrupt_is_found_by_the_timeout)
