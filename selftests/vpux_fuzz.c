@@ -18,6 +18,10 @@
  *
  *   vpux_fuzz [--seed S] [--calls N] [--time SECS] [--threads T] [--procs P]
  *
+ * VPUX_FUZZ_NO=a,b,... in the environment narrows a failure down: it
+ * leaves out the named calls (names as in the report) and "mutate" (task
+ * mutations), "fault" (writes to read-only BOs), "cmx" (CMX references).
+ *
  * The seed is printed; --seed replays a run's per-thread call sequences
  * (the interleaving of threads is up to the kernel). Output is TAP.
  */
@@ -64,7 +68,7 @@ static const char *const op_name[NOPS] = {
 };
 
 /* Weights of the ops in the random mix. */
-static const unsigned int op_weight[NOPS] = {
+static unsigned int op_weight[NOPS] = {
 	[OP_GET_PARAM] = 4, [OP_BO_CREATE] = 8, [OP_BO_INFO] = 6,
 	[OP_SUBMIT] = 28, [OP_WAIT] = 16, [OP_GEM_CLOSE] = 4,
 	[OP_PRIME_EXPORT] = 4, [OP_PRIME_IMPORT] = 0 /* with export */,
@@ -120,6 +124,7 @@ static struct {
 } cfg = { .calls = 20000, .secs = 30, .threads = 4, .procs = 2 };
 
 static __u64 num_tiles = 1, cmx_size = 4096;
+static int no_mutate, no_fault, no_cmx;	/* VPUX_FUZZ_NO=mutate,fault,cmx */
 static __s64 t_end;
 
 static void add(uint64_t *p, uint64_t n)
@@ -889,7 +894,7 @@ static struct dla_buf_ref pick_ref(struct thr *t, const struct entry *ent,
 {
 	unsigned int tries, e;
 
-	if (chance(t, 15)) {
+	if (!no_cmx && chance(t, 15)) {
 		__u32 off = below(t, (unsigned int)cmx_size / 2) & ~3u;
 
 		*room = (__u32)cmx_size - off;
@@ -1079,7 +1084,7 @@ static void do_submit(struct thr *t, struct file *f)
 		ent[i].writable = !(b->flags & DRM_VPUX_BO_DEVICE_READONLY);
 	}
 	/* once in a while a write to a read-only BO: a fault, a ban */
-	fault = chance(t, 2);
+	fault = !no_fault && chance(t, 2);
 
 	f->task_slot = (f->task_slot + 1) % (TASK_BO_SIZE / TASK_SLOT);
 	task = f->task_map + f->task_slot * TASK_SLOT;
@@ -1101,7 +1106,7 @@ static void do_submit(struct thr *t, struct file *f)
 	}
 	if (fault)
 		clean = 0;
-	if (chance(t, 25)) {
+	if (!no_mutate && chance(t, 25)) {
 		mutate(t, task, tb.size, &tb, ndma, nb);
 		add(&st->mutated, 1);
 		clean = 0;
@@ -1443,12 +1448,27 @@ int main(int argc, char **argv)
 	}
 	if (!cfg.threads || !cfg.procs || cfg.threads > 64 || cfg.procs > 64)
 		usage(argv[0]);
+	if (getenv("VPUX_FUZZ_NO")) {
+		char *list = strdup(getenv("VPUX_FUZZ_NO")), *save = NULL, *w;
+
+		for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			no_mutate |= !strcmp(w, "mutate");
+			no_fault |= !strcmp(w, "fault");
+			no_cmx |= !strcmp(w, "cmx");
+			for (c = 0; c < NOPS; c++)
+				if (!strcmp(w, op_name[c]))
+					op_weight[c] = 0;
+		}
+		free(list);
+	}
 	if (!have_seed)
 		cfg.seed = (uint64_t)now_ns() ^ ((uint64_t)getpid() << 32);
 
 	printf("TAP version 13\n");
 	printf("# vpux_fuzz --seed %" PRIu64 " --calls %" PRIu64 " --time %u --threads %u --procs %u\n",
 	       cfg.seed, cfg.calls, cfg.secs, cfg.threads, cfg.procs);
+	if (getenv("VPUX_FUZZ_NO"))
+		printf("# VPUX_FUZZ_NO=%s\n", getenv("VPUX_FUZZ_NO"));
 	cfg.ndev = vpux_count_devices();
 	if (!cfg.ndev) {
 		printf("1..0 # SKIP no vpux device (is vpux_accel loaded?)\n");
