@@ -6,10 +6,10 @@
  *
  *  - "inproc": the engine core + NPU model in this process
  *    (backend_inproc.c, through portability/user/dla_user.h);
- *  - "ioctl": /dev/accel/accelN through uapi/drm/vpux_accel.h (to be
- *    added: GEM create/mmap for bo_alloc/bo_map, the submit ioctl with the
- *    address list as (handle, offset, size) triples, fence wait, job
- *    status/cycles queries).
+ *  - "ioctl": /dev/accel/accelN through uapi/drm/vpux_accel.h
+ *    (backend_ioctl.c): BO_CREATE/BO_INFO + mmap for bo_alloc, SUBMIT
+ *    with the address list as (handle, offset, size) triples, WAIT by
+ *    seqno for wait and status; no per-op cycles.
  *
  * Buffers are device memory with a device address and a CPU mapping; a
  * task is an address list whose entry 0 holds task memory
@@ -62,5 +62,6 @@ struct vpux_backend_ops {
 };
 
 extern const struct vpux_backend_ops vpux_backend_inproc;
+extern const struct vpux_backend_ops vpux_backend_ioctl;
 
 #endif /* VPUX_BACKEND_H */

@@ -15,19 +15,17 @@ int vpux_device_open(const char *name, struct vpux_device **out)
 	if (!out)
 		return vpux_err(VPUX_E_INVAL, "device: no result pointer");
 	*out = NULL;
-	if (name && strcmp(name, "inproc")) {
-		if (!strncmp(name, "/dev/accel/accel", 16))
-			return vpux_err(VPUX_E_NODEV,
-					"%s: the ioctl backend is not built into this libvpux yet",
-					name);
+	if (name && !strcmp(name, "inproc"))
+		name = NULL;
+	if (name && strcmp(name, "auto") && strncmp(name, "/dev/", 5))
 		return vpux_err(VPUX_E_NODEV,
-				"%s: unknown device (\"inproc\" or /dev/accel/accelN)",
+				"%s: unknown device (\"inproc\", \"auto\" or /dev/accel/accelN)",
 				name);
-	}
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return vpux_err(VPUX_E_NOMEM, "device: out of memory");
-	dev->ops = &vpux_backend_inproc;
+	/* "auto" and device nodes: the kernel driver */
+	dev->ops = name ? &vpux_backend_ioctl : &vpux_backend_inproc;
 	ret = dev->ops->open(name, &dev->priv);
 	if (ret) {
 		free(dev);

@@ -168,8 +168,9 @@ struct vpux_device_info {
 /**
  * vpux_device_open() - open a device
  * @name: "inproc" (or NULL): engine core + NPU model in this process;
- *	"/dev/accel/accelN": the kernel driver (VPUX_E_NODEV until the ioctl
- *	backend exists)
+ *	"/dev/accel/accelN": the kernel driver vpux_accel.ko (ioctl backend;
+ *	VPUX_E_NODEV if the node is absent or not vpux_accel); "auto": the
+ *	first vpux_accel node
  * @out: the device
  */
 int vpux_device_open(const char *name, struct vpux_device **out);

@@ -89,9 +89,13 @@ static void test_device(void)
 	struct vpux_device_info info;
 	struct vpux_device *d2 = NULL;
 
-	tap_check(vpux_device_open("/dev/accel/accel0", &d2) == VPUX_E_NODEV &&
-		  !d2 && strstr(vpux_last_error(), "ioctl backend"),
-		  "device path: VPUX_E_NODEV until the ioctl backend exists (%s)",
+	tap_check(vpux_device_open("/dev/accel/accel63", &d2) == VPUX_E_NODEV &&
+		  !d2 && strstr(vpux_last_error(), "accel63"),
+		  "absent device node: VPUX_E_NODEV naming it (%s)",
+		  vpux_last_error());
+	tap_check(vpux_device_open("/dev/null", &d2) == VPUX_E_NODEV && !d2 &&
+		  strstr(vpux_last_error(), "not a DRM device"),
+		  "a node that is not vpux_accel: VPUX_E_NODEV (%s)",
 		  vpux_last_error());
 	tap_check(vpux_device_open("bogus", &d2) == VPUX_E_NODEV,
 		  "unknown device name refused");
