@@ -16,8 +16,9 @@
 #   vm-run.sh shell                  interactive shell on the console
 #
 # Environment: KVER (kernel ABI, default: newest 6.12 headers installed),
-# VPUX_KO (module, default ./vpux_accel.ko), VPUX_BINS (programs to copy
-# into /vpux/bin, their shared libraries follow), VPUX_MODULE_PARAMS,
+# VPUX_KO (module, default ./vpux_accel.ko), VPUX_BINS (programs, and data
+# files such as loadables, to copy into /vpux/bin; the programs' shared
+# libraries follow), VPUX_MODULE_PARAMS,
 # VPUX_VM_TIMEOUT (seconds, default 300), VPUX_VM_MEM (MiB, default 1024),
 # VPUX_VM_KERNEL and VPUX_VM_BASE (a bzImage to boot instead of Debian's,
 # e.g. the debug kernel, and the base cpio made for it by mkbase.sh).
@@ -55,7 +56,7 @@ mkdir -p "$pay/vpux/bin" "$pay/vpux/lib" "$pay/lib64"
 cp "$VPUX_KO" "$pay/vpux/vpux_accel.ko"
 printf '%s\n' "${VPUX_MODULE_PARAMS:-num_devices=2}" >"$pay/vpux/module-params"
 for bin in ${VPUX_BINS:-}; do
-	[ -x "$bin" ] || die "$bin: not built"
+	[ -f "$bin" ] || die "$bin: not built"
 	cp "$bin" "$pay/vpux/bin/"
 	ldd "$bin" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
 	while read -r lib; do

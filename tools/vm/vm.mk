@@ -2,7 +2,8 @@
 # under QEMU (tools/vm/vm-run.sh). Included by the top-level Makefile.
 
 VM_TESTS := tools/vm/tests.list
-VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(SRCTOP)/tools/vm/tap-cmd.sh $(VM_EXTRA_BINS)
+VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(SRCTOP)/tools/vm/tap-cmd.sh \
+	$(VM_EXTRA_BINS) $(B)/examples/tiny_cnn.vpux
 VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)"
 
 .PHONY: check-debug debug-kernel
@@ -19,15 +20,20 @@ check-debug: deps $(VM_BINS)
 debug-kernel: deps
 	@tools/vm/debug-kernel.sh
 
-# The main job: boot, load the module, print the device table; then run
-# the sample CNN through libvpux's in-process backend (engine core + NPU
-# model), checked bit for bit against the CPU reference, with timing.
+# The main job: boot, load the module, print the device table, run the
+# sample CNN through the kernel driver (libvpux's ioctl backend), checked
+# bit for bit against the CPU reference, with its top-3 classes and
+# timing; then the same network through the in-process backend (engine
+# core + NPU model in the process).
+DEMO_NET := $(B)/examples/tiny_cnn.vpux
 demo: deps
 	@$(MAKE) -s module userspace >/dev/null
-	@$(VM_ENV) tools/vm/vm-run.sh demo $(B)/demo vpux-info
+	@$(VM_ENV) tools/vm/vm-run.sh demo $(B)/demo \
+		'vpux-info && echo && echo "== examples/tiny_cnn.vasm through /dev/accel/accel0" &&' \
+		'vpux-run --device /dev/accel/accel0 --check --top 3 --repeat 20 /vpux/bin/tiny_cnn.vpux'
 	@echo
-	@echo "== examples/tiny_cnn.vasm in-process (vpux-run --check --repeat 20)"
-	@$(B)/tools/vpux-run --check --repeat 20 $(B)/examples/tiny_cnn.vpux
+	@echo "== examples/tiny_cnn.vasm in-process (on the host)"
+	@$(B)/tools/vpux-run --check --top 3 --repeat 20 $(DEMO_NET)
 
 # Interactive: a shell in the VM with the module loaded.
 vm-shell: module $(VM_BINS)

@@ -3,7 +3,7 @@
  * vpux-run: run a loadable through libvpux (in-process by default).
  *
  *	vpux-run [--device NAME] [--input FILE]... [--seed N]
- *		 [--output FILE]... [--check] [--repeat N] [--inflight N]
+ *		 [--output FILE]... [--check] [--repeat N] [--inflight N] [--top K]
  *		 [--json] NET.vpux
  *
  * Inputs come from files (in order) or a seeded generator; --check runs
@@ -55,12 +55,50 @@ static void gen(void *p, size_t n, unsigned int seed)
 	}
 }
 
+/*
+ * --top K: the K largest elements of an 8-bit output (a classifier's
+ * scores), with their index and dequantised value in thousandths.
+ */
+static void print_top(const struct vpux_tensor_desc *d, const void *data,
+		      unsigned int k)
+{
+	const unsigned char *u = data;
+	unsigned char taken[4096] = { 0 };
+	size_t n = d->size < sizeof(taken) ? d->size : sizeof(taken), i;
+	unsigned int r;
+
+	if (d->data_type != 1 && d->data_type != 2)
+		return;
+	printf("top-%u of output '%s':\n", k, d->name);
+	for (r = 0; r < k && r < n; r++) {
+		size_t best = n;
+		int bv = 0, v;
+
+		for (i = 0; i < n; i++) {
+			v = d->data_type == 2 ? (signed char)u[i] : u[i];
+			if (!taken[i] && (best == n || v > bv)) {
+				best = i;
+				bv = v;
+			}
+		}
+		taken[best] = 1;
+		if (d->scale_shift < -31 || d->scale_shift > 31)
+			printf("  #%u: class %zu, value %d (q)\n", r + 1, best, bv);
+		else
+			printf("  #%u: class %zu, value %d (q), %lld/1000 (real)\n",
+			       r + 1, best, bv,
+			       (long long)(bv - d->zero_point) * d->scale_mult *
+			       1000 / (1ll << (31 + d->scale_shift)));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev_name = "inproc", *path = NULL;
 	const char *in_files[MAX_IO], *out_files[MAX_IO];
 	unsigned int n_in_files = 0, n_out_files = 0, seed = 1, i, k;
 	int check = 0, json = 0, repeat = 1, ret, bad_total = 0, inflight = 1;
+	int top = 0;
 	struct vpux_buffer *xb[MAX_INFLIGHT][MAX_IO];
 	struct vpux_request *xr[MAX_INFLIGHT];
 	double t_all;
@@ -93,12 +131,14 @@ int main(int argc, char **argv)
 			inflight = atoi(argv[++i]);
 		else if (!strcmp(a, "--check"))
 			check = 1;
+		else if (!strcmp(a, "--top") && more)
+			top = atoi(argv[++i]);
 		else if (!strcmp(a, "--json"))
 			json = 1;
 		else if (a[0] != '-' && !path)
 			path = a;
 		else {
-			fprintf(stderr, "usage: vpux-run [--device NAME] [--input FILE]... [--seed N] [--output FILE]... [--check] [--repeat N] [--inflight N] [--json] NET.vpux\n");
+			fprintf(stderr, "usage: vpux-run [--device NAME] [--input FILE]... [--seed N] [--output FILE]... [--check] [--repeat N] [--inflight N] [--top K] [--json] NET.vpux\n");
 			return 2;
 		}
 	}
@@ -222,6 +262,10 @@ int main(int argc, char **argv)
 			bad_total += bad != 0;
 			free(refout[i]);
 		}
+	}
+	if (top > 0 && !json && nout) {
+		vpux_network_output(net, 0, &d);
+		print_top(&d, vpux_buffer_map(ob[0]), (unsigned int)top);
 	}
 	qsort(lat, repeat, sizeof(*lat), cmp_d);
 	if (json) {
