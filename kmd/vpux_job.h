@@ -108,6 +108,11 @@ int vpux_sched_init(struct vpux_device *vdev);
 void vpux_job_finish(struct vpux_job *job, const struct vpux_job_result *res);
 void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx);
 
+/* vpux_coredump.c */
+struct dla_task_status;
+void vpux_hang_report(struct vpux_device *vdev, struct vpux_job *job,
+		      const struct dla_task_status *st);
+
 /* vpux_irq.c */
 struct vpux_vdev;
 void vpux_vdev_irq_handler(struct vpux_vdev *v);

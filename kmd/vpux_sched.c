@@ -15,7 +15,8 @@
  * Timeouts: a job whose task still completes ops is given more time; one
  * that made no progress (after polling for a lost interrupt) is aborted
  * with dla_clear_task(), which stops only its engines, so other files'
- * jobs run on. Its fence gets -ETIMEDOUT and its file is banned.
+ * jobs run on. Its fence gets -ETIMEDOUT and its file is banned; the
+ * engines' state as they hung goes into a devcoredump (vpux_coredump.c).
  */
 
 #include <linux/dma-fence.h>
@@ -234,7 +235,7 @@ static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job
 	};
 	struct dla_task_status st;
 	unsigned long flags;
-	bool claimed = false;
+	bool hung = false, claimed = false;
 
 	/* an interrupt may have gone missing: look at the engines */
 	spin_lock_irqsave(&vdev->fw.lock, flags);
@@ -246,9 +247,18 @@ static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job
 	spin_lock_irqsave(&vdev->fw.lock, flags);
 	if (job->task_id >= 0 && vdev->running[job->task_id] == job &&
 	    !dla_task_status(vdev->fw.engine, job->task_id, &st)) {
-		if (st.ops_done > job->ops_done) {
+		if (st.ops_done > job->ops_done)
 			job->ops_done = st.ops_done;	/* progress: more time */
-		} else {
+		else
+			hung = true;
+	}
+	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+
+	if (hung) {
+		/* capture the engines as they hang, before aborting */
+		vpux_hang_report(vdev, job, &st);
+		spin_lock_irqsave(&vdev->fw.lock, flags);
+		if (job->task_id >= 0 && vdev->running[job->task_id] == job) {
 			vdev->running[job->task_id] = NULL;
 			dla_clear_task(vdev->fw.engine, job->task_id);
 			job->task_id = -1;
@@ -257,8 +267,8 @@ static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job
 			res.op_cycles = st.op_cycles;
 			claimed = true;
 		}
+		spin_unlock_irqrestore(&vdev->fw.lock, flags);
 	}
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
 
 	if (!claimed) {
 		vpux_sched_skip_reset(sched_job);

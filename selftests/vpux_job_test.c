@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <glob.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -634,11 +635,46 @@ static int copy_job(struct __test_metadata *_metadata, FIXTURE_DATA(job) *self,
 	return job_wait(self->fd, s.seqno, 30000000000ll, w);
 }
 
+/*
+ * 1 if a devcoredump holding @needle exists (each one read is released),
+ * 0 if none does, -1 if the kernel has no devcoredump.
+ */
+static int coredump_holds(const char *needle)
+{
+	char buf[4096];
+	glob_t g;
+	size_t i;
+	int found = 0;
+
+	if (access("/sys/class/devcoredump", F_OK))
+		return -1;
+	if (glob("/sys/class/devcoredump/devcd*/data", 0, NULL, &g))
+		return 0;
+	for (i = 0; i < g.gl_pathc; i++) {
+		int fd = open(g.gl_pathv[i], O_RDWR);
+		ssize_t n;
+
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		if (n > 0) {
+			buf[n] = '\0';
+			found |= !!strstr(buf, needle);
+		}
+		if (write(fd, "1", 1) < 0)	/* release it */
+			found |= 0;
+		close(fd);
+	}
+	globfree(&g);
+	return found;
+}
+
 TEST_F(job, injected_hang_is_recovered)
 {
 	struct drm_vpux_wait w;
 	struct drm_vpux_submit s;
 	size_t size;
+	int dump;
 
 	if (self->resets < 0)
 		SKIP(return, "no debugfs");
@@ -649,6 +685,10 @@ TEST_F(job, injected_hang_is_recovered)
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
 	EXPECT_EQ(-ETIMEDOUT, w.error);
 	EXPECT_EQ(self->resets + 1, dbg_read(self->minor, "resets"));
+	/* the engines' state as they hung was dumped */
+	dump = coredump_holds("vpux hang report");
+	if (dump >= 0)
+		EXPECT_EQ(1, dump);
 	/* the hung file is banned, another one runs on the same engines */
 	size = copy_task(&self->task, 0, SZ);
 	submit_args(&s, &self->task, 0, size, self->list, 2);
