@@ -23,6 +23,7 @@
 #include "vpux_drv.h"
 #include "vpux_gem.h"
 #include "vpux_job.h"
+#include "vpux_trace.h"
 
 static const enum drm_sched_priority vpux_sched_prio[VPUX_PRIORITIES] = {
 	[DRM_VPUX_PRIORITY_LOW] = DRM_SCHED_PRIORITY_LOW,
@@ -337,6 +338,8 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 		else
 			drm_syncobj_replace_fence(out, done);
 	}
+	trace_vpux_job_submit(dev_name(job->vdev->drm.dev), slot->seqno,
+			      job->priority, job->task.count);
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&fpriv->job_lock);
 

@@ -28,6 +28,7 @@
 #include "dla_interface.h"
 #include "vpux_drv.h"
 #include "vpux_job.h"
+#include "vpux_trace.h"
 
 static unsigned int job_timeout_ms = 2000;
 module_param(job_timeout_ms, uint, 0444);
@@ -148,6 +149,8 @@ void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 void vpux_job_finish(struct vpux_job *job, const struct vpux_job_result *res)
 {
 	job->slot->result = *res;
+	trace_vpux_job_done(dev_name(job->vdev->drm.dev), job->slot->seqno,
+			    res->status, res->error, res->device_cycles);
 	if (job->start_ns)
 		atomic64_add(ktime_get_ns() - job->start_ns, &job->fpriv->busy_ns);
 	if (res->status == DRM_VPUX_STATUS_MMU_FAULT ||
@@ -204,6 +207,7 @@ static struct dma_fence *vpux_run_job(struct drm_sched_job *sched_job)
 	}
 	spin_unlock_irqrestore(&vdev->fw.lock, flags);
 
+	trace_vpux_job_run(dev_name(vdev->drm.dev), job->slot->seqno, slot, id);
 	if (id < 0) {
 		/* the core refused the task memory; nothing was programmed */
 		res.status = DRM_VPUX_STATUS_ERROR;
@@ -253,6 +257,8 @@ static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job
 			hung = true;
 	}
 	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	trace_vpux_job_timeout(dev_name(vdev->drm.dev), job->slot->seqno,
+			       job->ops_done, hung);
 
 	if (hung) {
 		/* capture the engines as they hang, before aborting */

@@ -774,4 +774,55 @@ TEST_F(job, fdinfo_reports_busy_time_and_memory)
 	EXPECT_GT(ns, 0ull);
 }
 
+static int tracefs_write(const char *dir, const char *file, const char *val)
+{
+	char path[160];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, val, strlen(val)) < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+TEST_F(job, tracepoints)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	const char *dir = NULL;
+	struct drm_vpux_wait w;
+	char buf[16384], path[160];
+	ssize_t n, got = 0;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < 2 && !dir; i++) {
+		snprintf(path, sizeof(path), "%s/events/vpux_accel/enable", dirs[i]);
+		if (!access(path, W_OK))
+			dir = dirs[i];
+	}
+	if (!dir)
+		SKIP(return, "no tracefs");
+	ASSERT_EQ(0, tracefs_write(dir, "trace", ""));
+	ASSERT_EQ(0, tracefs_write(dir, "events/vpux_accel/enable", "1"));
+	ASSERT_EQ(0, copy_job(_metadata, self, &w));
+	ASSERT_EQ(0, tracefs_write(dir, "events/vpux_accel/enable", "0"));
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	fd = open(path, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	while (got < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	EXPECT_NE(NULL, strstr(buf, "vpux_job_submit:"));
+	EXPECT_NE(NULL, strstr(buf, "vpux_job_run:"));
+	EXPECT_NE(NULL, strstr(buf, "vpux_job_done:"));
+	EXPECT_NE(NULL, strstr(buf, "status=1 error=0"));
+}
+
 TEST_HARNESS_MAIN
