@@ -329,6 +329,13 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 
 	drm_sched_job_arm(&job->base);
 	done = &job->base.s_fence->finished;
+	/*
+	 * The engine core runs several tasks at once, in any order: a job
+	 * that depends on this one must wait for it to finish, not merely
+	 * to be handed to the hardware (the scheduler's default for
+	 * dependencies on its own fences).
+	 */
+	set_bit(DRM_SCHED_FENCE_DONT_PIPELINE, &done->flags);
 	slot->done = dma_fence_get(done);
 	for (i = 0; i < job->nbos; i++)
 		dma_resv_add_fence(job->bos[i]->resv, done, DMA_RESV_USAGE_WRITE);

@@ -206,6 +206,14 @@ static struct dma_fence *vpux_run_job(struct drm_sched_job *sched_job)
 		vdev->running[id] = job;
 	}
 	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	/*
+	 * Starting the task may have finished tasks (an op that fails its
+	 * re-validation when it is programmed): the core reports them at the
+	 * next dla_process_events(), which must not wait for an interrupt
+	 * that may never come.
+	 */
+	if (id >= 0)
+		queue_work(vdev->bh_wq, &vdev->bh_work);
 
 	trace_vpux_job_run(dev_name(vdev->drm.dev), job->slot->seqno, slot, id);
 	if (id < 0) {
@@ -241,11 +249,15 @@ static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job
 	unsigned long flags;
 	bool hung = false, claimed = false;
 
-	/* an interrupt may have gone missing: look at the engines */
+	/*
+	 * An interrupt may have gone missing: latch whatever the engines
+	 * say and let the bottom half process it (and any completion the
+	 * core has not reported yet).
+	 */
 	spin_lock_irqsave(&vdev->fw.lock, flags);
-	if (dla_poll_engines(vdev->fw.engine))
-		queue_work(vdev->bh_wq, &vdev->bh_work);
+	dla_poll_engines(vdev->fw.engine);
 	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	queue_work(vdev->bh_wq, &vdev->bh_work);
 	flush_work(&vdev->bh_work);
 
 	spin_lock_irqsave(&vdev->fw.lock, flags);
@@ -284,9 +296,15 @@ static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job
 	drm_err_ratelimited(&vdev->drm, "job %llu hung after %u of %u ops: aborted\n",
 			    job->slot->seqno, st.ops_done, st.ops_total);
 	atomic_inc(&vdev->resets);
-	drm_sched_stop(&vdev->sched, sched_job);
+	/*
+	 * Only this task was stopped; every other job is still running in
+	 * the core with its completion callback armed, so the scheduler is
+	 * not stopped and restarted (that would cancel them while the
+	 * hardware still uses their memory). The job goes back on the
+	 * pending list and completes, with its error, like any other.
+	 */
+	vpux_sched_skip_reset(sched_job);
 	vpux_job_finish(job, &res);
-	drm_sched_start(&vdev->sched);
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 

@@ -293,6 +293,56 @@ TEST_F(job, many_in_flight)
 	}
 }
 
+/*
+ * A job that reads what an earlier job writes (implicit fences through
+ * the shared BO) must wait for it to finish, even though the engine core
+ * runs several tasks at once.
+ */
+TEST_F(job, dependent_jobs_are_ordered)
+{
+	const size_t big = 4 << 20;
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo x, y, z, t2;
+	struct drm_vpux_buf l[2];
+	struct tb t;
+	__u64 first;
+	size_t i;
+
+	ASSERT_EQ(0, bo_new(self->fd, big, 0, &x));
+	ASSERT_EQ(0, bo_new(self->fd, big, 0, &y));
+	ASSERT_EQ(0, bo_new(self->fd, big, 0, &z));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &t2));
+	for (i = 0; i < big; i += 4096)
+		memset(x.map + i, (int)(i >> 12) | 1, 4096);
+	/* job 1: x -> y, 4 MiB in 1 MiB rows */
+	tb_init(&t, self->task.map, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 2, 0, 1 << 20);
+	t.dma[0].count[0] = 4;
+	t.dma[0].src_stride[0] = t.dma[0].dst_stride[0] = 1 << 20;
+	t.dma[0].src.size = t.dma[0].dst.size = big;
+	l[0] = (struct drm_vpux_buf){ .handle = x.handle, .size = big };
+	l[1] = (struct drm_vpux_buf){ .handle = y.handle, .size = big };
+	submit_args(&s, &self->task, 0, t.size, l, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	first = s.seqno;
+	/* job 2: y -> z, the same shape */
+	tb_init(&t, t2.map, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 2, 0, 1 << 20);
+	t.dma[0].count[0] = 4;
+	t.dma[0].src_stride[0] = t.dma[0].dst_stride[0] = 1 << 20;
+	t.dma[0].src.size = t.dma[0].dst.size = big;
+	l[0] = (struct drm_vpux_buf){ .handle = y.handle, .size = big };
+	l[1] = (struct drm_vpux_buf){ .handle = z.handle, .size = big };
+	submit_args(&s, &t2, 0, t.size, l, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 30000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	ASSERT_EQ(0, job_wait(self->fd, first, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(x.map, z.map, big));
+}
+
 TEST_F(job, bad_submit_args)
 {
 	size_t size = copy_task(&self->task, 0, SZ);

@@ -28,10 +28,11 @@ if ! make -C "$cache/build" M="$src" W=1 VPUX_WERROR=1 modules >"$RESULTS/module
 	exit 1
 fi
 
+cat "$HERE/tests.list" "$HERE/tests-debug.list" >"$RESULTS/tests.list"
 VPUX_VM_KERNEL=$cache/bzImage VPUX_VM_BASE=$cache/base.cpio \
 VPUX_KO=$src/vpux_accel.ko VPUX_VM_TIMEOUT=${VPUX_VM_TIMEOUT:-1200} \
 VPUX_VM_MEM=${VPUX_VM_MEM:-2048} \
-	"$HERE/vm-suite.sh" vm-debug "$B/vm-debug" "$HERE/tests.list"
+	"$HERE/vm-suite.sh" vm-debug "$B/vm-debug" "$RESULTS/tests.list"
 
 awk '{ p += $2; f += $3; s += $4 }
      END { printf "check-debug: %d passed, %d failed, %d skipped\n", p, f, s;

@@ -250,7 +250,9 @@ struct drm_vpux_submit {
  * @flags: in, must be zero
  * @status: out, DRM_VPUX_STATUS_*
  * @error: out, 0 or the negative engine-core error (DLA_ERR_*) or errno
- * @fail_op: out, for errors: engine kind << 24 | op index of the failing op
+ * @fail_op: out, for errors raised by an op on an engine (fault, engine
+ *	error, hang): engine kind << 24 | op index; 0 when the core refused
+ *	the task memory (its log message names the op and field)
  * @fault_addr: out, faulting device address for DRM_VPUX_STATUS_MMU_FAULT
  * @device_cycles: out, device cycles from the task's start to its end
  * @op_cycles: out, sum of the ops' engine cycles
