@@ -71,6 +71,8 @@ struct vpux_job_slot {
  * @hw_slot: MMU context slot the job runs in, -1 before run_job
  * @ops_done: ops completed at the last timeout check (progress)
  * @start_ns: when run_job handed the task to the core
+ * @cycles: device cycle counter at the last timeout check
+ * @stalls: timeouts in a row without progress of its own
  */
 struct vpux_job {
 	struct drm_sched_job base;
@@ -88,6 +90,8 @@ struct vpux_job {
 	int hw_slot;
 	u32 ops_done;
 	u64 start_ns;
+	u64 cycles;
+	u32 stalls;
 };
 
 static inline struct vpux_job *to_vpux_job(struct drm_sched_job *job)

@@ -12,8 +12,10 @@
  * task before programming anything. Completion arrives through the
  * interrupt's bottom half (vpux_irq.c), which calls vpux_job_finish().
  *
- * Timeouts: a job whose task still completes ops is given more time; one
- * that made no progress (after polling for a lost interrupt) is aborted
+ * Timeouts: a job whose task still completes ops is given more time, and
+ * so (a bounded number of times) is one that waits while the device
+ * completes other tasks' ops; one that made no progress while the device
+ * made none either (after polling for a lost interrupt) is aborted
  * with dla_clear_task(), which stops only its engines, so other files'
  * jobs run on. Its fence gets -ETIMEDOUT and its file is banned; the
  * engines' state as they hung goes into a devcoredump (vpux_coredump.c).
@@ -29,6 +31,9 @@
 #include "vpux_drv.h"
 #include "vpux_job.h"
 #include "vpux_trace.h"
+
+/* timeouts a job may wait without progress while others make some */
+#define VPUX_MAX_STALLS		5
 
 static unsigned int job_timeout_ms = 2000;
 module_param(job_timeout_ms, uint, 0444);
@@ -263,10 +268,25 @@ static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job
 	spin_lock_irqsave(&vdev->fw.lock, flags);
 	if (job->task_id >= 0 && vdev->running[job->task_id] == job &&
 	    !dla_task_status(vdev->fw.engine, job->task_id, &st)) {
-		if (st.ops_done > job->ops_done)
-			job->ops_done = st.ops_done;	/* progress: more time */
-		else
+		u64 cycles = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO,
+					     VPUX_REG_CYCLES_HI);
+
+		if (st.ops_done > job->ops_done) {
+			/* its own ops complete: more time */
+			job->ops_done = st.ops_done;
+			job->stalls = 0;
+		} else if (cycles != job->cycles &&
+			   job->stalls < VPUX_MAX_STALLS) {
+			/*
+			 * The device completes other tasks' ops (its clock
+			 * moves only then): this one may be waiting for an
+			 * engine behind higher priorities, not hung. Bounded.
+			 */
+			job->stalls++;
+		} else {
 			hung = true;
+		}
+		job->cycles = cycles;
 	}
 	spin_unlock_irqrestore(&vdev->fw.lock, flags);
 	trace_vpux_job_timeout(dev_name(vdev->drm.dev), job->slot->seqno,
