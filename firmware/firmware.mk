@@ -171,6 +171,7 @@ fuzz: $(FW_FUZZ)
 # bounded run for make check
 firmware-fuzz-smoke: $(FW_FUZZ)
 	@mkdir -p $(B)/firmware/fuzz/smoke
-	DLA_LOG=0 $(FW_FUZZ) -max_total_time=$(FW_FUZZ_SMOKE_TIME) \
+	DLA_LOG=0 $(FW_FUZZ) -seed=1 -timeout=60 \
+		-max_total_time=$(FW_FUZZ_SMOKE_TIME) \
 		$(B)/firmware/fuzz/smoke $(SRCTOP)/firmware/fuzz/corpus
 CHECK_STEPS += firmware-fuzz-smoke

@@ -40,8 +40,12 @@ static int fake_dma(struct fake_hw *hw, uint32_t e)
 	uint32_t i, j, k;
 
 	memcpy(&d, hw->eng[e].run, sizeof(d));
-	/* the fake is no model: it refuses copies of more than 64 Ki rows */
-	if ((uint64_t)d.count[0] * d.count[1] * d.count[2] > 65536)
+	/*
+	 * The fake is no model: it refuses copies of more than 1 Ki rows, so
+	 * a fuzzed task of thousands of ops cannot take minutes (one did,
+	 * 30 of them, with 64 Ki rows allowed).
+	 */
+	if ((uint64_t)d.count[0] * d.count[1] * d.count[2] > 1024)
 		return VPUX_ENG_ERR_DESC;
 	for (k = 0; k < d.count[2]; k++)
 		for (j = 0; j < d.count[1]; j++)
