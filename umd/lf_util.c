@@ -23,21 +23,7 @@ unsigned int lf_dt_bits(uint32_t dt)
 
 uint32_t lf_kernel_args_size(uint32_t id)
 {
-	switch (id) {
-	case VPUX_SHAVE_KERNEL_CLAMP:
-		return sizeof(struct vpux_shave_clamp_args);
-	case VPUX_SHAVE_KERNEL_SOFTMAX:
-		return sizeof(struct vpux_shave_softmax_args);
-	case VPUX_SHAVE_KERNEL_SIGMOID:
-	case VPUX_SHAVE_KERNEL_TANH:
-		return sizeof(struct vpux_shave_lut_args);
-	case VPUX_SHAVE_KERNEL_PERMUTE:
-		return sizeof(struct vpux_shave_permute_args);
-	case VPUX_SHAVE_KERNEL_QUANTIZE:
-		return sizeof(struct vpux_shave_quantize_args);
-	default:
-		return 0;
-	}
+	return vpux_shave_args_size(id);
 }
 
 uint64_t lf_tensor_extent(const struct vpux_lf_tensor *t)

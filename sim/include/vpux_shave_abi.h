@@ -199,4 +199,28 @@ _Static_assert(sizeof(struct vpux_shave_softmax_args) == 232, "softmax args");
 _Static_assert(sizeof(struct vpux_shave_permute_args) == 232, "permute args");
 _Static_assert(sizeof(struct vpux_shave_quantize_args) == 224, "quantize args");
 
+/*
+ * vpux_shave_args_size() - the exact argument-buffer size of a kernel,
+ * 0 for an unknown id: what the engine checks args_size against, and what
+ * the loader and assembler require of an invocation.
+ */
+static inline unsigned int vpux_shave_args_size(unsigned int kernel_id)
+{
+	switch (kernel_id) {
+	case VPUX_SHAVE_KERNEL_CLAMP:
+		return sizeof(struct vpux_shave_clamp_args);
+	case VPUX_SHAVE_KERNEL_SOFTMAX:
+		return sizeof(struct vpux_shave_softmax_args);
+	case VPUX_SHAVE_KERNEL_SIGMOID:
+	case VPUX_SHAVE_KERNEL_TANH:
+		return sizeof(struct vpux_shave_lut_args);
+	case VPUX_SHAVE_KERNEL_PERMUTE:
+		return sizeof(struct vpux_shave_permute_args);
+	case VPUX_SHAVE_KERNEL_QUANTIZE:
+		return sizeof(struct vpux_shave_quantize_args);
+	default:
+		return 0;
+	}
+}
+
 #endif /* VPUX_SHAVE_ABI_H */

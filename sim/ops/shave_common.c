@@ -324,25 +324,6 @@ static int params_check(struct vpux_shave_job *job)
 	return 0;
 }
 
-static u32 expected_size(u32 kernel_id)
-{
-	switch (kernel_id) {
-	case VPUX_SHAVE_KERNEL_CLAMP:
-		return sizeof(struct vpux_shave_clamp_args);
-	case VPUX_SHAVE_KERNEL_SOFTMAX:
-		return sizeof(struct vpux_shave_softmax_args);
-	case VPUX_SHAVE_KERNEL_SIGMOID:
-	case VPUX_SHAVE_KERNEL_TANH:
-		return sizeof(struct vpux_shave_lut_args);
-	case VPUX_SHAVE_KERNEL_PERMUTE:
-		return sizeof(struct vpux_shave_permute_args);
-	case VPUX_SHAVE_KERNEL_QUANTIZE:
-		return sizeof(struct vpux_shave_quantize_args);
-	default:
-		return 0;
-	}
-}
-
 /* read the actual dims of a dynamic input, each 1..max */
 static int dims_read(const struct vpux_shave_mem *mem,
 		     const struct vpux_memref *m, struct vpux_tensor *t)
@@ -388,7 +369,7 @@ int vpux_shave_prepare(u32 kernel_id, const void *args, u32 args_size,
 {
 	const struct vpux_memref *min, *mout;
 	u8 raw[VPUX_MEMREF_MAX_RANK * 4];
-	u32 size = expected_size(kernel_id), i;
+	u32 size = vpux_shave_args_size(kernel_id), i;
 	int ret;
 
 	memset(job, 0, sizeof(*job));
