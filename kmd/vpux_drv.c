@@ -154,6 +154,10 @@ static int vpux_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	ret = vpux_sysfs_init(vdev);
+	if (ret)
+		return ret;
+
 	ret = drm_dev_register(&vdev->drm, 0);
 	if (ret)
 		return ret;

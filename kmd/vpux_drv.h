@@ -100,6 +100,13 @@ struct vpux_vdev {
  * @bh_work: handles the events the hard-IRQ handler latched
  * @fence_lock: lock of the jobs' hardware fences
  * @resets: engine recoveries after hung jobs (debugfs)
+ * @bo_pinned: bytes of system memory the device's BOs pin (vpux_gem.c)
+ * @result_lock: protects the last-job records of the BOs (vpux_bo)
+ * @jobs_freed: woken when a file's last job was freed
+ * @busy_lock: protects @busy_jobs, @busy_since and @busy_ns
+ * @busy_jobs: jobs on the NPU now
+ * @busy_since: when @busy_jobs last became non-zero
+ * @busy_ns: time with at least one job on the NPU until @busy_since
  */
 struct vpux_device {
 	struct drm_device drm;
@@ -118,6 +125,13 @@ struct vpux_device {
 	struct work_struct bh_work;
 	spinlock_t fence_lock;
 	atomic_t resets;
+	atomic64_t bo_pinned;
+	spinlock_t result_lock;
+	wait_queue_head_t jobs_freed;
+	spinlock_t busy_lock;
+	u32 busy_jobs;
+	u64 busy_since;
+	u64 busy_ns;
 };
 
 /**
@@ -132,6 +146,7 @@ struct vpux_device {
  * @ring: the last VPUX_JOB_RING jobs, by seqno % VPUX_JOB_RING
  * @banned: a job of this file hung or faulted; later submits fail
  * @busy_ns: time its jobs spent on the NPU (fdinfo drm-engine-npu)
+ * @jobs: its jobs not yet freed
  */
 struct vpux_file_priv {
 	struct kref ref;
@@ -144,6 +159,7 @@ struct vpux_file_priv {
 	struct vpux_job_slot ring[VPUX_JOB_RING];
 	bool banned;
 	atomic64_t busy_ns;
+	atomic_t jobs;
 };
 
 void vpux_file_priv_put(struct vpux_file_priv *fpriv);
@@ -154,6 +170,11 @@ void vpux_file_priv_put(struct vpux_file_priv *fpriv);
 #define vpux_dbg(vdev, fmt, ...) drm_dbg_driver(&(vdev)->drm, fmt, ##__VA_ARGS__)
 #define vpux_err_ratelimited(vdev, fmt, ...) \
 	drm_err_ratelimited(&(vdev)->drm, fmt, ##__VA_ARGS__)
+
+/* vpux_sysfs.c */
+int vpux_sysfs_init(struct vpux_device *vdev);
+void vpux_busy_begin(struct vpux_device *vdev);
+void vpux_busy_end(struct vpux_device *vdev);
 
 /* vpux_vdev.c */
 int vpux_vdev_init(struct vpux_device *vdev, u32 instance);

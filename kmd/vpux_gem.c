@@ -16,6 +16,8 @@
  */
 
 #include <linux/dma-buf.h>
+#include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 
 #include <drm/drm_drv.h>
@@ -28,6 +30,43 @@
 #include "vpux_mmu.h"
 
 static const struct drm_gem_object_funcs vpux_gem_funcs;
+
+/*
+ * BO pages are pinned for the BO's whole life (the NPU may touch them at
+ * any time), so they cannot be reclaimed: cap what the BOs of a device
+ * may pin together. Imported BOs are not counted (their exporter owns
+ * the memory).
+ */
+static unsigned int bo_memory_limit_mb;
+module_param(bo_memory_limit_mb, uint, 0644);
+MODULE_PARM_DESC(bo_memory_limit_mb,
+		 "MiB of system memory the BOs of one device may pin (0: half of RAM, the default)");
+
+/**
+ * vpux_bo_memory_limit() - bytes the BOs of a device may pin together
+ *
+ * Return: bo_memory_limit_mb in bytes, or half of RAM when it is 0.
+ */
+u64 vpux_bo_memory_limit(void)
+{
+	u64 mb = READ_ONCE(bo_memory_limit_mb);
+
+	return mb ? mb << 20 : (u64)totalram_pages() << (PAGE_SHIFT - 1);
+}
+
+/* Count @size bytes against the device's BO memory limit. */
+static int vpux_bo_charge(struct vpux_device *vdev, u64 size)
+{
+	u64 limit = vpux_bo_memory_limit();
+
+	if (atomic64_add_return(size, &vdev->bo_pinned) > limit) {
+		atomic64_sub(size, &vdev->bo_pinned);
+		vpux_dbg(vdev, "BO_CREATE: %llu bytes would exceed the BO memory limit of %llu\n",
+			 size, limit);
+		return -ENOMEM;
+	}
+	return 0;
+}
 
 /**
  * vpux_gem_create_object() - &drm_driver.gem_create_object
@@ -137,6 +176,7 @@ static void vpux_gem_free(struct drm_gem_object *obj)
 	mutex_lock(&vdev->bo_lock);
 	vpux_bo_unbind_locked(vdev, bo);
 	mutex_unlock(&vdev->bo_lock);
+	atomic64_sub(bo->charged, &vdev->bo_pinned);
 	drm_gem_shmem_free(&bo->base);
 }
 
@@ -207,7 +247,8 @@ err_detach:
  * @file: caller
  *
  * Return: 0; -EINVAL for bad flags or size; -ENOSPC when the file's
- * address space is full; -ENOMEM; -ENODEV after unplug.
+ * address space is full; -ENOMEM, also when the device's BOs would pin
+ * more than vpux_bo_memory_limit(); -ENODEV after unplug.
  */
 int vpux_bo_create_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file)
@@ -216,6 +257,7 @@ int vpux_bo_create_ioctl(struct drm_device *dev, void *data,
 	struct drm_vpux_bo_create *args = data;
 	struct drm_gem_shmem_object *shmem;
 	struct vpux_bo *bo;
+	u64 size;
 	u32 handle;
 	int idx, ret;
 
@@ -236,12 +278,19 @@ int vpux_bo_create_ioctl(struct drm_device *dev, void *data,
 	if (!drm_dev_enter(dev, &idx))
 		return -ENODEV;
 
-	shmem = drm_gem_shmem_create(dev, PAGE_ALIGN(args->size));
+	size = PAGE_ALIGN(args->size);
+	ret = vpux_bo_charge(vdev, size);
+	if (ret)
+		goto out_exit;
+	shmem = drm_gem_shmem_create(dev, size);
 	if (IS_ERR(shmem)) {
+		atomic64_sub(size, &vdev->bo_pinned);
 		ret = PTR_ERR(shmem);
 		goto out_exit;
 	}
 	bo = to_vpux_bo(&shmem->base);
+	/* from here on, vpux_gem_free() gives the charge back */
+	bo->charged = size;
 	bo->flags = args->flags;
 	if (!(bo->flags & DRM_VPUX_BO_WC))
 		bo->flags |= DRM_VPUX_BO_CACHED;

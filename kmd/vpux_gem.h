@@ -10,6 +10,8 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_mm.h>
 
+#include "vpux_job.h"
+
 struct dma_buf;
 struct vpux_mmu_ctx;
 
@@ -23,6 +25,12 @@ struct vpux_mmu_ctx;
  * @ctx_link: entry in vpux_file_priv.bos, under vpux_device.bo_lock
  * @device_addr: first device address, valid while @ctx is set
  * @flags: DRM_VPUX_BO_* flags
+ * @charged: bytes counted in vpux_device.bo_pinned for this BO
+ * @last_seqno: number of the last job that used the BO (in the file of
+ *	@ctx), 0 if none; written under the BO's reservation lock and
+ *	vpux_device.result_lock, read under either
+ * @last_result: that job's result once @last_done, under result_lock
+ * @last_done: @last_result is valid
  */
 struct vpux_bo {
 	struct drm_gem_shmem_object base;
@@ -31,6 +39,10 @@ struct vpux_bo {
 	struct list_head ctx_link;
 	u64 device_addr;
 	u32 flags;
+	u64 charged;
+	u64 last_seqno;
+	struct vpux_job_result last_result;
+	bool last_done;
 };
 
 static inline struct vpux_bo *to_vpux_bo(struct drm_gem_object *obj)
@@ -42,6 +54,7 @@ struct drm_gem_object *vpux_gem_create_object(struct drm_device *dev,
 					       size_t size);
 struct drm_gem_object *vpux_gem_prime_import(struct drm_device *dev,
 					     struct dma_buf *dma_buf);
+u64 vpux_bo_memory_limit(void);
 void vpux_bo_unbind_all(struct vpux_device *vdev, struct list_head *bos);
 
 int vpux_bo_create_ioctl(struct drm_device *dev, void *data,

@@ -9,6 +9,7 @@
  * VPUX_JOB_RING jobs, which WAIT reads.
  */
 
+#include <linux/dma-fence-array.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
 #include <linux/slab.h>
@@ -67,7 +68,8 @@ err_entities:
  *
  * Queued jobs are flushed to the hardware (or dropped when that takes
  * too long), then every job still running is waited for (each is bounded
- * by the job timeout), so the address space can be torn down safely.
+ * by the job timeout), and then for the scheduler to free them all, so
+ * the address space and the device can be torn down safely.
  */
 void vpux_file_jobs_fini(struct vpux_file_priv *fpriv)
 {
@@ -81,6 +83,12 @@ void vpux_file_jobs_fini(struct vpux_file_priv *fpriv)
 		if (slot->done)
 			dma_fence_wait(slot->done, false);
 	}
+	/*
+	 * The scheduler frees finished jobs a little later, and they hold
+	 * the file's BOs: a close that is the device's last reference (after
+	 * an unplug) must not release the device under them.
+	 */
+	wait_event(fpriv->vdev->jobs_freed, !atomic_read(&fpriv->jobs));
 }
 
 /* Called by the last put of the file private. */
@@ -125,9 +133,38 @@ void vpux_job_free(struct vpux_job *job)
 	for (i = 0; i < job->nbos; i++)
 		drm_gem_object_put(job->bos[i]);
 	dma_fence_put(job->hw_fence);
-	if (job->fpriv)
+	if (job->fpriv) {
+		if (atomic_dec_and_test(&job->fpriv->jobs))
+			wake_up_all(&job->vdev->jobs_freed);
 		vpux_file_priv_put(job->fpriv);
+	}
 	kfree(job);
+}
+
+/**
+ * vpux_job_publish_result() - the job's result for WAIT on its BOs
+ * @job: a finished job (it still holds its BOs)
+ * @res: its result
+ *
+ * Each BO whose last job this is keeps a copy, so WAIT on a BO reports
+ * the job even after the file's ring of results moved past it. Runs in
+ * the fence signalling path: a spinlock, no reservation lock.
+ */
+void vpux_job_publish_result(struct vpux_job *job,
+			     const struct vpux_job_result *res)
+{
+	u32 i;
+
+	spin_lock(&job->vdev->result_lock);
+	for (i = 0; i < job->nbos; i++) {
+		struct vpux_bo *bo = to_vpux_bo(job->bos[i]);
+
+		if (bo->last_seqno == job->slot->seqno) {
+			bo->last_result = *res;
+			bo->last_done = true;
+		}
+	}
+	spin_unlock(&job->vdev->result_lock);
 }
 
 /* Resolve one address-list entry; the BO joins job->bos once. */
@@ -228,10 +265,68 @@ static int vpux_job_map_task(struct vpux_job *job, const struct drm_vpux_buf *ta
 	return 0;
 }
 
+/*
+ * Make the job wait for @fence (a reference the call takes over). The
+ * scheduler drops dependencies on fences of the job's own entity: it
+ * runs an entity's jobs in order and takes that as ordering them. The
+ * engine core runs several tasks at once, so a job of the same file and
+ * priority that must wait for another (a shared BO, a syncobj) would
+ * start while that one still runs. Such a fence is wrapped in a one-fence
+ * array, whose context is its own, so it is waited for like any other.
+ */
+static int vpux_job_add_dep(struct vpux_job *job, struct dma_fence *fence)
+{
+	u64 ctx = job->base.entity->fence_context;
+	struct dma_fence_array *array;
+	struct dma_fence **fences;
+
+	if ((fence->context != ctx && fence->context != ctx + 1) ||
+	    dma_fence_is_signaled(fence))
+		return drm_sched_job_add_dependency(&job->base, fence);
+
+	fences = kmalloc_array(1, sizeof(*fences), GFP_KERNEL);
+	if (!fences)
+		goto err_put;
+	fences[0] = fence;
+	array = dma_fence_array_create(1, fences, dma_fence_context_alloc(1), 1,
+				       false);
+	if (!array) {
+		kfree(fences);
+		goto err_put;
+	}
+	return drm_sched_job_add_dependency(&job->base, &array->base);
+
+err_put:
+	dma_fence_put(fence);
+	return -ENOMEM;
+}
+
+/*
+ * Implicit synchronisation: the job waits for every job writing @obj,
+ * and, unless the device only reads it, for every job reading it.
+ */
+static int vpux_job_add_bo_deps(struct vpux_job *job, struct drm_gem_object *obj)
+{
+	bool write = !(to_vpux_bo(obj)->flags & DRM_VPUX_BO_DEVICE_READONLY);
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
+	int ret;
+
+	dma_resv_assert_held(obj->resv);
+	dma_resv_for_each_fence(&cursor, obj->resv, dma_resv_usage_rw(write),
+				fence) {
+		ret = vpux_job_add_dep(job, dma_fence_get(fence));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int vpux_job_add_in_syncobjs(struct vpux_job *job, struct drm_file *file,
 				    const struct drm_vpux_submit *args)
 {
 	struct drm_vpux_syncobj *in;
+	struct dma_fence *fence;
 	u32 i;
 	int ret = 0;
 
@@ -250,9 +345,10 @@ static int vpux_job_add_in_syncobjs(struct vpux_job *job, struct drm_file *file,
 			ret = -EINVAL;
 			goto out;
 		}
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   in[i].handle,
-							   in[i].point);
+		ret = drm_syncobj_find_fence(file, in[i].handle, in[i].point,
+					     0, &fence);
+		if (!ret)
+			ret = vpux_job_add_dep(job, fence);
 		if (ret) {
 			vpux_dbg(job->vdev, "SUBMIT: in-syncobj %u (handle %u point %llu): %d\n",
 				 i, in[i].handle, in[i].point, ret);
@@ -307,8 +403,7 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 		ret = dma_resv_reserve_fences(job->bos[i]->resv, 1);
 		if (ret)
 			goto out_unlock;
-		ret = drm_sched_job_add_implicit_dependencies(&job->base,
-							      job->bos[i], true);
+		ret = vpux_job_add_bo_deps(job, job->bos[i]);
 		if (ret)
 			goto out_unlock;
 	}
@@ -337,8 +432,18 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 	 */
 	set_bit(DRM_SCHED_FENCE_DONT_PIPELINE, &done->flags);
 	slot->done = dma_fence_get(done);
-	for (i = 0; i < job->nbos; i++)
-		dma_resv_add_fence(job->bos[i]->resv, done, DMA_RESV_USAGE_WRITE);
+	spin_lock(&job->vdev->result_lock);
+	for (i = 0; i < job->nbos; i++) {
+		struct vpux_bo *bo = to_vpux_bo(job->bos[i]);
+
+		dma_resv_add_fence(bo->base.base.resv, done,
+				   bo->flags & DRM_VPUX_BO_DEVICE_READONLY ?
+				   DMA_RESV_USAGE_READ : DMA_RESV_USAGE_WRITE);
+		/* WAIT with DRM_VPUX_WAIT_BO reports this job from now on */
+		bo->last_seqno = slot->seqno;
+		bo->last_done = false;
+	}
+	spin_unlock(&job->vdev->result_lock);
 	if (out) {
 		if (chain)
 			drm_syncobj_add_point(out, chain, done, args->out_point);
@@ -393,6 +498,7 @@ int vpux_submit_ioctl(struct drm_device *dev, void *data,
 	job->vdev = vdev;
 	job->fpriv = fpriv;
 	kref_get(&fpriv->ref);
+	atomic_inc(&fpriv->jobs);
 	job->priority = args->priority;
 	job->task_id = -1;
 	job->hw_slot = -1;
@@ -447,26 +553,51 @@ out_exit:
 	return ret;
 }
 
-/**
- * vpux_wait_ioctl() - DRM_IOCTL_VPUX_WAIT
- * @dev: DRM device
- * @data: struct drm_vpux_wait
- * @file: caller
- *
- * Return: 0 with the job's result; -ETIMEDOUT if it is not done by the
- * deadline; -ENOENT for a job number this file cannot wait for; -EINVAL
- * for flags; -ERESTARTSYS on a signal.
+/*
+ * Copy the result of job @seqno of @fpriv to @args once its fence
+ * signalled; -ENOENT when the ring slot was reused meanwhile.
  */
-int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
+static int vpux_wait_result_locked(struct vpux_file_priv *fpriv, u64 seqno,
+				   struct dma_fence *done,
+				   struct drm_vpux_wait *args)
 {
-	struct vpux_file_priv *fpriv = file->driver_priv;
-	struct drm_vpux_wait *args = data;
+	struct vpux_job_slot *slot = &fpriv->ring[seqno % VPUX_JOB_RING];
+	const struct vpux_job_result *res = &slot->result;
+
+	lockdep_assert_held(&fpriv->job_lock);
+	if (slot->seqno != seqno)
+		return -ENOENT;
+	args->status = res->status;
+	args->error = res->error;
+	if (!res->status) {
+		/* never reached the engine core */
+		args->status = DRM_VPUX_STATUS_ABORTED;
+		args->error = done->error;
+	}
+	args->fail_op = res->fail_op;
+	args->fault_addr = res->fault_addr;
+	args->device_cycles = res->device_cycles;
+	args->op_cycles = res->op_cycles;
+	return 0;
+}
+
+static long vpux_wait_fence(struct dma_fence *done, s64 timeout_ns)
+{
+	long ret;
+
+	if (dma_fence_is_signaled(done))
+		return 0;
+	ret = dma_fence_wait_timeout(done, true,
+				     drm_timeout_abs_to_jiffies(timeout_ns));
+	return ret > 0 ? 0 : ret ? ret : -ETIMEDOUT;
+}
+
+static int vpux_wait_job(struct vpux_file_priv *fpriv,
+			 struct drm_vpux_wait *args)
+{
 	struct vpux_job_slot *slot;
 	struct dma_fence *done;
 	long ret;
-
-	if (args->flags)
-		return -EINVAL;
 
 	mutex_lock(&fpriv->job_lock);
 	slot = &fpriv->ring[args->seqno % VPUX_JOB_RING];
@@ -477,35 +608,120 @@ int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
 	done = dma_fence_get(slot->done);
 	mutex_unlock(&fpriv->job_lock);
 
-	if (!dma_fence_is_signaled(done)) {
-		ret = dma_fence_wait_timeout(done, true,
-					     drm_timeout_abs_to_jiffies(args->timeout_ns));
-		if (ret <= 0) {
-			dma_fence_put(done);
-			return ret ? ret : -ETIMEDOUT;
-		}
+	ret = vpux_wait_fence(done, args->timeout_ns);
+	if (!ret) {
+		mutex_lock(&fpriv->job_lock);
+		ret = vpux_wait_result_locked(fpriv, args->seqno, done, args);
+		mutex_unlock(&fpriv->job_lock);
 	}
-
-	mutex_lock(&fpriv->job_lock);
-	if (slot->seqno != args->seqno) {
-		ret = -ENOENT;
-	} else {
-		const struct vpux_job_result *res = &slot->result;
-
-		args->status = res->status;
-		args->error = res->error;
-		if (!res->status) {
-			/* never reached the engine core */
-			args->status = DRM_VPUX_STATUS_ABORTED;
-			args->error = done->error;
-		}
-		args->fail_op = res->fail_op;
-		args->fault_addr = res->fault_addr;
-		args->device_cycles = res->device_cycles;
-		args->op_cycles = res->op_cycles;
-		ret = 0;
-	}
-	mutex_unlock(&fpriv->job_lock);
 	dma_fence_put(done);
 	return ret;
+}
+
+/*
+ * DRM_VPUX_WAIT_BO: wait for every fence in the BO's reservation (jobs
+ * of any file sharing it), then report the last job that used it, from
+ * the copy vpux_job_publish_result() left in the BO. Jobs only use BOs
+ * of their own file's address space.
+ */
+static int vpux_wait_bo(struct vpux_device *vdev, struct drm_file *file,
+			struct drm_vpux_wait *args)
+{
+	struct vpux_file_priv *fpriv = file->driver_priv;
+	struct vpux_job_result res = { 0 };
+	struct vpux_job_slot *slot;
+	struct drm_gem_object *obj;
+	bool done = false;
+	struct vpux_bo *bo;
+	u64 seqno = 0;
+	long ret;
+
+	if (args->seqno > U32_MAX) {
+		vpux_dbg(vdev, "WAIT: BO handle %#llx out of range\n", args->seqno);
+		return -EINVAL;
+	}
+	obj = drm_gem_object_lookup(file, args->seqno);
+	if (!obj)
+		return -ENOENT;
+	bo = to_vpux_bo(obj);
+
+	ret = dma_resv_wait_timeout(obj->resv, DMA_RESV_USAGE_BOOKKEEP, true,
+				    drm_timeout_abs_to_jiffies(args->timeout_ns));
+	if (ret <= 0) {
+		ret = ret ? ret : -ETIMEDOUT;
+		goto out_put;
+	}
+
+	args->status = DRM_VPUX_STATUS_DONE;
+	args->error = 0;
+	args->fail_op = 0;
+	args->fault_addr = 0;
+	args->device_cycles = 0;
+	args->op_cycles = 0;
+	ret = 0;
+	mutex_lock(&vdev->bo_lock);
+	spin_lock(&vdev->result_lock);
+	/* a BO shared by flink: only its own file's jobs use it */
+	if (bo->ctx == &fpriv->ctx) {
+		seqno = bo->last_seqno;
+		done = bo->last_done;
+		if (done)
+			res = bo->last_result;
+	}
+	spin_unlock(&vdev->result_lock);
+	mutex_unlock(&vdev->bo_lock);
+
+	if (done) {
+		args->status = res.status;
+		args->error = res.error;
+		args->fail_op = res.fail_op;
+		args->fault_addr = res.fault_addr;
+		args->device_cycles = res.device_cycles;
+		args->op_cycles = res.op_cycles;
+	} else if (seqno) {
+		/*
+		 * The job never ran (its file closed or it was dropped), or a
+		 * new one was submitted since the reservation was idle.
+		 */
+		mutex_lock(&fpriv->job_lock);
+		slot = &fpriv->ring[seqno % VPUX_JOB_RING];
+		if (slot->seqno != seqno) {
+			args->status = DRM_VPUX_STATUS_ABORTED;
+			args->error = -ECANCELED;
+		} else if (dma_fence_is_signaled(slot->done)) {
+			ret = vpux_wait_result_locked(fpriv, seqno, slot->done, args);
+		} else {
+			ret = -ETIMEDOUT;
+		}
+		mutex_unlock(&fpriv->job_lock);
+	}
+out_put:
+	drm_gem_object_put(obj);
+	return ret;
+}
+
+/**
+ * vpux_wait_ioctl() - DRM_IOCTL_VPUX_WAIT
+ * @dev: DRM device
+ * @data: struct drm_vpux_wait
+ * @file: caller
+ *
+ * Return: 0 with the job's result; -ETIMEDOUT if it is not done by the
+ * deadline; -ENOENT for a job number (or BO handle) this file cannot wait
+ * for; -EINVAL for flags or a BO handle above 32 bits; -ERESTARTSYS on a
+ * signal.
+ */
+int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
+{
+	struct vpux_device *vdev = to_vpux_device(dev);
+	struct drm_vpux_wait *args = data;
+
+	if (args->flags & ~DRM_VPUX_WAIT_FLAGS) {
+		vpux_dbg(vdev, "WAIT: unknown flags %#x\n",
+			 args->flags & ~DRM_VPUX_WAIT_FLAGS);
+		return -EINVAL;
+	}
+	if (args->flags & DRM_VPUX_WAIT_BO)
+		return vpux_wait_bo(vdev, file, args);
+	return vpux_wait_job(file->driver_priv, args);
 }

@@ -7,6 +7,7 @@
 #include <drm/drm_file.h>
 
 #include "vpux_drv.h"
+#include "vpux_gem.h"
 #include "vpux_regs.h"
 #include "vpux_accel.h"
 
@@ -81,6 +82,12 @@ static int vpux_param_value(struct vpux_device *vdev, u32 param, u64 *value)
 		break;
 	case DRM_VPUX_PARAM_SERIAL:
 		*value = vpux_reg_read(vdev, VPUX_REG_SERIAL);
+		break;
+	case DRM_VPUX_PARAM_BO_MEMORY_LIMIT:
+		*value = vpux_bo_memory_limit();
+		break;
+	case DRM_VPUX_PARAM_BO_MEMORY_USED:
+		*value = atomic64_read(&vdev->bo_pinned);
 		break;
 	default:
 		return -EINVAL;

@@ -146,6 +146,14 @@ void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 
 /* ---- jobs ---- */
 
+/* The job's result, for WAIT by number (the ring) and by BO. */
+static void vpux_job_set_result(struct vpux_job *job,
+				const struct vpux_job_result *res)
+{
+	job->slot->result = *res;
+	vpux_job_publish_result(job, res);
+}
+
 /**
  * vpux_job_finish() - record a job's result and signal its hardware fence
  * @job: a job that left the hardware (or never reached it)
@@ -153,11 +161,13 @@ void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
  */
 void vpux_job_finish(struct vpux_job *job, const struct vpux_job_result *res)
 {
-	job->slot->result = *res;
+	vpux_job_set_result(job, res);
 	trace_vpux_job_done(dev_name(job->vdev->drm.dev), job->slot->seqno,
 			    res->status, res->error, res->device_cycles);
-	if (job->start_ns)
+	if (job->start_ns) {
 		atomic64_add(ktime_get_ns() - job->start_ns, &job->fpriv->busy_ns);
+		vpux_busy_end(job->vdev);
+	}
 	if (res->status == DRM_VPUX_STATUS_MMU_FAULT ||
 	    res->status == DRM_VPUX_STATUS_TIMEOUT)
 		WRITE_ONCE(job->fpriv->banned, true);
@@ -180,29 +190,30 @@ static struct dma_fence *vpux_run_job(struct drm_sched_job *sched_job)
 
 	if (sched_job->s_fence->finished.error) {
 		res.error = sched_job->s_fence->finished.error;
-		job->slot->result = res;
+		vpux_job_set_result(job, &res);
 		return NULL;
 	}
 	if (READ_ONCE(job->fpriv->banned)) {
 		res.error = -EBADFD;
-		job->slot->result = res;
+		vpux_job_set_result(job, &res);
 		return ERR_PTR(-ECANCELED);
 	}
 
 	job->hw_fence = vpux_fence_create(vdev);
 	if (!job->hw_fence) {
 		res.error = -ENOMEM;
-		job->slot->result = res;
+		vpux_job_set_result(job, &res);
 		return ERR_PTR(-ENOMEM);
 	}
 	slot = vpux_slot_bind(vdev, &job->fpriv->ctx);
 	if (slot < 0) {
 		res.error = slot;
-		job->slot->result = res;
+		vpux_job_set_result(job, &res);
 		return ERR_PTR(slot);
 	}
 	job->hw_slot = slot;
 	job->start_ns = ktime_get_ns();
+	vpux_busy_begin(vdev);
 
 	spin_lock_irqsave(&vdev->fw.lock, flags);
 	id = dla_execute_task(vdev->fw.engine, &job->task, slot, job->priority);
@@ -388,6 +399,8 @@ int vpux_sched_init(struct vpux_device *vdev)
 		return -ENOMEM;
 	INIT_WORK(&vdev->bh_work, vpux_bh_work);
 	spin_lock_init(&vdev->fence_lock);
+	spin_lock_init(&vdev->result_lock);
+	init_waitqueue_head(&vdev->jobs_freed);
 
 	ret = vpux_fw_init(vdev);
 	if (ret)

@@ -52,10 +52,12 @@ static void *bo_mmap(int fd, __u32 handle, size_t size)
 FIXTURE(bo) {
 	int fd;
 	__u64 va_base, va_size;
+	long saved_limit_mb;	/* to restore, or -1 */
 };
 
 FIXTURE_SETUP(bo)
 {
+	self->saved_limit_mb = -1;
 	self->fd = vpux_open_nth(0, NULL);
 	if (self->fd == -ENODEV)
 		SKIP(return, "no vpux device (is vpux_accel loaded?)");
@@ -64,8 +66,12 @@ FIXTURE_SETUP(bo)
 	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_VA_SIZE, &self->va_size));
 }
 
+static int write_limit_mb(long mb);
+
 FIXTURE_TEARDOWN(bo)
 {
+	if (self->saved_limit_mb >= 0)
+		EXPECT_EQ(0, write_limit_mb(self->saved_limit_mb));
 	if (self->fd >= 0)
 		close(self->fd);
 }
@@ -334,6 +340,93 @@ TEST_F(bo, close_file_with_many_bos)
 			ASSERT_EQ(0, bo_create(fd2, 4096ull << (j % 4), 0, &h, NULL));
 		close(fd2);
 	}
+}
+
+#define LIMIT_PARAM "/sys/module/vpux_accel/parameters/bo_memory_limit_mb"
+
+static long read_limit_mb(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen(LIMIT_PARAM, "r");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return strtol(buf, NULL, 10);
+}
+
+static int write_limit_mb(long mb)
+{
+	FILE *f = fopen(LIMIT_PARAM, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fprintf(f, "%ld\n", mb) < 0 ? -EIO : 0;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
+/* The device's BOs pin at most bo_memory_limit_mb; beyond, -ENOMEM. */
+TEST_F(bo, memory_limit)
+{
+	__u64 limit, used, used2, auto_limit;
+	__u32 h[64], extra;
+	long old;
+	int n = 0, i, fd2, ret;
+
+	old = read_limit_mb();
+	if (old < 0)
+		SKIP(return, "no %s", LIMIT_PARAM);
+	if (geteuid())
+		SKIP(return, "needs root");
+	self->saved_limit_mb = old;
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_LIMIT, &auto_limit));
+	if (!old)
+		EXPECT_GT(auto_limit, 0ull);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &used));
+
+	/* room for 8 MiB more than what is pinned now (other tests' BOs) */
+	ASSERT_EQ(0, write_limit_mb((long)(used >> 20) + 9));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_LIMIT, &limit));
+	EXPECT_EQ(((used >> 20) + 9) << 20, limit);
+
+	/* 1 MiB BOs from two files until the device's budget is spent */
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	for (n = 0; n < 64; n++) {
+		ret = bo_create(n & 1 ? fd2 : self->fd, 1 << 20, 0, &h[n], NULL);
+		if (ret)
+			break;
+	}
+	EXPECT_EQ(-ENOMEM, ret);
+	EXPECT_GE(n, 8);
+	EXPECT_LE(n, 9);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &used2));
+	EXPECT_LE(used2, limit);
+	EXPECT_EQ(used + ((__u64)n << 20), used2);
+	/* a refused BO leaves nothing behind; a small one still fits or not */
+	EXPECT_EQ(-ENOMEM, bo_create(self->fd, limit, 0, &extra, NULL));
+
+	/* freeing gives the budget back */
+	EXPECT_EQ(0, gem_close(self->fd, h[0]));
+	EXPECT_EQ(0, bo_create(self->fd, 1 << 20, 0, &h[0], NULL));
+	/* closing a file frees its BOs */
+	close(fd2);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &used2));
+	EXPECT_EQ(used + ((__u64)((n + 1) / 2) << 20), used2);
+	for (i = 0; i < n; i += 2)
+		EXPECT_EQ(0, gem_close(self->fd, h[i]));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &used2));
+	EXPECT_EQ(used, used2);
+
+	ASSERT_EQ(0, write_limit_mb(old));
+	self->saved_limit_mb = -1;
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_LIMIT, &limit));
+	EXPECT_EQ(auto_limit, limit);
 }
 
 TEST_HARNESS_MAIN

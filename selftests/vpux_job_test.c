@@ -402,7 +402,7 @@ TEST_F(job, wait_errors)
 	EXPECT_EQ(-ENOENT, job_wait(self->fd, 0, 0, &w));
 	EXPECT_EQ(-ENOENT, job_wait(self->fd, 12345, 0, &w));
 	memset(&w, 0, sizeof(w));
-	w.flags = 1;
+	w.flags = 2;
 	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
 }
 
@@ -661,6 +661,196 @@ TEST_F(job, slow_engine_is_not_a_hang)
 	ASSERT_EQ(0, copy_job(_metadata, self, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
+}
+
+static int bo_wait(int fd, __u32 handle, __s64 rel_ns, struct drm_vpux_wait *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->seqno = handle;
+	w->flags = DRM_VPUX_WAIT_BO;
+	w->timeout_ns = rel_ns ? now_ns() + rel_ns : 0;
+	return vpux_ioctl(fd, DRM_IOCTL_VPUX_WAIT, w);
+}
+
+TEST_F(job, wait_on_bo)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w, w2;
+	size_t size = copy_task(&self->task, 0, SZ);
+	struct bo unused;
+
+	/* a BO no job used is idle, with nothing to report */
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &unused));
+	ASSERT_EQ(0, bo_wait(self->fd, unused.handle, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0ull, w.device_cycles);
+
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	/* waiting for the destination is waiting for the job */
+	ASSERT_EQ(0, bo_wait(self->fd, self->b.handle, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, w.error);
+	EXPECT_GT(w.device_cycles, 0ull);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
+	/* the job's own number gives the same result */
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 0, &w2));
+	EXPECT_EQ(w.device_cycles, w2.device_cycles);
+	EXPECT_EQ(w.op_cycles, w2.op_cycles);
+	/* and so does the source, which the job read */
+	ASSERT_EQ(0, bo_wait(self->fd, self->a.handle, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_GT(w.device_cycles, 0ull);
+}
+
+TEST_F(job, wait_on_bo_outlives_the_ring)
+{
+	struct drm_vpux_submit s, s2;
+	struct drm_vpux_wait w, first;
+	struct drm_vpux_buf l2[2];
+	size_t size = copy_task(&self->task, 0, SZ);
+	__u64 seqno;
+	int i;
+
+	/* a -> c, remembered by c */
+	l2[0] = self->list[0];
+	l2[1] = self->list[2];
+	submit_args(&s, &self->task, 0, size, l2, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	seqno = s.seqno;
+	ASSERT_EQ(0, job_wait(self->fd, seqno, 5000000000ll, &first));
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, first.status);
+	/* more jobs than the ring holds, none of them on c */
+	submit_args(&s2, &self->task, 0, size, self->list, 2);
+	for (i = 0; i < 300; i++) {
+		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s2));
+		if (i % 64 == 63)
+			ASSERT_EQ(0, job_wait(self->fd, s2.seqno, 5000000000ll, &w));
+	}
+	ASSERT_EQ(0, job_wait(self->fd, s2.seqno, 5000000000ll, &w));
+	EXPECT_EQ(-ENOENT, job_wait(self->fd, seqno, 0, &w));
+	/* c still knows its last job */
+	ASSERT_EQ(0, bo_wait(self->fd, self->c.handle, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(first.device_cycles, w.device_cycles);
+	EXPECT_EQ(first.op_cycles, w.op_cycles);
+	EXPECT_EQ(0, memcmp(self->a.map, self->c.map, SZ));
+}
+
+TEST_F(job, wait_on_bo_of_job_dropped_after_a_fault)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct drm_vpux_buf l2[2];
+	size_t size = copy_task(&self->task, 0, SZ);
+
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	/* a -> b faults; a -> c waits for it (both use a), then is dropped */
+	ASSERT_EQ(0, dbg_write(self->minor, "inject", "mmu_fault 0 1"));
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	l2[0] = self->list[0];
+	l2[1] = self->list[2];
+	submit_args(&s, &self->task, 0, size, l2, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, bo_wait(self->fd, self->b.handle, 30000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+	ASSERT_EQ(0, bo_wait(self->fd, self->c.handle, 30000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ABORTED, w.status);
+	EXPECT_EQ(-EBADFD, w.error);
+	EXPECT_EQ(0, self->c.map[0]);
+}
+
+TEST_F(job, wait_on_bo_errors)
+{
+	struct drm_vpux_wait w = { .flags = DRM_VPUX_WAIT_BO };
+	int fd2;
+
+	w.seqno = 0;
+	EXPECT_EQ(-ENOENT, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
+	w.seqno = 0x7777;
+	EXPECT_EQ(-ENOENT, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
+	/* a handle is 32 bits */
+	w.seqno = (1ull << 32) | self->b.handle;
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
+	w.seqno = self->b.handle;
+	w.flags = DRM_VPUX_WAIT_BO | 2;
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
+	w.flags = 1u << 31;
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
+	/* another file's handles are not this file's */
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	w.flags = DRM_VPUX_WAIT_BO;
+	w.seqno = self->b.handle;
+	EXPECT_EQ(-ENOENT, vpux_ioctl(fd2, DRM_IOCTL_VPUX_WAIT, &w));
+	close(fd2);
+}
+
+TEST_F(job, wait_on_bo_of_hung_job)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	size_t size = copy_task(&self->task, 0, SZ);
+
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	ASSERT_EQ(0, dbg_write(self->minor, "inject", "hang 0 1"));
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	self->expect_resets = 1;
+	/* a hung job stays on the NPU for at least the job timeout */
+	EXPECT_EQ(-ETIMEDOUT, bo_wait(self->fd, self->b.handle, 0, &w));
+	EXPECT_EQ(-ETIMEDOUT, bo_wait(self->fd, self->b.handle, 100000000ll, &w));
+	ASSERT_EQ(0, bo_wait(self->fd, self->b.handle, 60000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
+	EXPECT_EQ(-ETIMEDOUT, w.error);
+	EXPECT_EQ(0, self->b.map[0]);
+}
+
+static long busy_time_us(int minor)
+{
+	char path[96], buf[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/accel/accel%d/device/npu_busy_time_us", minor);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return strtol(buf, NULL, 10);
+}
+
+TEST_F(job, sysfs_busy_time)
+{
+	struct drm_vpux_wait w;
+	long before, after, idle;
+	__s64 t0, elapsed_us;
+	int i;
+
+	before = busy_time_us(self->minor);
+	ASSERT_GE(before, 0);
+	/* nothing runs: the counter stands still */
+	usleep(20000);
+	EXPECT_EQ(before, busy_time_us(self->minor));
+
+	t0 = now_ns();
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, copy_job(_metadata, self, &w));
+		ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	}
+	elapsed_us = (now_ns() - t0) / 1000;
+	after = busy_time_us(self->minor);
+	/* the jobs took some time, and no more than the wall clock saw */
+	EXPECT_GT(after, before);
+	EXPECT_LE(after - before, elapsed_us + 1);
+	idle = busy_time_us(self->minor);
+	usleep(20000);
+	EXPECT_EQ(idle, busy_time_us(self->minor));
 }
 
 TEST_F(job, bad_injection_is_refused)

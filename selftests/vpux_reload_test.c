@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * vpux module lifetime: unload refused while a file is open, clean unload
- * and reload, devices gone and back. Needs root, vpux_accel loaded, and
+ * and reload, devices gone and back, unload right after a process with
+ * jobs in flight was killed, and the device unbound (hot-unplugged) under
+ * a file with jobs in flight. Needs root, vpux_accel loaded, and
  * VPUX_MODULE naming the .ko to reload (VPUX_MODULE_PARAMS: its params).
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "vpux_common.h"
+#include "vpux_job_util.h"
+
+#define JOB_BUF		(64 * 1024)
 
 static int unload(void)
 {
@@ -98,6 +105,180 @@ TEST_F(reload, double_load_refused)
 {
 	EXPECT_EQ(-EEXIST, load(self->path, self->params));
 	EXPECT_TRUE(module_loaded());
+}
+
+/*
+ * Open device @nth and queue @n copies of JOB_BUF bytes of 0x3c on it;
+ * the fd, or a negative errno. The BOs are unmapped again (a mapping
+ * keeps the file, and so the module, in use) except the destination
+ * when @dst asks for it.
+ */
+static int queue_jobs(int nth, int n, struct drm_vpux_submit *last,
+		      unsigned char **dst)
+{
+	struct drm_vpux_buf list[2];
+	struct drm_vpux_submit s;
+	struct bo t = { 0 }, a = { 0 }, b = { 0 };
+	int fd = vpux_open_nth(nth, NULL), i, ret;
+
+	if (fd < 0)
+		return fd;
+	ret = bo_new(fd, 4096, 0, &t);
+	if (!ret)
+		ret = bo_new(fd, JOB_BUF, 0, &a);
+	if (!ret)
+		ret = bo_new(fd, JOB_BUF, 0, &b);
+	if (!ret) {
+		memset(a.map, 0x3c, JOB_BUF);
+		list[0] = (struct drm_vpux_buf){ .handle = a.handle, .size = JOB_BUF };
+		list[1] = (struct drm_vpux_buf){ .handle = b.handle, .size = JOB_BUF };
+		submit_args(&s, &t, 0, copy_task(&t, 0, JOB_BUF), list, 2);
+	}
+	for (i = 0; !ret && i < n; i++)
+		ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s);
+	if (t.map && t.map != MAP_FAILED)
+		munmap(t.map, 4096);
+	if (a.map && a.map != MAP_FAILED)
+		munmap(a.map, JOB_BUF);
+	if (b.map && b.map != MAP_FAILED && (ret || !dst))
+		munmap(b.map, JOB_BUF);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	if (last)
+		*last = s;
+	if (dst)
+		*dst = b.map;
+	return fd;
+}
+
+/* Unload, retrying while files being released still hold the module. */
+static int unload_within(int seconds)
+{
+	__s64 end = now_ns() + seconds * 1000000000ll;
+	int ret;
+
+	while ((ret = unload()) == -EWOULDBLOCK && now_ns() < end)
+		usleep(10000);
+	return ret;
+}
+
+/* A job on a fresh file of device 0 works. */
+static int one_job_works(void)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	unsigned char *dst;
+	int fd = queue_jobs(0, 1, &s, &dst), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = job_wait(fd, s.seqno, 30000000000ll, &w);
+	if (!ret && (w.status != DRM_VPUX_STATUS_DONE || dst[0] != 0x3c ||
+		     dst[JOB_BUF - 1] != 0x3c))
+		ret = -EIO;
+	munmap(dst, JOB_BUF);
+	close(fd);
+	return ret;
+}
+
+TEST_F_TIMEOUT(reload, unload_after_killing_a_process_with_jobs_in_flight, 120)
+{
+	int pipefd[2], i;
+	pid_t pid;
+	char c;
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, pipe(pipefd));
+		pid = fork();
+		ASSERT_GE(pid, 0);
+		if (!pid) {
+			int fd = queue_jobs(0, 200, NULL, NULL);
+
+			c = fd >= 0 ? 'y' : 'n';
+			if (write(pipefd[1], &c, 1) != 1)
+				_exit(1);
+			pause();
+			_exit(0);
+		}
+		close(pipefd[1]);
+		ASSERT_EQ(1, read(pipefd[0], &c, 1));
+		close(pipefd[0]);
+		EXPECT_EQ('y', c);
+		/* killed mid-job; its file is released as the process exits */
+		kill(pid, SIGKILL);
+		ASSERT_EQ(0, unload_within(60)) TH_LOG("unload #%d", i);
+		ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+		EXPECT_FALSE(module_loaded());
+		ASSERT_EQ(0, load(self->path, self->params));
+		EXPECT_EQ(0, one_job_works());
+	}
+}
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The device's name under /sys/bus/platform (vpux-sim.N) for accel minor. */
+static int platform_name(int minor, char *name, size_t len)
+{
+	char link[96], dev[128];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minor);
+	n = readlink(link, dev, sizeof(dev) - 1);
+	if (n < 0)
+		return -errno;
+	dev[n] = '\0';
+	snprintf(name, len, "%s", strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev);
+	return 0;
+}
+
+#define DRV_DIR "/sys/bus/platform/drivers/vpux-sim/"
+
+TEST_F_TIMEOUT(reload, unbind_with_jobs_in_flight, 120)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	char name[128];
+	__u64 v;
+	int fd, minor, probe;
+
+	probe = vpux_open_nth(0, &minor);
+	ASSERT_GE(probe, 0);
+	close(probe);
+	ASSERT_EQ(0, platform_name(minor, name, sizeof(name)));
+
+	fd = queue_jobs(0, 200, &s, NULL);
+	ASSERT_GE(fd, 0);
+	/* the device goes away under an open file with queued jobs */
+	ASSERT_EQ(0, write_str(DRV_DIR "unbind", name));
+	EXPECT_EQ(self->ndev - 1, vpux_count_devices());
+	/* the file stays valid, but every ioctl says the device is gone */
+	EXPECT_EQ(-ENODEV, vpux_get_param(fd, DRM_VPUX_PARAM_DEVICE_ID, &v));
+	EXPECT_EQ(-ENODEV, job_wait(fd, s.seqno, 0, &w));
+	EXPECT_EQ(-ENODEV, vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	/* the module stays while the file is open */
+	EXPECT_EQ(-EWOULDBLOCK, unload());
+	close(fd);
+
+	/* bound again: a new device that works */
+	ASSERT_EQ(0, write_str(DRV_DIR "bind", name));
+	EXPECT_EQ(self->ndev, vpux_count_devices());
+	EXPECT_EQ(0, one_job_works());
+	/* and the module unloads cleanly */
+	ASSERT_EQ(0, unload_within(60));
+	ASSERT_EQ(0, load(self->path, self->params));
+	EXPECT_EQ(0, one_job_works());
 }
 
 TEST_HARNESS_MAIN

@@ -50,6 +50,8 @@ static const struct param_desc {
 	{ DRM_VPUX_PARAM_VA_BASE, "va_base", "device VA base", FMT_HEX },
 	{ DRM_VPUX_PARAM_VA_SIZE, "va_size", "device VA size", FMT_SIZE },
 	{ DRM_VPUX_PARAM_CLOCK_KHZ, "clock_khz", "clock (kHz)", FMT_DEC },
+	{ DRM_VPUX_PARAM_BO_MEMORY_LIMIT, "bo_memory_limit", "BO memory limit", FMT_SIZE },
+	{ DRM_VPUX_PARAM_BO_MEMORY_USED, "bo_memory_used", "BO memory used", FMT_SIZE },
 	{ DRM_VPUX_PARAM_CAPABILITIES, "capabilities", "capabilities", FMT_CAPS },
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))

@@ -23,7 +23,7 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
 #define DRM_VPUX_UAPI_VERSION_MAJOR	1
-#define DRM_VPUX_UAPI_VERSION_MINOR	2
+#define DRM_VPUX_UAPI_VERSION_MINOR	3
 
 #define DRM_VPUX_GET_PARAM		0x00
 #define DRM_VPUX_BO_CREATE		0x01
@@ -74,8 +74,15 @@ extern "C" {
 #define DRM_VPUX_PARAM_NUM_CONTEXTS		12
 /** @DRM_VPUX_PARAM_SERIAL: per-device serial number */
 #define DRM_VPUX_PARAM_SERIAL			13
+/**
+ * @DRM_VPUX_PARAM_BO_MEMORY_LIMIT: bytes of system memory all BOs created
+ * on this device may pin together (BO_CREATE fails with -ENOMEM beyond)
+ */
+#define DRM_VPUX_PARAM_BO_MEMORY_LIMIT		14
+/** @DRM_VPUX_PARAM_BO_MEMORY_USED: bytes pinned by the device's BOs now */
+#define DRM_VPUX_PARAM_BO_MEMORY_USED		15
 /** @DRM_VPUX_PARAM_COUNT: number of defined parameters */
-#define DRM_VPUX_PARAM_COUNT			14
+#define DRM_VPUX_PARAM_COUNT			16
 
 /* Capability bits reported by DRM_VPUX_PARAM_CAPABILITIES */
 /** @DRM_VPUX_CAP_DMA_4D: DMA engines copy up to 4-D strided blocks */
@@ -241,13 +248,25 @@ struct drm_vpux_submit {
 /** @DRM_VPUX_STATUS_ABORTED: the job never ran (file banned or closed) */
 #define DRM_VPUX_STATUS_ABORTED		5
 
+/*
+ * DRM_VPUX_WAIT_BO - WAIT for a buffer object: @seqno holds a GEM handle
+ * of this file (upper 32 bits zero). WAIT returns once every job using
+ * the BO, of any file sharing it, has finished, with the result of the
+ * last job that used the BO, however many jobs the file ran since (each
+ * BO keeps its last job's result; threads sharing a file wait on their
+ * own BOs). DRM_VPUX_STATUS_DONE with zero cycles when no job used it.
+ */
+#define DRM_VPUX_WAIT_BO		(1u << 0)
+#define DRM_VPUX_WAIT_FLAGS		DRM_VPUX_WAIT_BO
+
 /**
- * struct drm_vpux_wait - wait for a job and read its result
+ * struct drm_vpux_wait - wait for a job (or a BO) and read the job's result
  * @seqno: in, a job number SUBMIT returned to this file. The last 256 jobs
  *	of a file can be waited for; an older or unknown one gives -ENOENT.
+ *	With DRM_VPUX_WAIT_BO, a BO handle; -ENOENT if the file has none such.
  * @timeout_ns: in, absolute CLOCK_MONOTONIC time; -ETIMEDOUT if the job
  *	is not done by then (0 polls)
- * @flags: in, must be zero
+ * @flags: in, DRM_VPUX_WAIT_* flags
  * @status: out, DRM_VPUX_STATUS_*
  * @error: out, 0 or the negative engine-core error (DLA_ERR_*) or errno
  * @fail_op: out, for errors raised by an op on an engine (fault, engine
