@@ -2,8 +2,10 @@
 # under QEMU (tools/vm/vm-run.sh). Included by the top-level Makefile.
 
 VM_TESTS := tools/vm/tests.list
+# every example network runs through the kernel driver in the VM
+VM_EXAMPLES := $(basename $(notdir $(wildcard examples/*.vasm)))
 VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(SRCTOP)/tools/vm/tap-cmd.sh \
-	$(VM_EXTRA_BINS) $(B)/examples/tiny_cnn.vpux
+	$(VM_EXTRA_BINS) $(addprefix $(B)/examples/,$(addsuffix .vpux,$(VM_EXAMPLES)))
 VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)"
 
 .PHONY: check-debug debug-kernel
