@@ -168,10 +168,50 @@ out_unlock:
 	return ret;
 }
 
+/**
+ * vpux_bo_kmap() - the BO's kernel mapping, for the engine core
+ * @bo: the BO (a task BO of a job being submitted)
+ * @vaddr: set to the mapping's address
+ *
+ * Mapping a BO and unmapping it again per job costs more than the rest
+ * of a small job's submission (the unmap flushes TLBs on every CPU), so
+ * the first job that needs it makes the mapping and it lasts as long as
+ * the BO.
+ *
+ * Return: 0; -EINVAL for memory the CPU cannot map as system memory; or
+ * the vmap's errno.
+ */
+int vpux_bo_kmap(struct vpux_bo *bo, void **vaddr)
+{
+	struct drm_gem_object *obj = &bo->base.base;
+	struct iosys_map map;
+	int ret = 0;
+
+	dma_resv_lock(obj->resv, NULL);
+	if (!bo->kmap.vaddr) {
+		ret = drm_gem_shmem_vmap(&bo->base, &map);
+		if (!ret && map.is_iomem) {
+			drm_gem_shmem_vunmap(&bo->base, &map);
+			ret = -EINVAL;
+		}
+		if (!ret)
+			bo->kmap = map;
+	}
+	*vaddr = bo->kmap.vaddr;
+	dma_resv_unlock(obj->resv);
+	return ret;
+}
+
 static void vpux_gem_free(struct drm_gem_object *obj)
 {
 	struct vpux_device *vdev = to_vpux_device(obj->dev);
 	struct vpux_bo *bo = to_vpux_bo(obj);
+
+	if (bo->kmap.vaddr) {
+		dma_resv_lock(obj->resv, NULL);
+		drm_gem_shmem_vunmap(&bo->base, &bo->kmap);
+		dma_resv_unlock(obj->resv);
+	}
 
 	mutex_lock(&vdev->bo_lock);
 	vpux_bo_unbind_locked(vdev, bo);

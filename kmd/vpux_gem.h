@@ -31,6 +31,8 @@ struct vpux_mmu_ctx;
  *	vpux_device.result_lock, read under either
  * @last_result: that job's result once @last_done, under result_lock
  * @last_done: @last_result is valid
+ * @kmap: kernel mapping, made when a job first uses the BO as its task
+ *	memory and kept until the BO is freed; under the reservation lock
  */
 struct vpux_bo {
 	struct drm_gem_shmem_object base;
@@ -43,6 +45,7 @@ struct vpux_bo {
 	u64 last_seqno;
 	struct vpux_job_result last_result;
 	bool last_done;
+	struct iosys_map kmap;
 };
 
 static inline struct vpux_bo *to_vpux_bo(struct drm_gem_object *obj)
@@ -55,6 +58,7 @@ struct drm_gem_object *vpux_gem_create_object(struct drm_device *dev,
 struct drm_gem_object *vpux_gem_prime_import(struct drm_device *dev,
 					     struct dma_buf *dma_buf);
 u64 vpux_bo_memory_limit(void);
+int vpux_bo_kmap(struct vpux_bo *bo, void **vaddr);
 void vpux_bo_unbind_all(struct vpux_device *vdev, struct list_head *bos);
 
 int vpux_bo_create_ioctl(struct drm_device *dev, void *data,

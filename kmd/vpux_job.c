@@ -128,8 +128,6 @@ void vpux_job_free(struct vpux_job *job)
 {
 	u32 i;
 
-	if (job->task_map.vaddr)
-		drm_gem_vunmap_unlocked(job->bos[job->task_bo], &job->task_map);
 	for (i = 0; i < job->nbos; i++)
 		drm_gem_object_put(job->bos[i]);
 	dma_fence_put(job->hw_fence);
@@ -251,17 +249,14 @@ out:
 /* Map the task memory: the core reads it under a spinlock. */
 static int vpux_job_map_task(struct vpux_job *job, const struct drm_vpux_buf *task)
 {
+	struct vpux_bo *bo = to_vpux_bo(job->bos[job->task_bo]);
+	void *vaddr;
 	int ret;
 
-	ret = drm_gem_vmap_unlocked(job->bos[job->task_bo], &job->task_map);
+	ret = vpux_bo_kmap(bo, &vaddr);
 	if (ret)
 		return ret;
-	if (job->task_map.is_iomem) {
-		drm_gem_vunmap_unlocked(job->bos[job->task_bo], &job->task_map);
-		iosys_map_clear(&job->task_map);
-		return -EINVAL;
-	}
-	job->task.cpu = job->task_map.vaddr + task->offset;
+	job->task.cpu = vaddr + task->offset;
 	return 0;
 }
 

@@ -64,7 +64,6 @@ struct vpux_job_slot {
  * @nbos: entries used in @bos
  * @bos: the distinct BOs of the address list (references)
  * @task_bo: index in @bos of the BO holding the task memory
- * @task_map: kernel mapping of that BO
  * @task: the address list as the engine core reads it
  * @hw_fence: signalled when the engine core finished the task
  * @task_id: the core's task id while on the hardware, else -1
@@ -83,7 +82,6 @@ struct vpux_job {
 	u32 nbos;
 	struct drm_gem_object *bos[DRM_VPUX_MAX_ADDR_ENTRIES];
 	u32 task_bo;
-	struct iosys_map task_map;
 	struct vpux_fw_task task;
 	struct dma_fence *hw_fence;
 	int task_id;
