@@ -864,6 +864,12 @@ static void do_wait(struct thr *t, struct file *f)
 		w.seqno = chance(t, 30) ? 0 : rnd(t);
 	}
 	w.timeout_ns = deadline(t, 3000);
+	if (chance(t, 10)) {
+		/* WAIT on a BO: the last job that used it */
+		w.flags = DRM_VPUX_WAIT_BO;
+		w.seqno = chance(t, 10) ? rnd(t) : pick_bo_handle(t, f);
+		slot = -1;
+	}
 	if (chance(t, 3))
 		w.flags = rand_u32(t);
 	if (chance(t, 2)) {
@@ -875,8 +881,10 @@ static void do_wait(struct thr *t, struct file *f)
 	check_deadline(t, OP_WAIT, start, w.timeout_ns);
 	if (account(t, OP_WAIT, ret) || ret)
 		return;
-	if (w.flags)
+	if (w.flags & ~DRM_VPUX_WAIT_FLAGS)
 		fail(t, "WAIT with flags %#x succeeded", w.flags);
+	if (w.flags & DRM_VPUX_WAIT_BO)
+		slot = -1;	/* the BO's last job, not a ring slot */
 	count_result(t, f, slot, 0, &w);
 }
 

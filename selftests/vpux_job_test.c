@@ -623,6 +623,36 @@ TEST_F(job, injected_hang_is_recovered)
 	EXPECT_EQ(0, fresh_file_copy(0x6b));
 }
 
+/*
+ * A valid op that runs for long (a DMA repeating one 4 KiB block a
+ * million times, strides 0: within its buffers, so the core accepts it,
+ * and just under the DMA engine's 4 GiB limit) makes no progress the
+ * job timeout can see: it is stopped like a hang, the engine abandons the
+ * op midway, the job ends TIMEOUT, other files run on.
+ */
+TEST_F(job, endless_op_is_stopped_by_the_watchdog)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct tb t;
+
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	tb_init(&t, self->task.map, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 2, 0, 4095);
+	t.dma[0].count[0] = t.dma[0].count[1] = 1024;
+	submit_args(&s, &self->task, 0, t.size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 120000000000ll, &w));
+	if (w.status == DRM_VPUX_STATUS_DONE)
+		SKIP(return, "4 GiB copied within the job timeout: a fast host, not the TCG rig");
+	self->expect_resets = 1;
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
+	EXPECT_EQ(-ETIMEDOUT, w.error);
+	EXPECT_EQ(self->resets + 1, dbg_read(self->minor, "resets"));
+	EXPECT_EQ(0, fresh_file_copy(0x5a));
+}
+
 TEST_F(job, lost_interrupt_is_found_by_the_timeout)
 {
 	struct drm_vpux_wait w;
