@@ -769,27 +769,49 @@ TEST_F(job, wait_on_bo_outlives_the_ring)
 
 TEST_F(job, wait_on_bo_of_job_dropped_after_a_fault)
 {
-	struct drm_vpux_submit s;
+	struct drm_vpux_submit s0, s1, s2;
 	struct drm_vpux_wait w;
-	struct drm_vpux_buf l2[2];
-	size_t size = copy_task(&self->task, 0, SZ);
+	struct drm_vpux_buf l1[2], l2[2];
+	struct bo ro;
+	struct tb t;
+	int ret;
 
-	if (self->resets < 0)
-		SKIP(return, "no debugfs");
-	/* a -> b faults; a -> c waits for it (both use a), then is dropped */
-	ASSERT_EQ(0, dbg_write(self->minor, "inject", "mmu_fault 0 1"));
-	submit_args(&s, &self->task, 0, size, self->list, 2);
-	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	/*
+	 * Three jobs of one file, chained through BO a: a long copy a -> b
+	 * (64 MiB of DMA work, so the other two are queued before it ends),
+	 * a copy a -> ro that faults (the device may not write ro), and a
+	 * copy a -> c that must wait for it and is then dropped.
+	 */
+	ASSERT_EQ(0, bo_new(self->fd, SZ, DRM_VPUX_BO_DEVICE_READONLY, &ro));
+	tb_init(&t, self->task.map, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 2, 0, 4096);
+	t.dma[0].count[0] = 1024;
+	t.dma[0].count[1] = 16;
+	submit_args(&s0, &self->task, 0, t.size, self->list, 2);
+	l1[0] = self->list[0];
+	l1[1] = (struct drm_vpux_buf){ .handle = ro.handle, .size = SZ };
+	submit_args(&s1, &self->task, 1024, copy_task(&self->task, 1024, SZ), l1, 2);
 	l2[0] = self->list[0];
 	l2[1] = self->list[2];
-	submit_args(&s, &self->task, 0, size, l2, 2);
-	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	submit_args(&s2, &self->task, 2048, copy_task(&self->task, 2048, SZ), l2, 2);
+
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s0));
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s1));
+	ret = vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s2);
+	if (ret == -EBADFD)
+		SKIP(return, "the long copy and the fault were over before the third SUBMIT");
+	ASSERT_EQ(0, ret);
+
 	ASSERT_EQ(0, bo_wait(self->fd, self->b.handle, 30000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	ASSERT_EQ(0, bo_wait(self->fd, ro.handle, 30000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+	/* the third waited for the second to finish, and never ran */
 	ASSERT_EQ(0, bo_wait(self->fd, self->c.handle, 30000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ABORTED, w.status);
 	EXPECT_EQ(-EBADFD, w.error);
 	EXPECT_EQ(0, self->c.map[0]);
+	EXPECT_EQ(0, self->c.map[SZ - 1]);
 }
 
 TEST_F(job, wait_on_bo_errors)
