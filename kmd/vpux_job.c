@@ -548,6 +548,17 @@ out_exit:
 	return ret;
 }
 
+static void vpux_result_to_args(const struct vpux_job_result *res,
+				struct drm_vpux_wait *args)
+{
+	args->status = res->status;
+	args->error = res->error;
+	args->fail_op = res->fail_op;
+	args->fault_addr = res->fault_addr;
+	args->device_cycles = res->device_cycles;
+	args->op_cycles = res->op_cycles;
+}
+
 /*
  * Copy the result of job @seqno of @fpriv to @args once its fence
  * signalled; -ENOENT when the ring slot was reused meanwhile.
@@ -562,17 +573,12 @@ static int vpux_wait_result_locked(struct vpux_file_priv *fpriv, u64 seqno,
 	lockdep_assert_held(&fpriv->job_lock);
 	if (slot->seqno != seqno)
 		return -ENOENT;
-	args->status = res->status;
-	args->error = res->error;
+	vpux_result_to_args(res, args);
 	if (!res->status) {
 		/* never reached the engine core */
 		args->status = DRM_VPUX_STATUS_ABORTED;
 		args->error = done->error;
 	}
-	args->fail_op = res->fail_op;
-	args->fault_addr = res->fault_addr;
-	args->device_cycles = res->device_cycles;
-	args->op_cycles = res->op_cycles;
 	return 0;
 }
 
@@ -623,7 +629,7 @@ static int vpux_wait_bo(struct vpux_device *vdev, struct drm_file *file,
 			struct drm_vpux_wait *args)
 {
 	struct vpux_file_priv *fpriv = file->driver_priv;
-	struct vpux_job_result res = { 0 };
+	struct vpux_job_result res = { 0 }, idle = { 0 };
 	struct vpux_job_slot *slot;
 	struct drm_gem_object *obj;
 	bool done = false;
@@ -647,12 +653,9 @@ static int vpux_wait_bo(struct vpux_device *vdev, struct drm_file *file,
 		goto out_put;
 	}
 
-	args->status = DRM_VPUX_STATUS_DONE;
-	args->error = 0;
-	args->fail_op = 0;
-	args->fault_addr = 0;
-	args->device_cycles = 0;
-	args->op_cycles = 0;
+	/* a BO no job used: idle, nothing to report */
+	idle.status = DRM_VPUX_STATUS_DONE;
+	vpux_result_to_args(&idle, args);
 	ret = 0;
 	mutex_lock(&vdev->bo_lock);
 	spin_lock(&vdev->result_lock);
@@ -667,12 +670,7 @@ static int vpux_wait_bo(struct vpux_device *vdev, struct drm_file *file,
 	mutex_unlock(&vdev->bo_lock);
 
 	if (done) {
-		args->status = res.status;
-		args->error = res.error;
-		args->fail_op = res.fail_op;
-		args->fault_addr = res.fault_addr;
-		args->device_cycles = res.device_cycles;
-		args->op_cycles = res.op_cycles;
+		vpux_result_to_args(&res, args);
 	} else if (seqno) {
 		/*
 		 * The job never ran (its file closed or it was dropped), or a

@@ -10,6 +10,7 @@
 
 #include "kselftest_harness.h"
 #include "vpux_common.h"
+#include "vpux_job_util.h"
 
 static int bo_create(int fd, __u64 size, __u32 flags, __u32 *handle,
 		     __u64 *addr)
@@ -346,28 +347,15 @@ TEST_F(bo, close_file_with_many_bos)
 
 static long read_limit_mb(void)
 {
-	char buf[32] = "";
-	FILE *f = fopen(LIMIT_PARAM, "r");
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return strtol(buf, NULL, 10);
+	return file_read_long(LIMIT_PARAM);
 }
 
 static int write_limit_mb(long mb)
 {
-	FILE *f = fopen(LIMIT_PARAM, "w");
-	int ret;
+	char val[32];
 
-	if (!f)
-		return -errno;
-	ret = fprintf(f, "%ld\n", mb) < 0 ? -EIO : 0;
-	if (fclose(f))
-		ret = -errno;
-	return ret;
+	snprintf(val, sizeof(val), "%ld\n", mb);
+	return file_write(LIMIT_PARAM, val);
 }
 
 /* The device's BOs pin at most bo_memory_limit_mb; beyond, -ENOMEM. */

@@ -863,18 +863,11 @@ TEST_F(job, wait_on_bo_of_hung_job)
 
 static long busy_time_us(int minor)
 {
-	char path[96], buf[32] = "";
-	FILE *f;
+	char path[96];
 
 	snprintf(path, sizeof(path),
 		 "/sys/class/accel/accel%d/device/npu_busy_time_us", minor);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return strtol(buf, NULL, 10);
+	return file_read_long(path);
 }
 
 TEST_F(job, sysfs_busy_time)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,10 +73,10 @@ static inline void dma_op(struct dla_dma_op *op, __u32 src, __u32 soff,
 	op->count[0] = op->count[1] = op->count[2] = 1;
 }
 
-/* debugfs of accel minor @minor is named after its device (vpux-sim.N) */
-static inline int dbg_path(int minor, const char *name, char *path, size_t len)
+/* The platform device of accel minor @minor: its name, e.g. vpux-sim.0 */
+static inline int vpux_dev_name(int minor, char *name, size_t len)
 {
-	char link[96], dev[96];
+	char link[96], dev[128];
 	ssize_t n;
 
 	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minor);
@@ -83,20 +84,16 @@ static inline int dbg_path(int minor, const char *name, char *path, size_t len)
 	if (n < 0)
 		return -errno;
 	dev[n] = '\0';
-	snprintf(path, len, "/sys/kernel/debug/accel/%s/%s",
-		 strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev, name);
+	snprintf(name, len, "%s", strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev);
 	return 0;
 }
 
-/* read a number / write a string */
-static inline long dbg_read(int minor, const char *name)
+/* A number from a sysfs, debugfs or module parameter file, or -errno. */
+static inline long file_read_long(const char *path)
 {
-	char path[160], buf[32] = "";
-	FILE *f;
+	char buf[32] = "";
+	FILE *f = fopen(path, "r");
 
-	if (dbg_path(minor, name, path, sizeof(path)))
-		return -ENOENT;
-	f = fopen(path, "r");
 	if (!f)
 		return -errno;
 	if (!fgets(buf, sizeof(buf), f))
@@ -105,20 +102,48 @@ static inline long dbg_read(int minor, const char *name)
 	return strtol(buf, NULL, 0);
 }
 
-static inline int dbg_write(int minor, const char *name, const char *val)
+/* Write @val to such a file: 0 or -errno. */
+static inline int file_write(const char *path, const char *val)
 {
-	char path[160];
-	int fd, ret = 0;
+	int fd = open(path, O_WRONLY), ret = 0;
 
-	if (dbg_path(minor, name, path, sizeof(path)))
-		return -ENOENT;
-	fd = open(path, O_WRONLY);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, val, strlen(val)) < 0)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/* debugfs of accel minor @minor is named after its device (vpux-sim.N) */
+static inline int dbg_path(int minor, const char *name, char *path, size_t len)
+{
+	char dev[128];
+	int ret = vpux_dev_name(minor, dev, sizeof(dev));
+
+	if (ret)
+		return ret;
+	snprintf(path, len, "/sys/kernel/debug/accel/%s/%s", dev, name);
+	return 0;
+}
+
+/* read a number / write a string */
+static inline long dbg_read(int minor, const char *name)
+{
+	char path[200];
+
+	if (dbg_path(minor, name, path, sizeof(path)))
+		return -ENOENT;
+	return file_read_long(path);
+}
+
+static inline int dbg_write(int minor, const char *name, const char *val)
+{
+	char path[200];
+
+	if (dbg_path(minor, name, path, sizeof(path)))
+		return -ENOENT;
+	return file_write(path, val);
 }
 
 /* One-op copy a -> b of @len bytes at the task BO's @off. */

@@ -216,33 +216,6 @@ TEST_F_TIMEOUT(reload, unload_after_killing_a_process_with_jobs_in_flight, 120)
 	}
 }
 
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* The device's name under /sys/bus/platform (vpux-sim.N) for accel minor. */
-static int platform_name(int minor, char *name, size_t len)
-{
-	char link[96], dev[128];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minor);
-	n = readlink(link, dev, sizeof(dev) - 1);
-	if (n < 0)
-		return -errno;
-	dev[n] = '\0';
-	snprintf(name, len, "%s", strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev);
-	return 0;
-}
-
 #define DRV_DIR "/sys/bus/platform/drivers/vpux-sim/"
 
 TEST_F_TIMEOUT(reload, unbind_with_jobs_in_flight, 120)
@@ -256,12 +229,12 @@ TEST_F_TIMEOUT(reload, unbind_with_jobs_in_flight, 120)
 	probe = vpux_open_nth(0, &minor);
 	ASSERT_GE(probe, 0);
 	close(probe);
-	ASSERT_EQ(0, platform_name(minor, name, sizeof(name)));
+	ASSERT_EQ(0, vpux_dev_name(minor, name, sizeof(name)));
 
 	fd = queue_jobs(0, 200, &s, NULL);
 	ASSERT_GE(fd, 0);
 	/* the device goes away under an open file with queued jobs */
-	ASSERT_EQ(0, write_str(DRV_DIR "unbind", name));
+	ASSERT_EQ(0, file_write(DRV_DIR "unbind", name));
 	EXPECT_EQ(self->ndev - 1, vpux_count_devices());
 	/* the file stays valid, but every ioctl says the device is gone */
 	EXPECT_EQ(-ENODEV, vpux_get_param(fd, DRM_VPUX_PARAM_DEVICE_ID, &v));
@@ -272,7 +245,7 @@ TEST_F_TIMEOUT(reload, unbind_with_jobs_in_flight, 120)
 	close(fd);
 
 	/* bound again: a new device that works */
-	ASSERT_EQ(0, write_str(DRV_DIR "bind", name));
+	ASSERT_EQ(0, file_write(DRV_DIR "bind", name));
 	EXPECT_EQ(self->ndev, vpux_count_devices());
 	EXPECT_EQ(0, one_job_works());
 	/* and the module unloads cleanly */
