@@ -1239,8 +1239,8 @@ static void do_submit(struct thr *t, struct file *f)
  * KCOV the option only prints why there is no coverage.
  */
 #define KCOV_TABLE	(1u << 17)	/* > instrumented PCs in the module */
-#define KCOV_TASK_SIZE	(1u << 18)	/* entries, per fuzzing thread */
-#define KCOV_REMOTE_SIZE (1u << 20)	/* entries, per process (remote) */
+#define KCOV_TASK_SIZE	(1u << 19)	/* entries, per fuzzing thread */
+#define KCOV_REMOTE_SIZE (1u << 21)	/* entries, per process (remote) */
 #define KCOV_SECTION_SIZE (1u << 17)	/* entries, per remote section */
 #define KCOV_MAX_SECTIONS 16
 
@@ -1248,7 +1248,8 @@ struct kcov_table {
 	uint64_t lo, hi;		/* the module's text, roughly */
 	uint64_t pc[KCOV_TABLE];
 	uint8_t how[KCOV_TABLE];	/* 1: task, 2: remote */
-	uint64_t count, full, overflows;
+	uint64_t count, full;
+	uint64_t overflows[3];		/* buffer full, by how */
 	uint64_t new_by_op[NOPS];	/* first reached by which call */
 	uint64_t remote_procs;		/* processes with remote coverage */
 };
@@ -1306,7 +1307,7 @@ static unsigned int kcov_harvest(struct kcov_buf *b, uint8_t how)
 		if (n > b->size - 1)
 			n = b->size - 1;
 		if (n >= b->size - 1)
-			add(&kc->overflows, 1);
+			add(&kc->overflows[how], 1);
 		for (i = done; i < n; i++) {
 			uint64_t pc = __atomic_load_n(&b->area[i + 1], __ATOMIC_RELAXED);
 
@@ -1490,8 +1491,8 @@ static void kcov_write(void)
 		fclose(fp);
 	printf("# kcov: %zu PCs in vpux_accel (%" PRIu64 " reached by the fuzzer's calls, %"
 	       PRIu64 " only by the driver's workers; %" PRIu64 " processes with remote"
-	       " coverage, %" PRIu64 " buffer overflows)%s%s\n",
-	       n, task, remote, kc->remote_procs, kc->overflows,
+	       " coverage; buffer overflows: task %" PRIu64 ", remote %" PRIu64 ")%s%s\n",
+	       n, task, remote, kc->remote_procs, kc->overflows[1], kc->overflows[2],
 	       fp == stdout ? "" : ", written to ", fp == stdout ? "" : kcov_out);
 	len = snprintf(line, sizeof(line), "# kcov: PCs first reached by");
 	for (k = 0; k < NOPS; k++)
