@@ -1456,43 +1456,59 @@ static int pc_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Write the PCs and the sections (as TAP comments when FILE is "-"). */
+static void kcov_write_pcs(FILE *fp, const char *tag, uint64_t *pcs, size_t n)
+{
+	char line[256];
+	size_t i, k;
+	int len;
+
+	qsort(pcs, n, sizeof(*pcs), pc_cmp);
+	for (i = 0; i < n; i += 8) {
+		len = snprintf(line, sizeof(line), "# %s", tag);
+		for (k = 0; k < 8 && i + k < n; k++)
+			len += snprintf(line + len, sizeof(line) - len, " %" PRIx64, pcs[i + k]);
+		fprintf(fp, "%s\n", line);
+	}
+}
+
+/*
+ * Write the sections and the PCs (as TAP comments when FILE is "-"):
+ * "kcov-pc" lines hold every PC, "kcov-rpc" lines again those only the
+ * driver's workers reached (remote coverage).
+ */
 static void kcov_write(void)
 {
-	uint64_t *pcs = calloc(KCOV_TABLE, sizeof(*pcs)), task = 0, remote = 0;
+	uint64_t *pcs = calloc(KCOV_TABLE, sizeof(*pcs));
+	uint64_t *rpcs = calloc(KCOV_TABLE, sizeof(*rpcs));
 	FILE *fp = strcmp(kcov_out, "-") ? fopen(kcov_out, "w") : stdout;
+	size_t n = 0, rn = 0, i;
 	char line[1024];
-	size_t n = 0, i;
 	int k, len;
 
-	if (!pcs || !fp) {
+	if (!pcs || !rpcs || !fp) {
 		printf("# kcov: cannot write %s: %s\n", kcov_out, strerror(errno));
 		free(pcs);
+		free(rpcs);
 		return;
 	}
 	for (i = 0; i < KCOV_TABLE; i++) {
 		if (!kc->pc[i])
 			continue;
 		pcs[n++] = kc->pc[i];
-		task += kc->how[i] & 1;
-		remote += !(kc->how[i] & 1);
+		if (!(kc->how[i] & 1))
+			rpcs[rn++] = kc->pc[i];
 	}
-	qsort(pcs, n, sizeof(*pcs), pc_cmp);
 	fprintf(fp, "# kcov: module vpux_accel coresize %" PRIu64 "\n", kcov_coresize);
 	for (k = 0; k < kcov_nsect; k++)
 		fprintf(fp, "# kcov: section %s 0x%" PRIx64 "\n", kcov_sect[k], kcov_sect_addr[k]);
-	for (i = 0; i < n; i += 8) {
-		len = snprintf(line, sizeof(line), "# kcov-pc");
-		for (k = 0; k < 8 && i + k < n; k++)
-			len += snprintf(line + len, sizeof(line) - len, " %" PRIx64, pcs[i + k]);
-		fprintf(fp, "%s\n", line);
-	}
+	kcov_write_pcs(fp, "kcov-pc", pcs, n);
+	kcov_write_pcs(fp, "kcov-rpc", rpcs, rn);
 	if (fp != stdout)
 		fclose(fp);
-	printf("# kcov: %zu PCs in vpux_accel (%" PRIu64 " reached by the fuzzer's calls, %"
-	       PRIu64 " only by the driver's workers; %" PRIu64 " processes with remote"
+	printf("# kcov: %zu PCs in vpux_accel (%zu reached by the fuzzer's calls, %zu"
+	       " only by the driver's workers; %" PRIu64 " processes with remote"
 	       " coverage; buffer overflows: task %" PRIu64 ", remote %" PRIu64 ")%s%s\n",
-	       n, task, remote, kc->remote_procs, kc->overflows[1], kc->overflows[2],
+	       n, n - rn, rn, kc->remote_procs, kc->overflows[1], kc->overflows[2],
 	       fp == stdout ? "" : ", written to ", fp == stdout ? "" : kcov_out);
 	len = snprintf(line, sizeof(line), "# kcov: PCs first reached by");
 	for (k = 0; k < NOPS; k++)
@@ -1501,6 +1517,7 @@ static void kcov_write(void)
 					op_name[k], kc->new_by_op[k]);
 	printf("%s\n", line);
 	free(pcs);
+	free(rpcs);
 }
 
 /* ---- threads and processes ------------------------------------------ */

@@ -15,7 +15,8 @@
 # -dr; the few blocks that end in a tail call, jmp, are left out: KCOV
 # records their caller's return address), mapped to a source line with addr2line (the call instruction's
 # line, so inlined code counts where it is written); a line is reached when
-# the PC of any of its call sites was recorded. Prints one line per
+# the PC of any of its call sites was recorded. PCs only the driver's
+# workers reached ("# kcov-rpc", remote coverage) are also counted apart. Prints one line per
 # directory of the tree ("kcov: kmd/ 812/1190 lines (68%)"), kernel
 # headers (code inlined from them) apart, and a total over the tree; with
 # -o, writes the per-file figures and the unreached lines to DETAIL.
@@ -83,8 +84,10 @@ while read -r sect _ _; do
 done <"$tmp/sections"
 [ -s "$tmp/sites" ] || die "$ko: no __sanitizer_cov_trace_pc call (not built against a KCOV kernel?)"
 
-# Recorded PCs as "SECTION OFFSET".
-sed -n 's/^# kcov-pc //p' "$data" | tr ' ' '\n' | sed '/^$/d' | awk '
+# Recorded PCs as "SECTION OFFSET", and those only the driver's workers
+# reached (remote coverage) again as "SECTION OFFSET R".
+{ sed -n 's/^# kcov-pc //p' "$data" | tr ' ' '\n'
+  sed -n 's/^# kcov-rpc //p' "$data" | tr ' ' '\n' | sed 's/$/ R/'; } | sed '/^ *R*$/d' | awk '
 	function hex(s,  i, v) {
 		v = 0; s = tolower(s)
 		for (i = 1; i <= length(s); i++)
@@ -102,7 +105,7 @@ sed -n 's/^# kcov-pc //p' "$data" | tr ' ' '\n' | sed '/^$/d' | awk '
 	{
 		for (i = 1; i <= n; i++) {
 			off = diff($1, base[i])
-			if (off >= 0 && off < size[i]) { printf "%s %x\n", name[i], off; break }
+			if (off >= 0 && off < size[i]) { printf "%s %x %s\n", name[i], off, $2; break }
 		}
 		if (i > n) outside++
 	}
@@ -117,6 +120,7 @@ awk -v prefix="$prefix" -v detail="${detail:-/dev/null}" -v outside="$(cat "$tmp
 		sub(/.*\/linux-source-[^\/]*\//, "", f)
 		return "(kernel)/" f
 	}
+	NR == FNR && $3 == "R" { ronly[$1 " " $2] = 1; next }
 	NR == FNR { hit[$1 " " $2] = 1; npc++; next }
 	{
 		line = norm($3)
@@ -124,6 +128,7 @@ awk -v prefix="$prefix" -v detail="${detail:-/dev/null}" -v outside="$(cat "$tmp
 		sites++
 		key = $1 " " $2
 		if (key in hit) { found++; reached[line] = 1 }
+		if ((key in hit) && !(key in ronly)) treached[line] = 1
 		lines[line] = 1
 	}
 	END {
@@ -132,6 +137,7 @@ awk -v prefix="$prefix" -v detail="${detail:-/dev/null}" -v outside="$(cat "$tmp
 			d = f; sub(/\/.*/, "", d)
 			if (d != "(kernel)") d = d "/"
 			ftot[f]++; dtot[d]++
+			if (l in treached) dtask[d]++
 			if (l in reached) { fhit[f]++; dhit[d]++ }
 			else { n = l; sub(/.*:/, "", n); print f, n >missf }
 		}
@@ -143,9 +149,12 @@ awk -v prefix="$prefix" -v detail="${detail:-/dev/null}" -v outside="$(cat "$tmp
 			d = order[k]
 			t = dtot[d] + 0; h = dhit[d] + 0
 			printf "kcov: %-13s %5d/%-5d lines (%d%%)\n", d, h, t, t ? 100 * h / t : 0
-			th += h; tt += t
+			th += h; tt += t; tk += dtask[d]
+			task = task sprintf(" %s %d,", d, dtask[d])
 		}
 		printf "kcov: %-13s %5d/%-5d lines (%d%%)\n", "total", th, tt, tt ? 100 * th / tt : 0
+		printf "kcov: in the fuzzer'"'"'s own calls only (no remote coverage):%s total %d lines (%d%%)\n", \
+			task, tk, tt ? 100 * tk / tt : 0
 		d = "(kernel)"
 		if (d in dtot)
 			printf "kcov: (inlined from kernel headers: %d/%d lines, not in the total)\n", \
