@@ -73,6 +73,8 @@ struct vpux_hw_info {
  * @irq_work: raises the device interrupt; its handler runs in hard-IRQ
  *	context, as a real interrupt handler would
  * @irq_handler: the driver's hard-IRQ handler, NULL while not installed
+ * @kcov_handle: KCOV common handle of the submitter of the job started
+ *	last; the engine and bottom-half work count as its coverage
  */
 struct vpux_vdev {
 	struct vpux_sim *sim;
@@ -82,6 +84,7 @@ struct vpux_vdev {
 	struct work_struct run_work;
 	struct irq_work irq_work;
 	void (*irq_handler)(struct vpux_vdev *vdev);
+	u64 kcov_handle;
 };
 
 /**

@@ -497,6 +497,7 @@ int vpux_submit_ioctl(struct drm_device *dev, void *data,
 	job->priority = args->priority;
 	job->task_id = -1;
 	job->hw_slot = -1;
+	job->kcov_handle = kcov_common_handle();
 
 	ret = vpux_job_add_buffers(job, file, args);
 	if (ret)

@@ -6,6 +6,7 @@
 #define __VPUX_JOB_H__
 
 #include <linux/iosys-map.h>
+#include <linux/kcov.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
 
@@ -72,6 +73,8 @@ struct vpux_job_slot {
  * @start_ns: when run_job handed the task to the core
  * @cycles: device cycle counter at the last timeout check
  * @stalls: timeouts in a row without progress of its own
+ * @kcov_handle: the submitter's KCOV common handle (0 without KCOV): the
+ *	scheduler's work for the job counts as the submitter's coverage
  */
 struct vpux_job {
 	struct drm_sched_job base;
@@ -90,6 +93,7 @@ struct vpux_job {
 	u64 start_ns;
 	u64 cycles;
 	u32 stalls;
+	u64 kcov_handle;
 };
 
 static inline struct vpux_job *to_vpux_job(struct drm_sched_job *job)

@@ -347,10 +347,47 @@ static void vpux_free_job(struct drm_sched_job *sched_job)
 	vpux_job_free(job);
 }
 
+/*
+ * KCOV remote coverage: what the scheduler's workers do for a job counts
+ * as coverage of the task that submitted it (kcov_remote_start_common()
+ * with the handle SUBMIT recorded, Documentation/dev-tools/kcov.rst), as
+ * does, approximately, the engine and bottom-half work that follows
+ * (vpux_vdev.kcov_handle: the last started job's submitter). Without
+ * CONFIG_KCOV these compile to plain calls.
+ */
+static struct dma_fence *vpux_run_job_kcov(struct drm_sched_job *sched_job)
+{
+	struct vpux_job *job = to_vpux_job(sched_job);
+	struct dma_fence *fence;
+
+	WRITE_ONCE(job->vdev->vdev.kcov_handle, job->kcov_handle);
+	kcov_remote_start_common(job->kcov_handle);
+	fence = vpux_run_job(sched_job);
+	kcov_remote_stop();
+	return fence;
+}
+
+static enum drm_gpu_sched_stat vpux_timedout_job_kcov(struct drm_sched_job *sched_job)
+{
+	enum drm_gpu_sched_stat stat;
+
+	kcov_remote_start_common(to_vpux_job(sched_job)->kcov_handle);
+	stat = vpux_timedout_job(sched_job);
+	kcov_remote_stop();
+	return stat;
+}
+
+static void vpux_free_job_kcov(struct drm_sched_job *sched_job)
+{
+	kcov_remote_start_common(to_vpux_job(sched_job)->kcov_handle);
+	vpux_free_job(sched_job);
+	kcov_remote_stop();
+}
+
 static const struct drm_sched_backend_ops vpux_sched_ops = {
-	.run_job = vpux_run_job,
-	.timedout_job = vpux_timedout_job,
-	.free_job = vpux_free_job,
+	.run_job = vpux_run_job_kcov,
+	.timedout_job = vpux_timedout_job_kcov,
+	.free_job = vpux_free_job_kcov,
 };
 
 static void vpux_sched_fini(struct drm_device *drm, void *arg)

@@ -14,6 +14,7 @@
  */
 
 #include <linux/highmem.h>
+#include <linux/kcov.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -129,7 +130,10 @@ static void vdev_run_work(struct work_struct *work)
 {
 	struct vpux_vdev *v = container_of(work, struct vpux_vdev, run_work);
 
+	/* KCOV: the engines' work counts as the last job's submitter's */
+	kcov_remote_start_common(READ_ONCE(v->kcov_handle));
 	vpux_sim_run(v->sim);
+	kcov_remote_stop();
 }
 
 /* Runs in hard-IRQ context (IRQ_WORK_HARD_IRQ). */

@@ -17,6 +17,11 @@
  * a normal DMA job must still run on every device, its data verified.
  *
  *   vpux_fuzz [--seed S] [--calls N] [--time SECS] [--threads T] [--procs P]
+ *             [--kcov FILE]
+ *
+ * --kcov FILE: where the kernel has KCOV, collect the PCs reached inside
+ * vpux_accel and write them to FILE ("-": as "# kcov-pc" TAP comments),
+ * for tools/vm/kcov-report.sh; without KCOV it only says why not.
  *
  * VPUX_FUZZ_NO=a,b,... in the environment narrows a failure down: it
  * leaves out the named calls (names as in the report) and "mutate" (task
@@ -26,6 +31,7 @@
  * (the interleaving of threads is up to the kernel). Output is TAP.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -36,6 +42,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
+
+#include <linux/kcov.h>
 
 #include "vpux_common.h"
 #include "task_builder.h"
@@ -1224,6 +1232,302 @@ static void do_submit(struct thr *t, struct file *f)
 			 clean);
 }
 
+/* ---- KCOV coverage (--kcov FILE) ------------------------------------ */
+
+/*
+ * Where the kernel has KCOV (/sys/kernel/debug/kcov), --kcov collects the
+ * program counters the fuzzer reaches inside vpux_accel: every fuzzing
+ * thread traces its own system calls (KCOV_ENABLE); each process's main
+ * thread registers a common handle (KCOV_REMOTE_ENABLE, inherited by the
+ * threads it creates afterwards) under which the driver reports the work
+ * its scheduler, bottom-half and engine workers do for the jobs (remote
+ * coverage, kmd/vpux_sched.c), and harvests that. PCs are deduplicated
+ * in a table shared by all processes and written out at the end, with
+ * the module's section addresses, for tools/vm/kcov-report.sh. Without
+ * KCOV the option only prints why there is no coverage.
+ */
+#define KCOV_TABLE	(1u << 17)	/* > instrumented PCs in the module */
+#define KCOV_TASK_SIZE	(1u << 19)	/* entries, per fuzzing thread */
+#define KCOV_REMOTE_SIZE (1u << 21)	/* entries, per process (remote) */
+#define KCOV_SECTION_SIZE (1u << 17)	/* entries, per remote section */
+#define KCOV_MAX_SECTIONS 16
+
+struct kcov_table {
+	uint64_t lo, hi;		/* the module's text, roughly */
+	uint64_t pc[KCOV_TABLE];
+	uint8_t how[KCOV_TABLE];	/* 1: task, 2: remote */
+	uint64_t count, full;
+	uint64_t overflows[3];		/* buffer full, by how */
+	uint64_t new_by_op[NOPS];	/* first reached by which call */
+	uint64_t remote_procs;		/* processes with remote coverage */
+};
+
+static const char *kcov_out;		/* --kcov FILE, "-": TAP comments */
+static struct kcov_table *kc;		/* shared; NULL: no coverage */
+static char kcov_sect[KCOV_MAX_SECTIONS][32];
+static uint64_t kcov_sect_addr[KCOV_MAX_SECTIONS];
+static int kcov_nsect;
+static uint64_t kcov_coresize;
+
+struct kcov_buf {
+	int fd;
+	unsigned long *area;
+	size_t size;
+};
+
+static int kcov_add(uint64_t pc, uint8_t how)
+{
+	uint32_t i = (uint32_t)((pc * 0x9e3779b97f4a7c15ull) >> 40) & (KCOV_TABLE - 1);
+	uint32_t n;
+
+	for (n = 0; n < KCOV_TABLE; n++, i = (i + 1) & (KCOV_TABLE - 1)) {
+		uint64_t cur = __atomic_load_n(&kc->pc[i], __ATOMIC_ACQUIRE);
+
+		if (!cur) {
+			if (__atomic_compare_exchange_n(&kc->pc[i], &cur, pc, 0,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				__atomic_fetch_or(&kc->how[i], how, __ATOMIC_RELAXED);
+				add(&kc->count, 1);
+				return 1;
+			}
+		}
+		if (cur == pc) {
+			if (!(__atomic_load_n(&kc->how[i], __ATOMIC_RELAXED) & how))
+				__atomic_fetch_or(&kc->how[i], how, __ATOMIC_RELAXED);
+			return 0;
+		}
+	}
+	add(&kc->full, 1);
+	return 0;
+}
+
+/*
+ * Take the PCs recorded in @b and empty it. The count is reset with a
+ * compare-and-swap: the kernel appends remote coverage at any time, and
+ * what it appended after we read the count is read next time.
+ */
+static unsigned int kcov_harvest(struct kcov_buf *b, uint8_t how)
+{
+	unsigned long n = __atomic_load_n(&b->area[0], __ATOMIC_ACQUIRE), i, done = 0;
+	unsigned int fresh = 0;
+
+	for (;;) {
+		if (n > b->size - 1)
+			n = b->size - 1;
+		if (n >= b->size - 1)
+			add(&kc->overflows[how], 1);
+		for (i = done; i < n; i++) {
+			uint64_t pc = __atomic_load_n(&b->area[i + 1], __ATOMIC_RELAXED);
+
+			if (pc >= kc->lo && pc < kc->hi)
+				fresh += kcov_add(pc, how);
+		}
+		done = n;
+		if (__atomic_compare_exchange_n(&b->area[0], &n, 0, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			return fresh;
+		if (n < done)	/* emptied meanwhile: read from the start */
+			done = 0;
+	}
+}
+
+static int kcov_open(struct kcov_buf *b, size_t size)
+{
+	int ret;
+
+	b->size = size;
+	b->area = MAP_FAILED;
+	b->fd = open("/sys/kernel/debug/kcov", O_RDWR | O_CLOEXEC);
+	if (b->fd < 0)
+		return -errno;
+	if (ioctl(b->fd, KCOV_INIT_TRACE, size) < 0)
+		goto err;
+	b->area = mmap(NULL, size * sizeof(unsigned long), PROT_READ | PROT_WRITE,
+		       MAP_SHARED, b->fd, 0);
+	if (b->area == MAP_FAILED)
+		goto err;
+	return 0;
+err:
+	ret = -errno;
+	close(b->fd);
+	b->fd = -1;
+	return ret;
+}
+
+static void kcov_close(struct kcov_buf *b)
+{
+	if (b->fd < 0)
+		return;
+	ioctl(b->fd, KCOV_DISABLE, 0);
+	if (b->area != MAP_FAILED)
+		munmap(b->area, b->size * sizeof(unsigned long));
+	close(b->fd);
+	b->fd = -1;
+}
+
+/* A fuzzing thread: trace its own system calls. */
+static void kcov_thread_start(struct kcov_buf *b)
+{
+	b->fd = -1;
+	if (!kc || kcov_open(b, KCOV_TASK_SIZE))
+		return;
+	if (ioctl(b->fd, KCOV_ENABLE, KCOV_TRACE_PC) < 0)
+		kcov_close(b);
+	else
+		__atomic_store_n(&b->area[0], 0, __ATOMIC_RELEASE);
+}
+
+/* A process's main thread, before it creates the fuzzing threads. */
+static void kcov_remote_begin(struct kcov_buf *b)
+{
+	struct kcov_remote_arg arg = {
+		.trace_mode = KCOV_TRACE_PC,
+		.area_size = KCOV_SECTION_SIZE,
+		.common_handle = (uint64_t)getpid() & 0xffffffffu,
+	};
+
+	b->fd = -1;
+	if (!kc || kcov_open(b, KCOV_REMOTE_SIZE))
+		return;
+	if (ioctl(b->fd, KCOV_REMOTE_ENABLE, &arg) < 0) {
+		kcov_close(b);
+		return;
+	}
+	add(&kc->remote_procs, 1);
+}
+
+/* Read the module's text range; 0 if coverage can be collected. */
+static int kcov_setup(char *why, size_t len)
+{
+	static const char dir[] = "/sys/module/vpux_accel/sections";
+	struct kcov_buf probe;
+	struct dirent *de;
+	FILE *fp;
+	DIR *d;
+	int ret = kcov_open(&probe, 4096 / sizeof(unsigned long));
+
+	if (ret) {
+		snprintf(why, len, "/sys/kernel/debug/kcov: %s", strerror(-ret));
+		return -1;
+	}
+	kcov_close(&probe);
+	fp = fopen("/sys/module/vpux_accel/coresize", "r");
+	if (!fp || fscanf(fp, "%" SCNu64, &kcov_coresize) != 1) {
+		snprintf(why, len, "/sys/module/vpux_accel/coresize unreadable");
+		if (fp)
+			fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	d = opendir(dir);
+	while (d && (de = readdir(d)) && kcov_nsect < KCOV_MAX_SECTIONS) {
+		char path[300];
+
+		if (!strstr(de->d_name, "text") || strlen(de->d_name) >= sizeof(kcov_sect[0]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		fp = fopen(path, "r");
+		if (!fp)
+			continue;
+		if (fscanf(fp, "%" SCNx64, &kcov_sect_addr[kcov_nsect]) == 1 &&
+		    kcov_sect_addr[kcov_nsect]) {
+			strcpy(kcov_sect[kcov_nsect], de->d_name);
+			kcov_nsect++;
+		}
+		fclose(fp);
+	}
+	if (d)
+		closedir(d);
+	if (!kcov_nsect) {
+		snprintf(why, len, "%s: no text section address", dir);
+		return -1;
+	}
+	kc = mmap(NULL, sizeof(*kc), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (kc == MAP_FAILED) {
+		kc = NULL;
+		snprintf(why, len, "mmap: %s", strerror(errno));
+		return -1;
+	}
+	kc->lo = UINT64_MAX;
+	for (ret = 0; ret < kcov_nsect; ret++)
+		if (kcov_sect_addr[ret] < kc->lo)
+			kc->lo = kcov_sect_addr[ret];
+	/* the core image: text first, then (if not separate) data */
+	kc->hi = kc->lo + kcov_coresize;
+	return 0;
+}
+
+static int pc_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void kcov_write_pcs(FILE *fp, const char *tag, uint64_t *pcs, size_t n)
+{
+	char line[256];
+	size_t i, k;
+	int len;
+
+	qsort(pcs, n, sizeof(*pcs), pc_cmp);
+	for (i = 0; i < n; i += 8) {
+		len = snprintf(line, sizeof(line), "# %s", tag);
+		for (k = 0; k < 8 && i + k < n; k++)
+			len += snprintf(line + len, sizeof(line) - len, " %" PRIx64, pcs[i + k]);
+		fprintf(fp, "%s\n", line);
+	}
+}
+
+/*
+ * Write the sections and the PCs (as TAP comments when FILE is "-"):
+ * "kcov-pc" lines hold every PC, "kcov-rpc" lines again those only the
+ * driver's workers reached (remote coverage).
+ */
+static void kcov_write(void)
+{
+	uint64_t *pcs = calloc(KCOV_TABLE, sizeof(*pcs));
+	uint64_t *rpcs = calloc(KCOV_TABLE, sizeof(*rpcs));
+	FILE *fp = strcmp(kcov_out, "-") ? fopen(kcov_out, "w") : stdout;
+	size_t n = 0, rn = 0, i;
+	char line[1024];
+	int k, len;
+
+	if (!pcs || !rpcs || !fp) {
+		printf("# kcov: cannot write %s: %s\n", kcov_out, strerror(errno));
+		free(pcs);
+		free(rpcs);
+		return;
+	}
+	for (i = 0; i < KCOV_TABLE; i++) {
+		if (!kc->pc[i])
+			continue;
+		pcs[n++] = kc->pc[i];
+		if (!(kc->how[i] & 1))
+			rpcs[rn++] = kc->pc[i];
+	}
+	fprintf(fp, "# kcov: module vpux_accel coresize %" PRIu64 "\n", kcov_coresize);
+	for (k = 0; k < kcov_nsect; k++)
+		fprintf(fp, "# kcov: section %s 0x%" PRIx64 "\n", kcov_sect[k], kcov_sect_addr[k]);
+	kcov_write_pcs(fp, "kcov-pc", pcs, n);
+	kcov_write_pcs(fp, "kcov-rpc", rpcs, rn);
+	if (fp != stdout)
+		fclose(fp);
+	printf("# kcov: %zu PCs in vpux_accel (%zu reached by the fuzzer's calls, %zu"
+	       " only by the driver's workers; %" PRIu64 " processes with remote"
+	       " coverage; buffer overflows: task %" PRIu64 ", remote %" PRIu64 ")%s%s\n",
+	       n, n - rn, rn, kc->remote_procs, kc->overflows[1], kc->overflows[2],
+	       fp == stdout ? "" : ", written to ", fp == stdout ? "" : kcov_out);
+	len = snprintf(line, sizeof(line), "# kcov: PCs first reached by");
+	for (k = 0; k < NOPS; k++)
+		if (kc->new_by_op[k] && len < (int)sizeof(line) - 48)
+			len += snprintf(line + len, sizeof(line) - len, " %s %" PRIu64,
+					op_name[k], kc->new_by_op[k]);
+	printf("%s\n", line);
+	free(pcs);
+	free(rpcs);
+}
+
 /* ---- threads and processes ------------------------------------------ */
 
 static enum op pick_op(struct thr *t)
@@ -1241,14 +1545,18 @@ static enum op pick_op(struct thr *t)
 	return OP_GET_PARAM;
 }
 
+static uint64_t proc_threads_done;	/* threads of this process that ended */
+
 static void *thread_main(void *arg)
 {
 	struct thr *t = arg;
 	uint64_t quota = cfg.calls / (cfg.procs * cfg.threads);
+	struct kcov_buf kb;
 	struct file *f;
 
 	if (!quota)
 		quota = 1;
+	kcov_thread_start(&kb);
 	t->f[0].fd = t->f[1].fd = -1;
 	file_open(t, &t->f[0], (t->proc + t->id) % cfg.ndev);
 	file_open(t, &t->f[1], below(t, cfg.ndev));
@@ -1258,9 +1566,8 @@ static void *thread_main(void *arg)
 		f = &t->f[chance(t, 85) ? 0 : 1];
 		if (f->fd < 0) {
 			reopen(t, f);
-			continue;
-		}
-		switch (op) {
+			op = OP_REOPEN;
+		} else switch (op) {
 		case OP_GET_PARAM: do_get_param(t, f); break;
 		case OP_BO_CREATE: do_bo_create(t, f); break;
 		case OP_BO_INFO: do_bo_info(t, f); break;
@@ -1284,9 +1591,16 @@ static void *thread_main(void *arg)
 			break;
 		default: break;
 		}
+		if (kb.fd >= 0)
+			add(&kc->new_by_op[op], kcov_harvest(&kb, 1));
 	}
 	file_close(&t->f[0]);
 	file_close(&t->f[1]);
+	if (kb.fd >= 0) {
+		add(&kc->new_by_op[OP_REOPEN], kcov_harvest(&kb, 1));
+		kcov_close(&kb);
+	}
+	add(&proc_threads_done, 1);
 	add(&st->threads_done, 1);
 	return NULL;
 }
@@ -1294,10 +1608,12 @@ static void *thread_main(void *arg)
 static int run_proc(int proc)
 {
 	struct thr *t = calloc(cfg.threads, sizeof(*t));
+	struct kcov_buf rb;
 	unsigned int i;
 
 	if (!t)
 		return 1;
+	kcov_remote_begin(&rb);		/* the threads inherit its handle */
 	for (i = 0; i < cfg.threads; i++) {
 		t[i].proc = proc;
 		t[i].id = i;
@@ -1306,8 +1622,17 @@ static int run_proc(int proc)
 		if (pthread_create(&t[i].tid, NULL, thread_main, &t[i]))
 			return 1;
 	}
+	while (rb.fd >= 0 && __atomic_load_n(&proc_threads_done, __ATOMIC_RELAXED) < cfg.threads) {
+		kcov_harvest(&rb, 2);
+		usleep(2000);
+	}
 	for (i = 0; i < cfg.threads; i++)
 		pthread_join(t[i].tid, NULL);
+	if (rb.fd >= 0) {
+		usleep(300000);		/* the last jobs' workers */
+		kcov_harvest(&rb, 2);
+		kcov_close(&rb);
+	}
 	free(t);
 	return 0;
 }
@@ -1422,8 +1747,8 @@ static void report(void)
 
 static void usage(const char *argv0)
 {
-	fprintf(stderr, "usage: %s [--seed S] [--calls N] [--time SECS] [--threads T] [--procs P]\n",
-		argv0);
+	fprintf(stderr, "usage: %s [--seed S] [--calls N] [--time SECS] [--threads T] [--procs P]"
+		" [--kcov FILE]\n", argv0);
 	exit(2);
 }
 
@@ -1435,6 +1760,7 @@ int main(int argc, char **argv)
 		{ "time", required_argument, NULL, 't' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "procs", required_argument, NULL, 'p' },
+		{ "kcov", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1444,13 +1770,14 @@ int main(int argc, char **argv)
 	unsigned int i;
 	char why[128];
 
-	while ((c = getopt_long(argc, argv, "s:n:t:j:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:n:t:j:p:k:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': cfg.seed = strtoull(optarg, NULL, 0); have_seed = 1; break;
 		case 'n': cfg.calls = strtoull(optarg, NULL, 0); break;
 		case 't': cfg.secs = strtoul(optarg, NULL, 0); break;
 		case 'j': cfg.threads = strtoul(optarg, NULL, 0); break;
 		case 'p': cfg.procs = strtoul(optarg, NULL, 0); break;
+		case 'k': kcov_out = optarg; break;
 		default: usage(argv[0]);
 		}
 	}
@@ -1492,6 +1819,8 @@ int main(int argc, char **argv)
 		num_tiles = 1;
 	if (cmx_size < 256 || cmx_size > (1u << 30))
 		cmx_size = 4096;
+	if (kcov_out && kcov_setup(why, sizeof(why)))
+		printf("# kcov: no coverage: %s\n", why);
 	printf("1..3\n");
 	fflush(stdout);
 
@@ -1545,6 +1874,8 @@ int main(int argc, char **argv)
 	printf("# %.1f s, %u processes x %u threads, %d devices, seed %" PRIu64 "\n",
 	       (now_ns() - start) / 1e9, cfg.procs, cfg.threads, cfg.ndev, cfg.seed);
 	report();
+	if (kc)
+		kcov_write();
 
 	printf("%sok %d - every call had a documented outcome (%" PRIu64 " failures)\n",
 	       st->failures ? "not " : "", ++test, st->failures);

@@ -6,7 +6,9 @@
 # kernel on first use (cached), builds vpux_accel.ko against it from a
 # copy of the tree (so the stock build's objects stay untouched), runs
 # tools/vm/tests.list and fails on any test failure or kernel report.
-# kmemleak is scanned after the tests (tools/vm/init.sh).
+# kmemleak is scanned after the tests (tools/vm/init.sh). Then prints the
+# fuzzer's figures and the kmd/, firmware/, sim/ line coverage it reached
+# (tools/vm/kcov-report.sh; per file in $RESULTS/kcov-NAME.txt).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
@@ -22,7 +24,10 @@ src=$B/debug-src
 rm -rf "$src"
 mkdir -p "$src"
 (cd "$TOP" && tar --exclude=./build --exclude=./.git -cf - .) | tar -C "$src" -xf -
-if ! make -C "$cache/build" M="$src" W=1 VPUX_WERROR=1 modules >"$RESULTS/module.log" 2>&1; then
+# -g: debug info for kcov-report.sh's addr2line (it does not change the
+# code); the VM gets a copy without it.
+if ! make -C "$cache/build" M="$src" W=1 VPUX_WERROR=1 KCFLAGS=-g modules >"$RESULTS/module.log" 2>&1 ||
+   ! objcopy --strip-debug "$src/vpux_accel.ko" "$src/vpux_accel-vm.ko" >>"$RESULTS/module.log" 2>&1; then
 	tail -30 "$RESULTS/module.log"
 	echo "check-debug: 0 passed, 1 failed"
 	exit 1
@@ -30,9 +35,20 @@ fi
 
 cat "$HERE/tests.list" "$HERE/tests-debug.list" >"$RESULTS/tests.list"
 VPUX_VM_KERNEL=$cache/bzImage VPUX_VM_BASE=$cache/base.cpio \
-VPUX_KO=$src/vpux_accel.ko VPUX_VM_TIMEOUT=${VPUX_VM_TIMEOUT:-1200} \
+VPUX_KO=$src/vpux_accel-vm.ko VPUX_VM_TIMEOUT=${VPUX_VM_TIMEOUT:-1200} \
 VPUX_VM_MEM=${VPUX_VM_MEM:-2048} \
 	"$HERE/vm-suite.sh" vm-debug "$B/vm-debug" "$RESULTS/tests.list"
+
+# The fuzzer's figures and, from the PCs it recorded (vpux_fuzz --kcov),
+# the line coverage of the module. Only a broken report tool fails the run.
+for tap in "$B"/vm-debug/*.tap; do
+	grep -q '^# kcov' "$tap" 2>/dev/null || continue
+	name=$(basename "$tap" .tap)
+	echo "== $name"
+	grep -E '^# ([0-9.]+ s,|calls:|jobs:|MMU faults|kcov:)' "$tap" | grep -v '^# kcov: section\|^# kcov: module'
+	"$HERE/kcov-report.sh" -o "$RESULTS/kcov-$name.txt" "$src/vpux_accel.ko" "$tap" ||
+		echo "kcov-report 0 1 0" >>"$RESULTS/summary"
+done
 
 awk '{ p += $2; f += $3; s += $4 }
      END { printf "check-debug: %d passed, %d failed, %d skipped\n", p, f, s;
