@@ -64,6 +64,8 @@ struct bdev {
 	struct slot s[MAX_K];
 	int accepted;		/* requests the backend takes in flight */
 	int64_t *lat;		/* 1-op latencies, ns */
+	int64_t *sub, *wt;	/* their submit and wait parts */
+	int64_t *stat;		/* vpux_request_status() of a done request */
 	long nlat;
 	int64_t *gp;		/* GET_PARAM round trips, ns */
 	long ngp;
@@ -351,6 +353,9 @@ static void open_dev(struct bdev *b, const char *net, int nkernel)
 		check(b, i, "setup");
 	}
 	b->lat = xcalloc(opt.lat_iters, sizeof(*b->lat));
+	b->sub = xcalloc(opt.lat_iters, sizeof(*b->sub));
+	b->wt = xcalloc(opt.lat_iters, sizeof(*b->wt));
+	b->stat = xcalloc(opt.lat_iters, sizeof(*b->stat));
 	if (b->kernel)
 		b->gp = xcalloc(opt.gp_iters, sizeof(*b->gp));
 }
@@ -369,6 +374,9 @@ static void close_dev(struct bdev *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b->lat);
+	free(b->sub);
+	free(b->wt);
+	free(b->stat);
 	free(b->gp);
 }
 
@@ -413,21 +421,30 @@ static void phase_latency(struct bdev *b, long n, double cap_s, int round)
 	}
 	fill(s->pin, tsize, 0x1a700000u + round);
 	for (i = 0; i < n && b->nlat < opt.lat_iters; i++) {
-		int64_t t0, t1;
+		int64_t t0, t1, t2, t3;
+		int ret;
 
 		memcpy(s->pin, &i, sizeof(i));	/* a new input every time */
 		memset(s->pout, 0, tsize);
 		t0 = now_ns();
 		submit(b, 0);
-		wait_req(b, 0);
 		t1 = now_ns();
-		b->lat[b->nlat++] = t1 - t0;
+		wait_req(b, 0);
+		t2 = now_ns();
+		/* what submit and wait each do once more inside libvpux */
+		ret = vpux_request_status(s->req, &st);
+		t3 = now_ns();
+		if (ret || st.state != VPUX_REQ_DONE)
+			fail(b, "status", ret ? ret : VPUX_E_DEVICE);
+		b->sub[b->nlat] = t1 - t0;
+		b->wt[b->nlat] = t2 - t1;
+		b->stat[b->nlat] = t3 - t2;
+		b->lat[b->nlat++] = t2 - t0;
+		b->device_cycles = st.device_cycles;
 		check(b, 0, "latency");
-		if (t1 > end)
+		if (t2 > end)
 			break;
 	}
-	if (!vpux_request_status(s->req, &st))
-		b->device_cycles = st.device_cycles;
 }
 
 /* @k requests in flight: wait for the oldest, resubmit it. */
@@ -475,7 +492,7 @@ static double phase_tput(struct bdev *b, int k, long n, double cap_s,
 /* ---- report ---- */
 
 struct fig {
-	int64_t med, p90, p99, gp_med, gp_p99;
+	int64_t med, p90, p99, gp_med, gp_p99, sub, wt, stat;
 	double jps[3], lo[3], hi[3], r16;
 	int inflight16;
 };
@@ -487,6 +504,9 @@ static void figures(struct bdev *b, struct fig *f)
 	f->med = pctl(b->lat, b->nlat, 50.0);
 	f->p90 = pctl(b->lat, b->nlat, 90.0);
 	f->p99 = pctl(b->lat, b->nlat, 99.0);
+	f->sub = pctl(b->sub, b->nlat, 50.0);
+	f->wt = pctl(b->wt, b->nlat, 50.0);
+	f->stat = pctl(b->stat, b->nlat, 50.0);
 	f->gp_med = b->kernel ? pctl(b->gp, b->ngp, 50.0) : 0;
 	f->gp_p99 = b->kernel ? pctl(b->gp, b->ngp, 99.0) : 0;
 	for (i = 0; i < 3; i++) {
@@ -670,6 +690,10 @@ int main(int argc, char **argv)
 		       devs[i].label, f[i].lo[0], f[i].hi[0], f[i].lo[1], f[i].hi[1],
 		       f[i].lo[2], f[i].hi[2],
 		       (unsigned long long)devs[i].device_cycles);
+	for (i = 0; i < ndevs; i++)
+		printf("  %s: 1-op medians: submit %.1f us, wait %.1f us; "
+		       "status of a done request %.2f us\n", devs[i].label,
+		       f[i].sub / 1e3, f[i].wt / 1e3, f[i].stat / 1e3);
 	for (i = 0; i < ndevs; i++)
 		if (devs[i].kernel)
 			printf("  %s: GET_PARAM p99 %.2f us over %ld round trips\n",
