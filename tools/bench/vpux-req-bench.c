@@ -61,6 +61,7 @@ struct bdev {
 	int fd;			/* kernel: a raw fd for GET_PARAM */
 	struct vpux_device *dev;
 	struct vpux_network *net;
+	struct vpux_network *own[MAX_K];	/* --own-networks: one per slot */
 	struct slot s[MAX_K];
 	int accepted;		/* requests the backend takes in flight */
 	int64_t *lat;		/* 1-op latencies, ns */
@@ -83,6 +84,7 @@ static struct {
 	long tput_jobs;		/* requests per throughput point */
 	int rounds;
 	double cap_s;		/* wall-clock cap per phase (all rounds) */
+	int own_networks;	/* a loaded network per request */
 	const char *net;
 } opt = {
 	.lat_iters = 2000,
@@ -184,7 +186,7 @@ static void wait_req(struct bdev *b, int i)
 static void make_req(struct bdev *b, int i)
 {
 	struct slot *s = &b->s[i];
-	int ret = vpux_request_create(b->net, &s->req);
+	int ret = vpux_request_create(b->own[i] ? b->own[i] : b->net, &s->req);
 
 	if (!ret)
 		ret = vpux_request_bind_input(s->req, 0, s->in, 0);
@@ -317,6 +319,11 @@ static void open_dev(struct bdev *b, const char *net, int nkernel)
 		exit(2);
 	}
 	tsize = din.size;
+	for (i = 1; opt.own_networks && i < MAX_K; i++) {
+		ret = vpux_network_load_file(b->dev, net, &b->own[i]);
+		if (ret)
+			fail(b, net, ret);
+	}
 	for (i = 0; i < MAX_K; i++) {
 		struct slot *s = &b->s[i];
 
@@ -369,6 +376,8 @@ static void close_dev(struct bdev *b)
 		vpux_buffer_free(b->s[i].in);
 		vpux_buffer_free(b->s[i].out);
 	}
+	for (i = 0; i < MAX_K; i++)
+		vpux_network_unload(b->own[i]);
 	vpux_network_unload(b->net);
 	vpux_device_close(b->dev);
 	if (b->fd >= 0)
@@ -530,7 +539,10 @@ static void usage(void)
 	       "  --iterations N   GET_PARAM round trips (default 200000); the request\n"
 	       "                   phases use N/100 (latency) and 3N/100 (throughput)\n"
 	       "  --rounds N       interleaved rounds (default 5)\n"
-	       "  --cap SECONDS    wall-clock cap per phase and backend (default 8)\n");
+	       "  --cap SECONDS    wall-clock cap per phase and backend (default 8)\n"
+	       "  --own-networks   load the network once per request, so that requests\n"
+	       "                   share no buffer (the kernel syncs jobs implicitly on\n"
+	       "                   shared BOs libvpux creates writable: task, weights)\n");
 }
 
 int main(int argc, char **argv)
@@ -542,6 +554,7 @@ int main(int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "cap", required_argument, NULL, 'c' },
+		{ "own-networks", no_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -551,7 +564,7 @@ int main(int argc, char **argv)
 	int c, i, r, nk = 0;
 	long total = 0;
 
-	while ((c = getopt_long(argc, argv, "d:N:qn:r:c:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:N:qn:r:c:oh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (!strcmp(optarg, "auto")) {
@@ -586,6 +599,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			opt.cap_s = atof(optarg);
+			break;
+		case 'o':
+			opt.own_networks = 1;
 			break;
 		case 'h':
 			usage();
@@ -632,8 +648,10 @@ int main(int argc, char **argv)
 		if (!devs[i].kernel && !ip)
 			ip = &devs[i];
 	}
-	printf("network %s: 1 DMA op, %zu-byte input copied to the output; %d rounds\n",
-	       net, tsize, opt.rounds);
+	printf("network %s: 1 DMA op, %zu-byte input copied to the output; %d rounds; %s\n",
+	       net, tsize, opt.rounds, opt.own_networks ?
+	       "a network loaded per request (--own-networks)" :
+	       "one network shared by the requests");
 	for (i = 0; i < ndevs; i++)
 		printf("%-10s %s (%s backend); requests in flight accepted: %d of %d%s\n",
 		       devs[i].label, devs[i].name,
