@@ -1,13 +1,31 @@
 # The kernel-path benchmark (DESIGN.md section 7, Documentation/benchmarks.rst):
 # vpux-job-bench runs inside the VM against the real module and prints
-# figures. Included by the top-level Makefile after tools/vm/vm.mk.
+# figures; then vpux-req-bench, the same 1-op figures through libvpux, for
+# the kernel (ioctl) and the in-process backends in the one VM run.
+# `make bench` runs vpux-req-bench on the host too (in-process only).
+# Included by the top-level Makefile after tools/vm/vm.mk and umd/umd.mk.
 #
 #   make bench-vm                          default run (about a minute)
-#   make bench-vm BENCH_ARGS="--quick --trace 200"
+#   make bench-vm BENCH_ARGS="--quick --trace 200" REQ_BENCH_ARGS=--quick
 
 VPUX_JOB_BENCH := $(B)/tools/vpux-job-bench
 HOST_PROGS += $(VPUX_JOB_BENCH)
 BENCH_ARGS ?=
+REQ_BENCH_ARGS ?=
+
+# libvpux's request path, both backends; linked against libvpux.so.1 like
+# vpux-run (the VM rig copies the library along, found through the rpath
+# ../lib there), with the 1-op loadable shipped next to it.
+VPUX_REQ_BENCH := $(B)/tools/vpux-req-bench
+REQ_BENCH_NET := $(B)/examples/copy_1op.vpux
+HOST_PROGS += $(VPUX_REQ_BENCH)
+BENCH_PROGS += $(VPUX_REQ_BENCH)
+
+$(VPUX_REQ_BENCH): tools/bench/vpux-req-bench.c $(SRCTOP)/umd/include/vpux.h \
+		uapi/drm/vpux_accel.h $(UMD_SO) $(REQ_BENCH_NET)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) -I$(SRCTOP)/umd/include -o $@ $< \
+		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib'
 
 .PHONY: bench-vm
 
@@ -18,10 +36,13 @@ $(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c uapi/drm/vpux_accel.h \
 		-I$(SRCTOP)/firmware/tests -o $@ $<
 
 # Boot the VM with the module loaded and run the benchmark there.
-bench-vm: deps module $(VPUX_JOB_BENCH)
+bench-vm: deps module $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH)
 	@echo "host: $$(nproc) CPUs, load average $$(cut -d' ' -f1-3 /proc/loadavg) (the VM's 2 vCPUs share them)"
-	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VPUX_JOB_BENCH)" \
-		tools/vm/vm-run.sh demo $(B)/bench-vm vpux-job-bench $(BENCH_ARGS)
+	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko \
+		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET)" \
+		tools/vm/vm-run.sh demo $(B)/bench-vm \
+		'vpux-job-bench $(BENCH_ARGS) && echo && echo "== vpux-req-bench" &&' \
+		'vpux-req-bench $(REQ_BENCH_ARGS)'
 
 # `make bench` runs this too (as a prerequisite of the host BENCH_PROGS loop).
 bench: bench-vm
