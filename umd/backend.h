@@ -30,6 +30,13 @@ struct vpux_bo {
 	uint64_t handle;	/* backend's handle (GEM handle, arena address) */
 };
 
+/*
+ * The device only reads the buffer (weights, kernel arguments, task
+ * memory): its jobs then wait only for writers of it, so requests sharing
+ * a network's buffers can run at once, and a stray device write faults.
+ */
+#define VPUX_BE_BO_READONLY	1u
+
 /* One address-list entry: [offset, offset + size) of @bo. */
 struct vpux_be_entry {
 	const struct vpux_bo *bo;
@@ -37,28 +44,46 @@ struct vpux_be_entry {
 	uint64_t size;
 };
 
+/*
+ * A submitted job, kept by its request (so nothing about it is lost when
+ * the backend or the kernel moves on to newer jobs).
+ */
+struct vpux_be_job {
+	uint64_t id;		/* the port's task handle, the kernel's seqno */
+	uint64_t own;		/* ioctl: a BO only this job uses, 0 if none */
+	int64_t submit_ns;	/* ioctl: submitted, and seen finished (or 0) */
+	int64_t done_ns;
+	uint32_t ops_total;
+};
+
 struct vpux_backend_ops {
 	const char *name;
 	int (*open)(const char *path, void **priv);
 	void (*close)(void *priv);
 	int (*query)(void *priv, struct vpux_device_info *info);
-	int (*bo_alloc)(void *priv, uint64_t size, struct vpux_bo *bo);
+	/* @flags: VPUX_BE_BO_* */
+	int (*bo_alloc)(void *priv, uint64_t size, unsigned int flags,
+			struct vpux_bo *bo);
 	void (*bo_free)(void *priv, struct vpux_bo *bo);
 	void *(*bo_map)(void *priv, struct vpux_bo *bo);
 	/*
-	 * Entry 0 = task memory; *@job receives the backend's job id (the
-	 * port's task handle, the kernel's seqno).
+	 * Entry 0 = task memory; entry @own (or -1) a buffer no other job
+	 * uses (the request's scratch), by which the job's result can still
+	 * be found after the kernel forgot the job's number. Fills *@job.
 	 */
 	int (*submit)(void *priv, const struct vpux_be_entry *list,
-		      unsigned int n, unsigned int prio, uint64_t *job);
+		      unsigned int n, unsigned int prio, int own,
+		      struct vpux_be_job *job);
 	/* 0, VPUX_E_TIMEOUT; @timeout_ms < 0 waits forever */
-	int (*wait)(void *priv, uint64_t job, int timeout_ms);
-	int (*status)(void *priv, uint64_t job, struct vpux_request_status *st);
+	int (*wait)(void *priv, struct vpux_be_job *job, int timeout_ms);
+	int (*status)(void *priv, struct vpux_be_job *job,
+		      struct vpux_request_status *st);
 	/* VPUX_E_UNSUPPORTED if the backend cannot report per-op cycles */
-	int (*op_cycles)(void *priv, uint64_t job, unsigned int kind,
-			 unsigned int index, uint32_t *cycles);
+	int (*op_cycles)(void *priv, const struct vpux_be_job *job,
+			 unsigned int kind, unsigned int index,
+			 uint32_t *cycles);
 	/* abort if running, forget the job */
-	void (*release)(void *priv, uint64_t job);
+	void (*release)(void *priv, struct vpux_be_job *job);
 };
 
 extern const struct vpux_backend_ops vpux_backend_inproc;

@@ -81,7 +81,8 @@ static int ip_query(void *priv, struct vpux_device_info *info)
 	return 0;
 }
 
-static int ip_bo_alloc(void *priv, uint64_t size, struct vpux_bo *bo)
+static int ip_bo_alloc(void *priv, uint64_t size, unsigned int flags,
+		       struct vpux_bo *bo)
 {
 	struct inproc *p = priv;
 	uint64_t pa;
@@ -100,7 +101,8 @@ static int ip_bo_alloc(void *priv, uint64_t size, struct vpux_bo *bo)
 	bo->size = size;
 	bo->handle = pa;
 	bo->cpu = vpux_host_phys_ptr(p->hw, pa, size);
-	if (vpux_host_vm_map(p->vm, bo->va, pa, size, true)) {
+	if (vpux_host_vm_map(p->vm, bo->va, pa, size,
+			     !(flags & VPUX_BE_BO_READONLY))) {
 		vpux_host_phys_free(p->hw, pa, size);
 		pthread_mutex_unlock(&p->lock);
 		return vpux_err(VPUX_E_NOMEM, "inproc: cannot map %llu bytes",
@@ -144,7 +146,8 @@ static int dla_to_vpux(int r)
 }
 
 static int ip_submit(void *priv, const struct vpux_be_entry *list,
-		     unsigned int n, unsigned int prio, uint64_t *job)
+		     unsigned int n, unsigned int prio, int own,
+		     struct vpux_be_job *job)
 {
 	struct dla_user_buf l[DLA_MAX_ADDR_ENTRIES];
 	struct inproc *p = priv;
@@ -163,27 +166,30 @@ static int ip_submit(void *priv, const struct vpux_be_entry *list,
 		return vpux_err(dla_to_vpux(h),
 				"inproc: the engine core refused the task (dla error %d: %s)",
 				h, dla_user_last_error());
-	*job = (uint64_t)h;
+	(void)own;	/* the port keeps a task's result until it is released */
+	memset(job, 0, sizeof(*job));
+	job->id = (uint64_t)h;
 	return 0;
 }
 
-static int ip_wait(void *priv, uint64_t job, int timeout_ms)
+static int ip_wait(void *priv, struct vpux_be_job *job, int timeout_ms)
 {
 	struct inproc *p = priv;
-	int r = dla_user_wait(p->dev, (int)job, timeout_ms);
+	int r = dla_user_wait(p->dev, (int)job->id, timeout_ms);
 
 	return r ? vpux_err(dla_to_vpux(r), "inproc: wait: dla error %d", r) :
 		   0;
 }
 
-static int ip_status(void *priv, uint64_t job, struct vpux_request_status *st)
+static int ip_status(void *priv, struct vpux_be_job *job,
+		     struct vpux_request_status *st)
 {
 	struct inproc *p = priv;
 	struct dla_task_status ds;
 	int r;
 
 	memset(&ds, 0, sizeof(ds));
-	r = dla_user_status(p->dev, (int)job, &ds);
+	r = dla_user_status(p->dev, (int)job->id, &ds);
 	if (r)
 		return vpux_err(dla_to_vpux(r), "inproc: status: dla error %d", r);
 	st->state = ds.state == DLA_TASK_DONE ? VPUX_REQ_DONE :
@@ -201,21 +207,21 @@ static int ip_status(void *priv, uint64_t job, struct vpux_request_status *st)
 	return 0;
 }
 
-static int ip_op_cycles(void *priv, uint64_t job, unsigned int kind,
-			unsigned int index, uint32_t *cycles)
+static int ip_op_cycles(void *priv, const struct vpux_be_job *job,
+			unsigned int kind, unsigned int index, uint32_t *cycles)
 {
 	struct inproc *p = priv;
-	int r = dla_user_op_cycles(p->dev, (int)job, kind, index, cycles);
+	int r = dla_user_op_cycles(p->dev, (int)job->id, kind, index, cycles);
 
 	return r ? vpux_err(dla_to_vpux(r), "inproc: op cycles: dla error %d",
 			    r) : 0;
 }
 
-static void ip_release(void *priv, uint64_t job)
+static void ip_release(void *priv, struct vpux_be_job *job)
 {
 	struct inproc *p = priv;
 
-	dla_user_release(p->dev, (int)job);
+	dla_user_release(p->dev, (int)job->id);
 }
 
 const struct vpux_backend_ops vpux_backend_inproc = {

@@ -8,8 +8,11 @@
  * the kernel gave the BO in this file's address space. A job is one
  * SUBMIT (entry 0 of the address list is the task, the rest are the
  * buffers) identified by its seqno; WAIT gives its status and cycles.
- * The kernel keeps a file's last 256 jobs, so a small ring here keeps
- * what WAIT does not report (submit time, op count) by seqno.
+ * The kernel keeps a file's last 256 results by seqno, and each BO's last
+ * one: once a job's number is forgotten (other requests of the process
+ * ran 256 jobs since), its result is read by WAIT on the BO only it used
+ * (the request's scratch). What WAIT does not report (submit time, op
+ * count) is kept in the request's job record.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,21 +33,11 @@
 #include "drm/vpux_accel.h"
 #include "err.h"
 
-#define IOB_RING 256u
 #define IOB_DRIVER "vpux_accel"
-
-struct iob_job {
-	uint64_t seqno;		/* 0: slot unused */
-	int64_t submit_ns;
-	int64_t done_ns;	/* 0 until seen finished */
-	uint32_t ops_total;
-};
 
 struct iob {
 	int fd;
 	char path[64];
-	pthread_mutex_t lock;	/* the ring */
-	struct iob_job ring[IOB_RING];
 	uint64_t param[DRM_VPUX_PARAM_COUNT];
 };
 
@@ -173,14 +166,12 @@ static int io_open(const char *path, void **priv)
 	}
 	p->fd = fd;
 	snprintf(p->path, sizeof(p->path), "%s", node);
-	pthread_mutex_init(&p->lock, NULL);
 	for (i = 0; i < DRM_VPUX_PARAM_COUNT; i++) {
 		struct drm_vpux_get_param gp = { .param = i };
 
 		if (drmIoctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp)) {
 			ret = vpux_err(VPUX_E_NODEV, "%s: GET_PARAM %u: %s",
 				       node, i, strerror(errno));
-			pthread_mutex_destroy(&p->lock);
 			close(fd);
 			free(p);
 			return ret;
@@ -196,7 +187,6 @@ static void io_close(void *priv)
 	struct iob *p = priv;
 
 	close(p->fd);
-	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
 
@@ -231,10 +221,15 @@ static void gem_close(int fd, uint32_t handle)
 	drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
 }
 
-static int io_bo_alloc(void *priv, uint64_t size, struct vpux_bo *bo)
+static int io_bo_alloc(void *priv, uint64_t size, unsigned int flags,
+		       struct vpux_bo *bo)
 {
 	struct iob *p = priv;
-	struct drm_vpux_bo_create c = { .size = size ? size : 1 };
+	struct drm_vpux_bo_create c = {
+		.size = size ? size : 1,
+		.flags = flags & VPUX_BE_BO_READONLY ?
+			 DRM_VPUX_BO_DEVICE_READONLY : 0,
+	};
 	struct drm_vpux_bo_info i = { 0 };
 	void *cpu;
 	int e;
@@ -300,12 +295,12 @@ static uint32_t task_ops(const struct vpux_be_entry *task)
 }
 
 static int io_submit(void *priv, const struct vpux_be_entry *list,
-		     unsigned int n, unsigned int prio, uint64_t *job)
+		     unsigned int n, unsigned int prio, int own,
+		     struct vpux_be_job *job)
 {
 	struct drm_vpux_buf bufs[DRM_VPUX_MAX_ADDR_ENTRIES - 1];
 	struct drm_vpux_submit s;
 	struct iob *p = priv;
-	struct iob_job *j;
 	unsigned int i;
 	int64_t t0;
 	int e;
@@ -338,35 +333,41 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
 		return vpux_err(errno_to_vpux(e), "%s: SUBMIT: %s", p->path,
 				strerror(e));
 	}
-	pthread_mutex_lock(&p->lock);
-	j = &p->ring[s.seqno % IOB_RING];
-	j->seqno = s.seqno;
-	j->submit_ns = t0;
-	j->done_ns = 0;
-	j->ops_total = task_ops(&list[0]);
-	pthread_mutex_unlock(&p->lock);
-	*job = s.seqno;
+	memset(job, 0, sizeof(*job));
+	job->id = s.seqno;
+	job->own = own > 0 && (unsigned int)own < n ? list[own].bo->handle : 0;
+	job->submit_ns = t0;
+	job->ops_total = task_ops(&list[0]);
 	return 0;
 }
 
-/* WAIT until @abs_ns (0 polls); 0 with *@w filled, or a negative errno */
-static int do_wait(struct iob *p, uint64_t job, int64_t abs_ns,
+/*
+ * WAIT until @abs_ns (0 polls); 0 with *@w filled, or a negative errno.
+ * A job number the kernel no longer holds (256 newer jobs of this file)
+ * finished long ago: its result is its own BO's last one.
+ */
+static int do_wait(struct iob *p, struct vpux_be_job *job, int64_t abs_ns,
 		   struct drm_vpux_wait *w)
 {
 	memset(w, 0, sizeof(*w));
-	w->seqno = job;
+	w->seqno = job->id;
 	w->timeout_ns = abs_ns;
-	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, w))
-		return -errno;
-	pthread_mutex_lock(&p->lock);
-	if (p->ring[job % IOB_RING].seqno == job &&
-	    !p->ring[job % IOB_RING].done_ns)
-		p->ring[job % IOB_RING].done_ns = now_ns();
-	pthread_mutex_unlock(&p->lock);
+	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, w)) {
+		if (errno != ENOENT || !job->own)
+			return -errno;
+		memset(w, 0, sizeof(*w));
+		w->seqno = job->own;
+		w->flags = DRM_VPUX_WAIT_BO;
+		w->timeout_ns = abs_ns;
+		if (drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, w))
+			return -errno;
+	}
+	if (!job->done_ns)
+		job->done_ns = now_ns();
 	return 0;
 }
 
-static int io_wait(void *priv, uint64_t job, int timeout_ms)
+static int io_wait(void *priv, struct vpux_be_job *job, int timeout_ms)
 {
 	struct iob *p = priv;
 	struct drm_vpux_wait w;
@@ -377,45 +378,41 @@ static int io_wait(void *priv, uint64_t job, int timeout_ms)
 	r = do_wait(p, job, timeout_ms == 0 ? 0 : abs_ns, &w);
 	if (r == -ETIMEDOUT)
 		return vpux_err(VPUX_E_TIMEOUT, "%s: job %llu not done in %d ms",
-				p->path, (unsigned long long)job, timeout_ms);
+				p->path, (unsigned long long)job->id, timeout_ms);
 	if (r)
 		return vpux_err(errno_to_vpux(-r), "%s: WAIT for job %llu: %s",
-				p->path, (unsigned long long)job,
+				p->path, (unsigned long long)job->id,
 				strerror(-r));
 	if (w.status == DRM_VPUX_STATUS_DONE)
 		return 0;
 	if (w.status == DRM_VPUX_STATUS_MMU_FAULT)
 		return vpux_err(VPUX_E_DEVICE,
 				"%s: job %llu: kernel status MMU_FAULT at device address 0x%llx (engine kind %u op %u, engine-core error %d); the file is banned",
-				p->path, (unsigned long long)job,
+				p->path, (unsigned long long)job->id,
 				(unsigned long long)w.fault_addr,
 				w.fail_op >> 24, w.fail_op & 0xffffff, w.error);
 	return vpux_err(VPUX_E_DEVICE,
 			"%s: job %llu: kernel status %s, engine-core error %d (engine kind %u op %u)",
-			p->path, (unsigned long long)job, status_name(w.status),
+			p->path, (unsigned long long)job->id, status_name(w.status),
 			w.error, w.fail_op >> 24, w.fail_op & 0xffffff);
 }
 
-static int io_status(void *priv, uint64_t job, struct vpux_request_status *st)
+static int io_status(void *priv, struct vpux_be_job *job,
+		     struct vpux_request_status *st)
 {
 	struct iob *p = priv;
 	struct drm_vpux_wait w;
-	struct iob_job j = { 0 };
 	int r = do_wait(p, job, 0, &w);
 
-	pthread_mutex_lock(&p->lock);
-	if (p->ring[job % IOB_RING].seqno == job)
-		j = p->ring[job % IOB_RING];
-	pthread_mutex_unlock(&p->lock);
 	memset(st, 0, sizeof(*st));
-	st->ops_total = j.ops_total;
+	st->ops_total = job->ops_total;
 	if (r == -ETIMEDOUT) {
 		st->state = VPUX_REQ_RUNNING;
 		return 0;
 	}
 	if (r)
 		return vpux_err(errno_to_vpux(-r), "%s: status of job %llu: %s",
-				p->path, (unsigned long long)job,
+				p->path, (unsigned long long)job->id,
 				strerror(-r));
 	st->state = w.status == DRM_VPUX_STATUS_DONE ? VPUX_REQ_DONE :
 		    VPUX_REQ_FAILED;
@@ -426,18 +423,18 @@ static int io_status(void *priv, uint64_t job, struct vpux_request_status *st)
 		if (!st->error)
 			st->error = -1;	/* a failure always has a code */
 	} else {
-		st->ops_done = j.ops_total;
+		st->ops_done = job->ops_total;
 	}
 	st->fault_addr = w.fault_addr;
 	st->op_cycles = w.op_cycles;
 	st->device_cycles = w.device_cycles;
-	if (j.seqno && j.done_ns)
-		st->time_us = (j.done_ns - j.submit_ns) / 1000;
+	if (job->done_ns)
+		st->time_us = (job->done_ns - job->submit_ns) / 1000;
 	return 0;
 }
 
-static int io_op_cycles(void *priv, uint64_t job, unsigned int kind,
-			unsigned int index, uint32_t *cycles)
+static int io_op_cycles(void *priv, const struct vpux_be_job *job,
+			unsigned int kind, unsigned int index, uint32_t *cycles)
 {
 	(void)priv;
 	(void)job;
@@ -448,9 +445,9 @@ static int io_op_cycles(void *priv, uint64_t job, unsigned int kind,
 			"ioctl: per-op cycles: vpux_accel has no uapi for them yet");
 }
 
-static void io_release(void *priv, uint64_t job)
+static void io_release(void *priv, struct vpux_be_job *job)
 {
-	/* the kernel forgets a job after 256 newer ones */
+	/* the kernel forgets a job after 256 newer ones, a BO with the BO */
 	(void)priv;
 	(void)job;
 }

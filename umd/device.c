@@ -61,7 +61,7 @@ int vpux_buffer_alloc(struct vpux_device *dev, size_t size,
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return vpux_err(VPUX_E_NOMEM, "buffer: out of memory");
-	ret = dev->ops->bo_alloc(dev->priv, size, &b->bo);
+	ret = dev->ops->bo_alloc(dev->priv, size, 0, &b->bo);
 	if (ret) {
 		free(b);
 		return ret;

@@ -18,7 +18,8 @@
 static int upload(struct vpux_device *dev, const void *src, uint64_t size,
 		  struct vpux_bo *bo)
 {
-	int ret = dev->ops->bo_alloc(dev->priv, size ? size : 1, bo);
+	int ret = dev->ops->bo_alloc(dev->priv, size ? size : 1,
+				     VPUX_BE_BO_READONLY, bo);
 	void *cpu;
 
 	if (ret)
@@ -103,7 +104,8 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 		img->weights = net->weights.cpu;
 		img->kargs = net->kargs.cpu;
 		net->task_size = vpux_task_size(img);
-		ret = dev->ops->bo_alloc(dev->priv, net->task_size, &net->task);
+		ret = dev->ops->bo_alloc(dev->priv, net->task_size,
+					 VPUX_BE_BO_READONLY, &net->task);
 	}
 	if (ret) {
 		img->weights = NULL;

@@ -42,7 +42,7 @@ struct vpux_request {
 	struct vpux_network *net;
 	struct vpux_bo scratch;
 	struct vpux_be_entry *list;
-	uint64_t job;		/* backend job id, valid if @has_job */
+	struct vpux_be_job job;	/* the backend's record, valid if @has_job */
 	int has_job;
 };
 

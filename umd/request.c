@@ -28,7 +28,7 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 		return vpux_err(VPUX_E_NOMEM, "request: out of memory");
 	}
 	ret = dev->ops->bo_alloc(dev->priv, net->img.hdr.scratch_size ?
-				 net->img.hdr.scratch_size : 1, &r->scratch);
+				 net->img.hdr.scratch_size : 1, 0, &r->scratch);
 	if (ret) {
 		free(r->list);
 		free(r);
@@ -52,7 +52,7 @@ static void forget(struct vpux_request *r)
 	struct vpux_device *dev = r->net->dev;
 
 	if (r->has_job)
-		dev->ops->release(dev->priv, r->job);
+		dev->ops->release(dev->priv, &r->job);
 	r->has_job = 0;
 }
 
@@ -64,7 +64,7 @@ void vpux_request_destroy(struct vpux_request *r)
 		return;
 	dev = r->net->dev;
 	if (r->has_job)
-		dev->ops->wait(dev->priv, r->job, 5000);
+		dev->ops->wait(dev->priv, &r->job, 5000);
 	forget(r);
 	dev->ops->bo_free(dev->priv, &r->scratch);
 	free(r->list);
@@ -114,8 +114,8 @@ int vpux_request_submit(struct vpux_request *r)
 {
 	struct vpux_device *dev;
 	struct vpux_request_status st;
+	struct vpux_be_job job;
 	unsigned int s;
-	uint64_t job;
 	int ret;
 
 	if (!r)
@@ -130,13 +130,15 @@ int vpux_request_submit(struct vpux_request *r)
 					s - SLOT_IO :
 					s - SLOT_IO - r->net->img.hdr.num_inputs);
 	if (r->has_job) {
-		if (dev->ops->status(dev->priv, r->job, &st) ||
+		if (dev->ops->status(dev->priv, &r->job, &st) ||
 		    st.state == VPUX_REQ_RUNNING)
 			return vpux_err(VPUX_E_STATE,
 					"submit: the request is still running");
 		forget(r);
 	}
-	ret = dev->ops->submit(dev->priv, r->list, r->net->n_slots, 1, &job);
+	/* the scratch buffer is the request's alone: its last job is this one */
+	ret = dev->ops->submit(dev->priv, r->list, r->net->n_slots, 1,
+			       SLOT_SCRATCH, &job);
 	if (ret)
 		return ret;
 	r->job = job;
@@ -153,10 +155,10 @@ int vpux_request_wait(struct vpux_request *r, int timeout_ms)
 	if (!r || !r->has_job)
 		return vpux_err(VPUX_E_STATE, "wait: request not submitted");
 	dev = r->net->dev;
-	ret = dev->ops->wait(dev->priv, r->job, timeout_ms);
+	ret = dev->ops->wait(dev->priv, &r->job, timeout_ms);
 	if (ret)
 		return ret;
-	ret = dev->ops->status(dev->priv, r->job, &st);
+	ret = dev->ops->status(dev->priv, &r->job, &st);
 	if (!ret && st.state == VPUX_REQ_FAILED)
 		ret = vpux_err(VPUX_E_DEVICE,
 			       "request failed: device error %d at op %u of engine kind %u",
@@ -173,7 +175,7 @@ int vpux_request_status(struct vpux_request *r, struct vpux_request_status *st)
 		st->state = VPUX_REQ_IDLE;
 		return 0;
 	}
-	return r->net->dev->ops->status(r->net->dev->priv, r->job, st);
+	return r->net->dev->ops->status(r->net->dev->priv, &r->job, st);
 }
 
 int vpux_request_op_cycles(struct vpux_request *r, unsigned int kind,
@@ -182,6 +184,6 @@ int vpux_request_op_cycles(struct vpux_request *r, unsigned int kind,
 	if (!r || !cycles || !r->has_job || kind >= LF_KINDS ||
 	    index >= lf_op_count(&r->net->img, kind))
 		return vpux_err(VPUX_E_INVAL, "op cycles: no such op or request");
-	return r->net->dev->ops->op_cycles(r->net->dev->priv, r->job, kind,
+	return r->net->dev->ops->op_cycles(r->net->dev->priv, &r->job, kind,
 					   index, cycles);
 }

@@ -327,6 +327,42 @@ int main(int argc, char **argv)
 		tap_check(ok && !vpux_request_submit(req) &&
 			  !vpux_request_wait(req, 5000),
 			  "a request resubmitted after completion runs again");
+
+		/*
+		 * Another request of the file runs more jobs than the kernel
+		 * keeps numbers of: the first one's result is still there
+		 * (WAIT on its scratch BO), and it can be submitted again.
+		 */
+		{
+			struct vpux_request *req2 = NULL;
+			struct vpux_request_status st1, st2;
+			int k, ok2;
+
+			ok2 = ok && !vpux_request_status(req, &st1) &&
+			      !vpux_request_create(net, &req2);
+			for (i = 0; ok2 && i < n; i++)
+				ok2 = i < vpux_network_num_inputs(net) ?
+				      !vpux_request_bind_input(req2, i, b[i], 0) :
+				      !vpux_request_bind_output(req2, i - vpux_network_num_inputs(net),
+								b[i], 0);
+			for (k = 0; ok2 && k < 300; k++)
+				ok2 = !vpux_request_submit(req2) &&
+				      !vpux_request_wait(req2, 5000);
+			tap_check(ok2, "300 jobs of a second request (%s)",
+				  ok2 ? "done" : vpux_last_error());
+			memset(&st2, 0, sizeof(st2));
+			ok2 = ok2 && !vpux_request_status(req, &st2);
+			tap_check(ok2 && st2.state == VPUX_REQ_DONE &&
+				  st2.device_cycles == st1.device_cycles &&
+				  st2.ops_done == st1.ops_done,
+				  "the first request's result outlives the kernel's 256 job numbers (%llu cycles, %llu before)",
+				  (unsigned long long)st2.device_cycles,
+				  (unsigned long long)st1.device_cycles);
+			tap_check(ok2 && !vpux_request_submit(req) &&
+				  !vpux_request_wait(req, 5000),
+				  "and it can be submitted again");
+			vpux_request_destroy(req2);
+		}
 		vpux_request_destroy(req);
 		for (i = 0; i < n; i++)
 			vpux_buffer_free(b[i]);
