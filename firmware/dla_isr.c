@@ -92,6 +92,13 @@ static void dla_handle_engine(struct dla_engine *e, dla_u32 eng)
 		dla_u32 code = (st >> VPUX_ENG_ERROR_SHIFT) & 0xffu;
 
 		t->eng_status = st;
+		/* the device-wide fault record held another engine's fault */
+		if (code == VPUX_ENG_ERR_MMU && !t->fault_addr)
+			t->fault_addr =
+				dla_reg_read(e->driver_context,
+					     base + VPUX_ENG_FAULT_ADDR_LO) |
+				(dla_u64)dla_reg_read(e->driver_context,
+						      base + VPUX_ENG_FAULT_ADDR_HI) << 32;
 		dla_error("dla: task %u: %s op %u: engine %u error %u\n", slot,
 			  dla_kind_name[kind], index, eng, code);
 		dla_sched_fail(e, slot, code == VPUX_ENG_ERR_MMU ?

@@ -395,6 +395,47 @@ TEST_F(job, mmu_fault_bans_the_file_only)
 	EXPECT_EQ(0, fresh_file_copy(0x5a));
 }
 
+/*
+ * Files faulting at once: the device's fault record holds one fault, the
+ * engines their own addresses; every job reports the address it faulted
+ * at, inside its own read-only BO.
+ */
+TEST_F(job, concurrent_faults_each_have_their_address)
+{
+	struct drm_vpux_submit s[2];
+	struct drm_vpux_wait w;
+	struct drm_vpux_buf l[2][2];
+	struct bo t[2], a[2], ro[2];
+	int fd[2], round, i, missing = 0;
+
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < 2; i++) {
+			fd[i] = vpux_open_nth(0, NULL);
+			ASSERT_GE(fd[i], 0);
+			ASSERT_EQ(0, bo_new(fd[i], 4096, 0, &t[i]));
+			ASSERT_EQ(0, bo_new(fd[i], SZ, 0, &a[i]));
+			ASSERT_EQ(0, bo_new(fd[i], SZ, DRM_VPUX_BO_DEVICE_READONLY, &ro[i]));
+			l[i][0] = (struct drm_vpux_buf){ .handle = a[i].handle, .size = SZ };
+			l[i][1] = (struct drm_vpux_buf){ .handle = ro[i].handle, .size = SZ };
+			submit_args(&s[i], &t[i], 0, copy_task(&t[i], 0, SZ), l[i], 2);
+		}
+		for (i = 0; i < 2; i++)
+			ASSERT_EQ(0, vpux_ioctl(fd[i], DRM_IOCTL_VPUX_SUBMIT, &s[i]));
+		for (i = 0; i < 2; i++) {
+			ASSERT_EQ(0, job_wait(fd[i], s[i].seqno, 30000000000ll, &w));
+			EXPECT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+			EXPECT_GE(w.fault_addr, ro[i].addr);
+			EXPECT_LT(w.fault_addr, ro[i].addr + SZ);
+			missing += !w.fault_addr;
+			munmap(t[i].map, 4096);
+			munmap(a[i].map, SZ);
+			munmap(ro[i].map, SZ);
+			close(fd[i]);
+		}
+	}
+	EXPECT_EQ(0, missing);
+}
+
 TEST_F(job, wait_errors)
 {
 	struct drm_vpux_wait w;

@@ -306,6 +306,10 @@ static u32 eng_reg_read(struct vpux_sim *sim, u32 e, u32 reg)
 		return eng->kind;
 	case VPUX_ENG_OPS_DONE:
 		return eng->ops_done;
+	case VPUX_ENG_FAULT_ADDR_LO:
+		return eng->fault.reason ? (u32)eng->fault.addr : 0;
+	case VPUX_ENG_FAULT_ADDR_HI:
+		return eng->fault.reason ? (u32)(eng->fault.addr >> 32) : 0;
 	}
 	if (reg >= VPUX_ENG_PARAM(0) &&
 	    reg < VPUX_ENG_PARAM(VPUX_ENG_PARAM_WORDS))

@@ -145,6 +145,13 @@
 #define VPUX_ENG_OP_CYCLES		0x00cu	/* cycles of the last completed op */
 #define VPUX_ENG_KIND			0x010u	/* VPUX_ENGINE_KIND_* (read-only) */
 #define VPUX_ENG_OPS_DONE		0x014u	/* ops completed since reset */
+/*
+ * The address the engine's last op faulted at (0 if it did not): the
+ * device-wide FAULT_* record holds one fault until it is acknowledged,
+ * so an engine faulting meanwhile is known by its error and this.
+ */
+#define VPUX_ENG_FAULT_ADDR_LO		0x018u
+#define VPUX_ENG_FAULT_ADDR_HI		0x01cu
 #define VPUX_ENG_PARAM(i)		(0x100u + (i) * 4u)
 #define VPUX_ENG_PARAM_WORDS		64u
 

@@ -19,6 +19,12 @@ static uint64_t fault_addr(void)
 	       (uint64_t)t_reg(&t, VPUX_REG_FAULT_ADDR_HI) << 32;
 }
 
+static uint64_t eng_fault_addr(uint32_t e)
+{
+	return t_eng(&t, e, VPUX_ENG_FAULT_ADDR_LO) |
+	       (uint64_t)t_eng(&t, e, VPUX_ENG_FAULT_ADDR_HI) << 32;
+}
+
 static void fault_clear(void)
 {
 	t_wreg(&t, VPUX_REG_FAULT_STATUS, VPUX_FAULT_VALID);
@@ -191,6 +197,11 @@ static void test_faults(void)
 		  fault_addr() == src.va + 4096 &&
 		  fault_status() == fault_word(VPUX_FAULT_REASON_UNMAPPED, false, 0, 0),
 		  "first fault stays latched");
+	/* each engine keeps its own op's fault address */
+	tap_check(eng_fault_addr(1) == dst.va + 8192 &&
+		  eng_fault_addr(0) == src.va + 4096,
+		  "engine 1's FAULT_ADDR has its own fault (0x%llx), engine 0's its own",
+		  (unsigned long long)eng_fault_addr(1));
 	tap_check(!memcmp(dst.ptr, snap, dst.size),
 		  "hole in destination: nothing stored in the mapped pages either");
 	fault_clear();
@@ -235,6 +246,7 @@ static void test_faults(void)
 	st = copy(0, 0, src.va, dst.va, 3 * 4096);
 	tap_check(st == T_DONE && !memcmp(src.ptr, dst.ptr, dst.size),
 		  "copy works again after the faults");
+	tap_check(eng_fault_addr(0) == 0, "an op without a fault clears FAULT_ADDR");
 	free(snap);
 	t_buf_free(&t, &src);
 	t_buf_free(&t, &dst);
