@@ -36,14 +36,6 @@
  * died otherwise, and a normal job still runs with its data right.
  *
  *   vpux_soak [--seed S] [--time SECS] [--procs N] [--device D]
- *             [--same-priority-deps]
- *
- * A job reading the previous job's output is given another priority than
- * that job's (so another scheduler entity) unless --same-priority-deps:
- * drm_sched drops a job's dependency on a fence of its own entity, as it
- * runs an entity's jobs in order, but the engine core runs several tasks
- * at once, so within one file and priority the reader can run before the
- * writer finishes (a driver bug this option shows).
  *
  * The seed is printed; --seed replays each worker's choices (the
  * interleaving, and so the kills' timing, is up to the kernel). Output is
@@ -151,7 +143,6 @@ static struct {
 	unsigned int secs, procs;
 	int dev, minor;
 	int inject;		/* debugfs inject usable */
-	int same_prio_deps;	/* dependent jobs at one priority too */
 	char lock_path[3][64];	/* gate, device, injection */
 } cfg = { .secs = 20, .procs = 3 };
 
@@ -802,13 +793,12 @@ static void do_batch(struct wk *w)
 		int prio = below(w, 4);
 
 		/*
-		 * A job reading the previous one's output gets another
-		 * priority (another scheduler entity) unless asked not to:
-		 * within one entity the dependency is dropped (see
-		 * --same-priority-deps).
+		 * Half of the jobs reading the previous one's output have
+		 * its priority: the same scheduler entity, where drm_sched
+		 * itself drops the dependency and the driver must order them.
 		 */
-		if (cross && !cfg.same_prio_deps && prio == (int)job[i - 1].s.priority)
-			prio = (prio + 1 + below(w, 3)) % 4;
+		if (cross && chance(w, 50))
+			prio = (int)job[i - 1].s.priority;
 		slot_refill(w, i);
 		if (build_job(w, i, kind, cross, prio, &job[i])) {
 			n = i;
@@ -1085,11 +1075,10 @@ static void do_inject(struct wk *w)
 		if (job_wait(w, j.s.seqno, &r))
 			goto out;
 		add(&sh->hang_results, 1);
-		if (r.status != DRM_VPUX_STATUS_TIMEOUT || r.error != -ETIMEDOUT) {
+		if (r.status != DRM_VPUX_STATUS_TIMEOUT || r.error != -ETIMEDOUT)
 			unexpected(w, &j, &r);
-		} else if (!banned(w, &j, "a hang")) {
+		else if (!banned(w, &j, "a hang"))
 			add(&sh->as_expected[kind], 1);
-		}
 		add(&sh->reopens, 1);
 		file_open(w);
 		goto out;
@@ -1236,8 +1225,8 @@ static int device_works(char *why, size_t len)
 
 static void usage(const char *argv0)
 {
-	fprintf(stderr, "usage: %s [--seed S] [--time SECS] [--procs N (1..%d)] [--device D]\n"
-		"          [--same-priority-deps]\n", argv0, MAX_PROCS);
+	fprintf(stderr, "usage: %s [--seed S] [--time SECS] [--procs N (1..%d)] [--device D]\n",
+		argv0, MAX_PROCS);
 	exit(2);
 }
 
@@ -1248,7 +1237,6 @@ int main(int argc, char **argv)
 		{ "time", required_argument, NULL, 't' },
 		{ "procs", required_argument, NULL, 'p' },
 		{ "device", required_argument, NULL, 'd' },
-		{ "same-priority-deps", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1268,7 +1256,6 @@ int main(int argc, char **argv)
 		case 't': cfg.secs = strtoul(optarg, NULL, 0); break;
 		case 'p': cfg.procs = strtoul(optarg, NULL, 0); break;
 		case 'd': cfg.dev = atoi(optarg); break;
-		case 'S': cfg.same_prio_deps = 1; break;
 		default: usage(argv[0]);
 		}
 	}
@@ -1278,9 +1265,8 @@ int main(int argc, char **argv)
 		cfg.seed = (uint64_t)now_ns() ^ ((uint64_t)getpid() << 32);
 
 	printf("TAP version 13\n");
-	printf("# vpux_soak --seed %" PRIu64 " --time %u --procs %u --device %d%s\n",
-	       cfg.seed, cfg.secs, cfg.procs, cfg.dev,
-	       cfg.same_prio_deps ? " --same-priority-deps" : "");
+	printf("# vpux_soak --seed %" PRIu64 " --time %u --procs %u --device %d\n",
+	       cfg.seed, cfg.secs, cfg.procs, cfg.dev);
 	fd = vpux_open_nth(cfg.dev, &cfg.minor);
 	if (fd < 0) {
 		printf("1..0 # SKIP no vpux device %d (is vpux_accel loaded?)\n", cfg.dev);
@@ -1372,18 +1358,19 @@ int main(int argc, char **argv)
 					deaths++;
 				}
 			/* stuck in the kernel, they may not even die */
-			while (waitpid(-1, NULL, WNOHANG) >= 0 && now_ns() < give_up + 10000000000ll)
+			give_up += 10000000000ll;
+			while (waitpid(-1, NULL, WNOHANG) >= 0 && now_ns() < give_up)
 				usleep(100000);
 			break;
 		}
 		if (!sh->stop && now_ns() >= next_kill) {
-			/* a worker with jobs in flight, if one shows up soon */
+			/* a worker with jobs in flight, if it has some within ~1 s */
 			if (target < 0) {
 				target = (int)(splitmix(&kill_rng) % cfg.procs);
 				tries = 0;
 			}
 			i = (unsigned int)target;
-			if (sh->w[i].pid > 0 && !dying[i] && tries++ < 300 &&
+			if (sh->w[i].pid > 0 && !dying[i] && tries++ < 1000 &&
 			    !__atomic_load_n(&sh->w[i].in_flight, __ATOMIC_RELAXED)) {
 				usleep(1000);
 				continue;
@@ -1490,9 +1477,8 @@ int main(int argc, char **argv)
 	printf("%sok %d - a normal job runs and its data is right afterwards\n",
 	       ok ? "" : "not ", ++test);
 	if (nok)
-		printf("# replay: vpux_soak --seed %" PRIu64 " --time %u --procs %u --device %d%s\n",
-		       cfg.seed, cfg.secs, cfg.procs, cfg.dev,
-		       cfg.same_prio_deps ? " --same-priority-deps" : "");
+		printf("# replay: vpux_soak --seed %" PRIu64 " --time %u --procs %u --device %d\n",
+		       cfg.seed, cfg.secs, cfg.procs, cfg.dev);
 	fflush(stdout);
 	return nok ? 1 : 0;
 }
