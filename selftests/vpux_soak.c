@@ -1039,7 +1039,11 @@ static void do_inject(struct wk *w)
 	__atomic_store_n(&sh->w[w->idx].in_flight, 1, __ATOMIC_RELAXED);
 	add(&sh->seen[kind], 1);
 	if (kind == K_INJ_HANG) {
-		/* taken once engine 0 is busy and stays so: others may go on */
+		/*
+		 * Taken once engine 0 reports busy: the device was idle, so
+		 * that is this task's op, and it will never complete. From
+		 * then on the others may go on.
+		 */
 		end = now_ns() + WAIT_NS;
 		while (now_ns() < end) {
 			ret = engine_busy(0, text, sizeof(text));
