@@ -27,8 +27,8 @@
  *    the file banned, the "resets" counter +1; other workers run on while
  *    it waits for its timeout), a lost interrupt and a slow engine (both
  *    DONE with the right data, no reset), an injected MMU fault (MMU_FAULT,
- *    banned). An injection is armed only while no worker can be killed
- *    before the fault is taken, so every hang is accounted for.
+ *    banned). The injecting worker cannot be killed from arming the
+ *    fault until it has been taken, so every hang is accounted for.
  *
  * At the end: the figures, "resets" must have grown by exactly the number
  * of injected hangs (nothing else resets: MMU faults and refused tasks do
@@ -125,6 +125,7 @@ struct shared {
 		int no_kill;	/* an injection is armed: not now */
 		int kill_req;
 		int in_flight;	/* jobs submitted and not all waited for */
+		const char *phase;	/* a string literal: same address after fork */
 	} w[MAX_PROCS];
 	uint64_t good_ok, good_wrong, good_ops, good_bytes;
 	uint64_t chains, fanins, cross;
@@ -220,6 +221,12 @@ struct wk {
 	int lock[3];
 	unsigned char scratch_mid[BUF_SZ], scratch_dst[BUF_SZ];
 };
+
+/* What the worker is doing, for the report if it gets stuck. */
+static void phase(struct wk *w, const char *what)
+{
+	__atomic_store_n(&sh->w[w->idx].phase, what, __ATOMIC_RELAXED);
+}
 
 static uint64_t rnd(struct wk *w)
 {
@@ -368,16 +375,19 @@ static void lk(struct wk *w, int which, int op)
 }
 
 /* The device is shared: batches of jobs in flight under a shared lock. */
-static void share_begin(struct wk *w)
+static void share_begin(struct wk *w, const char *what)
 {
+	phase(w, "waiting for the device lock (shared)");
 	lk(w, L_GATE, LOCK_SH);
 	lk(w, L_DEV, LOCK_SH);
 	lk(w, L_GATE, LOCK_UN);
+	phase(w, what);
 }
 
 static void share_end(struct wk *w)
 {
 	lk(w, L_DEV, LOCK_UN);
+	phase(w, "between jobs");
 }
 
 /* ---- buffers and files ----------------------------------------------- */
@@ -434,6 +444,7 @@ static void file_open(struct wk *w)
 {
 	int i, ret;
 
+	phase(w, "opening the device, creating BOs");
 	file_close(w);
 	w->fd = vpux_open_nth(cfg.dev, NULL);
 	if (w->fd < 0) {
@@ -786,7 +797,7 @@ static void do_batch(struct wk *w)
 	struct job job[NSLOT];
 	int n = 1 + below(w, NSLOT), i, ret;
 
-	share_begin(w);
+	share_begin(w, "batch: building and submitting");
 	for (i = 0; i < n; i++) {
 		int kind = chance(w, 20) ? (int)below(w, N_REFUSED) : -1;
 		int cross = i > 0 && job[i - 1].kind < 0 && chance(w, 30);
@@ -814,6 +825,7 @@ static void do_batch(struct wk *w)
 		}
 		__atomic_store_n(&sh->w[w->idx].in_flight, 1, __ATOMIC_RELAXED);
 	}
+	phase(w, "batch: waiting for the jobs");
 	for (i = 0; i < n; i++) {
 		if (job_wait(w, job[i].s.seqno, &r[i])) {
 			job[i].kind = -2;	/* already failed */
@@ -829,6 +841,7 @@ static void do_batch(struct wk *w)
 		}
 	}
 	__atomic_store_n(&sh->w[w->idx].in_flight, 0, __ATOMIC_RELAXED);
+	phase(w, "batch: checking the data");
 	/* every job is done: now the data */
 	for (i = 0; i < n; i++) {
 		if (job[i].kind == -1) {
@@ -849,7 +862,7 @@ static void do_bad_args(struct wk *w)
 	struct drm_vpux_wait r;
 	struct job j, bad;
 
-	share_begin(w);
+	share_begin(w, "bad SUBMIT arguments");
 	slot_refill(w, 0);
 	if (build_job(w, 0, -1, 0, below(w, 4), &j))
 		goto out;
@@ -910,7 +923,7 @@ static void do_mmu_fault(struct wk *w)
 	int ok = 1, ret;
 	size_t k;
 
-	share_begin(w);
+	share_begin(w, "write to a read-only BO");
 	fill_random(w, s->src.map, BUF_SZ);
 	tb_init(&tb, s->task.map, 0, 1, 0, 0);
 	tb_copy(&tb.dma[0], tb_ref(E_SRC, 0, len), tb_ref(E_DST, off, len), len);
@@ -1014,14 +1027,18 @@ static void do_inject(struct wk *w)
 	struct job j;
 	__s64 end;
 
+	phase(w, "injection: waiting for the injection lock");
 	lk(w, L_INJ, LOCK_EX);
+	phase(w, "injection: waiting for the device lock (exclusive)");
 	lk(w, L_GATE, LOCK_EX);
 	lk(w, L_DEV, LOCK_EX);
+	phase(w, "injection: waiting for reaps and idle engines");
 	if (wait_until_quiet(w))
 		goto out;
 	if (!no_kill(w))
 		goto out;	/* about to be killed */
 	armed = 1;
+	phase(w, kinds[kind].name);
 	slot_refill(w, 0);
 	if (build_job(w, 0, -1, 0, below(w, 4), &j))
 		goto out;
@@ -1076,6 +1093,7 @@ static void do_inject(struct wk *w)
 		lk(w, L_DEV, LOCK_UN);
 		lk(w, L_GATE, LOCK_UN);
 		excl = 0;
+		phase(w, "injected hang taken: waiting for the job's end");
 		if (job_wait(w, j.s.seqno, &r))
 			goto out;
 		add(&sh->hang_results, 1);
@@ -1117,6 +1135,7 @@ out:
 		lk(w, L_GATE, LOCK_UN);
 	}
 	lk(w, L_INJ, LOCK_UN);
+	phase(w, "between jobs");
 }
 
 static int worker_main(int idx, uint64_t gen)
@@ -1169,6 +1188,7 @@ static pid_t spawn(int idx, uint64_t gen)
 		return -1;
 	}
 	sh->w[idx].no_kill = sh->w[idx].kill_req = sh->w[idx].in_flight = 0;
+	sh->w[idx].phase = "starting";
 	sh->w[idx].pid = pid;
 	return pid;
 }
@@ -1225,6 +1245,31 @@ static int device_works(char *why, size_t len)
 	if (ret)
 		snprintf(why, len, "data differs");
 	return !ret;
+}
+
+/* Where a worker that does not stop is: its phase, wchan, kernel stack. */
+static void report_stuck(unsigned int i, pid_t pid)
+{
+	char path[64], buf[2048];
+	ssize_t n;
+	char *line, *save = NULL;
+	int fd, k;
+
+	say("# worker %u (pid %d) is at: %s", i, (int)pid,
+	    sh->w[i].phase ? sh->w[i].phase : "?");
+	for (k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, k ? "stack" : "wchan");
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			say("#   %s: %s", k ? "stack" : "wchan", line);
+	}
 }
 
 static void usage(const char *argv0)
@@ -1358,6 +1403,7 @@ int main(int argc, char **argv)
 				if (sh->w[i].pid > 0) {
 					fail(NULL, "worker %u (pid %d) still running %lld s after the end: killed",
 					     i, (int)sh->w[i].pid, (give_up - end) / 1000000000ll);
+					report_stuck(i, sh->w[i].pid);
 					kill(sh->w[i].pid, SIGKILL);
 					deaths++;
 				}
