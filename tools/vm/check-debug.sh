@@ -9,6 +9,8 @@
 # kmemleak is scanned after the tests (tools/vm/init.sh). Then prints the
 # fuzzer's figures and the kmd/, firmware/, sim/ line coverage it reached
 # (tools/vm/kcov-report.sh; per file in $RESULTS/kcov-NAME.txt).
+# VPUX_DEBUG_TESTS=FILE runs that command list instead (quick iterations
+# on one test; VPUX_BINS must hold its programs).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
@@ -33,7 +35,11 @@ if ! make -C "$cache/build" M="$src" W=1 VPUX_WERROR=1 KCFLAGS=-g modules >"$RES
 	exit 1
 fi
 
-cat "$HERE/tests.list" "$HERE/tests-debug.list" >"$RESULTS/tests.list"
+if [ -n "${VPUX_DEBUG_TESTS:-}" ]; then
+	cat "$VPUX_DEBUG_TESTS" >"$RESULTS/tests.list"
+else
+	cat "$HERE/tests.list" "$HERE/tests-debug.list" >"$RESULTS/tests.list"
+fi
 VPUX_VM_KERNEL=$cache/bzImage VPUX_VM_BASE=$cache/base.cpio \
 VPUX_KO=$src/vpux_accel-vm.ko VPUX_VM_TIMEOUT=${VPUX_VM_TIMEOUT:-1200} \
 VPUX_VM_MEM=${VPUX_VM_MEM:-2048} \
