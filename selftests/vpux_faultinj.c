@@ -119,7 +119,7 @@ static struct {
 	uint64_t calls[NSTEPS], ok[NSTEPS], err[NSTEPS][NERR];
 	uint64_t injected[NSTEPS];
 	uint64_t jobs, status[6], data_ok, mfaults[NMF], scenarios;
-	uint64_t nth_runs, phase_jobs[4];
+	uint64_t nth_runs, phase_jobs[4], importer_jobs, abandoned;
 	unsigned int nth_max[NSTEPS];
 } st;
 static int failures;
@@ -344,6 +344,7 @@ static struct {
 	int nth_step;		/* the step fail-nth applies to, or -1 */
 	unsigned int nth;
 	int nth_consumed;
+	int nth_done;		/* the step ran once in this scenario */
 	int random;		/* make-it-fail around every step */
 	long times0;		/* "times" at the step's start */
 } inj = { .nth_step = -1 };
@@ -366,7 +367,7 @@ static void step_begin(enum step s)
 
 	if (inj.random)
 		inj.times0 = times_left();
-	if (inj.nth_step == (int)s) {
+	if (inj.nth_step == (int)s && !inj.nth_done) {
 		n = snprintf(buf, sizeof(buf), "%u", inj.nth);
 		if (pwrite(fd_nth, buf, n, 0) != n)
 			fail("fail-nth: %s", strerror(errno));
@@ -379,7 +380,8 @@ static void step_end(enum step s)
 {
 	char buf[16] = "";
 
-	if (inj.nth_step == (int)s) {
+	if (inj.nth_step == (int)s && !inj.nth_done) {
+		inj.nth_done = 1;	/* its first run only, in a scenario */
 		if (pread(fd_nth, buf, sizeof(buf) - 1, 0) < 0)
 			fail("fail-nth: %s", strerror(errno));
 		inj.nth_consumed = atoi(buf) == 0;
@@ -452,13 +454,13 @@ static void on_sigbus(int sig)
 	on_signal(sig);
 }
 
-static int bo_create(struct scen *c, struct bo *b, __u64 size)
+static int bo_create(struct scen *c, int fd, struct bo *b, __u64 size)
 {
 	static const __u32 flags[] = { 0, DRM_VPUX_BO_CACHED, DRM_VPUX_BO_WC };
 	struct drm_vpux_bo_create a = { .size = size, .flags = flags[below(c, 3)] };
 	int ret;
 
-	ret = xioctl(c->fd, DRM_IOCTL_VPUX_BO_CREATE, &a);
+	ret = xioctl(fd, DRM_IOCTL_VPUX_BO_CREATE, &a);
 	if (!ret) {
 		b->handle = a.handle;
 		b->size = size;
@@ -546,6 +548,23 @@ static void mfault_disarm(void)
 	dbg_write("inject", "none 0");
 }
 
+/*
+ * The global phase fails allocations only from SUBMIT to the last WAIT:
+ * the paths outside the calling thread (run_job, completion, timeout and
+ * hang report) are its target, the ioctls get the random phase.
+ */
+static char global_prob[16];
+
+static void global_inject(int on)
+{
+	if (cur_phase != PH_GLOBAL)
+		return;
+	if (cfg.slab && !strcmp(cur_alloc, "failslab"))
+		write_str(FI_SLAB "probability", on ? global_prob : "0");
+	if (cfg.page && !strcmp(cur_alloc, "fail_page_alloc"))
+		write_str(FI_PAGE "probability", on ? global_prob : "0");
+}
+
 /* The result a job must have had. */
 static void check_result(struct scen *c, const struct drm_vpux_wait *w,
 			 size_t len)
@@ -587,6 +606,86 @@ static void check_result(struct scen *c, const struct drm_vpux_wait *w,
 }
 
 /*
+ * The second file runs a job reading the BO it imported into a BO of its
+ * own: the importer's mapping of a PRIME-shared BO, under injection.
+ */
+static void importer_job(struct scen *c, __u64 len)
+{
+	struct bo t2 = { 0 }, out = { 0 };
+	struct drm_vpux_buf list[2];
+	struct drm_vpux_submit sub = { 0 };
+	struct drm_vpux_wait w = { 0 };
+	int ret, have_t = 0, have_o = 0;
+	struct tb t;
+
+	step_begin(S_BO_CREATE);
+	ret = bo_create(c, c->fd2, &t2, 4096);
+	have_t = !ret;
+	if (!ret) {
+		ret = bo_create(c, c->fd2, &out, len);
+		have_o = !ret;
+	}
+	step_end(S_BO_CREATE);
+	if (ret)
+		goto out;
+	step_begin(S_BO_INFO);
+	ret = bo_info(c, c->fd2, &t2);
+	if (!ret)
+		ret = bo_info(c, c->fd2, &out);
+	step_end(S_BO_INFO);
+	if (ret)
+		goto out;
+	step_begin(S_MMAP);
+	ret = bo_map(&t2, c->fd2);
+	if (!ret)
+		ret = bo_map(&out, c->fd2);
+	if (!ret)
+		tb_init(&t, t2.map, 0, 1, 0, 0);
+	step_end(S_MMAP);
+	if (ret)
+		goto out;
+	outcome(S_MMAP, 0, "touch");
+	t.dma[0].len = (dla_u32)len;
+	t.dma[0].src = (struct dla_buf_ref){ .index = 1, .size = (dla_u32)len };
+	t.dma[0].dst = (struct dla_buf_ref){ .index = 2, .size = (dla_u32)len };
+	t.dma[0].count[0] = t.dma[0].count[1] = t.dma[0].count[2] = 1;
+	list[0] = (struct drm_vpux_buf){ .handle = c->imported, .size = len };
+	list[1] = (struct drm_vpux_buf){ .handle = out.handle, .size = len };
+	sub.task = (struct drm_vpux_buf){ .handle = t2.handle, .size = t.size };
+	sub.buffers = (uintptr_t)list;
+	sub.buffer_count = 2;
+	global_inject(1);
+	step_begin(S_SUBMIT);
+	ret = xioctl(c->fd2, DRM_IOCTL_VPUX_SUBMIT, &sub);
+	step_end(S_SUBMIT);
+	if (!outcome(S_SUBMIT, ret, "importer's job") && !ret) {
+		st.jobs++;
+		st.phase_jobs[cur_phase]++;
+		st.importer_jobs++;
+		step_begin(S_WAIT);
+		w.seqno = sub.seqno;
+		w.timeout_ns = now_ns() + WAIT_NS;
+		ret = xioctl(c->fd2, DRM_IOCTL_VPUX_WAIT, &w);
+		step_end(S_WAIT);
+		if (ret == -ETIMEDOUT)
+			fail("importer's job did not finish in 30 s");
+		else if (!outcome(S_WAIT, ret, "importer's job")) {
+			struct scen c2 = { .mf = MF_NONE, .src = c->src, .dst = out };
+
+			check_result(&c2, &w, len);
+		}
+	}
+	global_inject(0);
+out:
+	bo_unmap(&t2);
+	bo_unmap(&out);
+	if (have_t)
+		gem_close(c->fd2, t2.handle);
+	if (have_o)
+		gem_close(c->fd2, out.handle);
+}
+
+/*
  * Run one scenario. Every step goes through step_begin/step_end (the
  * injection), an allowed failure skips what depends on it.
  */
@@ -607,14 +706,20 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 	long resets0 = -1;
 	struct tb t;
 
+	/* closing the file with its jobs in flight, a timeline out-fence */
+	int abandon = below(&c, 5) == 0, timeline = below(&c, 2);
+
 	if (full)
 		use_in = use_out = use_import = 1;
+	if (full || mf != MF_NONE)
+		abandon = 0;
 	if (cur_phase == PH_GLOBAL)
 		njobs = 4;	/* the scheduler's side is the target */
 	if (mf != MF_NONE)
 		njobs = 1;	/* a fault bans the file */
 
 	st.scenarios++;
+	inj.nth_done = 0;
 
 	/* open */
 	step_begin(S_OPEN);
@@ -642,14 +747,14 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 
 	/* BO_CREATE: task, source, destination */
 	step_begin(S_BO_CREATE);
-	ret = bo_create(&c, &c.task, 4096);
+	ret = bo_create(&c, c.fd, &c.task, 4096);
 	c.have_task = !ret;
 	if (!ret) {
-		ret = bo_create(&c, &c.src, len);
+		ret = bo_create(&c, c.fd, &c.src, len);
 		c.have_src = !ret;
 	}
 	if (!ret) {
-		ret = bo_create(&c, &c.dst, len);
+		ret = bo_create(&c, c.fd, &c.dst, len);
 		c.have_dst = !ret;
 	}
 	step_end(S_BO_CREATE);
@@ -765,18 +870,31 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 	if (c.mf == MF_HANG)
 		resets0 = dbg_resets();
 	mfault_arm(c.mf);
+	global_inject(1);
 	for (j = 0; j < njobs; j++) {
-		step_begin(S_SUBMIT);
-		ret = xioctl(c.fd, DRM_IOCTL_VPUX_SUBMIT, &sub);
-		step_end(S_SUBMIT);
-		if (outcome(S_SUBMIT, ret, "job") || ret)
+		unsigned int tries = 0;
+
+		if (c.sync_out && timeline)
+			sub.out_point = j + 1;
+		for (;;) {
+			step_begin(S_SUBMIT);
+			ret = xioctl(c.fd, DRM_IOCTL_VPUX_SUBMIT, &sub);
+			step_end(S_SUBMIT);
+			/* global: the jobs are the target, retry to get them in */
+			if (outcome(S_SUBMIT, ret, "job") || ret != -ENOMEM ||
+			    cur_phase != PH_GLOBAL || ++tries == 50)
+				break;
+		}
+		if (ret)
 			break;
 		seqnos[queued++] = sub.seqno;
 		st.jobs++;
 		st.phase_jobs[cur_phase]++;
 	}
-	if (!queued) {
+	if (!queued || abandon) {
+		global_inject(0);
 		mfault_disarm();
+		st.abandoned += !!queued;
 		goto out;
 	}
 
@@ -797,6 +915,7 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 		if (ret)
 			break;
 	}
+	global_inject(0);
 	mfault_disarm();
 	if (c.mf == MF_HANG && resets0 >= 0 &&
 	    w.status == DRM_VPUX_STATUS_TIMEOUT && dbg_resets() != resets0 + 1)
@@ -817,6 +936,8 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 		else
 			outcome(S_SYNCOBJ_WAIT, ret, "out-fence");
 	}
+	if (c.imported && !ret && w.status == DRM_VPUX_STATUS_DONE)
+		importer_job(&c, len);
 
 out:
 	bo_unmap(&c.task);
@@ -1025,24 +1146,24 @@ static void phase_random(int slab, int page, uint64_t *seed)
 static int phase_global(int slab, int page, uint64_t *seed)
 {
 	unsigned long long start = 0, end = 0;
-	char p[16], a[32];
+	char a[32];
 	unsigned int i, n = cfg.iterations / 2 ? cfg.iterations / 2 : 1;
 	uint64_t rng = *seed;
-	int ret;
+	long t0, in_steps = 0;
+	int ret, s;
 
 	ret = module_text(&start, &end);
 	if (ret)
 		return ret;
 	cur_phase = PH_GLOBAL;
 	fi_select(slab, page);
-	snprintf(p, sizeof(p), "%u", cfg.prob);
+	snprintf(global_prob, sizeof(global_prob), "%u", cfg.prob);
 	if (slab) {
 		snprintf(a, sizeof(a), "%#llx", start);
 		fi_set(FI_SLAB, "require-start", a);
 		snprintf(a, sizeof(a), "%#llx", end);
 		fi_set(FI_SLAB, "require-end", a);
 		fi_set(FI_SLAB, "task-filter", "N");
-		fi_set(FI_SLAB, "probability", p);
 	}
 	if (page) {
 		snprintf(a, sizeof(a), "%#llx", start);
@@ -1050,12 +1171,18 @@ static int phase_global(int slab, int page, uint64_t *seed)
 		snprintf(a, sizeof(a), "%#llx", end);
 		fi_set(FI_PAGE, "require-end", a);
 		fi_set(FI_PAGE, "task-filter", "N");
-		fi_set(FI_PAGE, "probability", p);
 	}
 	inj.random = 1;		/* counts injections; make-it-fail is moot */
+	t0 = times_left();
+	for (s = 0; s < NSTEPS; s++)
+		in_steps -= st.injected[s];
 	for (i = 0; i < n && time_left(); i++)
 		scenario(splitmix(&rng), pick_mfault(i, &rng), 0);
 	inj.random = 0;
+	for (s = 0; s < NSTEPS; s++)
+		in_steps += st.injected[s];
+	printf("# global (%s): %ld allocations failed, %ld of them outside the calling thread's ioctls\n",
+	       cur_alloc, t0 - times_left(), t0 - times_left() - in_steps);
 	fi_set(FI_SLAB, "probability", "0");
 	fi_set(FI_PAGE, "probability", "0");
 	fi_set(FI_SLAB, "task-filter", "Y");
@@ -1128,6 +1255,9 @@ static void report(void)
 	       " model/final %" PRIu64 "\n", st.phase_jobs[PH_NTH],
 	       st.phase_jobs[PH_RANDOM], st.phase_jobs[PH_GLOBAL],
 	       st.phase_jobs[PH_MODEL]);
+	printf("# jobs of an importer on its PRIME-imported BO %" PRIu64
+	       ", scenarios closing their files with jobs in flight %" PRIu64 "\n",
+	       st.importer_jobs, st.abandoned);
 	printf("# model faults: hang %" PRIu64 " drop_irq %" PRIu64
 	       " mmu_fault %" PRIu64 " slow %" PRIu64 "\n",
 	       st.mfaults[MF_HANG], st.mfaults[MF_DROP_IRQ],
