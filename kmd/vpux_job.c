@@ -447,8 +447,16 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 	}
 	trace_vpux_job_submit(dev_name(job->vdev->drm.dev), slot->seqno,
 			      job->priority, job->task.count);
+	/*
+	 * Once pushed, the job may run, finish and be freed at any time:
+	 * its BO array must not be used after drm_sched_entity_push_job().
+	 * The fences are in the reservations already, so they can be
+	 * unlocked first; the file's job_lock keeps arm and push in order.
+	 */
+	drm_gem_unlock_reservations(job->bos, job->nbos, &acquire);
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&fpriv->job_lock);
+	return 0;
 
 out_unlock:
 	drm_gem_unlock_reservations(job->bos, job->nbos, &acquire);
