@@ -16,10 +16,11 @@
  *
  * One scenario is the life of a small client: open (twice), GET_PARAM,
  * BO_CREATE (task, source, destination), BO_INFO, mmap and touch, PRIME
- * export and import into the second file, syncobj create and signal,
- * SUBMIT (in- and out-syncobjs), WAIT (job and syncobj), GEM_CLOSE,
- * close. The seed picks sizes, flags, priorities and which optional parts
- * run. Phases:
+ * export and import into the second file, syncobj create, SUBMIT (in-
+ * and binary or timeline out-syncobjs), WAIT (job and syncobj), a job of
+ * the second file on the BO it imported, GEM_CLOSE, close; or the files
+ * are closed with the jobs in flight. The seed picks sizes, flags,
+ * priorities and which optional parts run. Phases:
  *
  *  nth     systematic: for every step, its 1st, 2nd, ... allocation fails
  *          (/proc/thread-self/fail-nth) until the step runs out of them;
@@ -27,10 +28,10 @@
  *  random  every allocation of the stepping thread fails with probability
  *          P% (task-filter + make-it-fail); a model fault every 8th
  *          scenario
- *  global  no task filter: allocations whose call stack is inside
- *          vpux_accel.ko's text fail with probability P%, so the
- *          scheduler's and the interrupt's work (run_job, completion,
- *          hang reports) are hit as well as the ioctls
+ *  global  no task filter: from SUBMIT to the last WAIT, allocations
+ *          whose call stack is inside vpux_accel.ko's text fail with
+ *          probability P% in any thread, so the scheduler's and the
+ *          interrupt's work (run_job, completion, timeout) are hit
  *  model   only the model's faults, one scenario each (no failslab needed)
  *
  *   vpux_faultinj [--seed S] [--iterations N] [--probability P]
@@ -1300,7 +1301,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *no_fi = NULL;
-	int c, fd, files0, fds0, allocs = 0, a, f0, ok, cut = 0, ret;
+	int c, fd, files0, fds0, a, f0, ok, cut = 0, ret;
 	__s64 share, t0;
 	uint64_t seed;
 	struct sigaction sa = { .sa_handler = on_sigbus };
@@ -1400,7 +1401,6 @@ int main(int argc, char **argv)
 
 		if ((slab && !cfg.slab) || (page && !cfg.page))
 			continue;
-		allocs++;
 		cur_alloc = slab ? "failslab" : "fail_page_alloc";
 		if (no_fi) {
 			tap(1, no_fi, "%s: fail-nth on every step", cur_alloc);
@@ -1454,6 +1454,5 @@ int main(int argc, char **argv)
 	if (cut)
 		printf("# %d phases ended at their share of the %us budget\n",
 		       cut, cfg.secs);
-	(void)allocs;
 	return failures ? 1 : 0;
 }
