@@ -35,8 +35,12 @@
  *  model   only the model's faults, one scenario each (no failslab needed)
  *
  *   vpux_faultinj [--seed S] [--iterations N] [--probability P]
- *                 [--mode slab|page|model|all] [--time SECS] [--verbose]
+ *                 [--mode slab|page|model|all] [--time SECS] [--module-only]
+ *                 [--verbose]
  *
+ * --module-only restricts the random phase too to allocations below
+ * vpux_accel's code (the stack filter), so they land in the driver's
+ * paths and its callees rather than in the VFS around them.
  * slab and page select which allocator fails (all: both, one after the
  * other). Without the fault-injection debugfs (a stock kernel) the
  * allocation phases are reported as skipped. The kernel draws its own
@@ -111,7 +115,7 @@ static const char *const status_name[] = {
 static struct {
 	uint64_t seed;
 	unsigned int iterations, prob, secs;
-	int slab, page, model, verbose;
+	int slab, page, model, verbose, module_only;
 } cfg = { .seed = 1, .iterations = 60, .prob = 10, .secs = 100,
 	  .slab = 1, .page = 1, .model = 1 };
 
@@ -1122,14 +1126,30 @@ static enum mfault pick_mfault(unsigned int i, uint64_t *rng)
 	return (enum mfault)(1 + splitmix(rng) % (NMF - 1));
 }
 
+/* Allocations fail only below vpux_accel's code (or anywhere: 0, ~0). */
+static void fi_require(unsigned long long start, unsigned long long end)
+{
+	char a[32];
+
+	snprintf(a, sizeof(a), "%#llx", start);
+	fi_set(FI_SLAB, "require-start", a);
+	fi_set(FI_PAGE, "require-start", a);
+	snprintf(a, sizeof(a), "%#llx", end);
+	fi_set(FI_SLAB, "require-end", a);
+	fi_set(FI_PAGE, "require-end", a);
+}
+
 static void phase_random(int slab, int page, uint64_t *seed)
 {
+	unsigned long long start, end;
 	char p[16];
 	unsigned int i;
 	uint64_t rng = *seed;
 
 	cur_phase = PH_RANDOM;
 	fi_select(slab, page);
+	if (cfg.module_only && !module_text(&start, &end))
+		fi_require(start, end);
 	snprintf(p, sizeof(p), "%u", cfg.prob);
 	if (slab)
 		fi_set(FI_SLAB, "probability", p);
@@ -1141,6 +1161,7 @@ static void phase_random(int slab, int page, uint64_t *seed)
 	inj.random = 0;
 	fi_set(FI_SLAB, "probability", "0");
 	fi_set(FI_PAGE, "probability", "0");
+	fi_require(0, ~0ull);
 	*seed = rng;
 }
 
@@ -1268,7 +1289,8 @@ static void report(void)
 static void usage(const char *argv0)
 {
 	fprintf(stderr, "usage: %s [--seed S] [--iterations N] [--probability P]\n"
-		"       [--mode slab|page|model|all] [--time SECS] [--verbose]\n",
+		"       [--mode slab|page|model|all] [--time SECS] [--module-only]\n"
+		"       [--verbose]\n",
 		argv0);
 	exit(2);
 }
@@ -1298,6 +1320,7 @@ int main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "time", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "module-only", no_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *no_fi = NULL;
@@ -1331,6 +1354,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			cfg.verbose = 1;
+			break;
+		case 'o':
+			cfg.module_only = 1;
 			break;
 		default:
 			usage(argv[0]);
