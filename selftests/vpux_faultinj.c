@@ -50,6 +50,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -57,6 +58,7 @@
 #include <stdlib.h>
 #include <dirent.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "vpux_common.h"
@@ -343,6 +345,106 @@ static int count_fds(void)
 	return n - 1;	/* the directory's own */
 }
 
+/* ---- watchdog: no call may block for a minute ---- */
+
+#define STUCK_NS	60000000000ll
+
+static __s64 call_start;	/* when the current step began, 0 between */
+static char scen_desc[256];	/* what the current scenario did so far */
+static int call_step;
+static pid_t main_tid;
+
+static void dump_file(const char *path)
+{
+	char buf[4096], *line, *save;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		printf("#   %s\n", line);
+}
+
+/* The kernel stacks of every task in D state (a worker may be stuck too). */
+static void dump_blocked(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char path[600], buf[512], *p;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		DIR *td;
+		struct dirent *te;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", e->d_name);
+		td = opendir(path);
+		if (!td)
+			continue;
+		while ((te = readdir(td))) {
+			if (te->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat",
+				 e->d_name, te->d_name);
+			if (read_str(path, buf, sizeof(buf)))
+				continue;
+			p = strrchr(buf, ')');
+			if (!p || p[2] != 'D')
+				continue;
+			printf("# task %s (D): %s\n", te->d_name, buf);
+			snprintf(path, sizeof(path), "/proc/%s/task/%s/stack",
+				 e->d_name, te->d_name);
+			dump_file(path);
+		}
+		closedir(td);
+	}
+	closedir(d);
+}
+
+/*
+ * A call blocked in the kernel cannot report itself: print its kernel
+ * stack once it has blocked for STUCK_NS, then leave the verdict to the
+ * hung-task detector and the VM's time limit.
+ */
+static void *watchdog(void *arg)
+{
+	__s64 reported = 0;
+	char path[160];
+
+	for (;;) {
+		__s64 t = __atomic_load_n(&call_start, __ATOMIC_RELAXED);
+
+		sleep(1);
+		if (!t || t == reported || now_ns() - t < STUCK_NS)
+			continue;
+		reported = t;
+		fail("%s blocked for %lld s in scenario: %s; its kernel stack:",
+		     step_name[call_step], (now_ns() - t) / 1000000000ll,
+		     scen_desc);
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stack", main_tid);
+		dump_file(path);
+		printf("# device engines:\n");
+		if (!dbg_path("engines", path, sizeof(path)))
+			dump_file(path);
+		printf("# files:\n");
+		if (!dbg_path("bo_list", path, sizeof(path)))
+			dump_file(path);
+		dump_blocked();
+		fflush(stdout);
+	}
+	return arg;
+}
+
 /* ---- injection around one step ---- */
 
 static struct {
@@ -370,6 +472,8 @@ static void step_begin(enum step s)
 	char buf[16];
 	int n;
 
+	call_step = s;
+	__atomic_store_n(&call_start, now_ns(), __ATOMIC_RELAXED);
 	if (inj.random)
 		inj.times0 = times_left();
 	if (inj.nth_step == (int)s && !inj.nth_done) {
@@ -385,6 +489,7 @@ static void step_end(enum step s)
 {
 	char buf[16] = "";
 
+	__atomic_store_n(&call_start, 0, __ATOMIC_RELAXED);
 	if (inj.nth_step == (int)s && !inj.nth_done) {
 		inj.nth_done = 1;	/* its first run only, in a scenario */
 		if (pread(fd_nth, buf, sizeof(buf) - 1, 0) < 0)
@@ -425,6 +530,16 @@ static int xioctl(int fd, unsigned long req, void *arg)
 }
 
 /* ---- one scenario ---- */
+
+static void desc_add(const char *fmt, ...)
+{
+	size_t n = strlen(scen_desc);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(scen_desc + n, sizeof(scen_desc) - n, fmt, ap);
+	va_end(ap);
+}
 
 struct bo {
 	__u32 handle;
@@ -725,6 +840,10 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 
 	st.scenarios++;
 	inj.nth_done = 0;
+	snprintf(scen_desc, sizeof(scen_desc),
+		 "%s seed %#llx fault %s abandon %d jobs %u import %d in %d out %d timeline %d",
+		 phase_name[cur_phase], (unsigned long long)seed, mf_name[mf],
+		 abandon, njobs, use_import, use_in, use_out, timeline);
 
 	/* open */
 	step_begin(S_OPEN);
@@ -896,6 +1015,7 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 		st.jobs++;
 		st.phase_jobs[cur_phase]++;
 	}
+	desc_add(" queued %u", queued);
 	if (!queued || abandon) {
 		global_inject(0);
 		mfault_disarm();
@@ -917,6 +1037,7 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 			     (unsigned long long)seqno);
 		else if (!outcome(S_WAIT, ret, "job"))
 			check_result(&c, &w, len);
+		desc_add(" wait %d status %u/%d", ret, w.status, w.error);
 		if (ret)
 			break;
 	}
@@ -1394,6 +1515,14 @@ int main(int argc, char **argv)
 	sigaction(SIGABRT, &sa, NULL);
 	atexit(restore);
 
+	main_tid = (pid_t)syscall(SYS_gettid);
+	{
+		pthread_t wd;
+
+		/* before any injection: make-it-fail is inherited */
+		pthread_create(&wd, NULL, watchdog, NULL);
+		pthread_detach(wd);
+	}
 	files0 = dbg_files();
 	fds0 = count_fds();
 	/*
