@@ -251,6 +251,16 @@ static void vpux_sched_skip_reset(struct drm_sched_job *sched_job)
 	spin_lock(&sched->job_list_lock);
 	list_add(&sched_job->list, &sched->pending_list);
 	spin_unlock(&sched->job_list_lock);
+	/*
+	 * The job may have finished while it was off the list (the poll
+	 * above found its lost interrupt): the scheduler's free work then
+	 * found nothing to free, and nothing queues it again until another
+	 * job finishes. Queue it now, or the job is never freed and a close
+	 * waiting for its file's jobs waits forever.
+	 */
+	if (dma_fence_is_signaled(&sched_job->s_fence->finished) &&
+	    !READ_ONCE(sched->pause_submit))
+		queue_work(sched->submit_wq, &sched->work_free_job);
 }
 
 static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job)
