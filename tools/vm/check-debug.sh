@@ -56,6 +56,19 @@ for tap in "$B"/vm-debug/*.tap; do
 		echo "kcov-report 0 1 0" >>"$RESULTS/summary"
 done
 
+# The soak's and the fault-injection run's figures.
+for name in vpux_soak_long vpux_faultinj; do
+	tap=$B/vm-debug/$name.tap
+	[ -f "$tap" ] || continue
+	echo "== $name"
+	case $name in
+	vpux_soak*)
+		grep -E '^# ([0-9.]+ s,|good jobs:|unexpected|resets:|kills:|files reopened)' "$tap" ;;
+	*)
+		grep -E '^# (seed .* scenarios|job status:|model faults:|jobs of an importer)' "$tap" ;;
+	esac
+done
+
 awk '{ p += $2; f += $3; s += $4 }
      END { printf "check-debug: %d passed, %d failed, %d skipped\n", p, f, s;
 	   exit (f > 0 || p == 0) }' "$RESULTS/summary"
