@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Helpers shared by the vpux kselftests: find the vpux accel nodes and
- * issue the driver's ioctls without any library.
+ * Helpers shared by the vpux kselftests: find the vpux accel nodes, issue
+ * the driver's ioctls without any library, read and write the device's
+ * sysfs/debugfs files, and the monotonic clock.
  */
 #ifndef VPUX_SELFTEST_COMMON_H
 #define VPUX_SELFTEST_COMMON_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <drm/vpux_accel.h>
@@ -82,6 +86,97 @@ static inline int vpux_get_param(int fd, __u32 param, __u64 *value)
 	if (!ret)
 		*value = gp.value;
 	return ret;
+}
+
+static inline __s64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/* The platform device of accel minor @minor: its name, e.g. vpux-sim.0 */
+static inline int vpux_dev_name(int minor, char *name, size_t len)
+{
+	char link[96], dev[128];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minor);
+	n = readlink(link, dev, sizeof(dev) - 1);
+	if (n < 0)
+		return -errno;
+	dev[n] = '\0';
+	snprintf(name, len, "%s", strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev);
+	return 0;
+}
+
+/* A number from a sysfs, debugfs or module parameter file, or -errno. */
+static inline long file_read_long(const char *path)
+{
+	char buf[32] = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return strtol(buf, NULL, 0);
+}
+
+/* Write @val to such a file: 0 or -errno. */
+static inline int file_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* debugfs of accel minor @minor is named after its device (vpux-sim.N) */
+static inline int dbg_path(int minor, const char *name, char *path, size_t len)
+{
+	char dev[128];
+	int ret = vpux_dev_name(minor, dev, sizeof(dev));
+
+	if (ret)
+		return ret;
+	snprintf(path, len, "/sys/kernel/debug/accel/%s/%s", dev, name);
+	return 0;
+}
+
+/* read a number / write a string */
+static inline long dbg_read(int minor, const char *name)
+{
+	char path[200];
+
+	if (dbg_path(minor, name, path, sizeof(path)))
+		return -ENOENT;
+	return file_read_long(path);
+}
+
+static inline int dbg_write(int minor, const char *name, const char *val)
+{
+	char path[200];
+
+	if (dbg_path(minor, name, path, sizeof(path)))
+		return -ENOENT;
+	return file_write(path, val);
+}
+
+/* splitmix64: the seeded generator of the fuzzer, the soak and the fault injector */
+static inline uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
 }
 
 #endif /* VPUX_SELFTEST_COMMON_H */

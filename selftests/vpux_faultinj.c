@@ -138,23 +138,6 @@ static int fd_nth = -1, fd_mif = -1;
 static enum phase cur_phase;
 static const char *cur_alloc = "";
 
-static __s64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static void fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -196,19 +179,6 @@ static int read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* Set a fault attribute, remembering its first value for restore(). */
 static void fi_set(const char *dir, const char *name, const char *val)
 {
@@ -225,7 +195,7 @@ static void fi_set(const char *dir, const char *name, const char *val)
 			nsaved++;
 		}
 	}
-	ret = write_str(path, val);
+	ret = file_write(path, val);
 	if (ret)
 		fail("cannot write %s to %s: %s", val, path, strerror(-ret));
 }
@@ -252,10 +222,10 @@ static void restore(void)
 	if (fd_nth >= 0 && pwrite(fd_nth, "0", 1, 0) < 0)
 		fd_nth = -1;
 	/* probabilities first: nothing fails while the rest is restored */
-	write_str(FI_SLAB "probability", "0");
-	write_str(FI_PAGE "probability", "0");
+	file_write(FI_SLAB "probability", "0");
+	file_write(FI_PAGE "probability", "0");
 	while (nsaved--)
-		write_str(saved[nsaved].path, saved[nsaved].val);
+		file_write(saved[nsaved].path, saved[nsaved].val);
 	nsaved = 0;
 }
 
@@ -268,36 +238,12 @@ static void on_signal(int sig)
 
 /* ---- debugfs of the device ---- */
 
-static int dbg_path(const char *name, char *path, size_t len)
-{
-	char link[96], dev[96];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minor);
-	n = readlink(link, dev, sizeof(dev) - 1);
-	if (n < 0)
-		return -errno;
-	dev[n] = '\0';
-	snprintf(path, len, "/sys/kernel/debug/accel/%s/%s",
-		 strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev, name);
-	return 0;
-}
-
-static int dbg_write(const char *name, const char *val)
-{
-	char path[160];
-
-	if (dbg_path(name, path, sizeof(path)))
-		return -ENOENT;
-	return write_str(path, val);
-}
-
 static long dbg_resets(void)
 {
 	char path[160], buf[32];
 	int i, ret = -1;
 
-	if (dbg_path("resets", path, sizeof(path)))
+	if (dbg_path(minor, "resets", path, sizeof(path)))
 		return -1;
 	/* opening it allocates: under global injection that may fail */
 	for (i = 0; i < 100 && (ret = read_str(path, buf, sizeof(buf))); i++)
@@ -312,7 +258,7 @@ static int dbg_files(void)
 	int fd, n = 0;
 	ssize_t len;
 
-	if (dbg_path("bo_list", path, sizeof(path)))
+	if (dbg_path(minor, "bo_list", path, sizeof(path)))
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -434,10 +380,10 @@ static void *watchdog(void *arg)
 		snprintf(path, sizeof(path), "/proc/self/task/%d/stack", main_tid);
 		dump_file(path);
 		printf("# device engines:\n");
-		if (!dbg_path("engines", path, sizeof(path)))
+		if (!dbg_path(minor, "engines", path, sizeof(path)))
 			dump_file(path);
 		printf("# files:\n");
-		if (!dbg_path("bo_list", path, sizeof(path)))
+		if (!dbg_path(minor, "bo_list", path, sizeof(path)))
 			dump_file(path);
 		dump_blocked();
 		fflush(stdout);
@@ -657,7 +603,7 @@ static void mfault_arm(enum mfault mf)
 		snprintf(buf, sizeof(buf), "slow 0 1 200");
 	else
 		snprintf(buf, sizeof(buf), "%s 0 1", mf_name[mf]);
-	ret = dbg_write("inject", buf);
+	ret = dbg_write(minor, "inject", buf);
 	if (ret)
 		fail("inject %s: %s", buf, strerror(-ret));
 	st.mfaults[mf]++;
@@ -665,7 +611,7 @@ static void mfault_arm(enum mfault mf)
 
 static void mfault_disarm(void)
 {
-	dbg_write("inject", "none 0");
+	dbg_write(minor, "inject", "none 0");
 }
 
 /*
@@ -680,9 +626,9 @@ static void global_inject(int on)
 	if (cur_phase != PH_GLOBAL)
 		return;
 	if (cfg.slab && !strcmp(cur_alloc, "failslab"))
-		write_str(FI_SLAB "probability", on ? global_prob : "0");
+		file_write(FI_SLAB "probability", on ? global_prob : "0");
 	if (cfg.page && !strcmp(cur_alloc, "fail_page_alloc"))
-		write_str(FI_PAGE "probability", on ? global_prob : "0");
+		file_write(FI_PAGE "probability", on ? global_prob : "0");
 }
 
 /* The result a job must have had. */

@@ -55,6 +55,7 @@
 
 #include "vpux_common.h"
 #include "task_builder.h"
+#include "vpux_job_util.h"
 
 #define MAX_PROCS	32
 #define NSLOT		4		/* jobs of one batch, in flight together */
@@ -151,26 +152,9 @@ enum { L_GATE, L_DEV, L_INJ };
 
 /* ---- small things ----------------------------------------------------- */
 
-static __s64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
 static void add(uint64_t *p, uint64_t n)
 {
 	__atomic_fetch_add(p, n, __ATOMIC_RELAXED);
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 /* Unbuffered line to stdout: safe in forked workers. */
@@ -189,12 +173,6 @@ static void say(const char *fmt, ...)
 	if (write(1, buf, n) < 0)
 		return;
 }
-
-struct bo {
-	__u32 handle;
-	__u64 addr;
-	unsigned char *map;
-};
 
 struct slot {
 	struct bo task, src, mid, dst;
@@ -283,25 +261,9 @@ static const char *status_name(__u32 st)
 
 /* ---- debugfs ---------------------------------------------------------- */
 
-/* debugfs of accel minor @minor is named after its device (vpux-sim.N) */
-static int dbg_path(int minor, const char *name, char *path, size_t len)
-{
-	char link[96], dev[96];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minor);
-	n = readlink(link, dev, sizeof(dev) - 1);
-	if (n < 0)
-		return -errno;
-	dev[n] = '\0';
-	snprintf(path, len, "/sys/kernel/debug/accel/%s/%s",
-		 strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev, name);
-	return 0;
-}
-
 static int dbg_read_text(const char *name, char *buf, size_t len)
 {
-	char path[160];
+	char path[200];
 	ssize_t n, got = 0;
 	int fd;
 
@@ -315,30 +277,6 @@ static int dbg_read_text(const char *name, char *buf, size_t len)
 	close(fd);
 	buf[got] = '\0';
 	return 0;
-}
-
-static long dbg_read_num(const char *name)
-{
-	char buf[32];
-	int ret = dbg_read_text(name, buf, sizeof(buf));
-
-	return ret ? ret : strtol(buf, NULL, 0);
-}
-
-static int dbg_write(const char *name, const char *val)
-{
-	char path[160];
-	int fd, ret = 0;
-
-	if (dbg_path(cfg.minor, name, path, sizeof(path)))
-		return -ENOENT;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 /* 1 if engine @e (or any engine, for -1) is busy, 0 if not, <0 error. */
@@ -391,30 +329,6 @@ static void share_end(struct wk *w)
 }
 
 /* ---- buffers and files ----------------------------------------------- */
-
-static int bo_new(int fd, size_t size, __u32 flags, struct bo *bo)
-{
-	struct drm_vpux_bo_create c = { .size = size, .flags = flags };
-	struct drm_vpux_bo_info info = { 0 };
-	int ret;
-
-	ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_CREATE, &c);
-	if (ret)
-		return ret;
-	info.handle = c.handle;
-	ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_INFO, &info);
-	if (ret)
-		return ret;
-	bo->handle = c.handle;
-	bo->addr = c.device_addr;
-	bo->map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		       info.mmap_offset);
-	if (bo->map == MAP_FAILED) {
-		bo->map = NULL;
-		return -errno;
-	}
-	return 0;
-}
 
 static void bo_unmap(struct bo *bo, size_t size)
 {
@@ -739,7 +653,7 @@ static int slot_check(struct wk *w, int i, const struct job *j, const char *what
 	return 0;
 }
 
-static int job_wait(struct wk *w, __u64 seqno, struct drm_vpux_wait *r)
+static int wk_wait(struct wk *w, __u64 seqno, struct drm_vpux_wait *r)
 {
 	int ret;
 
@@ -827,7 +741,7 @@ static void do_batch(struct wk *w)
 	}
 	phase(w, "batch: waiting for the jobs");
 	for (i = 0; i < n; i++) {
-		if (job_wait(w, job[i].s.seqno, &r[i])) {
+		if (wk_wait(w, job[i].s.seqno, &r[i])) {
 			job[i].kind = -2;	/* already failed */
 			continue;
 		}
@@ -883,7 +797,7 @@ static void do_bad_args(struct wk *w)
 		fail(w, "%s: SUBMIT returned %d, expected %s", kinds[kind].name, ret,
 		     kinds[kind].expect);
 		if (!ret)
-			job_wait(w, bad.s.seqno, &r);
+			wk_wait(w, bad.s.seqno, &r);
 		goto out;
 	}
 	/* nothing was queued: the job as it should be runs */
@@ -893,7 +807,7 @@ static void do_bad_args(struct wk *w)
 		goto out;
 	}
 	__atomic_store_n(&sh->w[w->idx].in_flight, 1, __ATOMIC_RELAXED);
-	if (!job_wait(w, j.s.seqno, &r))
+	if (!wk_wait(w, j.s.seqno, &r))
 		check_good(w, 0, &j, &r);
 	__atomic_store_n(&sh->w[w->idx].in_flight, 0, __ATOMIC_RELAXED);
 out:
@@ -935,7 +849,7 @@ static void do_mmu_fault(struct wk *w)
 		goto out;
 	}
 	__atomic_store_n(&sh->w[w->idx].in_flight, 1, __ATOMIC_RELAXED);
-	ret = job_wait(w, j.s.seqno, &r);
+	ret = wk_wait(w, j.s.seqno, &r);
 	__atomic_store_n(&sh->w[w->idx].in_flight, 0, __ATOMIC_RELAXED);
 	if (ret)
 		goto out;
@@ -1043,7 +957,7 @@ static void do_inject(struct wk *w)
 	if (build_job(w, 0, -1, 0, below(w, 4), &j))
 		goto out;
 	j.kind = kind;
-	ret = dbg_write("inject", inject_cmd[inj]);
+	ret = dbg_write(cfg.minor, "inject", inject_cmd[inj]);
 	if (ret) {
 		fail(w, "debugfs inject \"%s\": %s", inject_cmd[inj], strerror(-ret));
 		goto out;
@@ -1080,7 +994,7 @@ static void do_inject(struct wk *w)
 			goto out;
 		}
 		add(&sh->hangs, 1);
-		dbg_write("inject", "none");
+		dbg_write(cfg.minor, "inject", "none");
 		/*
 		 * Half of the time the worker may be killed while its hung
 		 * job waits for the timeout (the reset must happen all the
@@ -1094,7 +1008,7 @@ static void do_inject(struct wk *w)
 		lk(w, L_GATE, LOCK_UN);
 		excl = 0;
 		phase(w, "injected hang taken: waiting for the job's end");
-		if (job_wait(w, j.s.seqno, &r))
+		if (wk_wait(w, j.s.seqno, &r))
 			goto out;
 		add(&sh->hang_results, 1);
 		if (r.status != DRM_VPUX_STATUS_TIMEOUT || r.error != -ETIMEDOUT)
@@ -1106,8 +1020,8 @@ static void do_inject(struct wk *w)
 		goto out;
 	}
 	/* the worker stays unkillable until the outcome is counted */
-	ret = job_wait(w, j.s.seqno, &r);
-	dbg_write("inject", "none");
+	ret = wk_wait(w, j.s.seqno, &r);
+	dbg_write(cfg.minor, "inject", "none");
 	if (ret)
 		goto out;
 	if (kind == K_INJ_MMU_FAULT) {
@@ -1127,7 +1041,7 @@ static void do_inject(struct wk *w)
 out:
 	__atomic_store_n(&sh->w[w->idx].in_flight, 0, __ATOMIC_RELAXED);
 	if (armed) {
-		dbg_write("inject", "none");
+		dbg_write(cfg.minor, "inject", "none");
 		kill_ok(w);
 	}
 	if (excl) {
@@ -1322,8 +1236,8 @@ int main(int argc, char **argv)
 		return 4;
 	}
 	close(fd);
-	resets0 = dbg_read_num("resets");
-	if (resets0 >= 0 && !dbg_write("inject", "none"))
+	resets0 = dbg_read(cfg.minor, "resets");
+	if (resets0 >= 0 && !dbg_write(cfg.minor, "inject", "none"))
 		cfg.inject = 1;
 	else
 		printf("# no debugfs fault injection (resets %ld): no injected faults\n",
@@ -1470,7 +1384,7 @@ int main(int argc, char **argv)
 	}
 	printf("# unexpected statuses or errnos: %" PRIu64 "\n", sh->unexpected);
 	printf("# files reopened after a ban: %" PRIu64 "\n", sh->reopens);
-	resets1 = dbg_read_num("resets");
+	resets1 = dbg_read(cfg.minor, "resets");
 	printf("# resets: %ld before, %ld after; injected hangs taken: %" PRIu64 "\n",
 	       resets0, resets1, sh->hangs);
 	printf("# kills: %" PRIu64 " (%" PRIu64 " with jobs in flight), restarts %" PRIu64
