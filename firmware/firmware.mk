@@ -168,9 +168,11 @@ fuzz: $(FW_FUZZ)
 	DLA_LOG=0 $(FW_FUZZ) -max_total_time=$(FUZZ_TIME) \
 		$(B)/firmware/fuzz/corpus $(SRCTOP)/firmware/fuzz/corpus
 
-# bounded run for make check
+# bounded run for make check; a fresh corpus directory each time, so a
+# run starts from the committed corpus only and repeats (the inputs a
+# previous run kept would otherwise steer it elsewhere)
 firmware-fuzz-smoke: $(FW_FUZZ)
-	@mkdir -p $(B)/firmware/fuzz/smoke
+	@rm -rf $(B)/firmware/fuzz/smoke && mkdir -p $(B)/firmware/fuzz/smoke
 	DLA_LOG=0 $(FW_FUZZ) -seed=1 -timeout=60 \
 		-max_total_time=$(FW_FUZZ_SMOKE_TIME) \
 		$(B)/firmware/fuzz/smoke $(SRCTOP)/firmware/fuzz/corpus
