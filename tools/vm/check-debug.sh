@@ -47,9 +47,11 @@ VPUX_VM_MEM=${VPUX_VM_MEM:-2048} \
 
 # The fuzzer's figures and, from the PCs it recorded (vpux_fuzz --kcov),
 # the line coverage of the module. Only a broken report tool fails the run.
+# (only this run's commands: the directory keeps earlier runs' files)
+ran() { grep -q "^$1[[:space:]]" "$RESULTS/tests.list"; }
 for tap in "$B"/vm-debug/*.tap; do
-	grep -q '^# kcov' "$tap" 2>/dev/null || continue
 	name=$(basename "$tap" .tap)
+	ran "$name" && grep -q '^# kcov' "$tap" 2>/dev/null || continue
 	echo "== $name"
 	grep -E '^# ([0-9.]+ s,|calls:|jobs:|MMU faults|kcov:)' "$tap" | grep -v '^# kcov: section\|^# kcov: module'
 	"$HERE/kcov-report.sh" -o "$RESULTS/kcov-$name.txt" "$src/vpux_accel.ko" "$tap" ||
@@ -59,7 +61,7 @@ done
 # The soak's and the fault-injection run's figures.
 for name in vpux_soak_long vpux_faultinj; do
 	tap=$B/vm-debug/$name.tap
-	[ -f "$tap" ] || continue
+	ran "$name" && [ -f "$tap" ] || continue
 	echo "== $name"
 	case $name in
 	vpux_soak*)
