@@ -26,6 +26,10 @@ record() {
 		echo "build 0 1 0" >>"$RESULTS/summary"
 		printf '%-8s %-36s FAILED (see %s)\n' build "$name" "$log"
 		tail -30 "$log" | sed 's/^/    | /'
+		{
+			echo "build $name ($log):"
+			tail -12 "$log" | sed 's/^/    | /'
+		} >>"$RESULTS/failures"
 	fi
 }
 
@@ -47,6 +51,11 @@ make -s -j"$JOBS" host-check
 echo "== VM tests"
 make -s vm-check
 
+# The failures again, last, so that a log cut to its tail still names them.
+if [ -s "$RESULTS/failures" ]; then
+	echo "== failures"
+	cat "$RESULTS/failures"
+fi
 awk '{ p += $2; f += $3; s += $4 }
      END { printf "check: %d passed, %d failed, %d skipped\n", p, f, s;
 	   exit (f > 0 || p == 0) }' "$RESULTS/summary"

@@ -22,6 +22,12 @@ for prog in "$@"; do
 		rc=1
 		grep -E '^not ok' "$log" | head -20 | sed 's/^/    /'
 		tail -20 "$log" | sed 's/^/    | /'
+		# Repeated at the end of make check, where CI logs are cut.
+		{
+			echo "$suite $name ($log):"
+			grep -E '^not ok' "$log" | head -10 | sed 's/^/    /'
+			tail -12 "$log" | sed 's/^/    | /'
+		} >>"$results/failures"
 	fi
 	tpass=$((tpass + pass)) tfail=$((tfail + fail)) tskip=$((tskip + skip))
 done

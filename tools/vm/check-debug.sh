@@ -71,6 +71,10 @@ for name in vpux_soak_long vpux_faultinj; do
 	esac
 done
 
+if [ -s "$RESULTS/failures" ]; then
+	echo "== failures"
+	cat "$RESULTS/failures"
+fi
 awk '{ p += $2; f += $3; s += $4 }
      END { printf "check-debug: %d passed, %d failed, %d skipped\n", p, f, s;
 	   exit (f > 0 || p == 0) }' "$RESULTS/summary"

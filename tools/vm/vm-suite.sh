@@ -24,7 +24,13 @@ for n in $(sed -e '/^#/d' -e '/^$/d' -e 's/[ 	].*//' "$cmds") vm-rig; do
 	# shellcheck disable=SC2046
 	set -- $("$TOP/tools/tap-count.sh" "$log" "$st" "$n")
 	printf '%-8s %-36s %4d passed, %d failed, %d skipped\n' "$suite" "$n" "$1" "$2" "$3"
-	[ "$2" -eq 0 ] || grep -E '^not ok|^# ' "$log" | head -20 | sed 's/^/    /'
+	if [ "$2" -ne 0 ]; then
+		grep -E '^not ok|^# ' "$log" | head -20 | sed 's/^/    /'
+		{
+			echo "$suite $n ($log):"
+			grep -E '^not ok|^# ' "$log" | head -12 | sed 's/^/    /'
+		} >>"$RESULTS/failures"
+	fi
 	tp=$((tp + $1)) tf=$((tf + $2)) ts=$((ts + $3))
 done
 echo "$suite $tp $tf $ts" >>"$RESULTS/summary"
