@@ -169,8 +169,8 @@ fuzz-loader: $(UMD_FUZZ) $(EXAMPLE_BLOBS)
 		$(B)/examples
 
 umd-fuzz-smoke: $(UMD_FUZZ) $(EXAMPLE_BLOBS)
-	@mkdir -p $(B)/umd/fuzz/smoke
-	$(UMD_FUZZ) -max_total_time=$(UMD_FUZZ_SMOKE_TIME) $(B)/umd/fuzz/smoke \
+	@rm -rf $(B)/umd/fuzz/smoke && mkdir -p $(B)/umd/fuzz/smoke
+	$(UMD_FUZZ) -seed=1 -timeout=60 -max_total_time=$(UMD_FUZZ_SMOKE_TIME) $(B)/umd/fuzz/smoke \
 		$(B)/examples
 CHECK_STEPS += umd-fuzz-smoke
 
@@ -254,7 +254,8 @@ $(UMD_IOB_HDR): $(EXAMPLE_BLOBS) $(SRCTOP)/umd/umd.mk
 $(UMD_IOB_TEST): $(SRCTOP)/umd/tests/ioctl_backend_test.c $(UMD_IOB_HDR) \
 		$(SRCTOP)/umd/include/vpux.h $(UMD_SO)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include -I$(B)/umd/tests -o $@ $< \
+	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include -I$(SRCTOP)/uapi \
+		$(UMD_DRM_CFLAGS) -I$(B)/umd/tests -o $@ $< \
 		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN/../lib'
 
 HOST_PROGS += $(UMD_IOB_TEST)
