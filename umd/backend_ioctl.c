@@ -35,8 +35,17 @@
 
 #define IOB_DRIVER "vpux_accel"
 
+/*
+ * Parameters every 1.x kernel answers; later minors add more, which an
+ * older kernel refuses with EINVAL and which then read as 0.
+ */
+#define IOB_PARAMS_1_0	14
+/* the first minor with DRM_VPUX_WAIT_BO */
+#define IOB_MINOR_WAIT_BO	3
+
 struct iob {
 	int fd;
+	unsigned int minor;	/* the kernel's uapi minor version */
 	char path[64];
 	uint64_t param[DRM_VPUX_PARAM_COUNT];
 };
@@ -88,8 +97,11 @@ static const char *status_name(uint32_t s)
 	}
 }
 
-/* 0 if @fd is a vpux_accel node, else a VPUX_E_* with the message set */
-static int check_node(int fd, const char *path)
+/*
+ * 0 if @fd is a vpux_accel node of a uapi major this library speaks (its
+ * minor in *@minor), else a VPUX_E_* with the message set
+ */
+static int check_node(int fd, const char *path, unsigned int *minor)
 {
 	drmVersionPtr v = drmGetVersion(fd);
 	int ok;
@@ -112,11 +124,12 @@ static int check_node(int fd, const char *path)
 		drmFreeVersion(v);
 		return VPUX_E_NODEV;
 	}
+	*minor = v->version_minor > 0 ? (unsigned int)v->version_minor : 0;
 	drmFreeVersion(v);
 	return 0;
 }
 
-static int open_node(const char *path, int *fdp)
+static int open_node(const char *path, int *fdp, unsigned int *minor)
 {
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	int ret;
@@ -125,7 +138,7 @@ static int open_node(const char *path, int *fdp)
 		return vpux_err(VPUX_E_NODEV, "%s: %s%s", path, strerror(errno),
 				errno == ENOENT ?
 				" (is vpux_accel.ko loaded?)" : "");
-	ret = check_node(fd, path);
+	ret = check_node(fd, path, minor);
 	if (ret) {
 		close(fd);
 		return ret;
@@ -137,7 +150,7 @@ static int open_node(const char *path, int *fdp)
 static int io_open(const char *path, void **priv)
 {
 	struct iob *p;
-	unsigned int i;
+	unsigned int i, minor = 0;
 	int fd = -1, ret;
 	char node[64];
 
@@ -147,7 +160,7 @@ static int io_open(const char *path, void **priv)
 			snprintf(node, sizeof(node), "/dev/accel/accel%u", i);
 			if (access(node, F_OK))
 				continue;
-			if (open_node(node, &fd))
+			if (open_node(node, &fd, &minor))
 				fd = -1;
 		}
 		if (fd < 0)
@@ -155,7 +168,7 @@ static int io_open(const char *path, void **priv)
 					"auto: no " IOB_DRIVER " node in /dev/accel (is vpux_accel.ko loaded?)");
 	} else {
 		snprintf(node, sizeof(node), "%s", path);
-		ret = open_node(path, &fd);
+		ret = open_node(path, &fd, &minor);
 		if (ret)
 			return ret;
 	}
@@ -166,10 +179,14 @@ static int io_open(const char *path, void **priv)
 	}
 	p->fd = fd;
 	snprintf(p->path, sizeof(p->path), "%s", node);
+	p->minor = minor;
 	for (i = 0; i < DRM_VPUX_PARAM_COUNT; i++) {
 		struct drm_vpux_get_param gp = { .param = i };
 
 		if (drmIoctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp)) {
+			if (errno == EINVAL && i >= IOB_PARAMS_1_0 &&
+			    minor < DRM_VPUX_UAPI_VERSION_MINOR)
+				continue;	/* newer than the kernel: 0 */
 			ret = vpux_err(VPUX_E_NODEV, "%s: GET_PARAM %u: %s",
 				       node, i, strerror(errno));
 			close(fd);
@@ -353,7 +370,8 @@ static int do_wait(struct iob *p, struct vpux_be_job *job, int64_t abs_ns,
 	w->seqno = job->id;
 	w->timeout_ns = abs_ns;
 	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, w)) {
-		if (errno != ENOENT || !job->own)
+		if (errno != ENOENT || !job->own ||
+		    p->minor < IOB_MINOR_WAIT_BO)
 			return -errno;
 		memset(w, 0, sizeof(*w));
 		w->seqno = job->own;
@@ -365,6 +383,15 @@ static int do_wait(struct iob *p, struct vpux_be_job *job, int64_t abs_ns,
 	if (!job->done_ns)
 		job->done_ns = now_ns();
 	return 0;
+}
+
+/* A job the kernel forgot, on a kernel without WAIT on a BO */
+static int forgotten(struct iob *p, const struct vpux_be_job *job)
+{
+	return vpux_err(VPUX_E_STATE,
+			"%s: job %llu is older than the last 256 jobs the kernel keeps, and " IOB_DRIVER " uapi 1.%u has no WAIT on a BO (1.%d has)",
+			p->path, (unsigned long long)job->id, p->minor,
+			IOB_MINOR_WAIT_BO);
 }
 
 static int io_wait(void *priv, struct vpux_be_job *job, int timeout_ms)
@@ -379,6 +406,8 @@ static int io_wait(void *priv, struct vpux_be_job *job, int timeout_ms)
 	if (r == -ETIMEDOUT)
 		return vpux_err(VPUX_E_TIMEOUT, "%s: job %llu not done in %d ms",
 				p->path, (unsigned long long)job->id, timeout_ms);
+	if (r == -ENOENT && p->minor < IOB_MINOR_WAIT_BO)
+		return forgotten(p, job);
 	if (r)
 		return vpux_err(errno_to_vpux(-r), "%s: WAIT for job %llu: %s",
 				p->path, (unsigned long long)job->id,
@@ -410,6 +439,8 @@ static int io_status(void *priv, struct vpux_be_job *job,
 		st->state = VPUX_REQ_RUNNING;
 		return 0;
 	}
+	if (r == -ENOENT && p->minor < IOB_MINOR_WAIT_BO)
+		return forgotten(p, job);
 	if (r)
 		return vpux_err(errno_to_vpux(-r), "%s: status of job %llu: %s",
 				p->path, (unsigned long long)job->id,

@@ -6,8 +6,8 @@
  * through the in-process backend and through the CPU reference with the
  * same inputs, and every output must be identical bit for bit. Then the
  * error paths: an absent node, a node that is not vpux_accel, per-op
- * cycles (unsupported), a short wait, and latency figures of both
- * backends as TAP comments.
+ * cycles (unsupported), a short wait, latency figures of both backends
+ * as TAP comments, and libvpux against an older and a newer kernel uapi.
  *
  *	ioctl_backend_test [/dev/accel/accelN]
  */
@@ -17,9 +17,57 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dlfcn.h>
+#include <errno.h>
+#include <xf86drm.h>
+
+#include "drm/vpux_accel.h"
 #include "vpux.h"
 #include "vpux_tap.h"
 #include "iob_examples.h"	/* generated: struct iob_example examples[] */
+
+/*
+ * An older (or newer) kernel, seen through libdrm: this program's
+ * drmIoctl() and drmGetVersion() take the place of libdrm's for
+ * libvpux.so (the executable comes first in symbol lookup) and pass
+ * through to them. With fake_major/fake_minor set, the version query
+ * reports that uapi, and the kernel refuses what that minor lacks:
+ * the parameters from BO_MEMORY_LIMIT on (1.3) and WAIT on a BO (1.3).
+ */
+static int fake_major = -1, fake_minor = -1;
+
+int drmIoctl(int fd, unsigned long request, void *arg)
+{
+	static int (*real)(int, unsigned long, void *);
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "drmIoctl");
+	if (fake_minor >= 0 && fake_minor < 3 &&
+	    ((request == DRM_IOCTL_VPUX_GET_PARAM &&
+	      ((struct drm_vpux_get_param *)arg)->param >=
+	      DRM_VPUX_PARAM_BO_MEMORY_LIMIT) ||
+	     (request == DRM_IOCTL_VPUX_WAIT &&
+	      (((struct drm_vpux_wait *)arg)->flags & DRM_VPUX_WAIT_BO)))) {
+		errno = EINVAL;
+		return -1;
+	}
+	return real(fd, request, arg);
+}
+
+drmVersionPtr drmGetVersion(int fd)
+{
+	static drmVersionPtr (*real)(int);
+	drmVersionPtr v;
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "drmGetVersion");
+	v = real(fd);
+	if (v && fake_major >= 0)
+		v->version_major = fake_major;
+	if (v && fake_minor >= 0)
+		v->version_minor = fake_minor;
+	return v;
+}
 
 #define MAXIO 8
 
@@ -189,6 +237,77 @@ static int same(struct vpux_device *dev, const struct iob_example *ex,
 	}
 	vpux_network_unload(net);
 	return ok;
+}
+
+/*
+ * libvpux on a uapi 1.2 kernel: it opens, runs every example bit-exact,
+ * and a request older than the kernel's 256 job numbers gets a clear
+ * error instead of the WAIT on its BO that 1.2 lacks. A uapi 2.x kernel
+ * is refused at open.
+ */
+static void test_old_kernel(const char *node)
+{
+	struct vpux_buffer *b[2 * MAXIO] = { 0 };
+	struct vpux_request *req = NULL, *req2 = NULL;
+	struct vpux_network *net = NULL;
+	struct vpux_device *kd = NULL, *x = NULL;
+	struct vpux_request_status st;
+	void *ko[MAXIO] = { 0 }, *ro[MAXIO] = { 0 };
+	struct vpux_tensor_desc d;
+	unsigned int i, n = 0, nin, e;
+	int ok, k, ret;
+
+	fake_major = 2;
+	ret = vpux_device_open(node, &x);
+	tap_check(ret == VPUX_E_NODEV && !x &&
+		  strstr(vpux_last_error(), "uapi 2."),
+		  "a uapi 2.x kernel refused: %s", vpux_last_error());
+	fake_major = -1;
+	fake_minor = 2;
+	ret = vpux_device_open(node, &kd);
+	if (!tap_check(!ret && kd, "uapi 1.2 kernel: opened (%s)",
+		       ret ? vpux_last_error() : "ok"))
+		goto out;
+	for (e = 0; e < sizeof(examples) / sizeof(examples[0]); e++) {
+		ret = run_on(kd, &examples[e], 11, ko, &st, 1, NULL);
+		tap_check(!ret && run_ref(kd, &examples[e], 11, ro) == 0 &&
+			  same(kd, &examples[e], ko, ro),
+			  "uapi 1.2 kernel: %s bit-exact vs the CPU reference (%s)",
+			  examples[e].name, ret ? vpux_last_error() : "ran");
+		free_outs(ko);
+		free_outs(ro);
+	}
+
+	ok = !vpux_network_load(kd, examples[0].data, examples[0].size, &net) &&
+	     !vpux_request_create(net, &req) && !vpux_request_create(net, &req2);
+	nin = ok ? vpux_network_num_inputs(net) : 0;
+	for (i = 0; ok && i < nin + vpux_network_num_outputs(net); i++, n++) {
+		if (i < nin)
+			ok = !vpux_network_input(net, i, &d) &&
+			     !vpux_buffer_alloc(kd, d.size, &b[n]) &&
+			     !vpux_request_bind_input(req, i, b[n], 0) &&
+			     !vpux_request_bind_input(req2, i, b[n], 0);
+		else
+			ok = !vpux_network_output(net, i - nin, &d) &&
+			     !vpux_buffer_alloc(kd, d.size, &b[n]) &&
+			     !vpux_request_bind_output(req, i - nin, b[n], 0) &&
+			     !vpux_request_bind_output(req2, i - nin, b[n], 0);
+	}
+	ok = ok && !vpux_request_submit(req) && !vpux_request_wait(req, 5000);
+	for (k = 0; ok && k < 300; k++)
+		ok = !vpux_request_submit(req2) && !vpux_request_wait(req2, 5000);
+	ret = ok ? vpux_request_status(req, &st) : -100;
+	tap_check(ret == VPUX_E_STATE && strstr(vpux_last_error(), "uapi 1.2"),
+		  "uapi 1.2 kernel: a request older than 256 jobs: VPUX_E_STATE (%s)",
+		  vpux_last_error());
+	vpux_request_destroy(req2);
+	vpux_request_destroy(req);
+	for (i = 0; i < n; i++)
+		vpux_buffer_free(b[i]);
+	vpux_network_unload(net);
+	vpux_device_close(kd);
+out:
+	fake_minor = -1;
 }
 
 int main(int argc, char **argv)
@@ -383,6 +502,8 @@ int main(int argc, char **argv)
 		free_outs(ko);
 		free_outs(io);
 	}
+
+	test_old_kernel(node);
 
 	vpux_device_close(ip);
 	vpux_device_close(kd);
