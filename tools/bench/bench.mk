@@ -21,7 +21,7 @@ REQ_BENCH_NET := $(B)/examples/copy_1op.vpux
 HOST_PROGS += $(VPUX_REQ_BENCH)
 BENCH_PROGS += $(VPUX_REQ_BENCH)
 
-$(VPUX_REQ_BENCH): tools/bench/vpux-req-bench.c $(SRCTOP)/umd/include/vpux.h \
+$(VPUX_REQ_BENCH): tools/bench/vpux-req-bench.c tools/bench/bench_util.h $(SRCTOP)/umd/include/vpux.h \
 		uapi/drm/vpux_accel.h $(UMD_SO) $(REQ_BENCH_NET)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) -I$(SRCTOP)/umd/include -o $@ $< \
@@ -29,7 +29,7 @@ $(VPUX_REQ_BENCH): tools/bench/vpux-req-bench.c $(SRCTOP)/umd/include/vpux.h \
 
 .PHONY: bench-vm
 
-$(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c uapi/drm/vpux_accel.h \
+$(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c tools/bench/bench_util.h uapi/drm/vpux_accel.h \
 		firmware/tests/task_builder.h $(wildcard firmware/include/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) -I$(SRCTOP)/firmware/include \

@@ -41,6 +41,7 @@
 
 #include <drm/vpux_accel.h>
 
+#include "bench_util.h"
 #include "task_builder.h"
 
 #define COPY_LEN	64
@@ -84,14 +85,6 @@ static struct {
 static int fd = -1;
 static struct slot slots[MAX_INFLIGHT];
 static pid_t spinners[64];
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
 
 static int xioctl(unsigned long req, void *arg)
 {
@@ -231,41 +224,9 @@ static void wait_job(uint64_t seqno, struct drm_vpux_wait *w)
 	}
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sort @v in place; the @pct percentile (nearest rank). */
-static int64_t pctl(int64_t *v, long n, double pct)
-{
-	long i;
-
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_i64);
-	i = (long)(pct / 100.0 * n + 0.5) - 1;
-	if (i < 0)
-		i = 0;
-	if (i >= n)
-		i = n - 1;
-	return v[i];
-}
-
-static int64_t median(int64_t *v, long n)
-{
-	return pctl(v, n, 50.0);
-}
-
 static int64_t *samples(long n)
 {
-	int64_t *v = calloc(n ? n : 1, sizeof(*v));
-
-	if (!v)
-		die("calloc", ENOMEM);
-	return v;
+	return bench_calloc("vpux-job-bench", n, sizeof(int64_t));
 }
 
 /* (1) the bare ioctl */
@@ -273,21 +234,10 @@ static void bench_getparam(int64_t *med, int64_t *p99, long *done)
 {
 	long n = opt.getparam_iters, i;
 	int64_t *v = samples(n), end = now_ns() + (int64_t)(opt.phase_cap_s * 1e9);
-	struct drm_vpux_get_param gp = { .param = DRM_VPUX_PARAM_DEVICE_ID };
 
-	for (i = 0; i < 1000; i++)	/* warm up */
-		xioctl(DRM_IOCTL_VPUX_GET_PARAM, &gp);
-	for (i = 0; i < n; i++) {
-		int64_t t0 = now_ns();
-
-		if (ioctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp))
-			die("GET_PARAM", errno);
-		v[i] = now_ns() - t0;
-		if (!(i & 1023) && v[i] + t0 > end) {
-			i++;
-			break;
-		}
-	}
+	i = time_getparam(fd, v, n, end);
+	if (i < 0)
+		die("GET_PARAM", (int)i);
 	*done = i;
 	*med = median(v, i);
 	*p99 = pctl(v, i, 99.0);

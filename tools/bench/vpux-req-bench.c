@@ -38,6 +38,7 @@
 #include <drm/vpux_accel.h>
 
 #include "vpux.h"
+#include "bench_util.h"
 
 #define MAX_K		16	/* most requests in flight */
 #define MAX_DEVS	4
@@ -97,14 +98,6 @@ static struct bdev devs[MAX_DEVS];
 static int ndevs;
 static size_t tsize;		/* bytes of the input (and the output) */
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
 static void fail(const struct bdev *b, const char *what, int err)
 {
 	fprintf(stderr, "vpux-req-bench: %s: %s: %s: %s\n",
@@ -113,38 +106,9 @@ static void fail(const struct bdev *b, const char *what, int err)
 	exit(1);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sort @v in place; the @pct percentile (nearest rank). */
-static int64_t pctl(int64_t *v, long n, double pct)
-{
-	long i;
-
-	if (n <= 0)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_i64);
-	i = (long)(pct / 100.0 * n + 0.5) - 1;
-	if (i < 0)
-		i = 0;
-	if (i >= n)
-		i = n - 1;
-	return v[i];
-}
-
 static void *xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p) {
-		fprintf(stderr, "vpux-req-bench: out of memory\n");
-		exit(1);
-	}
-	return p;
+	return bench_calloc("vpux-req-bench", n, size);
 }
 
 /* A pattern of its own for every (round, phase, slot). */
@@ -390,25 +354,18 @@ static void close_dev(struct bdev *b)
 /* The bare ioctl, on a fd of the same node. */
 static void phase_getparam(struct bdev *b, long n, double cap_s)
 {
-	struct drm_vpux_get_param gp = { .param = DRM_VPUX_PARAM_DEVICE_ID };
-	int64_t end = now_ns() + (int64_t)(cap_s * 1e9);
-	long i;
+	long got;
 
-	for (i = 0; i < 1000; i++)	/* warm up */
-		ioctl(b->fd, DRM_IOCTL_VPUX_GET_PARAM, &gp);
-	for (i = 0; i < n && b->ngp < opt.gp_iters; i++) {
-		int64_t t0 = now_ns(), d;
-
-		if (ioctl(b->fd, DRM_IOCTL_VPUX_GET_PARAM, &gp)) {
-			fprintf(stderr, "vpux-req-bench: %s: GET_PARAM: %s\n",
-				b->label, strerror(errno));
-			exit(1);
-		}
-		d = now_ns() - t0;
-		b->gp[b->ngp++] = d;
-		if (!(i & 1023) && t0 + d > end)
-			break;
+	if (n > opt.gp_iters - b->ngp)
+		n = opt.gp_iters - b->ngp;
+	got = time_getparam(b->fd, b->gp + b->ngp, n,
+			    now_ns() + (int64_t)(cap_s * 1e9));
+	if (got < 0) {
+		fprintf(stderr, "vpux-req-bench: %s: GET_PARAM: %s\n",
+			b->label, strerror((int)-got));
+		exit(1);
 	}
+	b->ngp += got;
 }
 
 /* One request at a time; every output checked (outside the timing). */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * What vpux-job-bench and vpux-req-bench share: the clock, percentiles
+ * of a sample array, a checked allocation and the bare GET_PARAM round
+ * trip both of them measure as the reference for a job's latency.
+ */
+#ifndef VPUX_BENCH_UTIL_H
+#define VPUX_BENCH_UTIL_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+#include <drm/vpux_accel.h>
+
+static inline int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static inline int bench_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sort @v in place; the @pct percentile (nearest rank), 0 if empty. */
+static inline int64_t pctl(int64_t *v, long n, double pct)
+{
+	long i;
+
+	if (n <= 0)
+		return 0;
+	qsort(v, n, sizeof(*v), bench_cmp_i64);
+	i = (long)(pct / 100.0 * n + 0.5) - 1;
+	if (i < 0)
+		i = 0;
+	if (i >= n)
+		i = n - 1;
+	return v[i];
+}
+
+static inline int64_t median(int64_t *v, long n)
+{
+	return pctl(v, n, 50.0);
+}
+
+/* calloc() that never returns NULL: the benchmark @prog exits instead */
+static inline void *bench_calloc(const char *prog, size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(1);
+	}
+	return p;
+}
+
+/*
+ * Time GET_PARAM(DEVICE_ID) round trips on @fd into @v (room for @n),
+ * after 1000 untimed ones, until @n or until @end_ns passes (checked
+ * every 1024). Returns how many were timed, or -errno of a failed call.
+ */
+static inline long time_getparam(int fd, int64_t *v, long n, int64_t end_ns)
+{
+	struct drm_vpux_get_param gp = { .param = DRM_VPUX_PARAM_DEVICE_ID };
+	long i;
+
+	for (i = 0; i < 1000; i++)	/* warm up */
+		ioctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp);
+	for (i = 0; i < n; i++) {
+		int64_t t0 = now_ns();
+
+		if (ioctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp))
+			return -errno;
+		v[i] = now_ns() - t0;
+		if (!(i & 1023) && t0 + v[i] > end_ns)
+			return i + 1;
+	}
+	return n;
+}
+
+#endif
