@@ -370,6 +370,108 @@ static void test_faults(struct mdev *m)
 	free(t.buf);
 }
 
+/*
+ * More tasks than the core has slots: the port queues them (by priority)
+ * and starts each when a slot frees; a queued task the core refuses
+ * finishes FAILED with the error a direct submit gets. Step mode, so the
+ * core's slots stay busy until the test steps the model.
+ */
+#define Q_TASKS (DLA_MAX_TASKS + 4)
+
+static int submit_short(struct mdev *m, struct tb *t, struct mbuf *src)
+{
+	struct dla_user_buf list[2];
+
+	/* names address-list entry 2 of a 2-entry list */
+	tb_init(t, NULL, 0, 1, 0, 0);
+	tb_copy(&t->dma[0], tb_ref(1, 0, 4096), tb_ref(2, 0, 4096), 4096);
+	list[0] = (struct dla_user_buf){ 0, t->size, t->buf };
+	list[1] = mbuf_entry(src);
+	return dla_user_submit(m->dev, list, 2, 0, 0);
+}
+
+static void test_queue(struct mdev *m)
+{
+	struct mbuf src[Q_TASKS], dst[Q_TASKS];
+	struct tb t[Q_TASKS + 1];
+	struct dla_task_status st;
+	int h[Q_TASKS], bad, refused, ok = 1, data = 1;
+	unsigned int i;
+	uint32_t c = 0;
+
+	refused = submit_short(m, &t[Q_TASKS], &src[0]);
+	free(t[Q_TASKS].buf);
+	tap_check(refused < 0, "queue: a bad task is refused at once while the core has room (%d)",
+		  refused);
+	for (i = 0; i < Q_TASKS; i++) {
+		mbuf_alloc(m, &src[i], 4096, 0);
+		mbuf_alloc(m, &dst[i], 4096, 0);
+		fill(src[i].cpu, 4096, 40 + i);
+		memset(dst[i].cpu, 0, 4096);
+		h[i] = submit_copy(m, &t[i], &src[i], &dst[i], 0);
+		ok &= h[i] >= 0;
+	}
+	st = mstatus(m, h[DLA_MAX_TASKS]);
+	tap_check(ok && st.state == DLA_TASK_RUNNING && !st.ops_total &&
+		  mstatus(m, h[0]).ops_total == 1,
+		  "queue: %u tasks accepted with %u core slots; task %u waits in the port",
+		  Q_TASKS, DLA_MAX_TASKS, DLA_MAX_TASKS + 1);
+	bad = submit_short(m, &t[Q_TASKS], &src[0]);
+	tap_check(bad >= 0 && dla_user_wait(m->dev, bad, 0) == -DLA_ERR_RUNNING,
+		  "queue: behind a queue, the bad task is accepted and waits");
+	tap_check(dla_user_release(m->dev, h[DLA_MAX_TASKS + 1]) == 0 &&
+		  dla_user_status(m->dev, h[DLA_MAX_TASKS + 1], &st) ==
+		  -DLA_ERR_NOENT,
+		  "queue: a queued task is released without running");
+	run_steps(m);
+	for (i = 0; i < Q_TASKS; i++) {
+		if (i == DLA_MAX_TASKS + 1)
+			continue;
+		st = mstatus(m, h[i]);
+		ok &= dla_user_wait(m->dev, h[i], 0) == 0 &&
+		      st.state == DLA_TASK_DONE && st.ops_done == 1;
+		data &= !memcmp(src[i].cpu, dst[i].cpu, 4096);
+	}
+	tap_check(ok && data, "queue: the other %u tasks ran, every copy right",
+		  Q_TASKS - 1);
+	for (i = 0, data = 1; i < 4096; i++)
+		data &= !((unsigned char *)dst[DLA_MAX_TASKS + 1].cpu)[i];
+	tap_check(data, "queue: the released task's destination untouched");
+	st = mstatus(m, bad);
+	tap_check(st.state == DLA_TASK_FAILED && st.error == refused,
+		  "queue: the bad task FAILED with the refusal's error (%d)",
+		  st.error);
+	/* results of tasks the port retired to free core slots */
+	tap_check(dla_user_op_cycles(m->dev, h[0], DLA_OP_DMA, 0, &c) == 0 &&
+		  c > 0 &&
+		  dla_user_op_cycles(m->dev, h[0], DLA_OP_DMA, 1, &c) ==
+		  -DLA_ERR_INVAL && mstatus(m, h[0]).device_cycles > 0,
+		  "queue: a retired task keeps its status and op cycles");
+	for (i = 0; i < Q_TASKS; i++) {
+		dla_user_release(m->dev, h[i]);
+		free(t[i].buf);
+	}
+	dla_user_release(m->dev, bad);
+	free(t[Q_TASKS].buf);
+
+	/* a high-priority task overtakes queued low-priority ones */
+	for (i = 0; i < DLA_MAX_TASKS + 2; i++) {
+		h[i] = submit_copy(m, &t[i], &src[i], &dst[i],
+				   i == DLA_MAX_TASKS + 1 ? DLA_PRIO_LEVELS - 1 : 0);
+	}
+	vpux_host_dev_step(m->hw);
+	tap_check(mstatus(m, h[DLA_MAX_TASKS + 1]).ops_total == 1 &&
+		  !mstatus(m, h[DLA_MAX_TASKS]).ops_total,
+		  "queue: the first free slot goes to the high-priority task");
+	run_steps(m);
+	for (i = 0; i < DLA_MAX_TASKS + 2; i++) {
+		ok &= mstatus(m, h[i]).state == DLA_TASK_DONE;
+		dla_user_release(m->dev, h[i]);
+		free(t[i].buf);
+	}
+	tap_check(ok, "queue: then all of them ran");
+}
+
 static void test_threaded_many(void)
 {
 	struct mdev m;
@@ -790,6 +892,7 @@ int main(void)
 	}
 	test_pipeline(&m, "step");
 	test_faults(&m);
+	test_queue(&m);
 	mdev_close(&m);
 	test_overlap();
 	test_dpu_extents();

@@ -16,7 +16,25 @@
 #include "dla_user.h"
 #include "dla_user_priv.h"
 
+/*
+ * A task lives in one of three places: the port's queue (every core slot
+ * holds a running task), a core slot, or retired: its result copied out
+ * of the core, which then needs the slot for the next task.
+ */
+enum dla_user_where {
+	DLA_USER_QUEUED,
+	DLA_USER_IN_CORE,
+	DLA_USER_RETIRED,
+};
+
 struct dla_user_task {
+	enum dla_user_where where;
+	unsigned int slot;		/* DLA_USER_IN_CORE: the core's id */
+	unsigned int ctx, prio;
+	struct dla_user_task *next;	/* DLA_USER_QUEUED */
+	struct dla_task_status st;	/* DLA_USER_RETIRED: the result */
+	dla_u32 *op_cycles;		/* ... and each op's cycles, */
+	unsigned int count[DLA_OP_KINDS];	/* ops per kind in it */
 	unsigned int n;
 	struct dla_user_buf list[DLA_MAX_ADDR_ENTRIES];
 };
@@ -33,8 +51,11 @@ struct dla_user_dev {
 	int bh_running;
 	int irq_latched;
 	int stop;
-	struct dla_user_task *tasks[DLA_MAX_TASKS];
-	unsigned int gen[DLA_MAX_TASKS];	/* submissions per slot */
+	struct dla_user_task *core[DLA_MAX_TASKS];	/* by core slot */
+	struct dla_user_task *queue;	/* by priority, then submission */
+	struct dla_user_task **tab;	/* by handle index */
+	unsigned int *gen;		/* tasks per handle index */
+	unsigned int cap;		/* entries of tab and gen */
 	void (*detach)(void *arg);
 	void *detach_arg;
 };
@@ -199,13 +220,15 @@ const char *dla_user_last_error(void)
 
 /* ---- threads ---- */
 
+static int dla_user_start_queued(struct dla_user_dev *d);
+
 /* Called with d->lock held. */
 static void dla_user_bottom_half(struct dla_user_dev *d)
 {
 	dla_u32 done = 0;
 
 	dla_process_events(d->engine, &done);
-	if (done)
+	if (dla_user_start_queued(d) || done)
 		pthread_cond_broadcast(&d->done_cond);
 }
 
@@ -306,8 +329,13 @@ void dla_user_destroy(struct dla_user_dev *d)
 		pthread_join(d->bh, NULL);
 	pthread_mutex_lock(&d->lock);
 	dla_unregister_driver(d->engine);
-	for (i = 0; i < DLA_MAX_TASKS; i++)
-		free(d->tasks[i]);
+	for (i = 0; i < d->cap; i++) {
+		if (d->tab[i])
+			free(d->tab[i]->op_cycles);
+		free(d->tab[i]);
+	}
+	free(d->tab);
+	free(d->gen);
 	pthread_mutex_unlock(&d->lock);
 	pthread_cond_destroy(&d->done_cond);
 	pthread_cond_destroy(&d->bh_cond);
@@ -325,28 +353,170 @@ void dla_user_set_detach(struct dla_user_dev *d, void (*fn)(void *arg),
 /* ---- tasks ---- */
 
 /*
- * Handles are slot | generation << 8, so a handle kept after its release
- * never names the next task in the same slot.
+ * Handles are index | generation << 16 into d->tab, so a handle kept
+ * after its release never names a later task. The core has
+ * DLA_MAX_TASKS slots; the port queues what does not fit and starts it
+ * when a slot frees, so a caller may have any number of tasks submitted
+ * (up to DLA_USER_MAX_HANDLES).
  */
-#define DLA_USER_GEN_SHIFT	8
-#define DLA_USER_GEN_MASK	0x7fffffu
+#define DLA_USER_GEN_SHIFT	16
+#define DLA_USER_GEN_MASK	0x7fffu
+#define DLA_USER_MAX_HANDLES	(1u << DLA_USER_GEN_SHIFT)
 
-/* Slot of a live handle, or -1. Called with d->lock held. */
-static int dla_user_slot(struct dla_user_dev *d, int handle)
+/* The task of a live handle, or NULL. Called with d->lock held. */
+static struct dla_user_task *dla_user_lookup(struct dla_user_dev *d,
+					     int handle)
 {
-	unsigned int slot = (unsigned int)handle & 0xffu;
+	unsigned int i = (unsigned int)handle & (DLA_USER_MAX_HANDLES - 1);
 
-	if (handle < 0 || slot >= DLA_MAX_TASKS || !d->tasks[slot] ||
-	    d->gen[slot] != (unsigned int)handle >> DLA_USER_GEN_SHIFT)
-		return -1;
-	return (int)slot;
+	if (handle < 0 || i >= d->cap || !d->tab[i] ||
+	    d->gen[i] != (unsigned int)handle >> DLA_USER_GEN_SHIFT)
+		return NULL;
+	return d->tab[i];
+}
+
+/* Enter @t into the handle table; its handle or -DLA_ERR_BUSY. Locked. */
+static int dla_user_new_handle(struct dla_user_dev *d, struct dla_user_task *t)
+{
+	unsigned int i, cap;
+
+	for (i = 0; i < d->cap && d->tab[i]; i++)
+		;
+	if (i == d->cap) {
+		struct dla_user_task **tab;
+		unsigned int *gen;
+
+		cap = d->cap ? 2 * d->cap : 2 * DLA_MAX_TASKS;
+		if (cap > DLA_USER_MAX_HANDLES)
+			return -DLA_ERR_BUSY;
+		tab = realloc(d->tab, cap * sizeof(*tab));
+		if (!tab)
+			return -DLA_ERR_BUSY;
+		d->tab = tab;
+		gen = realloc(d->gen, cap * sizeof(*gen));
+		if (!gen)
+			return -DLA_ERR_BUSY;
+		d->gen = gen;
+		memset(tab + d->cap, 0, (cap - d->cap) * sizeof(*tab));
+		memset(gen + d->cap, 0, (cap - d->cap) * sizeof(*gen));
+		d->cap = cap;
+	}
+	d->tab[i] = t;
+	d->gen[i] = (d->gen[i] + 1) & DLA_USER_GEN_MASK;
+	if (!d->gen[i])
+		d->gen[i] = 1;
+	return (int)(i | d->gen[i] << DLA_USER_GEN_SHIFT);
+}
+
+static void dla_user_free_handle(struct dla_user_dev *d, int handle)
+{
+	struct dla_user_task *t = d->tab[handle & (DLA_USER_MAX_HANDLES - 1)];
+
+	d->tab[handle & (DLA_USER_MAX_HANDLES - 1)] = NULL;
+	free(t->op_cycles);
+	free(t);
+}
+
+/*
+ * Copy the result of the finished task in core slot @slot out of the
+ * core (status, and the cycles of every op while memory allows) and
+ * free the slot. Called with d->lock held.
+ */
+static void dla_user_retire(struct dla_user_dev *d, unsigned int slot)
+{
+	struct dla_user_task *t = d->core[slot];
+	unsigned int k, i, at = 0;
+	dla_u32 c;
+
+	dla_task_status(d->engine, slot, &t->st);
+	t->op_cycles = calloc(t->st.ops_total ? t->st.ops_total : 1,
+			      sizeof(*t->op_cycles));
+	for (k = 0; k < DLA_OP_KINDS; k++) {
+		for (i = 0; !dla_op_cycles(d->engine, slot, k, i, &c); i++)
+			if (t->op_cycles && at < t->st.ops_total)
+				t->op_cycles[at++] = c;
+		t->count[k] = i;
+	}
+	dla_clear_task(d->engine, slot);
+	d->core[slot] = NULL;
+	t->where = DLA_USER_RETIRED;
+}
+
+/* Whether the core can take a task now, retiring a finished one if need be */
+static int dla_user_slot_free(struct dla_user_dev *d)
+{
+	struct dla_task_status st;
+	unsigned int i;
+
+	for (i = 0; i < DLA_MAX_TASKS; i++)
+		if (!d->core[i])
+			return 1;
+	for (i = 0; i < DLA_MAX_TASKS; i++) {
+		if (!dla_task_status(d->engine, i, &st) &&
+		    (st.state == DLA_TASK_DONE || st.state == DLA_TASK_FAILED)) {
+			dla_user_retire(d, i);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Hand @t to the core: its slot, or the core's -DLA_ERR_*. Locked. */
+static int dla_user_start(struct dla_user_dev *d, struct dla_user_task *t)
+{
+	int ret = dla_execute_task(d->engine, t, t->ctx, t->prio);
+
+	if (ret >= 0) {
+		t->where = DLA_USER_IN_CORE;
+		t->slot = (unsigned int)ret;
+		d->core[ret] = t;
+	}
+	return ret;
+}
+
+/*
+ * Start queued tasks while the core has room. A queued task the core
+ * refuses (its memory failed validation) is retired as FAILED with that
+ * error. Returns how many tasks left the queue. Called with d->lock held.
+ */
+static int dla_user_start_queued(struct dla_user_dev *d)
+{
+	struct dla_user_task *t;
+	int moved = 0, ret;
+
+	while (d->queue && dla_user_slot_free(d)) {
+		t = d->queue;
+		d->queue = t->next;
+		t->next = NULL;
+		moved++;
+		ret = dla_user_start(d, t);
+		if (ret >= 0)
+			continue;
+		memset(&t->st, 0, sizeof(t->st));
+		t->st.state = DLA_TASK_FAILED;
+		t->st.error = ret;
+		t->where = DLA_USER_RETIRED;
+	}
+	return moved;
+}
+
+/* Queue @t behind every task of its priority or a higher one. Locked. */
+static void dla_user_enqueue(struct dla_user_dev *d, struct dla_user_task *t)
+{
+	struct dla_user_task **pp = &d->queue;
+
+	while (*pp && (*pp)->prio >= t->prio)
+		pp = &(*pp)->next;
+	t->where = DLA_USER_QUEUED;
+	t->next = *pp;
+	*pp = t;
 }
 
 int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 		    unsigned int n, unsigned int ctx, unsigned int prio)
 {
 	struct dla_user_task *t;
-	int ret;
+	int handle, ret = 0;
 
 	if (!d || !list || !n || n > DLA_MAX_ADDR_ENTRIES)
 		return -DLA_ERR_INVAL;
@@ -354,36 +524,53 @@ int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 	if (!t)
 		return -DLA_ERR_BUSY;
 	t->n = n;
+	t->ctx = ctx;
+	t->prio = prio;
 	memcpy(t->list, list, n * sizeof(*list));
 	pthread_mutex_lock(&d->lock);
-	ret = dla_execute_task(d->engine, t, ctx, prio);
-	if (ret >= 0) {
-		d->tasks[ret] = t;
-		d->gen[ret] = (d->gen[ret] + 1) & DLA_USER_GEN_MASK;
-		if (!d->gen[ret])
-			d->gen[ret] = 1;
-		ret |= (int)(d->gen[ret] << DLA_USER_GEN_SHIFT);
-	}
-	pthread_mutex_unlock(&d->lock);
-	if (ret < 0)
+	handle = dla_user_new_handle(d, t);
+	if (handle < 0) {
+		pthread_mutex_unlock(&d->lock);
 		free(t);
-	return ret;
+		return handle;
+	}
+	/*
+	 * With room in the core, the core validates the task now and a bad
+	 * one is refused here; behind a queue, it is validated when it
+	 * starts and a bad one finishes FAILED with the core's error.
+	 */
+	if (!d->queue && dla_user_slot_free(d))
+		ret = dla_user_start(d, t);
+	else
+		dla_user_enqueue(d, t);
+	if (ret < 0)
+		d->tab[handle & (DLA_USER_MAX_HANDLES - 1)] = NULL;
+	pthread_mutex_unlock(&d->lock);
+	if (ret < 0) {
+		free(t);
+		return ret;
+	}
+	return handle;
 }
 
-static int dla_user_finished(struct dla_user_dev *d, int slot, int *err)
+/* 1 when @t finished (DONE or FAILED, no op left on an engine). Locked. */
+static int dla_user_finished(struct dla_user_dev *d, struct dla_user_task *t)
 {
 	struct dla_task_status st;
 
-	*err = dla_task_status(d->engine, (dla_u32)slot, &st);
-	if (*err)
+	if (t->where == DLA_USER_RETIRED)
 		return 1;
+	if (t->where == DLA_USER_QUEUED ||
+	    dla_task_status(d->engine, t->slot, &st))
+		return 0;
 	return st.state == DLA_TASK_DONE || st.state == DLA_TASK_FAILED;
 }
 
 int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms)
 {
+	struct dla_user_task *t;
 	struct timespec dl;
-	int err = 0, slot;
+	int err = 0;
 
 	clock_gettime(CLOCK_REALTIME, &dl);
 	if (timeout_ms >= 0) {
@@ -395,21 +582,20 @@ int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms)
 		}
 	}
 	pthread_mutex_lock(&d->lock);
-	slot = dla_user_slot(d, handle);
-	if (slot < 0) {
-		pthread_mutex_unlock(&d->lock);
-		return -DLA_ERR_NOENT;
-	}
-	while (!dla_user_finished(d, slot, &err)) {
+	/* looked up again after every sleep: another thread may release it */
+	while ((t = dla_user_lookup(d, handle)) && !dla_user_finished(d, t)) {
 		if (timeout_ms < 0) {
 			pthread_cond_wait(&d->done_cond, &d->lock);
 		} else if (pthread_cond_timedwait(&d->done_cond, &d->lock,
 						  &dl) == ETIMEDOUT) {
-			if (!dla_user_finished(d, slot, &err))
+			t = dla_user_lookup(d, handle);
+			if (t && !dla_user_finished(d, t))
 				err = -DLA_ERR_RUNNING;
 			break;
 		}
 	}
+	if (!t)
+		err = -DLA_ERR_NOENT;
 	pthread_mutex_unlock(&d->lock);
 	return err;
 }
@@ -417,12 +603,21 @@ int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms)
 int dla_user_status(struct dla_user_dev *d, int handle,
 		    struct dla_task_status *st)
 {
-	int ret = -DLA_ERR_NOENT, slot;
+	struct dla_user_task *t;
+	int ret = 0;
 
 	pthread_mutex_lock(&d->lock);
-	slot = dla_user_slot(d, handle);
-	if (slot >= 0)
-		ret = dla_task_status(d->engine, (dla_u32)slot, st);
+	t = dla_user_lookup(d, handle);
+	if (!t) {
+		ret = -DLA_ERR_NOENT;
+	} else if (t->where == DLA_USER_IN_CORE) {
+		ret = dla_task_status(d->engine, t->slot, st);
+	} else if (t->where == DLA_USER_RETIRED) {
+		*st = t->st;
+	} else {
+		memset(st, 0, sizeof(*st));
+		st->state = DLA_TASK_RUNNING;	/* queued: nothing ran yet */
+	}
 	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
@@ -430,28 +625,53 @@ int dla_user_status(struct dla_user_dev *d, int handle,
 int dla_user_op_cycles(struct dla_user_dev *d, int handle, unsigned int kind,
 		       unsigned int index, uint32_t *cycles)
 {
-	int ret = -DLA_ERR_NOENT, slot;
+	struct dla_user_task *t;
+	unsigned int k, at = 0;
+	int ret = 0;
 
 	pthread_mutex_lock(&d->lock);
-	slot = dla_user_slot(d, handle);
-	if (slot >= 0)
-		ret = dla_op_cycles(d->engine, (dla_u32)slot, kind, index,
-				    cycles);
+	t = dla_user_lookup(d, handle);
+	if (!t) {
+		ret = -DLA_ERR_NOENT;
+	} else if (t->where == DLA_USER_IN_CORE) {
+		ret = dla_op_cycles(d->engine, t->slot, kind, index, cycles);
+	} else if (t->where == DLA_USER_QUEUED) {
+		*cycles = 0;		/* the op did not complete */
+	} else if (kind >= DLA_OP_KINDS || index >= t->count[kind] || !cycles) {
+		ret = -DLA_ERR_INVAL;
+	} else {
+		for (k = 0; k < kind; k++)
+			at += t->count[k];
+		at += index;
+		*cycles = t->op_cycles && at < t->st.ops_total ?
+			  t->op_cycles[at] : 0;
+	}
 	pthread_mutex_unlock(&d->lock);
 	return ret;
 }
 
 int dla_user_release(struct dla_user_dev *d, int handle)
 {
-	int ret = -DLA_ERR_NOENT, slot;
+	struct dla_user_task *t, **pp;
+	int ret = 0;
 
 	pthread_mutex_lock(&d->lock);
-	slot = dla_user_slot(d, handle);
-	if (slot >= 0)
-		ret = dla_clear_task(d->engine, (dla_u32)slot);
-	if (!ret) {
-		free(d->tasks[slot]);
-		d->tasks[slot] = NULL;
+	t = dla_user_lookup(d, handle);
+	if (!t) {
+		ret = -DLA_ERR_NOENT;
+	} else if (t->where == DLA_USER_QUEUED) {
+		for (pp = &d->queue; *pp != t; pp = &(*pp)->next)
+			;
+		*pp = t->next;
+	} else if (t->where == DLA_USER_IN_CORE) {
+		ret = dla_clear_task(d->engine, t->slot);
+		d->core[t->slot] = NULL;
+	}
+	if (t) {
+		dla_user_free_handle(d, handle);
+		/* a slot freed: the queue moves on */
+		if (dla_user_start_queued(d))
+			pthread_cond_broadcast(&d->done_cond);
 	}
 	pthread_mutex_unlock(&d->lock);
 	return ret;

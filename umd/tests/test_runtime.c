@@ -240,6 +240,64 @@ static void test_request_errors(void)
 		  VPUX_E_IO, "loading a missing file: VPUX_E_IO");
 }
 
+/*
+ * More requests in flight than the engine core has task slots (8): the
+ * in-process backend queues the rest, and every one is bit-exact.
+ */
+#define MANY 20
+
+static void test_many_in_flight(void)
+{
+	struct vpux_network *net = load_example("tiny_cnn");
+	struct vpux_buffer *ib[MANY] = { 0 }, *ob[MANY] = { 0 };
+	struct vpux_request *req[MANY] = { 0 };
+	struct vpux_tensor_desc di, dout;
+	unsigned int i, submitted = 0, right = 0;
+	void *ref;
+
+	if (!net || vpux_network_num_inputs(net) != 1 ||
+	    vpux_network_num_outputs(net) != 1) {
+		tap_check(0, "%u requests in flight: tiny_cnn loaded", MANY);
+		vpux_network_unload(net);
+		return;
+	}
+	vpux_network_input(net, 0, &di);
+	vpux_network_output(net, 0, &dout);
+	ref = calloc(1, dout.size);
+	for (i = 0; i < MANY; i++) {
+		if (vpux_request_create(net, &req[i]) ||
+		    vpux_buffer_alloc(dev, di.size, &ib[i]) ||
+		    vpux_buffer_alloc(dev, dout.size, &ob[i]))
+			break;
+		gen(vpux_buffer_map(ib[i]), di.size, 500 + i);
+		vpux_request_bind_input(req[i], 0, ib[i], 0);
+		vpux_request_bind_output(req[i], 0, ob[i], 0);
+		if (vpux_request_submit(req[i])) {
+			tap_diag("request %u: %s", i, vpux_last_error());
+			break;
+		}
+		submitted++;
+	}
+	for (i = 0; i < submitted; i++) {
+		const void *in = vpux_buffer_map(ib[i]);
+
+		if (!vpux_request_wait(req[i], 10000) && ref &&
+		    !vpux_network_run_reference(net, &in, (void *const *)&ref) &&
+		    !memcmp(vpux_buffer_map(ob[i]), ref, dout.size))
+			right++;
+	}
+	tap_check(submitted == MANY && right == MANY,
+		  "%u requests submitted before the first wait (8 task slots): %u accepted, %u bit-exact",
+		  MANY, submitted, right);
+	for (i = 0; i < MANY; i++) {
+		vpux_request_destroy(req[i]);
+		vpux_buffer_free(ib[i]);
+		vpux_buffer_free(ob[i]);
+	}
+	free(ref);
+	vpux_network_unload(net);
+}
+
 struct worker {
 	struct vpux_network *net;
 	unsigned int id;
@@ -296,6 +354,7 @@ int main(void)
 		return tap_finish();
 	test_examples();
 	test_request_errors();
+	test_many_in_flight();
 	test_threads();
 	vpux_device_close(dev);
 	return tap_finish();
