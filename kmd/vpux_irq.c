@@ -75,6 +75,7 @@ static void vpux_bh_events(struct work_struct *work)
 		} else {
 			vpux_result_from_status(&st, &res[n]);
 		}
+		vpux_profile_record(job, vdev->fw.engine, t);
 		dla_clear_task(vdev->fw.engine, t);
 		vdev->running[t] = NULL;
 		job->task_id = -1;

@@ -358,9 +358,15 @@ out:
 static int vpux_submit_check(struct vpux_device *vdev,
 			     const struct drm_vpux_submit *args)
 {
-	if (args->flags || args->pad) {
+	if ((args->flags & ~DRM_VPUX_SUBMIT_FLAGS) || args->pad) {
 		vpux_dbg(vdev, "SUBMIT: unknown flags %#x or non-zero pad\n",
-			 args->flags);
+			 args->flags & ~DRM_VPUX_SUBMIT_FLAGS);
+		return -EINVAL;
+	}
+	if (!(args->flags & DRM_VPUX_SUBMIT_PROFILE) &&
+	    (args->profile.handle || args->profile.pad ||
+	     args->profile.offset || args->profile.size)) {
+		vpux_dbg(vdev, "SUBMIT: profile range without DRM_VPUX_SUBMIT_PROFILE\n");
 		return -EINVAL;
 	}
 	if (args->priority >= VPUX_PRIORITIES) {
@@ -513,6 +519,11 @@ int vpux_submit_ioctl(struct drm_device *dev, void *data,
 	ret = vpux_job_map_task(job, &args->task);
 	if (ret)
 		goto err_free;
+	if (args->flags & DRM_VPUX_SUBMIT_PROFILE) {
+		ret = vpux_profile_attach(job, file, &args->profile);
+		if (ret)
+			goto err_free;
+	}
 
 	ret = drm_sched_job_init(&job->base, &fpriv->entity[args->priority], 1,
 				 fpriv, file->client_id);

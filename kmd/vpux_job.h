@@ -75,6 +75,9 @@ struct vpux_job_slot {
  * @stalls: timeouts in a row without progress of its own
  * @kcov_handle: the submitter's KCOV common handle (0 without KCOV): the
  *	scheduler's work for the job counts as the submitter's coverage
+ * @profile: kernel address of the job's struct drm_vpux_profile (in one
+ *	of @bos), NULL without DRM_VPUX_SUBMIT_PROFILE
+ * @profile_size: bytes of the profile range
  */
 struct vpux_job {
 	struct drm_sched_job base;
@@ -83,7 +86,8 @@ struct vpux_job {
 	struct vpux_job_slot *slot;
 	u32 priority;
 	u32 nbos;
-	struct drm_gem_object *bos[DRM_VPUX_MAX_ADDR_ENTRIES];
+	/* every address-list entry's BO, and the profile BO */
+	struct drm_gem_object *bos[DRM_VPUX_MAX_ADDR_ENTRIES + 1];
 	u32 task_bo;
 	struct vpux_fw_task task;
 	struct dma_fence *hw_fence;
@@ -94,6 +98,8 @@ struct vpux_job {
 	u64 cycles;
 	u32 stalls;
 	u64 kcov_handle;
+	struct drm_vpux_profile *profile;
+	u32 profile_size;
 };
 
 static inline struct vpux_job *to_vpux_job(struct drm_sched_job *job)
@@ -115,6 +121,11 @@ void vpux_file_jobs_fini(struct vpux_file_priv *fpriv);
 int vpux_sched_init(struct vpux_device *vdev);
 void vpux_job_finish(struct vpux_job *job, const struct vpux_job_result *res);
 void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx);
+
+/* vpux_profile.c */
+int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
+			const struct drm_vpux_buf *buf);
+void vpux_profile_record(struct vpux_job *job, void *engine, u32 task_id);
 
 /* vpux_coredump.c */
 struct dla_task_status;

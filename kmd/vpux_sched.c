@@ -319,6 +319,7 @@ static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job
 		spin_lock_irqsave(&vdev->fw.lock, flags);
 		if (job->task_id >= 0 && vdev->running[job->task_id] == job) {
 			vdev->running[job->task_id] = NULL;
+			vpux_profile_record(job, vdev->fw.engine, job->task_id);
 			dla_clear_task(vdev->fw.engine, job->task_id);
 			job->task_id = -1;
 			res.fail_op = st.ops_done;

@@ -1138,10 +1138,21 @@ static void do_submit(struct thr *t, struct file *f)
 		if (chance(t, 50))
 			s.out_point = ++f->point[k];
 	}
+	/* a profile range (uapi 1.4), mostly a valid one, never task memory */
+	if (chance(t, 15)) {
+		__u32 h = pick_bo_handle(t, f);
+
+		if (h != f->task_h) {
+			s.flags = DRM_VPUX_SUBMIT_PROFILE;
+			s.profile = (struct drm_vpux_buf){ .handle = h,
+				.offset = chance(t, 90) ? 8 * below(t, 64) : rnd(t),
+				.size = chance(t, 90) ? 16 + 4 * below(t, 64) : rnd(t) };
+		}
+	}
 	/* broken arguments */
 	if (chance(t, 12)) {
 		clean = 0;
-		switch (below(t, 14)) {
+		switch (below(t, 15)) {
 		case 0: s.flags = 1u << below(t, 32); break;
 		case 1: s.pad = rand_u32(t); break;
 		case 2: s.priority = 4 + below(t, 100); break;
@@ -1172,6 +1183,14 @@ static void do_submit(struct thr *t, struct file *f)
 			break;
 		case 11: s.out_syncobj = pick_sync(t, f); break;
 		case 12: s.out_point = 1 + below(t, 100); break;
+		case 13:	/* a profile range without the flag, or a bad one */
+			s.profile.handle = pick_bo_handle(t, f);
+			s.profile.pad = chance(t, 30);
+			s.profile.offset = chance(t, 50) ? 1 + below(t, 7) : rnd(t);
+			s.profile.size = below(t, 16);
+			if (chance(t, 50) && s.profile.handle != f->task_h)
+				s.flags = DRM_VPUX_SUBMIT_PROFILE;
+			break;
 		default:
 			in[0] = (struct drm_vpux_syncobj){ .handle = pick_sync(t, f),
 				.pad = chance(t, 20), .point = below(t, 10) };

@@ -591,6 +591,178 @@ TEST_F(job, killed_process_mid_job)
 }
 
 /* Run the a -> b copy in a fresh file; 0 and *w filled on completion. */
+/*
+ * Per-op cycles (uapi 1.4): 3 DMA ops a -> b, b -> c, a -> c of 1, 2 and
+ * 4 KiB; the profile lists each op's cycles in task order, they grow
+ * with the bytes moved and add up to WAIT's op_cycles.
+ */
+static size_t three_copies(struct bo *task)
+{
+	struct tb t;
+
+	tb_init(&t, task->map, 1, 3, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 2, 0, 1024);
+	dma_op(&t.dma[1], 2, 0, 3, 0, 2048);
+	dma_op(&t.dma[2], 1, 0, 3, 4096, 4096);
+	tb_update(&t, &t.dma[0].deps, 0);
+	tb_wait(&t, &t.dma[1].deps, 0);
+	return t.size;
+}
+
+TEST_F(job, profile_records_each_op)
+{
+	struct drm_vpux_profile *p;
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo prof;
+
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &prof));
+	memset(prof.map, 0xa5, 4096);
+	p = (struct drm_vpux_profile *)(prof.map + 64);
+	submit_args(&s, &self->task, 0, three_copies(&self->task), self->list, 3);
+	s.flags = DRM_VPUX_SUBMIT_PROFILE;
+	s.profile = (struct drm_vpux_buf){ .handle = prof.handle, .offset = 64,
+					   .size = 256 };
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(3u, p->op_count[0]);
+	EXPECT_EQ(0u, p->op_count[1]);
+	EXPECT_EQ(0u, p->op_count[2]);
+	ASSERT_EQ(3u, p->entries);
+	EXPECT_GT(p->op_cycles[0], 0u);
+	EXPECT_GT(p->op_cycles[1], p->op_cycles[0]);
+	EXPECT_GT(p->op_cycles[2], p->op_cycles[1]);
+	EXPECT_EQ(w.op_cycles, (__u64)p->op_cycles[0] + p->op_cycles[1] +
+			       p->op_cycles[2]);
+	/* nothing written past the record, nothing before it */
+	EXPECT_EQ(0xa5, prof.map[63]);
+	EXPECT_EQ(0xa5, prof.map[64 + 16 + 3 * 4]);
+	/* WAIT on the profile BO reports the job */
+	memset(&w, 0, sizeof(w));
+	w.seqno = prof.handle;
+	w.flags = DRM_VPUX_WAIT_BO;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(w.op_cycles, (__u64)p->op_cycles[0] + p->op_cycles[1] +
+			       p->op_cycles[2]);
+}
+
+TEST_F(job, profile_too_small_holds_the_first_ops)
+{
+	struct drm_vpux_profile *p;
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo prof;
+
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &prof));
+	memset(prof.map, 0xa5, 4096);
+	p = (struct drm_vpux_profile *)prof.map;
+	submit_args(&s, &self->task, 0, three_copies(&self->task), self->list, 3);
+	s.flags = DRM_VPUX_SUBMIT_PROFILE;
+	s.profile = (struct drm_vpux_buf){ .handle = prof.handle,
+					   .size = sizeof(*p) + 2 * 4 + 3 };
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(3u, p->op_count[0]);
+	EXPECT_EQ(2u, p->entries);
+	EXPECT_GT(p->op_cycles[1], p->op_cycles[0]);
+	EXPECT_EQ(0xa5, prof.map[sizeof(*p) + 2 * 4]);
+}
+
+TEST_F(job, profile_of_a_refused_task_is_zero)
+{
+	struct drm_vpux_profile *p;
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo prof;
+	struct tb t;
+
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &prof));
+	memset(prof.map, 0xa5, 4096);
+	p = (struct drm_vpux_profile *)prof.map;
+	/* the op names address-list entry 5 of a 3-entry list */
+	tb_init(&t, self->task.map, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 5, 0, 64);
+	submit_args(&s, &self->task, 0, t.size, self->list, 2);
+	s.flags = DRM_VPUX_SUBMIT_PROFILE;
+	s.profile = (struct drm_vpux_buf){ .handle = prof.handle, .size = 64 };
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
+	EXPECT_EQ(0u, p->op_count[0]);
+	EXPECT_EQ(0u, p->entries);
+	EXPECT_EQ(0xa5, prof.map[16]);
+}
+
+/* SUBMIT a 64-byte copy with the profile arguments given */
+static int profile_submit(FIXTURE_DATA(job) *self, __u32 flags, __u32 handle,
+			  __u64 offset, __u64 size, __u32 pad)
+{
+	struct drm_vpux_submit s;
+
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, 64),
+		    self->list, 2);
+	s.flags = flags;
+	s.profile = (struct drm_vpux_buf){ .handle = handle, .pad = pad,
+					   .offset = offset, .size = size };
+	return vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s);
+}
+
+TEST_F(job, profile_bad_args)
+{
+	const __u32 P = DRM_VPUX_SUBMIT_PROFILE;
+	struct drm_prime_handle ex = { .flags = DRM_CLOEXEC }, im = { 0 };
+	struct drm_vpux_wait w = { 0 };
+	struct drm_vpux_profile *pt;
+	struct bo prof, ro, theirs;
+	int other;
+
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &prof));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, DRM_VPUX_BO_DEVICE_READONLY, &ro));
+	/* another file's BO, imported here through PRIME: this file's too */
+	other = vpux_open_nth(0, NULL);
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(0, bo_new(other, 4096, 0, &theirs));
+	pt = (struct drm_vpux_profile *)theirs.map;
+	ex.handle = theirs.handle;
+	ASSERT_EQ(0, vpux_ioctl(other, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ex));
+	im.fd = ex.fd;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &im));
+	close(ex.fd);
+
+	/* a range without the flag, and an unknown flag */
+	EXPECT_EQ(-EINVAL, profile_submit(self, 0, prof.handle, 0, 64, 0));
+	EXPECT_EQ(-EINVAL, profile_submit(self, 0, 0, 8, 0, 0));
+	EXPECT_EQ(-EINVAL, profile_submit(self, 1u << 1, 0, 0, 0, 0));
+	/* the range: pad, alignment, header size, inside the BO */
+	EXPECT_EQ(-EINVAL, profile_submit(self, P, prof.handle, 0, 64, 1));
+	EXPECT_EQ(-EINVAL, profile_submit(self, P, prof.handle, 4, 64, 0));
+	EXPECT_EQ(-EINVAL, profile_submit(self, P, prof.handle, 0, 15, 0));
+	EXPECT_EQ(-EINVAL, profile_submit(self, P, prof.handle, 4096, 16, 0));
+	EXPECT_EQ(-EINVAL, profile_submit(self, P, prof.handle, 4088, 16, 0));
+	EXPECT_EQ(-EINVAL, profile_submit(self, P, prof.handle, 8, ~0ull - 4, 0));
+	/* the BO: unknown here, device-read-only */
+	EXPECT_EQ(-ENOENT, profile_submit(self, P, 0, 0, 64, 0));
+	EXPECT_EQ(-ENOENT, profile_submit(self, P, 99999, 0, 64, 0));
+	EXPECT_EQ(-EINVAL, profile_submit(self, P, ro.handle, 0, 64, 0));
+	/* the file still runs jobs, with a good profile at the BO's end */
+	EXPECT_EQ(0, profile_submit(self, P, prof.handle, 4080, 16, 0));
+	/* the imported BO takes the profile; its exporter reads it */
+	memset(theirs.map, 0xa5, 64);
+	ASSERT_EQ(0, profile_submit(self, P, im.handle, 0, 64, 0));
+	w.seqno = im.handle;
+	w.flags = DRM_VPUX_WAIT_BO;
+	w.timeout_ns = now_ns() + 5000000000ll;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(1u, pt->op_count[0]);
+	EXPECT_EQ(1u, pt->entries);
+	EXPECT_EQ(w.op_cycles, (__u64)pt->op_cycles[0]);
+	close(other);
+}
+
 static int copy_job(struct __test_metadata *_metadata, FIXTURE_DATA(job) *self,
 		    struct drm_vpux_wait *w)
 {
@@ -662,6 +834,33 @@ TEST_F(job, injected_hang_is_recovered)
 	submit_args(&s, &self->task, 0, size, self->list, 2);
 	EXPECT_EQ(-EBADFD, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 	EXPECT_EQ(0, fresh_file_copy(0x6b));
+}
+
+/* The profile of a job aborted as hung lists its op, with no cycles */
+TEST_F(job, profile_of_a_hung_job)
+{
+	struct drm_vpux_profile *p;
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo prof;
+
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &prof));
+	memset(prof.map, 0xa5, 4096);
+	p = (struct drm_vpux_profile *)prof.map;
+	ASSERT_EQ(0, dbg_write(self->minor, "inject", "hang 0 1"));
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, SZ),
+		    self->list, 2);
+	s.flags = DRM_VPUX_SUBMIT_PROFILE;
+	s.profile = (struct drm_vpux_buf){ .handle = prof.handle, .size = 64 };
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 30000000000ll, &w));
+	self->expect_resets = 1;
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
+	EXPECT_EQ(1u, p->op_count[0]);
+	EXPECT_EQ(1u, p->entries);
+	EXPECT_EQ(0u, p->op_cycles[0]);
 }
 
 /*

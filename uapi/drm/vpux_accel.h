@@ -23,7 +23,7 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
 #define DRM_VPUX_UAPI_VERSION_MAJOR	1
-#define DRM_VPUX_UAPI_VERSION_MINOR	3
+#define DRM_VPUX_UAPI_VERSION_MINOR	4
 
 #define DRM_VPUX_GET_PARAM		0x00
 #define DRM_VPUX_BO_CREATE		0x01
@@ -214,9 +214,13 @@ struct drm_vpux_syncobj {
  *	@out_point for a timeline), or 0
  * @priority: DRM_VPUX_PRIORITY_*
  * @out_point: timeline point of @out_syncobj, 0 for binary
- * @flags: must be zero
+ * @flags: DRM_VPUX_SUBMIT_* flags
  * @pad: must be zero
  * @seqno: out: the job's number in this file, for DRM_IOCTL_VPUX_WAIT
+ * @profile: with DRM_VPUX_SUBMIT_PROFILE (uapi 1.4), where the kernel
+ *	writes the job's struct drm_vpux_profile: a range of a BO of this
+ *	file the device may write, offset 8-byte aligned, at least 16 bytes;
+ *	all zero without the flag
  *
  * Every BO is also fenced (its dma_resv gets the job's fence). The task is
  * validated by the engine core before anything is programmed; a bad one
@@ -234,6 +238,35 @@ struct drm_vpux_submit {
 	__u32 flags;
 	__u32 pad;
 	__u64 seqno;
+	struct drm_vpux_buf profile;
+};
+
+/*
+ * DRM_VPUX_SUBMIT_PROFILE - record each op's engine cycles in
+ * drm_vpux_submit.profile (uapi 1.4). A kernel of an older minor refuses
+ * the flag with -EINVAL.
+ */
+#define DRM_VPUX_SUBMIT_PROFILE		(1u << 0)
+#define DRM_VPUX_SUBMIT_FLAGS		DRM_VPUX_SUBMIT_PROFILE
+
+/**
+ * struct drm_vpux_profile - a job's per-op cycles, written by the kernel
+ * @op_count: the task's ops per engine kind: DMA, DPU, SHAVE
+ * @entries: entries of @op_cycles written; fewer than the ops when the
+ *	profile range is too small for all of them
+ * @op_cycles: each op's engine cycles (VPUX_ENG_OP_CYCLES; 0 for an op
+ *	that did not complete): the DMA ops, then the DPU ops, then the
+ *	SHAVE ops, each kind in task order
+ *
+ * SUBMIT zeroes the header; the kernel fills the record when the job
+ * leaves the engine core (done, failed, or aborted after a hang), before
+ * its fence signals, so it is complete once WAIT reports the job. A job
+ * the core refused, or that never ran, leaves the header zero.
+ */
+struct drm_vpux_profile {
+	__u32 op_count[3];
+	__u32 entries;
+	__u32 op_cycles[];
 };
 
 /* Job status reported by DRM_IOCTL_VPUX_WAIT */

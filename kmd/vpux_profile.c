@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Job profiles (DRM_VPUX_SUBMIT_PROFILE): each op's engine cycles,
+ * copied out of the engine core into a BO range the submitter named,
+ * when the job leaves the core. The core forgets a task's ops as soon as
+ * its slot is cleared, so this is the only moment they can be read.
+ */
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+
+#include "dla_interface.h"
+#include "dla_task_format.h"
+#include "vpux_drv.h"
+#include "vpux_gem.h"
+#include "vpux_job.h"
+
+/**
+ * vpux_profile_attach() - give a job its profile range
+ * @job: the job being submitted (its address list resolved)
+ * @file: the submitter
+ * @buf: drm_vpux_submit.profile
+ *
+ * The BO must be one of @file's, writable by the device; it joins the
+ * job's BOs, so it is fenced like them and WAIT_BO on it reports the job.
+ *
+ * Return: 0; -EINVAL for padding, a misaligned or too small range, a
+ * range outside the BO, a device-read-only BO or one of another file;
+ * -ENOENT for an unknown handle; or the kernel mapping's errno.
+ */
+int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
+			const struct drm_vpux_buf *buf)
+{
+	struct vpux_device *vdev = job->vdev;
+	struct drm_gem_object *obj;
+	struct vpux_bo *bo;
+	bool ours;
+	void *vaddr;
+	u32 i;
+	int ret;
+
+	if (buf->pad || !IS_ALIGNED(buf->offset, 8) ||
+	    buf->size < sizeof(struct drm_vpux_profile)) {
+		vpux_dbg(vdev, "SUBMIT: profile: pad %u, offset %#llx, size %llu: want pad 0, 8-byte alignment, >= %zu bytes\n",
+			 buf->pad, buf->offset, buf->size,
+			 sizeof(struct drm_vpux_profile));
+		return -EINVAL;
+	}
+	obj = drm_gem_object_lookup(file, buf->handle);
+	if (!obj) {
+		vpux_dbg(vdev, "SUBMIT: profile: no BO %u\n", buf->handle);
+		return -ENOENT;
+	}
+	bo = to_vpux_bo(obj);
+	mutex_lock(&vdev->bo_lock);
+	ours = bo->ctx == &job->fpriv->ctx && bo->device_addr;
+	mutex_unlock(&vdev->bo_lock);
+	if (!ours || (bo->flags & DRM_VPUX_BO_DEVICE_READONLY) ||
+	    buf->offset > obj->size || buf->size > obj->size - buf->offset) {
+		vpux_dbg(vdev, "SUBMIT: profile: BO %u (%zu bytes%s%s) cannot take %#llx+%#llx\n",
+			 buf->handle, obj->size, ours ? "" : ", another file's",
+			 bo->flags & DRM_VPUX_BO_DEVICE_READONLY ?
+			 ", device-read-only" : "", buf->offset, buf->size);
+		drm_gem_object_put(obj);
+		return -EINVAL;
+	}
+	ret = vpux_bo_kmap(bo, &vaddr);
+	if (ret) {
+		drm_gem_object_put(obj);
+		return ret;
+	}
+
+	for (i = 0; i < job->nbos; i++)
+		if (job->bos[i] == obj)
+			break;
+	if (i < job->nbos)
+		drm_gem_object_put(obj);
+	else
+		job->bos[job->nbos++] = obj;
+	job->profile = vaddr + buf->offset;
+	job->profile_size = min_t(u64, buf->size, U32_MAX);
+	memset(job->profile, 0, sizeof(*job->profile));
+	return 0;
+}
+
+/**
+ * vpux_profile_record() - write a job's profile from the engine core
+ * @job: a job leaving the core
+ * @engine: the core instance
+ * @task_id: the job's task id, not yet cleared
+ *
+ * Called with the core's lock held, before dla_clear_task(). No-op for a
+ * job without a profile.
+ */
+void vpux_profile_record(struct vpux_job *job, void *engine, u32 task_id)
+{
+	struct drm_vpux_profile *p = job->profile;
+	u32 room, n = 0, k, i, c;
+
+	BUILD_BUG_ON(ARRAY_SIZE(p->op_count) != DLA_OP_KINDS);
+	if (!p)
+		return;
+	room = (job->profile_size - sizeof(*p)) / sizeof(p->op_cycles[0]);
+	for (k = 0; k < DLA_OP_KINDS; k++) {
+		for (i = 0; !dla_op_cycles(engine, task_id, k, i, &c); i++)
+			if (n < room)
+				p->op_cycles[n++] = c;
+		p->op_count[k] = i;
+	}
+	p->entries = n;
+}
