@@ -9,7 +9,8 @@
  *  - "ioctl": /dev/accel/accelN through uapi/drm/vpux_accel.h
  *    (backend_ioctl.c): BO_CREATE/BO_INFO + mmap for bo_alloc, SUBMIT
  *    with the address list as (handle, offset, size) triples, WAIT by
- *    seqno for wait and status; no per-op cycles.
+ *    seqno for wait and status; per-op cycles through a profile BO
+ *    (uapi 1.4).
  *
  * Buffers are device memory with a device address and a CPU mapping; a
  * task is an address list whose entry 0 holds task memory
@@ -54,6 +55,7 @@ struct vpux_be_job {
 	int64_t submit_ns;	/* ioctl: submitted, and seen finished (or 0) */
 	int64_t done_ns;
 	uint32_t ops_total;
+	const struct vpux_bo *prof;	/* ioctl: the request's profile BO */
 };
 
 struct vpux_backend_ops {
@@ -67,13 +69,21 @@ struct vpux_backend_ops {
 	void (*bo_free)(void *priv, struct vpux_bo *bo);
 	void *(*bo_map)(void *priv, struct vpux_bo *bo);
 	/*
+	 * A buffer a job records its per-op cycles in, for a task of @ops
+	 * ops (optional op; VPUX_E_UNSUPPORTED when the backend reads them
+	 * without one or cannot record them at all).
+	 */
+	int (*profile_alloc)(void *priv, uint32_t ops, struct vpux_bo *bo);
+	/*
 	 * Entry 0 = task memory; entry @own (or -1) a buffer no other job
 	 * uses (the request's scratch), by which the job's result can still
-	 * be found after the kernel forgot the job's number. Fills *@job.
+	 * be found after the kernel forgot the job's number; @prof a buffer
+	 * from profile_alloc (kept until the job is released) or NULL.
+	 * Fills *@job.
 	 */
 	int (*submit)(void *priv, const struct vpux_be_entry *list,
 		      unsigned int n, unsigned int prio, int own,
-		      struct vpux_be_job *job);
+		      const struct vpux_bo *prof, struct vpux_be_job *job);
 	/* 0, VPUX_E_TIMEOUT; @timeout_ms < 0 waits forever */
 	int (*wait)(void *priv, struct vpux_be_job *job, int timeout_ms);
 	int (*status)(void *priv, struct vpux_be_job *job,

@@ -147,7 +147,7 @@ static int dla_to_vpux(int r)
 
 static int ip_submit(void *priv, const struct vpux_be_entry *list,
 		     unsigned int n, unsigned int prio, int own,
-		     struct vpux_be_job *job)
+		     const struct vpux_bo *prof, struct vpux_be_job *job)
 {
 	struct dla_user_buf l[DLA_MAX_ADDR_ENTRIES];
 	struct inproc *p = priv;
@@ -167,6 +167,7 @@ static int ip_submit(void *priv, const struct vpux_be_entry *list,
 				"inproc: the engine core refused the task (dla error %d: %s)",
 				h, dla_user_last_error());
 	(void)own;	/* the port keeps a task's result until it is released */
+	(void)prof;	/* and reads per-op cycles from the core */
 	memset(job, 0, sizeof(*job));
 	job->id = (uint64_t)h;
 	return 0;

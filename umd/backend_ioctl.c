@@ -42,6 +42,8 @@
 #define IOB_PARAMS_1_0	14
 /* the first minor with DRM_VPUX_WAIT_BO */
 #define IOB_MINOR_WAIT_BO	3
+/* the first minor with DRM_VPUX_SUBMIT_PROFILE */
+#define IOB_MINOR_PROFILE	4
 
 struct iob {
 	int fd;
@@ -311,9 +313,28 @@ static uint32_t task_ops(const struct vpux_be_entry *task)
 	return n;
 }
 
+/* A profile BO (struct drm_vpux_profile) for @ops ops, mapped */
+static int io_profile_alloc(void *priv, uint32_t ops, struct vpux_bo *bo)
+{
+	struct iob *p = priv;
+	int ret;
+
+	if (p->minor < IOB_MINOR_PROFILE)
+		return VPUX_E_UNSUPPORTED;	/* not an error: no message */
+	ret = io_bo_alloc(priv, sizeof(struct drm_vpux_profile) +
+			  (uint64_t)ops * sizeof(uint32_t), 0, bo);
+	if (ret)
+		return ret;
+	if (!io_bo_map(priv, bo)) {
+		io_bo_free(priv, bo);
+		return VPUX_E_NOMEM;
+	}
+	return 0;
+}
+
 static int io_submit(void *priv, const struct vpux_be_entry *list,
 		     unsigned int n, unsigned int prio, int own,
-		     struct vpux_be_job *job)
+		     const struct vpux_bo *prof, struct vpux_be_job *job)
 {
 	struct drm_vpux_buf bufs[DRM_VPUX_MAX_ADDR_ENTRIES - 1];
 	struct drm_vpux_submit s;
@@ -340,6 +361,11 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
 	/* the library's 0..3 are the kernel's LOW..REALTIME */
 	s.priority = prio > DRM_VPUX_PRIORITY_REALTIME ?
 		     DRM_VPUX_PRIORITY_REALTIME : prio;
+	if (prof) {
+		s.flags = DRM_VPUX_SUBMIT_PROFILE;
+		s.profile.handle = (uint32_t)prof->handle;
+		s.profile.size = prof->size;
+	}
 	t0 = now_ns();
 	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_SUBMIT, &s)) {
 		e = errno;
@@ -355,6 +381,7 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
 	job->own = own > 0 && (unsigned int)own < n ? list[own].bo->handle : 0;
 	job->submit_ns = t0;
 	job->ops_total = task_ops(&list[0]);
+	job->prof = prof;
 	return 0;
 }
 
@@ -464,16 +491,32 @@ static int io_status(void *priv, struct vpux_be_job *job,
 	return 0;
 }
 
+/*
+ * An op's cycles from the job's profile, which the kernel writes when the
+ * job leaves the engine core: 0 until then, as for an op that did not
+ * complete.
+ */
 static int io_op_cycles(void *priv, const struct vpux_be_job *job,
 			unsigned int kind, unsigned int index, uint32_t *cycles)
 {
-	(void)priv;
-	(void)job;
-	(void)kind;
-	(void)index;
-	(void)cycles;
-	return vpux_err(VPUX_E_UNSUPPORTED,
-			"ioctl: per-op cycles: vpux_accel has no uapi for them yet");
+	const volatile struct drm_vpux_profile *pr;
+	struct iob *p = priv;
+	uint32_t at = index, k;
+
+	if (!job->prof)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s: per-op cycles: " IOB_DRIVER " uapi 1.%u has no job profiles (1.%d has)",
+				p->path, p->minor, IOB_MINOR_PROFILE);
+	pr = job->prof->cpu;
+	*cycles = 0;
+	if (kind >= DLA_OP_KINDS || index >= pr->op_count[kind])
+		return 0;
+	for (k = 0; k < kind; k++)
+		at += pr->op_count[k];
+	if (at < pr->entries &&
+	    sizeof(*pr) + (at + 1) * sizeof(uint32_t) <= job->prof->size)
+		*cycles = pr->op_cycles[at];
+	return 0;
 }
 
 static void io_release(void *priv, struct vpux_be_job *job)
@@ -495,5 +538,6 @@ const struct vpux_backend_ops vpux_backend_ioctl = {
 	.wait = io_wait,
 	.status = io_status,
 	.op_cycles = io_op_cycles,
+	.profile_alloc = io_profile_alloc,
 	.release = io_release,
 };

@@ -41,6 +41,8 @@ struct vpux_network {
 struct vpux_request {
 	struct vpux_network *net;
 	struct vpux_bo scratch;
+	struct vpux_bo prof;	/* per-op cycles, if @has_prof */
+	int has_prof;
 	struct vpux_be_entry *list;
 	struct vpux_be_job job;	/* the backend's record, valid if @has_job */
 	int has_job;

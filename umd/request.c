@@ -35,6 +35,21 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 		return ret;
 	}
 	r->net = net;
+	if (dev->ops->profile_alloc) {
+		uint32_t ops = 0;
+		unsigned int k;
+
+		for (k = 0; k < LF_KINDS; k++)
+			ops += lf_op_count(&net->img, k);
+		ret = dev->ops->profile_alloc(dev->priv, ops, &r->prof);
+		if (ret && ret != VPUX_E_UNSUPPORTED) {
+			dev->ops->bo_free(dev->priv, &r->scratch);
+			free(r->list);
+			free(r);
+			return ret;
+		}
+		r->has_prof = !ret;
+	}
 	r->list[SLOT_TASK] = (struct vpux_be_entry){ &net->task, 0,
 						     net->task_size };
 	r->list[SLOT_WEIGHTS] = (struct vpux_be_entry){ &net->weights, 0,
@@ -66,6 +81,8 @@ void vpux_request_destroy(struct vpux_request *r)
 	if (r->has_job)
 		dev->ops->wait(dev->priv, &r->job, 5000);
 	forget(r);
+	if (r->has_prof)
+		dev->ops->bo_free(dev->priv, &r->prof);
 	dev->ops->bo_free(dev->priv, &r->scratch);
 	free(r->list);
 	free(r);
@@ -138,7 +155,8 @@ int vpux_request_submit(struct vpux_request *r)
 	}
 	/* the scratch buffer is the request's alone: its last job is this one */
 	ret = dev->ops->submit(dev->priv, r->list, r->net->n_slots, 1,
-			       SLOT_SCRATCH, &job);
+			       SLOT_SCRATCH, r->has_prof ? &r->prof : NULL,
+			       &job);
 	if (ret)
 		return ret;
 	r->job = job;
