@@ -173,7 +173,6 @@ static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
 	struct drm_gem_object *obj;
 	struct vpux_bo *bo;
 	u64 addr = 0;
-	u32 i;
 
 	if (buf->pad) {
 		vpux_dbg(vdev, "SUBMIT: entry %u: non-zero pad\n", idx);
@@ -202,6 +201,23 @@ static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
 	}
 	job->task.list[idx].addr = addr + buf->offset;
 	job->task.list[idx].size = buf->size;
+	*bo_idx = vpux_job_hold_bo(job, obj);
+	return 0;
+}
+
+/**
+ * vpux_job_hold_bo() - make a looked-up BO one of the job's BOs
+ * @job: the job being submitted
+ * @obj: a BO; the caller's reference passes to the job
+ *
+ * Each BO is held once, however many address-list entries (or the
+ * profile) name it; a second reference is dropped.
+ *
+ * Return: the BO's index in @job->bos.
+ */
+u32 vpux_job_hold_bo(struct vpux_job *job, struct drm_gem_object *obj)
+{
+	u32 i;
 
 	for (i = 0; i < job->nbos; i++)
 		if (job->bos[i] == obj)
@@ -210,8 +226,7 @@ static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
 		drm_gem_object_put(obj);
 	else
 		job->bos[job->nbos++] = obj;
-	*bo_idx = i;
-	return 0;
+	return i;
 }
 
 static int vpux_job_add_buffers(struct vpux_job *job, struct drm_file *file,

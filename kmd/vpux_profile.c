@@ -35,7 +35,6 @@ int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
 	struct vpux_bo *bo;
 	bool ours;
 	void *vaddr;
-	u32 i;
 	int ret;
 
 	if (buf->pad || !IS_ALIGNED(buf->offset, 8) ||
@@ -68,14 +67,7 @@ int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
 		drm_gem_object_put(obj);
 		return ret;
 	}
-
-	for (i = 0; i < job->nbos; i++)
-		if (job->bos[i] == obj)
-			break;
-	if (i < job->nbos)
-		drm_gem_object_put(obj);
-	else
-		job->bos[job->nbos++] = obj;
+	vpux_job_hold_bo(job, obj);
 	job->profile = vaddr + buf->offset;
 	job->profile_size = min_t(u64, buf->size, U32_MAX);
 	memset(job->profile, 0, sizeof(*job->profile));

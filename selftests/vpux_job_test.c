@@ -609,23 +609,38 @@ static size_t three_copies(struct bo *task)
 	return t.size;
 }
 
+/*
+ * Run three_copies() with its profile at @off (@size bytes) of a fresh
+ * 4 KiB BO filled with 0xa5; 0 if the job was DONE.
+ */
+static int profiled_three_copies(FIXTURE_DATA(job) *self, struct bo *prof,
+				 __u64 off, __u64 size, struct drm_vpux_wait *w)
+{
+	struct drm_vpux_submit s;
+	int ret;
+
+	ret = bo_new(self->fd, 4096, 0, prof);
+	if (ret)
+		return ret;
+	memset(prof->map, 0xa5, 4096);
+	submit_args(&s, &self->task, 0, three_copies(&self->task), self->list, 3);
+	s.flags = DRM_VPUX_SUBMIT_PROFILE;
+	s.profile = (struct drm_vpux_buf){ .handle = prof->handle,
+					   .offset = off, .size = size };
+	ret = vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s);
+	if (!ret)
+		ret = job_wait(self->fd, s.seqno, 5000000000ll, w);
+	return ret ? ret : w->status == DRM_VPUX_STATUS_DONE ? 0 : -EIO;
+}
+
 TEST_F(job, profile_records_each_op)
 {
 	struct drm_vpux_profile *p;
-	struct drm_vpux_submit s;
 	struct drm_vpux_wait w;
 	struct bo prof;
 
-	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &prof));
-	memset(prof.map, 0xa5, 4096);
+	ASSERT_EQ(0, profiled_three_copies(self, &prof, 64, 256, &w));
 	p = (struct drm_vpux_profile *)(prof.map + 64);
-	submit_args(&s, &self->task, 0, three_copies(&self->task), self->list, 3);
-	s.flags = DRM_VPUX_SUBMIT_PROFILE;
-	s.profile = (struct drm_vpux_buf){ .handle = prof.handle, .offset = 64,
-					   .size = 256 };
-	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
-	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
-	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 	EXPECT_EQ(3u, p->op_count[0]);
 	EXPECT_EQ(0u, p->op_count[1]);
 	EXPECT_EQ(0u, p->op_count[2]);
@@ -651,20 +666,12 @@ TEST_F(job, profile_records_each_op)
 TEST_F(job, profile_too_small_holds_the_first_ops)
 {
 	struct drm_vpux_profile *p;
-	struct drm_vpux_submit s;
 	struct drm_vpux_wait w;
 	struct bo prof;
 
-	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &prof));
-	memset(prof.map, 0xa5, 4096);
+	ASSERT_EQ(0, profiled_three_copies(self, &prof, 0, sizeof(*p) + 2 * 4 + 3,
+					   &w));
 	p = (struct drm_vpux_profile *)prof.map;
-	submit_args(&s, &self->task, 0, three_copies(&self->task), self->list, 3);
-	s.flags = DRM_VPUX_SUBMIT_PROFILE;
-	s.profile = (struct drm_vpux_buf){ .handle = prof.handle,
-					   .size = sizeof(*p) + 2 * 4 + 3 };
-	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
-	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
-	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 	EXPECT_EQ(3u, p->op_count[0]);
 	EXPECT_EQ(2u, p->entries);
 	EXPECT_GT(p->op_cycles[1], p->op_cycles[0]);
