@@ -38,14 +38,17 @@ static int fake_dma(struct fake_hw *hw, uint32_t e)
 {
 	struct vpux_hw_dma_desc d;
 	uint32_t i, j, k;
+	uint64_t rows;
 
 	memcpy(&d, hw->eng[e].run, sizeof(d));
 	/*
-	 * The fake is no model: it refuses copies of more than 1 Ki rows, so
-	 * a fuzzed task of thousands of ops cannot take minutes (one did,
-	 * 30 of them, with 64 Ki rows allowed).
+	 * The fake is no model: it refuses copies of more than 1 Ki rows or
+	 * 16 MiB, so a fuzzed task of thousands of ops cannot take minutes
+	 * (one did, 30 of them, with 64 Ki rows allowed; rows of up to 4 GiB
+	 * each were still allowed).
 	 */
-	if ((uint64_t)d.count[0] * d.count[1] * d.count[2] > 1024)
+	rows = (uint64_t)d.count[0] * d.count[1] * d.count[2];
+	if (rows > 1024 || rows * d.len > (16u << 20))
 		return VPUX_ENG_ERR_DESC;
 	for (k = 0; k < d.count[2]; k++)
 		for (j = 0; j < d.count[1]; j++)
