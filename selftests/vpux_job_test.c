@@ -5,6 +5,7 @@
  * core's task builder; the NPU's DMA engines copy between BOs through the
  * MMU, and the results are checked byte for byte. Needs vpux_accel loaded.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -109,6 +110,30 @@ TEST_F(job, dma_copy)
 	/* a finished job can be waited for again */
 	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 0, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+}
+
+/*
+ * A program built against uapi 1.3 passes the shorter struct (no
+ * profile): the ioctl number carries its size, the DRM core zero-extends
+ * it, and the job runs with its number copied back.
+ */
+TEST_F(job, submit_of_the_uapi_1_3_size)
+{
+	const size_t old = offsetof(struct drm_vpux_submit, profile);
+	const unsigned long cmd = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+				       DRM_COMMAND_BASE + DRM_VPUX_SUBMIT, old);
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, SZ),
+		    self->list, 2);
+	memset(&s.profile, 0x5a, sizeof(s.profile));	/* not sent */
+	ASSERT_EQ(0, vpux_ioctl(self->fd, cmd, &s));
+	EXPECT_NE(0ull, s.seqno);
+	EXPECT_EQ(0x5a5a5a5au, s.profile.handle);	/* not written back */
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
 }
 
 TEST_F(job, chain_with_barrier_and_offsets)
