@@ -711,10 +711,8 @@ static void importer_job(struct scen *c, __u64 len)
 	if (ret)
 		goto out;
 	outcome(S_MMAP, 0, "touch");
-	t.dma[0].len = (dla_u32)len;
-	t.dma[0].src = (struct dla_buf_ref){ .index = 1, .size = (dla_u32)len };
-	t.dma[0].dst = (struct dla_buf_ref){ .index = 2, .size = (dla_u32)len };
-	t.dma[0].count[0] = t.dma[0].count[1] = t.dma[0].count[2] = 1;
+	tb_copy(&t.dma[0], tb_ref(1, 0, (dla_u32)len), tb_ref(2, 0, (dla_u32)len),
+		(dla_u32)len);
 	list[0] = (struct drm_vpux_buf){ .handle = c->imported, .size = len };
 	list[1] = (struct drm_vpux_buf){ .handle = out.handle, .size = len };
 	sub.task = (struct drm_vpux_buf){ .handle = t2.handle, .size = t.size };
@@ -872,10 +870,8 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 	if (ret)
 		goto out;
 	outcome(S_MMAP, 0, "touch");
-	t.dma[0].len = (dla_u32)len;
-	t.dma[0].src = (struct dla_buf_ref){ .index = 1, .size = (dla_u32)len };
-	t.dma[0].dst = (struct dla_buf_ref){ .index = 2, .size = (dla_u32)len };
-	t.dma[0].count[0] = t.dma[0].count[1] = t.dma[0].count[2] = 1;
+	tb_copy(&t.dma[0], tb_ref(1, 0, (dla_u32)len), tb_ref(2, 0, (dla_u32)len),
+		(dla_u32)len);
 
 	/* PRIME: export the destination, import it into the second file */
 	if (c.fd2 >= 0) {

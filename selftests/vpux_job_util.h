@@ -64,10 +64,7 @@ static inline int job_wait(int fd, __u64 seqno, __s64 rel_ns,
 static inline void dma_op(struct dla_dma_op *op, __u32 src, __u32 soff,
 			  __u32 dst, __u32 doff, __u32 len)
 {
-	op->len = len;
-	op->src = (struct dla_buf_ref){ .index = src, .offset = soff, .size = len };
-	op->dst = (struct dla_buf_ref){ .index = dst, .offset = doff, .size = len };
-	op->count[0] = op->count[1] = op->count[2] = 1;
+	tb_copy(op, tb_ref(src, soff, len), tb_ref(dst, doff, len), len);
 }
 
 /* One-op copy a -> b of @len bytes at the task BO's @off. */
