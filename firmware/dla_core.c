@@ -178,3 +178,21 @@ dla_s32 dla_op_cycles(void *engine_context, dla_u32 task_id, dla_u32 kind,
 	*cycles = t->ops[t->base[kind] + index].cycles;
 	return 0;
 }
+
+dla_s32 dla_task_op_cycles(void *engine_context, dla_u32 task_id,
+			   dla_u32 *count, dla_u32 *cycles, dla_u32 room)
+{
+	struct dla_task *t = dla_get_task(engine_context, task_id);
+	dla_u32 k, i, n = 0;
+
+	if (!t)
+		return -DLA_ERR_NOENT;
+	if (!count || (room && !cycles))
+		return -DLA_ERR_INVAL;
+	for (k = 0; k < DLA_OP_KINDS; k++) {
+		count[k] = t->count[k];
+		for (i = 0; i < t->count[k] && n < room; i++)
+			cycles[n++] = t->ops[t->base[k] + i].cycles;
+	}
+	return (dla_s32)n;
+}

@@ -86,17 +86,13 @@ int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
 void vpux_profile_record(struct vpux_job *job, void *engine, u32 task_id)
 {
 	struct drm_vpux_profile *p = job->profile;
-	u32 room, n = 0, k, i, c;
+	dla_s32 n;
 
 	BUILD_BUG_ON(ARRAY_SIZE(p->op_count) != DLA_OP_KINDS);
 	if (!p)
 		return;
-	room = (job->profile_size - sizeof(*p)) / sizeof(p->op_cycles[0]);
-	for (k = 0; k < DLA_OP_KINDS; k++) {
-		for (i = 0; !dla_op_cycles(engine, task_id, k, i, &c); i++)
-			if (n < room)
-				p->op_cycles[n++] = c;
-		p->op_count[k] = i;
-	}
-	p->entries = n;
+	n = dla_task_op_cycles(engine, task_id, p->op_count, p->op_cycles,
+			       (job->profile_size - sizeof(*p)) /
+			       sizeof(p->op_cycles[0]));
+	p->entries = n > 0 ? n : 0;
 }

@@ -159,4 +159,20 @@ dla_s32 dla_task_status(void *engine_context, dla_u32 task_id,
 dla_s32 dla_op_cycles(void *engine_context, dla_u32 task_id, dla_u32 kind,
 		      dla_u32 index, dla_u32 *cycles);
 
+/**
+ * dla_task_op_cycles() - every op's cycles of a task, for a port to keep
+ *	once the task's slot is cleared
+ * @engine_context: handle from dla_register_driver()
+ * @task_id: id from dla_execute_task()
+ * @count: out: the task's ops per kind (DLA_OP_KINDS entries)
+ * @cycles: out: up to @room entries: the DMA ops, then the DPU ops, then
+ *	the SHAVE ops, each kind in task order (0 for an op that did not
+ *	complete)
+ * @room: entries @cycles holds
+ *
+ * Return: entries written, -DLA_ERR_NOENT or -DLA_ERR_INVAL.
+ */
+dla_s32 dla_task_op_cycles(void *engine_context, dla_u32 task_id,
+			   dla_u32 *count, dla_u32 *cycles, dla_u32 room);
+
 #endif /* DLA_INTERFACE_H */

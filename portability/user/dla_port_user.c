@@ -34,7 +34,7 @@ struct dla_user_task {
 	struct dla_user_task *next;	/* DLA_USER_QUEUED */
 	struct dla_task_status st;	/* DLA_USER_RETIRED: the result */
 	dla_u32 *op_cycles;		/* ... and each op's cycles, */
-	unsigned int count[DLA_OP_KINDS];	/* ops per kind in it */
+	dla_u32 count[DLA_OP_KINDS];	/* ops per kind in it */
 	unsigned int n;
 	struct dla_user_buf list[DLA_MAX_ADDR_ENTRIES];
 };
@@ -425,18 +425,12 @@ static void dla_user_free_handle(struct dla_user_dev *d, int handle)
 static void dla_user_retire(struct dla_user_dev *d, unsigned int slot)
 {
 	struct dla_user_task *t = d->core[slot];
-	unsigned int k, i, at = 0;
-	dla_u32 c;
 
 	dla_task_status(d->engine, slot, &t->st);
 	t->op_cycles = calloc(t->st.ops_total ? t->st.ops_total : 1,
 			      sizeof(*t->op_cycles));
-	for (k = 0; k < DLA_OP_KINDS; k++) {
-		for (i = 0; !dla_op_cycles(d->engine, slot, k, i, &c); i++)
-			if (t->op_cycles && at < t->st.ops_total)
-				t->op_cycles[at++] = c;
-		t->count[k] = i;
-	}
+	dla_task_op_cycles(d->engine, slot, t->count, t->op_cycles,
+			   t->op_cycles ? t->st.ops_total : 0);
 	dla_clear_task(d->engine, slot);
 	d->core[slot] = NULL;
 	t->where = DLA_USER_RETIRED;
