@@ -165,14 +165,33 @@ void vpux_job_publish_result(struct vpux_job *job,
 	spin_unlock(&job->vdev->result_lock);
 }
 
+/**
+ * vpux_job_bo_addr() - a BO's device address in the submitting file's space
+ * @job: the job being submitted
+ * @bo: a BO the file holds a handle of
+ *
+ * Return: the address, or 0 if the BO is not mapped there (a BO shared
+ * by flink is mapped only in its creator's space).
+ */
+u64 vpux_job_bo_addr(struct vpux_job *job, struct vpux_bo *bo)
+{
+	struct vpux_device *vdev = job->vdev;
+	u64 addr = 0;
+
+	mutex_lock(&vdev->bo_lock);
+	if (bo->ctx == &job->fpriv->ctx)
+		addr = bo->device_addr;
+	mutex_unlock(&vdev->bo_lock);
+	return addr;
+}
+
 /* Resolve one address-list entry; the BO joins job->bos once. */
 static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
 			    const struct drm_vpux_buf *buf, u32 idx, u32 *bo_idx)
 {
 	struct vpux_device *vdev = job->vdev;
 	struct drm_gem_object *obj;
-	struct vpux_bo *bo;
-	u64 addr = 0;
+	u64 addr;
 
 	if (buf->pad) {
 		vpux_dbg(vdev, "SUBMIT: entry %u: non-zero pad\n", idx);
@@ -190,11 +209,7 @@ static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
 		drm_gem_object_put(obj);
 		return -EINVAL;
 	}
-	bo = to_vpux_bo(obj);
-	mutex_lock(&vdev->bo_lock);
-	if (bo->ctx == &job->fpriv->ctx)
-		addr = bo->device_addr;
-	mutex_unlock(&vdev->bo_lock);
+	addr = vpux_job_bo_addr(job, to_vpux_bo(obj));
 	if (!addr) {
 		drm_gem_object_put(obj);
 		return -EINVAL;

@@ -17,6 +17,7 @@
 
 struct drm_gem_object;
 struct vpux_device;
+struct vpux_bo;
 struct vpux_file_priv;
 struct vpux_mmu_ctx;
 
@@ -113,6 +114,7 @@ int vpux_submit_ioctl(struct drm_device *dev, void *data,
 int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file);
 void vpux_job_free(struct vpux_job *job);
 u32 vpux_job_hold_bo(struct vpux_job *job, struct drm_gem_object *obj);
+u64 vpux_job_bo_addr(struct vpux_job *job, struct vpux_bo *bo);
 void vpux_job_publish_result(struct vpux_job *job,
 			     const struct vpux_job_result *res);
 int vpux_file_jobs_init(struct vpux_device *vdev, struct vpux_file_priv *fpriv);

@@ -50,9 +50,7 @@ int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
 		return -ENOENT;
 	}
 	bo = to_vpux_bo(obj);
-	mutex_lock(&vdev->bo_lock);
-	ours = bo->ctx == &job->fpriv->ctx && bo->device_addr;
-	mutex_unlock(&vdev->bo_lock);
+	ours = vpux_job_bo_addr(job, bo) != 0;
 	if (!ours || (bo->flags & DRM_VPUX_BO_DEVICE_READONLY) ||
 	    buf->offset > obj->size || buf->size > obj->size - buf->offset) {
 		vpux_dbg(vdev, "SUBMIT: profile: BO %u (%zu bytes%s%s) cannot take %#llx+%#llx\n",
