@@ -45,6 +45,7 @@ const char *vpux_strerror(int err)
 		[12] = "timed out",
 		[13] = "device error",
 		[14] = "device busy",
+		[15] = "not permitted",
 	};
 
 	if (err > 0 || -err >= (int)(sizeof(names) / sizeof(names[0])))

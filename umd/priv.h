@@ -46,6 +46,7 @@ struct vpux_request {
 	struct vpux_be_entry *list;
 	struct vpux_be_job job;	/* the backend's record, valid if @has_job */
 	int has_job;
+	unsigned int prio;	/* enum vpux_priority of the next submit */
 };
 
 /* Build the immutable task memory of @net into @mem (net->task_size). */

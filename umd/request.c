@@ -35,6 +35,7 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 		return ret;
 	}
 	r->net = net;
+	r->prio = VPUX_PRIORITY_NORMAL;
 	if (dev->ops->profile_alloc) {
 		uint32_t ops = 0;
 		unsigned int k;
@@ -127,6 +128,18 @@ int vpux_request_bind_output(struct vpux_request *r, unsigned int i,
 		    "output", i);
 }
 
+int vpux_request_set_priority(struct vpux_request *r, unsigned int priority)
+{
+	if (!r)
+		return vpux_err(VPUX_E_INVAL, "priority: NULL request");
+	if (priority > VPUX_PRIORITY_REALTIME)
+		return vpux_err(VPUX_E_INVAL,
+				"priority %u: not one of LOW (0) .. REALTIME (3)",
+				priority);
+	r->prio = priority;
+	return 0;
+}
+
 int vpux_request_submit(struct vpux_request *r)
 {
 	struct vpux_device *dev;
@@ -154,7 +167,7 @@ int vpux_request_submit(struct vpux_request *r)
 		forget(r);
 	}
 	/* the scratch buffer is the request's alone: its last job is this one */
-	ret = dev->ops->submit(dev->priv, r->list, r->net->n_slots, 1,
+	ret = dev->ops->submit(dev->priv, r->list, r->net->n_slots, r->prio,
 			       SLOT_SCRATCH, r->has_prof ? &r->prof : NULL,
 			       &job);
 	if (ret)

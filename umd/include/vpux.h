@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define VPUX_API_VERSION_MAJOR	1
-#define VPUX_API_VERSION_MINOR	0
+#define VPUX_API_VERSION_MINOR	1
 
 /* ---- errors ---- */
 enum vpux_error {
@@ -53,6 +53,8 @@ enum vpux_error {
 	VPUX_E_TIMEOUT = -12,	/* wait timed out; the request still runs */
 	VPUX_E_DEVICE = -13,	/* the device rejected or failed the task */
 	VPUX_E_BUSY = -14,	/* no free task slot; retry later */
+	VPUX_E_PERM = -15,	/* not permitted (API 1.1: a priority that needs
+				 * CAP_SYS_NICE) */
 };
 
 /** vpux_strerror() - short name of a VPUX_E_* code */
@@ -323,6 +325,29 @@ int vpux_request_bind_input(struct vpux_request *req, unsigned int i,
 			    struct vpux_buffer *buf, size_t offset);
 int vpux_request_bind_output(struct vpux_request *req, unsigned int i,
 			     struct vpux_buffer *buf, size_t offset);
+/*
+ * Request priorities (API 1.1): the device gives idle engines to ready ops
+ * by priority, then age.
+ */
+enum vpux_priority {
+	VPUX_PRIORITY_LOW = 0,
+	VPUX_PRIORITY_NORMAL = 1,	/* a new request's */
+	VPUX_PRIORITY_HIGH = 2,
+	VPUX_PRIORITY_REALTIME = 3,
+};
+
+/**
+ * vpux_request_set_priority() - priority of the request's next submits
+ * @req: the request
+ * @priority: enum vpux_priority
+ *
+ * HIGH and REALTIME need CAP_SYS_NICE on a vpux_accel kernel of uapi 1.5
+ * or later: vpux_request_submit() then fails with VPUX_E_PERM, its
+ * message naming the capability. API 1.1.
+ *
+ * Return: 0, or VPUX_E_INVAL for an unknown priority.
+ */
+int vpux_request_set_priority(struct vpux_request *req, unsigned int priority);
 /** vpux_request_submit() - start it; every input and output bound */
 int vpux_request_submit(struct vpux_request *req);
 /** vpux_request_wait() - @timeout_ms < 0 waits forever; 0 or error */

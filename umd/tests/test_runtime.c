@@ -230,6 +230,24 @@ static void test_request_errors(void)
 			  "wait(0) right after submit: %s, then wait(-1) completes",
 			  r0 ? "timed out" : "already done");
 	}
+	{
+		unsigned int p, ran = 0;
+
+		/* in-process, every priority runs (no CAP_SYS_NICE rule) */
+		for (p = VPUX_PRIORITY_LOW; p <= VPUX_PRIORITY_REALTIME; p++)
+			ran += !vpux_request_set_priority(req, p) &&
+			       !vpux_request_submit(req) &&
+			       !vpux_request_wait(req, 5000);
+		tap_check(ran == 4, "a request runs at each of the 4 priorities (%u did)",
+			  ran);
+		tap_check(vpux_request_set_priority(req, 4) == VPUX_E_INVAL &&
+			  strstr(vpux_last_error(), "priority 4") &&
+			  vpux_request_set_priority(NULL, 1) == VPUX_E_INVAL,
+			  "priority 4 and a NULL request refused: %s",
+			  vpux_last_error());
+		tap_check(!strcmp(vpux_strerror(VPUX_E_PERM), "not permitted"),
+			  "VPUX_E_PERM is \"%s\"", vpux_strerror(VPUX_E_PERM));
+	}
 	vpux_request_destroy(req);
 	vpux_buffer_free(small);
 	vpux_buffer_free(big);
