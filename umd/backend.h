@@ -8,9 +8,9 @@
  *    (backend_inproc.c, through portability/user/dla_user.h);
  *  - "ioctl": /dev/accel/accelN through uapi/drm/vpux_accel.h
  *    (backend_ioctl.c): BO_CREATE/BO_INFO + mmap for bo_alloc, SUBMIT
- *    with the address list as (handle, offset, size) triples, WAIT by
- *    seqno for wait and status; per-op cycles through a profile BO
- *    (uapi 1.4).
+ *    with the address list as (handle, offset, size) triples to one of
+ *    a pool of queues (uapi 1.5), WAIT by seqno for wait and status;
+ *    per-op cycles through a profile BO (uapi 1.4).
  *
  * Buffers are device memory with a device address and a CPU mapping; a
  * task is an address list whose entry 0 holds task memory
@@ -56,6 +56,17 @@ struct vpux_be_job {
 	int64_t done_ns;
 	uint32_t ops_total;
 	const struct vpux_bo *prof;	/* ioctl: the request's profile BO */
+	uint32_t queue_id;	/* ioctl: the kernel queue (0: default) */
+	uint16_t qprio, qidx;	/* ioctl: its pool, while it counts as busy */
+	int queued;		/* ioctl: the job counts in its queue's busy */
+};
+
+/* What a task may hold on the device (the kernel's GET_PARAM limits). */
+struct vpux_be_limits {
+	uint32_t max_ops;	/* ops, all engine kinds together */
+	uint32_t max_barriers;
+	uint32_t max_deps;	/* wait edges, and update edges, per task */
+	uint32_t max_addr_entries;	/* task memory included */
 };
 
 struct vpux_backend_ops {
@@ -63,6 +74,8 @@ struct vpux_backend_ops {
 	int (*open)(const char *path, void **priv);
 	void (*close)(void *priv);
 	int (*query)(void *priv, struct vpux_device_info *info);
+	/* the device's task limits */
+	void (*limits)(void *priv, struct vpux_be_limits *lim);
 	/* @flags: VPUX_BE_BO_* */
 	int (*bo_alloc)(void *priv, uint64_t size, unsigned int flags,
 			struct vpux_bo *bo);

@@ -81,6 +81,16 @@ static int ip_query(void *priv, struct vpux_device_info *info)
 	return 0;
 }
 
+static void ip_limits(void *priv, struct vpux_be_limits *lim)
+{
+	(void)priv;
+	/* the engine core of this process, as it was built */
+	lim->max_ops = DLA_MAX_OPS_PER_TASK;
+	lim->max_barriers = DLA_MAX_BARRIERS;
+	lim->max_deps = DLA_MAX_DEPS_PER_TASK;
+	lim->max_addr_entries = DLA_MAX_ADDR_ENTRIES;
+}
+
 static int ip_bo_alloc(void *priv, uint64_t size, unsigned int flags,
 		       struct vpux_bo *bo)
 {
@@ -230,6 +240,7 @@ const struct vpux_backend_ops vpux_backend_inproc = {
 	.open = ip_open,
 	.close = ip_close,
 	.query = ip_query,
+	.limits = ip_limits,
 	.bo_alloc = ip_bo_alloc,
 	.bo_free = ip_bo_free,
 	.bo_map = ip_bo_map,

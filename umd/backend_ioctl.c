@@ -10,9 +10,22 @@
  * buffers) identified by its seqno; WAIT gives its status and cycles.
  * The kernel keeps a file's last 256 results by seqno, and each BO's last
  * one: once a job's number is forgotten (other requests of the process
- * ran 256 jobs since), its result is read by WAIT on the BO only it used
- * (the request's scratch). What WAIT does not report (submit time, op
- * count) is kept in the request's job record.
+ * ran 256 jobs since), its result is read from the BO only it used (the
+ * request's scratch): BO_WAIT on uapi 1.5, WAIT with DRM_VPUX_WAIT_BO on
+ * 1.3 and 1.4. What WAIT does not report (submit time, op count) is kept
+ * in the request's job record.
+ *
+ * Queues (uapi 1.5): a queue runs one job at a time, so the file's
+ * default queue of a priority would serialise every request. The backend
+ * creates queues lazily, a pool of up to IOB_QUEUES per priority, and
+ * gives each SUBMIT the queue with the fewest of this library's jobs not
+ * yet seen finished (a new one while the pool has room and every queue
+ * has one): one request resubmitted after each wait stays on one queue,
+ * 16 requests in flight get 16 queues and overlap on the NPU. A request
+ * is one job, submitted again only once the previous one finished, so no
+ * request's jobs need a queue's order; requests that share a buffer are
+ * ordered by its implicit fences, which hold across queues. On an older
+ * kernel every job goes to the default queue of its priority, as before.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,12 +57,37 @@
 #define IOB_MINOR_WAIT_BO	3
 /* the first minor with DRM_VPUX_SUBMIT_PROFILE */
 #define IOB_MINOR_PROFILE	4
+/*
+ * the first minor with queues, BO_WAIT, the limits in GET_PARAM, the
+ * split sys_error/core_error and CAP_SYS_NICE for HIGH and REALTIME
+ */
+#define IOB_MINOR_QUEUES	5
+/*
+ * The limits every kernel before uapi 1.5 was built with (Kbuild's
+ * -DDLA_MAX_OPS_PER_TASK=1024u ...); 1.5 reports them in GET_PARAM.
+ */
+#define IOB_OLD_MAX_OPS		1024u
+#define IOB_OLD_MAX_BARRIERS	1024u
+#define IOB_OLD_MAX_DEPS	4096u
+/* queues per priority: 16 requests in flight on 16 queues */
+#define IOB_QUEUES		16u
+#define IOB_PRIOS		(DRM_VPUX_PRIORITY_REALTIME + 1)
+
+struct iob_queue {
+	uint32_t id;		/* the kernel's queue id */
+	unsigned int busy;	/* jobs submitted, not yet seen finished */
+};
 
 struct iob {
 	int fd;
 	unsigned int minor;	/* the kernel's uapi minor version */
 	char path[64];
 	uint64_t param[DRM_VPUX_PARAM_COUNT];
+	pthread_mutex_t qlock;	/* the queue pools */
+	struct iob_queue q[IOB_PRIOS][IOB_QUEUES];
+	unsigned int nq[IOB_PRIOS];
+	unsigned int max_q;	/* queues per priority this file may create */
+	int no_more_q;		/* QUEUE_CREATE failed: use what there is */
 };
 
 static int64_t now_ns(void)
@@ -76,6 +114,9 @@ static int errno_to_vpux(int e)
 		return VPUX_E_TIMEOUT;
 	case ENODEV:
 		return VPUX_E_NODEV;
+	case EPERM:
+	case EACCES:
+		return VPUX_E_PERM;
 	default:
 		return VPUX_E_DEVICE;
 	}
@@ -97,6 +138,141 @@ static const char *status_name(uint32_t s)
 	default:
 		return "unknown";
 	}
+}
+
+static const char *const prio_names[IOB_PRIOS] = {
+	"LOW", "NORMAL", "HIGH", "REALTIME",
+};
+
+/* enum drm_vpux_core_error: the name and what it means */
+static const struct {
+	uint32_t code;
+	const char *name, *what;
+} core_errors[] = {
+	{ DRM_VPUX_CORE_ERR_INVAL, "INVAL", "bad argument to a core call" },
+	{ DRM_VPUX_CORE_ERR_BUSY, "BUSY", "no free task slot" },
+	{ DRM_VPUX_CORE_ERR_NODEV, "NODEV", "hardware identity or engines wrong" },
+	{ DRM_VPUX_CORE_ERR_NOENT, "NOENT", "task slot not in use" },
+	{ DRM_VPUX_CORE_ERR_PORT, "PORT", "reading the task memory failed" },
+	{ DRM_VPUX_CORE_ERR_RUNNING, "RUNNING", "task still running" },
+	{ DRM_VPUX_CORE_ERR_ADDR_INDEX, "ADDR_INDEX", "address-list index outside the list" },
+	{ DRM_VPUX_CORE_ERR_BAD_MAGIC, "BAD_MAGIC", "task descriptor magic wrong" },
+	{ DRM_VPUX_CORE_ERR_BAD_VERSION, "BAD_VERSION", "task format version not supported" },
+	{ DRM_VPUX_CORE_ERR_HEADER_SIZE, "HEADER_SIZE", "header size field or entry 0 too small" },
+	{ DRM_VPUX_CORE_ERR_RESERVED, "RESERVED", "reserved field or flag not zero" },
+	{ DRM_VPUX_CORE_ERR_TOO_MANY_OPS, "TOO_MANY_OPS", "op counts above the limits" },
+	{ DRM_VPUX_CORE_ERR_TOO_MANY_BARRIERS, "TOO_MANY_BARRIERS", "barrier count above the limit" },
+	{ DRM_VPUX_CORE_ERR_TOO_MANY_DEPS, "TOO_MANY_DEPS", "wait or update edges above the limit" },
+	{ DRM_VPUX_CORE_ERR_TABLE_RANGE, "TABLE_RANGE", "op list or barrier table outside entry 0" },
+	{ DRM_VPUX_CORE_ERR_OVERFLOW, "OVERFLOW", "integer overflow in a size computation" },
+	{ DRM_VPUX_CORE_ERR_EMPTY, "EMPTY", "task without ops" },
+	{ DRM_VPUX_CORE_ERR_LIST_LEN, "LIST_LEN", "wait/update list longer than allowed" },
+	{ DRM_VPUX_CORE_ERR_BARRIER_ID, "BARRIER_ID", "barrier id >= number of barriers" },
+	{ DRM_VPUX_CORE_ERR_DUP_BARRIER, "DUP_BARRIER", "same barrier twice in one list" },
+	{ DRM_VPUX_CORE_ERR_PRODUCER_COUNT, "PRODUCER_COUNT", "producer count != ops updating it" },
+	{ DRM_VPUX_CORE_ERR_CONSUMER_COUNT, "CONSUMER_COUNT", "consumer count != ops waiting on it" },
+	{ DRM_VPUX_CORE_ERR_CYCLE, "CYCLE", "the wait graph has a cycle" },
+	{ DRM_VPUX_CORE_ERR_BUF_RANGE, "BUF_RANGE", "offset + size outside its buffer" },
+	{ DRM_VPUX_CORE_ERR_CMX_RANGE, "CMX_RANGE", "CMX tile or range outside CMX" },
+	{ DRM_VPUX_CORE_ERR_EXTENT, "EXTENT", "tensor extent larger than its reference" },
+	{ DRM_VPUX_CORE_ERR_SHAPE, "SHAPE", "inconsistent or zero shape field" },
+	{ DRM_VPUX_CORE_ERR_DPU_OP, "DPU_OP", "unknown DPU operation" },
+	{ DRM_VPUX_CORE_ERR_FLAGS, "FLAGS", "unknown flag" },
+	{ DRM_VPUX_CORE_ERR_ARGS_SIZE, "ARGS_SIZE", "SHAVE argument size 0 or too large" },
+	{ DRM_VPUX_CORE_ERR_WINDOW, "WINDOW", "SHAVE window too large" },
+	{ DRM_VPUX_CORE_ERR_MISSING_REF, "MISSING_REF", "required buffer reference is empty" },
+	{ DRM_VPUX_CORE_ERR_UNUSED_REF, "UNUSED_REF", "unused buffer reference is not all zero" },
+	{ DRM_VPUX_CORE_ERR_CTX, "CTX", "MMU context slot out of range" },
+	{ DRM_VPUX_CORE_ERR_PRIORITY, "PRIORITY", "priority out of range" },
+	{ DRM_VPUX_CORE_ERR_ENGINE, "ENGINE", "an engine reported an error" },
+	{ DRM_VPUX_CORE_ERR_MMU_FAULT, "MMU_FAULT", "an op raised an MMU fault" },
+	{ DRM_VPUX_CORE_ERR_ABORTED, "ABORTED", "the task was aborted (hang, teardown)" },
+	{ DRM_VPUX_CORE_ERR_CHANGED, "CHANGED", "the task memory changed while it was read" },
+};
+
+/* "core error TOO_MANY_OPS (105: op counts above the limits)" into @buf */
+static const char *core_error_str(uint32_t code, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(core_errors) / sizeof(core_errors[0]); i++)
+		if (core_errors[i].code == code) {
+			snprintf(buf, len, "engine-core error %s (%u: %s)",
+				 core_errors[i].name, code, core_errors[i].what);
+			return buf;
+		}
+	snprintf(buf, len, "engine-core error %u", code);
+	return buf;
+}
+
+/* Why the kernel failed or dropped a job, from sys_error (-errno) */
+static const char *sys_error_what(int32_t e)
+{
+	switch (-e) {
+	case ETIMEDOUT:
+		return "the job hung and was aborted";
+	case EBADFD:
+		return "the file was banned after a hung or faulting job";
+	case ECANCELED:
+		return "a dependency failed or the file was closed";
+	case ENODEV:
+		return "the device is gone";
+	case ENOMEM:
+		return "the kernel ran out of memory";
+	default:
+		return "";
+	}
+}
+
+/*
+ * A job's result as uapi 1.5 splits it: *@sys (0 or -errno) and *@core
+ * (0 or enum drm_vpux_core_error). Older kernels give only the combined
+ * error; the status tells which one it is (a refused or failed task is
+ * STATUS_ERROR with -core code, a hang or a dropped job an errno).
+ */
+static void split_error(const struct iob *p, const struct drm_vpux_wait *w,
+			int32_t *sys, uint32_t *core)
+{
+	if (p->minor >= IOB_MINOR_QUEUES) {
+		*sys = w->sys_error;
+		*core = w->core_error;
+		return;
+	}
+	*sys = 0;
+	*core = 0;
+	if (w->error >= 0)
+		return;
+	if (w->status == DRM_VPUX_STATUS_ERROR ||
+	    (w->status == DRM_VPUX_STATUS_MMU_FAULT && w->error <= -100))
+		*core = (uint32_t)-w->error;
+	else
+		*sys = w->error;
+}
+
+/* What went wrong with a job, for a message: "ETIMEDOUT (...), ..." */
+static const char *result_str(const struct iob *p,
+			      const struct drm_vpux_wait *w, char *buf,
+			      size_t len)
+{
+	char core[128];
+	int32_t sys;
+	uint32_t ce;
+	size_t n = 0;
+
+	split_error(p, w, &sys, &ce);
+	buf[0] = '\0';
+	if (sys) {
+		const char *what = sys_error_what(sys);
+
+		n = (size_t)snprintf(buf, len, "%s%s%s%s", strerror(-sys),
+				     *what ? " (" : "", what, *what ? ")" : "");
+	}
+	if (ce && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+				      core_error_str(ce, core, sizeof(core)));
+	if (!sys && !ce && n < len)
+		snprintf(buf + n, len - n, "no error code");
+	return buf;
 }
 
 /*
@@ -197,16 +373,52 @@ static int io_open(const char *path, void **priv)
 		}
 		p->param[i] = gp.value;
 	}
+	pthread_mutex_init(&p->qlock, NULL);
+	if (minor >= IOB_MINOR_QUEUES) {
+		/* share the file's queues out evenly between the priorities */
+		p->max_q = (unsigned int)(p->param[DRM_VPUX_PARAM_MAX_QUEUES] /
+					  IOB_PRIOS);
+		if (p->max_q > IOB_QUEUES)
+			p->max_q = IOB_QUEUES;
+	}
 	*priv = p;
 	return 0;
 }
 
+/* the file's queues go with it */
 static void io_close(void *priv)
 {
 	struct iob *p = priv;
 
 	close(p->fd);
+	pthread_mutex_destroy(&p->qlock);
 	free(p);
+}
+
+/* A limit GET_PARAM reported (uapi 1.5), or @old on an older kernel */
+static uint32_t limit(const struct iob *p, unsigned int param, uint32_t old)
+{
+	uint64_t v = p->param[param];
+
+	if (p->minor < IOB_MINOR_QUEUES || !v)
+		return old;
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+static void io_limits(void *priv, struct vpux_be_limits *lim)
+{
+	struct iob *p = priv;
+
+	lim->max_ops = limit(p, DRM_VPUX_PARAM_MAX_OPS_PER_TASK,
+			     IOB_OLD_MAX_OPS);
+	lim->max_barriers = limit(p, DRM_VPUX_PARAM_MAX_BARRIERS,
+				  IOB_OLD_MAX_BARRIERS);
+	lim->max_deps = limit(p, DRM_VPUX_PARAM_MAX_DEPS_PER_TASK,
+			      IOB_OLD_MAX_DEPS);
+	lim->max_addr_entries = limit(p, DRM_VPUX_PARAM_MAX_ADDR_ENTRIES,
+				      DRM_VPUX_MAX_ADDR_ENTRIES);
+	if (lim->max_addr_entries > DRM_VPUX_MAX_ADDR_ENTRIES)
+		lim->max_addr_entries = DRM_VPUX_MAX_ADDR_ENTRIES;
 }
 
 static int io_query(void *priv, struct vpux_device_info *info)
@@ -228,8 +440,11 @@ static int io_query(void *priv, struct vpux_device_info *info)
 	info->engines[0] = (uint32_t)p->param[DRM_VPUX_PARAM_NUM_DMA_ENGINES];
 	info->engines[1] = (uint32_t)p->param[DRM_VPUX_PARAM_NUM_DPU_ENGINES];
 	info->engines[2] = (uint32_t)p->param[DRM_VPUX_PARAM_NUM_SHAVE_ENGINES];
-	info->max_ops = DLA_MAX_OPS_PER_TASK;
-	info->max_barriers = DLA_MAX_BARRIERS;
+	/* what the kernel accepts, not what the engine core could take */
+	info->max_ops = limit(p, DRM_VPUX_PARAM_MAX_OPS_PER_TASK,
+			      IOB_OLD_MAX_OPS);
+	info->max_barriers = limit(p, DRM_VPUX_PARAM_MAX_BARRIERS,
+				   IOB_OLD_MAX_BARRIERS);
 	return 0;
 }
 
@@ -332,22 +547,96 @@ static int io_profile_alloc(void *priv, uint32_t ops, struct vpux_bo *bo)
 	return 0;
 }
 
+/*
+ * The queue of @prio for the next job, counted busy in *@job: the pool's
+ * first queue with none of this library's jobs unfinished, else a new
+ * one while the pool has room, else the least busy. 0 with *@job's queue
+ * set (queue_id 0, the default queue, on a kernel without queues or once
+ * QUEUE_CREATE failed and no queue exists), or VPUX_E_PERM with the
+ * message set when the kernel refuses @prio to this process.
+ */
+static int queue_get(struct iob *p, unsigned int prio, struct vpux_be_job *job)
+{
+	struct iob_queue *q = p->q[prio];
+	unsigned int i, best = 0, n;
+	int ret = 0, e;
+
+	job->queue_id = 0;
+	job->queued = 0;
+	if (!p->max_q)
+		return 0;
+	pthread_mutex_lock(&p->qlock);
+	n = p->nq[prio];
+	for (i = 0; i < n; i++) {
+		if (!q[i].busy)
+			break;
+		if (q[i].busy < q[best].busy)
+			best = i;
+	}
+	if (i == n && n < p->max_q && !p->no_more_q) {
+		struct drm_vpux_queue_create c = { .priority = prio };
+
+		if (!drmIoctl(p->fd, DRM_IOCTL_VPUX_QUEUE_CREATE, &c)) {
+			q[n].id = c.queue_id;
+			q[n].busy = 0;
+			p->nq[prio] = ++n;
+		} else if ((e = errno) == EPERM) {
+			ret = vpux_err(VPUX_E_PERM,
+				       "%s: priority %s needs CAP_SYS_NICE (the kernel refuses QUEUE_CREATE with EPERM); use LOW or NORMAL, or give the process CAP_SYS_NICE",
+				       p->path, prio_names[prio]);
+			goto out;
+		} else {
+			/* no more queues for this file (ENOSPC, ENOMEM) */
+			p->no_more_q = 1;
+			i = n ? best : 0;
+		}
+	} else if (i == n) {
+		i = best;
+	}
+	if (i < n) {
+		q[i].busy++;
+		job->queue_id = q[i].id;
+		job->qprio = (uint16_t)prio;
+		job->qidx = (uint16_t)i;
+		job->queued = 1;
+	}
+out:
+	pthread_mutex_unlock(&p->qlock);
+	return ret;
+}
+
+/* @job is finished, or forgotten: its queue has one busy job fewer */
+static void queue_put(struct iob *p, struct vpux_be_job *job)
+{
+	if (!job->queued)
+		return;
+	pthread_mutex_lock(&p->qlock);
+	if (p->q[job->qprio][job->qidx].busy)
+		p->q[job->qprio][job->qidx].busy--;
+	job->queued = 0;
+	pthread_mutex_unlock(&p->qlock);
+}
+
 static int io_submit(void *priv, const struct vpux_be_entry *list,
 		     unsigned int n, unsigned int prio, int own,
 		     const struct vpux_bo *prof, struct vpux_be_job *job)
 {
 	struct drm_vpux_buf bufs[DRM_VPUX_MAX_ADDR_ENTRIES - 1];
 	struct drm_vpux_submit s;
+	struct vpux_be_limits lim;
+	struct vpux_be_job j;
 	struct iob *p = priv;
 	unsigned int i;
 	int64_t t0;
-	int e;
+	int e, ret;
 
-	if (!n || n > DRM_VPUX_MAX_ADDR_ENTRIES)
+	io_limits(p, &lim);
+	if (!n || n > lim.max_addr_entries)
 		return vpux_err(VPUX_E_INVAL, "ioctl: %u address-list entries (1..%u)",
-				n, DRM_VPUX_MAX_ADDR_ENTRIES);
+				n, lim.max_addr_entries);
 	memset(&s, 0, sizeof(s));
 	memset(bufs, 0, sizeof(bufs));
+	memset(&j, 0, sizeof(j));
 	s.task.handle = (uint32_t)list[0].bo->handle;
 	s.task.offset = list[0].offset;
 	s.task.size = list[0].size;
@@ -366,33 +655,72 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
 		s.profile.handle = (uint32_t)prof->handle;
 		s.profile.size = prof->size;
 	}
+	ret = queue_get(p, s.priority, &j);
+	if (ret)
+		return ret;
+	s.queue_id = j.queue_id;
 	t0 = now_ns();
 	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_SUBMIT, &s)) {
 		e = errno;
+		queue_put(p, &j);
 		if (e == EBADFD)
 			return vpux_err(VPUX_E_DEVICE,
 					"%s: SUBMIT: this file is banned after a hung or faulting job; reopen the device",
 					p->path);
+		if (e == EPERM)
+			return vpux_err(VPUX_E_PERM,
+					"%s: SUBMIT: priority %s needs CAP_SYS_NICE (the kernel refuses it with EPERM); use LOW or NORMAL, or give the process CAP_SYS_NICE",
+					p->path, prio_names[s.priority]);
 		return vpux_err(errno_to_vpux(e), "%s: SUBMIT: %s", p->path,
 				strerror(e));
 	}
-	memset(job, 0, sizeof(*job));
-	job->id = s.seqno;
-	job->own = own > 0 && (unsigned int)own < n ? list[own].bo->handle : 0;
-	job->submit_ns = t0;
-	job->ops_total = task_ops(&list[0]);
-	job->prof = prof;
+	j.id = s.seqno;
+	j.own = own > 0 && (unsigned int)own < n ? list[own].bo->handle : 0;
+	j.submit_ns = t0;
+	j.ops_total = task_ops(&list[0]);
+	j.prof = prof;
+	*job = j;
+	return 0;
+}
+
+/*
+ * The result of the job that last used the BO @handle, once every job on
+ * it finished, by BO_WAIT (uapi 1.5) into a struct drm_vpux_wait, with
+ * the job's number in *@seqno. 0 or a negative errno.
+ */
+static int bo_wait(struct iob *p, uint32_t handle, int64_t abs_ns,
+		   struct drm_vpux_wait *w, uint64_t *seqno)
+{
+	struct drm_vpux_bo_wait b = { .handle = handle, .timeout_ns = abs_ns };
+
+	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_BO_WAIT, &b))
+		return -errno;
+	memset(w, 0, sizeof(*w));
+	w->status = b.status;
+	w->sys_error = b.sys_error;
+	w->core_error = b.core_error;
+	w->error = b.core_error ? -(int32_t)b.core_error : b.sys_error;
+	w->fail_op = b.fail_op;
+	w->fault_addr = b.fault_addr;
+	w->device_cycles = b.device_cycles;
+	w->op_cycles = b.op_cycles;
+	*seqno = b.seqno;
 	return 0;
 }
 
 /*
  * WAIT until @abs_ns (0 polls); 0 with *@w filled, or a negative errno.
  * A job number the kernel no longer holds (256 newer jobs of this file)
- * finished long ago: its result is its own BO's last one.
+ * finished long ago: its result is its own BO's last one (BO_WAIT on
+ * uapi 1.5, which also says which job that was; WAIT on the BO on 1.3
+ * and 1.4). -ESTALE if the BO's last job is another one.
  */
 static int do_wait(struct iob *p, struct vpux_be_job *job, int64_t abs_ns,
 		   struct drm_vpux_wait *w)
 {
+	uint64_t last = 0;
+	int r;
+
 	memset(w, 0, sizeof(*w));
 	w->seqno = job->id;
 	w->timeout_ns = abs_ns;
@@ -400,15 +728,24 @@ static int do_wait(struct iob *p, struct vpux_be_job *job, int64_t abs_ns,
 		if (errno != ENOENT || !job->own ||
 		    p->minor < IOB_MINOR_WAIT_BO)
 			return -errno;
-		memset(w, 0, sizeof(*w));
-		w->seqno = job->own;
-		w->flags = DRM_VPUX_WAIT_BO;
-		w->timeout_ns = abs_ns;
-		if (drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, w))
-			return -errno;
+		if (p->minor >= IOB_MINOR_QUEUES) {
+			r = bo_wait(p, (uint32_t)job->own, abs_ns, w, &last);
+			if (r)
+				return r;
+			if (last != job->id)
+				return -ESTALE;
+		} else {
+			memset(w, 0, sizeof(*w));
+			w->seqno = job->own;
+			w->flags = DRM_VPUX_WAIT_BO;
+			w->timeout_ns = abs_ns;
+			if (drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, w))
+				return -errno;
+		}
 	}
 	if (!job->done_ns)
 		job->done_ns = now_ns();
+	queue_put(p, job);
 	return 0;
 }
 
@@ -421,12 +758,21 @@ static int forgotten(struct iob *p, const struct vpux_be_job *job)
 			IOB_MINOR_WAIT_BO);
 }
 
+/* The request's scratch BO reports a job other than its own */
+static int stale(struct iob *p, const struct vpux_be_job *job)
+{
+	return vpux_err(VPUX_E_STATE,
+			"%s: job %llu is older than the last 256 jobs the kernel keeps, and its scratch BO's last job is another one",
+			p->path, (unsigned long long)job->id);
+}
+
 static int io_wait(void *priv, struct vpux_be_job *job, int timeout_ms)
 {
 	struct iob *p = priv;
 	struct drm_vpux_wait w;
 	int64_t abs_ns = timeout_ms < 0 ? INT64_MAX :
 			 now_ns() + (int64_t)timeout_ms * 1000000;
+	char why[256];
 	int r;
 
 	r = do_wait(p, job, timeout_ms == 0 ? 0 : abs_ns, &w);
@@ -435,22 +781,29 @@ static int io_wait(void *priv, struct vpux_be_job *job, int timeout_ms)
 				p->path, (unsigned long long)job->id, timeout_ms);
 	if (r == -ENOENT && p->minor < IOB_MINOR_WAIT_BO)
 		return forgotten(p, job);
+	if (r == -ESTALE)
+		return stale(p, job);
 	if (r)
 		return vpux_err(errno_to_vpux(-r), "%s: WAIT for job %llu: %s",
 				p->path, (unsigned long long)job->id,
 				strerror(-r));
 	if (w.status == DRM_VPUX_STATUS_DONE)
 		return 0;
+	result_str(p, &w, why, sizeof(why));
 	if (w.status == DRM_VPUX_STATUS_MMU_FAULT)
 		return vpux_err(VPUX_E_DEVICE,
-				"%s: job %llu: kernel status MMU_FAULT at device address 0x%llx (engine kind %u op %u, engine-core error %d); the file is banned",
+				"%s: job %llu: kernel status MMU_FAULT at device address 0x%llx (engine kind %u op %u; %s); the file is banned",
 				p->path, (unsigned long long)job->id,
 				(unsigned long long)w.fault_addr,
-				w.fail_op >> 24, w.fail_op & 0xffffff, w.error);
+				w.fail_op >> 24, w.fail_op & 0xffffff, why);
+	if (w.status == DRM_VPUX_STATUS_ERROR && !w.fail_op)
+		return vpux_err(VPUX_E_DEVICE,
+				"%s: job %llu: kernel status ERROR: the engine core refused the task: %s",
+				p->path, (unsigned long long)job->id, why);
 	return vpux_err(VPUX_E_DEVICE,
-			"%s: job %llu: kernel status %s, engine-core error %d (engine kind %u op %u)",
+			"%s: job %llu: kernel status %s: %s (engine kind %u op %u)",
 			p->path, (unsigned long long)job->id, status_name(w.status),
-			w.error, w.fail_op >> 24, w.fail_op & 0xffffff);
+			why, w.fail_op >> 24, w.fail_op & 0xffffff);
 }
 
 static int io_status(void *priv, struct vpux_be_job *job,
@@ -459,6 +812,8 @@ static int io_status(void *priv, struct vpux_be_job *job,
 	struct iob *p = priv;
 	struct drm_vpux_wait w;
 	int r = do_wait(p, job, 0, &w);
+	int32_t sys;
+	uint32_t core;
 
 	memset(st, 0, sizeof(*st));
 	st->ops_total = job->ops_total;
@@ -468,13 +823,17 @@ static int io_status(void *priv, struct vpux_be_job *job,
 	}
 	if (r == -ENOENT && p->minor < IOB_MINOR_WAIT_BO)
 		return forgotten(p, job);
+	if (r == -ESTALE)
+		return stale(p, job);
 	if (r)
 		return vpux_err(errno_to_vpux(-r), "%s: status of job %llu: %s",
 				p->path, (unsigned long long)job->id,
 				strerror(-r));
 	st->state = w.status == DRM_VPUX_STATUS_DONE ? VPUX_REQ_DONE :
 		    VPUX_REQ_FAILED;
-	st->error = w.error;
+	/* dla_err.h numbering: -core code, else the kernel's -errno */
+	split_error(p, &w, &sys, &core);
+	st->error = core ? -(int32_t)core : sys;
 	if (w.status != DRM_VPUX_STATUS_DONE) {
 		st->fail_kind = w.fail_op >> 24;
 		st->fail_index = w.fail_op & 0xffffff;
@@ -521,9 +880,12 @@ static int io_op_cycles(void *priv, const struct vpux_be_job *job,
 
 static void io_release(void *priv, struct vpux_be_job *job)
 {
-	/* the kernel forgets a job after 256 newer ones, a BO with the BO */
-	(void)priv;
-	(void)job;
+	/*
+	 * The kernel forgets a job after 256 newer ones, a BO with the BO;
+	 * the job no longer counts against its queue (it may still run:
+	 * the queue then holds the next job back until it is done).
+	 */
+	queue_put(priv, job);
 }
 
 const struct vpux_backend_ops vpux_backend_ioctl = {
@@ -531,6 +893,7 @@ const struct vpux_backend_ops vpux_backend_ioctl = {
 	.open = io_open,
 	.close = io_close,
 	.query = io_query,
+	.limits = io_limits,
 	.bo_alloc = io_bo_alloc,
 	.bo_free = io_bo_free,
 	.bo_map = io_bo_map,

@@ -49,6 +49,52 @@ static void net_free(struct vpux_network *net)
 	free(net);
 }
 
+/*
+ * What the device takes in one task (a kernel's limits are lower than
+ * what the loadable format and the in-process core allow): a network
+ * beyond them would load and then fail at every submit.
+ */
+static int check_limits(struct vpux_device *dev, const struct lf_image *img,
+			unsigned int slots)
+{
+	struct vpux_be_limits lim = {
+		.max_ops = DLA_MAX_OPS_PER_TASK,
+		.max_barriers = DLA_MAX_BARRIERS,
+		.max_deps = DLA_MAX_DEPS_PER_TASK,
+		.max_addr_entries = DLA_MAX_ADDR_ENTRIES,
+	};
+	uint32_t ops = 0, waits = 0, updates = 0, i;
+	unsigned int k;
+
+	if (dev->ops->limits)
+		dev->ops->limits(dev->priv, &lim);
+	for (k = 0; k < LF_KINDS; k++) {
+		ops += lf_op_count(img, k);
+		for (i = 0; i < lf_op_count(img, k); i++) {
+			waits += lf_op_deps(img, k, i)->num_waits;
+			updates += lf_op_deps(img, k, i)->num_updates;
+		}
+	}
+	if (ops > lim.max_ops)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"ops: %u in all, the device takes %u per task",
+				ops, lim.max_ops);
+	if (img->n_barriers > lim.max_barriers)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s: %u barriers, the device takes %u per task",
+				VPUX_LF_SEC_BARRIERS, img->n_barriers,
+				lim.max_barriers);
+	if (waits > lim.max_deps || updates > lim.max_deps)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"ops: %u wait and %u update edges, the device takes %u each per task",
+				waits, updates, lim.max_deps);
+	if (slots > lim.max_addr_entries)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s: too many inputs/outputs: %u address-list entries, the device takes %u",
+				VPUX_LF_SEC_HEADER, slots, lim.max_addr_entries);
+	return 0;
+}
+
 int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 		      struct vpux_network **out)
 {
@@ -78,9 +124,8 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 			       (unsigned long long)img->hdr.caps, info.target,
 			       (unsigned long long)info.caps);
 	net->n_slots = SLOT_IO + img->hdr.num_inputs + img->hdr.num_outputs;
-	if (!ret && net->n_slots > DLA_MAX_ADDR_ENTRIES)
-		ret = vpux_err(VPUX_E_UNSUPPORTED, "%s: too many inputs/outputs",
-			       VPUX_LF_SEC_HEADER);
+	if (!ret)
+		ret = check_limits(dev, img, net->n_slots);
 	if (!ret) {
 		net->io_tensor = calloc(net->n_slots, sizeof(uint32_t));
 		if (!net->io_tensor)
