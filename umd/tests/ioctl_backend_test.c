@@ -7,7 +7,10 @@
  * same inputs, and every output must be identical bit for bit. Then the
  * error paths: an absent node, a node that is not vpux_accel, per-op
  * cycles (unsupported), a short wait, latency figures of both backends
- * as TAP comments, and libvpux against an older and a newer kernel uapi.
+ * as TAP comments, and libvpux against an older and a newer kernel uapi:
+ * on uapi 1.5 its queues (16 requests in flight on 16 queues), BO_WAIT,
+ * the limits from GET_PARAM, the split error fields and CAP_SYS_NICE;
+ * the same driver presented as 1.4 and 1.2 takes the older paths.
  *
  *	ioctl_backend_test [/dev/accel/accelN]
  */
@@ -19,6 +22,11 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
 #include <xf86drm.h>
 
 #include "drm/vpux_accel.h"
@@ -32,14 +40,44 @@
  * libvpux.so (the executable comes first in symbol lookup) and pass
  * through to them. With fake_major/fake_minor set, the version query
  * reports that uapi, and the kernel refuses what that minor lacks:
- * the parameters from BO_MEMORY_LIMIT on (1.3), WAIT on a BO (1.3) and
- * SUBMIT flags (the job profile, 1.4).
+ * the parameters from BO_MEMORY_LIMIT on (1.3), WAIT on a BO (1.3),
+ * SUBMIT flags (the job profile, 1.4), and for 1.3 and 1.4 everything
+ * of 1.5: the parameters from MAX_OPS_PER_TASK on, QUEUE_CREATE,
+ * QUEUE_DESTROY, BO_WAIT and a SUBMIT to a queue. SUBMIT and WAIT then
+ * reach the kernel with their 1.4 sizes (the ioctl number carries it),
+ * so the 1.5 fields are neither read nor written: WAIT's sys_error and
+ * core_error keep a poison value a 1.4 client must not look at.
+ *
+ * It also counts what libvpux asks of the kernel (QUEUE_CREATE, BO_WAIT,
+ * WAIT on a BO, the queue ids SUBMIT names), keeps the last job result
+ * the kernel gave, and with corrupt_task set shrinks every SUBMIT's task
+ * range to 8 bytes, which the engine core refuses.
  */
 static int fake_major = -1, fake_minor = -1;
+static int corrupt_task;
+static struct {
+	unsigned int queue_create, bo_wait, wait_bo, submit, submit_q0;
+	uint64_t queues[4];	/* bit n: queue id n + 1 named by SUBMIT */
+	int32_t error, sys_error;	/* the last WAIT or BO_WAIT result */
+	uint32_t status, core_error;
+} seen;
+
+#define POISON_SYS	0x5a5a5a5a
+#define POISON_CORE	0xa5a5a5a5u
+
+static unsigned int queues_seen(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < 4; i++)
+		n += (unsigned int)__builtin_popcountll(seen.queues[i]);
+	return n;
+}
 
 int drmIoctl(int fd, unsigned long request, void *arg)
 {
 	static int (*real)(int, unsigned long, void *);
+	int old = fake_minor >= 0 && fake_minor < 5, ret;
 
 	if (!real)
 		*(void **)&real = dlsym(RTLD_NEXT, "drmIoctl");
@@ -54,7 +92,77 @@ int drmIoctl(int fd, unsigned long request, void *arg)
 		errno = EINVAL;
 		return -1;
 	}
-	return real(fd, request, arg);
+	if (old &&
+	    ((request == DRM_IOCTL_VPUX_GET_PARAM &&
+	      ((struct drm_vpux_get_param *)arg)->param >=
+	      DRM_VPUX_PARAM_MAX_OPS_PER_TASK) ||
+	     request == DRM_IOCTL_VPUX_QUEUE_CREATE ||
+	     request == DRM_IOCTL_VPUX_QUEUE_DESTROY ||
+	     request == DRM_IOCTL_VPUX_BO_WAIT ||
+	     (request == DRM_IOCTL_VPUX_SUBMIT &&
+	      ((struct drm_vpux_submit *)arg)->queue_id))) {
+		if (request == DRM_IOCTL_VPUX_QUEUE_CREATE)
+			seen.queue_create++;
+		if (request == DRM_IOCTL_VPUX_BO_WAIT)
+			seen.bo_wait++;
+		errno = EINVAL;
+		return -1;
+	}
+	if (request == DRM_IOCTL_VPUX_QUEUE_CREATE)
+		seen.queue_create++;
+	if (request == DRM_IOCTL_VPUX_BO_WAIT)
+		seen.bo_wait++;
+	if (request == DRM_IOCTL_VPUX_SUBMIT) {
+		struct drm_vpux_submit *s = arg;
+		uint32_t q = s->queue_id;
+
+		seen.submit++;
+		if (!q)
+			seen.submit_q0++;
+		else if (q <= 256)
+			seen.queues[(q - 1) / 64] |= 1ull << ((q - 1) % 64);
+		if (corrupt_task)
+			s->task.size = 8;
+		if (old)	/* the 1.4 struct: no queue_id, no pad2 */
+			return real(fd, _IOC(_IOC_READ | _IOC_WRITE,
+					     DRM_IOCTL_BASE,
+					     DRM_COMMAND_BASE + DRM_VPUX_SUBMIT,
+					     offsetof(struct drm_vpux_submit,
+						      queue_id)), arg);
+	}
+	if (request == DRM_IOCTL_VPUX_WAIT) {
+		struct drm_vpux_wait *w = arg;
+
+		if (w->flags & DRM_VPUX_WAIT_BO)
+			seen.wait_bo++;
+		if (old) {
+			/* the 1.4 struct: no sys_error, no core_error */
+			w->sys_error = POISON_SYS;
+			w->core_error = POISON_CORE;
+			request = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+				       DRM_COMMAND_BASE + DRM_VPUX_WAIT,
+				       offsetof(struct drm_vpux_wait, sys_error));
+		}
+		ret = real(fd, request, arg);
+		if (!ret) {
+			seen.status = w->status;
+			seen.error = w->error;
+			seen.sys_error = w->sys_error;
+			seen.core_error = w->core_error;
+		}
+		return ret;
+	}
+	ret = real(fd, request, arg);
+	if (!ret && request == DRM_IOCTL_VPUX_BO_WAIT) {
+		struct drm_vpux_bo_wait *b = arg;
+
+		seen.status = b->status;
+		seen.sys_error = b->sys_error;
+		seen.core_error = b->core_error;
+		seen.error = b->core_error ? -(int32_t)b->core_error :
+			     b->sys_error;
+	}
+	return ret;
 }
 
 drmVersionPtr drmGetVersion(int fd)
@@ -345,6 +453,400 @@ out:
 	fake_minor = -1;
 }
 
+static const struct iob_example *example(const char *name)
+{
+	unsigned int e;
+
+	for (e = 0; e < sizeof(examples) / sizeof(examples[0]); e++)
+		if (!strcmp(examples[e].name, name))
+			return &examples[e];
+	return &examples[0];
+}
+
+/* GET_PARAM @param of @node straight from the kernel, ~0 on error */
+static uint64_t raw_param(const char *node, uint32_t param)
+{
+	struct drm_vpux_get_param gp = { .param = param };
+	int fd = open(node, O_RDWR | O_CLOEXEC);
+	int (*real)(int, unsigned long, void *);
+
+	*(void **)&real = dlsym(RTLD_NEXT, "drmIoctl");
+	if (fd < 0)
+		return ~0ull;
+	if (real(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp))
+		gp.value = ~0ull;
+	close(fd);
+	return gp.value;
+}
+
+/* the uapi minor of the driver behind @node, as it is */
+static int real_minor(const char *node)
+{
+	uint64_t v = raw_param(node, DRM_VPUX_PARAM_UAPI_VERSION);
+
+	return v == ~0ull ? -1 : (int)(v & 0xffff);
+}
+
+/* A request with buffers of its own, its inputs filled from @seed */
+struct rq {
+	struct vpux_request *req;
+	struct vpux_buffer *b[2 * MAXIO];
+	unsigned int nin, n;
+};
+
+static int rq_make(struct vpux_device *dev, struct vpux_network *net,
+		   struct rq *q, unsigned int seed)
+{
+	struct vpux_tensor_desc d;
+	unsigned int i, nout;
+	int ret;
+
+	memset(q, 0, sizeof(*q));
+	q->nin = vpux_network_num_inputs(net);
+	nout = vpux_network_num_outputs(net);
+	if (q->nin + nout > 2 * MAXIO)
+		return VPUX_E_INVAL;
+	ret = vpux_request_create(net, &q->req);
+	for (i = 0; !ret && i < q->nin + nout; i++, q->n++) {
+		ret = i < q->nin ? vpux_network_input(net, i, &d) :
+		      vpux_network_output(net, i - q->nin, &d);
+		if (!ret)
+			ret = vpux_buffer_alloc(dev, d.size, &q->b[i]);
+		if (ret)
+			break;
+		if (i < q->nin) {
+			gen(vpux_buffer_map(q->b[i]), d.size, seed + i);
+			ret = vpux_request_bind_input(q->req, i, q->b[i], 0);
+		} else {
+			memset(vpux_buffer_map(q->b[i]), 0xa5, d.size);
+			ret = vpux_request_bind_output(q->req, i - q->nin,
+						       q->b[i], 0);
+		}
+	}
+	return ret;
+}
+
+/* copy_1op: is the output the input? */
+static int rq_copied(struct rq *q)
+{
+	size_t n = vpux_buffer_size(q->b[0]);
+
+	return q->n == 2 && vpux_buffer_size(q->b[1]) == n &&
+	       !memcmp(vpux_buffer_map(q->b[0]), vpux_buffer_map(q->b[1]), n);
+}
+
+static void rq_free(struct rq *q)
+{
+	unsigned int i;
+
+	vpux_request_destroy(q->req);
+	for (i = 0; i < 2 * MAXIO; i++)
+		vpux_buffer_free(q->b[i]);
+	memset(q, 0, sizeof(*q));
+}
+
+/*
+ * A request whose task the engine core refuses (corrupt_task): wait
+ * fails with a message naming the core error the kernel reported, the
+ * status has it as the error code. @what names the kernel for the TAP.
+ */
+static void check_refused(struct vpux_device *dev, struct vpux_network *net,
+			  const char *what)
+{
+	struct vpux_request_status st;
+	char code[32];
+	struct rq q;
+	int ret;
+	uint32_t core;
+
+	if (rq_make(dev, net, &q, 5)) {
+		tap_check(0, "%s: a request for the refused task (%s)", what,
+			  vpux_last_error());
+		return;
+	}
+	memset(&seen, 0, sizeof(seen));
+	corrupt_task = 1;
+	ret = vpux_request_submit(q.req);
+	corrupt_task = 0;
+	if (!ret)
+		ret = vpux_request_wait(q.req, 10000);
+	core = (uint32_t)-seen.error;
+	snprintf(code, sizeof(code), "(%u: ", core);
+	tap_check(ret == VPUX_E_DEVICE && seen.status == DRM_VPUX_STATUS_ERROR &&
+		  seen.error < 0 &&
+		  strstr(vpux_last_error(), "engine core refused the task: engine-core error ") &&
+		  strstr(vpux_last_error(), code) &&
+		  !strstr(vpux_last_error(), "Unknown error"),
+		  "%s: a task the core refuses: %s (kernel: status %u error %d)",
+		  what, vpux_last_error(), seen.status, seen.error);
+	memset(&st, 0, sizeof(st));
+	tap_check(!vpux_request_status(q.req, &st) &&
+		  st.state == VPUX_REQ_FAILED && st.error == seen.error,
+		  "%s: its status: FAILED, error %d", what, st.error);
+	rq_free(&q);
+}
+
+/*
+ * A request resubmitted more often than the kernel keeps job numbers:
+ * its first result is read from its scratch BO. 1 if that worked.
+ */
+static int old_result(struct vpux_device *dev, struct vpux_network *net)
+{
+	struct vpux_request_status st1, st2;
+	struct rq a, b;
+	int ok, k;
+
+	ok = !rq_make(dev, net, &a, 1) && !rq_make(dev, net, &b, 2) &&
+	     !vpux_request_submit(a.req) && !vpux_request_wait(a.req, 5000) &&
+	     !vpux_request_status(a.req, &st1);
+	for (k = 0; ok && k < 300; k++)
+		ok = !vpux_request_submit(b.req) &&
+		     !vpux_request_wait(b.req, 5000);
+	memset(&seen, 0, sizeof(seen));
+	memset(&st2, 0, sizeof(st2));
+	ok = ok && !vpux_request_status(a.req, &st2) &&
+	     st2.state == VPUX_REQ_DONE &&
+	     st2.device_cycles == st1.device_cycles && rq_copied(&a);
+	rq_free(&a);
+	rq_free(&b);
+	return ok;
+}
+
+/* What the child of test_cap_sys_nice() found, one bit each */
+enum {
+	CAP_DROPPED = 1, CAP_HIGH_EPERM = 2, CAP_RT_EPERM = 4,
+	CAP_NORMAL_RUNS = 8, CAP_LOW_RUNS = 16,
+};
+
+static int drop_sys_nice(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[CAP_SYS_NICE / 32].effective &= ~(1u << (CAP_SYS_NICE % 32));
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/*
+ * Without CAP_SYS_NICE, HIGH and REALTIME are refused with VPUX_E_PERM
+ * and a message naming the capability; LOW and NORMAL run.
+ */
+static void test_cap_sys_nice(const char *node)
+{
+	struct vpux_device *kd = NULL;
+	struct vpux_network *net = NULL;
+	const struct iob_example *ex = example("copy_1op");
+	struct rq q;
+	pid_t pid;
+	int st = 0, ok;
+
+	memset(&q, 0, sizeof(q));
+	/* with the capability (root in the VM rig), HIGH runs */
+	ok = !vpux_device_open(node, &kd) &&
+	     !vpux_network_load(kd, ex->data, ex->size, &net) &&
+	     !rq_make(kd, net, &q, 3) &&
+	     !vpux_request_set_priority(q.req, VPUX_PRIORITY_HIGH) &&
+	     !vpux_request_submit(q.req) && !vpux_request_wait(q.req, 5000) &&
+	     rq_copied(&q);
+	tap_check(ok, "uapi 1.5: with CAP_SYS_NICE a HIGH request runs (%s)",
+		  ok ? "done" : vpux_last_error());
+	tap_check(vpux_request_set_priority(q.req, 4) == VPUX_E_INVAL,
+		  "an unknown priority is refused: %s", vpux_last_error());
+	rq_free(&q);
+	vpux_network_unload(net);
+	vpux_device_close(kd);
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		int r = 0, e;
+
+		if (!drop_sys_nice())
+			r |= CAP_DROPPED;
+		kd = NULL;
+		net = NULL;
+		if (vpux_device_open(node, &kd) ||
+		    vpux_network_load(kd, ex->data, ex->size, &net) ||
+		    rq_make(kd, net, &q, 4))
+			_exit(r);
+		vpux_request_set_priority(q.req, VPUX_PRIORITY_HIGH);
+		e = vpux_request_submit(q.req);
+		if (e == VPUX_E_PERM && strstr(vpux_last_error(), "CAP_SYS_NICE") &&
+		    strstr(vpux_last_error(), "HIGH"))
+			r |= CAP_HIGH_EPERM;
+		else
+			fprintf(stderr, "HIGH: %d %s\n", e, vpux_last_error());
+		vpux_request_set_priority(q.req, VPUX_PRIORITY_REALTIME);
+		e = vpux_request_submit(q.req);
+		if (e == VPUX_E_PERM && strstr(vpux_last_error(), "CAP_SYS_NICE") &&
+		    strstr(vpux_last_error(), "REALTIME"))
+			r |= CAP_RT_EPERM;
+		vpux_request_set_priority(q.req, VPUX_PRIORITY_NORMAL);
+		if (!vpux_request_submit(q.req) &&
+		    !vpux_request_wait(q.req, 5000) && rq_copied(&q))
+			r |= CAP_NORMAL_RUNS;
+		vpux_request_set_priority(q.req, VPUX_PRIORITY_LOW);
+		memset(vpux_buffer_map(q.b[1]), 0, vpux_buffer_size(q.b[1]));
+		if (!vpux_request_submit(q.req) &&
+		    !vpux_request_wait(q.req, 5000) && rq_copied(&q))
+			r |= CAP_LOW_RUNS;
+		_exit(r);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		st = 0;
+	else
+		st = WEXITSTATUS(st);
+	tap_check(st & CAP_DROPPED, "a child without CAP_SYS_NICE");
+	tap_check(st & CAP_HIGH_EPERM,
+		  "without CAP_SYS_NICE: HIGH refused with VPUX_E_PERM naming the capability");
+	tap_check(st & CAP_RT_EPERM,
+		  "without CAP_SYS_NICE: REALTIME refused with VPUX_E_PERM");
+	tap_check((st & (CAP_NORMAL_RUNS | CAP_LOW_RUNS)) ==
+		  (CAP_NORMAL_RUNS | CAP_LOW_RUNS),
+		  "without CAP_SYS_NICE: NORMAL and LOW run");
+}
+
+/*
+ * libvpux on the uapi 1.5 driver as it is: the limits vpux_device_query()
+ * reports are the kernel's, 16 requests in flight go to 16 queues (and
+ * one request resubmitted stays on one), an old result is read with
+ * BO_WAIT, a refused task's message names its core error, and
+ * CAP_SYS_NICE is needed for HIGH and REALTIME.
+ */
+static void test_1_5(const char *node)
+{
+	enum { K = 16 };
+	const struct iob_example *ex = example("copy_1op");
+	struct vpux_device *kd = NULL;
+	struct vpux_network *net = NULL;
+	struct vpux_device_info info;
+	struct rq q[K];
+	uint64_t ops = raw_param(node, DRM_VPUX_PARAM_MAX_OPS_PER_TASK);
+	uint64_t bars = raw_param(node, DRM_VPUX_PARAM_MAX_BARRIERS);
+	unsigned int i, right = 0;
+	int ok, r;
+
+	if (real_minor(node) < 5) {
+		tap_skip("the driver is older than uapi 1.5: no queues");
+		return;
+	}
+	ok = !vpux_device_open(node, &kd) && !vpux_device_query(kd, &info);
+	if (!tap_check(ok, "uapi 1.5: opened (%s)", ok ? "ok" : vpux_last_error()))
+		return;
+	tap_check(info.max_ops == ops && info.max_barriers == bars,
+		  "uapi 1.5: query reports the kernel's limits: %u ops (GET_PARAM %llu), %u barriers (GET_PARAM %llu)",
+		  info.max_ops, (unsigned long long)ops, info.max_barriers,
+		  (unsigned long long)bars);
+	ok = !vpux_network_load(kd, ex->data, ex->size, &net);
+	for (i = 0; ok && i < K; i++)
+		ok = !rq_make(kd, net, &q[i], 100 + i);
+	memset(&seen, 0, sizeof(seen));
+	for (i = 0; ok && i < K; i++)
+		ok = !vpux_request_submit(q[i].req);
+	for (i = 0; ok && i < K; i++) {
+		r = vpux_request_wait(q[i].req, 10000);
+		right += !r && rq_copied(&q[i]);
+	}
+	tap_check(ok && right == K,
+		  "uapi 1.5: %d requests in flight, %u outputs right (%s)", K,
+		  right, ok ? "ok" : vpux_last_error());
+	tap_check(queues_seen() == K && !seen.submit_q0 &&
+		  seen.queue_create == K,
+		  "uapi 1.5: they went to %u queues (%u QUEUE_CREATE, %u to the default queue)",
+		  queues_seen(), seen.queue_create, seen.submit_q0);
+	memset(&seen, 0, sizeof(seen));
+	for (i = 0; ok && i < 10; i++)
+		ok = !vpux_request_submit(q[i % 2].req) &&
+		     !vpux_request_wait(q[i % 2].req, 5000);
+	tap_check(ok && queues_seen() == 1 && !seen.queue_create,
+		  "uapi 1.5: one request at a time stays on one queue (%u queues, %u created)",
+		  queues_seen(), seen.queue_create);
+	for (i = 0; i < K; i++)
+		rq_free(&q[i]);
+
+	tap_check(old_result(kd, net) && seen.bo_wait && !seen.wait_bo,
+		  "uapi 1.5: a result older than 256 jobs is read with BO_WAIT (%u BO_WAIT, %u WAIT on a BO)",
+		  seen.bo_wait, seen.wait_bo);
+	check_refused(kd, net, "uapi 1.5");
+	tap_check(seen.core_error && !seen.sys_error &&
+		  seen.error == -(int32_t)seen.core_error,
+		  "uapi 1.5: the kernel split it: core_error %u, sys_error %d",
+		  seen.core_error, seen.sys_error);
+	vpux_network_unload(net);
+	vpux_device_close(kd);
+	test_cap_sys_nice(node);
+}
+
+/*
+ * libvpux on a uapi 1.4 kernel (the driver presented as one): no
+ * queues, no BO_WAIT, the 1.4 structs, the limits every older kernel
+ * was built with, and the combined error decoded by the job's status.
+ */
+static void test_1_4(const char *node)
+{
+	enum { K = 16 };
+	const struct iob_example *cp = example("copy_1op");
+	void *ko[MAXIO] = { 0 }, *ro[MAXIO] = { 0 };
+	struct vpux_network *net = NULL;
+	struct vpux_device *kd = NULL;
+	struct vpux_request_status st;
+	struct vpux_device_info info;
+	struct opcyc oc;
+	struct rq q[K];
+	unsigned int e, i, right = 0;
+	int ok, ret;
+
+	if (real_minor(node) < 5) {
+		tap_skip("the driver is older than uapi 1.5: nothing to present as 1.4");
+		return;
+	}
+	fake_minor = 4;
+	memset(&seen, 0, sizeof(seen));
+	ok = !vpux_device_open(node, &kd) && !vpux_device_query(kd, &info);
+	if (!tap_check(ok, "uapi 1.4 kernel: opened (%s)",
+		       ok ? "ok" : vpux_last_error()))
+		goto out;
+	tap_check(info.max_ops == 1024 && info.max_barriers == 1024,
+		  "uapi 1.4 kernel: query reports the limits older kernels were built with: %u ops, %u barriers",
+		  info.max_ops, info.max_barriers);
+	for (e = 0; e < sizeof(examples) / sizeof(examples[0]); e++) {
+		ret = run_on(kd, &examples[e], 21, ko, &st, 1, NULL, &oc);
+		tap_check(!ret && run_ref(kd, &examples[e], 21, ro) == 0 &&
+			  same(kd, &examples[e], ko, ro) && !oc.err && oc.n,
+			  "uapi 1.4 kernel: %s bit-exact vs the CPU reference, per-op cycles read (%s)",
+			  examples[e].name, ret ? vpux_last_error() : "ran");
+		free_outs(ko);
+		free_outs(ro);
+	}
+	ok = !vpux_network_load(kd, cp->data, cp->size, &net);
+	for (i = 0; ok && i < K; i++)
+		ok = !rq_make(kd, net, &q[i], 200 + i);
+	for (i = 0; ok && i < K; i++)
+		ok = !vpux_request_submit(q[i].req);
+	for (i = 0; ok && i < K; i++)
+		right += !vpux_request_wait(q[i].req, 10000) && rq_copied(&q[i]);
+	for (i = 0; i < K; i++)
+		rq_free(&q[i]);
+	tap_check(ok && right == K, "uapi 1.4 kernel: %d requests in flight, %u right",
+		  K, right);
+	tap_check(!seen.queue_create && !seen.bo_wait && seen.submit &&
+		  seen.submit_q0 == seen.submit,
+		  "uapi 1.4 kernel: no QUEUE_CREATE (%u), no BO_WAIT (%u), every SUBMIT to the default queue (%u of %u)",
+		  seen.queue_create, seen.bo_wait, seen.submit_q0, seen.submit);
+	tap_check(old_result(kd, net) && seen.wait_bo && !seen.bo_wait,
+		  "uapi 1.4 kernel: a result older than 256 jobs is read with WAIT on a BO (%u WAIT on a BO, %u BO_WAIT)",
+		  seen.wait_bo, seen.bo_wait);
+	check_refused(kd, net, "uapi 1.4 kernel");
+	vpux_network_unload(net);
+	vpux_device_close(kd);
+out:
+	fake_minor = -1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *node = argc > 1 ? argv[1] : "/dev/accel/accel0";
@@ -544,6 +1046,8 @@ int main(int argc, char **argv)
 		free_outs(io);
 	}
 
+	test_1_5(node);
+	test_1_4(node);
 	test_old_kernel(node);
 
 	vpux_device_close(ip);
