@@ -7,7 +7,9 @@
  *	vpux-info -d N       only /dev/accel/accelN
  *
  * Exit status: 0 on success, 1 when no device (or no driver) is present,
- * 2 on a usage error or a failed query.
+ * 2 on a usage error or a failed query. A parameter the driver is too
+ * old to know (uapi 1.5's limits on a 1.4 kernel) prints as "-" in the
+ * table and null in JSON.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,23 +38,36 @@ static const struct param_desc {
 	const char *key;	/* JSON key */
 	const char *label;	/* table label */
 	enum fmt fmt;
+	unsigned int minor;	/* the uapi 1.x minor that added it */
 } params[] = {
-	{ DRM_VPUX_PARAM_DEVICE_ID, "device_id", "device id", FMT_HEX },
-	{ DRM_VPUX_PARAM_DEVICE_REVISION, "revision", "hardware revision", FMT_VERSION },
-	{ DRM_VPUX_PARAM_UAPI_VERSION, "uapi_version", "uapi version", FMT_VERSION },
-	{ DRM_VPUX_PARAM_SERIAL, "serial", "serial", FMT_DEC },
-	{ DRM_VPUX_PARAM_NUM_DMA_ENGINES, "dma_engines", "DMA engines", FMT_DEC },
-	{ DRM_VPUX_PARAM_NUM_DPU_ENGINES, "dpu_engines", "DPU engines", FMT_DEC },
-	{ DRM_VPUX_PARAM_NUM_SHAVE_ENGINES, "shave_engines", "SHAVE engines", FMT_DEC },
-	{ DRM_VPUX_PARAM_NUM_TILES, "tiles", "CMX tiles", FMT_DEC },
-	{ DRM_VPUX_PARAM_CMX_SIZE, "cmx_size", "CMX per tile", FMT_SIZE },
-	{ DRM_VPUX_PARAM_NUM_CONTEXTS, "contexts", "MMU contexts", FMT_DEC },
-	{ DRM_VPUX_PARAM_VA_BASE, "va_base", "device VA base", FMT_HEX },
-	{ DRM_VPUX_PARAM_VA_SIZE, "va_size", "device VA size", FMT_SIZE },
-	{ DRM_VPUX_PARAM_CLOCK_KHZ, "clock_khz", "clock (kHz)", FMT_DEC },
-	{ DRM_VPUX_PARAM_BO_MEMORY_LIMIT, "bo_memory_limit", "BO memory limit", FMT_SIZE },
-	{ DRM_VPUX_PARAM_BO_MEMORY_USED, "bo_memory_used", "BO memory used", FMT_SIZE },
-	{ DRM_VPUX_PARAM_CAPABILITIES, "capabilities", "capabilities", FMT_CAPS },
+	{ DRM_VPUX_PARAM_DEVICE_ID, "device_id", "device id", FMT_HEX, 0 },
+	{ DRM_VPUX_PARAM_DEVICE_REVISION, "revision", "hardware revision", FMT_VERSION, 0 },
+	{ DRM_VPUX_PARAM_UAPI_VERSION, "uapi_version", "uapi version", FMT_VERSION, 0 },
+	{ DRM_VPUX_PARAM_SERIAL, "serial", "serial", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_NUM_DMA_ENGINES, "dma_engines", "DMA engines", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_NUM_DPU_ENGINES, "dpu_engines", "DPU engines", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_NUM_SHAVE_ENGINES, "shave_engines", "SHAVE engines", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_NUM_TILES, "tiles", "CMX tiles", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_CMX_SIZE, "cmx_size", "CMX per tile", FMT_SIZE, 0 },
+	{ DRM_VPUX_PARAM_NUM_CONTEXTS, "contexts", "MMU contexts", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_VA_BASE, "va_base", "device VA base", FMT_HEX, 0 },
+	{ DRM_VPUX_PARAM_VA_SIZE, "va_size", "device VA size", FMT_SIZE, 0 },
+	{ DRM_VPUX_PARAM_CLOCK_KHZ, "clock_khz", "clock (kHz)", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_BO_MEMORY_LIMIT, "bo_memory_limit", "BO memory limit", FMT_SIZE, 3 },
+	{ DRM_VPUX_PARAM_BO_MEMORY_USED, "bo_memory_used", "BO memory used", FMT_SIZE, 3 },
+	{ DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT, "file_bo_memory_limit",
+	  "BO memory per file", FMT_SIZE, 5 },
+	{ DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, "file_bo_memory_used",
+	  "BO memory, this file", FMT_SIZE, 5 },
+	{ DRM_VPUX_PARAM_MAX_OPS_PER_TASK, "max_ops_per_task", "ops per task", FMT_DEC, 5 },
+	{ DRM_VPUX_PARAM_MAX_BARRIERS, "max_barriers", "barriers per task", FMT_DEC, 5 },
+	{ DRM_VPUX_PARAM_MAX_DEPS_PER_TASK, "max_deps_per_task", "deps per task", FMT_DEC, 5 },
+	{ DRM_VPUX_PARAM_MAX_ADDR_ENTRIES, "max_addr_entries", "addr entries per job", FMT_DEC, 5 },
+	{ DRM_VPUX_PARAM_MAX_IN_SYNCOBJS, "max_in_syncobjs", "in-syncobjs per job", FMT_DEC, 5 },
+	{ DRM_VPUX_PARAM_TASK_SLOTS, "task_slots", "task slots", FMT_DEC, 5 },
+	{ DRM_VPUX_PARAM_JOB_RING, "job_ring", "jobs per file", FMT_DEC, 5 },
+	{ DRM_VPUX_PARAM_MAX_QUEUES, "max_queues", "queues per file", FMT_DEC, 5 },
+	{ DRM_VPUX_PARAM_CAPABILITIES, "capabilities", "capabilities", FMT_CAPS, 0 },
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
 
@@ -66,6 +81,7 @@ struct device {
 	char path[64];
 	char driver_version[32];
 	uint64_t value[NPARAMS];
+	bool absent[NPARAMS];	/* the driver does not know the parameter */
 };
 
 static int get_param(int fd, uint32_t param, uint64_t *value)
@@ -83,7 +99,7 @@ static int probe_device(int minor, struct device *dev)
 {
 	drmVersionPtr ver;
 	size_t i;
-	int fd, ret = 0;
+	int fd, ret = 0, drv_minor;
 
 	snprintf(dev->path, sizeof(dev->path), "/dev/accel/accel%d", minor);
 	fd = open(dev->path, O_RDWR | O_CLOEXEC);
@@ -100,10 +116,19 @@ static int probe_device(int minor, struct device *dev)
 	snprintf(dev->driver_version, sizeof(dev->driver_version), "%d.%d.%d",
 		 ver->version_major, ver->version_minor,
 		 ver->version_patchlevel);
+	drv_minor = ver->version_major == DRM_VPUX_UAPI_VERSION_MAJOR ?
+		    ver->version_minor : 0;
 	drmFreeVersion(ver);
 
 	for (i = 0; i < NPARAMS; i++) {
 		ret = get_param(fd, params[i].id, &dev->value[i]);
+		dev->absent[i] = false;
+		if (ret == -EINVAL && params[i].minor > (unsigned int)drv_minor) {
+			/* newer than the driver: not an error */
+			dev->absent[i] = true;
+			dev->value[i] = 0;
+			ret = 0;
+		}
 		if (ret) {
 			fprintf(stderr, "vpux-info: %s: GET_PARAM %s: %s\n",
 				dev->path, params[i].key, strerror(-ret));
@@ -169,8 +194,11 @@ static void print_table(const struct device *devs, int n)
 	for (i = 0; i < NPARAMS; i++) {
 		printf("\n%-20s", params[i].label);
 		for (d = 0; d < n; d++) {
-			format_value(&params[i], devs[d].value[i], buf,
-				     sizeof(buf));
+			if (devs[d].absent[i])
+				snprintf(buf, sizeof(buf), "-");
+			else
+				format_value(&params[i], devs[d].value[i], buf,
+					     sizeof(buf));
 			printf("  %-28s", buf);
 		}
 	}
@@ -200,6 +228,10 @@ static int print_json(const struct device *devs, int n)
 		for (i = 0; i < NPARAMS; i++) {
 			uint64_t v = devs[d].value[i];
 
+			if (devs[d].absent[i]) {
+				json_object_object_add(o, params[i].key, NULL);
+				continue;
+			}
 			if (params[i].fmt == FMT_VERSION) {
 				format_value(&params[i], v, buf, sizeof(buf));
 				json_object_object_add(o, params[i].key,
