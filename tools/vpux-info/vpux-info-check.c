@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vpux-info-check: vpux-info's output against the driver, as TAP (the VM
+ * rig runs it; tools/vm/tests.list).
+ *
+ *	vpux-info-check [VPUX_INFO]	default: vpux-info from PATH
+ *
+ * Runs vpux-info --json, vpux-info (the table) and vpux-info -d N --json
+ * for each device, and checks every value against what GET_PARAM says
+ * when this program asks the driver itself: each of the DRM_VPUX_PARAM_*
+ * parameters under its key (this program keeps its own table of keys, so
+ * a parameter printed under the wrong name fails), the table's rows
+ * formatted as vpux-info documents them, the driver version, and the
+ * values the NPU model is known to have (vpux_sim_default_config(): the
+ * engines, the CMX tiles, the MMU contexts, the clock, the device id).
+ * The per-file BO memory figures are the ones of a fresh file, which
+ * vpux-info's file and this program's are.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include <drm/vpux_accel.h>
+
+#include "vpux_tap.h"
+#include "vpux_sim_priv.h"	/* the model's default shape */
+
+#define MAX_DEVS	8
+
+enum fmt { DEC, HEX, VER, SIZE, CAPS };
+
+static const struct {
+	uint32_t id;
+	const char *key, *label;
+	enum fmt fmt;
+	uint64_t model;		/* the model's value, 0: not fixed */
+} params[] = {
+	{ DRM_VPUX_PARAM_DEVICE_ID, "device_id", "device id", HEX, VPUX_HW_DEVICE_ID },
+	{ DRM_VPUX_PARAM_DEVICE_REVISION, "revision", "hardware revision", VER,
+	  VPUX_HW_REV_MAJOR << 16 | VPUX_HW_REV_MINOR },
+	{ DRM_VPUX_PARAM_UAPI_VERSION, "uapi_version", "uapi version", VER,
+	  DRM_VPUX_UAPI_VERSION_MAJOR << 16 | DRM_VPUX_UAPI_VERSION_MINOR },
+	{ DRM_VPUX_PARAM_NUM_DMA_ENGINES, "dma_engines", "DMA engines", DEC, VPUX_SIM_DEF_DMA },
+	{ DRM_VPUX_PARAM_NUM_DPU_ENGINES, "dpu_engines", "DPU engines", DEC, VPUX_SIM_DEF_DPU },
+	{ DRM_VPUX_PARAM_NUM_SHAVE_ENGINES, "shave_engines", "SHAVE engines", DEC,
+	  VPUX_SIM_DEF_SHAVE },
+	{ DRM_VPUX_PARAM_NUM_TILES, "tiles", "CMX tiles", DEC, VPUX_SIM_DEF_TILES },
+	{ DRM_VPUX_PARAM_CMX_SIZE, "cmx_size", "CMX per tile", SIZE, VPUX_SIM_DEF_CMX_SIZE },
+	{ DRM_VPUX_PARAM_VA_BASE, "va_base", "device VA base", HEX, 0 },
+	{ DRM_VPUX_PARAM_VA_SIZE, "va_size", "device VA size", SIZE, 0 },
+	{ DRM_VPUX_PARAM_CAPABILITIES, "capabilities", "capabilities", CAPS, 0 },
+	{ DRM_VPUX_PARAM_CLOCK_KHZ, "clock_khz", "clock (kHz)", DEC, VPUX_SIM_DEF_CLOCK_KHZ },
+	{ DRM_VPUX_PARAM_NUM_CONTEXTS, "contexts", "MMU contexts", DEC, VPUX_MAX_CTX_SLOTS },
+	{ DRM_VPUX_PARAM_SERIAL, "serial", "serial", DEC, 0 },
+	{ DRM_VPUX_PARAM_BO_MEMORY_LIMIT, "bo_memory_limit", "BO memory limit", SIZE, 0 },
+	{ DRM_VPUX_PARAM_BO_MEMORY_USED, "bo_memory_used", "BO memory used", SIZE, 0 },
+	{ DRM_VPUX_PARAM_MAX_OPS_PER_TASK, "max_ops_per_task", "ops per task", DEC, 0 },
+	{ DRM_VPUX_PARAM_MAX_BARRIERS, "max_barriers", "barriers per task", DEC, 0 },
+	{ DRM_VPUX_PARAM_MAX_DEPS_PER_TASK, "max_deps_per_task", "deps per task", DEC, 0 },
+	{ DRM_VPUX_PARAM_MAX_ADDR_ENTRIES, "max_addr_entries", "addr entries per job", DEC,
+	  DRM_VPUX_MAX_ADDR_ENTRIES },
+	{ DRM_VPUX_PARAM_MAX_IN_SYNCOBJS, "max_in_syncobjs", "in-syncobjs per job", DEC,
+	  DRM_VPUX_MAX_IN_SYNCOBJS },
+	{ DRM_VPUX_PARAM_TASK_SLOTS, "task_slots", "task slots", DEC, 0 },
+	{ DRM_VPUX_PARAM_JOB_RING, "job_ring", "jobs per file", DEC, 0 },
+	{ DRM_VPUX_PARAM_MAX_QUEUES, "max_queues", "queues per file", DEC, DRM_VPUX_MAX_QUEUES },
+	{ DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT, "file_bo_memory_limit", "BO memory per file",
+	  SIZE, 0 },
+	{ DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, "file_bo_memory_used", "BO memory, this file",
+	  SIZE, 0 },
+};
+#define NPARAMS (sizeof(params) / sizeof(params[0]))
+
+struct dev {
+	int minor;
+	char path[64];
+	char version[32];	/* major.minor.patchlevel */
+	uint64_t v[NPARAMS];
+};
+
+static struct dev devs[MAX_DEVS];
+static int ndevs;
+static const char *info = "vpux-info";
+
+static size_t param_index(uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < NPARAMS - 1 && params[i].id != id; i++)
+		;
+	return i;
+}
+
+/* the vpux_accel devices, their parameters read by this program */
+static int find_devices(void)
+{
+	int minor, fd;
+	size_t i;
+
+	for (minor = 0; minor < 64 && ndevs < MAX_DEVS; minor++) {
+		struct dev *d = &devs[ndevs];
+		char name[32] = "";
+		struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+
+		snprintf(d->path, sizeof(d->path), "/dev/accel/accel%d", minor);
+		fd = open(d->path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (ioctl(fd, DRM_IOCTL_VERSION, &v) || strcmp(name, "vpux_accel")) {
+			close(fd);
+			continue;
+		}
+		d->minor = minor;
+		snprintf(d->version, sizeof(d->version), "%d.%d.%d", v.version_major,
+			 v.version_minor, v.version_patchlevel);
+		for (i = 0; i < NPARAMS; i++) {
+			struct drm_vpux_get_param gp = { .param = params[i].id };
+
+			if (ioctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp)) {
+				tap_diag("%s: GET_PARAM %s: %s", d->path, params[i].key,
+					 strerror(errno));
+				gp.value = ~0ull;
+			}
+			d->v[i] = gp.value;
+		}
+		close(fd);
+		ndevs++;
+	}
+	return ndevs;
+}
+
+/* the output of "vpux-info ARGS" (malloc'd), its exit status in *@rc */
+static char *run(int *rc, const char *fmt, ...)
+{
+	char cmd[512], *out = NULL;
+	size_t len = 0, cap = 0, n;
+	va_list ap;
+	FILE *f;
+	int st;
+
+	va_start(ap, fmt);
+	n = (size_t)snprintf(cmd, sizeof(cmd), "%s ", info);
+	vsnprintf(cmd + n, sizeof(cmd) - n, fmt, ap);
+	va_end(ap);
+	f = popen(cmd, "r");
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *p = realloc(out, cap = cap ? 2 * cap : 16384);
+
+			if (!p)
+				break;
+			out = p;
+		}
+		n = fread(out + len, 1, cap - len - 1, f);
+		if (!n)
+			break;
+		len += n;
+	}
+	if (out)
+		out[len] = '\0';
+	st = pclose(f);
+	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return out;
+}
+
+/* vpux-info's documented rendering of a table cell */
+static void cell(size_t i, uint64_t v, char *buf, size_t len)
+{
+	switch (params[i].fmt) {
+	case DEC:
+		snprintf(buf, len, "%" PRIu64, v);
+		break;
+	case HEX:
+		snprintf(buf, len, "%#" PRIx64, v);
+		break;
+	case VER:
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64, v >> 16, v & 0xffff);
+		break;
+	case SIZE:
+		if (v >= (1ull << 30) && !(v & ((1ull << 30) - 1)))
+			snprintf(buf, len, "%" PRIu64 " GiB", v >> 30);
+		else if (v >= (1ull << 20) && !(v & ((1ull << 20) - 1)))
+			snprintf(buf, len, "%" PRIu64 " MiB", v >> 20);
+		else if (v >= 1024 && !(v & 1023))
+			snprintf(buf, len, "%" PRIu64 " KiB", v >> 10);
+		else
+			snprintf(buf, len, "%" PRIu64 " B", v);
+		break;
+	case CAPS:
+		buf[0] = '\0';	/* names, checked through JSON */
+		break;
+	}
+}
+
+/* one device's JSON object against its GET_PARAM values */
+static void check_json_dev(json_object *o, const struct dev *d, const char *how)
+{
+	json_object *x;
+	size_t i;
+	unsigned int bad = 0, model_bad = 0;
+	char buf[64];
+
+	tap_check(json_object_object_get_ex(o, "driver_version", &x) &&
+		  !strcmp(json_object_get_string(x), d->version) &&
+		  json_object_object_get_ex(o, "minor", &x) &&
+		  json_object_get_int(x) == d->minor &&
+		  json_object_object_get_ex(o, "driver", &x) &&
+		  !strcmp(json_object_get_string(x), "vpux_accel"),
+		  "%s %s: driver vpux_accel %s, minor %d", how, d->path, d->version,
+		  d->minor);
+	for (i = 0; i < NPARAMS; i++) {
+		uint64_t got;
+		int ok;
+
+		if (!json_object_object_get_ex(o, params[i].key, &x) || !x) {
+			tap_diag("%s %s: no \"%s\"", how, d->path, params[i].key);
+			bad++;
+			continue;
+		}
+		if (params[i].fmt == VER) {
+			cell(i, d->v[i], buf, sizeof(buf));
+			ok = json_object_is_type(x, json_type_string) &&
+			     !strcmp(json_object_get_string(x), buf);
+			got = 0;
+		} else {
+			got = json_object_get_uint64(x);
+			ok = json_object_is_type(x, json_type_int) && got == d->v[i];
+		}
+		if (!ok) {
+			tap_diag("%s %s: \"%s\" is %s, GET_PARAM says %#" PRIx64, how,
+				 d->path, params[i].key, json_object_to_json_string(x),
+				 d->v[i]);
+			bad++;
+		}
+		if (params[i].model && d->v[i] != params[i].model) {
+			tap_diag("%s: %s is %" PRIu64 ", the model's is %" PRIu64, d->path,
+				 params[i].key, d->v[i], params[i].model);
+			model_bad++;
+		}
+	}
+	tap_check(!bad, "%s %s: all %zu parameters equal GET_PARAM's (%u differ)", how,
+		  d->path, NPARAMS, bad);
+	tap_check(!model_bad, "%s %s: the model's known values (%u DMA, %u DPU, %u SHAVE engines, %u tiles, %u contexts, %u kHz; %u differ)",
+		  how, d->path, VPUX_SIM_DEF_DMA, VPUX_SIM_DEF_DPU, VPUX_SIM_DEF_SHAVE,
+		  VPUX_SIM_DEF_TILES, VPUX_MAX_CTX_SLOTS, VPUX_SIM_DEF_CLOCK_KHZ,
+		  model_bad);
+	/* capability names agree with the bits */
+	if (json_object_object_get_ex(o, "capability_names", &x)) {
+		static const char *const names[] = {
+			"dma-4d", "dpu-int8", "shave", "mmu", "cycles", "fault-inject",
+		};
+		uint64_t caps = d->v[param_index(DRM_VPUX_PARAM_CAPABILITIES)];
+		uint64_t from_names = 0;
+		size_t k, c;
+
+		for (k = 0; k < json_object_array_length(x); k++)
+			for (c = 0; c < 6; c++)
+				if (!strcmp(json_object_get_string(json_object_array_get_idx(x, k)),
+					    names[c]))
+					from_names |= 1ull << c;
+		tap_check(from_names == caps && (caps & DRM_VPUX_CAP_MMU),
+			  "%s %s: capability names give 0x%" PRIx64 ", GET_PARAM 0x%" PRIx64,
+			  how, d->path, from_names, caps);
+	} else {
+		tap_check(0, "%s %s: capability_names", how, d->path);
+	}
+}
+
+static void check_json(void)
+{
+	json_object *root, *arr;
+	char *out;
+	int rc, i, n;
+
+	out = run(&rc, "--json");
+	root = out ? json_tokener_parse(out) : NULL;
+	if (!tap_check(rc == 0 && root && json_object_object_get_ex(root, "devices", &arr),
+		       "vpux-info --json: exit %d, a JSON document with \"devices\"", rc)) {
+		free(out);
+		return;
+	}
+	n = (int)json_object_array_length(arr);
+	tap_check(n == ndevs, "vpux-info --json: %d devices, the driver has %d", n, ndevs);
+	for (i = 0; i < n && i < ndevs; i++)
+		check_json_dev(json_object_array_get_idx(arr, i), &devs[i], "--json");
+	json_object_put(root);
+	free(out);
+
+	/* -d N: that device alone */
+	for (i = 0; i < ndevs; i++) {
+		out = run(&rc, "-d %d --json", devs[i].minor);
+		root = out ? json_tokener_parse(out) : NULL;
+		if (tap_check(rc == 0 && root &&
+			      json_object_object_get_ex(root, "devices", &arr) &&
+			      json_object_array_length(arr) == 1,
+			      "vpux-info -d %d --json: exit %d, one device", devs[i].minor, rc))
+			check_json_dev(json_object_array_get_idx(arr, 0), &devs[i], "-d");
+		if (root)
+			json_object_put(root);
+		free(out);
+	}
+	out = run(&rc, "-d 63 2>&1");
+	tap_check(rc == 1 && out && strstr(out, "accel63"),
+		  "vpux-info -d 63: exit 1 naming the node (%d)", rc);
+	free(out);
+}
+
+/* the table: a row per parameter, a column per device, cells as documented */
+static void check_table(void)
+{
+	char *out, *line, *save = NULL, buf[64], want[64];
+	unsigned int rows = 0, bad = 0;
+	size_t i;
+	int rc, d;
+
+	out = run(&rc, "");
+	if (!tap_check(rc == 0 && out, "vpux-info: exit %d", rc)) {
+		free(out);
+		return;
+	}
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		for (i = 0; i < NPARAMS; i++) {
+			size_t l = strlen(params[i].label);
+			const char *p = line + 20;
+
+			if (strncmp(line, params[i].label, l) || line[l] != ' ' ||
+			    params[i].fmt == CAPS || strlen(line) < 20)
+				continue;
+			rows++;
+			/* columns are 30 wide: two spaces, then 28 */
+			for (d = 0; d < ndevs; d++, p += 30) {
+				if (strlen(p) < 2)
+					break;
+				snprintf(buf, sizeof(buf), "%.28s", p + 2);
+				while (*buf && buf[strlen(buf) - 1] == ' ')
+					buf[strlen(buf) - 1] = '\0';
+				cell(i, devs[d].v[i], want, sizeof(want));
+				if (strcmp(buf, want)) {
+					tap_diag("table: %s of %s is \"%s\", GET_PARAM gives \"%s\"",
+						 params[i].label, devs[d].path, buf, want);
+					bad++;
+				}
+			}
+			if (d != ndevs) {
+				tap_diag("table: row %s has %d columns", params[i].label, d);
+				bad++;
+			}
+		}
+	}
+	tap_check(rows == NPARAMS - 1 && !bad,
+		  "vpux-info: %u of %zu rows, every cell equal to GET_PARAM's (%u differ)",
+		  rows, NPARAMS - 1, bad);
+	free(out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		info = argv[1];
+	if (!find_devices()) {
+		tap_skip("no vpux_accel device");
+		return tap_finish();
+	}
+	check_json();
+	check_table();
+	return tap_finish();
+}
