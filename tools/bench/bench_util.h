@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * What vpux-job-bench and vpux-req-bench share: the clock, percentiles
- * of a sample array, a checked allocation and the bare GET_PARAM round
- * trip both of them measure as the reference for a job's latency.
+ * of a sample array, a checked allocation, and the two references both
+ * of them measure a job's latency against: the bare GET_PARAM round trip
+ * (the cheapest trip into the driver) and a pipe round trip between two
+ * processes (the cheapest trip through the scheduler: a wakeup of
+ * another task and back, as a job's completion needs).
  */
 #ifndef VPUX_BENCH_UTIL_H
 #define VPUX_BENCH_UTIL_H
@@ -13,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <drm/vpux_accel.h>
 
@@ -87,6 +92,70 @@ static inline long time_getparam(int fd, int64_t *v, long n, int64_t end_ns)
 			return i + 1;
 	}
 	return n;
+}
+
+/*
+ * Time one-byte ping-pongs with a child process over two pipes into @v
+ * (room for @n): write a byte, the child reads it and writes it back,
+ * read it; after 1000 untimed ones, until @n or until @end_ns passes
+ * (checked every 256). Returns how many were timed, or -errno.
+ */
+static inline long time_pipe_rtt(int64_t *v, long n, int64_t end_ns)
+{
+	int to[2], from[2], err = 0;
+	char c = 'x';
+	long i, done = 0;
+	pid_t pid;
+
+	if (pipe(to))
+		return -errno;
+	if (pipe(from)) {
+		err = -errno;
+		close(to[0]);
+		close(to[1]);
+		return err;
+	}
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!pid) {
+		close(to[1]);
+		close(from[0]);
+		while (read(to[0], &c, 1) == 1)
+			if (write(from[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	close(to[0]);
+	close(from[1]);
+	to[0] = from[1] = -1;
+	for (i = -1000; i < n; i++) {
+		int64_t t0 = now_ns();
+
+		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1) {
+			err = -EPIPE;
+			break;
+		}
+		if (i < 0)
+			continue;
+		v[done++] = now_ns() - t0;
+		if (!(i & 255) && now_ns() > end_ns)
+			break;
+	}
+out:
+	if (to[1] >= 0)
+		close(to[1]);	/* the child sees EOF and leaves */
+	if (from[0] >= 0)
+		close(from[0]);
+	if (to[0] >= 0)
+		close(to[0]);
+	if (from[1] >= 0)
+		close(from[1]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	return err ? err : done;
 }
 
 #endif

@@ -3,13 +3,18 @@
  * vpux-job-bench: the kernel-path benchmark (DESIGN.md section 7).
  *
  * Prints figures, never pass/fail:
- *  1. a bare DRM_IOCTL_VPUX_GET_PARAM round trip (median, p99);
+ *  1. a bare DRM_IOCTL_VPUX_GET_PARAM round trip (median, p99), and a
+ *     pipe round trip between two processes (a byte ping-pong over two
+ *     pipes: the cheapest wakeup of another task and back);
  *  2. a 1-op job (a 64-byte DMA copy) SUBMIT + WAIT round trip (median,
- *     p99) and its ratio to (1), target <= 10x;
+ *     p99) and its ratios to (1): to GET_PARAM, target <= 10x, and to the
+ *     pipe round trip (P1 / pipe RTT);
  *  3. jobs/s with 1, 4 and 16 jobs in flight (K submitted, wait for the
  *     oldest, submit a new one) and the ratios 4/1 and 16/1, target >= 3x;
  *     measured in interleaved rounds, medians reported (the TCG VM shares
- *     a noisy host);
+ *     a noisy host). On a uapi 1.5 kernel every in-flight slot submits to
+ *     a queue of its own (QUEUE_CREATE): a queue, the file's default one
+ *     included, runs one job at a time (--default-queue measures that);
  *  4. the device cycles a job took (WAIT's device_cycles);
  *  5. with --trace, where a job's time goes: ftrace events of the DRM
  *     scheduler, the workqueues, irq_work and the fences, plus markers
@@ -21,7 +26,8 @@
  *
  * Raw ioctls on /dev/accel/accelN, like the kselftests; no library.
  * The last line is machine readable:
- *   bench: getparam_ns=... job_ns=... ratio=... jps1=... jps4=... jps16=... ratio4=... ratio16=...
+ *   bench: getparam_ns=... job_ns=... ratio=... pipe_ns=... ratio_pipe=...
+ *          jps1=... jps4=... jps16=... ratio4=... ratio16=... queues=...
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +64,7 @@ struct slot {
 	struct bo task, src, dst;
 	size_t task_size;
 	uint64_t seqno;
+	uint32_t queue;		/* 0: the file's default queue */
 };
 
 static struct {
@@ -72,6 +79,7 @@ static struct {
 	int poll_wait;		/* WAIT with timeout 0 in a loop, never sleep */
 	int pm_qos;		/* hold /dev/cpu_dma_latency at 0: no deep idle */
 	int idle_spin;		/* SCHED_IDLE spinners: the vCPUs never halt */
+	int default_queue;	/* no QUEUE_CREATE on uapi 1.5 */
 } opt = {
 	.getparam_iters = 200000,
 	.job_iters = 2000,
@@ -84,6 +92,7 @@ static struct {
 
 static int fd = -1;
 static struct slot slots[MAX_INFLIGHT];
+static int nqueues;		/* queues created, one per slot */
 static pid_t spinners[64];
 
 static int xioctl(unsigned long req, void *arg)
@@ -155,7 +164,7 @@ static void bo_new(struct bo *bo)
 		die("mmap", errno);
 }
 
-static void slots_init(void)
+static void slots_init(int minor)
 {
 	int i, j;
 
@@ -163,8 +172,26 @@ static void slots_init(void)
 		struct slot *s = &slots[i];
 		struct tb t;
 
+		/* uapi 1.5: a queue per slot, so that slots overlap */
+		if (minor >= 5 && !opt.default_queue) {
+			struct drm_vpux_queue_create qc = {
+				.priority = DRM_VPUX_PRIORITY_NORMAL,
+			};
+			int ret = xioctl(DRM_IOCTL_VPUX_QUEUE_CREATE, &qc);
+
+			if (ret)
+				die("QUEUE_CREATE", ret);
+			nqueues++;
+			if (opt.shared_bos && i) {
+				*s = slots[0];
+				s->queue = qc.queue_id;
+				continue;
+			}
+			s->queue = qc.queue_id;
+		}
 		if (opt.shared_bos && i) {
 			*s = slots[0];
+			s->queue = 0;
 			continue;
 		}
 		bo_new(&s->task);
@@ -190,6 +217,7 @@ static uint64_t submit(struct slot *s)
 		.buffers = (uintptr_t)list,
 		.buffer_count = 2,
 		.priority = DRM_VPUX_PRIORITY_NORMAL,
+		.queue_id = s->queue,
 	};
 	int ret = xioctl(DRM_IOCTL_VPUX_SUBMIT, &a);
 
@@ -238,6 +266,21 @@ static void bench_getparam(int64_t *med, int64_t *p99, long *done)
 	i = time_getparam(fd, v, n, end);
 	if (i < 0)
 		die("GET_PARAM", (int)i);
+	*done = i;
+	*med = median(v, i);
+	*p99 = pctl(v, i, 99.0);
+	free(v);
+}
+
+/* (1b) a pipe round trip between two processes */
+static void bench_pipe(int64_t *med, int64_t *p99, long *done)
+{
+	long n = opt.getparam_iters / 10 > 1000 ? opt.getparam_iters / 10 : 1000, i;
+	int64_t *v = samples(n), end = now_ns() + (int64_t)(opt.phase_cap_s * 1e9);
+
+	i = time_pipe_rtt(v, n, end);
+	if (i < 0)
+		die("pipe round trip", (int)i);
 	*done = i;
 	*med = median(v, i);
 	*p99 = pctl(v, i, 99.0);
@@ -925,7 +968,9 @@ static void usage(void)
 	       "  --idle-spin      a SCHED_IDLE busy loop per CPU, so that no vCPU\n"
 	       "                   ever halts (isolates the cost of waking one)\n"
 	       "  --rounds N       throughput: N interleaved rounds of 1, 4, 16 in\n"
-	       "                   flight, medians reported (default 5)\n");
+	       "                   flight, medians reported (default 5)\n"
+	       "  --default-queue  uapi 1.5: submit to the file's default queue (one\n"
+	       "                   job at a time) instead of a queue per slot\n");
 }
 
 int main(int argc, char **argv)
@@ -941,18 +986,19 @@ int main(int argc, char **argv)
 		{ "poll-wait", no_argument, NULL, 'P' },
 		{ "pm-qos", no_argument, NULL, 'Q' },
 		{ "idle-spin", no_argument, NULL, 'I' },
+		{ "default-queue", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	static const int ks[] = { 1, 4, 16 };
 	double jps[3], lo_jps[3], hi_jps[3], ratio4, ratio16, cycles_ns;
-	int64_t gp_med, gp_p99, *rj[3], *rr4, *rr16;
-	uint64_t khz;
-	long gp_n, tn[3] = { 0 };
+	int64_t gp_med, gp_p99, pp_med, pp_p99, *rj[3], *rr4, *rr16;
+	uint64_t khz, uapi;
+	long gp_n, pp_n, tn[3] = { 0 };
 	struct lat lat;
 	int c, i;
 
-	while ((c = getopt_long(argc, argv, "n:qd:st:c:r:PQIh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:qd:st:c:r:PQIDh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			opt.getparam_iters = atol(optarg);
@@ -977,6 +1023,9 @@ int main(int argc, char **argv)
 			break;
 		case 'I':
 			opt.idle_spin = 1;
+			break;
+		case 'D':
+			opt.default_queue = 1;
 			break;
 		case 'd':
 			opt.device = atoi(optarg);
@@ -1035,13 +1084,18 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		die("no vpux device (is vpux_accel loaded?)", fd);
 	khz = get_param(DRM_VPUX_PARAM_CLOCK_KHZ);
-	printf("device: id %#llx, %llu DMA engines, clock %llu kHz; %s BOs per in-flight slot\n",
+	uapi = get_param(DRM_VPUX_PARAM_UAPI_VERSION);
+	slots_init((int)(uapi & 0xffff));
+	printf("device: id %#llx, uapi %llu.%llu, %llu DMA engines, clock %llu kHz; %s BOs per in-flight slot; %s\n",
 	       (unsigned long long)get_param(DRM_VPUX_PARAM_DEVICE_ID),
+	       (unsigned long long)(uapi >> 16), (unsigned long long)(uapi & 0xffff),
 	       (unsigned long long)get_param(DRM_VPUX_PARAM_NUM_DMA_ENGINES),
-	       (unsigned long long)khz, opt.shared_bos ? "shared" : "own");
-	slots_init();
+	       (unsigned long long)khz, opt.shared_bos ? "shared" : "own",
+	       nqueues ? "a queue per in-flight slot (16 queues)" :
+	       "the file's default queue");
 
 	bench_getparam(&gp_med, &gp_p99, &gp_n);
+	bench_pipe(&pp_med, &pp_p99, &pp_n);
 	bench_latency(&lat);
 	/*
 	 * Rounds of 1, 4, 16 in flight, interleaved so that a change of the
@@ -1080,6 +1134,8 @@ int main(int argc, char **argv)
 	printf("\n%-44s %12s %12s %8s\n", "measure", "median", "p99", "samples");
 	printf("%-44s %9lld ns %9lld ns %8ld\n", "GET_PARAM round trip",
 	       (long long)gp_med, (long long)gp_p99, gp_n);
+	printf("%-44s %9lld ns %9lld ns %8ld\n", "pipe round trip, 2 processes (1 byte)",
+	       (long long)pp_med, (long long)pp_p99, pp_n);
 	printf("%-44s %9lld ns %9lld ns %8ld\n", "1-op job SUBMIT+WAIT round trip",
 	       (long long)lat.med, (long long)lat.p99, lat.done);
 	printf("%-44s %9lld ns %9lld ns %8ld\n", "  p90; mean (ns)", (long long)lat.p90,
@@ -1093,6 +1149,8 @@ int main(int argc, char **argv)
 	       (long long)lat.cycles_med, cycles_ns);
 	printf("%-44s %11.1fx %12s (target <= 10x)\n", "job / GET_PARAM",
 	       gp_med ? (double)lat.med / gp_med : 0.0, "");
+	printf("%-44s %11.1fx\n", "job / pipe round trip (P1 / pipe RTT)",
+	       pp_med ? (double)lat.med / pp_med : 0.0);
 	for (i = 0; i < 3; i++)
 		printf("jobs/s, %2d in flight (median of %d rounds) %4s %9.0f /s %8ld  "
 		       "(rounds %.0f..%.0f)\n", ks[i], opt.rounds, "", jps[i], tn[i],
@@ -1110,12 +1168,13 @@ int main(int argc, char **argv)
 
 	printf("bench: getparam_ns=%lld getparam_p99_ns=%lld job_ns=%lld job_p99_ns=%lld "
 	       "job_mean_ns=%lld "
-	       "ratio=%.1f jps1=%.0f jps4=%.0f jps16=%.0f ratio4=%.2f ratio16=%.2f "
-	       "device_cycles=%lld\n",
+	       "ratio=%.1f pipe_ns=%lld ratio_pipe=%.1f jps1=%.0f jps4=%.0f jps16=%.0f "
+	       "ratio4=%.2f ratio16=%.2f device_cycles=%lld queues=%d\n",
 	       (long long)gp_med, (long long)gp_p99, (long long)lat.med,
 	       (long long)lat.p99, (long long)lat.mean, gp_med ? (double)lat.med / gp_med : 0.0,
+	       (long long)pp_med, pp_med ? (double)lat.med / pp_med : 0.0,
 	       jps[0], jps[1], jps[2], ratio4, ratio16,
-	       (long long)lat.cycles_med);
+	       (long long)lat.cycles_med, nqueues);
 	close(fd);
 	for (i = 0; i < 64; i++)
 		if (spinners[i] > 0) {

@@ -14,7 +14,13 @@
  *     buffers; wait for the oldest, resubmit it) and the ratio 16/1;
  *  3. for the kernel backend, a bare DRM_IOCTL_VPUX_GET_PARAM round trip
  *     measured in the same run (as vpux-job-bench does) and the ratio of
- *     the request latency to it (DESIGN.md section 7: <= 10x).
+ *     the request latency to it (DESIGN.md section 7: <= 10x);
+ *  4. a pipe round trip between two processes (a byte ping-pong, as
+ *     vpux-job-bench measures it) and each backend's request latency
+ *     divided by it.
+ * On a uapi 1.5 kernel libvpux puts requests in flight on queues of
+ * their own (a queue runs one job at a time), so the 4 and 16 figures
+ * are of requests that overlap on the NPU.
  * The phases run in interleaved rounds (every backend, every phase, then
  * the next round) so that a change of the host's load hits all alike.
  *
@@ -96,6 +102,8 @@ static struct {
 
 static struct bdev devs[MAX_DEVS];
 static int ndevs;
+static int64_t *pipe_rtt;	/* pipe round trips, ns */
+static long npipe;
 static size_t tsize;		/* bytes of the input (and the output) */
 
 static void fail(const struct bdev *b, const char *what, int err)
@@ -368,6 +376,24 @@ static void phase_getparam(struct bdev *b, long n, double cap_s)
 	b->ngp += got;
 }
 
+/* A pipe round trip between two processes, the other reference. */
+static void phase_pipe(long n, double cap_s)
+{
+	long got;
+
+	if (n > opt.gp_iters / 10 - npipe)
+		n = opt.gp_iters / 10 - npipe;
+	if (n <= 0)
+		return;
+	got = time_pipe_rtt(pipe_rtt + npipe, n, now_ns() + (int64_t)(cap_s * 1e9));
+	if (got < 0) {
+		fprintf(stderr, "vpux-req-bench: pipe round trip: %s\n",
+			strerror((int)-got));
+		exit(1);
+	}
+	npipe += got;
+}
+
 /* One request at a time; every output checked (outside the timing). */
 static void phase_latency(struct bdev *b, long n, double cap_s, int round)
 {
@@ -516,6 +542,7 @@ int main(int argc, char **argv)
 	char net[4096];
 	int c, i, r, nk = 0;
 	long total = 0;
+	int64_t pmed;
 
 	while ((c = getopt_long(argc, argv, "d:N:qn:r:c:oh", lo, NULL)) != -1) {
 		switch (c) {
@@ -612,8 +639,11 @@ int main(int argc, char **argv)
 		       devs[i].accepted < MAX_K ?
 		       " (then VPUX_E_BUSY)" : "");
 
+	pipe_rtt = xcalloc(opt.gp_iters / 10, sizeof(*pipe_rtt));
 	for (r = 0; r < opt.rounds; r++) {
 		double share = opt.cap_s / opt.rounds;
+
+		phase_pipe(opt.gp_iters / 10 / opt.rounds, share);
 
 		for (i = 0; i < ndevs; i++) {
 			struct bdev *b = &devs[i];
@@ -669,10 +699,21 @@ int main(int argc, char **argv)
 		if (devs[i].kernel)
 			printf("  %s: GET_PARAM p99 %.2f us over %ld round trips\n",
 			       devs[i].label, f[i].gp_p99 / 1e3, devs[i].ngp);
+	pmed = pctl(pipe_rtt, npipe, 50.0);
+	printf("  pipe round trip between 2 processes (1 byte): median %.2f us, p99 %.2f us over %ld\n",
+	       pmed / 1e3, pctl(pipe_rtt, npipe, 99.0) / 1e3, npipe);
 	printf("\n");
 	if (ip)
 		printf("%-36s %9.1f us\n", "in-process 1-op latency",
 		       f[ip - devs].med / 1e3);
+	for (i = 0; i < ndevs; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s 1-op latency / pipe RTT",
+			 devs[i].label);
+		printf("%-36s %9.1fx\n", what,
+		       pmed ? (double)f[i].med / pmed : 0.0);
+	}
 	if (kd) {
 		struct fig *fk = &f[kd - devs];
 
@@ -698,7 +739,10 @@ int main(int argc, char **argv)
 	}
 	printf("requests checked: %ld, every output equal to its input\n", total);
 
-	printf("reqbench:");
+	printf("reqbench: pipe_ns=%lld", (long long)pmed);
+	for (i = 0; i < ndevs; i++)
+		printf(" %s_ratio_pipe=%.1f", devs[i].key,
+		       pmed ? (double)f[i].med / pmed : 0.0);
 	for (i = 0; i < ndevs; i++)
 		printf(" %s_ns=%lld %s_p90_ns=%lld %s_p99_ns=%lld %s_jps1=%.0f "
 		       "%s_jps4=%.0f %s_jps16=%.0f %s_ratio16=%.2f %s_inflight=%d",
@@ -719,5 +763,6 @@ int main(int argc, char **argv)
 	printf("\n");
 	for (i = 0; i < ndevs; i++)
 		close_dev(&devs[i]);
+	free(pipe_rtt);
 	return 0;
 }
