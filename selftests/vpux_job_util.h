@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Helpers of the vpux job tests: BOs, tasks built with the engine core's
- * task builder, SUBMIT/WAIT arguments (the device's files and the clock
- * are in vpux_common.h).
+ * task builder, SUBMIT/WAIT arguments, queues, BO_WAIT, syncobjs and a
+ * long chained job (the device's files and the clock are in
+ * vpux_common.h).
  */
 #ifndef VPUX_JOB_UTIL_H
 #define VPUX_JOB_UTIL_H
@@ -87,6 +88,112 @@ static inline void submit_args(struct drm_vpux_submit *s, struct bo *task,
 	s->buffers = (uintptr_t)list;
 	s->buffer_count = n;
 	s->priority = DRM_VPUX_PRIORITY_NORMAL;
+}
+
+/* ---- uapi 1.5 ---- */
+
+/* The driver's uapi minor (GET_PARAM), -errno on failure. */
+static inline int uapi_minor(int fd)
+{
+	__u64 v;
+	int ret = vpux_get_param(fd, DRM_VPUX_PARAM_UAPI_VERSION, &v);
+
+	return ret ? ret : (int)(v & 0xffff);
+}
+
+static inline int queue_create(int fd, __u32 prio, __u32 *id)
+{
+	struct drm_vpux_queue_create c = { .priority = prio };
+	int ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_QUEUE_CREATE, &c);
+
+	if (!ret && id)
+		*id = c.queue_id;
+	return ret;
+}
+
+static inline int queue_destroy(int fd, __u32 id)
+{
+	struct drm_vpux_queue_destroy d = { .queue_id = id };
+
+	return vpux_ioctl(fd, DRM_IOCTL_VPUX_QUEUE_DESTROY, &d);
+}
+
+/* BO_WAIT (uapi 1.5) on @handle, @rel_ns from now (0 polls) */
+static inline int bo_wait15(int fd, __u32 handle, __s64 rel_ns,
+			    struct drm_vpux_bo_wait *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->handle = handle;
+	b->timeout_ns = rel_ns ? now_ns() + rel_ns : 0;
+	return vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_WAIT, b);
+}
+
+/* WAIT with DRM_VPUX_WAIT_BO (uapi 1.3 and 1.4) on @handle */
+static inline int wait_bo14(int fd, __u32 handle, __s64 rel_ns,
+			    struct drm_vpux_wait *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->seqno = handle;
+	w->flags = DRM_VPUX_WAIT_BO;
+	w->timeout_ns = rel_ns ? now_ns() + rel_ns : 0;
+	return vpux_ioctl(fd, DRM_IOCTL_VPUX_WAIT, w);
+}
+
+static inline int syncobj_new(int fd, __u32 *h)
+{
+	struct drm_syncobj_create c = { 0 };
+	int ret = vpux_ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c);
+
+	*h = c.handle;
+	return ret;
+}
+
+/* Wait for @point of syncobj @h (0: binary) for @rel_ns; 0 or -ETIME */
+static inline int syncobj_wait_point(int fd, __u32 h, __u64 point,
+				     __s64 rel_ns)
+{
+	struct drm_syncobj_timeline_wait tw = {
+		.handles = (uintptr_t)&h,
+		.points = (uintptr_t)&point,
+		.count_handles = 1,
+		.timeout_nsec = now_ns() + rel_ns,
+	};
+
+	return vpux_ioctl(fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &tw);
+}
+
+/*
+ * A long job: @nops DMA ops in a chain (op i waits for op i - 1 through
+ * barrier i - 1), each copying @rows rows of 4096 bytes from entry 1 to
+ * entry 2 (both at least @rows * 4096 bytes), laid out at the task BO's
+ * @off. Returns the task's size. The model runs one op at a time per
+ * engine and the engine core starts the next op of the chain only once
+ * the previous one completed, so another job's ops run in between.
+ */
+static inline size_t tb_bytes_chain(unsigned int nops)
+{
+	return tb_bytes(nops - 1, nops, 0, 0);
+}
+
+static inline size_t chain_task(void *mem, unsigned int nops, __u32 rows)
+{
+	struct tb t;
+	unsigned int i;
+
+	tb_init(&t, mem, nops - 1, nops, 0, 0);
+	for (i = 0; i < nops; i++) {
+		struct dla_dma_op *op = &t.dma[i];
+
+		tb_copy(op, tb_ref(1, 0, rows * 4096), tb_ref(2, 0, rows * 4096),
+			4096);
+		op->count[0] = rows;
+		op->src_stride[0] = op->dst_stride[0] = 4096;
+		if (i)
+			tb_wait(&t, &op->deps, i - 1);
+		if (i < nops - 1)
+			tb_update(&t, &op->deps, i);
+	}
+	return t.size;
 }
 
 #endif /* VPUX_JOB_UTIL_H */
