@@ -25,6 +25,7 @@ FIXTURE(job) {
 	int minor;
 	long resets;		/* hang recoveries at setup */
 	long expect_resets;	/* the ones the test causes on purpose */
+	long saved_timeout;	/* debugfs job_timeout_ms to restore, or -1 */
 	struct bo task, a, b, c;
 	struct drm_vpux_buf list[3];
 };
@@ -33,6 +34,7 @@ FIXTURE_SETUP(job)
 {
 	int i;
 
+	self->saved_timeout = -1;
 	self->fd = vpux_open_nth(0, &self->minor);
 	if (self->fd == -ENODEV)
 		SKIP(return, "no vpux device (is vpux_accel loaded?)");
@@ -54,11 +56,39 @@ FIXTURE_TEARDOWN(job)
 	if (self->fd < 0)
 		return;
 	dbg_write(self->minor, "inject", "none 0");
+	if (self->saved_timeout > 0) {
+		char v[24];
+
+		snprintf(v, sizeof(v), "%ld", self->saved_timeout);
+		EXPECT_EQ(0, dbg_write(self->minor, "job_timeout_ms", v));
+	}
 	/* no test may cause a hang recovery it did not ask for */
 	if (self->resets >= 0)
 		EXPECT_EQ(self->resets + self->expect_resets,
 			  dbg_read(self->minor, "resets"));
 	close(self->fd);
+}
+
+/*
+ * Shorten the driver's job timeout (debugfs job_timeout_ms, uapi 1.5) to
+ * @ms for this test; the teardown puts the old value back. 0, or -ENOENT
+ * on a driver without the file.
+ */
+static int short_job_timeout(FIXTURE_DATA(job) *self, long ms)
+{
+	char v[24];
+	long old = dbg_read(self->minor, "job_timeout_ms");
+	int ret;
+
+	if (old <= 0)
+		return old < 0 ? (int)old : -EINVAL;
+	snprintf(v, sizeof(v), "%ld", ms);
+	ret = dbg_write(self->minor, "job_timeout_ms", v);
+	if (!ret && self->saved_timeout < 0)
+		self->saved_timeout = old;
+	if (!ret && dbg_read(self->minor, "job_timeout_ms") != ms)
+		ret = -EIO;
+	return ret;
 }
 
 /*
@@ -134,6 +164,61 @@ TEST_F(job, submit_of_the_uapi_1_3_size)
 	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
+}
+
+/*
+ * Programs of uapi 1.4 pass SUBMIT without queue_id and pad2 (104
+ * bytes) and WAIT without sys_error and core_error (56 bytes): the job
+ * goes to the default queue, and nothing is written past their structs.
+ */
+TEST_F(job, submit_and_wait_of_the_uapi_1_4_sizes)
+{
+	const size_t ssz = offsetof(struct drm_vpux_submit, queue_id);
+	const size_t wsz = offsetof(struct drm_vpux_wait, sys_error);
+	const unsigned long scmd = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+					DRM_COMMAND_BASE + DRM_VPUX_SUBMIT, ssz);
+	const unsigned long wcmd = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+					DRM_COMMAND_BASE + DRM_VPUX_WAIT, wsz);
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	size_t size;
+
+	ASSERT_EQ(104u, ssz);
+	ASSERT_EQ(56u, wsz);
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, SZ),
+		    self->list, 2);
+	s.queue_id = 0x5a5a5a5a;	/* not sent: no such queue */
+	s.pad2 = 0x5a5a5a5a;		/* not sent: not zero */
+	ASSERT_EQ(0, vpux_ioctl(self->fd, scmd, &s));
+	EXPECT_NE(0ull, s.seqno);
+	EXPECT_EQ(0x5a5a5a5au, s.queue_id);
+	EXPECT_EQ(0x5a5a5a5au, s.pad2);
+	memset(&w, 0, sizeof(w));
+	w.seqno = s.seqno;
+	w.timeout_ns = now_ns() + 5000000000ll;
+	w.sys_error = 0x5a5a5a5a;
+	w.core_error = 0x5a5a5a5a;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, wcmd, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, w.error);
+	EXPECT_GT(w.device_cycles, 0ull);
+	EXPECT_EQ(0x5a5a5a5a, w.sys_error);	/* not written back */
+	EXPECT_EQ(0x5a5a5a5au, w.core_error);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
+
+	/* a refused task: the 1.4 WAIT gets the core error as -code */
+	size = copy_task(&self->task, 0, SZ);
+	self->task.map[0] ^= 0xff;	/* magic */
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, scmd, &s));
+	memset(&w, 0, sizeof(w));
+	w.seqno = s.seqno;
+	w.timeout_ns = now_ns() + 5000000000ll;
+	w.sys_error = 0x5a5a5a5a;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, wcmd, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
+	EXPECT_EQ(-101, w.error);
+	EXPECT_EQ(0x5a5a5a5a, w.sys_error);
 }
 
 TEST_F(job, chain_with_barrier_and_offsets)
@@ -856,6 +941,12 @@ TEST_F(job, injected_hang_is_recovered)
 	self->expect_resets = 1;
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
 	EXPECT_EQ(-ETIMEDOUT, w.error);
+	if (uapi_minor(self->fd) >= 5) {
+		/* the kernel aborted it; the core saw it aborted, or nothing */
+		EXPECT_EQ(-ETIMEDOUT, w.sys_error);
+		EXPECT_TRUE(!w.core_error || w.core_error == DRM_VPUX_CORE_ERR_ABORTED)
+			TH_LOG("core_error %u", w.core_error);
+	}
 	EXPECT_EQ(self->resets + 1, dbg_read(self->minor, "resets"));
 	/* the engines' state as they hung was dumped */
 	dump = coredump_holds("vpux hang report");
@@ -908,20 +999,35 @@ TEST_F(job, endless_op_is_stopped_by_the_watchdog)
 	struct drm_vpux_wait w;
 	struct tb t;
 
+	int ret;
+
 	if (self->resets < 0)
 		SKIP(return, "no debugfs");
+	/*
+	 * 200 ms instead of the default 2 s: no host copies 4 GiB in
+	 * that, so the test never depends on the machine's speed (drivers
+	 * before uapi 1.5 have no job_timeout_ms file)
+	 */
+	ret = short_job_timeout(self, 200);
+	if (uapi_minor(self->fd) >= 5)
+		ASSERT_EQ(0, ret) TH_LOG("debugfs job_timeout_ms");
 	tb_init(&t, self->task.map, 0, 1, 0, 0);
 	dma_op(&t.dma[0], 1, 0, 2, 0, 4095);
 	t.dma[0].count[0] = t.dma[0].count[1] = 1024;
 	submit_args(&s, &self->task, 0, t.size, self->list, 2);
 	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 120000000000ll, &w));
-	if (w.status == DRM_VPUX_STATUS_DONE)
+	if (w.status == DRM_VPUX_STATUS_DONE && ret)
 		SKIP(return, "4 GiB copied within the job timeout: a fast host, not the TCG rig");
 	self->expect_resets = 1;
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
 	EXPECT_EQ(-ETIMEDOUT, w.error);
 	EXPECT_EQ(self->resets + 1, dbg_read(self->minor, "resets"));
+	if (!ret) {
+		EXPECT_EQ(-ETIMEDOUT, w.sys_error);
+		EXPECT_TRUE(!w.core_error || w.core_error == DRM_VPUX_CORE_ERR_ABORTED)
+			TH_LOG("core_error %u", w.core_error);
+	}
 	EXPECT_EQ(0, fresh_file_copy(0x5a));
 }
 
@@ -1257,6 +1363,269 @@ TEST_F(job, tracepoints)
 	EXPECT_NE(NULL, strstr(buf, "vpux_job_run:"));
 	EXPECT_NE(NULL, strstr(buf, "vpux_job_done:"));
 	EXPECT_NE(NULL, strstr(buf, "status=1 error=0"));
+}
+
+/* ---- uapi 1.5: BO_WAIT, the split error fields, the limits ---- */
+
+#define NEED_1_5() do { \
+	if (uapi_minor(self->fd) < 5) \
+		SKIP(return, "vpux_accel uapi 1.%d: this is uapi 1.5", uapi_minor(self->fd)); \
+} while (0)
+
+TEST_F(job, bo_wait_errors)
+{
+	struct drm_vpux_bo_wait b;
+	int fd2;
+
+	NEED_1_5();
+	EXPECT_EQ(-ENOENT, bo_wait15(self->fd, 0, 0, &b));
+	EXPECT_EQ(-ENOENT, bo_wait15(self->fd, 0x7777, 0, &b));
+	memset(&b, 0, sizeof(b));
+	b.handle = self->b.handle;
+	b.flags = 1;
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_BO_WAIT, &b));
+	b.flags = 1u << 31;
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_BO_WAIT, &b));
+	b.flags = 0;
+	EXPECT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_BO_WAIT, &b));
+	/* another file's handles are not this file's */
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	EXPECT_EQ(-ENOENT, bo_wait15(fd2, self->b.handle, 0, &b));
+	close(fd2);
+}
+
+/*
+ * BO_WAIT reports the file's last job on the BO: its number and result,
+ * the same as WAIT by number; a BO no job used is DONE with zeros.
+ */
+TEST_F(job, bo_wait_reports_the_last_job)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_bo_wait b;
+	struct drm_vpux_wait w;
+	struct drm_vpux_buf l[2];
+	struct bo unused;
+	__u64 first;
+
+	NEED_1_5();
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &unused));
+	memset(&b, 0xa5, sizeof(b));
+	b.handle = unused.handle;
+	b.flags = 0;
+	b.timeout_ns = 0;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_BO_WAIT, &b));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, b.status);
+	EXPECT_EQ(0ull, b.seqno);
+	EXPECT_EQ(0, b.sys_error);
+	EXPECT_EQ(0u, b.core_error);
+	EXPECT_EQ(0u, b.fail_op);
+	EXPECT_EQ(0ull, b.fault_addr);
+	EXPECT_EQ(0ull, b.device_cycles);
+	EXPECT_EQ(0ull, b.op_cycles);
+
+	/* a -> b, then a -> c: b's last job is the first, a's the second */
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, SZ), self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	first = s.seqno;
+	l[0] = self->list[0];
+	l[1] = self->list[2];
+	submit_args(&s, &self->task, 1024, copy_task(&self->task, 1024, 4096), l, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, bo_wait15(self->fd, self->b.handle, 10000000000ll, &b));
+	ASSERT_EQ(0, job_wait(self->fd, first, 0, &w));
+	EXPECT_EQ(first, b.seqno);
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, b.status);
+	EXPECT_EQ(0, b.sys_error);
+	EXPECT_EQ(0u, b.core_error);
+	EXPECT_EQ(0u, b.fail_op);
+	EXPECT_EQ(w.device_cycles, b.device_cycles);
+	EXPECT_EQ(w.op_cycles, b.op_cycles);
+	EXPECT_GT(b.device_cycles, 0ull);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
+	ASSERT_EQ(0, bo_wait15(self->fd, self->a.handle, 10000000000ll, &b));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 0, &w));
+	EXPECT_EQ(s.seqno, b.seqno);
+	EXPECT_EQ(w.op_cycles, b.op_cycles);
+	ASSERT_EQ(0, bo_wait15(self->fd, self->c.handle, 0, &b));
+	EXPECT_EQ(s.seqno, b.seqno);
+	/* WAIT on the BO (1.3, 1.4) agrees */
+	ASSERT_EQ(0, wait_bo14(self->fd, self->c.handle, 0, &w));
+	EXPECT_EQ(w.op_cycles, b.op_cycles);
+}
+
+/*
+ * A task the core refuses: STATUS_ERROR, core_error the rule's code,
+ * sys_error 0, the combined error -code; BO_WAIT on its destination says
+ * the same, and nothing was written.
+ */
+TEST_F(job, refused_task_error_fields)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_bo_wait b;
+	struct drm_vpux_wait w;
+	__u16 major = 2;
+	size_t size;
+	struct tb t;
+
+	NEED_1_5();
+	size = copy_task(&self->task, 0, SZ);
+	memcpy(self->task.map + 4, &major, 2);	/* version_major */
+	submit_args(&s, &self->task, 0, size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
+	EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_BAD_VERSION, w.core_error);
+	EXPECT_EQ(0, w.sys_error);
+	EXPECT_EQ(-DRM_VPUX_CORE_ERR_BAD_VERSION, w.error);
+	EXPECT_EQ(0u, w.fail_op);
+	ASSERT_EQ(0, bo_wait15(self->fd, self->b.handle, 0, &b));
+	EXPECT_EQ(s.seqno, b.seqno);
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, b.status);
+	EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_BAD_VERSION, b.core_error);
+	EXPECT_EQ(0, b.sys_error);
+	EXPECT_EQ(0, self->b.map[0]);
+	/* a range outside its buffer: the op's rule */
+	tb_init(&t, self->task.map, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 4096, 2, 0, 8192);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
+	EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_BUF_RANGE, w.core_error);
+	EXPECT_EQ(0, w.sys_error);
+	EXPECT_EQ(-DRM_VPUX_CORE_ERR_BUF_RANGE, w.error);
+}
+
+/*
+ * A job of a banned file: another file runs a long job with an
+ * out-syncobj, which this file imports; this file submits a job waiting
+ * for it (a dependency that will signal fine, and no BO shared with
+ * anything), then a job on another queue faults (a write to a
+ * DEVICE_READONLY BO) and bans the file. The waiting job is dropped:
+ * ABORTED with sys_error -EBADFD and no core error.
+ */
+TEST_F_TIMEOUT(job, banned_files_job_error_fields, 120)
+{
+	const __u32 rows = 256, len = rows * 4096;
+	struct drm_syncobj_handle exp = { 0 }, imp = { 0 };
+	struct drm_vpux_syncobj in;
+	struct drm_vpux_submit s;
+	struct drm_vpux_bo_wait b;
+	struct drm_vpux_wait w;
+	struct drm_vpux_buf l[2];
+	struct bo lt, ls, ld, ro, t2, t3, d3;
+	__u32 q[2], sync;
+	__u64 long_seq, fault_seq, dropped_seq;
+	int fd2, i;
+
+	NEED_1_5();
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, syncobj_new(fd2, &sync));
+	ASSERT_EQ(0, bo_new(fd2, tb_bytes_chain(128), 0, &lt));
+	ASSERT_EQ(0, bo_new(fd2, len, 0, &ls));
+	ASSERT_EQ(0, bo_new(fd2, len, 0, &ld));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &q[i]));
+	ASSERT_EQ(0, bo_new(self->fd, SZ, DRM_VPUX_BO_DEVICE_READONLY, &ro));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &t2));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &t3));
+	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &d3));
+
+	/* fd2's long job: 128 chained ops of 1 MiB */
+	l[0] = (struct drm_vpux_buf){ .handle = ls.handle, .size = len };
+	l[1] = (struct drm_vpux_buf){ .handle = ld.handle, .size = len };
+	submit_args(&s, &lt, 0, chain_task(lt.map, 128, rows), l, 2);
+	s.out_syncobj = sync;
+	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_VPUX_SUBMIT, &s));
+	long_seq = s.seqno;
+	exp.handle = sync;
+	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &exp));
+	imp.fd = exp.fd;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp));
+	close(exp.fd);
+
+	/* the one to be dropped: waits for the long one, a -> d3 */
+	l[0] = self->list[0];
+	l[1] = (struct drm_vpux_buf){ .handle = d3.handle, .size = SZ };
+	submit_args(&s, &t3, 0, copy_task(&t3, 0, SZ), l, 2);
+	s.queue_id = q[0];
+	in = (struct drm_vpux_syncobj){ .handle = imp.handle };
+	s.in_syncobjs = (uintptr_t)&in;
+	s.in_syncobj_count = 1;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	dropped_seq = s.seqno;
+	/* the faulting one: b -> ro */
+	l[0] = self->list[1];
+	l[1] = (struct drm_vpux_buf){ .handle = ro.handle, .size = SZ };
+	submit_args(&s, &t2, 0, copy_task(&t2, 0, SZ), l, 2);
+	s.queue_id = q[1];
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	fault_seq = s.seqno;
+
+	ASSERT_EQ(0, job_wait(self->fd, fault_seq, 30000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+	EXPECT_GE(w.fault_addr, ro.addr);
+	EXPECT_LT(w.fault_addr, ro.addr + SZ);
+	if (!job_wait(fd2, long_seq, 0, &w))
+		SKIP(return, "the long job was over before the fault");
+	EXPECT_EQ(-EBADFD, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+
+	/* the other file's job is not affected */
+	ASSERT_EQ(0, job_wait(fd2, long_seq, 60000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	ASSERT_EQ(0, job_wait(self->fd, dropped_seq, 30000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ABORTED, w.status);
+	EXPECT_EQ(-EBADFD, w.sys_error);
+	EXPECT_EQ(0u, w.core_error);
+	EXPECT_EQ(-EBADFD, w.error);
+	EXPECT_EQ(0, d3.map[0]);
+	EXPECT_EQ(0, d3.map[SZ - 1]);
+	ASSERT_EQ(0, bo_wait15(self->fd, d3.handle, 0, &b));
+	EXPECT_EQ(dropped_seq, b.seqno);
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ABORTED, b.status);
+	EXPECT_EQ(-EBADFD, b.sys_error);
+	EXPECT_EQ(0u, b.core_error);
+	close(fd2);
+}
+
+/*
+ * A task of MAX_OPS_PER_TASK ops (each copying 8 bytes a -> b, no
+ * dependencies) runs; one more op is refused with TOO_MANY_OPS.
+ */
+TEST_F_TIMEOUT(job, max_ops_per_task, 120)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo big;
+	__u64 max;
+	struct tb t;
+	__u32 i, n;
+
+	NEED_1_5();
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_MAX_OPS_PER_TASK, &max));
+	ASSERT_LE(max, 65536ull);
+	ASSERT_EQ(0, bo_new(self->fd, tb_bytes(0, max + 1, 0, 0), 0, &big));
+	for (n = max; n <= max + 1; n++) {
+		memset(self->b.map, 0, SZ);
+		tb_init(&t, big.map, 0, n, 0, 0);
+		for (i = 0; i < n; i++)
+			dma_op(&t.dma[i], 1, (i * 8) % SZ, 2, (i * 8) % SZ, 8);
+		submit_args(&s, &big, 0, t.size, self->list, 2);
+		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+		ASSERT_EQ(0, job_wait(self->fd, s.seqno, 60000000000ll, &w));
+		if (n == max) {
+			EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status)
+				TH_LOG("%u ops: core error %u", n, w.core_error);
+			EXPECT_EQ(0, memcmp(self->a.map, self->b.map,
+					    n * 8 < SZ ? n * 8 : SZ));
+		} else {
+			EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
+			EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_TOO_MANY_OPS, w.core_error);
+			EXPECT_EQ(0, w.sys_error);
+			EXPECT_EQ(0, self->b.map[0]);
+		}
+	}
 }
 
 TEST_HARNESS_MAIN
