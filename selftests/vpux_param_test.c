@@ -189,6 +189,91 @@ TEST_F(dev, unknown_ioctl)
 	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, req, &gp));
 }
 
+/* uapi 1.5's limits: in range, and equal to the header's where it fixes them */
+TEST_F(dev, param_limits)
+{
+	__u64 ops, bars, deps, addr, in, slots, ring, queues, ctx, limit, flimit;
+
+	if (vpux_get_param(self->fd, DRM_VPUX_PARAM_MAX_OPS_PER_TASK, &ops) == -EINVAL)
+		SKIP(return, "the driver is older than uapi 1.5");
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_MAX_BARRIERS, &bars));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_MAX_DEPS_PER_TASK, &deps));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_MAX_ADDR_ENTRIES, &addr));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_MAX_IN_SYNCOBJS, &in));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_TASK_SLOTS, &slots));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_JOB_RING, &ring));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_MAX_QUEUES, &queues));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_NUM_CONTEXTS, &ctx));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_LIMIT, &limit));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT,
+				    &flimit));
+	/* the task format's bounds: op indices below 2^24, barrier ids 16-bit */
+	EXPECT_GE(ops, 1ull);
+	EXPECT_LT(ops, 1ull << 24);
+	EXPECT_GE(bars, 1ull);
+	EXPECT_LE(bars, 65535ull);
+	EXPECT_GE(deps, 1ull);
+	EXPECT_EQ((__u64)DRM_VPUX_MAX_ADDR_ENTRIES, addr);
+	EXPECT_EQ((__u64)DRM_VPUX_MAX_IN_SYNCOBJS, in);
+	EXPECT_EQ((__u64)DRM_VPUX_MAX_QUEUES, queues);
+	/* WAIT reports a file's last 256 jobs */
+	EXPECT_EQ(256ull, ring);
+	/* every running task holds an MMU context slot, and one stays free */
+	EXPECT_GE(slots, 1ull);
+	EXPECT_LE(slots, 32ull);
+	EXPECT_LT(slots, ctx);
+	EXPECT_GE(flimit, 4096ull);
+	EXPECT_LE(flimit, limit);
+}
+
+static int bo_create_close(int fd, __u64 size, __u32 *handle, int close_it)
+{
+	struct drm_vpux_bo_create c = { .size = size };
+	struct drm_gem_close g = { 0 };
+	int ret;
+
+	if (!close_it) {
+		ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_CREATE, &c);
+		*handle = c.handle;
+		return ret;
+	}
+	g.handle = *handle;
+	return vpux_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &g);
+}
+
+/*
+ * FILE_BO_MEMORY_USED is the calling file's: a BO grows it by at least
+ * its size (page tables may come on top) and no other file's figure;
+ * closing the BO gives it back. The device's figure grows alike.
+ */
+TEST_F(dev, param_file_bo_memory_used)
+{
+	const __u64 size = 1 << 20;
+	__u64 used0, used1, used2, dev0, dev1, other0, other1;
+	__u32 h;
+	int fd2;
+
+	if (vpux_get_param(self->fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &used0) == -EINVAL)
+		SKIP(return, "the driver is older than uapi 1.5");
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, vpux_get_param(fd2, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &other0));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &dev0));
+	ASSERT_EQ(0, bo_create_close(self->fd, size, &h, 0));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &used1));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &dev1));
+	ASSERT_EQ(0, vpux_get_param(fd2, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &other1));
+	EXPECT_GE(used1, used0 + size);
+	EXPECT_LT(used1, used0 + 2 * size);
+	EXPECT_GE(dev1, dev0 + size);
+	EXPECT_EQ(other0, other1);
+	ASSERT_EQ(0, bo_create_close(self->fd, size, &h, 1));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &used2));
+	EXPECT_LE(used2, used1 - size);
+	EXPECT_GE(used2, used0);
+	close(fd2);
+}
+
 TEST(two_devices)
 {
 	__u64 serial[2], id[2];
