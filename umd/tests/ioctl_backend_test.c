@@ -33,6 +33,7 @@
 #include "vpux.h"
 #include "vpux_tap.h"
 #include "iob_examples.h"	/* generated: struct iob_example examples[] */
+#include "iob_many_ops.h"	/* generated: many_ops_vpux[], 1025 DMA ops */
 
 /*
  * An older (or newer) kernel, seen through libdrm: this program's
@@ -587,6 +588,27 @@ static void check_refused(struct vpux_device *dev, struct vpux_network *net,
 }
 
 /*
+ * A network of more ops than the kernel takes in a task (@max) is
+ * refused when it is loaded, naming both counts, not at every submit.
+ */
+static void check_many_ops(struct vpux_device *dev, uint64_t max,
+			   const char *what)
+{
+	struct vpux_network *net = NULL;
+	char want[64];
+	int ret;
+
+	snprintf(want, sizeof(want), "1025 in all, the device takes %llu",
+		 (unsigned long long)max);
+	ret = vpux_network_load(dev, many_ops_vpux, sizeof(many_ops_vpux), &net);
+	tap_check(max < 1025 && ret == VPUX_E_UNSUPPORTED && !net &&
+		  strstr(vpux_last_error(), want),
+		  "%s: a network of 1025 ops refused at load: %s", what,
+		  ret ? vpux_last_error() : "loaded");
+	vpux_network_unload(net);
+}
+
+/*
  * A request resubmitted more often than the kernel keeps job numbers:
  * its first result is read from its scratch BO. 1 if that worked.
  */
@@ -741,6 +763,7 @@ static void test_1_5(const char *node)
 		  "uapi 1.5: query reports the kernel's limits: %u ops (GET_PARAM %llu), %u barriers (GET_PARAM %llu)",
 		  info.max_ops, (unsigned long long)ops, info.max_barriers,
 		  (unsigned long long)bars);
+	check_many_ops(kd, ops, "uapi 1.5");
 	ok = !vpux_network_load(kd, ex->data, ex->size, &net);
 	for (i = 0; ok && i < K; i++)
 		ok = !rq_make(kd, net, &q[i], 100 + i);
@@ -813,6 +836,7 @@ static void test_1_4(const char *node)
 	tap_check(info.max_ops == 1024 && info.max_barriers == 1024,
 		  "uapi 1.4 kernel: query reports the limits older kernels were built with: %u ops, %u barriers",
 		  info.max_ops, info.max_barriers);
+	check_many_ops(kd, 1024, "uapi 1.4 kernel");
 	for (e = 0; e < sizeof(examples) / sizeof(examples[0]); e++) {
 		ret = run_on(kd, &examples[e], 21, ko, &st, 1, NULL, &oc);
 		tap_check(!ret && run_ref(kd, &examples[e], 21, ro) == 0 &&
@@ -899,6 +923,16 @@ int main(int argc, char **argv)
 	if (!tap_check(!ret, "inproc device opened (%s)",
 		       ret ? vpux_last_error() : "ok"))
 		return tap_finish();
+	{
+		struct vpux_network *net = NULL;
+
+		/* the in-process core takes more ops than the kernel */
+		ret = vpux_network_load(ip, many_ops_vpux, sizeof(many_ops_vpux),
+					&net);
+		tap_check(!ret, "inproc: the network of 1025 ops loads (%s)",
+			  ret ? vpux_last_error() : "ok");
+		vpux_network_unload(net);
+	}
 
 	for (e = 0; e < sizeof(examples) / sizeof(examples[0]); e++) {
 		const struct iob_example *ex = &examples[e];
