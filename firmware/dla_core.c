@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * Engine core: device binding, task submission and the status queries.
- * The state of every device and task lives in the static array below.
+ * Engine core: device binding, starting prepared tasks and the result
+ * queries. The core has no state of its own: an instance lives in the
+ * memory the port gives dla_register_driver(), a task in the memory it
+ * gives dla_task_prepare() (dla_task.c).
  */
 #include "dla_priv.h"
-
-static struct dla_engine dla_engines[DLA_MAX_DEVICES];
 
 static dla_s32 dla_discover(struct dla_engine *e)
 {
@@ -29,7 +29,8 @@ static dla_s32 dla_discover(struct dla_engine *e)
 		e->first[k] = g;
 		e->n_kind[k] = c;
 		e->idle[k] = ((1u << c) - 1u) << g;
-		g += c;
+		for (; c; c--)
+			e->eng_kind[g++] = (dla_u8)k;
 	}
 	e->n_engines = g;
 	for (g = 0; g < DLA_MAX_ENGINES; g++)
@@ -44,25 +45,25 @@ static dla_s32 dla_discover(struct dla_engine *e)
 	return 0;
 }
 
-dla_s32 dla_register_driver(void **engine_context, void *driver_context)
+DLA_STATIC_ASSERT(sizeof(struct dla_engine) <= DLA_ENGINE_SIZE_MAX,
+		  "DLA_ENGINE_SIZE_MAX");
+
+dla_u32 dla_engine_size(void)
 {
-	struct dla_engine *e = NULL;
-	dla_u32 i, k, p;
+	return sizeof(struct dla_engine);
+}
+
+dla_s32 dla_register_driver(struct dla_engine **engine, void *mem,
+			    dla_u32 size, void *driver_context)
+{
+	struct dla_engine *e = mem;
+	dla_u32 k, p;
 	dla_s32 ret;
 
-	if (!engine_context)
+	if (!engine || !mem || ((unsigned long)mem & 7) || size < sizeof(*e))
 		return -DLA_ERR_INVAL;
-	for (i = 0; i < DLA_MAX_DEVICES; i++) {
-		if (!dla_engines[i].in_use) {
-			e = &dla_engines[i];
-			break;
-		}
-	}
-	if (!e)
-		return -DLA_ERR_BUSY;
-	dla_zero(e, sizeof(*e) - sizeof(e->tasks));
-	for (i = 0; i < DLA_MAX_TASKS; i++)
-		e->tasks[i].state = DLA_TASK_FREE;
+	*engine = NULL;
+	dla_zero(e, sizeof(*e));
 	for (k = 0; k < DLA_OP_KINDS; k++)
 		for (p = 0; p < DLA_PRIO_LEVELS; p++)
 			e->qhead[k][p] = e->qtail[k][p] = DLA_NIL;
@@ -70,22 +71,21 @@ dla_s32 dla_register_driver(void **engine_context, void *driver_context)
 	ret = dla_discover(e);
 	if (ret)
 		return ret;
-	e->in_use = 1;
+	e->magic = DLA_ENGINE_MAGIC;
 	dla_reg_write(driver_context, VPUX_REG_IRQ_CLEAR, VPUX_IRQ_ALL);
 	dla_reg_write(driver_context, VPUX_REG_IRQ_MASK, VPUX_IRQ_ALL);
-	*engine_context = e;
+	*engine = e;
 	dla_info("dla: %u dma, %u dpu, %u shave engines, %u tiles\n",
 		 e->n_kind[DLA_OP_DMA], e->n_kind[DLA_OP_DPU],
 		 e->n_kind[DLA_OP_SHAVE], e->n_tiles);
 	return 0;
 }
 
-void dla_unregister_driver(void *engine_context)
+void dla_unregister_driver(struct dla_engine *e)
 {
-	struct dla_engine *e = engine_context;
 	dla_u32 i, k, p;
 
-	if (!e || !e->in_use)
+	if (!dla_engine_ok(e))
 		return;
 	/* nothing may start while the tasks are torn down */
 	for (k = 0; k < DLA_OP_KINDS; k++) {
@@ -94,21 +94,21 @@ void dla_unregister_driver(void *engine_context)
 			e->qhead[k][p] = e->qtail[k][p] = DLA_NIL;
 	}
 	for (i = 0; i < DLA_MAX_TASKS; i++)
-		if (e->tasks[i].state != DLA_TASK_FREE)
+		if (e->task[i])
 			dla_clear_task(e, i);
 	dla_reg_write(e->driver_context, VPUX_REG_IRQ_MASK, 0);
-	e->in_use = 0;
+	e->magic = 0;
 }
 
-dla_s32 dla_execute_task(void *engine_context, void *task_data,
-			 dla_u32 mmu_ctx, dla_u32 priority)
+dla_s32 dla_task_start(struct dla_engine *e, struct dla_task *t,
+		       dla_u32 mmu_ctx, dla_u32 priority)
 {
-	struct dla_engine *e = engine_context;
 	dla_u32 slot;
-	dla_s32 ret;
 
-	if (!e || !e->in_use)
+	if (!dla_engine_ok(e) || !dla_task_ok(t) || t->engine != e)
 		return -DLA_ERR_INVAL;
+	if (t->slot >= 0)
+		return -DLA_ERR_RUNNING;
 	if (mmu_ctx >= e->ctx_slots) {
 		dla_error("dla: mmu context %u out of range\n", mmu_ctx);
 		return -DLA_ERR_CTX;
@@ -118,39 +118,38 @@ dla_s32 dla_execute_task(void *engine_context, void *task_data,
 		return -DLA_ERR_PRIORITY;
 	}
 	for (slot = 0; slot < DLA_MAX_TASKS; slot++)
-		if (e->tasks[slot].state == DLA_TASK_FREE)
+		if (!e->task[slot])
 			break;
 	if (slot == DLA_MAX_TASKS)
 		return -DLA_ERR_BUSY;
 
-	ret = dla_task_load(e, slot, task_data);
-	if (ret) {
-		e->tasks[slot].state = DLA_TASK_FREE;
-		return ret;
-	}
-	e->tasks[slot].mmu_ctx = mmu_ctx;
-	e->tasks[slot].priority = priority;
+	/* a task that ran before: counters, links and cycles rewound */
+	if (t->dirty)
+		dla_graph_reset(t);
+	t->dirty = 1;
+	t->error = 0;
+	t->n_done = 0;
+	t->n_running = 0;
+	t->fail_kind = DLA_OP_KINDS;
+	t->fail_index = 0;
+	t->eng_status = 0;
+	t->fault_status = 0;
+	t->fault_addr = 0;
+	t->op_cycles = 0;
+	t->device_cycles = 0;
+	t->time_us = 0;
+	t->mmu_ctx = mmu_ctx;
+	t->priority = priority;
+	t->slot = (dla_s32)slot;
+	e->task[slot] = t;
 	dla_sched_start_task(e, slot);
 	return (dla_s32)slot;
 }
 
-static struct dla_task *dla_get_task(void *engine_context, dla_u32 task_id)
+dla_s32 dla_task_result(const struct dla_task *t, struct dla_task_status *st)
 {
-	struct dla_engine *e = engine_context;
-
-	if (!e || !e->in_use || task_id >= DLA_MAX_TASKS ||
-	    e->tasks[task_id].state == DLA_TASK_FREE)
-		return NULL;
-	return &e->tasks[task_id];
-}
-
-dla_s32 dla_task_status(void *engine_context, dla_u32 task_id,
-			struct dla_task_status *st)
-{
-	struct dla_task *t = dla_get_task(engine_context, task_id);
-
-	if (!t || !st)
-		return -DLA_ERR_NOENT;
+	if (!dla_task_ok(t) || !st)
+		return -DLA_ERR_INVAL;
 	st->state = t->state;
 	st->error = t->error;
 	st->fail_kind = t->fail_kind;
@@ -166,28 +165,22 @@ dla_s32 dla_task_status(void *engine_context, dla_u32 task_id,
 	return 0;
 }
 
-dla_s32 dla_op_cycles(void *engine_context, dla_u32 task_id, dla_u32 kind,
-		      dla_u32 index, dla_u32 *cycles)
+dla_s32 dla_op_cycles(const struct dla_task *t, dla_u32 kind, dla_u32 index,
+		      dla_u32 *cycles)
 {
-	struct dla_task *t = dla_get_task(engine_context, task_id);
-
-	if (!t)
-		return -DLA_ERR_NOENT;
-	if (kind >= DLA_OP_KINDS || index >= t->count[kind] || !cycles)
+	if (!dla_task_ok(t) || kind >= DLA_OP_KINDS ||
+	    index >= t->count[kind] || !cycles)
 		return -DLA_ERR_INVAL;
 	*cycles = t->ops[t->base[kind] + index].cycles;
 	return 0;
 }
 
-dla_s32 dla_task_op_cycles(void *engine_context, dla_u32 task_id,
-			   dla_u32 *count, dla_u32 *cycles, dla_u32 room)
+dla_s32 dla_task_op_cycles(const struct dla_task *t, dla_u32 *count,
+			   dla_u32 *cycles, dla_u32 room)
 {
-	struct dla_task *t = dla_get_task(engine_context, task_id);
 	dla_u32 k, i, n = 0;
 
-	if (!t)
-		return -DLA_ERR_NOENT;
-	if (!count || (room && !cycles))
+	if (!dla_task_ok(t) || !count || (room && !cycles))
 		return -DLA_ERR_INVAL;
 	for (k = 0; k < DLA_OP_KINDS; k++) {
 		count[k] = t->count[k];
@@ -195,4 +188,9 @@ dla_s32 dla_task_op_cycles(void *engine_context, dla_u32 task_id,
 			cycles[n++] = t->ops[t->base[k] + i].cycles;
 	}
 	return (dla_s32)n;
+}
+
+dla_s32 dla_task_id(const struct dla_task *t)
+{
+	return dla_task_ok(t) ? t->slot : -1;
 }

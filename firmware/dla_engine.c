@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * Op bodies: read an op record from task memory, check it, resolve its
- * buffer references to device addresses and build the hardware descriptor;
- * program an engine with it. The same builder runs at validation time
- * (descriptor discarded) and when the op is programmed, so task memory
- * changed after submission is caught before it reaches the hardware.
+ * Op bodies: check an op record (a copy dla_task_prepare() read), resolve
+ * its buffer references to device addresses and build its hardware
+ * descriptor into the prepared task; program an engine with a prebuilt
+ * descriptor. The builders run at prepare time only, without the port's
+ * lock: they read the engine's constant device facts and nothing else of
+ * it.
  */
 #include "dla_priv.h"
 
@@ -14,9 +15,7 @@
 #define DLA_REF_OPTIONAL	2u	/* either */
 
 struct dla_opctx {
-	struct dla_engine *e;
-	struct dla_task *t;
-	dla_u32 slot;
+	struct dla_prep *p;
 	dla_u32 kind;
 	dla_u32 index;
 };
@@ -24,19 +23,7 @@ struct dla_opctx {
 static __attribute__((__cold__, __noinline__))
 dla_s32 dla_fail(const struct dla_opctx *c, const char *field, dla_s32 err)
 {
-	return dla_op_fail(c->t, c->slot, c->kind, c->index, field, err);
-}
-
-dla_s32 dla_op_read(struct dla_engine *e, struct dla_task *t, dla_u32 slot,
-		    dla_u32 kind, dla_u32 index, union dla_op_rec *rec)
-{
-	dla_u32 size = dla_op_rec_size(kind);
-
-	if (dla_data_read(e->driver_context, t->task_data, 0, rec, size,
-			  t->list_offset[kind] + (dla_u64)index * size))
-		return dla_op_fail(t, slot, kind, index, "read",
-				   -DLA_ERR_PORT);
-	return 0;
+	return dla_op_fail(c->kind, c->index, field, err);
 }
 
 /* Empty ref: valid unless it must name a buffer or has stray fields. */
@@ -54,16 +41,18 @@ dla_s32 dla_resolve_empty(const struct dla_opctx *c, const char *field,
 /*
  * Resolve @ref to a device address; @need is the number of bytes the op
  * touches from the start of the ref. Address-list entries are asked from
- * the port once per task and cached in the task slot.
+ * the port once per task (see DLA_ADDR_CACHE) and cached in the prepared
+ * task's scratch.
  */
 static inline __attribute__((__always_inline__))
 dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
 		    const struct dla_buf_ref *ref, dla_u32 mode, dla_u64 need,
 		    dla_u64 *addr)
 {
-	struct dla_engine *e = c->e;
-	struct dla_task *t = c->t;
+	struct dla_prep *p = c->p;
+	const struct dla_engine *e = p->e;
 	const struct dla_address *a;
+	struct dla_addr_slot *slot;
 	dla_u64 end;
 	dla_u32 i;
 
@@ -86,14 +75,16 @@ dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
 	}
 	if (i >= DLA_MAX_ADDR_ENTRIES)
 		return dla_fail(c, field, -DLA_ERR_ADDR_INDEX);
-	a = &t->addr[i];
-	if (!(t->addr_valid[i / 32] & (1u << (i & 31)))) {
-		if (dla_get_dma_address(e->driver_context, t->task_data,
-					(dla_s16)i, &t->addr[i],
-					DESTINATION_DMA))
+	slot = &p->addr[i & (DLA_ADDR_CACHE - 1)];
+	if (slot->tag != i + 1) {
+		if (dla_get_dma_address(p->drv, p->task_data, (dla_s16)i,
+					&slot->a, DESTINATION_DMA)) {
+			slot->tag = 0;
 			return dla_fail(c, field, -DLA_ERR_ADDR_INDEX);
-		t->addr_valid[i / 32] |= 1u << (i & 31);
+		}
+		slot->tag = i + 1;
 	}
+	a = &slot->a;
 	if (end > a->size)
 		return dla_fail(c, field, -DLA_ERR_BUF_RANGE);
 	if (dla_add_u64(a->addr, ref->offset, addr))
@@ -360,30 +351,22 @@ static dla_s32 dla_build_shave(const struct dla_opctx *c,
 	return 0;
 }
 
-dla_s32 dla_op_build(struct dla_engine *e, struct dla_task *t, dla_u32 slot,
-		     dla_u32 kind, dla_u32 index, const union dla_op_rec *rec,
-		     union dla_hw_desc *hw, dla_u32 *words)
+dla_s32 dla_op_build(struct dla_prep *p, dla_u32 kind, dla_u32 index,
+		     const union dla_op_rec *rec, dla_u64 *desc)
 {
-	struct dla_opctx c = { e, t, slot, kind, index };
-	dla_s32 ret;
+	struct dla_opctx c = { p, kind, index };
 
 	switch (kind) {
 	case DLA_OP_DMA:
-		*words = sizeof(hw->dma) / 4;
-		ret = dla_build_dma(&c, &rec->dma, &hw->dma);
-		break;
+		return dla_build_dma(&c, &rec->dma,
+				     &((union dla_dma_slot *)desc)->d);
 	case DLA_OP_DPU:
-		*words = sizeof(hw->dpu) / 4;
-		ret = dla_build_dpu(&c, &rec->dpu, &hw->dpu);
-		break;
+		return dla_build_dpu(&c, &rec->dpu,
+				     &((union dla_dpu_slot *)desc)->d);
 	default:
-		*words = sizeof(hw->shave) / 4;
-		ret = dla_build_shave(&c, &rec->shave, &hw->shave);
-		break;
+		return dla_build_shave(&c, &rec->shave,
+				       &((union dla_shave_slot *)desc)->d);
 	}
-	if (*words & 1)
-		hw->words[*words] = 0;	/* pad of the last word pair */
-	return ret;
 }
 
 /* Write PARAM words 2i and 2i + 1 from @v. */
@@ -393,40 +376,61 @@ static void dla_write_pair(void *drv, dla_u32 base, dla_u32 i, dla_u64 v)
 	dla_reg_write(drv, base + VPUX_ENG_PARAM(2 * i + 1), (dla_u32)(v >> 32));
 }
 
-void dla_engine_start(struct dla_engine *e, dla_u32 eng,
-		      const union dla_hw_desc *hw, dla_u32 words, dla_u32 ctx)
+/* Write the words of pair @i that differ from the shadow. */
+static inline __attribute__((__always_inline__))
+void dla_update_pair(void *drv, dla_u32 base, dla_u64 *sh, const dla_u64 *w,
+		     dla_u32 i)
+{
+	dla_u64 v = w[i], d = v ^ sh[i];
+
+	if (!d)
+		return;
+	sh[i] = v;
+	if ((dla_u32)d)
+		dla_reg_write(drv, base + VPUX_ENG_PARAM(2 * i), (dla_u32)v);
+	if (d >> 32)
+		dla_reg_write(drv, base + VPUX_ENG_PARAM(2 * i + 1),
+			      (dla_u32)(v >> 32));
+}
+
+/*
+ * Pair @i or @i + 1 differs from the shadow. Out of line, so that the
+ * comparison loop stays tight.
+ */
+static __attribute__((__noinline__))
+void dla_update_pairs(void *drv, dla_u32 base, dla_u64 *sh, const dla_u64 *w,
+		      dla_u32 i)
+{
+	dla_update_pair(drv, base, sh, w, i);
+	dla_update_pair(drv, base, sh, w, i + 1);
+}
+
+/*
+ * Program engine @eng with descriptor @w (@pairs pairs of PARAM words)
+ * and start it. Descriptors are compared and written in pairs of words;
+ * little-endian core: the low half of a pair is the lower word. Only
+ * words that differ from what the engine last received are written
+ * (MMIO is the expensive part of starting an op); the comparison goes
+ * two pairs at a time. CTX decides which address space the op runs in:
+ * it is written every time, never trusted to a shadow.
+ */
+void dla_engine_start(struct dla_engine *e, dla_u32 eng, const dla_u64 *w,
+		      dla_u32 pairs, dla_u32 ctx)
 {
 	void *drv = e->driver_context;
 	dla_u32 base = VPUX_REG_ENGINE(eng), i, bit = 1u << eng;
-	dla_u32 pairs = (words + 1) / 2;
 	dla_u64 *sh = e->shadow[eng];
 
-	/*
-	 * Descriptors are compared and written in pairs of words: the word
-	 * after an odd-sized descriptor is a PARAM word the engine ignores.
-	 * Little-endian core: the low half of a pair is the lower word.
-	 * CTX decides which address space the op runs in: it is written
-	 * every time, never trusted to a shadow.
-	 */
 	if (!(e->shadow_valid & bit)) {
 		for (i = 0; i < pairs; i++)
-			dla_write_pair(drv, base, i, sh[i] = hw->dwords[i]);
+			dla_write_pair(drv, base, i, sh[i] = w[i]);
 		e->shadow_valid |= bit;
 	} else {
-		for (i = 0; i < pairs; i++) {
-			dla_u64 v = hw->dwords[i], d = v ^ sh[i];
-
-			if (!d)
-				continue;
-			sh[i] = v;
-			if ((dla_u32)d)
-				dla_reg_write(drv, base + VPUX_ENG_PARAM(2 * i),
-					      (dla_u32)v);
-			if (d >> 32)
-				dla_reg_write(drv,
-					      base + VPUX_ENG_PARAM(2 * i + 1),
-					      (dla_u32)(v >> 32));
-		}
+		for (i = 0; i + 1 < pairs; i += 2)
+			if ((w[i] ^ sh[i]) | (w[i + 1] ^ sh[i + 1]))
+				dla_update_pairs(drv, base, sh, w, i);
+		if (i < pairs)
+			dla_update_pair(drv, base, sh, w, i);
 	}
 	dla_reg_write(drv, base + VPUX_ENG_CTX, ctx);
 	dla_reg_write(drv, base + VPUX_ENG_CMD, VPUX_ENG_CMD_START);

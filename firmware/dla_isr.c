@@ -7,13 +7,12 @@
  */
 #include "dla_priv.h"
 
-dla_s32 dla_isr_handler(void *engine_context)
+dla_s32 dla_isr_handler(struct dla_engine *e)
 {
-	struct dla_engine *e = engine_context;
 	void *drv;
 	dla_u32 st;
 
-	if (!e || !e->in_use)
+	if (!dla_engine_ok(e))
 		return 0;
 	drv = e->driver_context;
 	st = dla_reg_read(drv, VPUX_REG_IRQ_STATUS) & VPUX_IRQ_ALL;
@@ -52,7 +51,7 @@ static void dla_handle_fault(struct dla_engine *e, dla_u32 fs,
 	link = e->owner[eng];
 	slot = DLA_LINK_SLOT(link);
 	op = DLA_LINK_OP(link);
-	t = &e->tasks[slot];
+	t = e->task[slot];
 	if (t->state != DLA_TASK_RUNNING)
 		return;
 	t->fault_status = fs;
@@ -78,16 +77,19 @@ static void dla_handle_engine(struct dla_engine *e, dla_u32 eng)
 		return;		/* spurious: still running */
 	slot = DLA_LINK_SLOT(link);
 	op = DLA_LINK_OP(link);
-	t = &e->tasks[slot];
+	t = e->task[slot];
 	kind = t->ops[op].kind;
-	index = dla_op_kind_index(t, op);
-	dla_sched_release_engine(e, eng);
+	/* the engine is free (dla_sched_release_engine(), inline) */
+	e->owner[eng] = DLA_NIL;
+	e->idle[kind] |= 1u << eng;
+	t->n_running--;
 	if (state == VPUX_ENG_STATE_DONE) {
 		dla_sched_complete(e, slot, op,
 				   dla_reg_read(e->driver_context,
 						base + VPUX_ENG_OP_CYCLES));
 		return;
 	}
+	index = dla_op_kind_index(t, op);
 	if (t->state == DLA_TASK_RUNNING) {
 		dla_u32 code = (st >> VPUX_ENG_ERROR_SHIFT) & 0xffu;
 
@@ -109,14 +111,13 @@ static void dla_handle_engine(struct dla_engine *e, dla_u32 eng)
 	}
 }
 
-dla_s32 dla_process_events(void *engine_context, dla_u32 *task_complete)
+dla_s32 dla_process_events(struct dla_engine *e, dla_u32 *task_complete)
 {
-	struct dla_engine *e = engine_context;
 	dla_u32 pend, fs;
 
 	if (task_complete)
 		*task_complete = 0;
-	if (!e || !e->in_use)
+	if (!dla_engine_ok(e))
 		return -DLA_ERR_INVAL;
 	pend = e->irq_pending;
 	e->irq_pending = 0;
@@ -139,13 +140,12 @@ dla_s32 dla_process_events(void *engine_context, dla_u32 *task_complete)
 	return 0;
 }
 
-dla_s32 dla_poll_engines(void *engine_context)
+dla_s32 dla_poll_engines(struct dla_engine *e)
 {
-	struct dla_engine *e = engine_context;
 	dla_u32 eng;
 	dla_s32 n = 0;
 
-	if (!e || !e->in_use)
+	if (!dla_engine_ok(e))
 		return -DLA_ERR_INVAL;
 	for (eng = 0; eng < e->n_engines; eng++) {
 		dla_u32 st;
@@ -163,17 +163,14 @@ dla_s32 dla_poll_engines(void *engine_context)
 	return n;
 }
 
-dla_s32 dla_clear_task(void *engine_context, dla_u32 task_id)
+dla_s32 dla_clear_task(struct dla_engine *e, dla_u32 task_id)
 {
-	struct dla_engine *e = engine_context;
 	struct dla_task *t;
 	dla_u32 eng, mask = 0;
 
-	if (!e || !e->in_use || task_id >= DLA_MAX_TASKS)
+	if (!dla_engine_ok(e) || task_id >= DLA_MAX_TASKS || !e->task[task_id])
 		return -DLA_ERR_NOENT;
-	t = &e->tasks[task_id];
-	if (t->state == DLA_TASK_FREE)
-		return -DLA_ERR_NOENT;
+	t = e->task[task_id];
 	if (t->state == DLA_TASK_RUNNING)
 		dla_sched_fail(e, task_id, -DLA_ERR_ABORTED, DLA_OP_KINDS, 0);
 	/* engines that did not stop on ABORT (hung): reset them */
@@ -192,7 +189,10 @@ dla_s32 dla_clear_task(void *engine_context, dla_u32 task_id)
 			dla_sched_release_engine(e, eng);
 		}
 	}
-	t->state = DLA_TASK_FREE;
+	/* its result stays in its memory: DONE or FAILED from here on */
+	dla_sched_drained(e, task_id);
+	e->task[task_id] = NULL;
+	t->slot = -1;
 	e->complete_mask &= ~(1u << task_id);
 	dla_sched_dispatch(e);
 	return 0;

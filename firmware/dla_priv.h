@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * Engine core internals: the static per-device and per-task state, and the
- * helpers shared by the core's files. Nothing here is visible to ports.
+ * Engine core internals: the instance (struct dla_engine, in memory the
+ * port gives dla_register_driver()), the prepared task (struct dla_task,
+ * in memory the port gives dla_task_prepare()) and the helpers shared by
+ * the core's files. Nothing here is visible to ports.
  */
 #ifndef DLA_PRIV_H
 #define DLA_PRIV_H
@@ -10,17 +12,19 @@
 #include "dla_port.h"
 #include "vpux_regs.h"
 
-#ifndef DLA_MAX_DEVICES
-#define DLA_MAX_DEVICES			2u
-#endif
-
 DLA_STATIC_ASSERT(DLA_MAX_TASKS >= 1 && DLA_MAX_TASKS <= 32, "task bitmask");
-DLA_STATIC_ASSERT(DLA_MAX_OPS_PER_TASK < (1u << 24), "op link encoding");
+DLA_STATIC_ASSERT(DLA_MAX_OPS_PER_TASK >= 1 &&
+		  DLA_MAX_OPS_PER_TASK < (1u << 24), "op link encoding");
 DLA_STATIC_ASSERT(DLA_MAX_BARRIERS <= 65535u, "barrier ids are u16");
-DLA_STATIC_ASSERT(DLA_MAX_ADDR_ENTRIES <= 32767u, "index is s16");
+DLA_STATIC_ASSERT(DLA_MAX_DEPS_PER_TASK < (1u << 28), "edge indices");
+DLA_STATIC_ASSERT(DLA_MAX_ADDR_ENTRIES >= 1 &&
+		  DLA_MAX_ADDR_ENTRIES <= 32767u, "index is s16");
 DLA_STATIC_ASSERT(DLA_MAX_ENGINES == VPUX_MAX_ENGINES, "engines");
 DLA_STATIC_ASSERT(DLA_OP_KINDS == VPUX_ENGINE_KINDS, "kinds");
 DLA_STATIC_ASSERT(DLA_MAX_SHAVE_WINDOWS == VPUX_SHAVE_WINDOWS, "windows");
+
+#define DLA_ENGINE_MAGIC		0x45414c44u	/* "DLAE" */
+#define DLA_TASK_READY			0x50414c44u	/* "DLAP" */
 
 /* Ready-queue links: task slot in [31:24], op index in [23:0]. */
 #define DLA_NIL				0xffffffffu
@@ -28,40 +32,85 @@ DLA_STATIC_ASSERT(DLA_MAX_SHAVE_WINDOWS == VPUX_SHAVE_WINDOWS, "windows");
 #define DLA_LINK_SLOT(l)		((l) >> 24)
 #define DLA_LINK_OP(l)			((l) & 0x00ffffffu)
 
-/* dla_op_rt.state */
-#define DLA_OP_WAITING			0u
-#define DLA_OP_QUEUED			1u
-#define DLA_OP_RUNNING			2u
-#define DLA_OP_COMPLETE			3u
-
 /**
- * struct dla_op_rt - run-time state of one op (12 bytes)
+ * struct dla_op_rt - one op of a prepared task (16 bytes)
  * @next: ready-queue link (DLA_LINK) or DLA_NIL
+ * @cycles: VPUX_ENG_OP_CYCLES once complete, else 0
+ * @upd: index in dla_task.upd of the op's first update edge
+ * @n_upd: update edges of the op
  * @pending: waits not yet satisfied
  * @init_pending: waits on barriers that have producers
- * @state: DLA_OP_*
  * @kind: enum dla_op_kind
- * @cycles: VPUX_ENG_OP_CYCLES once complete
  */
 struct dla_op_rt {
 	dla_u32 next;
+	dla_u32 cycles;
+	dla_u32 upd;
+	dla_u8 n_upd;
 	dla_u8 pending;
 	dla_u8 init_pending;
-	dla_u8 state;
 	dla_u8 kind;
-	dla_u32 cycles;
+};
+
+/**
+ * struct dla_bar_rt - one barrier of a prepared task (8 bytes)
+ * @count: producers still to complete
+ * @init: producer_count
+ * @cons: index in dla_task.cons of the first consumer; the consumers of
+ *	barrier b are cons[bar[b].cons .. bar[b + 1].cons) (one entry past
+ *	the last barrier closes the list)
+ */
+struct dla_bar_rt {
+	dla_u16 count;
+	dla_u16 init;
+	dla_u32 cons;
 };
 
 /*
- * Per task slot. The graph is snapshotted at validation: update lists as
- * CSR (upd_start/upd), consumer lists per barrier as CSR
- * (cons_start/cons). Op bodies stay in task memory and are re-read (and
- * re-checked) when the op is programmed.
+ * Hardware descriptors as they sit in the prepared task, one array per
+ * kind. dla_engine_start() compares and writes them as pairs of PARAM
+ * words (u64): each is a whole number of pairs, so no pad word is left
+ * for the builders to fill.
+ */
+#define DLA_PAIRS(t)			((sizeof(struct t) + 7) / 8)
+union dla_dma_slot {
+	struct vpux_hw_dma_desc d;
+	dla_u64 w[DLA_PAIRS(vpux_hw_dma_desc)];
+};
+union dla_dpu_slot {
+	struct vpux_hw_dpu_desc d;
+	dla_u64 w[DLA_PAIRS(vpux_hw_dpu_desc)];
+};
+union dla_shave_slot {
+	struct vpux_hw_shave_desc d;
+	dla_u64 w[DLA_PAIRS(vpux_hw_shave_desc)];
+};
+DLA_STATIC_ASSERT(sizeof(struct vpux_hw_dma_desc) % 8 == 0 &&
+		  sizeof(struct vpux_hw_dpu_desc) % 8 == 0 &&
+		  sizeof(struct vpux_hw_shave_desc) % 8 == 0,
+		  "descriptors are whole pairs of PARAM words");
+DLA_STATIC_ASSERT(sizeof(union dla_dma_slot) % 8 == 0 &&
+		  sizeof(union dla_dpu_slot) % 8 == 0 &&
+		  sizeof(union dla_shave_slot) % 8 == 0, "descriptor slots");
+DLA_STATIC_ASSERT(DLA_PAIRS(vpux_hw_dpu_desc) * 2 <= VPUX_ENG_PARAM_WORDS &&
+		  DLA_PAIRS(vpux_hw_dma_desc) * 2 <= VPUX_ENG_PARAM_WORDS &&
+		  DLA_PAIRS(vpux_hw_shave_desc) * 2 <= VPUX_ENG_PARAM_WORDS,
+		  "descriptors fit the PARAM words");
+
+/*
+ * A prepared task: this header at the start of the port's memory, then
+ * the arrays it points to (dla_task.c, dla_task_layout(), gives the
+ * layout). Everything the scheduler needs is here; task memory is not
+ * read after dla_task_prepare().
  */
 struct dla_task {
+	dla_u32 magic;			/* DLA_TASK_READY once prepared */
 	dla_u32 state;			/* enum dla_task_state */
 	dla_s32 error;
-	void *task_data;
+	dla_s32 slot;			/* task id while started, else -1 */
+	const struct dla_engine *engine;	/* prepared for this instance */
+	dla_u32 size;			/* bytes of the prepared task */
+	dla_u32 dirty;			/* run-time state needs a rewind */
 	dla_u32 mmu_ctx;
 	dla_u32 priority;
 	dla_u32 n_ops;
@@ -70,7 +119,7 @@ struct dla_task {
 	dla_u32 n_barriers;
 	dla_u32 base[DLA_OP_KINDS];	/* global index of a kind's op 0 */
 	dla_u32 count[DLA_OP_KINDS];
-	dla_u32 list_offset[DLA_OP_KINDS];
+	dla_u32 pairs[DLA_OP_KINDS];	/* descriptor size, PARAM word pairs */
 	dla_u32 fail_kind;
 	dla_u32 fail_index;
 	dla_u32 eng_status;
@@ -82,32 +131,35 @@ struct dla_task {
 	dla_s64 start_us;
 	dla_s64 time_us;
 
-	/* address-list entries resolved so far (DESTINATION_DMA) */
-	dla_u32 addr_valid[(DLA_MAX_ADDR_ENTRIES + 31) / 32];
-	struct dla_address addr[DLA_MAX_ADDR_ENTRIES];
-
-	struct dla_op_rt ops[DLA_MAX_OPS_PER_TASK];
-	dla_u32 upd_start[DLA_MAX_OPS_PER_TASK + 1];
-	dla_u16 upd[DLA_MAX_DEPS_PER_TASK];
-	dla_u16 bar_count[DLA_MAX_BARRIERS];
-	dla_u16 bar_init[DLA_MAX_BARRIERS];
-	dla_u32 cons_start[DLA_MAX_BARRIERS + 1];
-	dla_u32 cons[DLA_MAX_DEPS_PER_TASK];
+	struct dla_op_rt *ops;		/* [n_ops] */
+	struct dla_bar_rt *bar;		/* [n_barriers + 1] */
+	dla_u16 *upd;			/* update edges, by op */
+	dla_u32 *cons;			/* consumer edges, by barrier */
+	dla_u64 *desc[DLA_OP_KINDS];	/* [count[k] * pairs[k]] */
 };
 
 /* One device. */
 struct dla_engine {
-	dla_u32 in_use;
+	dla_u32 magic;			/* DLA_ENGINE_MAGIC while registered */
 	void *driver_context;
+
+	/*
+	 * Device facts, constant from dla_register_driver() on: the only
+	 * part dla_task_measure() and dla_task_prepare() read (they run
+	 * without the port's lock).
+	 */
 	dla_u32 n_engines;
 	dla_u32 first[DLA_OP_KINDS];	/* global index of a kind's engine 0 */
 	dla_u32 n_kind[DLA_OP_KINDS];
-	dla_u32 idle[DLA_OP_KINDS];	/* bitmask of idle engines (global) */
-	dla_u32 owner[DLA_MAX_ENGINES];	/* DLA_LINK of the running op or NIL */
+	dla_u8 eng_kind[DLA_MAX_ENGINES];
 	dla_u32 n_tiles;
 	dla_u32 cmx_size;
 	dla_u64 cmx_base;
 	dla_u32 ctx_slots;
+
+	/* Everything below: only under the port's lock. */
+	dla_u32 idle[DLA_OP_KINDS];	/* bitmask of idle engines (global) */
+	dla_u32 owner[DLA_MAX_ENGINES];	/* DLA_LINK of the running op or NIL */
 
 	/* latched by the ISR */
 	dla_u32 irq_pending;
@@ -120,6 +172,8 @@ struct dla_engine {
 	dla_u32 qmask[DLA_OP_KINDS];	/* bit p: queue p not empty */
 	dla_u32 complete_mask;		/* tasks finished, not yet reported */
 
+	struct dla_task *task[DLA_MAX_TASKS];	/* by slot, NULL if free */
+
 	/*
 	 * Last value written to each engine's PARAM words: unchanged words
 	 * are not written again (MMIO is the expensive part of starting an
@@ -129,11 +183,6 @@ struct dla_engine {
 	 */
 	dla_u32 shadow_valid;
 	dla_u64 shadow[DLA_MAX_ENGINES][VPUX_ENG_PARAM_WORDS / 2];
-
-	/* validation scratch: consumers seen per barrier */
-	dla_u16 cons_fill[DLA_MAX_BARRIERS];
-
-	struct dla_task tasks[DLA_MAX_TASKS];
 };
 
 /*
@@ -148,13 +197,36 @@ union dla_op_rec {
 	struct dla_shave_op shave;
 };
 
-/* Hardware descriptors as PARAM words. */
-union dla_hw_desc {
-	struct vpux_hw_dma_desc dma;
-	struct vpux_hw_dpu_desc dpu;
-	struct vpux_hw_shave_desc shave;
-	dla_u32 words[VPUX_ENG_PARAM_WORDS];
-	dla_u64 dwords[VPUX_ENG_PARAM_WORDS / 2];
+/*
+ * Address cache of one prepare: address-list entry @tag - 1 (0: empty)
+ * in the slot of index % DLA_ADDR_CACHE. Direct mapped: a list of up to
+ * DLA_ADDR_CACHE entries asks the port once per entry; a longer one may
+ * ask again for entries that share a slot.
+ */
+#define DLA_ADDR_CACHE			32u
+DLA_STATIC_ASSERT((DLA_ADDR_CACHE & (DLA_ADDR_CACHE - 1)) == 0, "cache");
+struct dla_addr_slot {
+	dla_u32 tag;
+	dla_u32 reserved;
+	struct dla_address a;
+};
+
+/*
+ * State of one dla_task_prepare() call: the task being filled and the
+ * validation scratch, which lives in the task's memory too (never in the
+ * engine: prepare runs concurrently with everything else).
+ */
+struct dla_prep {
+	const struct dla_engine *e;
+	struct dla_task *t;
+	void *drv;			/* driver_context */
+	void *task_data;
+	dla_u64 entry0;			/* bytes of address-list entry 0 */
+	dla_u32 n_upd;			/* update edges so far */
+	dla_u32 max_upd;		/* room of t->upd */
+	dla_u32 max_cons;		/* room of t->cons */
+	dla_u16 *cons_fill;		/* [n_barriers] consumers seen */
+	struct dla_addr_slot *addr;	/* [DLA_ADDR_CACHE] */
 };
 
 /* dla_util.c */
@@ -166,11 +238,23 @@ static inline dla_u32 dla_op_rec_size(dla_u32 kind)
 	       kind == DLA_OP_DPU ? sizeof(struct dla_dpu_op) :
 	       sizeof(struct dla_shave_op);
 }
+
+static inline dla_u32 dla_desc_pairs(dla_u32 kind)
+{
+	return kind == DLA_OP_DMA ? DLA_PAIRS(vpux_hw_dma_desc) :
+	       kind == DLA_OP_DPU ? DLA_PAIRS(vpux_hw_dpu_desc) :
+	       DLA_PAIRS(vpux_hw_shave_desc);
+}
+
 void dla_zero(void *p, dla_u32 len);
 
-/* Index of the lowest set bit of @mask != 0 (no libgcc __ctzsi2 on rv32). */
+/*
+ * Index of the lowest set bit of @mask != 0. rv32imac has no ctz
+ * instruction and the image links no libgcc (__ctzsi2): a few shifts.
+ */
 static inline dla_u32 dla_ffs(dla_u32 mask)
 {
+#if defined(__riscv) && !defined(__riscv_zbb)
 	dla_u32 i = 0;
 
 	if (!(mask & 0xffffu)) {
@@ -190,6 +274,9 @@ static inline dla_u32 dla_ffs(dla_u32 mask)
 		i += 2;
 	}
 	return i + !(mask & 0x1u);
+#else
+	return (dla_u32)__builtin_ctz(mask);
+#endif
 }
 
 /* Checked arithmetic: return non-zero on overflow. */
@@ -215,28 +302,33 @@ static inline int dla_mul_u64_u32(dla_u64 a, dla_u32 b, dla_u64 *r)
 	return dla_add_u64(hi << 32, lo, r);
 }
 
+static inline int dla_engine_ok(const struct dla_engine *e)
+{
+	return e && e->magic == DLA_ENGINE_MAGIC;
+}
+
+static inline int dla_task_ok(const struct dla_task *t)
+{
+	return t && t->magic == DLA_TASK_READY;
+}
+
 /* dla_task.c */
-dla_s32 dla_task_load(struct dla_engine *e, dla_u32 slot, void *task_data);
-dla_s32 dla_op_fail(struct dla_task *t, dla_u32 slot, dla_u32 kind,
-		    dla_u32 index, const char *field, dla_s32 err);
+dla_s32 dla_op_fail(dla_u32 kind, dla_u32 index, const char *field,
+		    dla_s32 err);
 
 /* dla_graph.c */
-dla_s32 dla_graph_check(struct dla_task *t, dla_u32 slot);
+dla_s32 dla_graph_check(struct dla_task *t);
 void dla_graph_reset(struct dla_task *t);
 
 /* dla_engine.c */
-dla_s32 dla_op_read(struct dla_engine *e, struct dla_task *t, dla_u32 slot,
-		    dla_u32 kind, dla_u32 index, union dla_op_rec *rec);
-dla_s32 dla_op_build(struct dla_engine *e, struct dla_task *t, dla_u32 slot,
-		     dla_u32 kind, dla_u32 index, const union dla_op_rec *rec,
-		     union dla_hw_desc *hw, dla_u32 *words);
-void dla_engine_start(struct dla_engine *e, dla_u32 eng,
-		      const union dla_hw_desc *hw, dla_u32 words, dla_u32 ctx);
+dla_s32 dla_op_build(struct dla_prep *p, dla_u32 kind, dla_u32 index,
+		     const union dla_op_rec *rec, dla_u64 *desc);
+void dla_engine_start(struct dla_engine *e, dla_u32 eng, const dla_u64 *w,
+		      dla_u32 pairs, dla_u32 ctx);
 dla_u64 dla_read_cycles(struct dla_engine *e);
 
 /* dla_sched.c */
 void dla_sched_start_task(struct dla_engine *e, dla_u32 slot);
-void dla_sched_enqueue(struct dla_engine *e, dla_u32 slot, dla_u32 op);
 void dla_sched_dispatch(struct dla_engine *e);
 void dla_sched_complete(struct dla_engine *e, dla_u32 slot, dla_u32 op,
 			dla_u32 cycles);

@@ -4,23 +4,23 @@
  * priorities go by the age of readiness), pending-wait counters per op and
  * consumer lists per barrier. Completing an op costs O(its update edges +
  * the consumer edges of barriers that reach zero); starting one costs O(1)
- * plus its descriptor. Nothing scans all ops or all barriers.
+ * plus writing its prebuilt descriptor. Nothing scans all ops or all
+ * barriers, nothing reads task memory.
  */
 #include "dla_priv.h"
 
 static struct dla_op_rt *dla_link_op(struct dla_engine *e, dla_u32 link)
 {
-	return &e->tasks[DLA_LINK_SLOT(link)].ops[DLA_LINK_OP(link)];
+	return &e->task[DLA_LINK_SLOT(link)]->ops[DLA_LINK_OP(link)];
 }
 
-void dla_sched_enqueue(struct dla_engine *e, dla_u32 slot, dla_u32 op)
+static inline void dla_enqueue(struct dla_engine *e, struct dla_task *t,
+			       dla_u32 slot, dla_u32 op)
 {
-	struct dla_task *t = &e->tasks[slot];
 	dla_u32 k = t->ops[op].kind, p = t->priority;
 	dla_u32 link = DLA_LINK(slot, op);
 
 	t->ops[op].next = DLA_NIL;
-	t->ops[op].state = DLA_OP_QUEUED;
 	if (e->qtail[k][p] == DLA_NIL)
 		e->qhead[k][p] = link;
 	else
@@ -29,12 +29,17 @@ void dla_sched_enqueue(struct dla_engine *e, dla_u32 slot, dla_u32 op)
 	e->qmask[k] |= 1u << p;
 }
 
+/* Highest set bit of a mask of priorities (< 2^DLA_PRIO_LEVELS), != 0 */
+static const dla_u8 dla_top_prio[16] = {
+	0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+};
+
+DLA_STATIC_ASSERT(DLA_PRIO_LEVELS == 4, "dla_top_prio covers 4 levels");
+
 static dla_u32 dla_dequeue(struct dla_engine *e, dla_u32 k)
 {
-	dla_u32 m = e->qmask[k], p = DLA_PRIO_LEVELS - 1, link;
+	dla_u32 p = dla_top_prio[e->qmask[k]], link;
 
-	while (!(m & (1u << p)))
-		p--;
 	link = e->qhead[k][p];
 	e->qhead[k][p] = dla_link_op(e, link)->next;
 	if (e->qhead[k][p] == DLA_NIL) {
@@ -47,7 +52,7 @@ static dla_u32 dla_dequeue(struct dla_engine *e, dla_u32 k)
 /* Drop every queued op of @slot (error path: walks the queues once). */
 static void dla_purge(struct dla_engine *e, dla_u32 slot)
 {
-	dla_u32 k, p = e->tasks[slot].priority;
+	dla_u32 k, p = e->task[slot]->priority;
 
 	for (k = 0; k < DLA_OP_KINDS; k++) {
 		dla_u32 prev = DLA_NIL, cur = e->qhead[k][p];
@@ -72,16 +77,6 @@ static void dla_purge(struct dla_engine *e, dla_u32 slot)
 	}
 }
 
-static dla_u32 dla_engine_kind(struct dla_engine *e, dla_u32 eng)
-{
-	dla_u32 k;
-
-	for (k = DLA_OP_KINDS - 1; k > 0; k--)
-		if (eng >= e->first[k])
-			break;
-	return k;
-}
-
 void dla_sched_release_engine(struct dla_engine *e, dla_u32 eng)
 {
 	dla_u32 link = e->owner[eng];
@@ -89,33 +84,32 @@ void dla_sched_release_engine(struct dla_engine *e, dla_u32 eng)
 	if (link == DLA_NIL)
 		return;
 	e->owner[eng] = DLA_NIL;
-	e->idle[dla_engine_kind(e, eng)] |= 1u << eng;
-	e->tasks[DLA_LINK_SLOT(link)].n_running--;
+	e->idle[e->eng_kind[eng]] |= 1u << eng;
+	e->task[DLA_LINK_SLOT(link)]->n_running--;
 }
 
-static void dla_task_finish(struct dla_engine *e, dla_u32 slot,
-			    dla_u32 state)
+/* @t is DONE or FAILED: its times, and its bit for dla_process_events */
+static void dla_sched_finish(struct dla_engine *e, struct dla_task *t,
+			     dla_u32 state)
 {
-	struct dla_task *t = &e->tasks[slot];
-
 	t->state = state;
 	t->device_cycles = dla_read_cycles(e) - t->start_cycles;
 	t->time_us = dla_get_time_us() - t->start_us;
-	e->complete_mask |= 1u << slot;
+	e->complete_mask |= 1u << t->slot;
 }
 
 void dla_sched_drained(struct dla_engine *e, dla_u32 slot)
 {
-	struct dla_task *t = &e->tasks[slot];
+	struct dla_task *t = e->task[slot];
 
 	if (t->state == DLA_TASK_FAILING && !t->n_running)
-		dla_task_finish(e, slot, DLA_TASK_FAILED);
+		dla_sched_finish(e, t, DLA_TASK_FAILED);
 }
 
 void dla_sched_fail(struct dla_engine *e, dla_u32 slot, dla_s32 err,
 		    dla_u32 kind, dla_u32 index)
 {
-	struct dla_task *t = &e->tasks[slot];
+	struct dla_task *t = e->task[slot];
 	dla_u32 eng;
 
 	if (t->state != DLA_TASK_RUNNING)
@@ -144,72 +138,65 @@ void dla_sched_fail(struct dla_engine *e, dla_u32 slot, dla_s32 err,
 void dla_sched_complete(struct dla_engine *e, dla_u32 slot, dla_u32 op,
 			dla_u32 cycles)
 {
-	struct dla_task *t = &e->tasks[slot];
-	dla_u32 k, end;
+	struct dla_task *t = e->task[slot];
+	struct dla_op_rt *ops = t->ops;
+	const dla_u16 *u, *uend;
 
-	t->ops[op].state = DLA_OP_COMPLETE;
-	t->ops[op].cycles = cycles;
+	ops[op].cycles = cycles;
 	t->op_cycles += cycles;
 	t->n_done++;
 	if (t->state != DLA_TASK_RUNNING) {
 		dla_sched_drained(e, slot);
 		return;
 	}
-	end = t->upd_start[op + 1];
-	for (k = t->upd_start[op]; k < end; k++) {
-		dla_u32 b = t->upd[k], j, cend;
+	u = &t->upd[ops[op].upd];
+	uend = u + ops[op].n_upd;
+	for (; u < uend; u++) {
+		struct dla_bar_rt *b = &t->bar[*u];
+		dla_u32 j;
 
-		if (--t->bar_count[b])
+		if (--b->count)
 			continue;
-		cend = t->cons_start[b + 1];
-		for (j = t->cons_start[b]; j < cend; j++) {
+		for (j = b->cons; j < b[1].cons; j++) {
 			dla_u32 c = t->cons[j];
 
-			if (!--t->ops[c].pending)
-				dla_sched_enqueue(e, slot, c);
+			if (!--ops[c].pending)
+				dla_enqueue(e, t, slot, c);
 		}
 	}
 	if (t->n_done == t->n_ops)
-		dla_task_finish(e, slot, DLA_TASK_DONE);
+		dla_sched_finish(e, t, DLA_TASK_DONE);
 }
 
+/*
+ * Program idle engines with the heads of their kinds' queues. The
+ * descriptors were built and checked by dla_task_prepare(); nothing here
+ * can fail.
+ */
 void dla_sched_dispatch(struct dla_engine *e)
 {
-	union dla_op_rec rec;
-	union dla_hw_desc hw;
 	dla_u32 k;
 
 	for (k = 0; k < DLA_OP_KINDS; k++) {
 		while (e->idle[k] && e->qmask[k]) {
 			dla_u32 link = dla_dequeue(e, k);
 			dla_u32 slot = DLA_LINK_SLOT(link), op = DLA_LINK_OP(link);
-			struct dla_task *t = &e->tasks[slot];
-			dla_u32 index = op - t->base[k], eng, words;
-			dla_s32 ret;
+			struct dla_task *t = e->task[slot];
+			dla_u32 eng = dla_ffs(e->idle[k]), pairs = t->pairs[k];
 
-			ret = dla_op_read(e, t, slot, k, index, &rec);
-			if (!ret)
-				ret = dla_op_build(e, t, slot, k, index, &rec,
-						   &hw, &words);
-			if (ret) {
-				dla_sched_fail(e, slot, ret == -DLA_ERR_PORT ?
-					       ret : -DLA_ERR_CHANGED, k,
-					       index);
-				continue;
-			}
-			eng = dla_ffs(e->idle[k]);
 			e->idle[k] &= ~(1u << eng);
 			e->owner[eng] = link;
-			t->ops[op].state = DLA_OP_RUNNING;
 			t->n_running++;
-			dla_engine_start(e, eng, &hw, words, t->mmu_ctx);
+			dla_engine_start(e, eng,
+					 t->desc[k] + (op - t->base[k]) * pairs,
+					 pairs, t->mmu_ctx);
 		}
 	}
 }
 
 void dla_sched_start_task(struct dla_engine *e, dla_u32 slot)
 {
-	struct dla_task *t = &e->tasks[slot];
+	struct dla_task *t = e->task[slot];
 	dla_u32 op;
 
 	t->state = DLA_TASK_RUNNING;
@@ -217,6 +204,6 @@ void dla_sched_start_task(struct dla_engine *e, dla_u32 slot)
 	t->start_us = dla_get_time_us();
 	for (op = 0; op < t->n_ops; op++)
 		if (!t->ops[op].pending)
-			dla_sched_enqueue(e, slot, op);
+			dla_enqueue(e, t, slot, op);
 	dla_sched_dispatch(e);
 }

@@ -67,8 +67,7 @@ endif
 FW_BENCH := $(B)/firmware/bench/fw-bench
 BENCH_PROGS += $(FW_BENCH)
 FW_BENCH_LIMITS := -DDLA_MAX_TASKS=2u -DDLA_MAX_OPS_PER_TASK=131072u \
-	-DDLA_MAX_BARRIERS=65535u -DDLA_MAX_DEPS_PER_TASK=262144u \
-	-DDLA_MAX_DEVICES=1u
+	-DDLA_MAX_BARRIERS=65535u -DDLA_MAX_DEPS_PER_TASK=262144u
 
 $(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(FW_TEST_DEPS)
 	@mkdir -p $(dir $@)
@@ -85,7 +84,7 @@ FW_FREESTANDING := -std=c11 -Wall -Wextra -Werror -Os -ffreestanding \
 	-fno-builtin -nostdlib -nostartfiles -fno-common
 FW_BM_LIMITS := -DDLA_MAX_TASKS=4u -DDLA_MAX_OPS_PER_TASK=512u \
 	-DDLA_MAX_BARRIERS=512u -DDLA_MAX_DEPS_PER_TASK=2048u \
-	-DDLA_MAX_ADDR_ENTRIES=64u -DDLA_MAX_DEVICES=1u
+	-DDLA_MAX_ADDR_ENTRIES=64u
 FW_ELF := $(B)/firmware/vpux-fw.elf
 
 $(FW_ELF): $(FW_SRCS) $(FW_BM_SRCS) $(FW_HDRS) $(SRCTOP)/firmware/firmware.mk \
@@ -159,7 +158,7 @@ $(FW_FUZZ): $(SRCTOP)/firmware/fuzz/fuzz_task.c $(FW_TEST_DEPS) $(FW_FAKE_SRCS)
 		-fno-sanitize-recover=all $(PORT_USER_CFLAGS) \
 		-I$(SRCTOP)/firmware/tests -DDLA_MAX_TASKS=2u \
 		-DDLA_MAX_OPS_PER_TASK=256u -DDLA_MAX_BARRIERS=256u \
-		-DDLA_MAX_DEPS_PER_TASK=1024u -DDLA_MAX_DEVICES=1u -pthread \
+		-DDLA_MAX_DEPS_PER_TASK=1024u -pthread \
 		-o $@ $< $(FW_FAKE_SRCS) $(FW_SRCS) $(PORT_USER_SRCS)
 
 .PHONY: fuzz firmware-fuzz-smoke

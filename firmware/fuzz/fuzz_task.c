@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * libFuzzer harness: the input is address-list entry 0 (task descriptor,
- * barrier table, op lists). The core validates it and, if it is accepted,
- * runs it to completion on the fake backend, whose DMA engine really
- * copies, including into the task memory itself (so re-validation at
- * programming time gets exercised). Entries 1..4 are 4 KiB data buffers.
- * ASan/UBSan catch any out-of-bounds access or overflow in the core.
+ * barrier table, op lists). The host port measures it and prepares it
+ * (the core validates it into memory of exactly the measured size, so
+ * ASan sees any write past the measure) and, if it is accepted, runs it
+ * to completion on the fake backend, whose DMA engine really copies,
+ * including into the task memory itself (which must change nothing of
+ * what runs: the core does not read it again). Entries 1..4 are 4 KiB
+ * data buffers. ASan/UBSan catch any out-of-bounds access or overflow in
+ * the core.
  */
 #include <stdint.h>
 #include <stdlib.h>

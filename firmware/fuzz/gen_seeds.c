@@ -65,7 +65,10 @@ int main(int argc, char **argv)
 	tb_wait(&t, &t.dma[1].deps, 2);
 	save(dir, "pipeline", &t);
 
-	/* chain of strided copies, one of them into the task memory */
+	/*
+	 * chain of strided copies, the last one into the task memory: after
+	 * the task was prepared, so it changes nothing of what runs
+	 */
 	tb_init(&t, NULL, 4, 5, 0, 0);
 	for (i = 0; i < 5; i++) {
 		struct dla_dma_op *m = &t.dma[i];

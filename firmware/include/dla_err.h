@@ -16,7 +16,7 @@ enum dla_err {
 	DLA_ERR_NODEV = 3,		/* hardware identity or engines wrong */
 	DLA_ERR_NOENT = 4,		/* task slot not in use */
 	DLA_ERR_PORT = 5,		/* a port callback failed */
-	DLA_ERR_RUNNING = 6,		/* task still running */
+	DLA_ERR_RUNNING = 6,		/* task already started / running */
 
 	/* validation: task descriptor */
 	DLA_ERR_ADDR_INDEX = 100,	/* address-list index out of the list */
@@ -55,7 +55,11 @@ enum dla_err {
 	DLA_ERR_ENGINE = 200,		/* engine reported ERROR */
 	DLA_ERR_MMU_FAULT = 201,	/* MMU fault raised by an op */
 	DLA_ERR_ABORTED = 202,		/* aborted by dla_clear_task() */
-	DLA_ERR_CHANGED = 203,		/* op body failed re-validation */
+	/*
+	 * dla_task_prepare(): the descriptor read again asks for more memory
+	 * than the port gives (it changed since dla_task_measure())
+	 */
+	DLA_ERR_CHANGED = 203,
 };
 
 #endif /* DLA_ERR_H */

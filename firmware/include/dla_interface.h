@@ -2,10 +2,12 @@
 /*
  * Engine core interface: the calls a portability layer makes into the
  * core. Documentation/engine-core.rst gives the call contexts and the
- * locking rules; in short: the core never sleeps and takes no lock, so the
- * port serialises every call below with one lock of its own.
- * dla_isr_handler() may run in hard-IRQ context; everything else runs in
- * process / bottom-half context.
+ * locking rules; in short: the core never sleeps, never allocates and
+ * takes no lock. A task is validated once, in process context and without
+ * the port's lock (dla_task_measure(), dla_task_prepare()), into memory
+ * the port provides; every other call is serialised by one lock of the
+ * port's. dla_isr_handler() and dla_process_events() may run in hard-IRQ
+ * context.
  */
 #ifndef DLA_INTERFACE_H
 #define DLA_INTERFACE_H
@@ -15,9 +17,9 @@
 #include "dla_err.h"
 #include "dla_task_format.h"
 
-/* Task states reported by dla_task_status() */
+/* Task states reported by dla_task_result() */
 enum dla_task_state {
-	DLA_TASK_FREE = 0,	/* slot unused */
+	DLA_TASK_FREE = 0,	/* prepared, never started */
 	DLA_TASK_RUNNING = 1,
 	DLA_TASK_FAILING = 2,	/* failed; ops still on engines drain */
 	DLA_TASK_DONE = 3,	/* every op completed */
@@ -55,42 +57,128 @@ struct dla_task_status {
 };
 
 /**
+ * struct dla_engine - a core instance bound to one device (opaque)
+ *
+ * The port allocates dla_engine_size() bytes (8-byte aligned) and hands
+ * them to dla_register_driver(); the core keeps no state of its own.
+ */
+struct dla_engine;
+
+/**
+ * struct dla_task - a validated task (opaque)
+ *
+ * Lives in memory the port allocates (dla_task_measure() says how much),
+ * filled by dla_task_prepare(): the dependency graph, each op's run-time
+ * state and each op's hardware descriptor with its buffer addresses
+ * resolved. Once prepared, the task never reads task memory again.
+ */
+struct dla_task;
+
+/*
+ * DLA_TASK_SIZE_MAX - an upper bound of what dla_task_measure() returns
+ * under this build's limits (dla_limits.h), for a port that sizes static
+ * memory instead of allocating per task (the microcontroller image):
+ * per op its run-time state (16 bytes) and its hardware descriptor (at
+ * most DLA_DESC_SIZE_MAX bytes), per barrier 10 bytes and one more
+ * barrier, per dependency edge 6 bytes, and 2 KiB for the header, the
+ * address cache and alignment. The core checks these figures at build
+ * time.
+ */
+#define DLA_DESC_SIZE_MAX		136u
+#define DLA_TASK_SIZE_MAX						\
+	(2048u + DLA_MAX_OPS_PER_TASK * (16u + DLA_DESC_SIZE_MAX) +	\
+	 (DLA_MAX_BARRIERS + 1u) * 10u + DLA_MAX_DEPS_PER_TASK * 6u)
+
+/* An upper bound of dla_engine_size(), for static memory likewise. */
+#define DLA_ENGINE_SIZE_MAX		(5120u + 8u * DLA_MAX_TASKS)
+
+/** dla_engine_size() - bytes of memory one core instance needs */
+dla_u32 dla_engine_size(void);
+
+/**
  * dla_register_driver() - bind a core instance to one device
- * @engine_context: out: the core's handle, passed to every later call
+ * @engine: out: the instance, passed to every later call
+ * @mem: dla_engine_size() bytes, 8-byte aligned, owned by the core until
+ *	dla_unregister_driver()
+ * @size: bytes at @mem
  * @driver_context: the port's handle, passed back to every callback
  *
  * Reads the identity registers, discovers the engines and enables the
  * interrupts. Call once per device at probe time.
  *
- * Return: 0 or -DLA_ERR_NODEV / -DLA_ERR_BUSY (no free instance).
+ * Return: 0, -DLA_ERR_INVAL (no or too little memory) or -DLA_ERR_NODEV.
  */
-dla_s32 dla_register_driver(void **engine_context, void *driver_context);
+dla_s32 dla_register_driver(struct dla_engine **engine, void *mem,
+			    dla_u32 size, void *driver_context);
 
 /**
  * dla_unregister_driver() - release the instance; every task is dropped
- * @engine_context: handle from dla_register_driver()
+ * @engine: instance from dla_register_driver()
+ *
+ * Aborts every started task (engines that do not stop are reset) and
+ * masks the interrupts. The memory can be freed afterwards.
  */
-void dla_unregister_driver(void *engine_context);
+void dla_unregister_driver(struct dla_engine *engine);
 
 /**
- * dla_execute_task() - validate a task and start it
- * @engine_context: handle from dla_register_driver()
+ * dla_task_measure() - how much memory a task needs once prepared
+ * @engine: instance from dla_register_driver()
  * @task_data: the port's handle of the task (its address list); passed
  *	back to dla_data_read() and dla_get_dma_address()
+ * @size: out: bytes to give dla_task_prepare()
+ *
+ * Reads and checks the task descriptor (entry 0's header) only.
+ * Process context, no lock: may run concurrently with every other call
+ * (it reads only the instance's constant device facts).
+ *
+ * Return: 0 or a negative -DLA_ERR_* code (the descriptor rules).
+ */
+dla_s32 dla_task_measure(const struct dla_engine *engine, void *task_data,
+			 dla_u32 *size);
+
+/**
+ * dla_task_prepare() - validate a task once and build it into @mem
+ * @engine: instance from dla_register_driver()
+ * @task_data: the port's handle of the task, as given to dla_task_measure()
+ * @mem: at least the measured bytes, 8-byte aligned
+ * @size: bytes at @mem
+ * @task: out: the prepared task (inside @mem)
+ *
+ * Reads every field of the task memory exactly once (each record is
+ * copied, then checked and used from the copy), checks it, resolves
+ * every buffer reference through dla_get_dma_address() and writes each
+ * op's hardware descriptor into @mem. Task memory changed afterwards
+ * changes nothing. Same context rules as dla_task_measure(). A task whose
+ * descriptor grew between measure and prepare fails with
+ * -DLA_ERR_CHANGED.
+ *
+ * Return: 0 or a negative -DLA_ERR_* code; the core's dla_error()
+ * message names the op and field.
+ */
+dla_s32 dla_task_prepare(const struct dla_engine *engine, void *task_data,
+			 void *mem, dla_u32 size, struct dla_task **task);
+
+/**
+ * dla_task_start() - give a prepared task a slot and start its ops
+ * @engine: instance from dla_register_driver()
+ * @task: from dla_task_prepare(); must stay valid until dla_clear_task()
  * @mmu_ctx: MMU context slot the task's ops run in
  * @priority: 0 (lowest) .. DLA_PRIO_LEVELS - 1
  *
- * Reads and checks the whole task memory first; a bad task is refused with
- * nothing programmed. A good one gets a task slot and its first ops start.
+ * Rewinds the task's run-time state (so a task that was cleared can be
+ * started again), queues its ready ops and programs idle engines with
+ * their prebuilt descriptors. Does not read task memory.
  *
- * Return: the task id (slot, >= 0) or a negative -DLA_ERR_* code.
+ * Return: the task id (slot, >= 0), -DLA_ERR_BUSY (no free slot),
+ * -DLA_ERR_CTX, -DLA_ERR_PRIORITY, -DLA_ERR_RUNNING (already started)
+ * or -DLA_ERR_INVAL.
  */
-dla_s32 dla_execute_task(void *engine_context, void *task_data,
-			 dla_u32 mmu_ctx, dla_u32 priority);
+dla_s32 dla_task_start(struct dla_engine *engine, struct dla_task *task,
+		       dla_u32 mmu_ctx, dla_u32 priority);
 
 /**
  * dla_isr_handler() - top half: read and ack the interrupt status
- * @engine_context: handle from dla_register_driver()
+ * @engine: instance from dla_register_driver()
  *
  * Hard-IRQ safe: only reads IRQ_STATUS (and the fault registers on an MMU
  * fault), acks them and latches the events for dla_process_events().
@@ -98,21 +186,24 @@ dla_s32 dla_execute_task(void *engine_context, void *task_data,
  * Return: 1 if there was something to handle, 0 if the interrupt was not
  * ours.
  */
-dla_s32 dla_isr_handler(void *engine_context);
+dla_s32 dla_isr_handler(struct dla_engine *engine);
 
 /**
  * dla_process_events() - bottom half: handle latched events, start ops
- * @engine_context: handle from dla_register_driver()
+ * @engine: instance from dla_register_driver()
  * @task_complete: out: bit t set for each task t that finished (DONE or
- *	FAILED) during this call
+ *	FAILED) since the last call
+ *
+ * Bounded work: O(events + edges they release + ops they start); never
+ * reads task memory. May run in hard-IRQ context.
  *
  * Return: 0.
  */
-dla_s32 dla_process_events(void *engine_context, dla_u32 *task_complete);
+dla_s32 dla_process_events(struct dla_engine *engine, dla_u32 *task_complete);
 
 /**
  * dla_poll_engines() - latch completions whose interrupt went missing
- * @engine_context: handle from dla_register_driver()
+ * @engine: instance from dla_register_driver()
  *
  * For a port's watchdog: every busy engine whose status says DONE or ERROR
  * is latched as if its interrupt had arrived; call dla_process_events()
@@ -120,59 +211,66 @@ dla_s32 dla_process_events(void *engine_context, dla_u32 *task_complete);
  *
  * Return: number of engines latched.
  */
-dla_s32 dla_poll_engines(void *engine_context);
+dla_s32 dla_poll_engines(struct dla_engine *engine);
 
 /**
  * dla_clear_task() - abort (if running) and release a task slot
- * @engine_context: handle from dla_register_driver()
- * @task_id: id from dla_execute_task()
+ * @engine: instance from dla_register_driver()
+ * @task_id: id from dla_task_start()
  *
  * Ops of the task still on engines are aborted (engines that do not stop
  * are reset); queued ops are dropped. Other tasks are not disturbed. Call
- * after reading a finished task's status, or to abort a hung one.
+ * after reading a finished task's status, or to abort a hung one. The
+ * task's memory is the port's again afterwards; its status and cycles
+ * stay readable there (dla_task_result(), dla_task_op_cycles()).
  *
  * Return: 0 or -DLA_ERR_NOENT.
  */
-dla_s32 dla_clear_task(void *engine_context, dla_u32 task_id);
+dla_s32 dla_clear_task(struct dla_engine *engine, dla_u32 task_id);
 
 /**
- * dla_task_status() - read a task's state, error and cycle counts
- * @engine_context: handle from dla_register_driver()
- * @task_id: id from dla_execute_task()
+ * dla_task_result() - a task's state, error and cycle counts
+ * @task: a prepared task; under the port's lock while it is started,
+ *	without it once cleared (or never started: state DLA_TASK_FREE)
  * @st: out
  *
- * Return: 0 or -DLA_ERR_NOENT.
+ * Return: 0 or -DLA_ERR_INVAL.
  */
-dla_s32 dla_task_status(void *engine_context, dla_u32 task_id,
+dla_s32 dla_task_result(const struct dla_task *task,
 			struct dla_task_status *st);
 
 /**
  * dla_op_cycles() - device cycles of one completed op
- * @engine_context: handle from dla_register_driver()
- * @task_id: id from dla_execute_task()
+ * @task: a prepared task (locking as for dla_task_result())
  * @kind: enum dla_op_kind
  * @index: index in that kind's list
  * @cycles: out: VPUX_ENG_OP_CYCLES of the op, 0 if it did not complete
  *
- * Return: 0, -DLA_ERR_NOENT or -DLA_ERR_INVAL.
+ * Return: 0 or -DLA_ERR_INVAL.
  */
-dla_s32 dla_op_cycles(void *engine_context, dla_u32 task_id, dla_u32 kind,
+dla_s32 dla_op_cycles(const struct dla_task *task, dla_u32 kind,
 		      dla_u32 index, dla_u32 *cycles);
 
 /**
- * dla_task_op_cycles() - every op's cycles of a task, for a port to keep
- *	once the task's slot is cleared
- * @engine_context: handle from dla_register_driver()
- * @task_id: id from dla_execute_task()
+ * dla_task_op_cycles() - every op's cycles of a task
+ * @task: a prepared task (locking as for dla_task_result())
  * @count: out: the task's ops per kind (DLA_OP_KINDS entries)
  * @cycles: out: up to @room entries: the DMA ops, then the DPU ops, then
  *	the SHAVE ops, each kind in task order (0 for an op that did not
  *	complete)
  * @room: entries @cycles holds
  *
- * Return: entries written, -DLA_ERR_NOENT or -DLA_ERR_INVAL.
+ * Return: entries written or -DLA_ERR_INVAL.
  */
-dla_s32 dla_task_op_cycles(void *engine_context, dla_u32 task_id,
-			   dla_u32 *count, dla_u32 *cycles, dla_u32 room);
+dla_s32 dla_task_op_cycles(const struct dla_task *task, dla_u32 *count,
+			   dla_u32 *cycles, dla_u32 room);
+
+/**
+ * dla_task_id() - the slot a started task holds
+ * @task: a prepared task
+ *
+ * Return: the task id while started (until dla_clear_task()), else -1.
+ */
+dla_s32 dla_task_id(const struct dla_task *task);
 
 #endif /* DLA_INTERFACE_H */

@@ -2,8 +2,15 @@
 /*
  * Portability layer: the only functions the engine core calls. Each build
  * (kernel module, host user space, microcontroller image) implements them
- * once. None of them may sleep when called from dla_isr_handler() (only
- * dla_reg_read/_write are) and none may call back into the core.
+ * once. None may call back into the core. dla_task_measure() and
+ * dla_task_prepare() call dla_get_dma_address(), dla_data_read(),
+ * dla_memset() and the messages, in process context, without the port's
+ * lock and possibly concurrently: there they may sleep, and must not take
+ * that lock. The calls made under the lock (dla_task_start(), the
+ * interrupt and event handling, dla_clear_task()) use only
+ * dla_reg_read/_write (all dla_isr_handler() uses), dla_get_time_us() and
+ * the messages, which must not sleep there. Task memory is never read
+ * under the lock.
  */
 #ifndef DLA_PORT_H
 #define DLA_PORT_H
@@ -44,7 +51,8 @@ void dla_reg_write(void *driver_context, dla_u32 addr, dla_u32 reg);
 /**
  * dla_get_dma_address() - resolve an address-list entry
  * @driver_context: the port's handle
- * @task_data: the task handle given to dla_execute_task()
+ * @task_data: the task handle given to dla_task_measure() and
+ *	dla_task_prepare()
  * @index: address-list index
  * @dst_ptr: out: address and size of the entry
  * @destination: DESTINATION_DMA (device VA, for the engines) or

@@ -10,8 +10,9 @@
  * program the next ops) until done.
  *
  * With valgrind installed, each size also runs once under callgrind per
- * phase (collection only inside dla_execute_task, resp. dla_isr_handler
- * and dla_process_events) and the instructions per op are printed: those
+ * phase (collection only inside dla_task_measure and dla_task_prepare,
+ * resp. dla_task_start, dla_isr_handler and dla_process_events) and the
+ * instructions per op are printed: those
  * of the core's own functions (firmware/dla_*.c), and all instructions
  * including the port callbacks and the register backend.
  */
@@ -270,8 +271,10 @@ int main(int argc, char **argv)
 		long long vc = 0, sc = 0, v, s;
 
 		v = callgrind_ir(argv[0], sizes[i],
-				 "--toggle-collect=dla_execute_task", &vc);
+				 "--toggle-collect=dla_task_measure "
+				 "--toggle-collect=dla_task_prepare", &vc);
 		s = callgrind_ir(argv[0], sizes[i],
+				 "--toggle-collect=dla_task_start "
 				 "--toggle-collect=dla_isr_handler "
 				 "--toggle-collect=dla_process_events", &sc);
 		if (v < 0 || s < 0 || vc <= 0 || sc <= 0) {

@@ -79,6 +79,48 @@ static inline int ft_submit_tb(struct ft *f, struct tb *t, unsigned int prio)
 	return dla_user_submit(f->dev, f->list, f->n, 0, prio);
 }
 
+/*
+ * A valid task of every kind, 3 barriers, in @mem (64 KiB, or allocated
+ * if NULL); buffers 1..4 of at least 4 KiB:
+ *
+ * dma0: buf1 -> cmx0             updates b0
+ * dpu0: conv 8x8x8 3x3 on cmx0   waits b0, updates b1 (bias in buf2)
+ * shave0: args buf3, window cmx1 waits b1, updates b2
+ * dma1: cmx1 -> buf4             waits b2
+ */
+static inline void ft_pipeline(struct tb *t, void *mem)
+{
+	struct dla_dpu_op *d;
+
+	tb_init(t, mem, 3, 2, 1, 1);
+	tb_copy(&t->dma[0], tb_ref(1, 0, 512), tb_cmx(0, 0, 512), 512);
+	tb_update(t, &t->dma[0].deps, 0);
+	d = &t->dpu[0];
+	d->op = VPUX_DPU_OP_CONV;
+	d->flags = VPUX_DPU_F_BIAS;
+	d->in_c = 8, d->in_h = 8, d->in_w = 8;
+	d->out_c = 8, d->out_h = 8, d->out_w = 8;
+	d->kernel_h = d->kernel_w = 3;
+	d->stride_h = d->stride_w = 1;
+	d->pad_top = d->pad_left = d->pad_bottom = d->pad_right = 1;
+	d->dilation_h = d->dilation_w = 1;
+	d->groups = 1;
+	d->in = tb_cmx(0, 0, 512);
+	d->in2 = tb_cmx(0, 512, 576);
+	d->bias = tb_ref(2, 0, 32);
+	d->out = tb_cmx(1, 0, 512);
+	d->requant.mult = 1 << 30;
+	tb_wait(t, &d->deps, 0);
+	tb_update(t, &d->deps, 1);
+	t->shave[0].kernel_id = 1;
+	t->shave[0].args = tb_ref(3, 0, 64);
+	t->shave[0].windows[0] = tb_cmx(1, 0, 512);
+	tb_wait(t, &t->shave[0].deps, 1);
+	tb_update(t, &t->shave[0].deps, 2);
+	tb_copy(&t->dma[1], tb_cmx(1, 0, 512), tb_ref(4, 0, 512), 512);
+	tb_wait(t, &t->dma[1].deps, 2);
+}
+
 static inline struct dla_task_status ft_status(struct ft *f, int h)
 {
 	struct dla_task_status st;

@@ -17,9 +17,11 @@
 #include "dla_user_priv.h"
 
 /*
- * A task lives in one of three places: the port's queue (every core slot
- * holds a running task), a core slot, or retired: its result copied out
- * of the core, which then needs the slot for the next task.
+ * A task is validated once, at submit, into memory of its own (the
+ * prepared task). Then it lives in one of three places: the port's queue
+ * (every core slot holds a running task), a core slot, or retired: its
+ * slot cleared so that the core can take the next task, its result still
+ * in its prepared memory.
  */
 enum dla_user_where {
 	DLA_USER_QUEUED,
@@ -31,10 +33,10 @@ struct dla_user_task {
 	enum dla_user_where where;
 	unsigned int slot;		/* DLA_USER_IN_CORE: the core's id */
 	unsigned int ctx, prio;
+	int refused;			/* -DLA_ERR_* of a refused start */
 	struct dla_user_task *next;	/* DLA_USER_QUEUED */
-	struct dla_task_status st;	/* DLA_USER_RETIRED: the result */
-	dla_u32 *op_cycles;		/* ... and each op's cycles, */
-	dla_u32 count[DLA_OP_KINDS];	/* ops per kind in it */
+	struct dla_task *task;		/* the prepared task, in @mem */
+	void *mem;
 	unsigned int n;
 	struct dla_user_buf list[DLA_MAX_ADDR_ENTRIES];
 };
@@ -43,7 +45,8 @@ struct dla_user_dev {
 	const struct dla_user_hw_ops *ops;
 	void *hw;
 	unsigned int flags;
-	void *engine;
+	struct dla_engine *engine;	/* in engine_mem, set at create */
+	void *engine_mem;
 	pthread_mutex_t lock;
 	pthread_cond_t bh_cond;		/* ISR -> bottom half */
 	pthread_cond_t done_cond;	/* bottom half -> waiters */
@@ -295,7 +298,10 @@ struct dla_user_dev *dla_user_create(const struct dla_user_hw_ops *ops,
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_cond_init(&d->bh_cond, NULL);
 	pthread_cond_init(&d->done_cond, NULL);
-	if (dla_register_driver(&d->engine, d))
+	if (posix_memalign(&d->engine_mem, 8, dla_engine_size()))
+		goto err;
+	if (dla_register_driver(&d->engine, d->engine_mem, dla_engine_size(),
+				d))
 		goto err;
 	if (!(flags & DLA_USER_INLINE_BH)) {
 		if (pthread_create(&d->bh, NULL, dla_user_bh_thread, d)) {
@@ -309,6 +315,7 @@ err:
 	pthread_cond_destroy(&d->done_cond);
 	pthread_cond_destroy(&d->bh_cond);
 	pthread_mutex_destroy(&d->lock);
+	free(d->engine_mem);
 	free(d);
 	return NULL;
 }
@@ -331,7 +338,7 @@ void dla_user_destroy(struct dla_user_dev *d)
 	dla_unregister_driver(d->engine);
 	for (i = 0; i < d->cap; i++) {
 		if (d->tab[i])
-			free(d->tab[i]->op_cycles);
+			free(d->tab[i]->mem);
 		free(d->tab[i]);
 	}
 	free(d->tab);
@@ -340,6 +347,7 @@ void dla_user_destroy(struct dla_user_dev *d)
 	pthread_cond_destroy(&d->done_cond);
 	pthread_cond_destroy(&d->bh_cond);
 	pthread_mutex_destroy(&d->lock);
+	free(d->engine_mem);
 	free(d);
 }
 
@@ -348,6 +356,25 @@ void dla_user_set_detach(struct dla_user_dev *d, void (*fn)(void *arg),
 {
 	d->detach = fn;
 	d->detach_arg = arg;
+}
+
+struct dla_engine *dla_user_engine(struct dla_user_dev *d)
+{
+	return d->engine;
+}
+
+void *dla_user_task_handle(const struct dla_user_buf *list, unsigned int n)
+{
+	struct dla_user_task *t;
+
+	if (n > DLA_MAX_ADDR_ENTRIES)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->n = n;
+	memcpy(t->list, list, n * sizeof(*list));
+	return t;
 }
 
 /* ---- tasks ---- */
@@ -413,41 +440,45 @@ static void dla_user_free_handle(struct dla_user_dev *d, int handle)
 	struct dla_user_task *t = d->tab[handle & (DLA_USER_MAX_HANDLES - 1)];
 
 	d->tab[handle & (DLA_USER_MAX_HANDLES - 1)] = NULL;
-	free(t->op_cycles);
+	free(t->mem);
 	free(t);
 }
 
 /*
- * Copy the result of the finished task in core slot @slot out of the
- * core (status, and the cycles of every op while memory allows) and
- * free the slot. Called with d->lock held.
+ * Free the core slot of the finished task in it: the result stays in the
+ * task's prepared memory. Called with d->lock held.
  */
 static void dla_user_retire(struct dla_user_dev *d, unsigned int slot)
 {
 	struct dla_user_task *t = d->core[slot];
 
-	dla_task_status(d->engine, slot, &t->st);
-	t->op_cycles = calloc(t->st.ops_total ? t->st.ops_total : 1,
-			      sizeof(*t->op_cycles));
-	dla_task_op_cycles(d->engine, slot, t->count, t->op_cycles,
-			   t->op_cycles ? t->st.ops_total : 0);
 	dla_clear_task(d->engine, slot);
 	d->core[slot] = NULL;
 	t->where = DLA_USER_RETIRED;
 }
 
+/* 1 when @t finished (DONE or FAILED, no op left on an engine). Locked. */
+static int dla_user_finished(struct dla_user_task *t)
+{
+	struct dla_task_status st;
+
+	if (t->where == DLA_USER_RETIRED)
+		return 1;
+	if (t->where == DLA_USER_QUEUED || dla_task_result(t->task, &st))
+		return 0;
+	return st.state == DLA_TASK_DONE || st.state == DLA_TASK_FAILED;
+}
+
 /* Whether the core can take a task now, retiring a finished one if need be */
 static int dla_user_slot_free(struct dla_user_dev *d)
 {
-	struct dla_task_status st;
 	unsigned int i;
 
 	for (i = 0; i < DLA_MAX_TASKS; i++)
 		if (!d->core[i])
 			return 1;
 	for (i = 0; i < DLA_MAX_TASKS; i++) {
-		if (!dla_task_status(d->engine, i, &st) &&
-		    (st.state == DLA_TASK_DONE || st.state == DLA_TASK_FAILED)) {
+		if (dla_user_finished(d->core[i])) {
 			dla_user_retire(d, i);
 			return 1;
 		}
@@ -458,7 +489,7 @@ static int dla_user_slot_free(struct dla_user_dev *d)
 /* Hand @t to the core: its slot, or the core's -DLA_ERR_*. Locked. */
 static int dla_user_start(struct dla_user_dev *d, struct dla_user_task *t)
 {
-	int ret = dla_execute_task(d->engine, t, t->ctx, t->prio);
+	int ret = dla_task_start(d->engine, t->task, t->ctx, t->prio);
 
 	if (ret >= 0) {
 		t->where = DLA_USER_IN_CORE;
@@ -470,8 +501,9 @@ static int dla_user_start(struct dla_user_dev *d, struct dla_user_task *t)
 
 /*
  * Start queued tasks while the core has room. A queued task the core
- * refuses (its memory failed validation) is retired as FAILED with that
- * error. Returns how many tasks left the queue. Called with d->lock held.
+ * refuses (MMU context or priority out of range) is retired as FAILED
+ * with that error. Returns how many tasks left the queue. Called with
+ * d->lock held.
  */
 static int dla_user_start_queued(struct dla_user_dev *d)
 {
@@ -486,9 +518,7 @@ static int dla_user_start_queued(struct dla_user_dev *d)
 		ret = dla_user_start(d, t);
 		if (ret >= 0)
 			continue;
-		memset(&t->st, 0, sizeof(t->st));
-		t->st.state = DLA_TASK_FAILED;
-		t->st.error = ret;
+		t->refused = ret;
 		t->where = DLA_USER_RETIRED;
 	}
 	return moved;
@@ -506,11 +536,45 @@ static void dla_user_enqueue(struct dla_user_dev *d, struct dla_user_task *t)
 	*pp = t;
 }
 
+/*
+ * Start @t now if the core has room and nobody waits, else queue it.
+ * Returns the core's refusal (< 0) or 0. Locked.
+ */
+static int dla_user_run(struct dla_user_dev *d, struct dla_user_task *t)
+{
+	int ret = 0;
+
+	t->refused = 0;
+	if (!d->queue && dla_user_slot_free(d))
+		ret = dla_user_start(d, t);
+	else
+		dla_user_enqueue(d, t);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Validate @t into prepared memory of its own. No lock: the core reads
+ * nothing of the device but its constant facts, and the callbacks it
+ * makes (dla_get_dma_address, dla_data_read, dla_error) only read @t.
+ */
+static int dla_user_prepare(struct dla_user_dev *d, struct dla_user_task *t)
+{
+	dla_u32 size;
+	int ret;
+
+	ret = dla_task_measure(d->engine, t, &size);
+	if (ret)
+		return ret;
+	if (posix_memalign(&t->mem, 8, size))
+		return -DLA_ERR_BUSY;
+	return dla_task_prepare(d->engine, t, t->mem, size, &t->task);
+}
+
 int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 		    unsigned int n, unsigned int ctx, unsigned int prio)
 {
 	struct dla_user_task *t;
-	int handle, ret = 0;
+	int handle, ret;
 
 	if (!d || !list || !n || n > DLA_MAX_ADDR_ENTRIES)
 		return -DLA_ERR_INVAL;
@@ -521,43 +585,34 @@ int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 	t->ctx = ctx;
 	t->prio = prio;
 	memcpy(t->list, list, n * sizeof(*list));
+	/* a bad task is refused here, whether the core has room or not */
+	ret = dla_user_prepare(d, t);
+	if (ret) {
+		free(t->mem);
+		free(t);
+		return ret;
+	}
 	pthread_mutex_lock(&d->lock);
 	handle = dla_user_new_handle(d, t);
 	if (handle < 0) {
-		pthread_mutex_unlock(&d->lock);
-		free(t);
-		return handle;
+		ret = handle;
+	} else {
+		/*
+		 * With room in the core, an MMU context or priority out of
+		 * range is refused here too; behind a queue, the task
+		 * finishes FAILED with that error when its turn comes.
+		 */
+		ret = dla_user_run(d, t);
+		if (ret < 0)
+			d->tab[handle & (DLA_USER_MAX_HANDLES - 1)] = NULL;
 	}
-	/*
-	 * With room in the core, the core validates the task now and a bad
-	 * one is refused here; behind a queue, it is validated when it
-	 * starts and a bad one finishes FAILED with the core's error.
-	 */
-	if (!d->queue && dla_user_slot_free(d))
-		ret = dla_user_start(d, t);
-	else
-		dla_user_enqueue(d, t);
-	if (ret < 0)
-		d->tab[handle & (DLA_USER_MAX_HANDLES - 1)] = NULL;
 	pthread_mutex_unlock(&d->lock);
 	if (ret < 0) {
+		free(t->mem);
 		free(t);
 		return ret;
 	}
 	return handle;
-}
-
-/* 1 when @t finished (DONE or FAILED, no op left on an engine). Locked. */
-static int dla_user_finished(struct dla_user_dev *d, struct dla_user_task *t)
-{
-	struct dla_task_status st;
-
-	if (t->where == DLA_USER_RETIRED)
-		return 1;
-	if (t->where == DLA_USER_QUEUED ||
-	    dla_task_status(d->engine, t->slot, &st))
-		return 0;
-	return st.state == DLA_TASK_DONE || st.state == DLA_TASK_FAILED;
 }
 
 int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms)
@@ -577,13 +632,13 @@ int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms)
 	}
 	pthread_mutex_lock(&d->lock);
 	/* looked up again after every sleep: another thread may release it */
-	while ((t = dla_user_lookup(d, handle)) && !dla_user_finished(d, t)) {
+	while ((t = dla_user_lookup(d, handle)) && !dla_user_finished(t)) {
 		if (timeout_ms < 0) {
 			pthread_cond_wait(&d->done_cond, &d->lock);
 		} else if (pthread_cond_timedwait(&d->done_cond, &d->lock,
 						  &dl) == ETIMEDOUT) {
 			t = dla_user_lookup(d, handle);
-			if (t && !dla_user_finished(d, t))
+			if (t && !dla_user_finished(t))
 				err = -DLA_ERR_RUNNING;
 			break;
 		}
@@ -604,13 +659,13 @@ int dla_user_status(struct dla_user_dev *d, int handle,
 	t = dla_user_lookup(d, handle);
 	if (!t) {
 		ret = -DLA_ERR_NOENT;
-	} else if (t->where == DLA_USER_IN_CORE) {
-		ret = dla_task_status(d->engine, t->slot, st);
-	} else if (t->where == DLA_USER_RETIRED) {
-		*st = t->st;
-	} else {
+	} else if (t->where == DLA_USER_QUEUED || t->refused) {
 		memset(st, 0, sizeof(*st));
-		st->state = DLA_TASK_RUNNING;	/* queued: nothing ran yet */
+		/* queued: nothing ran yet; refused: failed before it ran */
+		st->state = t->refused ? DLA_TASK_FAILED : DLA_TASK_RUNNING;
+		st->error = t->refused;
+	} else {
+		ret = dla_task_result(t->task, st);
 	}
 	pthread_mutex_unlock(&d->lock);
 	return ret;
@@ -620,25 +675,17 @@ int dla_user_op_cycles(struct dla_user_dev *d, int handle, unsigned int kind,
 		       unsigned int index, uint32_t *cycles)
 {
 	struct dla_user_task *t;
-	unsigned int k, at = 0;
 	int ret = 0;
 
 	pthread_mutex_lock(&d->lock);
 	t = dla_user_lookup(d, handle);
 	if (!t) {
 		ret = -DLA_ERR_NOENT;
-	} else if (t->where == DLA_USER_IN_CORE) {
-		ret = dla_op_cycles(d->engine, t->slot, kind, index, cycles);
-	} else if (t->where == DLA_USER_QUEUED) {
-		*cycles = 0;		/* the op did not complete */
-	} else if (kind >= DLA_OP_KINDS || index >= t->count[kind] || !cycles) {
-		ret = -DLA_ERR_INVAL;
 	} else {
-		for (k = 0; k < kind; k++)
-			at += t->count[k];
-		at += index;
-		*cycles = t->op_cycles && at < t->st.ops_total ?
-			  t->op_cycles[at] : 0;
+		ret = dla_op_cycles(t->task, kind, index, cycles);
+		/* the op did not run (this time) */
+		if (!ret && (t->where == DLA_USER_QUEUED || t->refused))
+			*cycles = 0;
 	}
 	pthread_mutex_unlock(&d->lock);
 	return ret;

@@ -8,9 +8,12 @@
  * runs dla_isr_handler() under the port lock and wakes the bottom-half
  * thread; that thread runs dla_process_events() under the same lock and
  * wakes waiters. When no interrupt came for 20 ms it also polls for ops
- * whose interrupt was lost (dla_poll_engines()). Every other call takes the lock too, so the core is never
- * entered twice at once. With DLA_USER_INLINE_BH there is no thread and
- * dla_user_irq() runs the bottom half itself (deterministic step tests).
+ * whose interrupt was lost (dla_poll_engines()). dla_user_submit()
+ * validates the task (dla_task_measure(), dla_task_prepare()) in the
+ * caller's thread without the lock, into memory of the task's own; every
+ * other entry into the core takes the lock. With DLA_USER_INLINE_BH there
+ * is no thread and dla_user_irq() runs the bottom half itself
+ * (deterministic step tests).
  *
  * This is the API the in-process backend of libvpux uses.
  */
@@ -42,7 +45,7 @@ struct dla_user_buf {
 /*
  * Create a device on a register backend; the backend must call
  * dla_user_irq() when its interrupt line is raised. NULL on failure
- * (no NPU behind @ops, or no free core instance).
+ * (no NPU behind @ops, or no memory).
  */
 struct dla_user_dev *dla_user_create(const struct dla_user_hw_ops *ops,
 				     void *hw, unsigned int flags);
@@ -59,7 +62,8 @@ void dla_user_irq(struct dla_user_dev *d);
  * Submit a task: @list[0] holds the task descriptor (task-format.rst),
  * @n entries (the list is copied; the memory it names must stay mapped
  * until dla_user_release()), MMU context @ctx, priority
- * 0..DLA_PRIO_LEVELS-1.
+ * 0..DLA_PRIO_LEVELS-1. The task memory is read (and validated) here,
+ * once: changing it afterwards changes nothing of what runs.
  * Return: a handle >= 0, or -DLA_ERR_* (validation failed: nothing ran).
  * A handle stays valid until dla_user_release(); a released handle is
  * never valid again (calls on it return -DLA_ERR_NOENT).

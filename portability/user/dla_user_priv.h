@@ -12,4 +12,14 @@
 void dla_user_set_detach(struct dla_user_dev *d, void (*fn)(void *arg),
 			 void *arg);
 
+/*
+ * For the engine core's white-box tests (firmware/tests/), which call the
+ * core directly on a device whose bottom half runs inline (no other
+ * thread enters the core): the core instance, and a task handle the
+ * port's callbacks understand, naming a copy of @list (free it with
+ * free()).
+ */
+struct dla_engine *dla_user_engine(struct dla_user_dev *d);
+void *dla_user_task_handle(const struct dla_user_buf *list, unsigned int n);
+
 #endif /* DLA_USER_PRIV_H */

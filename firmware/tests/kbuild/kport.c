@@ -7,6 +7,7 @@
  */
 #include <linux/io.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/printk.h>
 #include <linux/string.h>
@@ -76,11 +77,34 @@ void dla_error(const char *str, ...)
 {
 }
 
+static u64 kport_engine_mem[DLA_ENGINE_SIZE_MAX / 8];
+
 static int __init kport_init(void)
 {
-	void *engine;
+	struct dla_engine *engine;
+	struct dla_task *task;
+	dla_u32 size;
+	void *mem;
+	int ret;
 
-	return dla_register_driver(&engine, NULL) ? -ENODEV : 0;
+	if (dla_register_driver(&engine, kport_engine_mem,
+				sizeof(kport_engine_mem), NULL))
+		return -ENODEV;
+	/* validation once, outside any lock, into memory of the task's own */
+	ret = dla_task_measure(engine, NULL, &size);
+	if (!ret) {
+		mem = kvmalloc(size, GFP_KERNEL);
+		if (!mem) {
+			dla_unregister_driver(engine);
+			return -ENOMEM;
+		}
+		ret = dla_task_prepare(engine, NULL, mem, size, &task);
+		if (!ret && dla_task_start(engine, task, 0, 0) >= 0)
+			dla_clear_task(engine, (dla_u32)dla_task_id(task));
+		kvfree(mem);
+	}
+	dla_unregister_driver(engine);
+	return 0;
 }
 module_init(kport_init);
 
