@@ -29,7 +29,8 @@ FW_TEST_DEPS := $(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_HDRS) \
 FW_FAKE_SRCS := $(SRCTOP)/firmware/tests/fake_hw.c
 
 # ---- host tests on the fake register backend ----
-FW_FAKE_TESTS := $(addprefix $(B)/firmware/tests/,fw-sched fw-validate fw-faults)
+FW_FAKE_TESTS := $(addprefix $(B)/firmware/tests/,fw-sched fw-validate \
+	fw-faults fw-prepare)
 HOST_TESTS += $(FW_FAKE_TESTS)
 
 $(B)/firmware/tests/fw-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
@@ -41,7 +42,7 @@ $(B)/firmware/tests/fw-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
 # The same tests as a 32-bit program (gcc-multilib): the core, the port and
 # the tests with 32-bit pointers and longs, as on the microcontroller.
 FW_FAKE_TESTS32 := $(addprefix $(B)/firmware/tests/,fw32-sched fw32-validate \
-	fw32-faults)
+	fw32-faults fw32-prepare)
 HOST_TESTS += $(FW_FAKE_TESTS32)
 
 $(B)/firmware/tests/fw32-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \

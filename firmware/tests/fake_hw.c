@@ -105,6 +105,13 @@ static void fake_start(struct fake_hw *hw, uint32_t e)
 	struct fake_eng *g = &hw->eng[e];
 
 	memcpy(g->run, g->param, sizeof(g->run));
+	if (hw->log && hw->n_log < hw->log_cap) {
+		struct fake_start *l = &hw->log[hw->n_log++];
+
+		l->eng = e;
+		l->ctx = g->ctx;
+		memcpy(l->param, g->param, sizeof(l->param));
+	}
 	g->busy = 1;
 	g->starts++;
 	g->status = VPUX_ENG_STATE_BUSY;

@@ -25,6 +25,12 @@ enum fake_inject {
 	FAKE_MMU_FAULT,		/* MMU fault IRQ + ERROR/ERR_MMU */
 };
 
+/* One START as the engine saw it: its PARAM words and MMU context. */
+struct fake_start {
+	uint32_t eng, ctx;
+	uint32_t param[VPUX_ENG_PARAM_WORDS];
+};
+
 struct fake_hw {
 	uint32_t n_kind[3];
 	uint32_t n_eng;
@@ -55,6 +61,8 @@ struct fake_hw {
 	struct dla_user_dev *dev;	/* receives the interrupts */
 	uint32_t reg_writes;
 	uint32_t eng_writes;	/* writes to engine register blocks */
+	struct fake_start *log;	/* if set: each START, the first log_cap */
+	unsigned int n_log, log_cap;
 };
 
 extern const struct dla_user_hw_ops fake_hw_ops;
