@@ -581,8 +581,9 @@ static void check_refused(struct vpux_device *dev, struct vpux_network *net,
 		  "%s: a task the core refuses: %s (kernel: status %u error %d)",
 		  what, vpux_last_error(), seen.status, seen.error);
 	memset(&st, 0, sizeof(st));
-	tap_check(!vpux_request_status(q.req, &st) &&
-		  st.state == VPUX_REQ_FAILED && st.error == seen.error,
+	ret = vpux_request_status(q.req, &st);
+	tap_check(!ret && st.state == VPUX_REQ_FAILED && st.error == seen.error &&
+		  st.error == -(int32_t)core,
 		  "%s: its status: FAILED, error %d", what, st.error);
 	rq_free(&q);
 }
@@ -791,7 +792,8 @@ static void test_1_5(const char *node)
 	for (i = 0; i < K; i++)
 		rq_free(&q[i]);
 
-	tap_check(old_result(kd, net) && seen.bo_wait && !seen.wait_bo,
+	ok = old_result(kd, net);
+	tap_check(ok && seen.bo_wait && !seen.wait_bo,
 		  "uapi 1.5: a result older than 256 jobs is read with BO_WAIT (%u BO_WAIT, %u WAIT on a BO)",
 		  seen.bo_wait, seen.wait_bo);
 	check_refused(kd, net, "uapi 1.5");
@@ -861,7 +863,8 @@ static void test_1_4(const char *node)
 		  seen.submit_q0 == seen.submit,
 		  "uapi 1.4 kernel: no QUEUE_CREATE (%u), no BO_WAIT (%u), every SUBMIT to the default queue (%u of %u)",
 		  seen.queue_create, seen.bo_wait, seen.submit_q0, seen.submit);
-	tap_check(old_result(kd, net) && seen.wait_bo && !seen.bo_wait,
+	ok = old_result(kd, net);
+	tap_check(ok && seen.wait_bo && !seen.bo_wait,
 		  "uapi 1.4 kernel: a result older than 256 jobs is read with WAIT on a BO (%u WAIT on a BO, %u BO_WAIT)",
 		  seen.wait_bo, seen.bo_wait);
 	check_refused(kd, net, "uapi 1.4 kernel");
