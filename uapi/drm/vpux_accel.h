@@ -23,13 +23,16 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
 #define DRM_VPUX_UAPI_VERSION_MAJOR	1
-#define DRM_VPUX_UAPI_VERSION_MINOR	4
+#define DRM_VPUX_UAPI_VERSION_MINOR	5
 
 #define DRM_VPUX_GET_PARAM		0x00
 #define DRM_VPUX_BO_CREATE		0x01
 #define DRM_VPUX_BO_INFO		0x02
 #define DRM_VPUX_SUBMIT			0x03
 #define DRM_VPUX_WAIT			0x04
+#define DRM_VPUX_QUEUE_CREATE		0x05
+#define DRM_VPUX_QUEUE_DESTROY		0x06
+#define DRM_VPUX_BO_WAIT		0x07
 
 #define DRM_IOCTL_VPUX_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_GET_PARAM, struct drm_vpux_get_param)
@@ -41,85 +44,166 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_SUBMIT, struct drm_vpux_submit)
 #define DRM_IOCTL_VPUX_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_WAIT, struct drm_vpux_wait)
+#define DRM_IOCTL_VPUX_QUEUE_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_QUEUE_CREATE, struct drm_vpux_queue_create)
+#define DRM_IOCTL_VPUX_QUEUE_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VPUX_QUEUE_DESTROY, struct drm_vpux_queue_destroy)
+#define DRM_IOCTL_VPUX_BO_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_BO_WAIT, struct drm_vpux_bo_wait)
 
-/*
- * Parameters of DRM_IOCTL_VPUX_GET_PARAM. All are answered from the
- * device's identity registers except DRM_VPUX_PARAM_UAPI_VERSION.
- */
-/** @DRM_VPUX_PARAM_DEVICE_ID: PCI-style device id of the NPU */
 #define DRM_VPUX_PARAM_DEVICE_ID		0
-/** @DRM_VPUX_PARAM_DEVICE_REVISION: hardware revision, major << 16 | minor */
 #define DRM_VPUX_PARAM_DEVICE_REVISION		1
-/** @DRM_VPUX_PARAM_UAPI_VERSION: this header's version, major << 16 | minor */
 #define DRM_VPUX_PARAM_UAPI_VERSION		2
-/** @DRM_VPUX_PARAM_NUM_DMA_ENGINES: number of DMA engines */
 #define DRM_VPUX_PARAM_NUM_DMA_ENGINES		3
-/** @DRM_VPUX_PARAM_NUM_DPU_ENGINES: number of DPU (MAC array) engines */
 #define DRM_VPUX_PARAM_NUM_DPU_ENGINES		4
-/** @DRM_VPUX_PARAM_NUM_SHAVE_ENGINES: number of SHAVE (DSP) engines */
 #define DRM_VPUX_PARAM_NUM_SHAVE_ENGINES	5
-/** @DRM_VPUX_PARAM_NUM_TILES: number of on-chip memory (CMX) tiles */
 #define DRM_VPUX_PARAM_NUM_TILES		6
-/** @DRM_VPUX_PARAM_CMX_SIZE: bytes of on-chip memory per tile */
 #define DRM_VPUX_PARAM_CMX_SIZE			7
-/** @DRM_VPUX_PARAM_VA_BASE: first device address of a context */
 #define DRM_VPUX_PARAM_VA_BASE			8
-/** @DRM_VPUX_PARAM_VA_SIZE: size of a context's device address range */
 #define DRM_VPUX_PARAM_VA_SIZE			9
-/** @DRM_VPUX_PARAM_CAPABILITIES: DRM_VPUX_CAP_* bits */
 #define DRM_VPUX_PARAM_CAPABILITIES		10
-/** @DRM_VPUX_PARAM_CLOCK_KHZ: device cycle counter frequency in kHz */
 #define DRM_VPUX_PARAM_CLOCK_KHZ		11
-/** @DRM_VPUX_PARAM_NUM_CONTEXTS: hardware address-space (MMU) contexts */
 #define DRM_VPUX_PARAM_NUM_CONTEXTS		12
-/** @DRM_VPUX_PARAM_SERIAL: per-device serial number */
 #define DRM_VPUX_PARAM_SERIAL			13
-/**
- * @DRM_VPUX_PARAM_BO_MEMORY_LIMIT: bytes of system memory all BOs created
- * on this device may pin together (BO_CREATE fails with -ENOMEM beyond)
- */
 #define DRM_VPUX_PARAM_BO_MEMORY_LIMIT		14
-/** @DRM_VPUX_PARAM_BO_MEMORY_USED: bytes pinned by the device's BOs now */
 #define DRM_VPUX_PARAM_BO_MEMORY_USED		15
-/** @DRM_VPUX_PARAM_COUNT: number of defined parameters */
-#define DRM_VPUX_PARAM_COUNT			16
+#define DRM_VPUX_PARAM_MAX_OPS_PER_TASK		16
+#define DRM_VPUX_PARAM_MAX_BARRIERS		17
+#define DRM_VPUX_PARAM_MAX_DEPS_PER_TASK	18
+#define DRM_VPUX_PARAM_MAX_ADDR_ENTRIES		19
+#define DRM_VPUX_PARAM_MAX_IN_SYNCOBJS		20
+#define DRM_VPUX_PARAM_TASK_SLOTS		21
+#define DRM_VPUX_PARAM_JOB_RING			22
+#define DRM_VPUX_PARAM_MAX_QUEUES		23
+#define DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT	24
+#define DRM_VPUX_PARAM_FILE_BO_MEMORY_USED	25
+#define DRM_VPUX_PARAM_COUNT			26
 
-/* Capability bits reported by DRM_VPUX_PARAM_CAPABILITIES */
-/** @DRM_VPUX_CAP_DMA_4D: DMA engines copy up to 4-D strided blocks */
+/* Capability bits reported by %DRM_VPUX_PARAM_CAPABILITIES */
+/* DRM_VPUX_CAP_DMA_4D: DMA engines copy up to 4-D strided blocks */
 #define DRM_VPUX_CAP_DMA_4D		(1ull << 0)
-/** @DRM_VPUX_CAP_DPU_INT8: DPU engines run int8/uint8 operations */
+/* DRM_VPUX_CAP_DPU_INT8: DPU engines run int8/uint8 operations */
 #define DRM_VPUX_CAP_DPU_INT8		(1ull << 1)
-/** @DRM_VPUX_CAP_SHAVE: software kernels run on SHAVE engines */
+/* DRM_VPUX_CAP_SHAVE: software kernels run on SHAVE engines */
 #define DRM_VPUX_CAP_SHAVE		(1ull << 2)
-/** @DRM_VPUX_CAP_MMU: every context has its own device address space */
+/* DRM_VPUX_CAP_MMU: every context has its own device address space */
 #define DRM_VPUX_CAP_MMU		(1ull << 3)
-/** @DRM_VPUX_CAP_CYCLES: jobs report device cycles */
+/* DRM_VPUX_CAP_CYCLES: jobs report device cycles */
 #define DRM_VPUX_CAP_CYCLES		(1ull << 4)
-/** @DRM_VPUX_CAP_FAULT_INJECT: the device supports fault injection */
+/* DRM_VPUX_CAP_FAULT_INJECT: the device supports fault injection */
 #define DRM_VPUX_CAP_FAULT_INJECT	(1ull << 5)
 
 /**
  * struct drm_vpux_get_param - query one device parameter
- * @param: in, one of DRM_VPUX_PARAM_*; others fail with -EINVAL
- * @pad: in, must be zero (-EINVAL otherwise)
- * @value: out, the parameter's value
+ *
+ * Every value except the uapi version, the limits and the BO memory
+ * figures is read from the device's identity registers.
  */
 struct drm_vpux_get_param {
+	/**
+	 * @param: in, the parameter; others fail with -EINVAL:
+	 *
+	 * %DRM_VPUX_PARAM_DEVICE_ID:
+	 * PCI-style device id of the NPU
+	 *
+	 * %DRM_VPUX_PARAM_DEVICE_REVISION:
+	 * hardware revision, major << 16 | minor
+	 *
+	 * %DRM_VPUX_PARAM_UAPI_VERSION:
+	 * this header's version, major << 16 | minor
+	 *
+	 * %DRM_VPUX_PARAM_NUM_DMA_ENGINES:
+	 * number of DMA engines
+	 *
+	 * %DRM_VPUX_PARAM_NUM_DPU_ENGINES:
+	 * number of DPU (MAC array) engines
+	 *
+	 * %DRM_VPUX_PARAM_NUM_SHAVE_ENGINES:
+	 * number of SHAVE (DSP) engines
+	 *
+	 * %DRM_VPUX_PARAM_NUM_TILES:
+	 * number of on-chip memory (CMX) tiles
+	 *
+	 * %DRM_VPUX_PARAM_CMX_SIZE:
+	 * bytes of on-chip memory per tile
+	 *
+	 * %DRM_VPUX_PARAM_VA_BASE:
+	 * first device address of a file's address space
+	 *
+	 * %DRM_VPUX_PARAM_VA_SIZE:
+	 * size of a file's device address range
+	 *
+	 * %DRM_VPUX_PARAM_CAPABILITIES:
+	 * %DRM_VPUX_CAP_* bits
+	 *
+	 * %DRM_VPUX_PARAM_CLOCK_KHZ:
+	 * device cycle counter frequency in kHz
+	 *
+	 * %DRM_VPUX_PARAM_NUM_CONTEXTS:
+	 * hardware address-space (MMU) contexts
+	 *
+	 * %DRM_VPUX_PARAM_SERIAL:
+	 * per-device serial number
+	 *
+	 * %DRM_VPUX_PARAM_BO_MEMORY_LIMIT:
+	 * bytes of system memory all BOs created on this device may pin
+	 * together, page tables included (BO_CREATE fails with -ENOMEM
+	 * beyond)
+	 *
+	 * %DRM_VPUX_PARAM_BO_MEMORY_USED:
+	 * bytes the device's BOs and page tables pin now
+	 *
+	 * %DRM_VPUX_PARAM_MAX_OPS_PER_TASK:
+	 * ops one task may hold, all engine kinds together (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_MAX_BARRIERS:
+	 * entries of one task's barrier table (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_MAX_DEPS_PER_TASK:
+	 * dependency edges of one task per direction: the sum of its ops'
+	 * wait lists, and separately of their update lists (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_MAX_ADDR_ENTRIES:
+	 * address-list entries of one job, the task included (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_MAX_IN_SYNCOBJS:
+	 * in-syncobjs of one job (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_TASK_SLOTS:
+	 * tasks the engine core runs at once, over all files (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_JOB_RING:
+	 * unfinished jobs one file may have, and how many of its last jobs
+	 * WAIT can report (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_MAX_QUEUES:
+	 * queues one file may create with %DRM_IOCTL_VPUX_QUEUE_CREATE
+	 * (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT:
+	 * bytes the BOs and page tables of the calling file may pin
+	 * (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_FILE_BO_MEMORY_USED:
+	 * bytes the calling file pins now (uapi 1.5)
+	 */
 	__u32 param;
+	/** @pad: in, must be zero (-EINVAL otherwise) */
 	__u32 pad;
+	/** @value: out, the parameter's value */
 	__u64 value;
 };
 
 /* Buffer object flags (DRM_IOCTL_VPUX_BO_CREATE, DRM_IOCTL_VPUX_BO_INFO) */
-/** @DRM_VPUX_BO_CACHED: CPU mappings are cached (the default) */
+/* DRM_VPUX_BO_CACHED: CPU mappings are cached (the default) */
 #define DRM_VPUX_BO_CACHED		(1u << 0)
-/** @DRM_VPUX_BO_WC: CPU mappings are write-combined; excludes CACHED */
+/* DRM_VPUX_BO_WC: CPU mappings are write-combined; excludes CACHED */
 #define DRM_VPUX_BO_WC			(1u << 1)
-/** @DRM_VPUX_BO_DEVICE_READONLY: the NPU may read but not write the BO */
+/* DRM_VPUX_BO_DEVICE_READONLY: the NPU may read but not write the BO */
 #define DRM_VPUX_BO_DEVICE_READONLY	(1u << 2)
-/** @DRM_VPUX_BO_IMPORTED: (BO_INFO only) the BO is an imported dma-buf */
+/* DRM_VPUX_BO_IMPORTED: (BO_INFO only) the BO is an imported dma-buf */
 #define DRM_VPUX_BO_IMPORTED		(1u << 3)
-/** @DRM_VPUX_BO_CREATE_FLAGS: the flags BO_CREATE accepts */
+/* DRM_VPUX_BO_CREATE_FLAGS: the flags BO_CREATE accepts */
 #define DRM_VPUX_BO_CREATE_FLAGS \
 	(DRM_VPUX_BO_CACHED | DRM_VPUX_BO_WC | DRM_VPUX_BO_DEVICE_READONLY)
 
@@ -163,15 +247,57 @@ struct drm_vpux_bo_info {
 	__u64 mmap_offset;
 };
 
-/** @DRM_VPUX_MAX_ADDR_ENTRIES: address-list entries of one job, task included */
+/* DRM_VPUX_MAX_ADDR_ENTRIES: address-list entries of one job, task included */
 #define DRM_VPUX_MAX_ADDR_ENTRIES	64
-/** @DRM_VPUX_MAX_IN_SYNCOBJS: in-fences of one job */
+/* DRM_VPUX_MAX_IN_SYNCOBJS: in-fences of one job */
 #define DRM_VPUX_MAX_IN_SYNCOBJS	64
-/** @DRM_VPUX_PRIORITY_LOW: job priorities, DRM_VPUX_PRIORITY_LOW .. _REALTIME */
+/* DRM_VPUX_MAX_QUEUES: queues one file may create (uapi 1.5) */
+#define DRM_VPUX_MAX_QUEUES		64
+/*
+ * Job priorities, DRM_VPUX_PRIORITY_LOW .. _REALTIME. HIGH and REALTIME
+ * need CAP_SYS_NICE (-EPERM otherwise, uapi 1.5).
+ */
 #define DRM_VPUX_PRIORITY_LOW		0
 #define DRM_VPUX_PRIORITY_NORMAL	1
 #define DRM_VPUX_PRIORITY_HIGH		2
 #define DRM_VPUX_PRIORITY_REALTIME	3
+
+/**
+ * struct drm_vpux_queue_create - create a job queue (uapi 1.5)
+ * @priority: in, DRM_VPUX_PRIORITY_* of every job of the queue; HIGH and
+ *	REALTIME need CAP_SYS_NICE (-EPERM)
+ * @flags: in, must be zero
+ * @queue_id: out, the queue's id for drm_vpux_submit.queue_id, >= 1
+ * @pad: must be zero
+ *
+ * A queue runs its jobs in submission order, one at a time: a job starts
+ * on the NPU when its dependencies are met and the queue's previous job
+ * has finished, and jobs of one queue finish (their fences signal) in
+ * that order. Jobs of different queues, of this file or of others, run
+ * at the same time and share the engines op by op. A file submits to
+ * several queues to keep several jobs on the NPU. -ENOSPC once the file
+ * has DRM_VPUX_MAX_QUEUES queues.
+ */
+struct drm_vpux_queue_create {
+	__u32 priority;
+	__u32 flags;
+	__u32 queue_id;
+	__u32 pad;
+};
+
+/**
+ * struct drm_vpux_queue_destroy - destroy a job queue (uapi 1.5)
+ * @queue_id: in, an id QUEUE_CREATE returned to this file (-ENOENT
+ *	otherwise)
+ * @pad: must be zero
+ *
+ * Jobs already submitted to the queue still run and can be waited for;
+ * the queue's id is gone at once.
+ */
+struct drm_vpux_queue_destroy {
+	__u32 queue_id;
+	__u32 pad;
+};
 
 /**
  * struct drm_vpux_buf - one entry of a job's address list
@@ -212,7 +338,9 @@ struct drm_vpux_syncobj {
  *	the job waits for before it starts
  * @out_syncobj: syncobj that receives the job's completion fence (at
  *	@out_point for a timeline), or 0
- * @priority: DRM_VPUX_PRIORITY_*
+ * @priority: DRM_VPUX_PRIORITY_*: with @queue_id 0, the job goes to the
+ *	file's default queue of this priority; with a queue, it must be
+ *	the queue's priority (-EINVAL otherwise)
  * @out_point: timeline point of @out_syncobj, 0 for binary
  * @flags: DRM_VPUX_SUBMIT_* flags
  * @pad: must be zero
@@ -221,10 +349,18 @@ struct drm_vpux_syncobj {
  *	writes the job's struct drm_vpux_profile: a range of a BO of this
  *	file the device may write, offset 8-byte aligned, at least 16 bytes;
  *	all zero without the flag
+ * @queue_id: in, a queue of this file from DRM_IOCTL_VPUX_QUEUE_CREATE,
+ *	or 0 for the file's default queue of @priority (uapi 1.5; -ENOENT
+ *	for an unknown queue)
+ * @pad2: must be zero
  *
- * Every BO is also fenced (its dma_resv gets the job's fence). The task is
- * validated by the engine core before anything is programmed; a bad one
- * completes with DRM_VPUX_STATUS_ERROR and the core's error code.
+ * Every BO is also fenced (its dma_resv gets the job's fence). SUBMIT
+ * copies the task: the engine core validates it, in full, during the
+ * ioctl and builds every op into kernel memory, so the task memory may
+ * be reused as soon as SUBMIT returns, and nothing written to it later
+ * reaches the NPU. A task the core refuses still becomes a job, which
+ * completes with DRM_VPUX_STATUS_ERROR and the core's error code without
+ * running (so errors are reported in one place, in queue order).
  */
 struct drm_vpux_submit {
 	struct drm_vpux_buf task;
@@ -239,6 +375,8 @@ struct drm_vpux_submit {
 	__u32 pad;
 	__u64 seqno;
 	struct drm_vpux_buf profile;
+	__u32 queue_id;
+	__u32 pad2;
 };
 
 /*
@@ -269,21 +407,114 @@ struct drm_vpux_profile {
 	__u32 op_cycles[];
 };
 
-/* Job status reported by DRM_IOCTL_VPUX_WAIT */
-/** @DRM_VPUX_STATUS_DONE: every op of the task completed */
+/*
+ * Job status reported by DRM_IOCTL_VPUX_WAIT and DRM_IOCTL_VPUX_BO_WAIT:
+ * DONE: every op of the task completed;
+ * ERROR: refused by the core or an engine error (see the error fields);
+ * MMU_FAULT: an op faulted at fault_addr;
+ * TIMEOUT: the job hung and was aborted;
+ * ABORTED: the job never ran (file banned or closed, dependency failed).
+ */
 #define DRM_VPUX_STATUS_DONE		1
-/** @DRM_VPUX_STATUS_ERROR: refused by the core or an engine error; see @error */
 #define DRM_VPUX_STATUS_ERROR		2
-/** @DRM_VPUX_STATUS_MMU_FAULT: an op faulted at @fault_addr */
 #define DRM_VPUX_STATUS_MMU_FAULT	3
-/** @DRM_VPUX_STATUS_TIMEOUT: the job hung and was aborted */
 #define DRM_VPUX_STATUS_TIMEOUT		4
-/** @DRM_VPUX_STATUS_ABORTED: the job never ran (file banned or closed) */
 #define DRM_VPUX_STATUS_ABORTED		5
+
+/**
+ * enum drm_vpux_core_error - why the engine core refused or failed a task
+ * @DRM_VPUX_CORE_OK: no core error
+ * @DRM_VPUX_CORE_ERR_INVAL: bad argument to a core call
+ * @DRM_VPUX_CORE_ERR_BUSY: no free task slot
+ * @DRM_VPUX_CORE_ERR_NODEV: hardware identity or engines wrong
+ * @DRM_VPUX_CORE_ERR_NOENT: task slot not in use
+ * @DRM_VPUX_CORE_ERR_PORT: reading the task memory failed
+ * @DRM_VPUX_CORE_ERR_RUNNING: task still running
+ * @DRM_VPUX_CORE_ERR_ADDR_INDEX: address-list index outside the list
+ * @DRM_VPUX_CORE_ERR_BAD_MAGIC: task descriptor magic wrong
+ * @DRM_VPUX_CORE_ERR_BAD_VERSION: task format version not supported
+ * @DRM_VPUX_CORE_ERR_HEADER_SIZE: header size field or entry 0 too small
+ * @DRM_VPUX_CORE_ERR_RESERVED: reserved field or flag not zero
+ * @DRM_VPUX_CORE_ERR_TOO_MANY_OPS: op counts above the limits
+ * @DRM_VPUX_CORE_ERR_TOO_MANY_BARRIERS: barrier count above the limit
+ * @DRM_VPUX_CORE_ERR_TOO_MANY_DEPS: wait or update edges above the limit
+ * @DRM_VPUX_CORE_ERR_TABLE_RANGE: op list or barrier table outside entry 0
+ * @DRM_VPUX_CORE_ERR_OVERFLOW: integer overflow in a size computation
+ * @DRM_VPUX_CORE_ERR_EMPTY: task without ops
+ * @DRM_VPUX_CORE_ERR_LIST_LEN: wait/update list longer than allowed
+ * @DRM_VPUX_CORE_ERR_BARRIER_ID: barrier id >= number of barriers
+ * @DRM_VPUX_CORE_ERR_DUP_BARRIER: same barrier twice in one list
+ * @DRM_VPUX_CORE_ERR_PRODUCER_COUNT: producer count != ops updating it
+ * @DRM_VPUX_CORE_ERR_CONSUMER_COUNT: consumer count != ops waiting on it
+ * @DRM_VPUX_CORE_ERR_CYCLE: the wait graph has a cycle
+ * @DRM_VPUX_CORE_ERR_BUF_RANGE: offset + size outside its buffer
+ * @DRM_VPUX_CORE_ERR_CMX_RANGE: CMX tile or range outside CMX
+ * @DRM_VPUX_CORE_ERR_EXTENT: tensor extent larger than its reference
+ * @DRM_VPUX_CORE_ERR_SHAPE: inconsistent or zero shape field
+ * @DRM_VPUX_CORE_ERR_DPU_OP: unknown DPU operation
+ * @DRM_VPUX_CORE_ERR_FLAGS: unknown flag
+ * @DRM_VPUX_CORE_ERR_ARGS_SIZE: SHAVE argument size 0 or too large
+ * @DRM_VPUX_CORE_ERR_WINDOW: SHAVE window too large
+ * @DRM_VPUX_CORE_ERR_MISSING_REF: required buffer reference is empty
+ * @DRM_VPUX_CORE_ERR_UNUSED_REF: unused buffer reference is not all zero
+ * @DRM_VPUX_CORE_ERR_CTX: MMU context slot out of range
+ * @DRM_VPUX_CORE_ERR_PRIORITY: priority out of range
+ * @DRM_VPUX_CORE_ERR_ENGINE: an engine reported an error
+ * @DRM_VPUX_CORE_ERR_MMU_FAULT: an op raised an MMU fault
+ * @DRM_VPUX_CORE_ERR_ABORTED: the task was aborted (hang, teardown)
+ * @DRM_VPUX_CORE_ERR_CHANGED: the task memory changed while it was read
+ *
+ * Codes below 100 are about a call into the core, 100..199 name the rule
+ * of task validation that failed (Documentation/engine-core.rst), 200 and
+ * above are run-time failures of a task that passed validation.
+ */
+enum drm_vpux_core_error {
+	DRM_VPUX_CORE_OK = 0,
+	DRM_VPUX_CORE_ERR_INVAL = 1,
+	DRM_VPUX_CORE_ERR_BUSY = 2,
+	DRM_VPUX_CORE_ERR_NODEV = 3,
+	DRM_VPUX_CORE_ERR_NOENT = 4,
+	DRM_VPUX_CORE_ERR_PORT = 5,
+	DRM_VPUX_CORE_ERR_RUNNING = 6,
+	DRM_VPUX_CORE_ERR_ADDR_INDEX = 100,
+	DRM_VPUX_CORE_ERR_BAD_MAGIC = 101,
+	DRM_VPUX_CORE_ERR_BAD_VERSION = 102,
+	DRM_VPUX_CORE_ERR_HEADER_SIZE = 103,
+	DRM_VPUX_CORE_ERR_RESERVED = 104,
+	DRM_VPUX_CORE_ERR_TOO_MANY_OPS = 105,
+	DRM_VPUX_CORE_ERR_TOO_MANY_BARRIERS = 106,
+	DRM_VPUX_CORE_ERR_TOO_MANY_DEPS = 107,
+	DRM_VPUX_CORE_ERR_TABLE_RANGE = 108,
+	DRM_VPUX_CORE_ERR_OVERFLOW = 109,
+	DRM_VPUX_CORE_ERR_EMPTY = 110,
+	DRM_VPUX_CORE_ERR_LIST_LEN = 120,
+	DRM_VPUX_CORE_ERR_BARRIER_ID = 121,
+	DRM_VPUX_CORE_ERR_DUP_BARRIER = 122,
+	DRM_VPUX_CORE_ERR_PRODUCER_COUNT = 123,
+	DRM_VPUX_CORE_ERR_CONSUMER_COUNT = 124,
+	DRM_VPUX_CORE_ERR_CYCLE = 125,
+	DRM_VPUX_CORE_ERR_BUF_RANGE = 140,
+	DRM_VPUX_CORE_ERR_CMX_RANGE = 141,
+	DRM_VPUX_CORE_ERR_EXTENT = 142,
+	DRM_VPUX_CORE_ERR_SHAPE = 143,
+	DRM_VPUX_CORE_ERR_DPU_OP = 144,
+	DRM_VPUX_CORE_ERR_FLAGS = 145,
+	DRM_VPUX_CORE_ERR_ARGS_SIZE = 146,
+	DRM_VPUX_CORE_ERR_WINDOW = 147,
+	DRM_VPUX_CORE_ERR_MISSING_REF = 148,
+	DRM_VPUX_CORE_ERR_UNUSED_REF = 149,
+	DRM_VPUX_CORE_ERR_CTX = 150,
+	DRM_VPUX_CORE_ERR_PRIORITY = 151,
+	DRM_VPUX_CORE_ERR_ENGINE = 200,
+	DRM_VPUX_CORE_ERR_MMU_FAULT = 201,
+	DRM_VPUX_CORE_ERR_ABORTED = 202,
+	DRM_VPUX_CORE_ERR_CHANGED = 203,
+};
 
 /*
  * DRM_VPUX_WAIT_BO - WAIT for a buffer object: @seqno holds a GEM handle
- * of this file (upper 32 bits zero). WAIT returns once every job using
+ * of this file (upper 32 bits zero). Kept for binaries of uapi 1.3 and
+ * 1.4; DRM_IOCTL_VPUX_BO_WAIT (1.5) has a handle field of its own. WAIT returns once every job using
  * the BO, of any file sharing it, has finished, with the result of the
  * last job that used the BO, however many jobs the file ran since (each
  * BO keeps its last job's result; threads sharing a file wait on their
@@ -301,13 +532,19 @@ struct drm_vpux_profile {
  *	is not done by then (0 polls)
  * @flags: in, DRM_VPUX_WAIT_* flags
  * @status: out, DRM_VPUX_STATUS_*
- * @error: out, 0 or the negative engine-core error (DLA_ERR_*) or errno
+ * @error: out, uapi 1.4's combined error: 0, -@core_error or @sys_error
+ *	(kept for older binaries; codes 1..255 are core errors)
  * @fail_op: out, for errors raised by an op on an engine (fault, engine
  *	error, hang): engine kind << 24 | op index; 0 when the core refused
  *	the task memory (its log message names the op and field)
  * @fault_addr: out, faulting device address for DRM_VPUX_STATUS_MMU_FAULT
  * @device_cycles: out, device cycles from the task's start to its end
  * @op_cycles: out, sum of the ops' engine cycles
+ * @sys_error: out, 0 or a negative errno: why the kernel failed or
+ *	dropped the job (-ETIMEDOUT hang, -EBADFD banned file, -ECANCELED
+ *	a dependency failed or the file closed, -EIO, -ENODEV) (uapi 1.5)
+ * @core_error: out, 0 or an enum drm_vpux_core_error: why the engine
+ *	core refused or failed the task (uapi 1.5)
  */
 struct drm_vpux_wait {
 	__u64 seqno;
@@ -315,6 +552,44 @@ struct drm_vpux_wait {
 	__u32 flags;
 	__u32 status;
 	__s32 error;
+	__u32 fail_op;
+	__u64 fault_addr;
+	__u64 device_cycles;
+	__u64 op_cycles;
+	__s32 sys_error;
+	__u32 core_error;
+};
+
+/**
+ * struct drm_vpux_bo_wait - wait until a buffer object is idle (uapi 1.5)
+ * @handle: in, a GEM handle of this file (-ENOENT otherwise)
+ * @flags: in, must be zero
+ * @timeout_ns: in, absolute CLOCK_MONOTONIC time; -ETIMEDOUT if the BO
+ *	is still busy then (0 polls)
+ * @seqno: out, the number of the last job of this file that used the
+ *	BO, 0 if none did
+ * @status: out, DRM_VPUX_STATUS_* of that job; DRM_VPUX_STATUS_DONE
+ *	with everything else zero when no job of this file used the BO
+ * @sys_error: out, as drm_vpux_wait.sys_error
+ * @core_error: out, as drm_vpux_wait.core_error
+ * @fail_op: out, as drm_vpux_wait.fail_op
+ * @fault_addr: out, as drm_vpux_wait.fault_addr
+ * @device_cycles: out, as drm_vpux_wait.device_cycles
+ * @op_cycles: out, as drm_vpux_wait.op_cycles
+ *
+ * Returns once every job using the BO, of any file sharing it, has
+ * finished (every fence in the BO's reservation signalled), with the
+ * result of the last job of this file that used it, however many jobs
+ * the file ran since.
+ */
+struct drm_vpux_bo_wait {
+	__u32 handle;
+	__u32 flags;
+	__s64 timeout_ns;
+	__u64 seqno;
+	__u32 status;
+	__s32 sys_error;
+	__u32 core_error;
 	__u32 fail_op;
 	__u64 fault_addr;
 	__u64 device_cycles;
