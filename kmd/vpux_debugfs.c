@@ -9,8 +9,11 @@
  *                   misbehave (KIND: hang, drop_irq, mmu_fault, slow,
  *                   none; ENGINE: global engine index; COUNT: ops it
  *                   applies to, 0 = until "none"; ARG: slow-down factor)
- *   force_recovery  write anything: run the hang check on the oldest job
- *                   now instead of at its timeout
+ *   force_recovery  write anything: run the hang check now instead of
+ *                   at the next timeout
+ *   job_timeout_ms  read/write: time a job may run without progress
+ *                   before it is aborted (module parameter job_timeout_ms
+ *                   is the default); tests shorten it
  */
 
 #include <linux/debugfs.h>
@@ -134,7 +137,7 @@ static ssize_t force_recovery_write(struct file *f, const char __user *ubuf,
 {
 	struct vpux_device *vdev = file_inode(f)->i_private;
 
-	drm_sched_fault(&vdev->sched);
+	vpux_watchdog_kick(vdev);
 	return len;
 }
 
@@ -143,6 +146,22 @@ static const struct file_operations force_recovery_fops = {
 	.open = simple_open,
 	.write = force_recovery_write,
 };
+
+static int job_timeout_ms_get(void *data, u64 *val)
+{
+	*val = vpux_job_timeout_ms(data);
+	return 0;
+}
+
+static int job_timeout_ms_set(void *data, u64 val)
+{
+	if (!val || val > 3600 * 1000)
+		return -EINVAL;
+	vpux_set_job_timeout_ms(data, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(job_timeout_ms_fops, job_timeout_ms_get,
+			 job_timeout_ms_set, "%llu\n");
 
 /**
  * vpux_debugfs_init() - create the files once the device is registered
@@ -161,4 +180,6 @@ void vpux_debugfs_init(struct vpux_device *vdev)
 	debugfs_create_file("inject", 0200, root, vdev, &inject_fops);
 	debugfs_create_file("force_recovery", 0200, root, vdev,
 			    &force_recovery_fops);
+	debugfs_create_file_unsafe("job_timeout_ms", 0600, root, vdev,
+				   &job_timeout_ms_fops);
 }

@@ -29,12 +29,25 @@ MODULE_PARM_DESC(num_devices, "Number of virtual NPUs to create (1-8, default 1)
 
 static struct platform_device *vpux_pdevs[VPUX_MAX_DEVICES];
 
+/**
+ * vpux_num_devices() - the number of NPUs the module drives
+ *
+ * Return: num_devices, >= 1 once the module is loaded.
+ */
+unsigned int vpux_num_devices(void)
+{
+	return max(num_devices, 1u);
+}
+
 static const struct drm_ioctl_desc vpux_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VPUX_GET_PARAM, vpux_get_param_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VPUX_BO_CREATE, vpux_bo_create_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VPUX_BO_INFO, vpux_bo_info_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VPUX_SUBMIT, vpux_submit_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VPUX_WAIT, vpux_wait_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VPUX_QUEUE_CREATE, vpux_queue_create_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VPUX_QUEUE_DESTROY, vpux_queue_destroy_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(VPUX_BO_WAIT, vpux_bo_wait_ioctl, 0),
 };
 
 static int vpux_open(struct drm_device *dev, struct drm_file *file)
@@ -75,16 +88,15 @@ err_exit:
 }
 
 /*
- * Handles are gone by now. The file's jobs are drained first; then BOs
- * still alive elsewhere lose their mapping. The address space itself goes
- * with the last reference (a job being freed may still hold one).
+ * Handles are gone by now. The file's queues go; its jobs still on the
+ * device run on, holding the file's state, and the address space (with
+ * the mappings of BOs still alive elsewhere) goes with the last of them.
  */
 static void vpux_postclose(struct drm_device *dev, struct drm_file *file)
 {
 	struct vpux_file_priv *fpriv = file->driver_priv;
 
 	vpux_file_jobs_fini(fpriv);
-	vpux_bo_unbind_all(fpriv->vdev, &fpriv->bos);
 	vpux_file_priv_put(fpriv);
 }
 
@@ -166,11 +178,19 @@ static int vpux_probe(struct platform_device *pdev)
 	return 0;
 }
 
+/*
+ * Stop the hardware before its registers go away (as ivpu_remove does):
+ * no new ioctl gets in, every job is completed with -ENODEV, the
+ * watchdog and the interrupt stop, the engine core lets go of the device
+ * and the device is reset. Open files keep their state until closed.
+ */
 static void vpux_remove(struct platform_device *pdev)
 {
 	struct vpux_device *vdev = platform_get_drvdata(pdev);
 
 	drm_dev_unplug(&vdev->drm);
+	vpux_sched_quiesce(vdev);
+	vpux_vdev_quiesce(vdev);
 }
 
 static struct platform_driver vpux_platform_driver = {
@@ -203,9 +223,12 @@ static int __init vpux_init(void)
 		return -EINVAL;
 	}
 
-	ret = platform_driver_register(&vpux_platform_driver);
+	ret = vpux_queues_module_init();
 	if (ret)
 		return ret;
+	ret = platform_driver_register(&vpux_platform_driver);
+	if (ret)
+		goto err_queues;
 
 	for (i = 0; i < num_devices; i++) {
 		struct platform_device *pdev;
@@ -223,6 +246,8 @@ static int __init vpux_init(void)
 err_devices:
 	vpux_destroy_devices();
 	platform_driver_unregister(&vpux_platform_driver);
+err_queues:
+	vpux_queues_module_exit();
 	return ret;
 }
 
@@ -230,6 +255,7 @@ static void __exit vpux_exit(void)
 {
 	vpux_destroy_devices();
 	platform_driver_unregister(&vpux_platform_driver);
+	vpux_queues_module_exit();
 }
 
 module_init(vpux_init);

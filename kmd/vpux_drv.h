@@ -11,6 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include <drm/gpu_scheduler.h>
 
@@ -74,7 +75,8 @@ struct vpux_hw_info {
  *	context, as a real interrupt handler would
  * @irq_handler: the driver's hard-IRQ handler, NULL while not installed
  * @kcov_handle: KCOV common handle of the submitter of the job started
- *	last; the engine and bottom-half work count as its coverage
+ *	last; the engines' work counts as its coverage
+ * @quiesced: the last register writes were made (vpux_vdev_quiesce())
  */
 struct vpux_vdev {
 	struct vpux_sim *sim;
@@ -85,6 +87,7 @@ struct vpux_vdev {
 	struct irq_work irq_work;
 	void (*irq_handler)(struct vpux_vdev *vdev);
 	u64 kcov_handle;
+	bool quiesced;
 };
 
 /**
@@ -93,23 +96,28 @@ struct vpux_vdev {
  * @vdev: the virtual hardware behind the MMIO accessors
  * @hw: identity read from the hardware at probe
  * @bo_lock: protects the binding of every BO to an address space
- * @fw: the engine core instance
- * @sched: the job scheduler; its credit limit is the core's task slots
- * @slot_lock: protects @slots and every address space's slot binding
- * @slots: MMU context slots: the address space bound to each and how many
- *	of its jobs are on the hardware
- * @running: jobs on the hardware by core task id, under @fw.lock
- * @bh_wq: runs @bh_work, the interrupt's bottom half
- * @bh_work: handles the events the hard-IRQ handler latched
- * @fence_lock: lock of the jobs' hardware fences
+ * @fw: the engine core instance; @fw.lock also protects every field
+ *	below marked (fw)
+ * @slots: (fw) MMU context slots: the address space bound to each and
+ *	how many of its jobs are on the engine core
+ * @running: (fw) jobs on the engine core by core task id
+ * @n_running: (fw) entries of @running in use
+ * @runq: (fw) queues with a job to start and none on the core, one
+ *	FIFO per priority
+ * @done: (fw) completed jobs whose fences are still to be signalled,
+ *	in completion order
+ * @dead: (fw) the device was removed: nothing starts any more
+ * @signal_lock: serialises signalling @done's fences, so that the jobs
+ *	of one queue signal in their order
+ * @watchdog: the hang check (vpux_watchdog.c)
+ * @timeout_ms: time a job may run without progress before it is aborted
+ * @hang: the watchdog's capture of hung jobs, reported once signalled
  * @resets: engine recoveries after hung jobs (debugfs)
  * @bo_pinned: bytes of system memory the device's BOs pin (vpux_gem.c)
  * @result_lock: protects the last-job records of the BOs (vpux_bo)
- * @jobs_freed: woken when a file's last job was freed
- * @busy_lock: protects @busy_jobs, @busy_since and @busy_ns
- * @busy_jobs: jobs on the NPU now
- * @busy_since: when @busy_jobs last became non-zero
- * @busy_ns: time with at least one job on the NPU until @busy_since
+ * @busy_jobs: (fw) jobs on the NPU now
+ * @busy_since: (fw) when @busy_jobs last became non-zero
+ * @busy_ns: (fw) time with at least one job on the NPU until @busy_since
  */
 struct vpux_device {
 	struct drm_device drm;
@@ -117,21 +125,22 @@ struct vpux_device {
 	struct vpux_hw_info hw;
 	struct mutex bo_lock;
 	struct vpux_fw fw;
-	struct drm_gpu_scheduler sched;
-	struct mutex slot_lock;
 	struct {
 		struct vpux_mmu_ctx *ctx;
 		u32 active;
 	} slots[VPUX_MAX_CTX_SLOTS];
 	struct vpux_job *running[DLA_MAX_TASKS];
-	struct workqueue_struct *bh_wq;
-	struct work_struct bh_work;
-	spinlock_t fence_lock;
+	u32 n_running;
+	struct list_head runq[VPUX_PRIORITIES];
+	struct list_head done;
+	bool dead;
+	spinlock_t signal_lock;
+	struct delayed_work watchdog;
+	unsigned int timeout_ms;
+	struct vpux_hang_state hang[DLA_MAX_TASKS];
 	atomic_t resets;
 	atomic64_t bo_pinned;
 	spinlock_t result_lock;
-	wait_queue_head_t jobs_freed;
-	spinlock_t busy_lock;
 	u32 busy_jobs;
 	u64 busy_since;
 	u64 busy_ns;
@@ -139,33 +148,34 @@ struct vpux_device {
 
 /**
  * struct vpux_file_priv - per open file state
- * @ref: held by the file and by each of its jobs
+ * @ref: held by the file and by each of its queues
  * @vdev: the device
  * @ctx: the file's device address space
  * @bos: BOs mapped in @ctx, under vpux_device.bo_lock
- * @entity: scheduler entities, one per DRM_VPUX_PRIORITY_*
- * @job_lock: protects @next_seqno and @ring
+ * @job_lock: protects @next_seqno, @ring, @queues' ids and @defq
+ * @queues: the queues QUEUE_CREATE made, by id
+ * @defq: the default queue of each priority, created on first use
  * @next_seqno: number of the next job
  * @ring: the last VPUX_JOB_RING jobs, by seqno % VPUX_JOB_RING
  * @banned: a job of this file hung or faulted; later submits fail
  * @busy_ns: time its jobs spent on the NPU (fdinfo drm-engine-npu)
- * @jobs: its jobs not yet freed
  */
 struct vpux_file_priv {
 	struct kref ref;
 	struct vpux_device *vdev;
 	struct vpux_mmu_ctx ctx;
 	struct list_head bos;
-	struct drm_sched_entity entity[VPUX_PRIORITIES];
 	struct mutex job_lock;
+	struct xarray queues;
+	struct vpux_queue *defq[VPUX_PRIORITIES];
 	u64 next_seqno;
 	struct vpux_job_slot ring[VPUX_JOB_RING];
 	bool banned;
 	atomic64_t busy_ns;
-	atomic_t jobs;
 };
 
 void vpux_file_priv_put(struct vpux_file_priv *fpriv);
+unsigned int vpux_num_devices(void);
 
 #define to_vpux_device(dev) container_of(dev, struct vpux_device, drm)
 
@@ -176,12 +186,13 @@ void vpux_file_priv_put(struct vpux_file_priv *fpriv);
 
 /* vpux_sysfs.c */
 int vpux_sysfs_init(struct vpux_device *vdev);
-void vpux_busy_begin(struct vpux_device *vdev);
-void vpux_busy_end(struct vpux_device *vdev);
+void vpux_busy_begin_locked(struct vpux_device *vdev);
+void vpux_busy_end_locked(struct vpux_device *vdev);
 
 /* vpux_vdev.c */
 int vpux_vdev_init(struct vpux_device *vdev, u32 instance);
 void vpux_vdev_fini(struct vpux_device *vdev);
+void vpux_vdev_quiesce(struct vpux_device *vdev);
 u32 vpux_reg_read(struct vpux_device *vdev, u32 offset);
 void vpux_reg_write(struct vpux_device *vdev, u32 offset, u32 value);
 u64 vpux_reg_read64(struct vpux_device *vdev, u32 lo, u32 hi);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Interrupt handling in two halves. The hard-IRQ handler only lets the
- * engine core read and ack the interrupt status and latch the events
- * (dla_isr_handler), then queues the bottom half. The bottom half, a work
- * item on a high-priority ordered workqueue, lets the core process the
- * events (dla_process_events: barriers drop, ready ops start on idle
- * engines) and, for every task that finished, reads its status, releases
- * its core slot and completes the job outside the core's lock.
+ * The device interrupt, handled entirely in hard-IRQ context: the engine
+ * core reads and acks the status (dla_isr_handler), turns the events into
+ * op completions and starts the ops they release (dla_process_events);
+ * every task that finished leaves the core, the queues' next jobs start,
+ * and the finished jobs' fences are signalled. All of it is bounded: the
+ * events latched, the edges they release, the ops and tasks they start,
+ * and the tasks were validated and built at SUBMIT, so starting one only
+ * writes registers. No workqueue hop lies between the interrupt and the
+ * waiter's wake-up.
  */
 
 #include "dla_interface.h"
@@ -14,27 +16,14 @@
 #include "vpux_job.h"
 
 /**
- * vpux_vdev_irq_handler() - the device's hard-IRQ handler
- * @v: the virtual device that raised its line
- *
- * Runs in hard-IRQ context with interrupts disabled.
+ * vpux_result_from_status() - a job's result from its task's status
+ * @st: dla_task_result() of a task that left the core
+ * @res: out
  */
-void vpux_vdev_irq_handler(struct vpux_vdev *v)
+void vpux_result_from_status(const struct dla_task_status *st,
+			     struct vpux_job_result *res)
 {
-	struct vpux_device *vdev = container_of(v, struct vpux_device, vdev);
-	dla_s32 ours;
-
-	spin_lock(&vdev->fw.lock);
-	ours = dla_isr_handler(vdev->fw.engine);
-	spin_unlock(&vdev->fw.lock);
-	if (ours)
-		queue_work(vdev->bh_wq, &vdev->bh_work);
-}
-
-static void vpux_result_from_status(const struct dla_task_status *st,
-				    struct vpux_job_result *res)
-{
-	res->error = st->error;
+	res->core_error = st->error < 0 ? -st->error : 0;
 	res->device_cycles = st->device_cycles;
 	res->op_cycles = st->op_cycles;
 	if (st->state == DLA_TASK_DONE) {
@@ -50,55 +39,51 @@ static void vpux_result_from_status(const struct dla_task_status *st,
 	}
 }
 
-/* The bottom half proper: process the events, complete finished jobs. */
-static void vpux_bh_events(struct work_struct *work)
+/**
+ * vpux_process_events_locked() - complete what the latched events finished
+ * @vdev: the device, fw.lock held
+ *
+ * Lets the core process the latched events, completes every job whose
+ * task finished and starts the next jobs. The caller signals the fences
+ * (vpux_sched_signal_done()) once it dropped the lock.
+ */
+void vpux_process_events_locked(struct vpux_device *vdev)
 {
-	struct vpux_device *vdev = container_of(work, struct vpux_device, bh_work);
-	struct vpux_job_result res[DLA_MAX_TASKS];
-	struct vpux_job *done[DLA_MAX_TASKS];
-	unsigned int n = 0, t, i;
 	struct dla_task_status st;
-	unsigned long flags;
 	dla_u32 mask = 0;
 
-	spin_lock_irqsave(&vdev->fw.lock, flags);
+	lockdep_assert_held(&vdev->fw.lock);
 	dla_process_events(vdev->fw.engine, &mask);
-	for (t = 0; t < DLA_MAX_TASKS; t++) {
+	while (mask) {
+		unsigned int t = __ffs(mask);
 		struct vpux_job *job = vdev->running[t];
+		struct vpux_job_result res = { 0 };
 
-		if (!(mask & BIT(t)) || !job)
+		mask &= mask - 1;
+		if (!job)
 			continue;
-		memset(&res[n], 0, sizeof(res[n]));
-		if (dla_task_status(vdev->fw.engine, t, &st)) {
-			res[n].status = DRM_VPUX_STATUS_ERROR;
-			res[n].error = -EIO;
-		} else {
-			vpux_result_from_status(&st, &res[n]);
-		}
-		vpux_profile_record(job, vdev->fw.engine, t);
-		dla_clear_task(vdev->fw.engine, t);
-		vdev->running[t] = NULL;
-		job->task_id = -1;
-		done[n++] = job;
+		dla_task_result(job->task, &st);
+		vpux_result_from_status(&st, &res);
+		vpux_sched_complete_locked(vdev, job, &res);
 	}
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
-
-	for (i = 0; i < n; i++)
-		vpux_job_finish(done[i], &res[i]);
+	vpux_sched_dispatch_locked(vdev);
 }
 
 /**
- * vpux_bh_work() - the interrupt's bottom half
- * @work: vpux_device.bh_work
+ * vpux_vdev_irq_handler() - the device's hard-IRQ handler
+ * @v: the virtual device that raised its line
  *
- * Counted, for KCOV, as coverage of the submitter of the job started
- * last (vpux_sched.c); no-op wrapper without CONFIG_KCOV.
+ * Runs in hard-IRQ context with interrupts disabled.
  */
-void vpux_bh_work(struct work_struct *work)
+void vpux_vdev_irq_handler(struct vpux_vdev *v)
 {
-	struct vpux_device *vdev = container_of(work, struct vpux_device, bh_work);
+	struct vpux_device *vdev = container_of(v, struct vpux_device, vdev);
+	bool cookie = dma_fence_begin_signalling();
 
-	kcov_remote_start_common(READ_ONCE(vdev->vdev.kcov_handle));
-	vpux_bh_events(work);
-	kcov_remote_stop();
+	spin_lock(&vdev->fw.lock);
+	if (vdev->fw.engine && !vdev->dead && dla_isr_handler(vdev->fw.engine))
+		vpux_process_events_locked(vdev);
+	spin_unlock(&vdev->fw.lock);
+	vpux_sched_signal_done(vdev);
+	dma_fence_end_signalling(cookie);
 }

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Job submission and waiting. SUBMIT turns the caller's address list
- * (GEM handles + ranges) into device addresses of the file's address
- * space, maps the task memory for the engine core, gathers the in-fences
- * (syncobjs and the BOs' reservations) and pushes the job to the file's
- * scheduler entity for its priority. The job's finished fence goes into
+ * Job submission. SUBMIT turns the caller's address list (GEM handles +
+ * ranges) into device addresses of the file's address space, has the
+ * engine core validate the task once and build it into kernel memory
+ * (so nothing user space writes afterwards reaches the NPU), gathers the
+ * in-fences (syncobjs and the BOs' reservations) and pushes the job to
+ * its queue's entity (vpux_queue.c). The job's finished fence goes into
  * every BO's dma_resv, the out syncobj, and the file's ring of the last
- * VPUX_JOB_RING jobs, which WAIT reads.
+ * VPUX_JOB_RING jobs, which WAIT reads (vpux_wait.c).
  */
 
-#include <linux/dma-fence-array.h>
+#include <linux/capability.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/dma-resv.h>
 #include <linux/slab.h>
@@ -26,69 +27,32 @@
 #include "vpux_job.h"
 #include "vpux_trace.h"
 
-static const enum drm_sched_priority vpux_sched_prio[VPUX_PRIORITIES] = {
-	[DRM_VPUX_PRIORITY_LOW] = DRM_SCHED_PRIORITY_LOW,
-	[DRM_VPUX_PRIORITY_NORMAL] = DRM_SCHED_PRIORITY_NORMAL,
-	[DRM_VPUX_PRIORITY_HIGH] = DRM_SCHED_PRIORITY_HIGH,
-	[DRM_VPUX_PRIORITY_REALTIME] = DRM_SCHED_PRIORITY_KERNEL,
-};
-
 /**
  * vpux_file_jobs_init() - the job side of a new file
  * @vdev: the device
  * @fpriv: the file, with its address space set up
  *
- * Return: 0 or a negative errno.
+ * Return: 0.
  */
 int vpux_file_jobs_init(struct vpux_device *vdev, struct vpux_file_priv *fpriv)
 {
-	struct drm_gpu_scheduler *sched = &vdev->sched;
-	int i, ret;
-
 	mutex_init(&fpriv->job_lock);
+	xa_init_flags(&fpriv->queues, XA_FLAGS_ALLOC1);
 	fpriv->next_seqno = 1;
-	for (i = 0; i < VPUX_PRIORITIES; i++) {
-		ret = drm_sched_entity_init(&fpriv->entity[i], vpux_sched_prio[i],
-					    &sched, 1, NULL);
-		if (ret)
-			goto err_entities;
-	}
 	return 0;
-
-err_entities:
-	while (i--)
-		drm_sched_entity_destroy(&fpriv->entity[i]);
-	mutex_destroy(&fpriv->job_lock);
-	return ret;
 }
 
 /**
- * vpux_file_jobs_fini() - the file is closing: drain its jobs
+ * vpux_file_jobs_fini() - the file is closing
  * @fpriv: the file
  *
- * Queued jobs are flushed to the hardware (or dropped when that takes
- * too long), then every job still running is waited for (each is bounded
- * by the job timeout), and then for the scheduler to free them all, so
- * the address space and the device can be torn down safely.
+ * Its queues' handles go; jobs still queued are handed to the device
+ * (or dropped if the process was killed), and jobs on the device run to
+ * their end holding what they use. Close does not wait for them.
  */
 void vpux_file_jobs_fini(struct vpux_file_priv *fpriv)
 {
-	int i;
-
-	for (i = 0; i < VPUX_PRIORITIES; i++)
-		drm_sched_entity_destroy(&fpriv->entity[i]);
-	for (i = 0; i < VPUX_JOB_RING; i++) {
-		struct vpux_job_slot *slot = &fpriv->ring[i];
-
-		if (slot->done)
-			dma_fence_wait(slot->done, false);
-	}
-	/*
-	 * The scheduler frees finished jobs a little later, and they hold
-	 * the file's BOs: a close that is the device's last reference (after
-	 * an unplug) must not release the device under them.
-	 */
-	wait_event(fpriv->vdev->jobs_freed, !atomic_read(&fpriv->jobs));
+	vpux_queues_fini(fpriv);
 }
 
 /* Called by the last put of the file private. */
@@ -101,10 +65,15 @@ static void vpux_file_jobs_release(struct vpux_file_priv *fpriv)
 	mutex_destroy(&fpriv->job_lock);
 }
 
+/*
+ * The file is closed and its last job freed: BOs still alive elsewhere
+ * lose their mapping in its address space, which goes.
+ */
 static void vpux_file_priv_release(struct kref *ref)
 {
 	struct vpux_file_priv *fpriv = container_of(ref, struct vpux_file_priv, ref);
 
+	vpux_bo_unbind_all(fpriv->vdev, &fpriv->bos);
 	vpux_ctx_release_slot(fpriv->vdev, &fpriv->ctx);
 	vpux_mmu_ctx_fini(&fpriv->ctx);
 	vpux_file_jobs_release(fpriv);
@@ -123,6 +92,8 @@ void vpux_file_priv_put(struct vpux_file_priv *fpriv)
 /**
  * vpux_job_free() - release everything a job holds
  * @job: the job, off the scheduler (or never pushed to it)
+ *
+ * The job's queue may go with it (its teardown is a work item).
  */
 void vpux_job_free(struct vpux_job *job)
 {
@@ -130,39 +101,15 @@ void vpux_job_free(struct vpux_job *job)
 
 	for (i = 0; i < job->nbos; i++)
 		drm_gem_object_put(job->bos[i]);
-	dma_fence_put(job->hw_fence);
-	if (job->fpriv) {
-		if (atomic_dec_and_test(&job->fpriv->jobs))
-			wake_up_all(&job->vdev->jobs_freed);
+	vpux_fw_task_free(job->task_mem);
+	if (job->hw_fence && job->hw_fence->ops)
+		dma_fence_put(job->hw_fence);
+	else
+		kfree(job->hw_fence);	/* never initialised by run_job */
+	vpux_queue_put(job->queue);
+	if (job->fpriv)
 		vpux_file_priv_put(job->fpriv);
-	}
 	kfree(job);
-}
-
-/**
- * vpux_job_publish_result() - the job's result for WAIT on its BOs
- * @job: a finished job (it still holds its BOs)
- * @res: its result
- *
- * Each BO whose last job this is keeps a copy, so WAIT on a BO reports
- * the job even after the file's ring of results moved past it. Runs in
- * the fence signalling path: a spinlock, no reservation lock.
- */
-void vpux_job_publish_result(struct vpux_job *job,
-			     const struct vpux_job_result *res)
-{
-	u32 i;
-
-	spin_lock(&job->vdev->result_lock);
-	for (i = 0; i < job->nbos; i++) {
-		struct vpux_bo *bo = to_vpux_bo(job->bos[i]);
-
-		if (bo->last_seqno == job->slot->seqno) {
-			bo->last_result = *res;
-			bo->last_done = true;
-		}
-	}
-	spin_unlock(&job->vdev->result_lock);
 }
 
 /**
@@ -214,8 +161,8 @@ static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
 		drm_gem_object_put(obj);
 		return -EINVAL;
 	}
-	job->task.list[idx].addr = addr + buf->offset;
-	job->task.list[idx].size = buf->size;
+	job->task_in.list[idx].addr = addr + buf->offset;
+	job->task_in.list[idx].size = buf->size;
 	*bo_idx = vpux_job_hold_bo(job, obj);
 	return 0;
 }
@@ -254,7 +201,7 @@ static int vpux_job_add_buffers(struct vpux_job *job, struct drm_file *file,
 	ret = vpux_job_add_buf(job, file, &args->task, 0, &job->task_bo);
 	if (ret)
 		return ret;
-	job->task.count = 1 + args->buffer_count;
+	job->task_in.count = 1 + args->buffer_count;
 	if (!args->buffer_count)
 		return 0;
 
@@ -276,8 +223,14 @@ out:
 	return ret;
 }
 
-/* Map the task memory: the core reads it under a spinlock. */
-static int vpux_job_map_task(struct vpux_job *job, const struct drm_vpux_buf *task)
+/*
+ * Have the engine core validate the task once and build it into kernel
+ * memory, reading the task BO through its kernel mapping. A task the core
+ * refuses still becomes a job, which completes with the core's error at
+ * its turn in the queue.
+ */
+static int vpux_job_prepare_task(struct vpux_job *job,
+				 const struct drm_vpux_buf *task)
 {
 	struct vpux_bo *bo = to_vpux_bo(job->bos[job->task_bo]);
 	void *vaddr;
@@ -286,44 +239,18 @@ static int vpux_job_map_task(struct vpux_job *job, const struct drm_vpux_buf *ta
 	ret = vpux_bo_kmap(bo, &vaddr);
 	if (ret)
 		return ret;
-	job->task.cpu = vaddr + task->offset;
-	return 0;
-}
-
-/*
- * Make the job wait for @fence (a reference the call takes over). The
- * scheduler drops dependencies on fences of the job's own entity: it
- * runs an entity's jobs in order and takes that as ordering them. The
- * engine core runs several tasks at once, so a job of the same file and
- * priority that must wait for another (a shared BO, a syncobj) would
- * start while that one still runs. Such a fence is wrapped in a one-fence
- * array, whose context is its own, so it is waited for like any other.
- */
-static int vpux_job_add_dep(struct vpux_job *job, struct dma_fence *fence)
-{
-	u64 ctx = job->base.entity->fence_context;
-	struct dma_fence_array *array;
-	struct dma_fence **fences;
-
-	if ((fence->context != ctx && fence->context != ctx + 1) ||
-	    dma_fence_is_signaled(fence))
-		return drm_sched_job_add_dependency(&job->base, fence);
-
-	fences = kmalloc_array(1, sizeof(*fences), GFP_KERNEL);
-	if (!fences)
-		goto err_put;
-	fences[0] = fence;
-	array = dma_fence_array_create(1, fences, dma_fence_context_alloc(1), 1,
-				       false);
-	if (!array) {
-		kfree(fences);
-		goto err_put;
+	job->task_in.cpu = vaddr + task->offset;
+	ret = vpux_fw_prepare(job->vdev, &job->task_in, &job->task_mem,
+			      &job->task, &job->task_size);
+	job->task_in.cpu = NULL;
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		vpux_dbg(job->vdev, "SUBMIT: the engine core refused the task: %d\n",
+			 ret);
+		job->refused = -ret;
 	}
-	return drm_sched_job_add_dependency(&job->base, &array->base);
-
-err_put:
-	dma_fence_put(fence);
-	return -ENOMEM;
+	return 0;
 }
 
 /*
@@ -340,7 +267,8 @@ static int vpux_job_add_bo_deps(struct vpux_job *job, struct drm_gem_object *obj
 	dma_resv_assert_held(obj->resv);
 	dma_resv_for_each_fence(&cursor, obj->resv, dma_resv_usage_rw(write),
 				fence) {
-		ret = vpux_job_add_dep(job, dma_fence_get(fence));
+		ret = drm_sched_job_add_dependency(&job->base,
+						   dma_fence_get(fence));
 		if (ret)
 			return ret;
 	}
@@ -373,7 +301,7 @@ static int vpux_job_add_in_syncobjs(struct vpux_job *job, struct drm_file *file,
 		ret = drm_syncobj_find_fence(file, in[i].handle, in[i].point,
 					     0, &fence);
 		if (!ret)
-			ret = vpux_job_add_dep(job, fence);
+			ret = drm_sched_job_add_dependency(&job->base, fence);
 		if (ret) {
 			vpux_dbg(job->vdev, "SUBMIT: in-syncobj %u (handle %u point %llu): %d\n",
 				 i, in[i].handle, in[i].point, ret);
@@ -388,7 +316,7 @@ out:
 static int vpux_submit_check(struct vpux_device *vdev,
 			     const struct drm_vpux_submit *args)
 {
-	if ((args->flags & ~DRM_VPUX_SUBMIT_FLAGS) || args->pad) {
+	if ((args->flags & ~DRM_VPUX_SUBMIT_FLAGS) || args->pad || args->pad2) {
 		vpux_dbg(vdev, "SUBMIT: unknown flags %#x or non-zero pad\n",
 			 args->flags & ~DRM_VPUX_SUBMIT_FLAGS);
 		return -EINVAL;
@@ -440,6 +368,12 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 	}
 
 	mutex_lock(&fpriv->job_lock);
+	if (job->queue->destroyed) {
+		/* QUEUE_DESTROY won the race */
+		mutex_unlock(&fpriv->job_lock);
+		ret = -ENOENT;
+		goto out_unlock;
+	}
 	slot = &fpriv->ring[fpriv->next_seqno % VPUX_JOB_RING];
 	if (slot->done && !dma_fence_is_signaled(slot->done)) {
 		/* VPUX_JOB_RING jobs of this file are still unfinished */
@@ -455,15 +389,8 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 
 	drm_sched_job_arm(&job->base);
 	done = &job->base.s_fence->finished;
-	/*
-	 * The engine core runs several tasks at once, in any order: a job
-	 * that depends on this one must wait for it to finish, not merely
-	 * to be handed to the hardware (the scheduler's default for
-	 * dependencies on its own fences).
-	 */
-	set_bit(DRM_SCHED_FENCE_DONT_PIPELINE, &done->flags);
 	slot->done = dma_fence_get(done);
-	spin_lock(&job->vdev->result_lock);
+	spin_lock_irq(&job->vdev->result_lock);
 	for (i = 0; i < job->nbos; i++) {
 		struct vpux_bo *bo = to_vpux_bo(job->bos[i]);
 
@@ -474,7 +401,7 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 		bo->last_seqno = slot->seqno;
 		bo->last_done = false;
 	}
-	spin_unlock(&job->vdev->result_lock);
+	spin_unlock_irq(&job->vdev->result_lock);
 	if (out) {
 		if (chain)
 			drm_syncobj_add_point(out, chain, done, args->out_point);
@@ -482,7 +409,7 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 			drm_syncobj_replace_fence(out, done);
 	}
 	trace_vpux_job_submit(dev_name(job->vdev->drm.dev), slot->seqno,
-			      job->priority, job->task.count);
+			      job->priority, job->task_in.count);
 	/*
 	 * Once pushed, the job may run, finish and be freed at any time:
 	 * its BO array must not be used after drm_sched_entity_push_job().
@@ -506,8 +433,9 @@ out_unlock:
  * @file: caller
  *
  * Return: 0; -EINVAL for bad flags, padding, priority, counts or ranges;
- * -ENOENT for an unknown BO or syncobj; -EFAULT for bad array pointers;
- * -EBADFD once a job of this file hung or faulted; -EBUSY when
+ * -ENOENT for an unknown BO, syncobj or queue; -EPERM for HIGH or
+ * REALTIME priority without CAP_SYS_NICE; -EFAULT for bad array
+ * pointers; -EBADFD once a job of this file hung or faulted; -EBUSY when
  * VPUX_JOB_RING jobs of the file are unfinished; -ENODEV after unplug.
  */
 int vpux_submit_ioctl(struct drm_device *dev, void *data,
@@ -537,16 +465,28 @@ int vpux_submit_ioctl(struct drm_device *dev, void *data,
 	job->vdev = vdev;
 	job->fpriv = fpriv;
 	kref_get(&fpriv->ref);
-	atomic_inc(&fpriv->jobs);
 	job->priority = args->priority;
 	job->task_id = -1;
 	job->hw_slot = -1;
+	INIT_LIST_HEAD(&job->link);
 	job->kcov_handle = kcov_common_handle();
 
+	job->queue = vpux_queue_lookup(fpriv, args->queue_id, args->priority);
+	if (IS_ERR(job->queue)) {
+		ret = PTR_ERR(job->queue);
+		job->queue = NULL;
+		goto err_free;
+	}
+	/* the signalling path (run_job) must not allocate: allocate now */
+	job->hw_fence = vpux_fence_alloc();
+	if (!job->hw_fence) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
 	ret = vpux_job_add_buffers(job, file, args);
 	if (ret)
 		goto err_free;
-	ret = vpux_job_map_task(job, &args->task);
+	ret = vpux_job_prepare_task(job, &args->task);
 	if (ret)
 		goto err_free;
 	if (args->flags & DRM_VPUX_SUBMIT_PROFILE) {
@@ -555,8 +495,8 @@ int vpux_submit_ioctl(struct drm_device *dev, void *data,
 			goto err_free;
 	}
 
-	ret = drm_sched_job_init(&job->base, &fpriv->entity[args->priority], 1,
-				 fpriv, file->client_id);
+	ret = drm_sched_job_init(&job->base, &job->queue->entity, 1, fpriv,
+				 file->client_id);
 	if (ret)
 		goto err_free;
 	ret = vpux_job_add_in_syncobjs(job, file, args);
@@ -596,175 +536,4 @@ err_free:
 out_exit:
 	drm_dev_exit(idx);
 	return ret;
-}
-
-static void vpux_result_to_args(const struct vpux_job_result *res,
-				struct drm_vpux_wait *args)
-{
-	args->status = res->status;
-	args->error = res->error;
-	args->fail_op = res->fail_op;
-	args->fault_addr = res->fault_addr;
-	args->device_cycles = res->device_cycles;
-	args->op_cycles = res->op_cycles;
-}
-
-/*
- * Copy the result of job @seqno of @fpriv to @args once its fence
- * signalled; -ENOENT when the ring slot was reused meanwhile.
- */
-static int vpux_wait_result_locked(struct vpux_file_priv *fpriv, u64 seqno,
-				   struct dma_fence *done,
-				   struct drm_vpux_wait *args)
-{
-	struct vpux_job_slot *slot = &fpriv->ring[seqno % VPUX_JOB_RING];
-	const struct vpux_job_result *res = &slot->result;
-
-	lockdep_assert_held(&fpriv->job_lock);
-	if (slot->seqno != seqno)
-		return -ENOENT;
-	vpux_result_to_args(res, args);
-	if (!res->status) {
-		/* never reached the engine core */
-		args->status = DRM_VPUX_STATUS_ABORTED;
-		args->error = done->error;
-	}
-	return 0;
-}
-
-static long vpux_wait_fence(struct dma_fence *done, s64 timeout_ns)
-{
-	long ret;
-
-	if (dma_fence_is_signaled(done))
-		return 0;
-	ret = dma_fence_wait_timeout(done, true,
-				     drm_timeout_abs_to_jiffies(timeout_ns));
-	return ret > 0 ? 0 : ret ? ret : -ETIMEDOUT;
-}
-
-static int vpux_wait_job(struct vpux_file_priv *fpriv,
-			 struct drm_vpux_wait *args)
-{
-	struct vpux_job_slot *slot;
-	struct dma_fence *done;
-	long ret;
-
-	mutex_lock(&fpriv->job_lock);
-	slot = &fpriv->ring[args->seqno % VPUX_JOB_RING];
-	if (!args->seqno || slot->seqno != args->seqno) {
-		mutex_unlock(&fpriv->job_lock);
-		return -ENOENT;
-	}
-	done = dma_fence_get(slot->done);
-	mutex_unlock(&fpriv->job_lock);
-
-	ret = vpux_wait_fence(done, args->timeout_ns);
-	if (!ret) {
-		mutex_lock(&fpriv->job_lock);
-		ret = vpux_wait_result_locked(fpriv, args->seqno, done, args);
-		mutex_unlock(&fpriv->job_lock);
-	}
-	dma_fence_put(done);
-	return ret;
-}
-
-/*
- * DRM_VPUX_WAIT_BO: wait for every fence in the BO's reservation (jobs
- * of any file sharing it), then report the last job that used it, from
- * the copy vpux_job_publish_result() left in the BO. Jobs only use BOs
- * of their own file's address space.
- */
-static int vpux_wait_bo(struct vpux_device *vdev, struct drm_file *file,
-			struct drm_vpux_wait *args)
-{
-	struct vpux_file_priv *fpriv = file->driver_priv;
-	struct vpux_job_result res = { 0 }, idle = { 0 };
-	struct vpux_job_slot *slot;
-	struct drm_gem_object *obj;
-	bool done = false;
-	struct vpux_bo *bo;
-	u64 seqno = 0;
-	long ret;
-
-	if (args->seqno > U32_MAX) {
-		vpux_dbg(vdev, "WAIT: BO handle %#llx out of range\n", args->seqno);
-		return -EINVAL;
-	}
-	obj = drm_gem_object_lookup(file, args->seqno);
-	if (!obj)
-		return -ENOENT;
-	bo = to_vpux_bo(obj);
-
-	ret = dma_resv_wait_timeout(obj->resv, DMA_RESV_USAGE_BOOKKEEP, true,
-				    drm_timeout_abs_to_jiffies(args->timeout_ns));
-	if (ret <= 0) {
-		ret = ret ? ret : -ETIMEDOUT;
-		goto out_put;
-	}
-
-	/* a BO no job used: idle, nothing to report */
-	idle.status = DRM_VPUX_STATUS_DONE;
-	vpux_result_to_args(&idle, args);
-	ret = 0;
-	mutex_lock(&vdev->bo_lock);
-	spin_lock(&vdev->result_lock);
-	/* a BO shared by flink: only its own file's jobs use it */
-	if (bo->ctx == &fpriv->ctx) {
-		seqno = bo->last_seqno;
-		done = bo->last_done;
-		if (done)
-			res = bo->last_result;
-	}
-	spin_unlock(&vdev->result_lock);
-	mutex_unlock(&vdev->bo_lock);
-
-	if (done) {
-		vpux_result_to_args(&res, args);
-	} else if (seqno) {
-		/*
-		 * The job never ran (its file closed or it was dropped), or a
-		 * new one was submitted since the reservation was idle.
-		 */
-		mutex_lock(&fpriv->job_lock);
-		slot = &fpriv->ring[seqno % VPUX_JOB_RING];
-		if (slot->seqno != seqno) {
-			args->status = DRM_VPUX_STATUS_ABORTED;
-			args->error = -ECANCELED;
-		} else if (dma_fence_is_signaled(slot->done)) {
-			ret = vpux_wait_result_locked(fpriv, seqno, slot->done, args);
-		} else {
-			ret = -ETIMEDOUT;
-		}
-		mutex_unlock(&fpriv->job_lock);
-	}
-out_put:
-	drm_gem_object_put(obj);
-	return ret;
-}
-
-/**
- * vpux_wait_ioctl() - DRM_IOCTL_VPUX_WAIT
- * @dev: DRM device
- * @data: struct drm_vpux_wait
- * @file: caller
- *
- * Return: 0 with the job's result; -ETIMEDOUT if it is not done by the
- * deadline; -ENOENT for a job number (or BO handle) this file cannot wait
- * for; -EINVAL for flags or a BO handle above 32 bits; -ERESTARTSYS on a
- * signal.
- */
-int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
-{
-	struct vpux_device *vdev = to_vpux_device(dev);
-	struct drm_vpux_wait *args = data;
-
-	if (args->flags & ~DRM_VPUX_WAIT_FLAGS) {
-		vpux_dbg(vdev, "WAIT: unknown flags %#x\n",
-			 args->flags & ~DRM_VPUX_WAIT_FLAGS);
-		return -EINVAL;
-	}
-	if (args->flags & DRM_VPUX_WAIT_BO)
-		return vpux_wait_bo(vdev, file, args);
-	return vpux_wait_job(file->driver_priv, args);
 }

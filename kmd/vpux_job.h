@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Jobs: one task for the engine core, queued through drm_sched.
+ * Jobs and queues. A job is one task for the engine core, validated and
+ * built into kernel memory at SUBMIT; a queue is an in-order stream of a
+ * file's jobs with its own drm_gpu_scheduler and fence timeline
+ * (Documentation/architecture.rst, "Job model").
  */
 #ifndef __VPUX_JOB_H__
 #define __VPUX_JOB_H__
@@ -8,13 +11,17 @@
 #include <linux/iosys-map.h>
 #include <linux/kcov.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 
 #include <drm/gpu_scheduler.h>
 
+#include "dla_interface.h"
 #include "vpux_accel.h"
 #include "vpux_fw.h"
+#include "vpux_regs.h"
 
+struct dla_task;
 struct drm_gem_object;
 struct vpux_device;
 struct vpux_bo;
@@ -23,13 +30,16 @@ struct vpux_mmu_ctx;
 
 /* Jobs of one file whose result can still be read with WAIT. */
 #define VPUX_JOB_RING		256
-/* Entities per file: one per uapi priority. */
+/* Default queues per file: one per uapi priority. */
 #define VPUX_PRIORITIES		(DRM_VPUX_PRIORITY_REALTIME + 1)
+/* Jobs a queue hands to the device ahead of the one on the engine core. */
+#define VPUX_QUEUE_CREDITS	4
 
 /**
  * struct vpux_job_result - what DRM_IOCTL_VPUX_WAIT reports
  * @status: DRM_VPUX_STATUS_*, 0 while the job has not finished
- * @error: 0, a negative DLA_ERR_* or errno
+ * @sys_error: 0 or a negative errno
+ * @core_error: 0 or an enum drm_vpux_core_error
  * @fail_op: engine kind << 24 | op index of the op that failed the task
  * @fault_addr: faulting device address
  * @device_cycles: device cycles from start to completion
@@ -37,7 +47,8 @@ struct vpux_mmu_ctx;
  */
 struct vpux_job_result {
 	u32 status;
-	s32 error;
+	s32 sys_error;
+	u32 core_error;
 	u32 fail_op;
 	u64 fault_addr;
 	u64 device_cycles;
@@ -57,23 +68,70 @@ struct vpux_job_slot {
 };
 
 /**
+ * struct vpux_queue - an in-order job queue of one file
+ * @sched: the queue's scheduler: it resolves the jobs' dependencies and
+ *	hands them over in order, at most VPUX_QUEUE_CREDITS ahead
+ * @entity: the queue's only entity
+ * @vdev: the device (a drm_dev_get() reference)
+ * @fpriv: the file (a reference)
+ * @ref: held by the file's queue table (or default slot) and by each job
+ * @id: the uapi id, 0 for a default queue
+ * @priority: DRM_VPUX_PRIORITY_*
+ * @fence_ctx: fence context of the jobs' hardware fences
+ * @fence_seqno: last hardware fence number (run_job is serialised)
+ * @ready: jobs handed over by the scheduler, not yet on the core, in
+ *	order (under vpux_device.fw.lock)
+ * @active: the job on the engine core, or NULL (under fw.lock)
+ * @runq_link: in vpux_device.runq[@priority] while it has a job to
+ *	start and none active (under fw.lock)
+ * @fini_work: tears the queue down once its last job is freed
+ * @destroyed: the file's handle is gone (entity destroyed)
+ */
+struct vpux_queue {
+	struct drm_gpu_scheduler sched;
+	struct drm_sched_entity entity;
+	struct vpux_device *vdev;
+	struct vpux_file_priv *fpriv;
+	struct kref ref;
+	u32 id;
+	u32 priority;
+	u64 fence_ctx;
+	u64 fence_seqno;
+	struct list_head ready;
+	struct vpux_job *active;
+	struct list_head runq_link;
+	struct work_struct fini_work;
+	bool destroyed;
+};
+
+/**
  * struct vpux_job - a submitted job
  * @base: the scheduler job
  * @vdev: the device
  * @fpriv: the submitting file (a reference)
+ * @queue: the queue it was submitted to (a reference)
  * @slot: the file's record of the job
  * @priority: DRM_VPUX_PRIORITY_*
  * @nbos: entries used in @bos
  * @bos: the distinct BOs of the address list (references)
  * @task_bo: index in @bos of the BO holding the task memory
- * @task: the address list as the engine core reads it
- * @hw_fence: signalled when the engine core finished the task
- * @task_id: the core's task id while on the hardware, else -1
- * @hw_slot: MMU context slot the job runs in, -1 before run_job
- * @ops_done: ops completed at the last timeout check (progress)
- * @start_ns: when run_job handed the task to the core
- * @cycles: device cycle counter at the last timeout check
- * @stalls: timeouts in a row without progress of its own
+ * @task_in: the address list as dla_task_prepare() reads it
+ * @task_mem: kernel memory holding @task, @task_size bytes
+ * @task: the task as the engine core validated and built it, NULL if
+ *	the core refused it
+ * @task_size: bytes at @task_mem
+ * @refused: the core's error when it refused the task, else 0
+ * @hw_fence: allocated at SUBMIT, initialised by run_job, signalled in
+ *	queue order once the job left the engine core
+ * @link: in the queue's ready list, then in vpux_device.done
+ * @result: filled when the job completes, before @hw_fence signals
+ * @task_id: the core's task id while on the engine core, else -1
+ * @hw_slot: MMU context slot the job runs in, -1 when not on the core
+ * @ops_done: ops completed at the last watchdog check (progress)
+ * @cycles: device cycle counter at the last watchdog check
+ * @stalls: watchdog checks in a row without progress of its own
+ * @checks: watchdog checks since the job started
+ * @start_ns: when the job was handed to the engine core
  * @kcov_handle: the submitter's KCOV common handle (0 without KCOV): the
  *	scheduler's work for the job counts as the submitter's coverage
  * @profile: kernel address of the job's struct drm_vpux_profile (in one
@@ -84,23 +142,66 @@ struct vpux_job {
 	struct drm_sched_job base;
 	struct vpux_device *vdev;
 	struct vpux_file_priv *fpriv;
+	struct vpux_queue *queue;
 	struct vpux_job_slot *slot;
 	u32 priority;
 	u32 nbos;
 	/* every address-list entry's BO, and the profile BO */
 	struct drm_gem_object *bos[DRM_VPUX_MAX_ADDR_ENTRIES + 1];
 	u32 task_bo;
-	struct vpux_fw_task task;
+	struct vpux_fw_task task_in;
+	void *task_mem;
+	struct dla_task *task;
+	size_t task_size;
+	u32 refused;
 	struct dma_fence *hw_fence;
+	struct list_head link;
+	struct vpux_job_result result;
 	int task_id;
 	int hw_slot;
 	u32 ops_done;
-	u64 start_ns;
 	u64 cycles;
 	u32 stalls;
+	u32 checks;
+	u64 start_ns;
 	u64 kcov_handle;
 	struct drm_vpux_profile *profile;
 	u32 profile_size;
+};
+
+/**
+ * struct vpux_hang_state - the device as a hung job left it
+ * @seqno: the job's number in its file
+ * @priority: its priority
+ * @ctx_slot: the MMU context slot it ran in
+ * @st: the engine core's last status of its task
+ * @irq_status: VPUX_REG_IRQ_STATUS
+ * @irq_mask: VPUX_REG_IRQ_MASK
+ * @fault_status: VPUX_REG_FAULT_STATUS
+ * @fault_addr: VPUX_REG_FAULT_ADDR
+ * @n_engines: entries used in @eng
+ * @eng: each engine's kind, status, context, ops done and last op cycles
+ *
+ * Captured with register reads only, in the fence signalling path; the
+ * devcoredump is written from it after the job's fence signalled.
+ */
+struct vpux_hang_state {
+	u64 seqno;
+	u32 priority;
+	int ctx_slot;
+	struct dla_task_status st;
+	u32 irq_status;
+	u32 irq_mask;
+	u32 fault_status;
+	u64 fault_addr;
+	u32 n_engines;
+	struct {
+		u32 kind;
+		u32 status;
+		u32 ctx;
+		u32 ops_done;
+		u32 op_cycles;
+	} eng[VPUX_MAX_ENGINES];
 };
 
 static inline struct vpux_job *to_vpux_job(struct drm_sched_job *job)
@@ -111,33 +212,68 @@ static inline struct vpux_job *to_vpux_job(struct drm_sched_job *job)
 /* vpux_job.c */
 int vpux_submit_ioctl(struct drm_device *dev, void *data,
 		      struct drm_file *file);
-int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file);
 void vpux_job_free(struct vpux_job *job);
 u32 vpux_job_hold_bo(struct vpux_job *job, struct drm_gem_object *obj);
 u64 vpux_job_bo_addr(struct vpux_job *job, struct vpux_bo *bo);
-void vpux_job_publish_result(struct vpux_job *job,
-			     const struct vpux_job_result *res);
 int vpux_file_jobs_init(struct vpux_device *vdev, struct vpux_file_priv *fpriv);
 void vpux_file_jobs_fini(struct vpux_file_priv *fpriv);
 
+/* vpux_wait.c */
+int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file);
+int vpux_bo_wait_ioctl(struct drm_device *dev, void *data,
+		       struct drm_file *file);
+void vpux_job_publish_result(struct vpux_job *job);
+
+/* vpux_queue.c */
+int vpux_queue_create_ioctl(struct drm_device *dev, void *data,
+			    struct drm_file *file);
+int vpux_queue_destroy_ioctl(struct drm_device *dev, void *data,
+			     struct drm_file *file);
+struct dma_fence *vpux_fence_alloc(void);
+struct vpux_queue *vpux_queue_lookup(struct vpux_file_priv *fpriv, u32 id,
+				     u32 priority);
+void vpux_queue_put(struct vpux_queue *q);
+void vpux_queues_fini(struct vpux_file_priv *fpriv);
+int vpux_queues_module_init(void);
+void vpux_queues_module_exit(void);
+extern struct workqueue_struct *vpux_wq;
+
 /* vpux_sched.c */
 int vpux_sched_init(struct vpux_device *vdev);
-void vpux_job_finish(struct vpux_job *job, const struct vpux_job_result *res);
+void vpux_sched_quiesce(struct vpux_device *vdev);
+void vpux_sched_queue_job(struct vpux_device *vdev, struct vpux_job *job);
+void vpux_sched_complete_locked(struct vpux_device *vdev, struct vpux_job *job,
+				const struct vpux_job_result *res);
+void vpux_sched_dispatch_locked(struct vpux_device *vdev);
+void vpux_sched_signal_done(struct vpux_device *vdev);
 void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx);
+void vpux_ctx_invalidate(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx);
+
+/* vpux_watchdog.c */
+void vpux_watchdog_init(struct vpux_device *vdev);
+void vpux_watchdog_arm_locked(struct vpux_device *vdev);
+void vpux_watchdog_kick(struct vpux_device *vdev);
+void vpux_watchdog_fini(struct vpux_device *vdev);
+unsigned int vpux_job_timeout_ms(struct vpux_device *vdev);
+void vpux_set_job_timeout_ms(struct vpux_device *vdev, unsigned int ms);
 
 /* vpux_profile.c */
 int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
 			const struct drm_vpux_buf *buf);
-void vpux_profile_record(struct vpux_job *job, void *engine, u32 task_id);
+void vpux_profile_record(struct vpux_job *job);
 
 /* vpux_coredump.c */
-struct dla_task_status;
-void vpux_hang_report(struct vpux_device *vdev, struct vpux_job *job,
-		      const struct dla_task_status *st);
+void vpux_hang_capture(struct vpux_device *vdev, struct vpux_job *job,
+		       const struct dla_task_status *st,
+		       struct vpux_hang_state *hs);
+void vpux_hang_report(struct vpux_device *vdev,
+		      const struct vpux_hang_state *hs);
 
 /* vpux_irq.c */
 struct vpux_vdev;
 void vpux_vdev_irq_handler(struct vpux_vdev *v);
-void vpux_bh_work(struct work_struct *work);
+void vpux_process_events_locked(struct vpux_device *vdev);
+void vpux_result_from_status(const struct dla_task_status *st,
+			     struct vpux_job_result *res);
 
 #endif /* __VPUX_JOB_H__ */

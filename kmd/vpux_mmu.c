@@ -155,8 +155,7 @@ static void vpux_mmu_invalidate_locked(struct vpux_mmu_ctx *ctx)
 	lockdep_assert_held(&ctx->lock);
 	/* make the entries visible before the walker is told to reload */
 	wmb();
-	if (ctx->slot >= 0)
-		vpux_reg_write(ctx->vdev, VPUX_REG_MMU_INVALIDATE, BIT(ctx->slot));
+	vpux_ctx_invalidate(ctx->vdev, ctx);
 }
 
 /**

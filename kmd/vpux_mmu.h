@@ -40,12 +40,13 @@ struct vpux_pt_dir {
 /**
  * struct vpux_mmu_ctx - a device address space
  * @vdev: the device
- * @lock: protects @mm, the page tables and @slot
+ * @lock: protects @mm and the page tables
  * @mm: allocator of device addresses in [va_base, va_base + va_size)
  * @root: the level-1 table; its physical address goes into MMU_PT of
  *	the context slot the address space is bound to
  * @dirs: shadow of the level-1 entries, NULL where none is allocated
- * @slot: hardware context slot the address space is bound to, or -1
+ * @slot: hardware context slot the address space is bound to, or -1;
+ *	under vpux_device.fw.lock (vpux_sched.c)
  * @mapped_pages: pages currently mapped (for debugfs and fdinfo)
  */
 struct vpux_mmu_ctx {
@@ -66,5 +67,6 @@ int vpux_mmu_map_sgt_locked(struct vpux_mmu_ctx *ctx, u64 va,
 			    struct sg_table *sgt, u64 size, bool writable);
 void vpux_mmu_unmap_locked(struct vpux_mmu_ctx *ctx, u64 va, u64 size);
 u64 vpux_mmu_root_addr(struct vpux_mmu_ctx *ctx);
+
 
 #endif /* __VPUX_MMU_H__ */

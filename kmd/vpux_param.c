@@ -6,6 +6,8 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
+#include "dla_err.h"
+#include "dla_limits.h"
 #include "vpux_drv.h"
 #include "vpux_gem.h"
 #include "vpux_regs.h"
@@ -35,7 +37,32 @@ static u64 vpux_uapi_caps(u32 hw_caps)
 	return caps;
 }
 
-static int vpux_param_value(struct vpux_device *vdev, u32 param, u64 *value)
+/*
+ * The engine core's error codes are uapi (enum drm_vpux_core_error): the
+ * core's own names must keep the same values.
+ */
+#define VPUX_CORE_ERR(name) \
+	static_assert((int)DLA_ERR_##name == (int)DRM_VPUX_CORE_ERR_##name)
+VPUX_CORE_ERR(INVAL); VPUX_CORE_ERR(BUSY); VPUX_CORE_ERR(NODEV);
+VPUX_CORE_ERR(NOENT); VPUX_CORE_ERR(PORT); VPUX_CORE_ERR(RUNNING);
+VPUX_CORE_ERR(ADDR_INDEX); VPUX_CORE_ERR(BAD_MAGIC);
+VPUX_CORE_ERR(BAD_VERSION); VPUX_CORE_ERR(HEADER_SIZE);
+VPUX_CORE_ERR(RESERVED); VPUX_CORE_ERR(TOO_MANY_OPS);
+VPUX_CORE_ERR(TOO_MANY_BARRIERS); VPUX_CORE_ERR(TOO_MANY_DEPS);
+VPUX_CORE_ERR(TABLE_RANGE); VPUX_CORE_ERR(OVERFLOW); VPUX_CORE_ERR(EMPTY);
+VPUX_CORE_ERR(LIST_LEN); VPUX_CORE_ERR(BARRIER_ID);
+VPUX_CORE_ERR(DUP_BARRIER); VPUX_CORE_ERR(PRODUCER_COUNT);
+VPUX_CORE_ERR(CONSUMER_COUNT); VPUX_CORE_ERR(CYCLE);
+VPUX_CORE_ERR(BUF_RANGE); VPUX_CORE_ERR(CMX_RANGE); VPUX_CORE_ERR(EXTENT);
+VPUX_CORE_ERR(SHAPE); VPUX_CORE_ERR(DPU_OP); VPUX_CORE_ERR(FLAGS);
+VPUX_CORE_ERR(ARGS_SIZE); VPUX_CORE_ERR(WINDOW); VPUX_CORE_ERR(MISSING_REF);
+VPUX_CORE_ERR(UNUSED_REF); VPUX_CORE_ERR(CTX); VPUX_CORE_ERR(PRIORITY);
+VPUX_CORE_ERR(ENGINE); VPUX_CORE_ERR(MMU_FAULT); VPUX_CORE_ERR(ABORTED);
+VPUX_CORE_ERR(CHANGED);
+static_assert(DLA_MAX_ADDR_ENTRIES == DRM_VPUX_MAX_ADDR_ENTRIES);
+
+static int vpux_param_value(struct vpux_device *vdev,
+			    struct vpux_file_priv *fpriv, u32 param, u64 *value)
 {
 	const struct vpux_hw_info *hw = &vdev->hw;
 
@@ -89,6 +116,31 @@ static int vpux_param_value(struct vpux_device *vdev, u32 param, u64 *value)
 	case DRM_VPUX_PARAM_BO_MEMORY_USED:
 		*value = atomic64_read(&vdev->bo_pinned);
 		break;
+	case DRM_VPUX_PARAM_MAX_OPS_PER_TASK:
+		*value = DLA_MAX_OPS_PER_TASK;
+		break;
+	case DRM_VPUX_PARAM_MAX_BARRIERS:
+		*value = DLA_MAX_BARRIERS;
+		break;
+	case DRM_VPUX_PARAM_MAX_DEPS_PER_TASK:
+		*value = DLA_MAX_DEPS_PER_TASK;
+		break;
+	case DRM_VPUX_PARAM_MAX_ADDR_ENTRIES:
+		*value = DRM_VPUX_MAX_ADDR_ENTRIES;
+		break;
+	case DRM_VPUX_PARAM_MAX_IN_SYNCOBJS:
+		*value = DRM_VPUX_MAX_IN_SYNCOBJS;
+		break;
+	case DRM_VPUX_PARAM_TASK_SLOTS:
+		*value = DLA_MAX_TASKS;
+		break;
+	case DRM_VPUX_PARAM_JOB_RING:
+		*value = VPUX_JOB_RING;
+		break;
+	case DRM_VPUX_PARAM_MAX_QUEUES:
+		*value = DRM_VPUX_MAX_QUEUES;
+		break;
+
 	default:
 		return -EINVAL;
 	}
@@ -117,7 +169,8 @@ int vpux_get_param_ioctl(struct drm_device *dev, void *data,
 	}
 	if (!drm_dev_enter(dev, &idx))
 		return -ENODEV;
-	ret = vpux_param_value(vdev, args->param, &args->value);
+	ret = vpux_param_value(vdev, file->driver_priv, args->param,
+			       &args->value);
 	drm_dev_exit(idx);
 	if (ret)
 		vpux_dbg(vdev, "GET_PARAM: unknown param %u\n", args->param);

@@ -2,8 +2,8 @@
 /*
  * Job profiles (DRM_VPUX_SUBMIT_PROFILE): each op's engine cycles,
  * copied out of the engine core into a BO range the submitter named,
- * when the job leaves the core. The core forgets a task's ops as soon as
- * its slot is cleared, so this is the only moment they can be read.
+ * when the job leaves the core, before its fence signals (so the record
+ * is complete once WAIT reports the job).
  */
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
@@ -73,15 +73,14 @@ int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
 }
 
 /**
- * vpux_profile_record() - write a job's profile from the engine core
- * @job: a job leaving the core
- * @engine: the core instance
- * @task_id: the job's task id, not yet cleared
+ * vpux_profile_record() - write a job's profile from its task
+ * @job: a job that left the engine core (its task cleared)
  *
- * Called with the core's lock held, before dla_clear_task(). No-op for a
- * job without a profile.
+ * Called under the core's lock, maybe in hard-IRQ context: copies the
+ * per-op cycles the task kept into the profile BO's kernel mapping.
+ * No-op for a job without a profile.
  */
-void vpux_profile_record(struct vpux_job *job, void *engine, u32 task_id)
+void vpux_profile_record(struct vpux_job *job)
 {
 	struct drm_vpux_profile *p = job->profile;
 	dla_s32 n;
@@ -89,7 +88,7 @@ void vpux_profile_record(struct vpux_job *job, void *engine, u32 task_id)
 	BUILD_BUG_ON(ARRAY_SIZE(p->op_count) != DLA_OP_KINDS);
 	if (!p)
 		return;
-	n = dla_task_op_cycles(engine, task_id, p->op_count, p->op_cycles,
+	n = dla_task_op_cycles(job->task, p->op_count, p->op_cycles,
 			       (job->profile_size - sizeof(*p)) /
 			       sizeof(p->op_cycles[0]));
 	p->entries = n > 0 ? n : 0;

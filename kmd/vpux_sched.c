@@ -1,28 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The job scheduler. One drm_gpu_scheduler per device whose credit limit
- * is the engine core's number of task slots, so every job run_job hands
- * over gets a slot; the core itself decides which ready op of which task
- * gets an idle engine (priority, then age). Files submit through one
- * entity per priority.
+ * The device side of the job model. Queues (vpux_queue.c) hand their jobs
+ * over in order once the jobs' dependencies are met; here each queue
+ * runs one job at a time on the engine core, the core's task slots go to
+ * the queues with a job to start (highest priority first, FIFO among
+ * equals), every job is bound to an MMU context slot for its file's
+ * address space, and finished jobs have their fences signalled in the
+ * order they finished, which within a queue is the queue's order.
  *
- * run_job binds the file's address space to an MMU context slot (slots
- * with no job on the hardware are reused, least recently bound first),
- * and starts the task with dla_execute_task(), which validates the whole
- * task before programming anything. Completion arrives through the
- * interrupt's bottom half (vpux_irq.c), which calls vpux_job_finish().
+ * Everything here runs under vpux_fw.lock, the lock of the engine core,
+ * and may run in hard-IRQ context (the interrupt handler completes jobs
+ * and starts the next ones): no allocation, no sleeping lock. Tasks were
+ * validated and built at SUBMIT, so starting one only programs registers.
  *
- * Timeouts: a job whose task still completes ops is given more time, and
- * so (a bounded number of times) is one that waits while the device
- * completes other tasks' ops; one that made no progress while the device
- * made none either (after polling for a lost interrupt) is aborted
- * with dla_clear_task(), which stops only its engines, so other files'
- * jobs run on. Its fence gets -ETIMEDOUT and its file is banned; the
- * engines' state as they hung goes into a devcoredump (vpux_coredump.c).
+ * Fences are signalled by vpux_sched_signal_done() after fw.lock is
+ * dropped, under signal_lock, which serialises the signallers so that
+ * the order of vpux_device.done is the order of signalling.
  */
 
 #include <linux/dma-fence.h>
-#include <linux/module.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 
 #include <drm/drm_managed.h>
@@ -32,54 +29,18 @@
 #include "vpux_job.h"
 #include "vpux_trace.h"
 
-/* timeouts a job may wait without progress while others make some */
-#define VPUX_MAX_STALLS		5
-
-static unsigned int job_timeout_ms = 2000;
-module_param(job_timeout_ms, uint, 0444);
-MODULE_PARM_DESC(job_timeout_ms, "Time a job may run without progress before it is aborted (ms, default 2000)");
-
-/* ---- the hardware fence: signalled by the bottom half ---- */
-
-static const char *vpux_fence_driver_name(struct dma_fence *fence)
-{
-	return DRIVER_NAME;
-}
-
-static const char *vpux_fence_timeline_name(struct dma_fence *fence)
-{
-	return "vpux-engine-core";
-}
-
-static const struct dma_fence_ops vpux_fence_ops = {
-	.get_driver_name = vpux_fence_driver_name,
-	.get_timeline_name = vpux_fence_timeline_name,
-};
-
-static struct dma_fence *vpux_fence_create(struct vpux_device *vdev)
-{
-	struct dma_fence *fence = kzalloc(sizeof(*fence), GFP_KERNEL);
-
-	if (!fence)
-		return NULL;
-	/* tasks finish in any order: a context of its own per fence */
-	dma_fence_init(fence, &vpux_fence_ops, &vdev->fence_lock,
-		       dma_fence_context_alloc(1), 1);
-	return fence;
-}
-
 /* ---- MMU context slots ---- */
 
-static int vpux_slot_bind(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
+static int vpux_slot_bind_locked(struct vpux_device *vdev,
+				 struct vpux_mmu_ctx *ctx)
 {
 	u32 n = vdev->hw.ctx_slots, i, victim = n;
 	u64 root = vpux_mmu_root_addr(ctx);
 
-	mutex_lock(&vdev->slot_lock);
+	lockdep_assert_held(&vdev->fw.lock);
 	if (ctx->slot >= 0) {
 		vdev->slots[ctx->slot].active++;
-		i = ctx->slot;
-		goto out;
+		return ctx->slot;
 	}
 	for (i = 0; i < n; i++) {
 		if (!vdev->slots[i].ctx)
@@ -88,42 +49,47 @@ static int vpux_slot_bind(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 			victim = i;
 	}
 	if (i == n) {
-		struct vpux_mmu_ctx *old;
-
 		/* at most DLA_MAX_TASKS < ctx_slots slots are active */
-		if (WARN_ON(victim == n)) {
-			mutex_unlock(&vdev->slot_lock);
+		if (WARN_ON(victim == n))
 			return -EBUSY;
-		}
 		i = victim;
-		old = vdev->slots[i].ctx;
-		mutex_lock(&old->lock);
-		old->slot = -1;
-		mutex_unlock(&old->lock);
+		vdev->slots[i].ctx->slot = -1;
 	}
 	vpux_reg_write(vdev, VPUX_REG_MMU_CTRL(i), 0);
 	vpux_reg_write(vdev, VPUX_REG_MMU_PT_LO(i), lower_32_bits(root));
 	vpux_reg_write(vdev, VPUX_REG_MMU_PT_HI(i), upper_32_bits(root));
 	vpux_reg_write(vdev, VPUX_REG_MMU_CTRL(i), VPUX_MMU_CTRL_ENABLE);
 	vpux_reg_write(vdev, VPUX_REG_MMU_INVALIDATE, BIT(i));
-	mutex_lock(&ctx->lock);
 	ctx->slot = i;
-	mutex_unlock(&ctx->lock);
 	vdev->slots[i].ctx = ctx;
 	vdev->slots[i].active = 1;
-out:
-	mutex_unlock(&vdev->slot_lock);
 	return i;
 }
 
-static void vpux_slot_put(struct vpux_device *vdev, int slot)
+static void vpux_slot_put_locked(struct vpux_device *vdev, int slot)
 {
+	lockdep_assert_held(&vdev->fw.lock);
 	if (slot < 0)
 		return;
-	mutex_lock(&vdev->slot_lock);
 	WARN_ON(!vdev->slots[slot].active);
 	vdev->slots[slot].active--;
-	mutex_unlock(&vdev->slot_lock);
+}
+
+/**
+ * vpux_ctx_invalidate() - drop the MMU's cached translations of @ctx
+ * @vdev: the device
+ * @ctx: an address space whose page tables changed
+ *
+ * Only a bound address space has translations cached.
+ */
+void vpux_ctx_invalidate(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->fw.lock, flags);
+	if (ctx->slot >= 0 && !vdev->dead)
+		vpux_reg_write(vdev, VPUX_REG_MMU_INVALIDATE, BIT(ctx->slot));
+	spin_unlock_irqrestore(&vdev->fw.lock, flags);
 }
 
 /**
@@ -133,339 +99,326 @@ static void vpux_slot_put(struct vpux_device *vdev, int slot)
  */
 void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 {
-	mutex_lock(&vdev->slot_lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->fw.lock, flags);
 	if (ctx->slot >= 0) {
 		WARN_ON(vdev->slots[ctx->slot].active);
-		vpux_reg_write(vdev, VPUX_REG_MMU_CTRL(ctx->slot), 0);
-		vpux_reg_write(vdev, VPUX_REG_MMU_INVALIDATE, BIT(ctx->slot));
+		if (!vdev->dead) {
+			vpux_reg_write(vdev, VPUX_REG_MMU_CTRL(ctx->slot), 0);
+			vpux_reg_write(vdev, VPUX_REG_MMU_INVALIDATE,
+				       BIT(ctx->slot));
+		}
 		vdev->slots[ctx->slot].ctx = NULL;
 		ctx->slot = -1;
 	}
-	mutex_unlock(&vdev->slot_lock);
+	spin_unlock_irqrestore(&vdev->fw.lock, flags);
 }
 
-/* ---- jobs ---- */
+/* ---- starting and completing jobs ---- */
 
-/* The job's result, for WAIT by number (the ring) and by BO. */
-static void vpux_job_set_result(struct vpux_job *job,
-				const struct vpux_job_result *res)
+static struct vpux_queue *vpux_runq_first(struct vpux_device *vdev)
 {
-	job->slot->result = *res;
-	vpux_job_publish_result(job, res);
+	int p;
+
+	for (p = VPUX_PRIORITIES - 1; p >= 0; p--)
+		if (!list_empty(&vdev->runq[p]))
+			return list_first_entry(&vdev->runq[p],
+						struct vpux_queue, runq_link);
+	return NULL;
 }
 
-/**
- * vpux_job_finish() - record a job's result and signal its hardware fence
- * @job: a job that left the hardware (or never reached it)
- * @res: its result
- */
-void vpux_job_finish(struct vpux_job *job, const struct vpux_job_result *res)
+static void vpux_runq_add_locked(struct vpux_device *vdev, struct vpux_queue *q)
 {
-	vpux_job_set_result(job, res);
-	trace_vpux_job_done(dev_name(job->vdev->drm.dev), job->slot->seqno,
-			    res->status, res->error, res->device_cycles);
-	if (job->start_ns) {
-		atomic64_add(ktime_get_ns() - job->start_ns, &job->fpriv->busy_ns);
-		vpux_busy_end(job->vdev);
+	if (!q->active && !list_empty(&q->ready) && list_empty(&q->runq_link))
+		list_add_tail(&q->runq_link, &vdev->runq[q->priority]);
+}
+
+/* Why @job completes without running, or false if it is to run. */
+static bool vpux_job_skipped(struct vpux_device *vdev, struct vpux_job *job,
+			     struct vpux_job_result *res)
+{
+	if (job->result.status) {
+		*res = job->result;	/* decided by run_job */
+	} else if (vdev->dead) {
+		res->status = DRM_VPUX_STATUS_ABORTED;
+		res->sys_error = -ENODEV;
+	} else if (READ_ONCE(job->fpriv->banned)) {
+		res->status = DRM_VPUX_STATUS_ABORTED;
+		res->sys_error = -EBADFD;
+	} else {
+		return false;
 	}
+	return true;
+}
+
+/* Give @job a core slot and an MMU context slot; 0 when it runs. */
+static int vpux_job_start_locked(struct vpux_device *vdev,
+				 struct vpux_job *job,
+				 struct vpux_job_result *res)
+{
+	int slot, id;
+
+	slot = vpux_slot_bind_locked(vdev, &job->fpriv->ctx);
+	if (slot < 0) {
+		res->status = DRM_VPUX_STATUS_ERROR;
+		res->sys_error = slot;
+		return slot;
+	}
+	id = dla_task_start(vdev->fw.engine, job->task, slot, job->priority);
+	trace_vpux_job_run(dev_name(vdev->drm.dev), job->slot->seqno, slot, id);
+	if (id < 0) {
+		vpux_slot_put_locked(vdev, slot);
+		res->status = DRM_VPUX_STATUS_ERROR;
+		res->core_error = -id;
+		return -EIO;
+	}
+	job->task_id = id;
+	job->hw_slot = slot;
+	job->ops_done = 0;
+	job->stalls = 0;
+	job->start_ns = ktime_get_ns();
+	job->cycles = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO,
+				      VPUX_REG_CYCLES_HI);
+	vdev->running[id] = job;
+	vdev->n_running++;
+	WRITE_ONCE(vdev->vdev.kcov_handle, job->kcov_handle);
+	vpux_busy_begin_locked(vdev);
+	vpux_watchdog_arm_locked(vdev);
+	return 0;
+}
+
+static void vpux_job_done_locked(struct vpux_device *vdev,
+				 struct vpux_job *job,
+				 const struct vpux_job_result *res)
+{
+	job->result = *res;
 	if (res->status == DRM_VPUX_STATUS_MMU_FAULT ||
 	    res->status == DRM_VPUX_STATUS_TIMEOUT)
 		WRITE_ONCE(job->fpriv->banned, true);
-	vpux_slot_put(job->vdev, job->hw_slot);
-	job->hw_slot = -1;
-	if (res->status != DRM_VPUX_STATUS_DONE)
-		dma_fence_set_error(job->hw_fence,
-				    res->status == DRM_VPUX_STATUS_TIMEOUT ?
-				    -ETIMEDOUT : -EIO);
-	dma_fence_signal(job->hw_fence);
-}
-
-static struct dma_fence *vpux_run_job(struct drm_sched_job *sched_job)
-{
-	struct vpux_job *job = to_vpux_job(sched_job);
-	struct vpux_device *vdev = job->vdev;
-	struct vpux_job_result res = { .status = DRM_VPUX_STATUS_ABORTED };
-	unsigned long flags;
-	int slot, id;
-
-	if (sched_job->s_fence->finished.error) {
-		res.error = sched_job->s_fence->finished.error;
-		vpux_job_set_result(job, &res);
-		return NULL;
-	}
-	if (READ_ONCE(job->fpriv->banned)) {
-		res.error = -EBADFD;
-		vpux_job_set_result(job, &res);
-		return ERR_PTR(-ECANCELED);
-	}
-
-	job->hw_fence = vpux_fence_create(vdev);
-	if (!job->hw_fence) {
-		res.error = -ENOMEM;
-		vpux_job_set_result(job, &res);
-		return ERR_PTR(-ENOMEM);
-	}
-	slot = vpux_slot_bind(vdev, &job->fpriv->ctx);
-	if (slot < 0) {
-		res.error = slot;
-		vpux_job_set_result(job, &res);
-		return ERR_PTR(slot);
-	}
-	job->hw_slot = slot;
-	job->start_ns = ktime_get_ns();
-	vpux_busy_begin(vdev);
-
-	spin_lock_irqsave(&vdev->fw.lock, flags);
-	id = dla_execute_task(vdev->fw.engine, &job->task, slot, job->priority);
-	if (id >= 0) {
-		job->task_id = id;
-		vdev->running[id] = job;
-	}
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
-	/*
-	 * Starting the task may have finished tasks (an op that fails its
-	 * re-validation when it is programmed): the core reports them at the
-	 * next dla_process_events(), which must not wait for an interrupt
-	 * that may never come.
-	 */
-	if (id >= 0)
-		queue_work(vdev->bh_wq, &vdev->bh_work);
-
-	trace_vpux_job_run(dev_name(vdev->drm.dev), job->slot->seqno, slot, id);
-	if (id < 0) {
-		/* the core refused the task memory; nothing was programmed */
-		res.status = DRM_VPUX_STATUS_ERROR;
-		res.error = id;
-		vpux_job_finish(job, &res);
-		return ERR_PTR(-EINVAL);
-	}
-	/* the scheduler takes over the initial reference */
-	return dma_fence_get(job->hw_fence);
-}
-
-/* Put a job the timeout handler took off the pending list back. */
-static void vpux_sched_skip_reset(struct drm_sched_job *sched_job)
-{
-	struct drm_gpu_scheduler *sched = sched_job->sched;
-
-	spin_lock(&sched->job_list_lock);
-	list_add(&sched_job->list, &sched->pending_list);
-	spin_unlock(&sched->job_list_lock);
-	/*
-	 * The job may have finished while it was off the list (the poll
-	 * above found its lost interrupt): the scheduler's free work then
-	 * found nothing to free, and nothing queues it again until another
-	 * job finishes. Queue it now, or the job is never freed and a close
-	 * waiting for its file's jobs waits forever.
-	 */
-	if (dma_fence_is_signaled(&sched_job->s_fence->finished) &&
-	    !READ_ONCE(sched->pause_submit))
-		queue_work(sched->submit_wq, &sched->work_free_job);
-}
-
-static enum drm_gpu_sched_stat vpux_timedout_job(struct drm_sched_job *sched_job)
-{
-	struct vpux_job *job = to_vpux_job(sched_job);
-	struct vpux_device *vdev = job->vdev;
-	struct vpux_job_result res = {
-		.status = DRM_VPUX_STATUS_TIMEOUT,
-		.error = -ETIMEDOUT,
-	};
-	struct dla_task_status st;
-	unsigned long flags;
-	bool hung = false, claimed = false;
-
-	/*
-	 * An interrupt may have gone missing: latch whatever the engines
-	 * say and let the bottom half process it (and any completion the
-	 * core has not reported yet).
-	 */
-	spin_lock_irqsave(&vdev->fw.lock, flags);
-	dla_poll_engines(vdev->fw.engine);
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
-	queue_work(vdev->bh_wq, &vdev->bh_work);
-	flush_work(&vdev->bh_work);
-
-	spin_lock_irqsave(&vdev->fw.lock, flags);
-	if (job->task_id >= 0 && vdev->running[job->task_id] == job &&
-	    !dla_task_status(vdev->fw.engine, job->task_id, &st)) {
-		u64 cycles = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO,
-					     VPUX_REG_CYCLES_HI);
-
-		if (st.ops_done > job->ops_done) {
-			/* its own ops complete: more time */
-			job->ops_done = st.ops_done;
-			job->stalls = 0;
-		} else if (cycles != job->cycles &&
-			   job->stalls < VPUX_MAX_STALLS) {
-			/*
-			 * The device completes other tasks' ops (its clock
-			 * moves only then): this one may be waiting for an
-			 * engine behind higher priorities, not hung. Bounded.
-			 */
-			job->stalls++;
-		} else {
-			hung = true;
-		}
-		job->cycles = cycles;
-	}
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
-	trace_vpux_job_timeout(dev_name(vdev->drm.dev), job->slot->seqno,
-			       job->ops_done, hung);
-
-	if (hung) {
-		/* capture the engines as they hang, before aborting */
-		vpux_hang_report(vdev, job, &st);
-		spin_lock_irqsave(&vdev->fw.lock, flags);
-		if (job->task_id >= 0 && vdev->running[job->task_id] == job) {
-			vdev->running[job->task_id] = NULL;
-			vpux_profile_record(job, vdev->fw.engine, job->task_id);
-			dla_clear_task(vdev->fw.engine, job->task_id);
-			job->task_id = -1;
-			res.fail_op = st.ops_done;
-			res.device_cycles = st.device_cycles;
-			res.op_cycles = st.op_cycles;
-			claimed = true;
-		}
-		spin_unlock_irqrestore(&vdev->fw.lock, flags);
-	}
-
-	if (!claimed) {
-		vpux_sched_skip_reset(sched_job);
-		return DRM_GPU_SCHED_STAT_NOMINAL;
-	}
-
-	drm_err_ratelimited(&vdev->drm, "job %llu hung after %u of %u ops: aborted\n",
-			    job->slot->seqno, st.ops_done, st.ops_total);
-	atomic_inc(&vdev->resets);
-	/*
-	 * Only this task was stopped; every other job is still running in
-	 * the core with its completion callback armed, so the scheduler is
-	 * not stopped and restarted (that would cancel them while the
-	 * hardware still uses their memory). The job goes back on the
-	 * pending list and completes, with its error, like any other.
-	 */
-	vpux_sched_skip_reset(sched_job);
-	vpux_job_finish(job, &res);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
-}
-
-static void vpux_free_job(struct drm_sched_job *sched_job)
-{
-	struct vpux_job *job = to_vpux_job(sched_job);
-
-	drm_sched_job_cleanup(sched_job);
-	vpux_job_free(job);
-}
-
-/*
- * KCOV remote coverage: what the scheduler's workers do for a job counts
- * as coverage of the task that submitted it (kcov_remote_start_common()
- * with the handle SUBMIT recorded, Documentation/dev-tools/kcov.rst), as
- * does, approximately, the engine and bottom-half work that follows
- * (vpux_vdev.kcov_handle: the last started job's submitter). Without
- * CONFIG_KCOV these compile to plain calls.
- */
-static struct dma_fence *vpux_run_job_kcov(struct drm_sched_job *sched_job)
-{
-	struct vpux_job *job = to_vpux_job(sched_job);
-	struct dma_fence *fence;
-
-	WRITE_ONCE(job->vdev->vdev.kcov_handle, job->kcov_handle);
-	kcov_remote_start_common(job->kcov_handle);
-	fence = vpux_run_job(sched_job);
-	kcov_remote_stop();
-	return fence;
-}
-
-static enum drm_gpu_sched_stat vpux_timedout_job_kcov(struct drm_sched_job *sched_job)
-{
-	enum drm_gpu_sched_stat stat;
-
-	kcov_remote_start_common(to_vpux_job(sched_job)->kcov_handle);
-	stat = vpux_timedout_job(sched_job);
-	kcov_remote_stop();
-	return stat;
-}
-
-static void vpux_free_job_kcov(struct drm_sched_job *sched_job)
-{
-	kcov_remote_start_common(to_vpux_job(sched_job)->kcov_handle);
-	vpux_free_job(sched_job);
-	kcov_remote_stop();
-}
-
-static const struct drm_sched_backend_ops vpux_sched_ops = {
-	.run_job = vpux_run_job_kcov,
-	.timedout_job = vpux_timedout_job_kcov,
-	.free_job = vpux_free_job_kcov,
-};
-
-static void vpux_sched_fini(struct drm_device *drm, void *arg)
-{
-	struct vpux_device *vdev = to_vpux_device(drm);
-
-	drm_sched_fini(&vdev->sched);
-	WRITE_ONCE(vdev->vdev.irq_handler, NULL);
-	irq_work_sync(&vdev->vdev.irq_work);
-	destroy_workqueue(vdev->bh_wq);
-	vpux_fw_fini(vdev);
+	list_add_tail(&job->link, &vdev->done);
 }
 
 /**
- * vpux_sched_init() - start the engine core, the interrupt and the scheduler
+ * vpux_sched_dispatch_locked() - start jobs while core slots are free
+ * @vdev: the device, fw.lock held
+ *
+ * Jobs that are not to run (refused, banned file, failed dependency,
+ * device gone) complete at their turn in their queue without a slot.
+ */
+void vpux_sched_dispatch_locked(struct vpux_device *vdev)
+{
+	struct vpux_queue *q;
+
+	lockdep_assert_held(&vdev->fw.lock);
+	while ((q = vpux_runq_first(vdev))) {
+		struct vpux_job *job = list_first_entry(&q->ready,
+							struct vpux_job, link);
+		struct vpux_job_result res = { 0 };
+
+		if (!vpux_job_skipped(vdev, job, &res)) {
+			if (vdev->n_running == DLA_MAX_TASKS)
+				break;
+			if (!vpux_job_start_locked(vdev, job, &res)) {
+				list_del_init(&job->link);
+				list_del_init(&q->runq_link);
+				q->active = job;
+				continue;
+			}
+		}
+		list_del_init(&job->link);
+		vpux_job_done_locked(vdev, job, &res);
+		if (list_empty(&q->ready))
+			list_del_init(&q->runq_link);
+	}
+}
+
+/**
+ * vpux_sched_complete_locked() - a job leaves the engine core
+ * @vdev: the device, fw.lock held
+ * @job: a job on the core (vpux_device.running)
+ * @res: its result
+ *
+ * Releases its core slot (aborting what still runs of it), records its
+ * profile and queues its fence for vpux_sched_signal_done(). The caller
+ * dispatches next.
+ */
+void vpux_sched_complete_locked(struct vpux_device *vdev, struct vpux_job *job,
+				const struct vpux_job_result *res)
+{
+	struct vpux_queue *q = job->queue;
+
+	lockdep_assert_held(&vdev->fw.lock);
+	vdev->running[job->task_id] = NULL;
+	vdev->n_running--;
+	dla_clear_task(vdev->fw.engine, job->task_id);
+	job->task_id = -1;
+	vpux_profile_record(job);
+	atomic64_add(ktime_get_ns() - job->start_ns, &job->fpriv->busy_ns);
+	vpux_busy_end_locked(vdev);
+	vpux_slot_put_locked(vdev, job->hw_slot);
+	job->hw_slot = -1;
+	vpux_job_done_locked(vdev, job, res);
+	q->active = NULL;
+	vpux_runq_add_locked(vdev, q);
+}
+
+/**
+ * vpux_sched_queue_job() - the queue's scheduler hands a job over
+ * @vdev: the device
+ * @job: its dependencies are met; run_job initialised its fence
+ *
+ * In the fence signalling path (run_job): takes only spinlocks.
+ */
+void vpux_sched_queue_job(struct vpux_device *vdev, struct vpux_job *job)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->fw.lock, flags);
+	list_add_tail(&job->link, &job->queue->ready);
+	vpux_runq_add_locked(vdev, job->queue);
+	vpux_sched_dispatch_locked(vdev);
+	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	vpux_sched_signal_done(vdev);
+}
+
+static void vpux_job_signal(struct vpux_job *job)
+{
+	const struct vpux_job_result *res = &job->result;
+	struct dma_fence *fence = job->hw_fence;
+
+	job->slot->result = *res;
+	vpux_job_publish_result(job);
+	trace_vpux_job_done(dev_name(job->vdev->drm.dev), job->slot->seqno,
+			    res->status, res->core_error ? -res->core_error :
+			    res->sys_error, res->device_cycles);
+	if (res->status != DRM_VPUX_STATUS_DONE)
+		dma_fence_set_error(fence, res->sys_error ? res->sys_error : -EIO);
+	/* the job may be freed as soon as its fence signalled */
+	dma_fence_signal(fence);
+}
+
+/**
+ * vpux_sched_signal_done() - signal the fences of completed jobs
+ * @vdev: the device; fw.lock not held
+ *
+ * Any context. Completions are signalled in the order they happened,
+ * which keeps every queue's fences in order, whichever context got here
+ * first.
+ */
+void vpux_sched_signal_done(struct vpux_device *vdev)
+{
+	struct vpux_job *job, *tmp;
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&vdev->signal_lock, flags);
+	spin_lock(&vdev->fw.lock);
+	list_splice_init(&vdev->done, &done);
+	spin_unlock(&vdev->fw.lock);
+	list_for_each_entry_safe(job, tmp, &done, link) {
+		list_del_init(&job->link);
+		vpux_job_signal(job);
+	}
+	spin_unlock_irqrestore(&vdev->signal_lock, flags);
+}
+
+/**
+ * vpux_sched_quiesce() - stop the device before its registers go away
+ * @vdev: the device, unplugged
+ *
+ * Every job on the engine core is aborted, every job handed over and every
+ * later one completes with -ENODEV; the watchdog and the interrupt are
+ * stopped and the core unbound. Idempotent (remove, or release after a
+ * failed probe).
+ */
+void vpux_sched_quiesce(struct vpux_device *vdev)
+{
+	struct vpux_job_result res = {
+		.status = DRM_VPUX_STATUS_ABORTED,
+		.sys_error = -ENODEV,
+	};
+	unsigned long flags;
+	u32 id;
+
+	spin_lock_irqsave(&vdev->fw.lock, flags);
+	if (vdev->dead) {
+		spin_unlock_irqrestore(&vdev->fw.lock, flags);
+		return;
+	}
+	vdev->dead = true;
+	for (id = 0; id < DLA_MAX_TASKS; id++)
+		if (vdev->running[id])
+			vpux_sched_complete_locked(vdev, vdev->running[id], &res);
+	vpux_sched_dispatch_locked(vdev);
+	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	vpux_sched_signal_done(vdev);
+
+	vpux_watchdog_fini(vdev);
+	WRITE_ONCE(vdev->vdev.irq_handler, NULL);
+	irq_work_sync(&vdev->vdev.irq_work);
+	vpux_fw_fini(vdev);
+}
+
+static void vpux_sched_release(struct drm_device *drm, void *arg)
+{
+	vpux_sched_quiesce(to_vpux_device(drm));
+}
+
+/*
+ * Teach lockdep at probe what the fence signalling path takes, so that a
+ * regression (an allocation under one of these locks, or one of them
+ * taken around a fence wait) is reported on its first run rather than
+ * when memory is short (Documentation/architecture.rst).
+ */
+static void vpux_sched_prime_lockdep(struct vpux_device *vdev)
+{
+	bool cookie;
+
+	if (!IS_ENABLED(CONFIG_LOCKDEP))
+		return;
+	fs_reclaim_acquire(GFP_KERNEL);
+	might_lock(&vdev->signal_lock);
+	might_lock(&vdev->fw.lock);
+	might_lock(&vdev->result_lock);
+	fs_reclaim_release(GFP_KERNEL);
+
+	cookie = dma_fence_begin_signalling();
+	might_lock(&vdev->signal_lock);
+	might_lock(&vdev->fw.lock);
+	might_lock(&vdev->result_lock);
+	dma_fence_end_signalling(cookie);
+}
+
+/**
+ * vpux_sched_init() - start the engine core, the interrupt and the watchdog
  * @vdev: an identified, reset device
  *
- * Torn down by a drmm action, in reverse order, once the last file is gone.
+ * vpux_sched_quiesce() undoes it (at remove, or at release after a
+ * failed probe).
  *
  * Return: 0 or a negative errno.
  */
 int vpux_sched_init(struct vpux_device *vdev)
 {
-	const struct drm_sched_init_args args = {
-		.ops = &vpux_sched_ops,
-		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
-		.credit_limit = DLA_MAX_TASKS,
-		.timeout = msecs_to_jiffies(job_timeout_ms),
-		.name = dev_name(vdev->drm.dev),
-		.dev = vdev->drm.dev,
-	};
-	int ret;
+	int p, ret;
 
-	ret = drmm_mutex_init(&vdev->drm, &vdev->slot_lock);
-	if (ret)
-		return ret;
 	if (vdev->hw.ctx_slots <= DLA_MAX_TASKS) {
 		vpux_err(vdev, "%u MMU contexts: need more than %u\n",
 			 vdev->hw.ctx_slots, DLA_MAX_TASKS);
 		return -ENODEV;
 	}
-
-	vdev->bh_wq = alloc_ordered_workqueue("%s-bh", WQ_HIGHPRI,
-					      dev_name(vdev->drm.dev));
-	if (!vdev->bh_wq)
-		return -ENOMEM;
-	INIT_WORK(&vdev->bh_work, vpux_bh_work);
-	spin_lock_init(&vdev->fence_lock);
+	for (p = 0; p < VPUX_PRIORITIES; p++)
+		INIT_LIST_HEAD(&vdev->runq[p]);
+	INIT_LIST_HEAD(&vdev->done);
+	spin_lock_init(&vdev->signal_lock);
 	spin_lock_init(&vdev->result_lock);
-	init_waitqueue_head(&vdev->jobs_freed);
+	vpux_watchdog_init(vdev);
 
 	ret = vpux_fw_init(vdev);
 	if (ret)
-		goto err_wq;
+		return ret;
+	vpux_sched_prime_lockdep(vdev);
 	WRITE_ONCE(vdev->vdev.irq_handler, vpux_vdev_irq_handler);
-
-	ret = drm_sched_init(&vdev->sched, &args);
-	if (ret)
-		goto err_fw;
-
-	return drmm_add_action_or_reset(&vdev->drm, vpux_sched_fini, NULL);
-
-err_fw:
-	WRITE_ONCE(vdev->vdev.irq_handler, NULL);
-	irq_work_sync(&vdev->vdev.irq_work);
-	vpux_fw_fini(vdev);
-err_wq:
-	destroy_workqueue(vdev->bh_wq);
-	return ret;
+	return drmm_add_action_or_reset(&vdev->drm, vpux_sched_release, NULL);
 }

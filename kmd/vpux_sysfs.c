@@ -14,38 +14,38 @@
 #include "vpux_drv.h"
 
 /**
- * vpux_busy_begin() - a job was handed to the engine core
- * @vdev: the device
+ * vpux_busy_begin_locked() - a job was handed to the engine core
+ * @vdev: the device, fw.lock held
  */
-void vpux_busy_begin(struct vpux_device *vdev)
+void vpux_busy_begin_locked(struct vpux_device *vdev)
 {
-	spin_lock(&vdev->busy_lock);
+	lockdep_assert_held(&vdev->fw.lock);
 	if (!vdev->busy_jobs++)
 		vdev->busy_since = ktime_get_ns();
-	spin_unlock(&vdev->busy_lock);
 }
 
 /**
- * vpux_busy_end() - a job that vpux_busy_begin() counted left the NPU
- * @vdev: the device
+ * vpux_busy_end_locked() - a job that vpux_busy_begin_locked() counted
+ *	left the NPU
+ * @vdev: the device, fw.lock held
  */
-void vpux_busy_end(struct vpux_device *vdev)
+void vpux_busy_end_locked(struct vpux_device *vdev)
 {
-	spin_lock(&vdev->busy_lock);
+	lockdep_assert_held(&vdev->fw.lock);
 	if (!WARN_ON(!vdev->busy_jobs) && !--vdev->busy_jobs)
 		vdev->busy_ns += ktime_get_ns() - vdev->busy_since;
-	spin_unlock(&vdev->busy_lock);
 }
 
 static u64 vpux_busy_time_ns(struct vpux_device *vdev)
 {
+	unsigned long flags;
 	u64 ns;
 
-	spin_lock(&vdev->busy_lock);
+	spin_lock_irqsave(&vdev->fw.lock, flags);
 	ns = vdev->busy_ns;
 	if (vdev->busy_jobs)
 		ns += ktime_get_ns() - vdev->busy_since;
-	spin_unlock(&vdev->busy_lock);
+	spin_unlock_irqrestore(&vdev->fw.lock, flags);
 	return ns;
 }
 
@@ -76,6 +76,5 @@ static const struct attribute_group vpux_dev_attr_group = {
  */
 int vpux_sysfs_init(struct vpux_device *vdev)
 {
-	spin_lock_init(&vdev->busy_lock);
 	return devm_device_add_group(vdev->drm.dev, &vpux_dev_attr_group);
 }

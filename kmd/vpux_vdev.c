@@ -4,8 +4,8 @@
  * is instantiated here and given what a real device gets from the SoC:
  * system memory access by physical address (the model walks the page
  * tables the driver writes and reaches pages only through them), an
- * execution context for its engines (an ordered workqueue, so the model
- * runs asynchronously to whoever wrote a command register), and an
+ * execution context for its engines (one work item on a workqueue, so
+ * the model runs asynchronously to whoever wrote a command register), and an
  * interrupt line (irq_work in hard-IRQ mode, so the driver's handler runs
  * in hard-IRQ context exactly as it would for a real interrupt).
  *
@@ -170,7 +170,13 @@ int vpux_vdev_init(struct vpux_device *vdev, u32 instance)
 	INIT_WORK(&v->run_work, vdev_run_work);
 	v->irq_work = IRQ_WORK_INIT_HARD(vdev_irq_work);
 
-	v->run_wq = alloc_ordered_workqueue("vpux%u-engines", 0, instance);
+	/*
+	 * One work item runs the engines, never concurrently with itself;
+	 * a per-CPU high-priority queue runs it on the CPU that wrote the
+	 * command register, as soon as that CPU is free: no cross-CPU
+	 * wake-up between the driver and the "hardware".
+	 */
+	v->run_wq = alloc_workqueue("vpux%u-engines", WQ_HIGHPRI, 0, instance);
 	if (!v->run_wq)
 		return -ENOMEM;
 
@@ -186,20 +192,37 @@ int vpux_vdev_init(struct vpux_device *vdev, u32 instance)
 }
 
 /**
- * vpux_vdev_fini() - quiesce and destroy the virtual NPU
+ * vpux_vdev_quiesce() - the last register writes: mask and reset
+ * @vdev: the device, its driver unbound from the engine core
+ *
+ * What remove does to real hardware before its registers go away;
+ * idempotent (release after a failed probe calls it too).
+ */
+void vpux_vdev_quiesce(struct vpux_device *vdev)
+{
+	struct vpux_vdev *v = &vdev->vdev;
+
+	if (v->quiesced)
+		return;
+	v->quiesced = true;
+	vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, 0);
+	vpux_reg_write(vdev, VPUX_REG_RESET, VPUX_RESET_DEVICE);
+	WRITE_ONCE(v->irq_handler, NULL);
+	irq_work_sync(&v->irq_work);
+}
+
+/**
+ * vpux_vdev_fini() - destroy the virtual NPU
  * @vdev: the device
  *
- * Mirror of vpux_vdev_init(): silence the interrupt, let a pending one
- * finish, stop engine execution, then free the model.
+ * Mirror of vpux_vdev_init(): once the device is quiesced, stop engine
+ * execution, then free the model.
  */
 void vpux_vdev_fini(struct vpux_device *vdev)
 {
 	struct vpux_vdev *v = &vdev->vdev;
 
-	vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, 0);
-	vpux_reg_write(vdev, VPUX_REG_RESET, VPUX_RESET_DEVICE);
-	WRITE_ONCE(v->irq_handler, NULL);
-	irq_work_sync(&v->irq_work);
+	vpux_vdev_quiesce(vdev);
 	destroy_workqueue(v->run_wq);
 	vpux_sim_destroy(v->sim);
 	v->sim = NULL;

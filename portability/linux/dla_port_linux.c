@@ -4,15 +4,21 @@
  * core makes (firmware/include/dla_port.h) implemented on the driver's
  * register accessors, and the core's registration with a device.
  *
- * The core never sleeps and takes no lock; every call into it is made
- * under vpux_fw.lock, which the hard-IRQ handler takes too. So none of
- * these callbacks may sleep: registers are the model's MMIO accessors,
- * task memory is read from a mapping made at submit time.
+ * The core never sleeps and takes no lock. Task validation
+ * (dla_task_measure(), dla_task_prepare()) runs in the SUBMIT ioctl,
+ * without any lock, and is the only caller of dla_get_dma_address() and
+ * dla_data_read(): they read the submitter's address list and the task
+ * BO's kernel mapping. Every other call is made under vpux_fw.lock, which
+ * the hard-IRQ handler takes too, and reaches only the register
+ * accessors, so none of these callbacks may sleep.
  */
 
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/printk.h>
 #include <linux/string.h>
+
+#include <drm/drm_managed.h>
 
 #include "dla_interface.h"
 #include "dla_port.h"
@@ -124,21 +130,28 @@ VPUX_FW_LOG(dla_error, pr_err_ratelimited)
  * vpux_fw_init() - bind an engine-core instance to @vdev
  * @vdev: the device, identified and reset
  *
- * Return: 0 or -ENODEV / -EBUSY.
+ * The instance's memory is the DRM device's (drmm); vpux_fw_fini()
+ * unbinds it from the hardware.
+ *
+ * Return: 0 or -ENOMEM / -ENODEV.
  */
 int vpux_fw_init(struct vpux_device *vdev)
 {
 	struct vpux_fw *fw = &vdev->fw;
+	u32 size = dla_engine_size();
 	unsigned long flags;
 	dla_s32 ret;
 
 	spin_lock_init(&fw->lock);
+	fw->mem = drmm_kzalloc(&vdev->drm, size, GFP_KERNEL);
+	if (!fw->mem)
+		return -ENOMEM;
 	spin_lock_irqsave(&fw->lock, flags);
-	ret = dla_register_driver(&fw->engine, vdev);
+	ret = dla_register_driver(&fw->engine, fw->mem, size, vdev);
 	spin_unlock_irqrestore(&fw->lock, flags);
 	if (ret) {
 		vpux_err(vdev, "engine core refused the device: %d\n", ret);
-		return ret == -DLA_ERR_BUSY ? -EBUSY : -ENODEV;
+		return -ENODEV;
 	}
 	return 0;
 }
@@ -146,6 +159,8 @@ int vpux_fw_init(struct vpux_device *vdev)
 /**
  * vpux_fw_fini() - release the core instance; every task is dropped
  * @vdev: the device
+ *
+ * The core masks the device's interrupts; nothing calls into it after.
  */
 void vpux_fw_fini(struct vpux_device *vdev)
 {
@@ -153,7 +168,56 @@ void vpux_fw_fini(struct vpux_device *vdev)
 	unsigned long flags;
 
 	spin_lock_irqsave(&fw->lock, flags);
-	dla_unregister_driver(fw->engine);
+	if (fw->engine)
+		dla_unregister_driver(fw->engine);
 	fw->engine = NULL;
 	spin_unlock_irqrestore(&fw->lock, flags);
+}
+
+/**
+ * vpux_fw_prepare() - validate a task once into kernel memory
+ * @vdev: the device
+ * @in: the task's address list, entry 0 mapped for the CPU
+ * @mem: out: the memory holding the task, for vpux_fw_task_free()
+ * @task: out: the prepared task (in @mem)
+ * @size: out: bytes at @mem
+ *
+ * Process context, no lock held: the core reads the task memory once,
+ * checks it and builds every op's descriptor into the new allocation.
+ *
+ * Return: 0, the core's error as a negative -DLA_ERR_* (the task is
+ * refused), or -ENOMEM.
+ */
+int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task *in,
+		    void **mem, struct dla_task **task, size_t *size)
+{
+	dla_u32 bytes;
+	dla_s32 ret;
+
+	*mem = NULL;
+	*task = NULL;
+	ret = dla_task_measure(vdev->fw.engine, in, &bytes);
+	if (ret)
+		return ret;
+	*mem = kvmalloc(bytes, GFP_KERNEL);
+	if (!*mem)
+		return -ENOMEM;
+	ret = dla_task_prepare(vdev->fw.engine, in, *mem, bytes, task);
+	if (ret) {
+		kvfree(*mem);
+		*mem = NULL;
+		*task = NULL;
+		return ret;
+	}
+	*size = bytes;
+	return 0;
+}
+
+/**
+ * vpux_fw_task_free() - free a prepared task that is not on the core
+ * @mem: from vpux_fw_prepare(), or NULL
+ */
+void vpux_fw_task_free(void *mem)
+{
+	kvfree(mem);
 }

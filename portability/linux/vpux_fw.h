@@ -25,9 +25,9 @@ struct vpux_fw_buf {
 };
 
 /**
- * struct vpux_fw_task - a task as the core sees it (its task_data)
+ * struct vpux_fw_task - a task as dla_task_prepare() reads it (task_data)
  * @count: entries in @list; entry 0 is the task memory
- * @cpu: kernel mapping of entry 0, which the core reads
+ * @cpu: kernel mapping of entry 0, which the core reads once
  * @list: device address and size of each entry
  */
 struct vpux_fw_task {
@@ -36,18 +36,27 @@ struct vpux_fw_task {
 	struct vpux_fw_buf list[DRM_VPUX_MAX_ADDR_ENTRIES];
 };
 
+struct dla_engine;
+struct dla_task;
+
 /**
  * struct vpux_fw - the core instance of one device
- * @engine: the core's handle (dla_register_driver)
- * @lock: serialises every call into the core; taken in hard-IRQ context
- *	by the interrupt handler, so irq-safe everywhere else
+ * @engine: the core's instance (dla_register_driver), in @mem
+ * @mem: the instance's memory (dla_engine_size() bytes, drmm)
+ * @lock: serialises every call into the core except task validation;
+ *	taken in hard-IRQ context by the interrupt handler, so irq-safe
+ *	everywhere else
  */
 struct vpux_fw {
-	void *engine;
+	struct dla_engine *engine;
+	void *mem;
 	spinlock_t lock;
 };
 
 int vpux_fw_init(struct vpux_device *vdev);
 void vpux_fw_fini(struct vpux_device *vdev);
+int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task *in,
+		    void **mem, struct dla_task **task, size_t *size);
+void vpux_fw_task_free(void *mem);
 
 #endif /* __VPUX_FW_H__ */

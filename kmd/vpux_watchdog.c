@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The hang check. drm_sched's own timeout is not used (each queue's
+ * scheduler is created with MAX_SCHEDULE_TIMEOUT): the device runs
+ * several queues' jobs at once, so a per-queue "oldest job" timer can
+ * neither see the others nor tell a stuck job from one that waits for
+ * an engine. Instead one delayed work per device, armed while a job is
+ * on the engine core, looks at every running job once per timeout:
+ *
+ * - a job whose own ops complete is making progress and runs on;
+ * - one without progress while the device completes other jobs' ops
+ *   (the device clock moves only then) may be waiting for an engine
+ *   behind higher priorities: it is given more time, a bounded number
+ *   of checks in a row;
+ * - otherwise (after polling the engines for a lost interrupt) it hung:
+ *   only its task is aborted, its fence gets -ETIMEDOUT, its file is
+ *   banned, and the engines' state as they hung goes into a devcoredump,
+ *   written once the fence signalled (it allocates).
+ *
+ * A job is checked once it has run for a whole timeout, so it is
+ * aborted between one and two timeouts after its last progress.
+ */
+
+#include <linux/module.h>
+
+#include "dla_interface.h"
+#include "vpux_drv.h"
+#include "vpux_job.h"
+#include "vpux_trace.h"
+
+/* checks in a row a job may wait without progress while others make some */
+#define VPUX_MAX_STALLS		5
+
+static unsigned int job_timeout_ms = 2000;
+module_param(job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms, "Time a job may run without progress before it is aborted (ms, default 2000; per device in debugfs job_timeout_ms)");
+
+/**
+ * vpux_job_timeout_ms() - the device's job timeout
+ * @vdev: the device
+ *
+ * Return: milliseconds.
+ */
+unsigned int vpux_job_timeout_ms(struct vpux_device *vdev)
+{
+	return READ_ONCE(vdev->timeout_ms);
+}
+
+/**
+ * vpux_set_job_timeout_ms() - change the device's job timeout
+ * @vdev: the device
+ * @ms: milliseconds, >= 1
+ *
+ * Takes effect at the next check, which is brought forward to now.
+ */
+void vpux_set_job_timeout_ms(struct vpux_device *vdev, unsigned int ms)
+{
+	WRITE_ONCE(vdev->timeout_ms, ms);
+	vpux_watchdog_kick(vdev);
+}
+
+/**
+ * vpux_watchdog_arm_locked() - make sure a check is pending
+ * @vdev: the device, fw.lock held, a job on the engine core
+ */
+void vpux_watchdog_arm_locked(struct vpux_device *vdev)
+{
+	lockdep_assert_held(&vdev->fw.lock);
+	queue_delayed_work(vpux_wq, &vdev->watchdog,
+			   msecs_to_jiffies(vpux_job_timeout_ms(vdev)));
+}
+
+/**
+ * vpux_watchdog_kick() - run the check now (debugfs force_recovery)
+ * @vdev: the device
+ */
+void vpux_watchdog_kick(struct vpux_device *vdev)
+{
+	mod_delayed_work(vpux_wq, &vdev->watchdog, 0);
+}
+
+/* One running job: true if it hung (its state is captured in @hs). */
+static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
+				u64 now, u64 cycles, struct vpux_hang_state *hs)
+{
+	u64 timeout_ns = (u64)vpux_job_timeout_ms(vdev) * NSEC_PER_MSEC;
+	struct dla_task_status st;
+	bool hung = false;
+
+	if (now - job->start_ns < timeout_ns)
+		return false;
+	dla_task_result(job->task, &st);
+	if (st.ops_done > job->ops_done) {
+		job->ops_done = st.ops_done;
+		job->stalls = 0;
+	} else if (cycles != job->cycles && job->stalls < VPUX_MAX_STALLS) {
+		job->stalls++;
+	} else {
+		hung = true;
+		vpux_hang_capture(vdev, job, &st, hs);
+	}
+	job->cycles = cycles;
+	trace_vpux_job_timeout(dev_name(vdev->drm.dev), job->slot->seqno,
+			       st.ops_done, hung);
+	return hung;
+}
+
+static void vpux_watchdog_work(struct work_struct *work)
+{
+	struct vpux_device *vdev = container_of(to_delayed_work(work),
+						struct vpux_device, watchdog);
+	unsigned int nhung = 0, i;
+	unsigned long flags;
+	bool cookie;
+	u64 now, cycles;
+	u32 id;
+
+	cookie = dma_fence_begin_signalling();
+	spin_lock_irqsave(&vdev->fw.lock, flags);
+	if (vdev->dead)
+		goto out_unlock;
+	/* completions whose interrupt went missing first */
+	dla_poll_engines(vdev->fw.engine);
+	vpux_process_events_locked(vdev);
+
+	now = ktime_get_ns();
+	cycles = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO, VPUX_REG_CYCLES_HI);
+	for (id = 0; id < DLA_MAX_TASKS; id++) {
+		struct vpux_job *job = vdev->running[id];
+		struct vpux_hang_state *hs = &vdev->hang[nhung];
+		struct vpux_job_result res = {
+			.status = DRM_VPUX_STATUS_TIMEOUT,
+			.sys_error = -ETIMEDOUT,
+		};
+
+		if (!job || !vpux_watchdog_check(vdev, job, now, cycles, hs))
+			continue;
+		res.fail_op = hs->st.ops_done;
+		res.device_cycles = hs->st.device_cycles;
+		res.op_cycles = hs->st.op_cycles;
+		atomic_inc(&vdev->resets);
+		/* only this task is stopped; the others run on */
+		vpux_sched_complete_locked(vdev, job, &res);
+		nhung++;
+	}
+	vpux_sched_dispatch_locked(vdev);
+	if (vdev->n_running)
+		vpux_watchdog_arm_locked(vdev);
+out_unlock:
+	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	vpux_sched_signal_done(vdev);
+	dma_fence_end_signalling(cookie);
+
+	for (i = 0; i < nhung; i++) {
+		drm_err_ratelimited(&vdev->drm, "job %llu hung after %u of %u ops: aborted\n",
+				    vdev->hang[i].seqno, vdev->hang[i].st.ops_done,
+				    vdev->hang[i].st.ops_total);
+		vpux_hang_report(vdev, &vdev->hang[i]);
+	}
+}
+
+/**
+ * vpux_watchdog_init() - set the device's watchdog up, not armed
+ * @vdev: the device
+ */
+void vpux_watchdog_init(struct vpux_device *vdev)
+{
+	INIT_DELAYED_WORK(&vdev->watchdog, vpux_watchdog_work);
+	vdev->timeout_ms = max(job_timeout_ms, 1u);
+}
+
+/**
+ * vpux_watchdog_fini() - stop the watchdog; the device is dead
+ * @vdev: the device
+ */
+void vpux_watchdog_fini(struct vpux_device *vdev)
+{
+	cancel_delayed_work_sync(&vdev->watchdog);
+}
