@@ -33,39 +33,91 @@ static const struct drm_gem_object_funcs vpux_gem_funcs;
 
 /*
  * BO pages are pinned for the BO's whole life (the NPU may touch them at
- * any time), so they cannot be reclaimed: cap what the BOs of a device
- * may pin together. Imported BOs are not counted (their exporter owns
+ * any time), and so are page tables: they cannot be reclaimed. So what a
+ * file pins (its BOs and its address space's page tables) is capped per
+ * file and per device, and the devices' caps together never exceed the
+ * machine's memory. Imported BOs are not counted (their exporter owns
  * the memory).
  */
 static unsigned int bo_memory_limit_mb;
 module_param(bo_memory_limit_mb, uint, 0644);
 MODULE_PARM_DESC(bo_memory_limit_mb,
-		 "MiB of system memory the BOs of one device may pin (0: half of RAM, the default)");
+		 "MiB of system memory the BOs and page tables of one device may pin (0: half of RAM, the default; at most RAM / num_devices)");
+
+static unsigned int file_memory_limit_mb;
+module_param(file_memory_limit_mb, uint, 0644);
+MODULE_PARM_DESC(file_memory_limit_mb,
+		 "MiB one open file may pin (0: three quarters of the device's limit, the default; at most the device's)");
 
 /**
- * vpux_bo_memory_limit() - bytes the BOs of a device may pin together
+ * vpux_bo_memory_limit() - bytes the BOs and page tables of a device may
+ *	pin together
  *
- * Return: bo_memory_limit_mb in bytes, or half of RAM when it is 0.
+ * Return: bo_memory_limit_mb in bytes, or half of RAM when it is 0; at
+ * most RAM divided by the number of devices.
  */
 u64 vpux_bo_memory_limit(void)
 {
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
 	u64 mb = READ_ONCE(bo_memory_limit_mb);
+	u64 limit = mb ? mb << 20 : ram / 2;
 
-	return mb ? mb << 20 : (u64)totalram_pages() << (PAGE_SHIFT - 1);
+	return min(limit, div_u64(ram, vpux_num_devices()));
 }
 
-/* Count @size bytes against the device's BO memory limit. */
-static int vpux_bo_charge(struct vpux_device *vdev, u64 size)
+/**
+ * vpux_file_memory_limit() - bytes one file may pin
+ *
+ * Return: file_memory_limit_mb in bytes, or three quarters of the
+ * device's limit when it is 0; at most the device's limit.
+ */
+u64 vpux_file_memory_limit(void)
 {
-	u64 limit = vpux_bo_memory_limit();
+	u64 dev = vpux_bo_memory_limit();
+	u64 mb = READ_ONCE(file_memory_limit_mb);
 
-	if (atomic64_add_return(size, &vdev->bo_pinned) > limit) {
+	return mb ? min(mb << 20, dev) : dev / 4 * 3;
+}
+
+/**
+ * vpux_mem_charge() - count pinned memory against a file and its device
+ * @ctx: the file's address space (its counter)
+ * @size: bytes
+ *
+ * Return: 0, or -ENOMEM (nothing counted) when the file or the device
+ * would go over its limit.
+ */
+int vpux_mem_charge(struct vpux_mmu_ctx *ctx, u64 size)
+{
+	struct vpux_device *vdev = ctx->vdev;
+	u64 dev_limit = vpux_bo_memory_limit();
+	u64 file_limit = vpux_file_memory_limit();
+
+	if (atomic64_add_return(size, &ctx->pinned) > file_limit) {
+		atomic64_sub(size, &ctx->pinned);
+		vpux_dbg(vdev, "%llu bytes would take the file over its memory limit of %llu\n",
+			 size, file_limit);
+		return -ENOMEM;
+	}
+	if (atomic64_add_return(size, &vdev->bo_pinned) > dev_limit) {
 		atomic64_sub(size, &vdev->bo_pinned);
-		vpux_dbg(vdev, "BO_CREATE: %llu bytes would exceed the BO memory limit of %llu\n",
-			 size, limit);
+		atomic64_sub(size, &ctx->pinned);
+		vpux_dbg(vdev, "%llu bytes would take the device over its memory limit of %llu\n",
+			 size, dev_limit);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/**
+ * vpux_mem_uncharge() - give back what vpux_mem_charge() counted
+ * @ctx: the file's address space
+ * @size: bytes
+ */
+void vpux_mem_uncharge(struct vpux_mmu_ctx *ctx, u64 size)
+{
+	atomic64_sub(size, &ctx->pinned);
+	atomic64_sub(size, &ctx->vdev->bo_pinned);
 }
 
 /**
@@ -216,7 +268,10 @@ static void vpux_gem_free(struct drm_gem_object *obj)
 	mutex_lock(&vdev->bo_lock);
 	vpux_bo_unbind_locked(vdev, bo);
 	mutex_unlock(&vdev->bo_lock);
-	atomic64_sub(bo->charged, &vdev->bo_pinned);
+	if (bo->owner) {
+		vpux_mem_uncharge(&bo->owner->ctx, bo->charged);
+		vpux_file_priv_put(bo->owner);
+	}
 	drm_gem_shmem_free(&bo->base);
 }
 
@@ -287,13 +342,14 @@ err_detach:
  * @file: caller
  *
  * Return: 0; -EINVAL for bad flags or size; -ENOSPC when the file's
- * address space is full; -ENOMEM, also when the device's BOs would pin
- * more than vpux_bo_memory_limit(); -ENODEV after unplug.
+ * address space is full; -ENOMEM, also when the file or the device would
+ * pin more than its limit (vpux_mem_charge()); -ENODEV after unplug.
  */
 int vpux_bo_create_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file)
 {
 	struct vpux_device *vdev = to_vpux_device(dev);
+	struct vpux_file_priv *fpriv = file->driver_priv;
 	struct drm_vpux_bo_create *args = data;
 	struct drm_gem_shmem_object *shmem;
 	struct vpux_bo *bo;
@@ -319,18 +375,20 @@ int vpux_bo_create_ioctl(struct drm_device *dev, void *data,
 		return -ENODEV;
 
 	size = PAGE_ALIGN(args->size);
-	ret = vpux_bo_charge(vdev, size);
+	ret = vpux_mem_charge(&fpriv->ctx, size);
 	if (ret)
 		goto out_exit;
 	shmem = drm_gem_shmem_create(dev, size);
 	if (IS_ERR(shmem)) {
-		atomic64_sub(size, &vdev->bo_pinned);
+		vpux_mem_uncharge(&fpriv->ctx, size);
 		ret = PTR_ERR(shmem);
 		goto out_exit;
 	}
 	bo = to_vpux_bo(&shmem->base);
 	/* from here on, vpux_gem_free() gives the charge back */
 	bo->charged = size;
+	bo->owner = fpriv;
+	kref_get(&fpriv->ref);
 	bo->flags = args->flags;
 	if (!(bo->flags & DRM_VPUX_BO_WC))
 		bo->flags |= DRM_VPUX_BO_CACHED;

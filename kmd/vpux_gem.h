@@ -25,7 +25,8 @@ struct vpux_mmu_ctx;
  * @ctx_link: entry in vpux_file_priv.bos, under vpux_device.bo_lock
  * @device_addr: first device address, valid while @ctx is set
  * @flags: DRM_VPUX_BO_* flags
- * @charged: bytes counted in vpux_device.bo_pinned for this BO
+ * @charged: bytes counted against @owner and its device for this BO
+ * @owner: the file that created the BO (a reference), NULL for imports
  * @last_seqno: number of the last job that used the BO (in the file of
  *	@ctx), 0 if none; written under the BO's reservation lock and
  *	vpux_device.result_lock, read under either
@@ -42,6 +43,7 @@ struct vpux_bo {
 	u64 device_addr;
 	u32 flags;
 	u64 charged;
+	struct vpux_file_priv *owner;
 	u64 last_seqno;
 	struct vpux_job_result last_result;
 	bool last_done;
@@ -58,6 +60,7 @@ struct drm_gem_object *vpux_gem_create_object(struct drm_device *dev,
 struct drm_gem_object *vpux_gem_prime_import(struct drm_device *dev,
 					     struct dma_buf *dma_buf);
 u64 vpux_bo_memory_limit(void);
+u64 vpux_file_memory_limit(void);
 int vpux_bo_kmap(struct vpux_bo *bo, void **vaddr);
 void vpux_bo_unbind_all(struct vpux_device *vdev, struct list_head *bos);
 

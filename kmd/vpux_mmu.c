@@ -30,19 +30,32 @@ static struct device *ctx_dev(struct vpux_mmu_ctx *ctx)
 	return ctx->vdev->drm.dev;
 }
 
-/* A zeroed page-table page: every entry invalid. */
+/*
+ * A zeroed page-table page: every entry invalid. Page tables are pinned
+ * like BOs and counted against the file's and the device's limits.
+ */
 static int pt_alloc(struct vpux_mmu_ctx *ctx, struct vpux_pt *pt)
 {
+	int ret = vpux_mem_charge(ctx, VPUX_PAGE_SIZE);
+
+	if (ret)
+		return ret;
 	pt->entries = dma_alloc_coherent(ctx_dev(ctx), VPUX_PAGE_SIZE, &pt->dma,
 					 GFP_KERNEL);
-	return pt->entries ? 0 : -ENOMEM;
+	if (!pt->entries) {
+		vpux_mem_uncharge(ctx, VPUX_PAGE_SIZE);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static void pt_free(struct vpux_mmu_ctx *ctx, struct vpux_pt *pt)
 {
-	if (pt->entries)
+	if (pt->entries) {
 		dma_free_coherent(ctx_dev(ctx), VPUX_PAGE_SIZE, pt->entries,
 				  pt->dma);
+		vpux_mem_uncharge(ctx, VPUX_PAGE_SIZE);
+	}
 	pt->entries = NULL;
 }
 
@@ -63,6 +76,7 @@ int vpux_mmu_ctx_init(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 	ctx->vdev = vdev;
 	ctx->slot = -1;
 	ctx->mapped_pages = 0;
+	atomic64_set(&ctx->pinned, 0);
 	if (pt_alloc(ctx, &ctx->root))
 		return -ENOMEM;
 	mutex_init(&ctx->lock);

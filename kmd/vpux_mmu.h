@@ -48,6 +48,8 @@ struct vpux_pt_dir {
  * @slot: hardware context slot the address space is bound to, or -1;
  *	under vpux_device.fw.lock (vpux_sched.c)
  * @mapped_pages: pages currently mapped (for debugfs and fdinfo)
+ * @pinned: bytes the file pins: its BOs and these page tables
+ *	(vpux_mem_charge())
  */
 struct vpux_mmu_ctx {
 	struct vpux_device *vdev;
@@ -57,6 +59,7 @@ struct vpux_mmu_ctx {
 	struct vpux_pt_dir *dirs[VPUX_PT_ENTRIES];
 	int slot;
 	u64 mapped_pages;
+	atomic64_t pinned;
 };
 
 int vpux_mmu_ctx_init(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx);
@@ -67,6 +70,7 @@ int vpux_mmu_map_sgt_locked(struct vpux_mmu_ctx *ctx, u64 va,
 			    struct sg_table *sgt, u64 size, bool writable);
 void vpux_mmu_unmap_locked(struct vpux_mmu_ctx *ctx, u64 va, u64 size);
 u64 vpux_mmu_root_addr(struct vpux_mmu_ctx *ctx);
-
+int vpux_mem_charge(struct vpux_mmu_ctx *ctx, u64 size);
+void vpux_mem_uncharge(struct vpux_mmu_ctx *ctx, u64 size);
 
 #endif /* __VPUX_MMU_H__ */

@@ -140,7 +140,12 @@ static int vpux_param_value(struct vpux_device *vdev,
 	case DRM_VPUX_PARAM_MAX_QUEUES:
 		*value = DRM_VPUX_MAX_QUEUES;
 		break;
-
+	case DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT:
+		*value = vpux_file_memory_limit();
+		break;
+	case DRM_VPUX_PARAM_FILE_BO_MEMORY_USED:
+		*value = atomic64_read(&fpriv->ctx.pinned);
+		break;
 	default:
 		return -EINVAL;
 	}

@@ -54,11 +54,13 @@ FIXTURE(bo) {
 	int fd;
 	__u64 va_base, va_size;
 	long saved_limit_mb;	/* to restore, or -1 */
+	long saved_file_limit_mb;	/* to restore, or -1 */
 };
 
 FIXTURE_SETUP(bo)
 {
 	self->saved_limit_mb = -1;
+	self->saved_file_limit_mb = -1;
 	self->fd = vpux_open_nth(0, NULL);
 	if (self->fd == -ENODEV)
 		SKIP(return, "no vpux device (is vpux_accel loaded?)");
@@ -68,11 +70,14 @@ FIXTURE_SETUP(bo)
 }
 
 static int write_limit_mb(long mb);
+static int write_file_limit_mb(long mb);
 
 FIXTURE_TEARDOWN(bo)
 {
 	if (self->saved_limit_mb >= 0)
 		EXPECT_EQ(0, write_limit_mb(self->saved_limit_mb));
+	if (self->saved_file_limit_mb >= 0)
+		EXPECT_EQ(0, write_file_limit_mb(self->saved_file_limit_mb));
 	if (self->fd >= 0)
 		close(self->fd);
 }
@@ -358,6 +363,22 @@ static int write_limit_mb(long mb)
 	return file_write(LIMIT_PARAM, val);
 }
 
+#define FILE_LIMIT_PARAM "/sys/module/vpux_accel/parameters/file_memory_limit_mb"
+
+static int write_file_limit_mb(long mb)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%ld\n", mb);
+	return file_write(FILE_LIMIT_PARAM, val);
+}
+
+/*
+ * Page tables are pinned and charged too: a few pages on top of the BOs
+ * (a level-3 table maps 2 MiB, a level-2 table 1 GiB).
+ */
+#define PT_SLACK	(64ull << 10)
+
 /* The device's BOs pin at most bo_memory_limit_mb; beyond, -ENOMEM. */
 TEST_F(bo, memory_limit)
 {
@@ -395,7 +416,8 @@ TEST_F(bo, memory_limit)
 	EXPECT_LE(n, 9);
 	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &used2));
 	EXPECT_LE(used2, limit);
-	EXPECT_EQ(used + ((__u64)n << 20), used2);
+	EXPECT_GE(used2, used + ((__u64)n << 20));
+	EXPECT_LE(used2, used + ((__u64)n << 20) + PT_SLACK);
 	/* a refused BO leaves nothing behind; a small one still fits or not */
 	EXPECT_EQ(-ENOMEM, bo_create(self->fd, limit, 0, &extra, NULL));
 
@@ -405,16 +427,76 @@ TEST_F(bo, memory_limit)
 	/* closing a file frees its BOs */
 	close(fd2);
 	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &used2));
-	EXPECT_EQ(used + ((__u64)((n + 1) / 2) << 20), used2);
+	EXPECT_GE(used2, used + ((__u64)((n + 1) / 2) << 20));
+	EXPECT_LE(used2, used + ((__u64)((n + 1) / 2) << 20) + PT_SLACK);
 	for (i = 0; i < n; i += 2)
 		EXPECT_EQ(0, gem_close(self->fd, h[i]));
+	/* what stays is this file's page tables */
 	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &used2));
-	EXPECT_EQ(used, used2);
+	EXPECT_GE(used2, used);
+	EXPECT_LE(used2, used + PT_SLACK);
 
 	ASSERT_EQ(0, write_limit_mb(old));
 	self->saved_limit_mb = -1;
 	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_LIMIT, &limit));
 	EXPECT_EQ(auto_limit, limit);
+}
+
+/*
+ * One file pins at most file_memory_limit_mb (BOs and page tables, in
+ * FILE_BO_MEMORY_USED); another file still gets memory.
+ */
+TEST_F(bo, file_memory_limit)
+{
+	__u64 limit, fused, fused2, dused, dused2;
+	__u32 h[16], h2;
+	long old;
+	int n, i, fd2, ret = 0;
+
+	old = file_read_long(FILE_LIMIT_PARAM);
+	if (old < 0)
+		SKIP(return, "no %s", FILE_LIMIT_PARAM);
+	if (geteuid())
+		SKIP(return, "needs root");
+	self->saved_file_limit_mb = old;
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT, &limit));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_LIMIT, &dused));
+	EXPECT_LE(limit, dused);
+	/* the file's root page table is pinned from open on */
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &fused));
+	EXPECT_GE(fused, 4096ull);
+
+	ASSERT_EQ(0, write_file_limit_mb(4));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT, &limit));
+	EXPECT_EQ(4ull << 20, limit);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &dused));
+	for (n = 0; n < 16; n++) {
+		ret = bo_create(self->fd, 1 << 20, 0, &h[n], NULL);
+		if (ret)
+			break;
+	}
+	/* 4 MiB less the page tables: 3 BOs of 1 MiB */
+	EXPECT_EQ(-ENOMEM, ret);
+	EXPECT_EQ(3, n);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &fused2));
+	EXPECT_LE(fused2, limit);
+	EXPECT_GE(fused2, fused + ((__u64)n << 20));
+	/* the refusal left nothing behind, in the file or the device */
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &dused2));
+	EXPECT_EQ(dused + (fused2 - fused), dused2);
+
+	/* another file has a budget of its own */
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	EXPECT_EQ(0, bo_create(fd2, 1 << 20, 0, &h2, NULL));
+	close(fd2);
+
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(0, gem_close(self->fd, h[i]));
+	EXPECT_EQ(0, bo_create(self->fd, 1 << 20, 0, &h[0], NULL));
+
+	ASSERT_EQ(0, write_file_limit_mb(old));
+	self->saved_file_limit_mb = -1;
 }
 
 TEST_HARNESS_MAIN
