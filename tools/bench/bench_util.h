@@ -11,6 +11,7 @@
 #define VPUX_BENCH_UTIL_H
 
 #include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,14 +99,26 @@ static inline long time_getparam(int fd, int64_t *v, long n, int64_t end_ns)
  * Time one-byte ping-pongs with a child process over two pipes into @v
  * (room for @n): write a byte, the child reads it and writes it back,
  * read it; after 1000 untimed ones, until @n or until @end_ns passes
- * (checked every 256). Returns how many were timed, or -errno.
+ * (checked every 256). With @cpu >= 0 both processes run on that CPU
+ * only (each wakeup is then a switch on one CPU, never a wakeup of an
+ * idle one). Returns how many were timed, or -errno.
  */
-static inline long time_pipe_rtt(int64_t *v, long n, int64_t end_ns)
+static inline long time_pipe_rtt(int64_t *v, long n, int64_t end_ns, int cpu)
 {
 	int to[2], from[2], err = 0;
+	cpu_set_t old, one;
 	char c = 'x';
 	long i, done = 0;
 	pid_t pid;
+
+	if (cpu >= 0) {
+		if (sched_getaffinity(0, sizeof(old), &old))
+			return -errno;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			return -errno;
+	}
 
 	if (pipe(to))
 		return -errno;
@@ -155,6 +168,8 @@ out:
 		close(from[1]);
 	if (pid > 0)
 		waitpid(pid, NULL, 0);
+	if (cpu >= 0)
+		sched_setaffinity(0, sizeof(old), &old);
 	return err ? err : done;
 }
 

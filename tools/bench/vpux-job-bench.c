@@ -272,13 +272,13 @@ static void bench_getparam(int64_t *med, int64_t *p99, long *done)
 	free(v);
 }
 
-/* (1b) a pipe round trip between two processes */
-static void bench_pipe(int64_t *med, int64_t *p99, long *done)
+/* (1b) a pipe round trip between two processes (both on CPU @cpu) */
+static void bench_pipe(int cpu, int64_t *med, int64_t *p99, long *done)
 {
 	long n = opt.getparam_iters / 10 > 1000 ? opt.getparam_iters / 10 : 1000, i;
 	int64_t *v = samples(n), end = now_ns() + (int64_t)(opt.phase_cap_s * 1e9);
 
-	i = time_pipe_rtt(v, n, end);
+	i = time_pipe_rtt(v, n, end, cpu);
 	if (i < 0)
 		die("pipe round trip", (int)i);
 	*done = i;
@@ -992,9 +992,9 @@ int main(int argc, char **argv)
 	};
 	static const int ks[] = { 1, 4, 16 };
 	double jps[3], lo_jps[3], hi_jps[3], ratio4, ratio16, cycles_ns;
-	int64_t gp_med, gp_p99, pp_med, pp_p99, *rj[3], *rr4, *rr16;
+	int64_t gp_med, gp_p99, pp_med, pp_p99, p1_med, p1_p99, *rj[3], *rr4, *rr16;
 	uint64_t khz, uapi;
-	long gp_n, pp_n, tn[3] = { 0 };
+	long gp_n, pp_n, p1_n, tn[3] = { 0 };
 	struct lat lat;
 	int c, i;
 
@@ -1095,7 +1095,8 @@ int main(int argc, char **argv)
 	       "the file's default queue");
 
 	bench_getparam(&gp_med, &gp_p99, &gp_n);
-	bench_pipe(&pp_med, &pp_p99, &pp_n);
+	bench_pipe(-1, &pp_med, &pp_p99, &pp_n);
+	bench_pipe(0, &p1_med, &p1_p99, &p1_n);
 	bench_latency(&lat);
 	/*
 	 * Rounds of 1, 4, 16 in flight, interleaved so that a change of the
@@ -1136,6 +1137,8 @@ int main(int argc, char **argv)
 	       (long long)gp_med, (long long)gp_p99, gp_n);
 	printf("%-44s %9lld ns %9lld ns %8ld\n", "pipe round trip, 2 processes (1 byte)",
 	       (long long)pp_med, (long long)pp_p99, pp_n);
+	printf("%-44s %9lld ns %9lld ns %8ld\n", "  both processes on CPU 0",
+	       (long long)p1_med, (long long)p1_p99, p1_n);
 	printf("%-44s %9lld ns %9lld ns %8ld\n", "1-op job SUBMIT+WAIT round trip",
 	       (long long)lat.med, (long long)lat.p99, lat.done);
 	printf("%-44s %9lld ns %9lld ns %8ld\n", "  p90; mean (ns)", (long long)lat.p90,
@@ -1149,8 +1152,10 @@ int main(int argc, char **argv)
 	       (long long)lat.cycles_med, cycles_ns);
 	printf("%-44s %11.1fx %12s (target <= 10x)\n", "job / GET_PARAM",
 	       gp_med ? (double)lat.med / gp_med : 0.0, "");
-	printf("%-44s %11.1fx\n", "job / pipe round trip (P1 / pipe RTT)",
-	       pp_med ? (double)lat.med / pp_med : 0.0);
+	printf("%-44s %11.1fx %12s (on one CPU: %.1fx)\n",
+	       "job / pipe round trip (P1 / pipe RTT)",
+	       pp_med ? (double)lat.med / pp_med : 0.0, "",
+	       p1_med ? (double)lat.med / p1_med : 0.0);
 	for (i = 0; i < 3; i++)
 		printf("jobs/s, %2d in flight (median of %d rounds) %4s %9.0f /s %8ld  "
 		       "(rounds %.0f..%.0f)\n", ks[i], opt.rounds, "", jps[i], tn[i],
@@ -1168,11 +1173,13 @@ int main(int argc, char **argv)
 
 	printf("bench: getparam_ns=%lld getparam_p99_ns=%lld job_ns=%lld job_p99_ns=%lld "
 	       "job_mean_ns=%lld "
-	       "ratio=%.1f pipe_ns=%lld ratio_pipe=%.1f jps1=%.0f jps4=%.0f jps16=%.0f "
+	       "ratio=%.1f pipe_ns=%lld ratio_pipe=%.1f pipe1cpu_ns=%lld ratio_pipe1cpu=%.1f "
+	       "jps1=%.0f jps4=%.0f jps16=%.0f "
 	       "ratio4=%.2f ratio16=%.2f device_cycles=%lld queues=%d\n",
 	       (long long)gp_med, (long long)gp_p99, (long long)lat.med,
 	       (long long)lat.p99, (long long)lat.mean, gp_med ? (double)lat.med / gp_med : 0.0,
 	       (long long)pp_med, pp_med ? (double)lat.med / pp_med : 0.0,
+	       (long long)p1_med, p1_med ? (double)lat.med / p1_med : 0.0,
 	       jps[0], jps[1], jps[2], ratio4, ratio16,
 	       (long long)lat.cycles_med, nqueues);
 	close(fd);

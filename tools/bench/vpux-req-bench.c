@@ -385,7 +385,7 @@ static void phase_pipe(long n, double cap_s)
 		n = opt.gp_iters / 10 - npipe;
 	if (n <= 0)
 		return;
-	got = time_pipe_rtt(pipe_rtt + npipe, n, now_ns() + (int64_t)(cap_s * 1e9));
+	got = time_pipe_rtt(pipe_rtt + npipe, n, now_ns() + (int64_t)(cap_s * 1e9), -1);
 	if (got < 0) {
 		fprintf(stderr, "vpux-req-bench: pipe round trip: %s\n",
 			strerror((int)-got));
