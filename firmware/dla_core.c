@@ -159,6 +159,7 @@ dla_s32 dla_task_result(const struct dla_task *t, struct dla_task_status *st)
 	st->fault_addr = t->fault_addr;
 	st->ops_total = t->n_ops;
 	st->ops_done = t->n_done;
+	st->ops_running = t->n_running;
 	st->op_cycles = t->op_cycles;
 	st->device_cycles = t->device_cycles;
 	st->time_us = t->time_us;

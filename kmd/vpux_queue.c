@@ -437,9 +437,15 @@ int vpux_queues_module_init(void)
 	vpux_wq = alloc_workqueue("vpux", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
 	if (!vpux_wq)
 		return -ENOMEM;
-	/* per-CPU and high priority: run_job runs where SUBMIT queued it */
+	/*
+	 * Unbound: run_job and free_job run on a CPU other than the
+	 * submitter's when one is idle, so with several jobs in flight the
+	 * device side works while the submitter submits (a per-CPU queue
+	 * halves the 1-op round trip but serialises everything on one CPU,
+	 * Documentation/benchmarks.rst).
+	 */
 	vpux_submit_wq = alloc_workqueue("vpux-submit",
-					 WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
+					 WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
 	if (!vpux_submit_wq) {
 		destroy_workqueue(vpux_wq);
 		return -ENOMEM;

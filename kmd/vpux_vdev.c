@@ -173,8 +173,8 @@ int vpux_vdev_init(struct vpux_device *vdev, u32 instance)
 	/*
 	 * One work item runs the engines, never concurrently with itself;
 	 * a per-CPU high-priority queue runs it on the CPU that wrote the
-	 * command register, as soon as that CPU is free: no cross-CPU
-	 * wake-up between the driver and the "hardware".
+	 * command register (run_job's), as soon as that CPU is free: no
+	 * cross-CPU wake-up between the driver and the "hardware".
 	 */
 	v->run_wq = alloc_workqueue("vpux%u-engines", WQ_HIGHPRI, 0, instance);
 	if (!v->run_wq)

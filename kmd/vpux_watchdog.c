@@ -8,10 +8,13 @@
  * on the engine core, looks at every running job once per timeout:
  *
  * - a job whose own ops complete is making progress and runs on;
- * - one without progress while the device completes other jobs' ops
- *   (the device clock moves only then) may be waiting for an engine
- *   behind higher priorities: it is given more time, a bounded number
- *   of checks in a row;
+ * - a job with no op on an engine waits for engines other jobs hold:
+ *   it is not the one that hangs (if one of those hangs, that one is
+ *   aborted and the engines come free);
+ * - one with an op on an engine but no progress while the device
+ *   completes other jobs' ops (the device clock moves only then) may be
+ *   slow behind higher priorities sharing its engines: it is given more
+ *   time, a bounded number of checks in a row;
  * - otherwise (after polling the engines for a lost interrupt) it hung:
  *   only its task is aborted, its fence gets -ETIMEDOUT, its file is
  *   banned, and the engines' state as they hung goes into a devcoredump,
@@ -90,7 +93,7 @@ static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
 	if (now - job->start_ns < timeout_ns)
 		return false;
 	dla_task_result(job->task, &st);
-	if (st.ops_done > job->ops_done) {
+	if (st.ops_done > job->ops_done || !st.ops_running) {
 		job->ops_done = st.ops_done;
 		job->stalls = 0;
 	} else if (cycles != job->cycles && job->stalls < VPUX_MAX_STALLS) {

@@ -37,6 +37,8 @@ enum dla_task_state {
  * @fault_addr: faulting device address
  * @ops_total: ops in the task
  * @ops_done: ops completed
+ * @ops_running: ops on an engine now (0: the task waits for engines or
+ *	has finished)
  * @op_cycles: sum of the ops' VPUX_ENG_OP_CYCLES
  * @device_cycles: device cycle counter from start to completion
  * @time_us: dla_get_time_us() from start to completion
@@ -51,6 +53,7 @@ struct dla_task_status {
 	dla_u64 fault_addr;
 	dla_u32 ops_total;
 	dla_u32 ops_done;
+	dla_u32 ops_running;
 	dla_u64 op_cycles;
 	dla_u64 device_cycles;
 	dla_s64 time_us;
