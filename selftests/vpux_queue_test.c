@@ -366,6 +366,54 @@ TEST_F_TIMEOUT(queue, jobs_of_two_queues_overlap, 120)
 }
 
 /*
+ * Closing a file does not wait for its jobs: they hold what they use and
+ * run to their end. The long job's destination is exported first; the
+ * file is closed (every mapping gone, so close() really releases it)
+ * while the job runs, and the dma-buf shows the job going on and
+ * completing in full afterwards.
+ */
+TEST_F_TIMEOUT(queue, close_does_not_wait_for_running_jobs, 120)
+{
+	struct drm_prime_handle ex = { .flags = DRM_CLOEXEC };
+	struct bo *maps[] = { &self->task, &self->a, &self->b, &self->ltask,
+			      &self->lsrc, &self->ldst };
+	struct pollfd pfd = { .events = POLLOUT };
+	unsigned char *view;
+	__s64 t0, close_ms;
+	__u64 seq;
+	size_t i;
+
+	ASSERT_EQ(0, long_job_init(_metadata, self));
+	memset(self->ldst.map, 0, LONG_BO);
+	ex.handle = self->ldst.handle;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ex));
+	pfd.fd = ex.fd;
+	ASSERT_EQ(0, long_job(self, 0, NULL, &seq));
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		munmap(maps[i]->map, maps[i]->size);
+
+	t0 = now_ns();
+	close(self->fd);
+	close_ms = (now_ns() - t0) / 1000000;
+	self->fd = -1;
+	/* the job alone takes MIN_LONG_MS or more */
+	EXPECT_LT(close_ms, MIN_LONG_MS / 2)
+		TH_LOG("close took %lld ms: it waited for the job", (long long)close_ms);
+	EXPECT_EQ(0, poll(&pfd, 1, 0))
+		TH_LOG("the job was over when close returned");
+	ASSERT_EQ(1, poll(&pfd, 1, 60000));
+	view = mmap(NULL, LONG_BO, PROT_READ, MAP_SHARED, ex.fd, 0);
+	ASSERT_NE(MAP_FAILED, view);
+	for (i = 0; i < LONG_BO; i++)
+		if (view[i] != 0x3c)
+			break;
+	EXPECT_EQ((size_t)LONG_BO, i)
+		TH_LOG("the destination is wrong from byte %zu", i);
+	munmap(view, LONG_BO);
+	close(ex.fd);
+}
+
+/*
  * Two jobs read one DEVICE_READONLY BO from two queues: the long one
  * first, the short one second, so the later one finishes first. The BO
  * is busy until both are done, for BO_WAIT, for WAIT on the BO (1.4),
