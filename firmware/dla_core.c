@@ -160,6 +160,24 @@ dla_s32 dla_task_result(const struct dla_task *t, struct dla_task_status *st)
 	st->ops_total = t->n_ops;
 	st->ops_done = t->n_done;
 	st->ops_running = t->n_running;
+	st->oldest_seq = 0;
+	if (t->n_running && t->slot >= 0) {
+		const struct dla_engine *e = t->engine;
+		dla_u32 g, age, oldest = 0, found = 0;
+
+		/* the running op started first: the largest age */
+		for (g = 0; g < e->n_engines; g++) {
+			if (e->owner[g] == DLA_NIL ||
+			    DLA_LINK_SLOT(e->owner[g]) != (dla_u32)t->slot)
+				continue;
+			age = e->start_seq - e->owner_seq[g];
+			if (!found || age > oldest) {
+				oldest = age;
+				found = 1;
+				st->oldest_seq = e->owner_seq[g];
+			}
+		}
+	}
 	st->op_cycles = t->op_cycles;
 	st->device_cycles = t->device_cycles;
 	st->time_us = t->time_us;

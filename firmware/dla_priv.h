@@ -160,6 +160,8 @@ struct dla_engine {
 	/* Everything below: only under the port's lock. */
 	dla_u32 idle[DLA_OP_KINDS];	/* bitmask of idle engines (global) */
 	dla_u32 owner[DLA_MAX_ENGINES];	/* DLA_LINK of the running op or NIL */
+	dla_u32 start_seq;		/* ops started so far (wraps) */
+	dla_u32 owner_seq[DLA_MAX_ENGINES]; /* start_seq of the running op */
 
 	/* latched by the ISR */
 	dla_u32 irq_pending;

@@ -186,6 +186,7 @@ void dla_sched_dispatch(struct dla_engine *e)
 
 			e->idle[k] &= ~(1u << eng);
 			e->owner[eng] = link;
+			e->owner_seq[eng] = ++e->start_seq;
 			t->n_running++;
 			dla_engine_start(e, eng,
 					 t->desc[k] + (op - t->base[k]) * pairs,

@@ -39,6 +39,9 @@ enum dla_task_state {
  * @ops_done: ops completed
  * @ops_running: ops on an engine now (0: the task waits for engines or
  *	has finished)
+ * @oldest_seq: start sequence of its op on an engine that started first
+ *	(ops are numbered as the core starts them, across all tasks;
+ *	compare with wrap-around), 0 with none running
  * @op_cycles: sum of the ops' VPUX_ENG_OP_CYCLES
  * @device_cycles: device cycle counter from start to completion
  * @time_us: dla_get_time_us() from start to completion
@@ -54,6 +57,7 @@ struct dla_task_status {
 	dla_u32 ops_total;
 	dla_u32 ops_done;
 	dla_u32 ops_running;
+	dla_u32 oldest_seq;
 	dla_u64 op_cycles;
 	dla_u64 device_cycles;
 	dla_s64 time_us;
