@@ -373,10 +373,13 @@ static void vpux_sched_release(struct drm_device *drm, void *arg)
  */
 static void vpux_sched_prime_lockdep(struct vpux_device *vdev)
 {
+	unsigned long flags;
 	bool cookie;
 
 	if (!IS_ENABLED(CONFIG_LOCKDEP))
 		return;
+	/* they are taken in hard-IRQ context: never with interrupts on */
+	local_irq_save(flags);
 	fs_reclaim_acquire(GFP_KERNEL);
 	might_lock(&vdev->signal_lock);
 	might_lock(&vdev->fw.lock);
@@ -388,6 +391,7 @@ static void vpux_sched_prime_lockdep(struct vpux_device *vdev)
 	might_lock(&vdev->fw.lock);
 	might_lock(&vdev->result_lock);
 	dma_fence_end_signalling(cookie);
+	local_irq_restore(flags);
 }
 
 /**

@@ -21,7 +21,12 @@
  *   written once the fence signalled (it allocates).
  *
  * A job is checked once it has run for a whole timeout, so it is
- * aborted between one and two timeouts after its last progress.
+ * aborted between one and two timeouts after its last progress. The
+ * model runs its engines' ops one after the other on the host, so one
+ * long op holds every other started op back and all of them look stuck
+ * at once: each check aborts only the stuck job whose running op was
+ * started first (the one the engines work on; on hardware, the longest
+ * stuck) and looks at the others again at the next check.
  */
 
 #include <linux/module.h>
@@ -82,29 +87,27 @@ void vpux_watchdog_kick(struct vpux_device *vdev)
 	mod_delayed_work(vpux_wq, &vdev->watchdog, 0);
 }
 
-/* One running job: true if it hung (its state is captured in @hs). */
+/* One running job: true if it looks hung (no progress of its own). */
 static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
-				u64 now, u64 cycles, struct vpux_hang_state *hs)
+				u64 now, u64 cycles, struct dla_task_status *st)
 {
 	u64 timeout_ns = (u64)vpux_job_timeout_ms(vdev) * NSEC_PER_MSEC;
-	struct dla_task_status st;
 	bool hung = false;
 
 	if (now - job->start_ns < timeout_ns)
 		return false;
-	dla_task_result(job->task, &st);
-	if (st.ops_done > job->ops_done || !st.ops_running) {
-		job->ops_done = st.ops_done;
+	dla_task_result(job->task, st);
+	if (st->ops_done > job->ops_done || !st->ops_running) {
+		job->ops_done = st->ops_done;
 		job->stalls = 0;
 	} else if (cycles != job->cycles && job->stalls < VPUX_MAX_STALLS) {
 		job->stalls++;
 	} else {
 		hung = true;
-		vpux_hang_capture(vdev, job, &st, hs);
 	}
 	job->cycles = cycles;
 	trace_vpux_job_timeout(dev_name(vdev->drm.dev), job->slot->seqno,
-			       st.ops_done, hung);
+			       st->ops_done, hung);
 	return hung;
 }
 
@@ -112,6 +115,8 @@ static void vpux_watchdog_work(struct work_struct *work)
 {
 	struct vpux_device *vdev = container_of(to_delayed_work(work),
 						struct vpux_device, watchdog);
+	struct dla_task_status st, hung_st;
+	struct vpux_job *hung = NULL;
 	unsigned int nhung = 0, i;
 	unsigned long flags;
 	bool cookie;
@@ -130,21 +135,40 @@ static void vpux_watchdog_work(struct work_struct *work)
 	cycles = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO, VPUX_REG_CYCLES_HI);
 	for (id = 0; id < DLA_MAX_TASKS; id++) {
 		struct vpux_job *job = vdev->running[id];
-		struct vpux_hang_state *hs = &vdev->hang[nhung];
+
+		if (job && vpux_watchdog_check(vdev, job, now, cycles, &st) &&
+		    (!hung || (s32)(st.oldest_seq - hung_st.oldest_seq) < 0)) {
+			hung = job;
+			hung_st = st;
+		}
+	}
+	if (hung) {
+		struct vpux_hang_state *hs = &vdev->hang[0];
 		struct vpux_job_result res = {
 			.status = DRM_VPUX_STATUS_TIMEOUT,
 			.sys_error = -ETIMEDOUT,
+			.fail_op = hung_st.ops_done,
+			.device_cycles = hung_st.device_cycles,
+			.op_cycles = hung_st.op_cycles,
 		};
 
-		if (!job || !vpux_watchdog_check(vdev, job, now, cycles, hs))
-			continue;
-		res.fail_op = hs->st.ops_done;
-		res.device_cycles = hs->st.device_cycles;
-		res.op_cycles = hs->st.op_cycles;
+		vpux_hang_capture(vdev, hung, &hung_st, hs);
 		atomic_inc(&vdev->resets);
 		/* only this task is stopped; the others run on */
-		vpux_sched_complete_locked(vdev, job, &res);
-		nhung++;
+		vpux_sched_complete_locked(vdev, hung, &res);
+		nhung = 1;
+		/*
+		 * The others may have waited behind it the whole time: they
+		 * get a whole timeout from now before they are blamed.
+		 */
+		for (id = 0; id < DLA_MAX_TASKS; id++) {
+			struct vpux_job *job = vdev->running[id];
+
+			if (job) {
+				job->cycles = ~0ull;
+				job->stalls = 0;
+			}
+		}
 	}
 	vpux_sched_dispatch_locked(vdev);
 	if (vdev->n_running)
