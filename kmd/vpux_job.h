@@ -129,7 +129,9 @@ struct vpux_queue {
  * @hw_slot: MMU context slot the job runs in, -1 when not on the core
  * @ops_done: ops completed at the last watchdog check (progress)
  * @cycles: device cycle counter at the last watchdog check
- * @stalls: watchdog checks in a row without progress of its own
+ * @stalls: watchdog checks in a row without progress of its own while
+ *	the device completed other ops
+ * @quiet: watchdog checks in a row in which nothing completed at all
  * @checks: watchdog checks since the job started
  * @start_ns: when the job was handed to the engine core
  * @kcov_handle: the submitter's KCOV common handle (0 without KCOV): the
@@ -162,6 +164,7 @@ struct vpux_job {
 	u32 ops_done;
 	u64 cycles;
 	u32 stalls;
+	u32 quiet;
 	u32 checks;
 	u64 start_ns;
 	u64 kcov_handle;

@@ -177,6 +177,7 @@ static int vpux_job_start_locked(struct vpux_device *vdev,
 	job->hw_slot = slot;
 	job->ops_done = 0;
 	job->stalls = 0;
+	job->quiet = 0;
 	job->start_ns = ktime_get_ns();
 	job->cycles = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO,
 				      VPUX_REG_CYCLES_HI);

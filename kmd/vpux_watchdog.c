@@ -15,13 +15,15 @@
  *   completes other jobs' ops (the device clock moves only then) may be
  *   slow behind higher priorities sharing its engines: it is given more
  *   time, a bounded number of checks in a row;
- * - otherwise (after polling the engines for a lost interrupt) it hung:
- *   only its task is aborted, its fence gets -ETIMEDOUT, its file is
+ * - one whose op sits on an engine while nothing at all completes is
+ *   given one more check (a long op on a slow host completes nothing
+ *   for a while); at the second such check in a row (the engines are
+ *   polled for a lost interrupt first) it hung: only its task is aborted, its fence gets -ETIMEDOUT, its file is
  *   banned, and the engines' state as they hung goes into a devcoredump,
  *   written once the fence signalled (it allocates).
  *
  * A job is checked once it has run for a whole timeout, so it is
- * aborted between one and two timeouts after its last progress. The
+ * aborted between two and three timeouts after its last progress. The
  * model runs its engines' ops one after the other on the host, so one
  * long op holds every other started op back and all of them look stuck
  * at once: each check aborts only the stuck job whose running op was
@@ -100,10 +102,13 @@ static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
 	if (st->ops_done > job->ops_done || !st->ops_running) {
 		job->ops_done = st->ops_done;
 		job->stalls = 0;
-	} else if (cycles != job->cycles && job->stalls < VPUX_MAX_STALLS) {
-		job->stalls++;
+		job->quiet = 0;
+	} else if (cycles != job->cycles) {
+		hung = ++job->stalls > VPUX_MAX_STALLS;
+		job->quiet = 0;
 	} else {
-		hung = true;
+		/* a long op on a slow host: two quiet checks in a row */
+		hung = ++job->quiet >= 2;
 	}
 	job->cycles = cycles;
 	trace_vpux_job_timeout(dev_name(vdev->drm.dev), job->slot->seqno,
@@ -167,6 +172,7 @@ static void vpux_watchdog_work(struct work_struct *work)
 			if (job) {
 				job->cycles = ~0ull;
 				job->stalls = 0;
+				job->quiet = 0;
 			}
 		}
 	}
