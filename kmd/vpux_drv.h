@@ -111,7 +111,8 @@ struct vpux_vdev {
  *	of one queue signal in their order
  * @watchdog: the hang check (vpux_watchdog.c)
  * @timeout_ms: time a job may run without progress before it is aborted
- * @hang: the watchdog's capture of a hung job, reported once signalled
+ * @hang: the watchdog's capture of the job it aborts, reported once the
+ *	job's fence signalled
  * @resets: engine recoveries after hung jobs (debugfs)
  * @bo_pinned: bytes of system memory the device's BOs pin (vpux_gem.c)
  * @result_lock: protects the last-job records of the BOs (vpux_bo)
@@ -137,7 +138,7 @@ struct vpux_device {
 	spinlock_t signal_lock;
 	struct delayed_work watchdog;
 	unsigned int timeout_ms;
-	struct vpux_hang_state hang[1];
+	struct vpux_hang_state hang;
 	atomic_t resets;
 	atomic64_t bo_pinned;
 	spinlock_t result_lock;

@@ -15,12 +15,8 @@
 #include "vpux_drv.h"
 #include "vpux_job.h"
 
-/**
- * vpux_result_from_status() - a job's result from its task's status
- * @st: dla_task_result() of a task that left the core
- * @res: out
- */
-void vpux_result_from_status(const struct dla_task_status *st,
+/* A job's result from the status of its task, which left the core. */
+static void vpux_result_from_status(const struct dla_task_status *st,
 			     struct vpux_job_result *res)
 {
 	res->core_error = st->error < 0 ? -st->error : 0;

@@ -241,7 +241,7 @@ static int vpux_job_prepare_task(struct vpux_job *job,
 		return ret;
 	job->task_in.cpu = vaddr + task->offset;
 	ret = vpux_fw_prepare(job->vdev, &job->task_in, &job->task_mem,
-			      &job->task, &job->task_size);
+			      &job->task);
 	job->task_in.cpu = NULL;
 	if (ret == -ENOMEM)
 		return ret;

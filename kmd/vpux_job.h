@@ -116,10 +116,9 @@ struct vpux_queue {
  * @bos: the distinct BOs of the address list (references)
  * @task_bo: index in @bos of the BO holding the task memory
  * @task_in: the address list as dla_task_prepare() reads it
- * @task_mem: kernel memory holding @task, @task_size bytes
+ * @task_mem: kernel memory holding @task
  * @task: the task as the engine core validated and built it, NULL if
  *	the core refused it
- * @task_size: bytes at @task_mem
  * @refused: the core's error when it refused the task, else 0
  * @hw_fence: allocated at SUBMIT, initialised by run_job, signalled in
  *	queue order once the job left the engine core
@@ -132,7 +131,6 @@ struct vpux_queue {
  * @stalls: watchdog checks in a row without progress of its own while
  *	the device completed other ops
  * @quiet: watchdog checks in a row in which nothing completed at all
- * @checks: watchdog checks since the job started
  * @start_ns: when the job was handed to the engine core
  * @kcov_handle: the submitter's KCOV common handle (0 without KCOV): the
  *	scheduler's work for the job counts as the submitter's coverage
@@ -154,7 +152,6 @@ struct vpux_job {
 	struct vpux_fw_task task_in;
 	void *task_mem;
 	struct dla_task *task;
-	size_t task_size;
 	u32 refused;
 	struct dma_fence *hw_fence;
 	struct list_head link;
@@ -165,7 +162,6 @@ struct vpux_job {
 	u64 cycles;
 	u32 stalls;
 	u32 quiet;
-	u32 checks;
 	u64 start_ns;
 	u64 kcov_handle;
 	struct drm_vpux_profile *profile;
@@ -276,7 +272,5 @@ void vpux_hang_report(struct vpux_device *vdev,
 struct vpux_vdev;
 void vpux_vdev_irq_handler(struct vpux_vdev *v);
 void vpux_process_events_locked(struct vpux_device *vdev);
-void vpux_result_from_status(const struct dla_task_status *st,
-			     struct vpux_job_result *res);
 
 #endif /* __VPUX_JOB_H__ */

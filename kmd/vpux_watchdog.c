@@ -122,7 +122,6 @@ static void vpux_watchdog_work(struct work_struct *work)
 						struct vpux_device, watchdog);
 	struct dla_task_status st, hung_st;
 	struct vpux_job *hung = NULL;
-	unsigned int nhung = 0, i;
 	unsigned long flags;
 	bool cookie;
 	u64 now, cycles;
@@ -148,7 +147,6 @@ static void vpux_watchdog_work(struct work_struct *work)
 		}
 	}
 	if (hung) {
-		struct vpux_hang_state *hs = &vdev->hang[0];
 		struct vpux_job_result res = {
 			.status = DRM_VPUX_STATUS_TIMEOUT,
 			.sys_error = -ETIMEDOUT,
@@ -157,11 +155,10 @@ static void vpux_watchdog_work(struct work_struct *work)
 			.op_cycles = hung_st.op_cycles,
 		};
 
-		vpux_hang_capture(vdev, hung, &hung_st, hs);
+		vpux_hang_capture(vdev, hung, &hung_st, &vdev->hang);
 		atomic_inc(&vdev->resets);
 		/* only this task is stopped; the others run on */
 		vpux_sched_complete_locked(vdev, hung, &res);
-		nhung = 1;
 		/*
 		 * The others may have waited behind it the whole time: they
 		 * get a whole timeout from now before they are blamed.
@@ -184,11 +181,12 @@ out_unlock:
 	vpux_sched_signal_done(vdev);
 	dma_fence_end_signalling(cookie);
 
-	for (i = 0; i < nhung; i++) {
+	if (hung) {
+		/* the job may be gone: only its capture is used */
 		drm_err_ratelimited(&vdev->drm, "job %llu hung after %u of %u ops: aborted\n",
-				    vdev->hang[i].seqno, vdev->hang[i].st.ops_done,
-				    vdev->hang[i].st.ops_total);
-		vpux_hang_report(vdev, &vdev->hang[i]);
+				    vdev->hang.seqno, vdev->hang.st.ops_done,
+				    vdev->hang.st.ops_total);
+		vpux_hang_report(vdev, &vdev->hang);
 	}
 }
 

@@ -180,7 +180,6 @@ void vpux_fw_fini(struct vpux_device *vdev)
  * @in: the task's address list, entry 0 mapped for the CPU
  * @mem: out: the memory holding the task, for vpux_fw_task_free()
  * @task: out: the prepared task (in @mem)
- * @size: out: bytes at @mem
  *
  * Process context, no lock held: the core reads the task memory once,
  * checks it and builds every op's descriptor into the new allocation.
@@ -189,7 +188,7 @@ void vpux_fw_fini(struct vpux_device *vdev)
  * refused), or -ENOMEM.
  */
 int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task *in,
-		    void **mem, struct dla_task **task, size_t *size)
+		    void **mem, struct dla_task **task)
 {
 	dla_u32 bytes;
 	dla_s32 ret;
@@ -209,7 +208,6 @@ int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task *in,
 		*task = NULL;
 		return ret;
 	}
-	*size = bytes;
 	return 0;
 }
 
