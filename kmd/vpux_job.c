@@ -101,6 +101,9 @@ void vpux_job_free(struct vpux_job *job)
 
 	for (i = 0; i < job->nbos; i++)
 		drm_gem_object_put(job->bos[i]);
+	for (i = 0; i < job->n_in_fences; i++)
+		dma_fence_put(job->in_fences[i]);
+	kvfree(job->in_fences);
 	vpux_fw_task_free(job->task_mem);
 	if (job->hw_fence && job->hw_fence->ops)
 		dma_fence_put(job->hw_fence);
@@ -288,6 +291,12 @@ static int vpux_job_add_in_syncobjs(struct vpux_job *job, struct drm_file *file,
 	in = kvmalloc_array(args->in_syncobj_count, sizeof(*in), GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
+	job->in_fences = kvcalloc(args->in_syncobj_count,
+				  sizeof(*job->in_fences), GFP_KERNEL);
+	if (!job->in_fences) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	if (copy_from_user(in, u64_to_user_ptr(args->in_syncobjs),
 			   args->in_syncobj_count * sizeof(*in))) {
 		ret = -EFAULT;
@@ -300,8 +309,12 @@ static int vpux_job_add_in_syncobjs(struct vpux_job *job, struct drm_file *file,
 		}
 		ret = drm_syncobj_find_fence(file, in[i].handle, in[i].point,
 					     0, &fence);
-		if (!ret)
+		if (!ret) {
+			/* the point's own fence, not the timeline before it */
+			job->in_fences[job->n_in_fences++] =
+				dma_fence_get(dma_fence_chain_contained(fence));
 			ret = drm_sched_job_add_dependency(&job->base, fence);
+		}
 		if (ret) {
 			vpux_dbg(job->vdev, "SUBMIT: in-syncobj %u (handle %u point %llu): %d\n",
 				 i, in[i].handle, in[i].point, ret);

@@ -137,6 +137,9 @@ struct vpux_queue {
  * @profile: kernel address of the job's struct drm_vpux_profile (in one
  *	of @bos), NULL without DRM_VPUX_SUBMIT_PROFILE
  * @profile_size: bytes of the profile range
+ * @n_in_fences: entries of @in_fences
+ * @in_fences: the fences of the in-syncobjs (references), checked for an
+ *	error when the job is about to start (vpux_job_in_fence_error())
  */
 struct vpux_job {
 	struct drm_sched_job base;
@@ -166,6 +169,8 @@ struct vpux_job {
 	u64 kcov_handle;
 	struct drm_vpux_profile *profile;
 	u32 profile_size;
+	u32 n_in_fences;
+	struct dma_fence **in_fences;
 };
 
 /**

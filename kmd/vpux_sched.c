@@ -19,6 +19,7 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/dma-fence-unwrap.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 
@@ -134,12 +135,51 @@ static void vpux_runq_add_locked(struct vpux_device *vdev, struct vpux_queue *q)
 		list_add_tail(&q->runq_link, &vdev->runq[q->priority]);
 }
 
+/*
+ * The error of the first failed in-syncobj fence of @job, or 0. When the
+ * job is about to start, every in-fence has signalled except those of
+ * earlier jobs of its own queue (the scheduler does not wait for them:
+ * the queue's order does), which have completed here and had their error
+ * set by vpux_job_done_locked() under fw.lock, before signalling. The
+ * fence of a timeline point counts, not the points before it; a merged
+ * fence (dma_fence_array) fails if any of its fences failed.
+ */
+static int vpux_job_in_fence_error(struct vpux_job *job)
+{
+	struct dma_fence_unwrap iter;
+	struct dma_fence *f;
+	u32 i;
+	int err;
+
+	for (i = 0; i < job->n_in_fences; i++) {
+		dma_fence_unwrap_for_each(f, &iter, job->in_fences[i]) {
+			err = READ_ONCE(f->error);
+			if (err < 0)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* The error a failed job's fences carry */
+static int vpux_job_fence_error(const struct vpux_job_result *res)
+{
+	return res->sys_error ? res->sys_error : -EIO;
+}
+
 /* Why @job completes without running, or false if it is to run. */
 static bool vpux_job_skipped(struct vpux_device *vdev, struct vpux_job *job,
 			     struct vpux_job_result *res)
 {
+	int err = job->result.status ? 0 : vpux_job_in_fence_error(job);
+
 	if (job->result.status) {
 		*res = job->result;	/* decided by run_job */
+	} else if (err) {
+		vpux_dbg(vdev, "job %llu: an in-fence failed (%d): not run\n",
+			 job->slot->seqno, err);
+		res->status = DRM_VPUX_STATUS_ABORTED;
+		res->sys_error = -ECANCELED;
 	} else if (vdev->dead) {
 		res->status = DRM_VPUX_STATUS_ABORTED;
 		res->sys_error = -ENODEV;
@@ -197,6 +237,15 @@ static void vpux_job_done_locked(struct vpux_device *vdev,
 	if (res->status == DRM_VPUX_STATUS_MMU_FAULT ||
 	    res->status == DRM_VPUX_STATUS_TIMEOUT)
 		WRITE_ONCE(job->fpriv->banned, true);
+	/*
+	 * The error is known now: set it on the scheduler's fence before
+	 * it signals, so that a later job of the queue with this fence as
+	 * in-syncobj sees it when it starts (vpux_job_in_fence_error());
+	 * drm_sched sets the same value again when the fence signals.
+	 */
+	if (res->status != DRM_VPUX_STATUS_DONE)
+		dma_fence_set_error(&job->base.s_fence->finished,
+				    vpux_job_fence_error(res));
 	list_add_tail(&job->link, &vdev->done);
 }
 
@@ -294,7 +343,7 @@ static void vpux_job_signal(struct vpux_job *job)
 			    res->status, res->core_error ? -res->core_error :
 			    res->sys_error, res->device_cycles);
 	if (res->status != DRM_VPUX_STATUS_DONE)
-		dma_fence_set_error(fence, res->sys_error ? res->sys_error : -EIO);
+		dma_fence_set_error(fence, vpux_job_fence_error(res));
 	/* the job may be freed as soon as its fence signalled */
 	dma_fence_signal(fence);
 }

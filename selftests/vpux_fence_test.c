@@ -413,4 +413,200 @@ TEST_F_TIMEOUT(fence, task_rewritten_during_submit, 120)
 	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, 64));
 }
 
+/* ---- failed in-fences (uapi.rst: the job ends ABORTED, -ECANCELED) ---- */
+
+/*
+ * SUBMIT a job of @fd on @queue whose task lies at @off of @task: a copy
+ * of @len bytes from list[0] to list[1], or, @bad, a copy reading past
+ * list[0] that the engine core refuses (ERROR, DLA_ERR_BUF_RANGE). With
+ * in-syncobj @in (0: none), out-syncobj @out (0: none) at @out_point.
+ */
+static int job_sub(int fd, struct bo *task, size_t off, struct drm_vpux_buf *list,
+		   __u32 queue, int bad, __u32 in, __u32 out, __u64 out_point,
+		   __u64 *seqno)
+{
+	struct drm_vpux_syncobj sin = { .handle = in };
+	struct drm_vpux_submit s;
+	struct tb t;
+	size_t size;
+	int ret;
+
+	size = copy_task(task, off, SZ);
+	if (bad) {
+		tb_init(&t, task->map + off, 0, 1, 0, 0);
+		dma_op(&t.dma[0], 1, 4096, 2, 0, SZ);
+	}
+	submit_args(&s, task, off, size, list, 2);
+	s.queue_id = queue;
+	if (in) {
+		s.in_syncobjs = (uintptr_t)&sin;
+		s.in_syncobj_count = 1;
+	}
+	s.out_syncobj = out;
+	s.out_point = out_point;
+	ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s);
+	if (!ret)
+		*seqno = s.seqno;
+	return ret;
+}
+
+/* Job @seqno of @fd ends with @status and @sys_error */
+static void expect_end(struct __test_metadata *_metadata, int fd, __u64 seqno,
+		       __u32 status, int sys_error)
+{
+	struct drm_vpux_wait w;
+
+	ASSERT_EQ(0, job_wait(fd, seqno, 10000000000ll, &w));
+	EXPECT_EQ(status, w.status) TH_LOG("job %llu", (unsigned long long)seqno);
+	EXPECT_EQ(sys_error, w.sys_error);
+}
+
+/*
+ * A job the engine core refuses fails its out-syncobj; jobs with that
+ * syncobj as in-fence never run: on another queue, and on the refused
+ * job's own queue, where the scheduler does not wait for the fence (the
+ * queue's order does) and the failure must be seen before it signals.
+ * A long job ahead of them in the queue, held behind a vgem fence until
+ * all are submitted, makes the refused job and the one behind it wait
+ * on the device side, so that both start in one go when it ends.
+ */
+TEST_F(fence, refused_in_fence_aborts_the_job)
+{
+	struct drm_vpux_buf lc[2] = { self->list[0], self->list[2] };
+	__u64 bad, other_q, same_q;
+	__u32 held, failed, q1;
+
+	struct drm_vpux_syncobj in = { 0 };
+	struct drm_vpux_buf ll[2];
+	struct drm_vpux_submit s;
+	struct bo lt, ls, ld;
+	__u64 long_job;
+
+	NEED_1_5("a queue");
+	NEED_VGEM();
+	ASSERT_EQ(0, held_syncobj(self->fd, &self->h, &held));
+	ASSERT_EQ(0, syncobj_new(self->fd, &failed));
+	ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &q1));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &lt));
+	ASSERT_EQ(0, bo_new(self->fd, 64 * 4096, 0, &ls));
+	ASSERT_EQ(0, bo_new(self->fd, 64 * 4096, 0, &ld));
+	ll[0] = (struct drm_vpux_buf){ .handle = ls.handle, .size = 64 * 4096 };
+	ll[1] = (struct drm_vpux_buf){ .handle = ld.handle, .size = 64 * 4096 };
+	submit_args(&s, &lt, 0, chain_task(lt.map, 16, 64), ll, 2);
+	in.handle = held;
+	s.in_syncobjs = (uintptr_t)&in;
+	s.in_syncobj_count = 1;
+	s.queue_id = q1;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	long_job = s.seqno;
+	ASSERT_EQ(0, job_sub(self->fd, &self->task, 0, self->list, q1, 1, 0,
+			     failed, 0, &bad));
+	ASSERT_EQ(0, job_sub(self->fd, &self->task, 1024, self->list, 0, 0,
+			     failed, 0, 0, &other_q));
+	ASSERT_EQ(0, job_sub(self->fd, &self->task, 2048, lc, q1, 0, failed, 0,
+			     0, &same_q));
+	ASSERT_EQ(0, held_signal(&self->h));
+	expect_end(_metadata, self->fd, long_job, DRM_VPUX_STATUS_DONE, 0);
+	expect_end(_metadata, self->fd, bad, DRM_VPUX_STATUS_ERROR, 0);
+	expect_end(_metadata, self->fd, other_q, DRM_VPUX_STATUS_ABORTED, -ECANCELED);
+	expect_end(_metadata, self->fd, same_q, DRM_VPUX_STATUS_ABORTED, -ECANCELED);
+	EXPECT_TRUE(zero(self->b.map, SZ)) TH_LOG("a job behind a failed fence ran");
+	EXPECT_TRUE(zero(self->c.map, SZ)) TH_LOG("a job behind a failed fence ran");
+	/* the file is not banned: the next job runs */
+	ASSERT_EQ(0, job_sub(self->fd, &self->task, 3072, self->list, q1, 0, 0,
+			     0, 0, &other_q));
+	expect_end(_metadata, self->fd, other_q, DRM_VPUX_STATUS_DONE, 0);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
+}
+
+/* Another file's failed job, through its syncobj exported as an fd */
+TEST_F(fence, failed_in_fence_of_another_file_aborts_the_job)
+{
+	struct drm_syncobj_handle exp = { 0 }, imp = { 0 };
+	struct drm_vpux_buf l2[2];
+	struct bo t2, a2, b2;
+	__u32 out2;
+	__u64 bad, seq;
+	int fd2;
+
+	NEED_1_5("sys_error");
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, bo_new(fd2, 4096, 0, &t2));
+	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &a2));
+	ASSERT_EQ(0, bo_new(fd2, SZ, 0, &b2));
+	l2[0] = (struct drm_vpux_buf){ .handle = a2.handle, .size = SZ };
+	l2[1] = (struct drm_vpux_buf){ .handle = b2.handle, .size = SZ };
+	ASSERT_EQ(0, syncobj_new(fd2, &out2));
+	ASSERT_EQ(0, job_sub(fd2, &t2, 0, l2, 0, 1, 0, out2, 0, &bad));
+	exp.handle = out2;
+	ASSERT_EQ(0, vpux_ioctl(fd2, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &exp));
+	imp.fd = exp.fd;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &imp));
+	close(exp.fd);
+	expect_end(_metadata, fd2, bad, DRM_VPUX_STATUS_ERROR, 0);
+	close(fd2);
+
+	ASSERT_EQ(0, job_sub(self->fd, &self->task, 0, self->list, 0, 0,
+			     imp.handle, 0, 0, &seq));
+	expect_end(_metadata, self->fd, seq, DRM_VPUX_STATUS_ABORTED, -ECANCELED);
+	EXPECT_TRUE(zero(self->b.map, SZ)) TH_LOG("a job behind a failed fence ran");
+}
+
+/*
+ * A timeline: point 1 is a job that fails, point 2 a job that does not.
+ * A job waiting for point 1 does not run; one waiting for point 2 (which
+ * signals only after point 1 did) runs: the error of a point is its own
+ * job's, not the timeline's before it. The waiters are submitted while
+ * point 1 is held, as a signalled point's fence is not kept.
+ */
+TEST_F(fence, failed_timeline_point_aborts_only_its_waiters)
+{
+	struct drm_vpux_buf lc[2] = { self->list[0], self->list[2] };
+	struct drm_vpux_buf ld[2] = { self->list[0] };
+	__u64 p1, p2, on1, on2;
+	__u32 held, tl, q1, q2, q3;
+	struct bo d;
+
+	NEED_1_5("a queue");
+	NEED_VGEM();
+	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &d));
+	ld[1] = (struct drm_vpux_buf){ .handle = d.handle, .size = SZ };
+	ASSERT_EQ(0, held_syncobj(self->fd, &self->h, &held));
+	ASSERT_EQ(0, syncobj_new(self->fd, &tl));
+	ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &q1));
+	ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &q2));
+	ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &q3));
+	ASSERT_EQ(0, job_sub(self->fd, &self->task, 0, self->list, q1, 1, held,
+			     tl, 1, &p1));
+	ASSERT_EQ(0, job_sub(self->fd, &self->task, 1024, lc, q2, 0, 0, tl, 2, &p2));
+	expect_end(_metadata, self->fd, p2, DRM_VPUX_STATUS_DONE, 0);
+	EXPECT_EQ(-ETIME, syncobj_wait_point(self->fd, tl, 1, 0));
+	do {
+		struct drm_vpux_syncobj in = { .handle = tl, .point = 1 };
+		struct drm_vpux_submit s;
+
+		submit_args(&s, &self->task, 2048,
+			    copy_task(&self->task, 2048, SZ), self->list, 2);
+		s.in_syncobjs = (uintptr_t)&in;
+		s.in_syncobj_count = 1;
+		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+		on1 = s.seqno;
+		in.point = 2;
+		submit_args(&s, &self->task, 3072,
+			    copy_task(&self->task, 3072, SZ), ld, 2);
+		s.queue_id = q3;
+		s.in_syncobjs = (uintptr_t)&in;
+		s.in_syncobj_count = 1;
+		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+		on2 = s.seqno;
+	} while (0);
+	ASSERT_EQ(0, held_signal(&self->h));
+	expect_end(_metadata, self->fd, p1, DRM_VPUX_STATUS_ERROR, 0);
+	expect_end(_metadata, self->fd, on1, DRM_VPUX_STATUS_ABORTED, -ECANCELED);
+	expect_end(_metadata, self->fd, on2, DRM_VPUX_STATUS_DONE, 0);
+	EXPECT_TRUE(zero(self->b.map, SZ)) TH_LOG("a job behind a failed point ran");
+	EXPECT_EQ(0, memcmp(self->a.map, d.map, SZ));
+}
+
 TEST_HARNESS_MAIN
