@@ -57,16 +57,12 @@ dla_s32 dla_register_driver(struct dla_engine **engine, void *mem,
 			    dla_u32 size, void *driver_context)
 {
 	struct dla_engine *e = mem;
-	dla_u32 k, p;
 	dla_s32 ret;
 
 	if (!engine || !mem || ((unsigned long)mem & 7) || size < sizeof(*e))
 		return -DLA_ERR_INVAL;
 	*engine = NULL;
 	dla_zero(e, sizeof(*e));
-	for (k = 0; k < DLA_OP_KINDS; k++)
-		for (p = 0; p < DLA_PRIO_LEVELS; p++)
-			e->qhead[k][p] = e->qtail[k][p] = DLA_NIL;
 	e->driver_context = driver_context;
 	ret = dla_discover(e);
 	if (ret)
@@ -91,7 +87,7 @@ void dla_unregister_driver(struct dla_engine *e)
 	for (k = 0; k < DLA_OP_KINDS; k++) {
 		e->qmask[k] = 0;
 		for (p = 0; p < DLA_PRIO_LEVELS; p++)
-			e->qhead[k][p] = e->qtail[k][p] = DLA_NIL;
+			e->ready[k][p] = 0;
 	}
 	for (i = 0; i < DLA_MAX_TASKS; i++)
 		if (e->task[i])

@@ -34,7 +34,7 @@ DLA_STATIC_ASSERT(DLA_MAX_SHAVE_WINDOWS == VPUX_SHAVE_WINDOWS, "windows");
 
 /**
  * struct dla_op_rt - one op of a prepared task (16 bytes)
- * @next: ready-queue link (DLA_LINK) or DLA_NIL
+ * @next: next op (task-local index) in its task's ready queue, or DLA_NIL
  * @cycles: VPUX_ENG_OP_CYCLES once complete, else 0
  * @upd: index in dla_task.upd of the op's first update edge
  * @n_upd: update edges of the op
@@ -117,6 +117,8 @@ struct dla_task {
 	dla_u32 n_done;
 	dla_u32 n_running;
 	dla_u32 n_barriers;
+	dla_u32 rq_head[DLA_OP_KINDS];	/* ready ops (local index) or NIL */
+	dla_u32 rq_tail[DLA_OP_KINDS];
 	dla_u32 base[DLA_OP_KINDS];	/* global index of a kind's op 0 */
 	dla_u32 count[DLA_OP_KINDS];
 	dla_u32 pairs[DLA_OP_KINDS];	/* descriptor size, PARAM word pairs */
@@ -168,10 +170,19 @@ struct dla_engine {
 	dla_u32 fault_status;
 	dla_u64 fault_addr;
 
-	/* ready queues per kind per priority (FIFO = age of readiness) */
-	dla_u32 qhead[DLA_OP_KINDS][DLA_PRIO_LEVELS];
-	dla_u32 qtail[DLA_OP_KINDS][DLA_PRIO_LEVELS];
-	dla_u32 qmask[DLA_OP_KINDS];	/* bit p: queue p not empty */
+	/*
+	 * Ready ops: each task queues its own per kind (dla_task.rq_head);
+	 * ready[k][p]: the tasks of priority p with a ready op of kind k;
+	 * qmask[k] bit p: ready[k][p] != 0. Among the tasks of the top
+	 * priority, an idle engine goes to the task whose MMU context
+	 * (file) was served least recently, then to the task served least
+	 * recently (dla_sched.c): fair between files, op by op.
+	 */
+	dla_u32 ready[DLA_OP_KINDS][DLA_PRIO_LEVELS];
+	dla_u32 qmask[DLA_OP_KINDS];
+	dla_u32 serve_seq;		/* ops dequeued so far (wraps) */
+	dla_u32 slot_served[DLA_MAX_TASKS];	/* serve_seq of the last */
+	dla_u32 ctx_served[VPUX_MAX_CTX_SLOTS];
 	dla_u32 complete_mask;		/* tasks finished, not yet reported */
 
 	struct dla_task *task[DLA_MAX_TASKS];	/* by slot, NULL if free */

@@ -1,31 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * Scheduling: ready queues per engine kind per priority (FIFO, so equal
- * priorities go by the age of readiness), pending-wait counters per op and
- * consumer lists per barrier. Completing an op costs O(its update edges +
- * the consumer edges of barriers that reach zero); starting one costs O(1)
- * plus writing its prebuilt descriptor. Nothing scans all ops or all
- * barriers, nothing reads task memory.
+ * Scheduling: each task queues its ready ops per engine kind (FIFO, so a
+ * task's ops go by the age of their readiness), pending-wait counters per
+ * op and consumer lists per barrier. An idle engine goes to the highest
+ * priority with a ready op of its kind and, among the tasks of that
+ * priority, to the task of the MMU context (file) served least recently,
+ * then to the task served least recently: files share the engines op by
+ * op, however many ops (or tasks) one of them has ready. Completing an op
+ * costs O(its update edges + the consumer edges of barriers that reach
+ * zero); starting one O(tasks of its priority) plus writing its prebuilt
+ * descriptor. Nothing scans all ops or all barriers, nothing reads task
+ * memory.
  */
 #include "dla_priv.h"
-
-static struct dla_op_rt *dla_link_op(struct dla_engine *e, dla_u32 link)
-{
-	return &e->task[DLA_LINK_SLOT(link)]->ops[DLA_LINK_OP(link)];
-}
 
 static inline void dla_enqueue(struct dla_engine *e, struct dla_task *t,
 			       dla_u32 slot, dla_u32 op)
 {
 	dla_u32 k = t->ops[op].kind, p = t->priority;
-	dla_u32 link = DLA_LINK(slot, op);
 
 	t->ops[op].next = DLA_NIL;
-	if (e->qtail[k][p] == DLA_NIL)
-		e->qhead[k][p] = link;
+	if (t->rq_tail[k] == DLA_NIL)
+		t->rq_head[k] = op;
 	else
-		dla_link_op(e, e->qtail[k][p])->next = link;
-	e->qtail[k][p] = link;
+		t->ops[t->rq_tail[k]].next = op;
+	t->rq_tail[k] = op;
+	e->ready[k][p] |= 1u << slot;
 	e->qmask[k] |= 1u << p;
 }
 
@@ -36,43 +36,64 @@ static const dla_u8 dla_top_prio[16] = {
 
 DLA_STATIC_ASSERT(DLA_PRIO_LEVELS == 4, "dla_top_prio covers 4 levels");
 
-static dla_u32 dla_dequeue(struct dla_engine *e, dla_u32 k)
+/* Of the tasks in @m (!= 0), the one whose turn it is (see the top) */
+static dla_u32 dla_pick_task(const struct dla_engine *e, dla_u32 m)
 {
-	dla_u32 p = dla_top_prio[e->qmask[k]], link;
+	dla_u32 best = dla_ffs(m), best_ctx, best_slot, slot;
 
-	link = e->qhead[k][p];
-	e->qhead[k][p] = dla_link_op(e, link)->next;
-	if (e->qhead[k][p] == DLA_NIL) {
-		e->qtail[k][p] = DLA_NIL;
-		e->qmask[k] &= ~(1u << p);
+	m &= m - 1;
+	if (!m)
+		return best;
+	/* ages since the last service: larger is longer ago (wraps) */
+	best_ctx = e->serve_seq - e->ctx_served[e->task[best]->mmu_ctx];
+	best_slot = e->serve_seq - e->slot_served[best];
+	while (m) {
+		dla_u32 ctx_age, slot_age;
+
+		slot = dla_ffs(m);
+		m &= m - 1;
+		ctx_age = e->serve_seq - e->ctx_served[e->task[slot]->mmu_ctx];
+		slot_age = e->serve_seq - e->slot_served[slot];
+		if (ctx_age > best_ctx ||
+		    (ctx_age == best_ctx && slot_age > best_slot)) {
+			best = slot;
+			best_ctx = ctx_age;
+			best_slot = slot_age;
+		}
 	}
-	return link;
+	return best;
 }
 
-/* Drop every queued op of @slot (error path: walks the queues once). */
+static dla_u32 dla_dequeue(struct dla_engine *e, dla_u32 k)
+{
+	dla_u32 p = dla_top_prio[e->qmask[k]];
+	dla_u32 slot = dla_pick_task(e, e->ready[k][p]);
+	struct dla_task *t = e->task[slot];
+	dla_u32 op = t->rq_head[k];
+
+	t->rq_head[k] = t->ops[op].next;
+	if (t->rq_head[k] == DLA_NIL) {
+		t->rq_tail[k] = DLA_NIL;
+		e->ready[k][p] &= ~(1u << slot);
+		if (!e->ready[k][p])
+			e->qmask[k] &= ~(1u << p);
+	}
+	e->serve_seq++;
+	e->slot_served[slot] = e->serve_seq;
+	e->ctx_served[t->mmu_ctx] = e->serve_seq;
+	return DLA_LINK(slot, op);
+}
+
+/* Drop every queued op of @slot (error path). */
 static void dla_purge(struct dla_engine *e, dla_u32 slot)
 {
-	dla_u32 k, p = e->task[slot]->priority;
+	struct dla_task *t = e->task[slot];
+	dla_u32 k, p = t->priority;
 
 	for (k = 0; k < DLA_OP_KINDS; k++) {
-		dla_u32 prev = DLA_NIL, cur = e->qhead[k][p];
-
-		while (cur != DLA_NIL) {
-			dla_u32 next = dla_link_op(e, cur)->next;
-
-			if (DLA_LINK_SLOT(cur) == slot) {
-				if (prev == DLA_NIL)
-					e->qhead[k][p] = next;
-				else
-					dla_link_op(e, prev)->next = next;
-				if (e->qtail[k][p] == cur)
-					e->qtail[k][p] = prev;
-			} else {
-				prev = cur;
-			}
-			cur = next;
-		}
-		if (e->qhead[k][p] == DLA_NIL)
+		t->rq_head[k] = t->rq_tail[k] = DLA_NIL;
+		e->ready[k][p] &= ~(1u << slot);
+		if (!e->ready[k][p])
 			e->qmask[k] &= ~(1u << p);
 	}
 }
@@ -198,11 +219,15 @@ void dla_sched_dispatch(struct dla_engine *e)
 void dla_sched_start_task(struct dla_engine *e, dla_u32 slot)
 {
 	struct dla_task *t = e->task[slot];
-	dla_u32 op;
+	dla_u32 op, k;
 
 	t->state = DLA_TASK_RUNNING;
 	t->start_cycles = dla_read_cycles(e);
 	t->start_us = dla_get_time_us();
+	for (k = 0; k < DLA_OP_KINDS; k++)
+		t->rq_head[k] = t->rq_tail[k] = DLA_NIL;
+	/* a new task has waited longest: its first ready op goes next */
+	e->slot_served[slot] = e->serve_seq - 0x80000000u;
 	for (op = 0; op < t->n_ops; op++)
 		if (!t->ops[op].pending)
 			dla_enqueue(e, t, slot, op);

@@ -246,11 +246,12 @@ static void test_priority(void)
 		  ft_status(&f, hc).ops_done == 0,
 		  "prio: it overtook the low-priority tasks (a %u, c %u done)",
 		  ft_status(&f, ha).ops_done, ft_status(&f, hc).ops_done);
-	/* equal priority: age of readiness, a's ops were queued first */
-	while (ft_status(&f, ha).state != DLA_TASK_DONE && fake_hw_step(&f.hw))
+	/* equal priority: the tasks take turns, op by op */
+	while (ft_status(&f, hc).state != DLA_TASK_DONE && fake_hw_step(&f.hw))
 		;
-	tap_check(ft_status(&f, hc).ops_done == 0,
-		  "prio: equal priority goes by age (older task first)");
+	tap_check(ft_status(&f, ha).ops_done < 4,
+		  "prio: equal priorities take turns (c done, a %u of 4)",
+		  ft_status(&f, ha).ops_done);
 	fake_hw_run(&f.hw);
 	tap_check(ft_status(&f, hc).state == DLA_TASK_DONE, "prio: all done");
 	dla_user_release(f.dev, ha);
@@ -377,6 +378,75 @@ static void test_zero_producer(void)
 	free(t.buf);
 }
 
+/*
+ * Fairness between files (MMU contexts) of one priority, op by op on one
+ * DPU: a file with a long task ahead, or with two tasks, does not hold
+ * the engine from another file's task.
+ */
+static void test_fair(void)
+{
+	unsigned int i, n = 0, seq_ok = 1, c_after = 0, a_done, b_done;
+	struct ft f;
+	struct tb a, b, c;
+	int ha, hb, hc;
+
+	ft_init(&f, 1, 1, 1);
+	build_indep(&a, 12);
+	build_indep(&b, 12);
+	build_indep(&c, 6);
+	ft_list(&f, &a, 0, 0);
+	/* file 0: a, b; file 1: c, submitted last */
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, a.size, a.buf };
+	ha = dla_user_submit(f.dev, f.list, f.n, 0, 0);
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, b.size, b.buf };
+	hb = dla_user_submit(f.dev, f.list, f.n, 0, 0);
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, c.size, c.buf };
+	hc = dla_user_submit(f.dev, f.list, f.n, 1, 0);
+	tap_check(ha >= 0 && hb >= 0 && hc >= 0, "fair: three tasks, two files");
+	/* one op completes per step: file 1 gets every other op */
+	while (ft_status(&f, hc).state != DLA_TASK_DONE && fake_hw_step(&f.hw)) {
+		n++;
+		if (ft_status(&f, hc).ops_done < (n - 1) / 2)
+			seq_ok = 0;
+	}
+	a_done = ft_status(&f, ha).ops_done;
+	b_done = ft_status(&f, hb).ops_done;
+	tap_check(seq_ok && n <= 2 * 6 + 1,
+		  "fair: the other file's task ran every other op (%u ops to finish its 6)",
+		  n);
+	tap_check(a_done + b_done + 6 == n && a_done + 1 >= b_done &&
+		  b_done + 1 >= a_done,
+		  "fair: the file's two tasks shared its turns (a %u, b %u)",
+		  a_done, b_done);
+	fake_hw_run(&f.hw);
+	tap_check(ft_status(&f, ha).state == DLA_TASK_DONE &&
+		  ft_status(&f, hb).state == DLA_TASK_DONE, "fair: all done");
+	dla_user_release(f.dev, ha);
+	dla_user_release(f.dev, hb);
+	dla_user_release(f.dev, hc);
+
+	/* a long task ahead does not delay a one-op task by more than an op */
+	free(c.buf);
+	build_indep(&c, 1);
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, a.size, a.buf };
+	ha = dla_user_submit(f.dev, f.list, f.n, 0, 0);
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, c.size, c.buf };
+	hc = dla_user_submit(f.dev, f.list, f.n, 1, 0);
+	for (i = 0; i < 3 && ft_status(&f, hc).state != DLA_TASK_DONE; i++)
+		fake_hw_step(&f.hw);
+	c_after = i;
+	tap_check(ft_status(&f, hc).state == DLA_TASK_DONE && c_after <= 2,
+		  "fair: a 1-op task behind a 12-op task done after %u ops",
+		  c_after);
+	fake_hw_run(&f.hw);
+	dla_user_release(f.dev, ha);
+	dla_user_release(f.dev, hc);
+	ft_fini(&f);
+	free(a.buf);
+	free(b.buf);
+	free(c.buf);
+}
+
 int main(void)
 {
 	test_chain();
@@ -384,6 +454,7 @@ int main(void)
 	test_fan();
 	test_overlap();
 	test_priority();
+	test_fair();
 	test_slots();
 	test_strided_cmx();
 	test_zero_producer();

@@ -399,15 +399,17 @@ static void test_queue(struct mdev *m)
 	unsigned int i;
 	uint32_t c = 0;
 
-	refused = submit_short(m, &t[Q_TASKS], &src[0]);
-	free(t[Q_TASKS].buf);
-	tap_check(refused < 0, "queue: a bad task is refused at once while the core has room (%d)",
-		  refused);
 	for (i = 0; i < Q_TASKS; i++) {
 		mbuf_alloc(m, &src[i], 4096, 0);
 		mbuf_alloc(m, &dst[i], 4096, 0);
 		fill(src[i].cpu, 4096, 40 + i);
 		memset(dst[i].cpu, 0, 4096);
+	}
+	refused = submit_short(m, &t[Q_TASKS], &src[0]);
+	free(t[Q_TASKS].buf);
+	tap_check(refused < 0, "queue: a bad task is refused at once while the core has room (%d)",
+		  refused);
+	for (i = 0; i < Q_TASKS; i++) {
 		h[i] = submit_copy(m, &t[i], &src[i], &dst[i], 0);
 		ok &= h[i] >= 0;
 	}
