@@ -111,6 +111,8 @@ struct vpux_vdev {
  *	of one queue signal in their order
  * @watchdog: the hang check (vpux_watchdog.c)
  * @timeout_ms: time a job may run without progress before it is aborted
+ * @run_limit_ms: time a job may spend on the NPU, progress or not, before
+ *	it is aborted; 0: no limit (sysfs job_run_limit_ms)
  * @hang: the watchdog's capture of the job it aborts, reported once the
  *	job's fence signalled
  * @resets: engine recoveries after hung jobs (debugfs)
@@ -138,6 +140,7 @@ struct vpux_device {
 	spinlock_t signal_lock;
 	struct delayed_work watchdog;
 	unsigned int timeout_ms;
+	unsigned int run_limit_ms;
 	struct vpux_hang_state hang;
 	atomic_t resets;
 	atomic64_t bo_pinned;

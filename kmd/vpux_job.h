@@ -260,6 +260,8 @@ void vpux_watchdog_kick(struct vpux_device *vdev);
 void vpux_watchdog_fini(struct vpux_device *vdev);
 unsigned int vpux_job_timeout_ms(struct vpux_device *vdev);
 void vpux_set_job_timeout_ms(struct vpux_device *vdev, unsigned int ms);
+unsigned int vpux_job_run_limit_ms(struct vpux_device *vdev);
+void vpux_set_job_run_limit_ms(struct vpux_device *vdev, unsigned int ms);
 
 /* vpux_profile.c */
 int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,

@@ -234,8 +234,10 @@ static void vpux_job_done_locked(struct vpux_device *vdev,
 				 const struct vpux_job_result *res)
 {
 	job->result = *res;
+	/* not for -ETIME: a job over the run-time limit did not hang */
 	if (res->status == DRM_VPUX_STATUS_MMU_FAULT ||
-	    res->status == DRM_VPUX_STATUS_TIMEOUT)
+	    (res->status == DRM_VPUX_STATUS_TIMEOUT &&
+	     res->sys_error == -ETIMEDOUT))
 		WRITE_ONCE(job->fpriv->banned, true);
 	/*
 	 * The error is known now: set it on the scheduler's fence before

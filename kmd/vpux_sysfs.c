@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Device busy time: how long the NPU had at least one job on it, as the
- * sysfs attribute npu_busy_time_us of the device (the name ivpu uses),
- * e.g. /sys/class/accel/accel0/device/npu_busy_time_us. Tools sample it
- * twice to get the NPU's utilisation over an interval; the per-file
- * split is in fdinfo (drm-engine-npu).
+ * The device's sysfs attributes, e.g. /sys/class/accel/accel0/device/:
+ *
+ * npu_busy_time_us (read-only): how long the NPU had at least one job on
+ * it (the name ivpu uses). Tools sample it twice to get the NPU's
+ * utilisation over an interval; the per-file split is in fdinfo
+ * (drm-engine-npu).
+ *
+ * job_run_limit_ms (root may write): the longest time a job may spend on
+ * the NPU before it is aborted, progress or not; 0: no limit (the
+ * default, from the module parameter of that name).
  */
 
 #include <linux/device.h>
@@ -12,6 +17,7 @@
 #include <linux/sysfs.h>
 
 #include "vpux_drv.h"
+#include "vpux_job.h"
 
 /**
  * vpux_busy_begin_locked() - a job was handed to the engine core
@@ -58,8 +64,31 @@ static ssize_t npu_busy_time_us_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(npu_busy_time_us);
 
+static ssize_t job_run_limit_ms_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  vpux_job_run_limit_ms(dev_get_drvdata(dev)));
+}
+
+static ssize_t job_run_limit_ms_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t count)
+{
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint(buf, 0, &ms);
+	if (ret)
+		return ret;
+	vpux_set_job_run_limit_ms(dev_get_drvdata(dev), ms);
+	return count;
+}
+static DEVICE_ATTR_RW(job_run_limit_ms);
+
 static struct attribute *vpux_dev_attrs[] = {
 	&dev_attr_npu_busy_time_us.attr,
+	&dev_attr_job_run_limit_ms.attr,
 	NULL,
 };
 

@@ -22,6 +22,12 @@
  *   banned, and the engines' state as they hung goes into a devcoredump,
  *   written once the fence signalled (it allocates).
  *
+ * Apart from hangs, the administrator may cap the time any job spends on
+ * the NPU (sysfs job_run_limit_ms, default the module parameter of that
+ * name, 0: no cap): a job over it is aborted at the next check, whatever
+ * its progress, with -ETIME instead of -ETIMEDOUT; it did not hang, so
+ * its file is not banned. Checks then come at least every limit.
+ *
  * A job is checked once it has run for a whole timeout, so it is
  * aborted between two and three timeouts after its last progress. The
  * model runs its engines' ops one after the other on the host, so one
@@ -44,6 +50,10 @@
 static unsigned int job_timeout_ms = 2000;
 module_param(job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms, "Time a job may run without progress before it is aborted (ms, default 2000; per device in debugfs job_timeout_ms)");
+
+static unsigned int job_run_limit_ms;
+module_param(job_run_limit_ms, uint, 0444);
+MODULE_PARM_DESC(job_run_limit_ms, "Time a job may spend on the NPU before it is aborted, progress or not (ms, default 0: no limit; per device in sysfs job_run_limit_ms)");
 
 /**
  * vpux_job_timeout_ms() - the device's job timeout
@@ -70,14 +80,43 @@ void vpux_set_job_timeout_ms(struct vpux_device *vdev, unsigned int ms)
 }
 
 /**
+ * vpux_job_run_limit_ms() - the device's cap on a job's time on the NPU
+ * @vdev: the device
+ *
+ * Return: milliseconds, 0 for none.
+ */
+unsigned int vpux_job_run_limit_ms(struct vpux_device *vdev)
+{
+	return READ_ONCE(vdev->run_limit_ms);
+}
+
+/**
+ * vpux_set_job_run_limit_ms() - change the device's run-time cap
+ * @vdev: the device
+ * @ms: milliseconds, 0 for none
+ *
+ * Applies to the jobs on the NPU too, from the next check, which is
+ * brought forward to now.
+ */
+void vpux_set_job_run_limit_ms(struct vpux_device *vdev, unsigned int ms)
+{
+	WRITE_ONCE(vdev->run_limit_ms, ms);
+	vpux_watchdog_kick(vdev);
+}
+
+/**
  * vpux_watchdog_arm_locked() - make sure a check is pending
  * @vdev: the device, fw.lock held, a job on the engine core
  */
 void vpux_watchdog_arm_locked(struct vpux_device *vdev)
 {
+	unsigned int ms = vpux_job_timeout_ms(vdev);
+	unsigned int limit = vpux_job_run_limit_ms(vdev);
+
 	lockdep_assert_held(&vdev->fw.lock);
-	queue_delayed_work(vpux_wq, &vdev->watchdog,
-			   msecs_to_jiffies(vpux_job_timeout_ms(vdev)));
+	if (limit && limit < ms)
+		ms = limit;
+	queue_delayed_work(vpux_wq, &vdev->watchdog, msecs_to_jiffies(ms));
 }
 
 /**
@@ -116,6 +155,35 @@ static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
 	return hung;
 }
 
+/* Abort every job that has been on the NPU for longer than the cap. */
+static void vpux_watchdog_run_limit_locked(struct vpux_device *vdev, u64 now)
+{
+	u64 limit_ns = (u64)vpux_job_run_limit_ms(vdev) * NSEC_PER_MSEC;
+	struct dla_task_status st;
+	u32 id;
+
+	lockdep_assert_held(&vdev->fw.lock);
+	if (!limit_ns)
+		return;
+	for (id = 0; id < DLA_MAX_TASKS; id++) {
+		struct vpux_job *job = vdev->running[id];
+		struct vpux_job_result res = {
+			.status = DRM_VPUX_STATUS_TIMEOUT,
+			.sys_error = -ETIME,
+		};
+
+		if (!job || now - job->start_ns < limit_ns)
+			continue;
+		dla_task_result(job->task, &st);
+		res.fail_op = st.ops_done;
+		res.device_cycles = st.device_cycles;
+		res.op_cycles = st.op_cycles;
+		drm_dbg_driver(&vdev->drm, "job %llu: over the run-time limit after %u of %u ops: aborted\n",
+			       job->slot->seqno, st.ops_done, st.ops_total);
+		vpux_sched_complete_locked(vdev, job, &res);
+	}
+}
+
 static void vpux_watchdog_work(struct work_struct *work)
 {
 	struct vpux_device *vdev = container_of(to_delayed_work(work),
@@ -136,6 +204,7 @@ static void vpux_watchdog_work(struct work_struct *work)
 	vpux_process_events_locked(vdev);
 
 	now = ktime_get_ns();
+	vpux_watchdog_run_limit_locked(vdev, now);
 	cycles = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO, VPUX_REG_CYCLES_HI);
 	for (id = 0; id < DLA_MAX_TASKS; id++) {
 		struct vpux_job *job = vdev->running[id];
@@ -198,6 +267,7 @@ void vpux_watchdog_init(struct vpux_device *vdev)
 {
 	INIT_DELAYED_WORK(&vdev->watchdog, vpux_watchdog_work);
 	vdev->timeout_ms = max(job_timeout_ms, 1u);
+	vdev->run_limit_ms = job_run_limit_ms;
 }
 
 /**

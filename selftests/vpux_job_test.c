@@ -26,15 +26,36 @@ FIXTURE(job) {
 	long resets;		/* hang recoveries at setup */
 	long expect_resets;	/* the ones the test causes on purpose */
 	long saved_timeout;	/* debugfs job_timeout_ms to restore, or -1 */
+	long saved_limit;	/* sysfs job_run_limit_ms to restore, or -1 */
 	struct bo task, a, b, c;
 	struct drm_vpux_buf list[3];
 };
+
+/* Write the device's sysfs job_run_limit_ms: 0 or -errno */
+static int run_limit_write(int minor, const char *v)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/accel/accel%d/device/job_run_limit_ms", minor);
+	return file_write(path, v);
+}
+
+static long run_limit_read(int minor)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/accel/accel%d/device/job_run_limit_ms", minor);
+	return file_read_long(path);
+}
 
 FIXTURE_SETUP(job)
 {
 	int i;
 
 	self->saved_timeout = -1;
+	self->saved_limit = -1;
 	self->fd = vpux_open_nth(0, &self->minor);
 	if (self->fd == -ENODEV)
 		SKIP(return, "no vpux device (is vpux_accel loaded?)");
@@ -61,6 +82,12 @@ FIXTURE_TEARDOWN(job)
 
 		snprintf(v, sizeof(v), "%ld", self->saved_timeout);
 		EXPECT_EQ(0, dbg_write(self->minor, "job_timeout_ms", v));
+	}
+	if (self->saved_limit >= 0) {
+		char v[24];
+
+		snprintf(v, sizeof(v), "%ld", self->saved_limit);
+		EXPECT_EQ(0, run_limit_write(self->minor, v));
 	}
 	/* no test may cause a hang recovery it did not ask for */
 	if (self->resets >= 0)
@@ -1029,6 +1056,68 @@ TEST_F(job, endless_op_is_stopped_by_the_watchdog)
 			TH_LOG("core_error %u", w.core_error);
 	}
 	EXPECT_EQ(0, fresh_file_copy(0x5a));
+}
+
+/*
+ * The administrator's cap on a job's time on the NPU (sysfs
+ * job_run_limit_ms): a long job that keeps making progress is aborted
+ * once over it, with TIMEOUT and -ETIME; it did not hang, so no recovery
+ * is counted and its file runs on; a short job is not touched.
+ */
+TEST_F(job, run_limit_stops_a_long_job)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct drm_vpux_buf l[2];
+	struct bo t, src, dst;
+	const __u32 rows = 1024, nops = 256;	/* 1 GiB in 4 MiB ops */
+	long old = run_limit_read(self->minor);
+	long long t0, ms;
+
+	if (old < 0)
+		SKIP(return, "no sysfs job_run_limit_ms (uapi 1.6)");
+	ASSERT_EQ(0, bo_new(self->fd, 65536, 0, &t));
+	ASSERT_EQ(0, bo_new(self->fd, rows * 4096, 0, &src));
+	ASSERT_EQ(0, bo_new(self->fd, rows * 4096, 0, &dst));
+	l[0] = (struct drm_vpux_buf){ .handle = src.handle, .size = rows * 4096 };
+	l[1] = (struct drm_vpux_buf){ .handle = dst.handle, .size = rows * 4096 };
+	ASSERT_GE((size_t)65536, tb_bytes_chain(nops));
+	self->saved_limit = old;
+	ASSERT_EQ(0, run_limit_write(self->minor, "100"));
+	EXPECT_EQ(100, run_limit_read(self->minor));
+	/* not a number */
+	EXPECT_EQ(-EINVAL, run_limit_write(self->minor, "x"));
+
+	/* a short job is not touched */
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, SZ), self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 10000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+
+	submit_args(&s, &t, 0, chain_task(t.map, nops, rows), l, 2);
+	t0 = now_ns();
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 60000000000ll, &w));
+	ms = (now_ns() - t0) / 1000000;
+	if (w.status == DRM_VPUX_STATUS_DONE && ms < 100)
+		SKIP(return, "1 GiB copied within 100 ms: a fast host, not the TCG rig");
+	/* checked at least every limit: aborted within about two */
+	EXPECT_LT(ms, 1000) TH_LOG("the job ran %lld ms with a 100 ms limit", ms);
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
+	EXPECT_EQ(-ETIME, w.sys_error);
+	EXPECT_LT(w.fail_op, nops);
+	/* not a hang: no recovery, the file is not banned */
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, SZ), self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 10000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+
+	/* 0: no limit again, the same job runs to its end */
+	ASSERT_EQ(0, run_limit_write(self->minor, "0"));
+	submit_args(&s, &t, 0, chain_task(t.map, 8, rows), l, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 60000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 }
 
 TEST_F(job, lost_interrupt_is_found_by_the_timeout)
