@@ -28,11 +28,17 @@ struct dpu_operand {
 	void *buf;		/* owned buffer or NULL */
 };
 
-static void op_yield(void *arg)
+/*
+ * The kernels' yield: give the CPU away, and stop the kernel if the op
+ * was aborted or reset meanwhile (see VPUX_DPU_YIELD_WORK for how often
+ * the DPU kernels call it, struct vpux_shave_mem for SHAVE).
+ */
+static bool op_yield(void *arg)
 {
 	struct vpux_sim_op *op = arg;
 
 	op->sim->ops->yield(op->sim->env);
+	return vpux_sim_op_cancelled(op);
 }
 
 /* Fetch a read operand: in place if it is CMX and suitably aligned. */
@@ -210,11 +216,11 @@ static void shave_free(void *ctx, void *ptr)
 	c->op->sim->ops->free(c->op->sim->env, ptr);
 }
 
-static void shave_yield(void *ctx)
+static bool shave_yield(void *ctx)
 {
 	struct shave_ctx *c = ctx;
 
-	op_yield(c->op);
+	return op_yield(c->op);
 }
 
 void vpux_sim_shave_exec(struct vpux_sim_op *op)

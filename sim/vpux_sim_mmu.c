@@ -201,6 +201,9 @@ int vpux_sim_mem_read(struct vpux_sim_op *op, u64 addr, void *dst, u64 len)
 
 		if (n > len)
 			n = len;
+		/* a DPU operand may be 256 MiB: stop fetching once aborted */
+		if (vpux_sim_op_cancelled(op))
+			return -VPUX_ENG_ERR_ABORTED;
 		ret = mmu_translate(op, addr, false, &pa);
 		if (ret)
 			return ret;

@@ -40,7 +40,9 @@ struct vpux_dpu_extents {
  * @bias: int32 bias, or NULL
  * @quant: per-channel requant records, or NULL
  * @out: output buffer, @ext.out bytes
- * @yield: optional, called between output rows of long ops
+ * @yield: optional, called between output rows and within long rows
+ *	(see VPUX_DPU_YIELD_WORK); returns true if the op must stop, the
+ *	kernel then returns VPUX_ERR(ABORTED) at once
  * @yield_arg: argument of @yield
  */
 struct vpux_dpu_operands {
@@ -49,7 +51,7 @@ struct vpux_dpu_operands {
 	const s32 *bias;
 	const struct vpux_hw_requant *quant;
 	void *out;
-	void (*yield)(void *arg);
+	bool (*yield)(void *arg);
 	void *yield_arg;
 };
 
@@ -78,6 +80,18 @@ s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q);
  */
 #define VPUX_DPU_MAX_K			32768u
 
+/*
+ * Cancellation granularity of the DPU kernels: they call @yield after
+ * every output row and, within a row, as soon as this many operations
+ * (MACs, or element operations for pooling and element-wise ops) were
+ * done since the last call. They check between pixels, so on top of it
+ * comes at most one pixel's block of work: 64 output channels x
+ * VPUX_DPU_MAX_K = 2^21 MACs (CONV/MATMUL), 32 channels x VPUX_DPU_MAX_K
+ * (depthwise, pooling), one element (ADD/MUL). So at most 3 * 2^20
+ * operations run between two calls.
+ */
+#define VPUX_DPU_YIELD_WORK		(1u << 20)
+
 /* Cycle model constants (Documentation/compute-ops.rst). */
 #define VPUX_DPU_CYCLES_SETUP		64u	/* descriptor fetch, pipeline fill */
 #define VPUX_DPU_MACS_PER_CYCLE_SHIFT	8	/* 256 int8 MACs per cycle */
@@ -92,7 +106,9 @@ s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q);
  * @write: write @len bytes at window address @waddr
  * @alloc: scratch memory for the kernel, NULL on failure
  * @free: release scratch memory
- * @yield: optional, called between chunks of long kernels
+ * @yield: optional, called between chunks of long kernels (at most
+ *	1024 elements or 64 KiB of staged input apart); returns true if the
+ *	op must stop, the kernel then returns VPUX_ERR(ABORTED) at once
  */
 struct vpux_shave_mem {
 	void *ctx;
@@ -100,7 +116,7 @@ struct vpux_shave_mem {
 	int (*write)(void *ctx, u32 waddr, const void *src, u32 len);
 	void *(*alloc)(void *ctx, size_t size);
 	void (*free)(void *ctx, void *ptr);
-	void (*yield)(void *ctx);
+	bool (*yield)(void *ctx);
 };
 
 /*

@@ -253,10 +253,23 @@ static inline void dpu_store(const struct vpux_hw_dpu_desc *d,
 		((u8 *)o->out)[idx] = (u8)v;
 }
 
-static void dpu_yield(const struct vpux_dpu_operands *o)
+/* Returns true if the op must stop (see VPUX_DPU_YIELD_WORK). */
+static bool dpu_yield(const struct vpux_dpu_operands *o)
 {
-	if (o->yield)
-		o->yield(o->yield_arg);
+	return o->yield && o->yield(o->yield_arg);
+}
+
+/*
+ * Within a row: add @work to *@since and yield once it reaches
+ * VPUX_DPU_YIELD_WORK. Returns true if the op must stop.
+ */
+static bool dpu_work(const struct vpux_dpu_operands *o, u64 *since, u64 work)
+{
+	*since += work;
+	if (*since < VPUX_DPU_YIELD_WORK)
+		return false;
+	*since = 0;
+	return dpu_yield(o);
 }
 
 /* ---- convolution / matmul: dot products over input channels ---- */
@@ -403,13 +416,18 @@ static noinline_for_stack void conv_wsum(const struct vpux_hw_dpu_desc *d,
 		wsum[oc - oc0] = dpu_sum(w_s, w + (size_t)oc * kfull, kfull);
 }
 
-/* output channels [oc0, oc1) of the pixels of output row @oy */
-static noinline_for_stack void conv_row(const struct vpux_hw_dpu_desc *d,
+/*
+ * Output channels [oc0, oc1) of the pixels of output row @oy. Returns
+ * true if the op must stop.
+ */
+static noinline_for_stack bool conv_row(const struct vpux_hw_dpu_desc *d,
 					const struct vpux_dpu_operands *o,
 					const struct dpu_geom *g,
 					const s32 *wsum, u32 oc0, u32 oc1,
 					u32 oy)
 {
+	/* MACs of one pixel of the block, at most 2^21 */
+	u64 px_work = (u64)(oc1 - oc0) * g->kh * g->kw * g->cin_g, since = 0;
 	struct conv_pix p;
 	u32 ox;
 
@@ -420,11 +438,17 @@ static noinline_for_stack void conv_row(const struct vpux_hw_dpu_desc *d,
 		dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
 		conv_pixel(d, o, g, &p, wsum, oc0, oc1,
 			   ((size_t)oy * g->out_w + ox) * g->out_c);
+		if (dpu_work(o, &since, px_work))
+			return true;
 	}
+	return false;
 }
 
-/* output channels [oc0, oc1), at most DPU_OC_BLOCK, of every pixel */
-static noinline void conv_block(const struct vpux_hw_dpu_desc *d,
+/*
+ * Output channels [oc0, oc1), at most DPU_OC_BLOCK, of every pixel.
+ * Returns true if the op must stop.
+ */
+static noinline bool conv_block(const struct vpux_hw_dpu_desc *d,
 				const struct vpux_dpu_operands *o,
 				const struct dpu_geom *g, u32 oc0, u32 oc1)
 {
@@ -434,9 +458,10 @@ static noinline void conv_block(const struct vpux_hw_dpu_desc *d,
 	if (d->in_zp)
 		conv_wsum(d, o, g, oc0, oc1, wsum);
 	for (oy = 0; oy < g->out_h; oy++) {
-		conv_row(d, o, g, wsum, oc0, oc1, oy);
-		dpu_yield(o);
+		if (conv_row(d, o, g, wsum, oc0, oc1, oy) || dpu_yield(o))
+			return true;
 	}
+	return false;
 }
 
 /* ---- depthwise (one input and one output channel per group) ---- */
@@ -549,12 +574,16 @@ static noinline_for_stack void dw_pixel(const struct vpux_hw_dpu_desc *d,
 	dw_store(d, o, acc, c0, n, obase);
 }
 
-/* channels [c0, c0 + n) of every pixel, yielding after each row */
-static noinline_for_stack void dw_rows(const struct vpux_hw_dpu_desc *d,
+/*
+ * Channels [c0, c0 + n) of every pixel, yielding after each row. Returns
+ * true if the op must stop.
+ */
+static noinline_for_stack bool dw_rows(const struct vpux_hw_dpu_desc *d,
 				       const struct vpux_dpu_operands *o,
 				       const struct dpu_geom *g, const u8 *wt,
 				       u32 c0, u32 n)
 {
+	u64 px_work = (u64)n * g->kh * g->kw, since = 0;
 	struct conv_pix p;
 	u32 oy, ox;
 
@@ -566,9 +595,14 @@ static noinline_for_stack void dw_rows(const struct vpux_hw_dpu_desc *d,
 			dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
 			dw_pixel(d, o, g, &p, wt, c0, n,
 				 ((size_t)oy * g->out_w + ox) * g->out_c + c0);
+			if (dpu_work(o, &since, px_work))
+				return true;
 		}
-		dpu_yield(o);
+		since = 0;
+		if (dpu_yield(o))
+			return true;
 	}
+	return false;
 }
 
 /* @n channels of @ktaps weights each, [c][tap] to [tap][c] */
@@ -582,7 +616,7 @@ static noinline_for_stack void dw_transpose(u8 *wt, const u8 *w, u32 ktaps,
 			wt[t * n + c] = w[(size_t)c * ktaps + t];
 }
 
-static noinline void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
+static noinline bool dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 				   const struct vpux_dpu_operands *o,
 				   const struct dpu_geom *g)
 {
@@ -597,8 +631,10 @@ static noinline void dpu_depthwise(const struct vpux_hw_dpu_desc *d,
 
 		if (tr)
 			dw_transpose(wt, w + (size_t)c0 * ktaps, ktaps, n);
-		dw_rows(d, o, g, tr ? wt : NULL, c0, n);
+		if (dw_rows(d, o, g, tr ? wt : NULL, c0, n))
+			return true;
 	}
+	return false;
 }
 
 /* ---- pooling: vectorised over channels ---- */
@@ -672,10 +708,13 @@ static noinline_for_stack void pool_pixel(const struct vpux_hw_dpu_desc *d,
 	}
 }
 
-static noinline void dpu_pool(const struct vpux_hw_dpu_desc *d,
+/* Returns true if the op must stop. */
+static noinline bool dpu_pool(const struct vpux_hw_dpu_desc *d,
 			      const struct vpux_dpu_operands *o,
 			      const struct dpu_geom *g)
 {
+	/* element operations of one pixel's channel block */
+	u64 blk_work = (u64)DPU_CH_BLOCK * g->kh * g->kw, since = 0;
 	u32 oy, ox, c0;
 	struct conv_pix p;
 
@@ -687,19 +726,26 @@ static noinline void dpu_pool(const struct vpux_hw_dpu_desc *d,
 
 			p.ix0 = (s64)ox * g->sw - g->pl;
 			dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
-			for (c0 = 0; c0 < g->in_c; c0 += DPU_CH_BLOCK)
+			for (c0 = 0; c0 < g->in_c; c0 += DPU_CH_BLOCK) {
 				pool_pixel(d, o, g, &p, c0,
 					   g->in_c - c0 < DPU_CH_BLOCK ?
 					   g->in_c - c0 : DPU_CH_BLOCK,
 					   obase + c0);
+				if (dpu_work(o, &since, blk_work))
+					return true;
+			}
 		}
-		dpu_yield(o);
+		since = 0;
+		if (dpu_yield(o))
+			return true;
 	}
+	return false;
 }
 
 /* ---- element-wise ---- */
 
-static void dpu_eltwise(const struct vpux_hw_dpu_desc *d,
+/* Returns true if the op must stop. */
+static bool dpu_eltwise(const struct vpux_hw_dpu_desc *d,
 			const struct vpux_dpu_operands *o)
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
@@ -707,6 +753,7 @@ static void dpu_eltwise(const struct vpux_hw_dpu_desc *d,
 	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	bool is_add = d->op == VPUX_DPU_OP_ADD;
 	size_t row = (size_t)d->in_w * d->in_c, base = 0;
+	u64 since = 0;
 	u32 y, i, c;
 
 	for (y = 0; y < d->in_h; y++, base += row) {
@@ -723,9 +770,14 @@ static void dpu_eltwise(const struct vpux_hw_dpu_desc *d,
 			dpu_store(d, o, base + i, acc, c, out_s);
 			if (++c == d->in_c)
 				c = 0;
+			if (dpu_work(o, &since, 1))
+				return true;
 		}
-		dpu_yield(o);
+		since = 0;
+		if (dpu_yield(o))
+			return true;
 	}
+	return false;
 }
 
 /**
@@ -734,16 +786,19 @@ static void dpu_eltwise(const struct vpux_hw_dpu_desc *d,
  * @o: operands sized by vpux_dpu_extents()
  *
  * Optimised implementation; results are identical to vpux_ref_dpu_run().
- * Calls @o->yield between output rows.
+ * Calls @o->yield between output rows and within rows at least every
+ * VPUX_DPU_YIELD_WORK operations plus one pixel's block of work.
  *
- * Return: 0, or VPUX_ERR(DESC) if @d, an operand pointer or a
- * per-channel requant record is invalid (nothing written then).
+ * Return: 0, VPUX_ERR(DESC) if @d, an operand pointer or a per-channel
+ * requant record is invalid (nothing written then), or VPUX_ERR(ABORTED)
+ * if @o->yield asked to stop (the output is then partly written).
  */
 int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
 		 const struct vpux_dpu_operands *o)
 {
 	struct vpux_dpu_extents e;
 	struct dpu_geom g;
+	bool stop = false;
 	u32 oc0, oc1;
 	int ret;
 
@@ -757,24 +812,24 @@ int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
 	switch (d->op) {
 	case VPUX_DPU_OP_CONV:
 		if (g.cin_g == 1 && g.cout_g == 1) {
-			dpu_depthwise(d, o, &g);
+			stop = dpu_depthwise(d, o, &g);
 			break;
 		}
 		fallthrough;
 	case VPUX_DPU_OP_MATMUL:
-		for (oc0 = 0; oc0 < g.out_c; oc0 = oc1) {
+		for (oc0 = 0; oc0 < g.out_c && !stop; oc0 = oc1) {
 			oc1 = g.out_c - oc0 < DPU_OC_BLOCK ?
 			      g.out_c : oc0 + DPU_OC_BLOCK;
-			conv_block(d, o, &g, oc0, oc1);
+			stop = conv_block(d, o, &g, oc0, oc1);
 		}
 		break;
 	case VPUX_DPU_OP_ADD:
 	case VPUX_DPU_OP_MUL:
-		dpu_eltwise(d, o);
+		stop = dpu_eltwise(d, o);
 		break;
 	default:
-		dpu_pool(d, o, &g);
+		stop = dpu_pool(d, o, &g);
 		break;
 	}
-	return 0;
+	return stop ? VPUX_ERR(ABORTED) : 0;
 }

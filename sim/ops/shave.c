@@ -102,10 +102,12 @@ static int scatter(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
 	return 0;
 }
 
-static void shave_yield(const struct shave_ctx *c)
+/* 0, or VPUX_ERR(ABORTED) if the op must stop */
+static int shave_yield(const struct shave_ctx *c)
 {
-	if (c->mem->yield)
-		c->mem->yield(c->mem->ctx);
+	if (c->mem->yield && c->mem->yield(c->mem->ctx))
+		return VPUX_ERR(ABORTED);
+	return 0;
 }
 
 /* advance the odometer @idx over @dims but the dims in @skip; false at end */
@@ -187,7 +189,9 @@ static noinline_for_stack int shave_eltwise(struct shave_ctx *c)
 				      to->esize, obuf);
 			if (ret)
 				return ret;
-			shave_yield(c);
+			ret = shave_yield(c);
+			if (ret)
+				return ret;
 		}
 	} while (odo_next(idx, to->dims, to->rank, skip));
 	return 0;
@@ -246,7 +250,9 @@ static noinline_for_stack int shave_softmax(struct shave_ctx *c)
 					if (ret)
 						return ret;
 				}
-				shave_yield(c);
+				ret = shave_yield(c);
+				if (ret)
+					return ret;
 			}
 		}
 	} while (odo_next(idx, ti->dims, ti->rank, 1u << ax));
@@ -288,7 +294,9 @@ static noinline_for_stack int shave_stage(struct shave_ctx *c, u8 **stage)
 		ret = c->mem->read(c->mem->ctx, ti->addr + off, *stage + off, n);
 		if (ret)
 			return mem_err(ret);
-		shave_yield(c);
+		ret = shave_yield(c);
+		if (ret)
+			return ret;
 	}
 	c->stage = *stage;
 	return 0;

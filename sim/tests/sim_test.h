@@ -18,6 +18,9 @@
 #define T_PHYS_BASE	VPUX_HOST_PHYS_BASE
 #define T_ARENA		(64u << 20)
 
+/* size of the physical arena t_open() creates; a test may raise it first */
+static size_t t_arena = T_ARENA;
+
 struct t_dev {
 	struct vpux_host_dev *dev;
 	struct vpux_host_vm *vm;
@@ -74,7 +77,7 @@ static int t_open(struct t_dev *t, const struct vpux_sim_config *cfg,
 	uint32_t eng;
 
 	memset(t, 0, sizeof(*t));
-	t->dev = vpux_host_dev_create(cfg, T_ARENA, step_mode);
+	t->dev = vpux_host_dev_create(cfg, t_arena, step_mode);
 	if (!t->dev)
 		return -1;
 	t->vm = vpux_host_vm_create(t->dev, 0);

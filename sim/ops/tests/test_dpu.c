@@ -15,10 +15,11 @@
 static unsigned int yields;
 static unsigned long long n_out, n_inside;	/* outputs not clamped */
 
-static void count_yield(void *arg)
+static bool count_yield(void *arg)
 {
 	(void)arg;
 	yields++;
+	return false;
 }
 
 static void base_desc(struct vpux_hw_dpu_desc *d, u32 op)

@@ -65,9 +65,10 @@ static void t_free(void *ctx, void *p)
 	free(p);
 }
 
-static void t_yield(void *ctx)
+static bool t_yield(void *ctx)
 {
 	((struct tmem *)ctx)->yields++;
+	return false;
 }
 
 static struct tmem tm_a, tm_b;
