@@ -64,13 +64,26 @@ struct vpux_hw_info {
 };
 
 /**
+ * struct vpux_vdev_unit - runs one execution unit of the model
+ * @work: calls vpux_sim_run_unit(@index) on &vpux_vdev.run_wq
+ * @vdev: the virtual NPU
+ * @index: the unit
+ */
+struct vpux_vdev_unit {
+	struct work_struct work;
+	struct vpux_vdev *vdev;
+	u32 index;
+};
+
+/**
  * struct vpux_vdev - the virtual NPU: the register-level model standing in
  * for silicon, and the plumbing that makes it behave like a device
  * @sim: the model instance
  * @lock: the model's register lock (irq-safe: taken in hard-IRQ context)
  * @lock_flags: saved IRQ flags while @lock is held
- * @run_wq: ordered workqueue on which the model's engines execute
- * @run_work: runs queued engine work (vpux_sim_run)
+ * @run_wq: workqueue on which the model's execution units run
+ * @units: one work item per execution unit of the model (its engines),
+ *	vpux_sim_units() of them
  * @irq_work: raises the device interrupt; its handler runs in hard-IRQ
  *	context, as a real interrupt handler would
  * @irq_handler: the driver's hard-IRQ handler, NULL while not installed
@@ -83,7 +96,7 @@ struct vpux_vdev {
 	spinlock_t lock;
 	unsigned long lock_flags;
 	struct workqueue_struct *run_wq;
-	struct work_struct run_work;
+	struct vpux_vdev_unit *units;
 	struct irq_work irq_work;
 	void (*irq_handler)(struct vpux_vdev *vdev);
 	u64 kcov_handle;

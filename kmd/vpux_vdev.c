@@ -4,8 +4,9 @@
  * is instantiated here and given what a real device gets from the SoC:
  * system memory access by physical address (the model walks the page
  * tables the driver writes and reaches pages only through them), an
- * execution context for its engines (one work item on a workqueue, so
- * the model runs asynchronously to whoever wrote a command register), and an
+ * execution context for each of its engines (one work item per execution
+ * unit, so the model runs asynchronously to whoever wrote a command
+ * register and a long op on one engine never delays another), and an
  * interrupt line (irq_work in hard-IRQ mode, so the driver's handler runs
  * in hard-IRQ context exactly as it would for a real interrupt).
  *
@@ -102,11 +103,11 @@ static void vdev_irq_raise(void *env)
 	irq_work_queue(&env_to_vdev(env)->irq_work);
 }
 
-static void vdev_kick(void *env)
+static void vdev_kick(void *env, u32 unit)
 {
 	struct vpux_vdev *v = env_to_vdev(env);
 
-	queue_work(v->run_wq, &v->run_work);
+	queue_work(v->run_wq, &v->units[unit].work);
 }
 
 static void vdev_yield(void *env)
@@ -128,11 +129,13 @@ static const struct vpux_sim_env_ops vdev_env_ops = {
 
 static void vdev_run_work(struct work_struct *work)
 {
-	struct vpux_vdev *v = container_of(work, struct vpux_vdev, run_work);
+	struct vpux_vdev_unit *u = container_of(work, struct vpux_vdev_unit,
+						work);
+	struct vpux_vdev *v = u->vdev;
 
 	/* KCOV: the engines' work counts as the last job's submitter's */
 	kcov_remote_start_common(READ_ONCE(v->kcov_handle));
-	vpux_sim_run(v->sim);
+	vpux_sim_run_unit(v->sim, u->index);
 	kcov_remote_stop();
 }
 
@@ -165,30 +168,59 @@ int vpux_vdev_init(struct vpux_device *vdev, u32 instance)
 {
 	struct vpux_vdev *v = &vdev->vdev;
 	struct vpux_sim_config cfg;
+	u32 i, n;
 
 	spin_lock_init(&v->lock);
-	INIT_WORK(&v->run_work, vdev_run_work);
 	v->irq_work = IRQ_WORK_INIT_HARD(vdev_irq_work);
 
 	/*
-	 * One work item runs the engines, never concurrently with itself;
-	 * a per-CPU high-priority queue runs it on the CPU that wrote the
-	 * command register (run_job's), as soon as that CPU is free: no
-	 * cross-CPU wake-up between the driver and the "hardware".
+	 * One work item per execution unit (engine): a work item never runs
+	 * concurrently with itself, different units run in parallel.
+	 *
+	 * Per-CPU and WQ_HIGHPRI: a unit's work runs on the CPU that wrote
+	 * the command register (run_job's) as soon as that CPU is free, so
+	 * the common short op costs no cross-CPU wake-up between the driver
+	 * and the "hardware".
+	 *
+	 * WQ_CPU_INTENSIVE: a unit may compute for seconds, only calling
+	 * cond_resched(). Per-CPU pools are concurrency-managed: a running
+	 * item that never sleeps keeps the other items queued on its CPU's
+	 * pool (another engine's, or other drivers' high-priority work)
+	 * from starting. Items of a CPU-intensive queue do not count
+	 * towards that concurrency, so the pool starts a second worker at
+	 * once and the scheduler shares the CPU between them: a DMA op
+	 * queued behind a long DPU op waits a scheduler slice, not the DPU
+	 * op. (WQ_UNBOUND would do as well for the long op but would move
+	 * every short op to whichever CPU the unbound pool picks.)
 	 */
-	v->run_wq = alloc_workqueue("vpux%u-engines", WQ_HIGHPRI, 0, instance);
+	v->run_wq = alloc_workqueue("vpux%u-engines",
+				    WQ_HIGHPRI | WQ_CPU_INTENSIVE, 0, instance);
 	if (!v->run_wq)
 		return -ENOMEM;
 
 	vpux_sim_default_config(&cfg);
 	cfg.instance = instance;
 	v->sim = vpux_sim_create(&cfg, &vdev_env_ops, v);
-	if (!v->sim) {
-		destroy_workqueue(v->run_wq);
-		return -ENOMEM;
+	if (!v->sim)
+		goto err_wq;
+	n = vpux_sim_units(v->sim);
+	v->units = kcalloc(n, sizeof(*v->units), GFP_KERNEL);
+	if (!v->units)
+		goto err_sim;
+	for (i = 0; i < n; i++) {
+		v->units[i].vdev = v;
+		v->units[i].index = i;
+		INIT_WORK(&v->units[i].work, vdev_run_work);
 	}
 
 	return drmm_add_action_or_reset(&vdev->drm, vpux_vdev_release, NULL);
+
+err_sim:
+	vpux_sim_destroy(v->sim);
+	v->sim = NULL;
+err_wq:
+	destroy_workqueue(v->run_wq);
+	return -ENOMEM;
 }
 
 /**
@@ -224,6 +256,8 @@ void vpux_vdev_fini(struct vpux_device *vdev)
 
 	vpux_vdev_quiesce(vdev);
 	destroy_workqueue(v->run_wq);
+	kfree(v->units);
+	v->units = NULL;
 	vpux_sim_destroy(v->sim);
 	v->sim = NULL;
 }

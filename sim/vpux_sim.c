@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * vpux NPU model: register file, interrupt logic, engine state machines,
- * virtual clock and the executor that runs queued ops.
+ * virtual clock and the executors that run queued ops.
  *
  * A register write never computes: START latches the op and queues it;
- * the platform's execution context (vpux_sim_run) or a test
- * (vpux_sim_step) executes it later with the register lock dropped, then
- * publishes the completion under the lock. Documentation/hw-model.rst is
- * the prose version of what follows.
+ * the engine's execution unit, run by the platform (vpux_sim_run_unit) or
+ * by a test (vpux_sim_step), executes it later with the register lock
+ * dropped, then publishes the completion under the lock. Engines execute
+ * independently of each other. Documentation/hw-model.rst is the prose
+ * version of what follows; the locking rules are in vpux_sim_priv.h.
  */
 
 #include "vpux_sim_priv.h"
@@ -121,35 +122,56 @@ struct vpux_sim *vpux_sim_create(const struct vpux_sim_config *cfg,
 		sim_engine_init(sim, e);
 
 	sim->cmx = ops->alloc(env, sim->cmx_bytes);
-	sim->tlb = ops->alloc(env, sizeof(*sim->tlb) * cfg->ctx_slots *
-			      VPUX_SIM_TLB_ENTRIES);
-	sim->bounce = ops->alloc(env, VPUX_SIM_BOUNCE_SIZE);
-	if (!sim->cmx || !sim->tlb || !sim->bounce) {
-		vpux_sim_destroy(sim);
-		return NULL;
+	if (!sim->cmx)
+		goto err;
+	for (e = 0; e < sim->n_engines; e++) {
+		struct vpux_sim_op *op = &sim->op[e];
+
+		op->sim = sim;
+		op->tlb = ops->alloc(env, sizeof(*op->tlb) * cfg->ctx_slots *
+				     VPUX_SIM_TLB_ENTRIES);
+		op->bounce = ops->alloc(env, VPUX_SIM_BOUNCE_SIZE);
+		if (!op->tlb || !op->bounce)
+			goto err;
 	}
-	sim->op.sim = sim;
 	return sim;
+
+err:
+	vpux_sim_destroy(sim);
+	return NULL;
 }
 
 /* The platform guarantees that no executor and no register access is active. */
 void vpux_sim_destroy(struct vpux_sim *sim)
 {
 	void *env;
+	u32 e;
 
 	if (!sim)
 		return;
 	env = sim->env;
-	if (sim->bounce)
-		sim->ops->free(env, sim->bounce);
-	if (sim->tlb)
-		sim->ops->free(env, sim->tlb);
+	for (e = 0; e < sim->n_engines; e++) {
+		if (sim->op[e].bounce)
+			sim->ops->free(env, sim->op[e].bounce);
+		if (sim->op[e].tlb)
+			sim->ops->free(env, sim->op[e].tlb);
+	}
 	if (sim->cmx)
 		sim->ops->free(env, sim->cmx);
 	sim->ops->free(env, sim);
 }
 
 /* ---- engine state machine (all under the lock) ---- */
+
+/* Every engine drops the cached translations of @slots before its next op. */
+static void sim_tlb_invalidate(struct vpux_sim *sim, u32 slots)
+{
+	u32 e;
+
+	slots &= (1u << sim->cfg.ctx_slots) - 1;
+	for (e = 0; e < sim->n_engines; e++)
+		sim->eng[e].tlb_flush |= slots;
+}
 
 /* Drop the engine's op, if any; the executor discards stale results. */
 static void eng_cancel(struct vpux_sim_engine *eng)
@@ -228,8 +250,11 @@ static bool eng_complete(struct vpux_sim *sim, u32 e, u32 err, u64 cycles,
 	return (sim_pending(sim) & ~old) != 0;
 }
 
-/* START: latch and queue; returns true if the IRQ line must be raised. */
-static bool eng_start(struct vpux_sim *sim, u32 e, bool *kick)
+/*
+ * START: latch and queue, add @e to *@kick; returns true if the IRQ line
+ * must be raised.
+ */
+static bool eng_start(struct vpux_sim *sim, u32 e, u32 *kick)
 {
 	struct vpux_sim_engine *eng = &sim->eng[e];
 	u32 kind;
@@ -270,7 +295,7 @@ static bool eng_start(struct vpux_sim *sim, u32 e, bool *kick)
 		break;
 	}
 	eng->phase = VPUX_SIM_PH_QUEUED;
-	*kick = true;
+	*kick |= 1u << e;
 	return false;
 }
 
@@ -285,7 +310,7 @@ static bool sim_reset(struct vpux_sim *sim)
 	sim->fault_addr = 0;
 	sim->inject = 0;
 	sim->inject_arg = 0;
-	sim->tlb_flush = (1u << sim->cfg.ctx_slots) - 1;
+	sim_tlb_invalidate(sim, ~0u);
 	return false;
 }
 
@@ -318,7 +343,7 @@ static u32 eng_reg_read(struct vpux_sim *sim, u32 e, u32 reg)
 }
 
 static bool eng_reg_write(struct vpux_sim *sim, u32 e, u32 reg, u32 val,
-			  bool *kick)
+			  u32 *kick)
 {
 	struct vpux_sim_engine *eng = &sim->eng[e];
 
@@ -455,12 +480,15 @@ static void mmu_reg_write(struct vpux_sim *sim, u32 off, u32 val)
 		return;
 	}
 	/* a new root or enable state implies dropping cached walks */
-	sim->tlb_flush |= 1u << c;
+	sim_tlb_invalidate(sim, 1u << c);
 }
 
-/* Returns true if the interrupt line must be raised; sets *kick. */
+/*
+ * Returns true if the interrupt line must be raised; adds the units to
+ * kick to *@kick.
+ */
 static bool sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
-				 bool *kick)
+				 u32 *kick)
 {
 	u32 old = sim_pending(sim);
 	u32 e;
@@ -513,32 +541,50 @@ static bool sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
 				eng_reset(sim, e);
 		return false;
 	case VPUX_REG_MMU_INVALIDATE:
-		sim->tlb_flush |= val & ((1u << sim->cfg.ctx_slots) - 1);
+		sim_tlb_invalidate(sim, val);
 		return false;
 	}
 	return false;
 }
 
+/* Kick every unit in the bitmask @units. Called without the lock. */
+static void sim_kick(struct vpux_sim *sim, u32 units)
+{
+	u32 u;
+
+	for (u = 0; units; u++, units >>= 1)
+		if (units & 1)
+			sim->ops->kick(sim->env, u);
+}
+
 void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value)
 {
-	bool raise, kick = false;
+	u32 kick = 0;
+	bool raise;
 
 	if (offset >= VPUX_MMIO_SIZE || offset & 3)
 		return;
 	sim_lock(sim);
 	raise = sim_reg_write_locked(sim, offset, value, &kick);
 	if (sim->step_mode)
-		kick = false;
+		kick = 0;
 	sim_unlock(sim);
-	if (kick)
-		sim->ops->kick(sim->env);
+	sim_kick(sim, kick);
 	if (raise)
 		sim->ops->irq_raise(sim->env);
 }
 
-/* ---- executor ---- */
+/* ---- executors ---- */
 
-/* The queued op started first (lowest START sequence), or -1. */
+u32 vpux_sim_units(const struct vpux_sim *sim)
+{
+	return sim->n_engines;
+}
+
+/*
+ * The queued op started first (lowest START sequence) whose engine has no
+ * executor running, or -1.
+ */
 static int sim_pick_queued(struct vpux_sim *sim)
 {
 	int best = -1;
@@ -547,7 +593,7 @@ static int sim_pick_queued(struct vpux_sim *sim)
 	for (e = 0; e < sim->n_engines; e++) {
 		struct vpux_sim_engine *eng = &sim->eng[e];
 
-		if (eng->phase != VPUX_SIM_PH_QUEUED)
+		if (eng->phase != VPUX_SIM_PH_QUEUED || eng->running)
 			continue;
 		if (best < 0 || eng->seq < sim->eng[best].seq)
 			best = e;
@@ -564,7 +610,7 @@ static int sim_pick_finished(struct vpux_sim *sim)
 	for (e = 0; e < sim->n_engines; e++) {
 		struct vpux_sim_engine *eng = &sim->eng[e];
 
-		if (eng->phase != VPUX_SIM_PH_FINISHED)
+		if (eng->phase != VPUX_SIM_PH_FINISHED || eng->running)
 			continue;
 		if (best < 0 || eng->end_time < sim->eng[best].end_time ||
 		    (eng->end_time == sim->eng[best].end_time &&
@@ -572,6 +618,18 @@ static int sim_pick_finished(struct vpux_sim *sim)
 			best = e;
 	}
 	return best;
+}
+
+/* Bitmask of the units with work their executor has not taken. */
+static u32 sim_units_pending(struct vpux_sim *sim)
+{
+	u32 e, units = 0;
+
+	for (e = 0; e < sim->n_engines; e++)
+		if (sim->eng[e].phase == VPUX_SIM_PH_QUEUED ||
+		    sim->eng[e].phase == VPUX_SIM_PH_FINISHED)
+			units |= 1u << e;
+	return units;
 }
 
 static void sim_exec_op(struct vpux_sim_op *op)
@@ -590,14 +648,15 @@ static void sim_exec_op(struct vpux_sim_op *op)
 }
 
 /*
- * Execute engine @e's queued op: called and returns with the lock held,
- * drops it for the computation. The result is parked in the engine
- * (phase FINISHED) unless the op was aborted meanwhile.
+ * Execute engine @e's queued op in the engine's executor (eng->running is
+ * set): called and returns with the lock held, drops it for the
+ * computation. The result is parked in the engine (phase FINISHED)
+ * unless the op was aborted meanwhile.
  */
 static void sim_execute(struct vpux_sim *sim, u32 e)
 {
 	struct vpux_sim_engine *eng = &sim->eng[e];
-	struct vpux_sim_op *op = &sim->op;
+	struct vpux_sim_op *op = &sim->op[e];
 	u32 gen = eng->gen, flush, c;
 
 	op->eng_gen = &eng->gen;
@@ -619,13 +678,13 @@ static void sim_execute(struct vpux_sim *sim, u32 e)
 	op->cycles = 0;
 	memset(&op->fault, 0, sizeof(op->fault));
 	op->since_yield = 0;
-	flush = sim->tlb_flush;
-	sim->tlb_flush = 0;
+	flush = eng->tlb_flush;
+	eng->tlb_flush = 0;
 	eng->phase = VPUX_SIM_PH_EXEC;
 	sim_unlock(sim);
 
 	if (flush)
-		vpux_sim_tlb_flush(sim, flush);
+		vpux_sim_tlb_flush(op, flush);
 	sim_exec_op(op);
 
 	sim_lock(sim);
@@ -642,7 +701,11 @@ static void sim_execute(struct vpux_sim *sim, u32 e)
 	eng->fault = op->fault;
 }
 
-/* Publish engine @e's finished op; returns true if the line must rise. */
+/*
+ * Publish engine @e's finished op at its completion time: the virtual
+ * clock moves to it unless it is already later. Returns true if the line
+ * must rise.
+ */
 static bool sim_publish(struct vpux_sim *sim, u32 e)
 {
 	struct vpux_sim_engine *eng = &sim->eng[e];
@@ -666,49 +729,72 @@ static bool sim_publish(struct vpux_sim *sim, u32 e)
 	return raise || (sim_pending(sim) & ~old) != 0;
 }
 
-static void sim_raise_unlocked(struct vpux_sim *sim, bool *raise)
+/*
+ * Engine @e's executor loop, eng->running set, lock held: execute and
+ * publish its ops until it has none (or step mode takes over).
+ */
+static int sim_run_engine(struct vpux_sim *sim, u32 e)
 {
-	if (*raise) {
-		*raise = false;
-		sim_unlock(sim);
-		sim->ops->irq_raise(sim->env);
-		sim_lock(sim);
+	struct vpux_sim_engine *eng = &sim->eng[e];
+	int done = 0;
+
+	while (!sim->step_mode) {
+		if (eng->phase == VPUX_SIM_PH_FINISHED) {
+			bool raise = sim_publish(sim, e);
+
+			done++;
+			if (raise) {
+				sim_unlock(sim);
+				sim->ops->irq_raise(sim->env);
+				sim_lock(sim);
+			}
+			continue;
+		}
+		if (eng->phase != VPUX_SIM_PH_QUEUED)
+			break;
+		sim_execute(sim, e);
 	}
+	return done;
+}
+
+int vpux_sim_run_unit(struct vpux_sim *sim, u32 unit)
+{
+	struct vpux_sim_engine *eng;
+	int done;
+
+	if (unit >= vpux_sim_units(sim))
+		return 0;
+	eng = &sim->eng[unit];
+	sim_lock(sim);
+	if (eng->running) {
+		/* the active executor sees the new work before leaving */
+		sim_unlock(sim);
+		return 0;
+	}
+	eng->running = true;
+	done = sim_run_engine(sim, unit);
+	eng->running = false;
+	sim_unlock(sim);
+	return done;
 }
 
 int vpux_sim_run(struct vpux_sim *sim)
 {
-	bool raise = false;
-	int done = 0;
-	int e;
+	int done = 0, e, n;
+	bool step;
 
-	sim_lock(sim);
-	if (sim->executing) {
-		/* the active executor will see the new work before leaving */
-		sim_unlock(sim);
-		return 0;
-	}
-	sim->executing = true;
 	for (;;) {
-		if (sim->step_mode)
-			break;
-		e = sim_pick_finished(sim);
-		if (e >= 0) {
-			raise = sim_publish(sim, e);
-			done++;
-			sim_raise_unlocked(sim, &raise);
-			continue;
-		}
+		sim_lock(sim);
+		step = sim->step_mode;
 		e = sim_pick_queued(sim);
 		if (e < 0)
+			e = sim_pick_finished(sim);
+		sim_unlock(sim);
+		if (step || e < 0)
 			break;
-		sim_execute(sim, e);
+		done += vpux_sim_run_unit(sim, e);
 	}
-	sim->executing = false;
-	sim_unlock(sim);
-	if (sim->step_mode) {
-		int n;
-
+	if (step) {
 		while ((n = vpux_sim_step(sim)) > 0)
 			done += n;
 	}
@@ -717,14 +803,13 @@ int vpux_sim_run(struct vpux_sim *sim)
 
 void vpux_sim_set_step_mode(struct vpux_sim *sim, bool on)
 {
-	bool kick;
+	u32 kick;
 
 	sim_lock(sim);
 	sim->step_mode = on;
-	kick = !on && (sim_pick_queued(sim) >= 0 || sim_pick_finished(sim) >= 0);
+	kick = on ? 0 : sim_units_pending(sim);
 	sim_unlock(sim);
-	if (kick)
-		sim->ops->kick(sim->env);
+	sim_kick(sim, kick);
 }
 
 int vpux_sim_step(struct vpux_sim *sim)
@@ -733,18 +818,15 @@ int vpux_sim_step(struct vpux_sim *sim)
 	int e;
 
 	sim_lock(sim);
-	if (sim->executing) {
-		sim_unlock(sim);
-		return 0;
-	}
-	sim->executing = true;
-	/* compute everything queued, then complete the earliest */
-	while ((e = sim_pick_queued(sim)) >= 0)
+	/* compute everything queued, in START order, then complete the earliest */
+	while ((e = sim_pick_queued(sim)) >= 0) {
+		sim->eng[e].running = true;
 		sim_execute(sim, e);
+		sim->eng[e].running = false;
+	}
 	e = sim_pick_finished(sim);
 	if (e >= 0)
 		raise = sim_publish(sim, e);
-	sim->executing = false;
 	sim_unlock(sim);
 	if (raise)
 		sim->ops->irq_raise(sim->env);

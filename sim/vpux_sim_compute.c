@@ -7,8 +7,8 @@
  * DPU: the descriptor is validated and sized by vpux_dpu_extents(); every
  * operand range is then checked (reads and the output write) before any
  * data moves, so a fault stores nothing. Input operands in CMX are used in
- * place; the output always goes through a buffer and is stored once the
- * kernel succeeded.
+ * place (but the requant records, checked before use); the output always
+ * goes through a buffer and is stored once the kernel succeeded.
  *
  * SHAVE: the argument buffer is copied in; the kernel reaches memory only
  * through window addresses, which this file translates: window bounds
@@ -41,15 +41,20 @@ static bool op_yield(void *arg)
 	return vpux_sim_op_cancelled(op);
 }
 
-/* Fetch a read operand: in place if it is CMX and suitably aligned. */
-static int dpu_fetch(struct vpux_sim_op *op, struct dpu_operand *o, u32 align)
+/*
+ * Fetch a read operand: in place if @in_place allows it, it is CMX and
+ * suitably aligned.
+ */
+static int dpu_fetch(struct vpux_sim_op *op, struct dpu_operand *o, u32 align,
+		     bool in_place)
 {
 	struct vpux_sim *sim = op->sim;
 	int ret;
 
 	if (!o->len)
 		return 0;
-	if (vpux_sim_is_cmx(sim, o->addr, o->len) && !(o->addr & (align - 1))) {
+	if (in_place && vpux_sim_is_cmx(sim, o->addr, o->len) &&
+	    !(o->addr & (align - 1))) {
 		/* still an access: lets an injected fault hit it */
 		ret = vpux_sim_mem_check(op, o->addr, o->len, false);
 		if (ret)
@@ -124,8 +129,13 @@ static noinline_for_stack int dpu_exec(struct vpux_sim_op *op,
 	/* check everything before the first byte moves */
 	for (i = 0; i < 5 && !ret; i++)
 		ret = vpux_sim_mem_check(op, opd[i].addr, opd[i].len, i == 4);
+	/*
+	 * Requant records are validated before use: they are always copied,
+	 * so that another engine storing into the same CMX bytes meanwhile
+	 * (which the driver must not let happen) can only change the data.
+	 */
 	for (i = 0; i < 4 && !ret; i++)
-		ret = dpu_fetch(op, &opd[i], i < 2 ? 1 : 4);
+		ret = dpu_fetch(op, &opd[i], i < 2 ? 1 : 4, i != 3);
 	if (ret)
 		goto out;
 	opd[4].buf = sim->ops->alloc(sim->env, opd[4].len ? opd[4].len : 1);

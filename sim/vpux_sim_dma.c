@@ -6,7 +6,8 @@
  * The descriptor is decoded and checked first (VPUX_ENG_ERR_DESC); then
  * every row of both sides is translated (a fault fails the op before a
  * byte moves); then rows are copied through a bounce buffer in chunks of
- * at most VPUX_SIM_BOUNCE_SIZE bytes, yielding the CPU regularly.
+ * at most VPUX_SIM_BOUNCE_SIZE bytes (the engine's own bounce buffer),
+ * yielding the CPU regularly.
  */
 
 #include "vpux_sim_priv.h"
@@ -79,7 +80,6 @@ static int dma_decode(const struct vpux_sim *sim,
 static int dma_rows(struct vpux_sim_op *op, const struct vpux_hw_dma_desc *d,
 		    bool copy)
 {
-	struct vpux_sim *sim = op->sim;
 	u32 i1, i2, i3;
 	int ret;
 
@@ -111,10 +111,10 @@ static int dma_rows(struct vpux_sim_op *op, const struct vpux_hw_dma_desc *d,
 					if (n > VPUX_SIM_BOUNCE_SIZE)
 						n = VPUX_SIM_BOUNCE_SIZE;
 					ret = vpux_sim_mem_read(op, src + done,
-								sim->bounce, n);
+								op->bounce, n);
 					if (!ret)
 						ret = vpux_sim_mem_write(op, dst + done,
-									 sim->bounce, n);
+									 op->bounce, n);
 					if (ret)
 						return ret;
 					done += n;

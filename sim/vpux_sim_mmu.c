@@ -6,8 +6,8 @@
  * on-chip, not translated) or a device VA translated through the op's
  * context slot: a three-level walk of 512-entry tables that the driver
  * wrote into system memory, read with env->phys_read. Leaf PTEs are cached
- * in a small per-slot TLB that only MMU_INVALIDATE (or reprogramming the
- * slot) drops, as on real hardware.
+ * in a small per-slot TLB of each engine that only MMU_INVALIDATE (or
+ * reprogramming the slot) drops, as on real hardware.
  *
  * The first fault of an op is recorded in op->fault; the op then fails
  * with VPUX_ENG_ERR_MMU. Writes are checked page by page before the first
@@ -18,14 +18,15 @@
 
 #define VA_PAGE_MASK	(~(u64)(VPUX_PAGE_SIZE - 1))
 
-void vpux_sim_tlb_flush(struct vpux_sim *sim, u32 slots)
+/* Drop the cached translations of @slots from @op's engine's TLB. */
+void vpux_sim_tlb_flush(struct vpux_sim_op *op, u32 slots)
 {
 	u32 c;
 
-	for (c = 0; c < sim->cfg.ctx_slots; c++)
+	for (c = 0; c < op->sim->cfg.ctx_slots; c++)
 		if (slots & (1u << c))
-			memset(&sim->tlb[c * VPUX_SIM_TLB_ENTRIES], 0,
-			       sizeof(*sim->tlb) * VPUX_SIM_TLB_ENTRIES);
+			memset(&op->tlb[c * VPUX_SIM_TLB_ENTRIES], 0,
+			       sizeof(*op->tlb) * VPUX_SIM_TLB_ENTRIES);
 }
 
 bool vpux_sim_is_cmx(const struct vpux_sim *sim, u64 addr, u64 len)
@@ -101,7 +102,7 @@ static int mmu_translate(struct vpux_sim_op *op, u64 va, bool write, u64 *pa)
 	    va >> VPUX_VA_BITS)
 		return op_fault(op, va, VPUX_FAULT_REASON_RANGE, write);
 
-	t = &sim->tlb[op->ctx * VPUX_SIM_TLB_ENTRIES +
+	t = &op->tlb[op->ctx * VPUX_SIM_TLB_ENTRIES +
 		      (vpn & (VPUX_SIM_TLB_ENTRIES - 1))];
 	if (t->tag == vpn + 1) {
 		pte = t->pte;
@@ -237,7 +238,7 @@ int vpux_sim_mem_write(struct vpux_sim_op *op, u64 addr, const void *src,
 		if (n > len)
 			n = len;
 		if (cmx) {
-			/* on-chip: nobody else can reuse it, no lock needed */
+			/* on-chip: the driver cannot reuse it, no lock needed */
 			if (vpux_sim_op_cancelled(op))
 				return -VPUX_ENG_ERR_ABORTED;
 			memcpy(sim->cmx + (addr - sim->cmx_base), p, n);

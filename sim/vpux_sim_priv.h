@@ -3,12 +3,34 @@
  * vpux NPU model: internals shared by the model's source files. Nothing
  * here is visible to the driver or the platform glue.
  *
- * Concurrency: one lock (env->lock) protects every register and the engine
- * state machines. Engine computation runs in an "executor" (the context
- * calling vpux_sim_run() or vpux_sim_step(); at most one at a time) with
- * the lock dropped; the executor works on a private snapshot of the op
- * (struct vpux_sim_op) and touches only executor-private state (CMX, TLB,
- * bounce buffer) while unlocked.
+ * Concurrency and locking rules:
+ *
+ * - One lock (env->lock) protects every register and the engine state
+ *   machines (struct vpux_sim_engine, the register fields of struct
+ *   vpux_sim). It is held only for register accesses, the bookkeeping
+ *   around an op and single-page stores into system memory; never across
+ *   computation, never across env->kick, env->irq_raise or env->yield.
+ * - Each engine has its own executor: the context running the engine's
+ *   unit (vpux_sim_run_unit(), or vpux_sim_step() for a queued op). The
+ *   engine's "running" flag, set and cleared under the lock, makes it
+ *   exclusive: at most one context executes an engine's ops at a time,
+ *   while different engines execute concurrently.
+ * - An executor computes with the lock dropped, on its engine's private
+ *   struct vpux_sim_op: the snapshot of the op taken under the lock, and
+ *   the engine's own TLB and bounce buffer. Nothing else in it is shared,
+ *   so engines need no lock between them.
+ * - ABORT/reset bump the engine's generation under the lock; the executor
+ *   polls it without the lock (VPUX_SIM_READ_ONCE) between bounded pieces
+ *   of work, and checks it under the lock before every store into system
+ *   memory and before publishing a result.
+ * - TLB invalidations (MMU_INVALIDATE, slot reprogramming, RESET) are
+ *   recorded under the lock in every engine's tlb_flush mask; an executor
+ *   applies its engine's mask to its own TLB when it picks its next op.
+ * - CMX is shared by every engine without a lock: the driver keeps ops
+ *   that run at the same time off each other's CMX bytes. When it does
+ *   not, the data is unspecified (plain concurrent loads and stores of
+ *   bytes), never a crash: nothing the model decides on (descriptors,
+ *   requant records) is used in place from CMX.
  */
 #ifndef VPUX_SIM_PRIV_H
 #define VPUX_SIM_PRIV_H
@@ -48,12 +70,12 @@
 #define VPUX_SIM_DMA_MAX_BYTES		0xffffffffull
 #define VPUX_SIM_MAX_SPAN		(1ull << 40)
 
-/* Executor bounce buffer; env->yield is called every YIELD_BYTES. */
+/* Per-engine bounce buffer; env->yield is called every YIELD_BYTES. */
 #define VPUX_SIM_BOUNCE_SIZE		(16u * 1024u)
 #define VPUX_SIM_YIELD_BYTES		(256u * 1024u)
 #define VPUX_SIM_YIELD_ROWS		4096u
 
-/* Per-context-slot TLB, direct mapped. */
+/* Per-engine TLB: per context slot, direct mapped. */
 #define VPUX_SIM_TLB_ENTRIES		64u
 
 struct vpux_sim_tlb_entry {
@@ -68,11 +90,15 @@ struct vpux_sim_fault {
 };
 
 /*
- * One op as the executor sees it: a snapshot of the latched descriptor and
- * of the MMU context taken when the executor picked the op, plus results.
+ * An engine's executor: one op as the executor sees it (a snapshot of the
+ * latched descriptor and of the MMU context taken when the executor picked
+ * the op, plus results), and the engine's private TLB and bounce buffer.
+ * Only the engine's executor touches it.
  */
 struct vpux_sim_op {
 	struct vpux_sim *sim;
+	struct vpux_sim_tlb_entry *tlb;	/* ctx_slots * VPUX_SIM_TLB_ENTRIES */
+	u8 *bounce;			/* VPUX_SIM_BOUNCE_SIZE bytes */
 	const u32 *eng_gen;	/* the engine's generation, polled */
 	u32 gen;		/* generation the op was picked in */
 	u32 engine;
@@ -94,7 +120,7 @@ struct vpux_sim_op {
 /* engine life cycle, beyond what STATUS shows */
 enum vpux_sim_phase {
 	VPUX_SIM_PH_IDLE,	/* no op: STATUS IDLE, DONE or ERROR */
-	VPUX_SIM_PH_QUEUED,	/* latched, waiting for the executor */
+	VPUX_SIM_PH_QUEUED,	/* latched, waiting for the engine's executor */
 	VPUX_SIM_PH_EXEC,	/* the executor is computing it */
 	VPUX_SIM_PH_FINISHED,	/* computed, completion not yet published */
 	VPUX_SIM_PH_HUNG,	/* injected hang: never completes */
@@ -111,6 +137,8 @@ struct vpux_sim_engine {
 	u32 latched[VPUX_ENG_PARAM_WORDS];
 	u32 latched_ctx;
 	enum vpux_sim_phase phase;
+	bool running;		/* an executor runs this engine's ops */
+	u32 tlb_flush;		/* slots whose TLB the executor must drop */
 	u32 gen;		/* bumped by abort/reset: stale results dropped */
 	u64 seq;		/* START order */
 	u64 start_time;		/* virtual clock at START */
@@ -141,23 +169,21 @@ struct vpux_sim {
 	u32 mmu_pt_lo[VPUX_MAX_CTX_SLOTS];
 	u32 mmu_pt_hi[VPUX_MAX_CTX_SLOTS];
 	u32 mmu_ctrl[VPUX_MAX_CTX_SLOTS];
-	u32 tlb_flush;		/* slots whose TLB the executor must drop */
 	bool step_mode;
-	bool executing;		/* an executor is active */
 	u64 seq;
 	struct vpux_sim_engine eng[VPUX_MAX_ENGINES];
 
-	/* executor-private */
+	/* constant after creation */
 	u64 cmx_base;
 	u64 cmx_bytes;
+	/* shared by the executors, see the locking rules above */
 	u8 *cmx;
-	struct vpux_sim_tlb_entry *tlb;	/* ctx_slots * VPUX_SIM_TLB_ENTRIES */
-	u8 *bounce;
-	struct vpux_sim_op op;
+	/* executor-private, one per engine */
+	struct vpux_sim_op op[VPUX_MAX_ENGINES];
 };
 
 /* vpux_sim_mmu.c: device memory access on behalf of an op */
-void vpux_sim_tlb_flush(struct vpux_sim *sim, u32 slots);
+void vpux_sim_tlb_flush(struct vpux_sim_op *op, u32 slots);
 bool vpux_sim_is_cmx(const struct vpux_sim *sim, u64 addr, u64 len);
 bool vpux_sim_overlaps_cmx(const struct vpux_sim *sim, u64 addr, u64 len);
 int vpux_sim_mem_check(struct vpux_sim_op *op, u64 addr, u64 len, bool write);

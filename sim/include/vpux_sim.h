@@ -8,7 +8,13 @@
  * (its MMIO accessors) and the interrupt it receives through
  * vpux_sim_env_ops.irq_raise. The remaining calls belong to the platform
  * glue that plays the role of the silicon: creating the device, running
- * queued engine work in a context of the glue's choosing, single-stepping.
+ * each execution unit's work in a context of the glue's choosing,
+ * single-stepping.
+ *
+ * Execution units: every engine executes its ops independently of the
+ * others, in its own execution context (vpux_sim_run_unit()), so that a
+ * long op on one engine never delays another engine. Units 0 ..
+ * vpux_sim_units() - 1 are the engines, by global engine index.
  *
  * The model core builds in the kernel and in user space: no libc beyond
  * what vpux_sim_compat.h maps, memory only through env->alloc.
@@ -59,8 +65,11 @@ struct vpux_sim_config {
  * @unlock: release it
  * @irq_raise: (IRQ_STATUS & IRQ_MASK) became non-zero; deliver the
  *	interrupt. Called without the lock held.
- * @kick: engine work was queued; arrange for vpux_sim_run() to be called
- *	soon from a context that may sleep. Not called in step mode.
+ * @kick: work was queued for execution unit @unit; arrange for
+ *	vpux_sim_run_unit(@unit) to be called soon from a context that may
+ *	sleep. Units must be able to run concurrently with each other: a
+ *	unit computes for as long as its op takes (seconds), yielding.
+ *	Not called in step mode.
  * @yield: called between tiles of long computations (cond_resched()).
  */
 struct vpux_sim_env_ops {
@@ -71,7 +80,7 @@ struct vpux_sim_env_ops {
 	void (*lock)(void *env);
 	void (*unlock)(void *env);
 	void (*irq_raise)(void *env);
-	void (*kick)(void *env);
+	void (*kick)(void *env, u32 unit);
 	void (*yield)(void *env);
 };
 
@@ -86,13 +95,27 @@ void vpux_sim_destroy(struct vpux_sim *sim);
 u32 vpux_sim_reg_read(struct vpux_sim *sim, u32 offset);
 void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value);
 
+/* Largest vpux_sim_units() of any model instance. */
+#define VPUX_SIM_MAX_UNITS	VPUX_MAX_ENGINES
+
 /*
- * Engine execution. vpux_sim_run() executes queued ops until none is left
- * and returns how many completed. In step mode (for deterministic tests)
- * env->kick is never called and vpux_sim_step() completes exactly one op:
- * the in-flight op with the earliest completion time on the model's
- * virtual clock. It returns 1 if it completed an op, 0 if none was queued.
+ * Execution. vpux_sim_units() is the number of execution units.
+ * vpux_sim_run_unit() executes unit @unit's queued work until it has none
+ * and returns how many ops completed; called for a unit that is already
+ * being run elsewhere, it returns 0 at once (the active call picks up the
+ * new work before it returns). Different units may run concurrently.
+ *
+ * vpux_sim_run() runs every unit's queued work in the caller, oldest op
+ * first, until none is left, for platforms and tests that have a single
+ * execution context; it returns how many ops completed.
+ *
+ * In step mode (for deterministic tests) env->kick is never called and
+ * vpux_sim_step() completes exactly one op in the caller: the in-flight op
+ * with the earliest completion time on the model's virtual clock. It
+ * returns 1 if it completed an op, 0 if none was queued.
  */
+u32 vpux_sim_units(const struct vpux_sim *sim);
+int vpux_sim_run_unit(struct vpux_sim *sim, u32 unit);
 int vpux_sim_run(struct vpux_sim *sim);
 void vpux_sim_set_step_mode(struct vpux_sim *sim, bool on);
 int vpux_sim_step(struct vpux_sim *sim);

@@ -3,7 +3,8 @@
  * Long compute ops on the threaded host platform: ABORT and ENGINE_RESET
  * stop a DPU or SHAVE op that takes seconds within a bounded time (the
  * engine runs its next op at once, the abandoned op stores nothing after
- * the register write returned). Prints the measured latencies.
+ * the register write returned), and a long op on one engine does not
+ * delay the ops of the others. Prints the measured latencies.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,6 +16,7 @@
 
 /* generous for loaded CI hosts and sanitizers; the figures are printed */
 #define ABORT_BOUND_MS		250
+#define OTHER_BOUND_MS		100
 
 static struct t_dev t;
 static uint32_t dpu0, shave0;
@@ -322,6 +324,40 @@ static void test_shave_abort(void)
 	t_buf_free(&t, &args);
 }
 
+/* a long DPU op does not delay a 64-byte DMA on another engine */
+static void test_independent(void)
+{
+	struct vpux_hw_dma_desc dma;
+	struct t_buf src, dst;
+	struct long_dpu l;
+	double t0, ms;
+	bool ok;
+
+	forget_bits();
+	t_buf_alloc(&t, &src, 64, false);
+	t_buf_alloc(&t, &dst, 64, true);
+	t_fill(src.ptr, 64);
+	long_dpu_start(&l, dpu0);
+	sleep_ms(300);
+	t0 = now_ms();
+	dma = t_dma_1d(src.va, dst.va, 64);
+	t_start(&t, 0, 0, &dma, sizeof(dma));
+	ok = wait_bits(VPUX_IRQ_ENGINE(0), 30000);
+	irq_bits(&ms);
+	ms -= t0;
+	tap_check(ok && t_eng(&t, 0, VPUX_ENG_STATUS) == T_DONE &&
+		  !memcmp(src.ptr, dst.ptr, 64), "DMA next to a long DPU op: done, data right");
+	tap_check(t_eng(&t, dpu0, VPUX_ENG_STATUS) == VPUX_ENG_STATE_BUSY,
+		  "the DPU op is still running when the DMA completed");
+	tap_check(ok && ms < OTHER_BOUND_MS,
+		  "DMA while the DPU computes: done in %.1f ms (bound %d)",
+		  ms, OTHER_BOUND_MS);
+	t_wreg(&t, VPUX_REG_ENGINE(dpu0) + VPUX_ENG_CMD, VPUX_ENG_CMD_ABORT);
+	long_dpu_free(&l);
+	t_buf_free(&t, &dst);
+	t_buf_free(&t, &src);
+}
+
 int main(void)
 {
 	t_arena = 256u << 20;
@@ -333,6 +369,7 @@ int main(void)
 	test_dpu_stop(false);
 	test_dpu_stop(true);
 	test_shave_abort();
+	test_independent();
 	vpux_host_dev_set_irq_handler(t.dev, NULL, NULL);
 	t_close(&t);
 	return tap_finish();

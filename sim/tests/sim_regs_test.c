@@ -71,10 +71,11 @@ static void e_raise(void *env)
 	e->raises++;
 }
 
-static void e_kick(void *env)
+static void e_kick(void *env, u32 unit)
 {
 	struct env *e = env;
 
+	(void)unit;
 	if (e->locked)
 		e->lock_errors++;
 	e->kicks++;

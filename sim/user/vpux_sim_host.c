@@ -2,11 +2,13 @@
 /*
  * Host user-space platform for the NPU model (see vpux_sim_host.h).
  *
- * Threads: the caller (the "CPU" running the driver), a worker that runs
- * engine work after env->kick (the NPU's own clock domain), and an
- * interrupt thread that runs the registered handler when the model raises
- * its line. In step mode there are no threads: the caller completes ops
- * with vpux_host_dev_step(), which also delivers the interrupt.
+ * Threads: the caller (the "CPU" running the driver), one worker per
+ * execution unit of the model that runs the unit's work after env->kick
+ * (the engines, each in its own clock domain, so a long op on one engine
+ * never delays another), and an interrupt thread that runs the registered
+ * handler when the model raises its line. In step mode there are no
+ * threads: the caller completes ops with vpux_host_dev_step(), which also
+ * delivers the interrupt.
  *
  * Physical memory is an arena whose addresses start at VPUX_HOST_PHYS_BASE.
  * The model reaches it only through phys_read/phys_write, which refuse
@@ -28,6 +30,15 @@ struct host_irq_call {
 	pthread_t thread;
 };
 
+/* one execution unit's worker thread */
+struct host_unit {
+	struct vpux_host_dev *dev;
+	uint32_t index;
+	pthread_t thread;
+	pthread_cond_t kick_cv;		/* with dev->ctl */
+	bool kick_pending;
+};
+
 struct vpux_host_dev {
 	struct vpux_sim *sim;
 	pthread_mutex_t sim_lock;	/* the model's register lock */
@@ -42,13 +53,12 @@ struct vpux_host_dev {
 	/* execution and interrupt delivery */
 	bool step_mode;
 	pthread_mutex_t ctl;
-	pthread_cond_t kick_cv;
 	pthread_cond_t irq_cv;
-	bool kick_pending;
 	bool irq_pending;
 	bool stop;
 	bool threads;
-	pthread_t worker;
+	struct host_unit units[VPUX_SIM_MAX_UNITS];
+	uint32_t n_units;		/* worker threads running */
 	pthread_t irq_thread;
 	void (*handler)(void *arg);
 	void *handler_arg;
@@ -152,13 +162,14 @@ static void env_irq_raise(void *env)
 	pthread_mutex_unlock(&dev->ctl);
 }
 
-static void env_kick(void *env)
+static void env_kick(void *env, u32 unit)
 {
 	struct vpux_host_dev *dev = env;
+	struct host_unit *u = &dev->units[unit];
 
 	pthread_mutex_lock(&dev->ctl);
-	dev->kick_pending = true;
-	pthread_cond_signal(&dev->kick_cv);
+	u->kick_pending = true;
+	pthread_cond_signal(&u->kick_cv);
 	pthread_mutex_unlock(&dev->ctl);
 }
 
@@ -235,17 +246,18 @@ static bool in_handler(const struct vpux_host_dev *dev)
 
 static void *worker_main(void *arg)
 {
-	struct vpux_host_dev *dev = arg;
+	struct host_unit *u = arg;
+	struct vpux_host_dev *dev = u->dev;
 
 	pthread_mutex_lock(&dev->ctl);
 	for (;;) {
-		while (!dev->kick_pending && !dev->stop)
-			pthread_cond_wait(&dev->kick_cv, &dev->ctl);
+		while (!u->kick_pending && !dev->stop)
+			pthread_cond_wait(&u->kick_cv, &dev->ctl);
 		if (dev->stop)
 			break;
-		dev->kick_pending = false;
+		u->kick_pending = false;
 		pthread_mutex_unlock(&dev->ctl);
-		vpux_sim_run(dev->sim);
+		vpux_sim_run_unit(dev->sim, u->index);
 		pthread_mutex_lock(&dev->ctl);
 	}
 	pthread_mutex_unlock(&dev->ctl);
@@ -271,11 +283,52 @@ static void *irq_main(void *arg)
 
 /* ---- device ---- */
 
+/* Stop and join the worker and interrupt threads that were started. */
+static void stop_threads(struct vpux_host_dev *dev, bool irq_thread)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&dev->ctl);
+	dev->stop = true;
+	for (i = 0; i < dev->n_units; i++)
+		pthread_cond_broadcast(&dev->units[i].kick_cv);
+	pthread_cond_broadcast(&dev->irq_cv);
+	pthread_mutex_unlock(&dev->ctl);
+	for (i = 0; i < dev->n_units; i++)
+		pthread_join(dev->units[i].thread, NULL);
+	if (irq_thread)
+		pthread_join(dev->irq_thread, NULL);
+	dev->n_units = 0;
+}
+
+static bool start_threads(struct vpux_host_dev *dev)
+{
+	uint32_t i, n = vpux_sim_units(dev->sim);
+
+	for (i = 0; i < n; i++) {
+		struct host_unit *u = &dev->units[i];
+
+		u->dev = dev;
+		u->index = i;
+		if (pthread_create(&u->thread, NULL, worker_main, u)) {
+			stop_threads(dev, false);
+			return false;
+		}
+		dev->n_units++;
+	}
+	if (pthread_create(&dev->irq_thread, NULL, irq_main, dev)) {
+		stop_threads(dev, false);
+		return false;
+	}
+	return true;
+}
+
 struct vpux_host_dev *vpux_host_dev_create(const struct vpux_sim_config *cfg,
 					   size_t phys_bytes, bool step_mode)
 {
 	struct vpux_sim_config def;
 	struct vpux_host_dev *dev;
+	uint32_t i;
 
 	if (!cfg) {
 		vpux_sim_default_config(&def);
@@ -297,7 +350,8 @@ struct vpux_host_dev *vpux_host_dev_create(const struct vpux_sim_config *cfg,
 	pthread_mutex_init(&dev->sim_lock, NULL);
 	pthread_mutex_init(&dev->arena_lock, NULL);
 	pthread_mutex_init(&dev->ctl, NULL);
-	pthread_cond_init(&dev->kick_cv, NULL);
+	for (i = 0; i < VPUX_SIM_MAX_UNITS; i++)
+		pthread_cond_init(&dev->units[i].kick_cv, NULL);
 	pthread_cond_init(&dev->irq_cv, NULL);
 	pthread_cond_init(&dev->calls_cv, NULL);
 	dev->step_mode = step_mode;
@@ -307,16 +361,8 @@ struct vpux_host_dev *vpux_host_dev_create(const struct vpux_sim_config *cfg,
 		goto err_sync;
 	vpux_sim_set_step_mode(dev->sim, step_mode);
 	if (!step_mode) {
-		if (pthread_create(&dev->worker, NULL, worker_main, dev))
+		if (!start_threads(dev))
 			goto err_sim;
-		if (pthread_create(&dev->irq_thread, NULL, irq_main, dev)) {
-			pthread_mutex_lock(&dev->ctl);
-			dev->stop = true;
-			pthread_cond_broadcast(&dev->kick_cv);
-			pthread_mutex_unlock(&dev->ctl);
-			pthread_join(dev->worker, NULL);
-			goto err_sim;
-		}
 		dev->threads = true;
 	}
 	return dev;
@@ -326,7 +372,8 @@ err_sim:
 err_sync:
 	pthread_cond_destroy(&dev->calls_cv);
 	pthread_cond_destroy(&dev->irq_cv);
-	pthread_cond_destroy(&dev->kick_cv);
+	for (i = 0; i < VPUX_SIM_MAX_UNITS; i++)
+		pthread_cond_destroy(&dev->units[i].kick_cv);
 	pthread_mutex_destroy(&dev->ctl);
 	pthread_mutex_destroy(&dev->arena_lock);
 	pthread_mutex_destroy(&dev->sim_lock);
@@ -339,24 +386,20 @@ err_mem:
 
 void vpux_host_dev_destroy(struct vpux_host_dev *dev)
 {
+	uint32_t i;
+
 	if (!dev)
 		return;
 	/* silence the device, as a driver's remove path would */
 	vpux_sim_reg_write(dev->sim, VPUX_REG_IRQ_MASK, 0);
 	vpux_sim_reg_write(dev->sim, VPUX_REG_RESET, VPUX_RESET_DEVICE);
-	if (dev->threads) {
-		pthread_mutex_lock(&dev->ctl);
-		dev->stop = true;
-		pthread_cond_broadcast(&dev->kick_cv);
-		pthread_cond_broadcast(&dev->irq_cv);
-		pthread_mutex_unlock(&dev->ctl);
-		pthread_join(dev->worker, NULL);
-		pthread_join(dev->irq_thread, NULL);
-	}
+	if (dev->threads)
+		stop_threads(dev, true);
 	vpux_sim_destroy(dev->sim);
 	pthread_cond_destroy(&dev->calls_cv);
 	pthread_cond_destroy(&dev->irq_cv);
-	pthread_cond_destroy(&dev->kick_cv);
+	for (i = 0; i < VPUX_SIM_MAX_UNITS; i++)
+		pthread_cond_destroy(&dev->units[i].kick_cv);
 	pthread_mutex_destroy(&dev->ctl);
 	pthread_mutex_destroy(&dev->arena_lock);
 	pthread_mutex_destroy(&dev->sim_lock);

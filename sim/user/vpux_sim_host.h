@@ -6,10 +6,10 @@
  *
  * It owns one model instance, a "physical memory" arena (the addresses
  * written into page tables are offsets into it, so a stray model access can
- * never reach the process's own memory), a worker thread that runs engine
- * work (vpux_sim_run), and interrupt delivery: when the model raises its
- * line, the registered handler runs on the interrupt thread, the way a
- * hard-IRQ handler would run on a CPU.
+ * never reach the process's own memory), one worker thread per execution
+ * unit that runs its work (vpux_sim_run_unit), and interrupt delivery:
+ * when the model raises its line, the registered handler runs on the
+ * interrupt thread, the way a hard-IRQ handler would run on a CPU.
  *
  * The driver-side helpers at the end write page tables in the model's
  * format and program the MMU registers, as the kernel driver does.
@@ -30,7 +30,7 @@ struct vpux_host_dev;
 
 /*
  * Create a device. @cfg NULL = vpux_sim_default_config(). @phys_bytes is
- * the size of the physical arena. @step_mode: no worker thread; the caller
+ * the size of the physical arena. @step_mode: no worker threads; the caller
  * drives the model with vpux_host_dev_step() (deterministic tests).
  */
 struct vpux_host_dev *vpux_host_dev_create(const struct vpux_sim_config *cfg,
