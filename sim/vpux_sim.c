@@ -15,7 +15,7 @@
 
 #define VPUX_CAPS_ALL	(VPUX_CAP_DMA_4D | VPUX_CAP_DPU_INT8 | VPUX_CAP_SHAVE | \
 			 VPUX_CAP_MMU | VPUX_CAP_CYCLE_COUNTER | \
-			 VPUX_CAP_FAULT_INJECT)
+			 VPUX_CAP_FAULT_INJECT | VPUX_CAP_CMX_CLEAR)
 
 static void sim_lock(struct vpux_sim *sim)
 {
@@ -299,12 +299,56 @@ static bool eng_start(struct vpux_sim *sim, u32 e, u32 *kick)
 	return false;
 }
 
+/* ---- CMX clear (under the lock) ---- */
+
+/* The CMX clear unit's index: after the engines. */
+static u32 clr_unit(const struct vpux_sim *sim)
+{
+	return sim->n_engines;
+}
+
+/* CMX_CLEAR_LO/HI write: queue @tiles for clearing, add the unit to *@kick. */
+static void clr_request(struct vpux_sim *sim, u64 tiles, u32 *kick)
+{
+	struct vpux_sim_clear *c = &sim->clr;
+	u64 add, t;
+	u32 n = 0;
+
+	if (sim->cfg.n_tiles < 64)
+		tiles &= (1ull << sim->cfg.n_tiles) - 1;
+	add = tiles & ~c->busy;
+	if (!add)
+		return;
+	if (!c->busy) {
+		c->seq = ++sim->seq;
+		c->start_time = sim->now;
+		c->cycles = VPUX_SIM_CLEAR_SETUP_CYCLES;
+	}
+	for (t = add; t; t &= t - 1)
+		n++;
+	c->busy |= add;
+	c->cycles += (u64)n * (sim->cfg.cmx_size >>
+			       VPUX_SIM_DMA_BYTES_PER_CYCLE_SHIFT);
+	*kick |= 1u << clr_unit(sim);
+}
+
+/* RESET: drop the clear; a tile being zeroed keeps whatever it has. */
+static void clr_reset(struct vpux_sim *sim)
+{
+	struct vpux_sim_clear *c = &sim->clr;
+
+	VPUX_SIM_WRITE_ONCE(c->gen, c->gen + 1);
+	c->busy = 0;
+	c->done = 0;
+}
+
 static bool sim_reset(struct vpux_sim *sim)
 {
 	u32 e;
 
 	for (e = 0; e < sim->n_engines; e++)
 		eng_reset(sim, e);
+	clr_reset(sim);
 	sim->irq_status = 0;
 	sim->fault_status = 0;
 	sim->fault_addr = 0;
@@ -444,6 +488,10 @@ static u32 sim_reg_read_locked(struct vpux_sim *sim, u32 off)
 		return sim->inject;
 	case VPUX_REG_INJECT_ARG:
 		return sim->inject_arg;
+	case VPUX_REG_CMX_CLEAR_LO:
+		return lo32(sim->clr.busy);
+	case VPUX_REG_CMX_CLEAR_HI:
+		return hi32(sim->clr.busy);
 	}
 	return 0;
 }
@@ -543,6 +591,12 @@ static bool sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
 	case VPUX_REG_MMU_INVALIDATE:
 		sim_tlb_invalidate(sim, val);
 		return false;
+	case VPUX_REG_CMX_CLEAR_LO:
+		clr_request(sim, val, kick);
+		return false;
+	case VPUX_REG_CMX_CLEAR_HI:
+		clr_request(sim, (u64)val << 32, kick);
+		return false;
 	}
 	return false;
 }
@@ -578,7 +632,7 @@ void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value)
 
 u32 vpux_sim_units(const struct vpux_sim *sim)
 {
-	return sim->n_engines;
+	return sim->n_engines + 1;
 }
 
 /*
@@ -629,6 +683,8 @@ static u32 sim_units_pending(struct vpux_sim *sim)
 		if (sim->eng[e].phase == VPUX_SIM_PH_QUEUED ||
 		    sim->eng[e].phase == VPUX_SIM_PH_FINISHED)
 			units |= 1u << e;
+	if (sim->clr.busy)
+		units |= 1u << clr_unit(sim);
 	return units;
 }
 
@@ -757,42 +813,142 @@ static int sim_run_engine(struct vpux_sim *sim, u32 e)
 	return done;
 }
 
+/*
+ * Zero CMX tile @t, with the lock dropped, in chunks; stop early if the
+ * clear is dropped (generation other than @gen).
+ */
+static void clr_tile(struct vpux_sim *sim, u32 t, u32 gen)
+{
+	u8 *p = sim->cmx + (u64)t * sim->cfg.cmx_size;
+	u32 off, n;
+
+	for (off = 0; off < sim->cfg.cmx_size; off += n) {
+		if (VPUX_SIM_READ_ONCE(sim->clr.gen) != gen)
+			return;
+		n = sim->cfg.cmx_size - off;
+		if (n > VPUX_SIM_CLEAR_CHUNK)
+			n = VPUX_SIM_CLEAR_CHUNK;
+		memset(p + off, 0, n);
+		sim->ops->yield(sim->env);
+	}
+}
+
+/*
+ * Zero the requested tiles not zeroed yet, lowest first, until none is
+ * left (or @step is false and step mode takes over). Lock held,
+ * clr.running set. In run mode each tile leaves the busy mask once
+ * zeroed; in step mode (@step) it is only marked done.
+ */
+static void clr_execute(struct vpux_sim *sim, bool step)
+{
+	struct vpux_sim_clear *c = &sim->clr;
+	u64 todo, bit;
+	u32 gen, t;
+
+	while ((todo = c->busy & ~c->done) && step == sim->step_mode) {
+		for (t = 0; !(todo >> t & 1); t++)
+			;
+		bit = 1ull << t;
+		gen = c->gen;
+		sim_unlock(sim);
+		clr_tile(sim, t, gen);
+		sim_lock(sim);
+		if (c->gen != gen)
+			continue;	/* dropped by RESET */
+		if (step)
+			c->done |= bit;
+		else
+			c->busy &= ~bit;
+	}
+}
+
+/*
+ * Every requested tile is zeroed: the clear completes at its start time
+ * plus its cost. Returns true if the line must rise.
+ */
+static bool clr_publish(struct vpux_sim *sim)
+{
+	struct vpux_sim_clear *c = &sim->clr;
+	u32 old = sim_pending(sim);
+	u64 end = c->start_time + c->cycles;
+
+	c->busy = 0;
+	c->done = 0;
+	if (end > sim->now)
+		sim->now = end;
+	sim->irq_status |= VPUX_IRQ_CMX_CLEAR;
+	return (sim_pending(sim) & ~old) != 0;
+}
+
+/* The CMX clear unit's loop, clr.running set, lock held. */
+static int sim_run_clear(struct vpux_sim *sim)
+{
+	struct vpux_sim_clear *c = &sim->clr;
+	int done = 0;
+
+	while (!sim->step_mode && c->busy) {
+		clr_execute(sim, false);
+		if (sim->step_mode || c->busy & ~c->done)
+			continue;
+		done++;
+		if (clr_publish(sim)) {
+			sim_unlock(sim);
+			sim->ops->irq_raise(sim->env);
+			sim_lock(sim);
+		}
+	}
+	return done;
+}
+
 int vpux_sim_run_unit(struct vpux_sim *sim, u32 unit)
 {
-	struct vpux_sim_engine *eng;
+	bool *running;
 	int done;
 
 	if (unit >= vpux_sim_units(sim))
 		return 0;
-	eng = &sim->eng[unit];
+	running = unit == clr_unit(sim) ? &sim->clr.running :
+					 &sim->eng[unit].running;
 	sim_lock(sim);
-	if (eng->running) {
+	if (*running) {
 		/* the active executor sees the new work before leaving */
 		sim_unlock(sim);
 		return 0;
 	}
-	eng->running = true;
-	done = sim_run_engine(sim, unit);
-	eng->running = false;
+	*running = true;
+	done = unit == clr_unit(sim) ? sim_run_clear(sim) :
+				       sim_run_engine(sim, unit);
+	*running = false;
 	sim_unlock(sim);
 	return done;
 }
 
+/* The unit whose oldest work was queued first, or -1. */
+static int sim_pick_unit(struct vpux_sim *sim)
+{
+	const struct vpux_sim_clear *c = &sim->clr;
+	int e = sim_pick_queued(sim);
+
+	if (e < 0)
+		e = sim_pick_finished(sim);
+	if (c->busy && !c->running && (e < 0 || c->seq < sim->eng[e].seq))
+		e = clr_unit(sim);
+	return e;
+}
+
 int vpux_sim_run(struct vpux_sim *sim)
 {
-	int done = 0, e, n;
+	int done = 0, u, n;
 	bool step;
 
 	for (;;) {
 		sim_lock(sim);
 		step = sim->step_mode;
-		e = sim_pick_queued(sim);
-		if (e < 0)
-			e = sim_pick_finished(sim);
+		u = sim_pick_unit(sim);
 		sim_unlock(sim);
-		if (step || e < 0)
+		if (step || u < 0)
 			break;
-		done += vpux_sim_run_unit(sim, e);
+		done += vpux_sim_run_unit(sim, u);
 	}
 	if (step) {
 		while ((n = vpux_sim_step(sim)) > 0)
@@ -814,7 +970,8 @@ void vpux_sim_set_step_mode(struct vpux_sim *sim, bool on)
 
 int vpux_sim_step(struct vpux_sim *sim)
 {
-	bool raise = false;
+	struct vpux_sim_clear *c = &sim->clr;
+	bool raise = false, clr;
 	int e;
 
 	sim_lock(sim);
@@ -824,11 +981,23 @@ int vpux_sim_step(struct vpux_sim *sim)
 		sim_execute(sim, e);
 		sim->eng[e].running = false;
 	}
+	if (c->busy && !c->running) {
+		c->running = true;
+		clr_execute(sim, true);
+		c->running = false;
+	}
 	e = sim_pick_finished(sim);
-	if (e >= 0)
+	/* a finished CMX clear competes by completion time, then START order */
+	clr = c->busy && c->busy == c->done && !c->running &&
+	      (e < 0 || c->start_time + c->cycles < sim->eng[e].end_time ||
+	       (c->start_time + c->cycles == sim->eng[e].end_time &&
+		c->seq < sim->eng[e].seq));
+	if (clr)
+		raise = clr_publish(sim);
+	else if (e >= 0)
 		raise = sim_publish(sim, e);
 	sim_unlock(sim);
 	if (raise)
 		sim->ops->irq_raise(sim->env);
-	return e >= 0;
+	return clr || e >= 0;
 }

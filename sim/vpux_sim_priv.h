@@ -26,6 +26,9 @@
  * - TLB invalidations (MMU_INVALIDATE, slot reprogramming, RESET) are
  *   recorded under the lock in every engine's tlb_flush mask; an executor
  *   applies its engine's mask to its own TLB when it picks its next op.
+ * - The CMX clear unit (struct vpux_sim_clear) is one more executor with
+ *   a running flag and a generation, like an engine; it zeroes tiles with
+ *   the lock dropped.
  * - CMX is shared by every engine without a lock: the driver keeps ops
  *   that run at the same time off each other's CMX bytes. When it does
  *   not, the data is unspecified (plain concurrent loads and stores of
@@ -74,6 +77,14 @@
 #define VPUX_SIM_BOUNCE_SIZE		(16u * 1024u)
 #define VPUX_SIM_YIELD_BYTES		(256u * 1024u)
 #define VPUX_SIM_YIELD_ROWS		4096u
+
+/*
+ * CMX clear: a tile costs what a DMA write of its bytes would (32 bytes
+ * per cycle), a request that finds the unit idle the DMA setup cycles on
+ * top. The unit zeroes CHUNK bytes between checks for RESET and yields.
+ */
+#define VPUX_SIM_CLEAR_SETUP_CYCLES	VPUX_SIM_DMA_SETUP_CYCLES
+#define VPUX_SIM_CLEAR_CHUNK		(64u * 1024u)
 
 /* Per-engine TLB: per context slot, direct mapped. */
 #define VPUX_SIM_TLB_ENTRIES		64u
@@ -151,6 +162,21 @@ struct vpux_sim_engine {
 	u32 inj_slow;		/* cycle multiplier, >= 1 */
 };
 
+/*
+ * The CMX clear unit, under the lock. busy is what CMX_CLEAR_LO/HI read:
+ * tiles requested and not yet cleared. In step mode the unit clears
+ * tiles (done) that vpux_sim_step() publishes later, like an op.
+ */
+struct vpux_sim_clear {
+	u64 busy;		/* tiles requested, not yet published cleared */
+	u64 done;		/* step mode: tiles of busy already zeroed */
+	u32 gen;		/* bumped by RESET: a clear in progress stops */
+	bool running;		/* an executor runs the unit */
+	u64 seq;		/* sim->seq when it became busy */
+	u64 start_time;		/* virtual clock when it became busy */
+	u64 cycles;		/* cost of the tiles requested since */
+};
+
 struct vpux_sim {
 	struct vpux_sim_config cfg;
 	const struct vpux_sim_env_ops *ops;
@@ -172,6 +198,7 @@ struct vpux_sim {
 	bool step_mode;
 	u64 seq;
 	struct vpux_sim_engine eng[VPUX_MAX_ENGINES];
+	struct vpux_sim_clear clr;
 
 	/* constant after creation */
 	u64 cmx_base;

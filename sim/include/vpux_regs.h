@@ -45,6 +45,7 @@
 #define VPUX_CAP_MMU			(1u << 3)
 #define VPUX_CAP_CYCLE_COUNTER		(1u << 4)
 #define VPUX_CAP_FAULT_INJECT		(1u << 5)
+#define VPUX_CAP_CMX_CLEAR		(1u << 6)	/* CMX_CLEAR_LO/HI */
 
 /* ---- interrupts, reset, time, faults ---- */
 #define VPUX_REG_IRQ_STATUS		0x0100u	/* latched; read-only */
@@ -59,14 +60,24 @@
 #define VPUX_REG_INJECT			0x0124u	/* fault injection, see below */
 #define VPUX_REG_INJECT_ARG		0x0128u
 #define VPUX_REG_ENGINE_RESET		0x012cu	/* write engine bitmask */
+/*
+ * CMX clear: writing a tile bitmask (LO: tiles 0..31, HI: tiles 32..63)
+ * starts zeroing those tiles, asynchronously; reading returns the tiles
+ * still being cleared. VPUX_IRQ_CMX_CLEAR is latched once no tile is.
+ */
+#define VPUX_REG_CMX_CLEAR_LO		0x0130u
+#define VPUX_REG_CMX_CLEAR_HI		0x0134u
 
 /* IRQ_STATUS bits: bit e (0..15) = global engine e finished an op */
 #define VPUX_IRQ_ENGINE(e)		(1u << (e))
 #define VPUX_IRQ_ENGINE_MASK		0x0000ffffu
 #define VPUX_IRQ_MMU_FAULT		(1u << 16)
-#define VPUX_IRQ_ALL			(VPUX_IRQ_ENGINE_MASK | VPUX_IRQ_MMU_FAULT)
+#define VPUX_IRQ_CMX_CLEAR		(1u << 17)	/* requested tiles cleared */
+#define VPUX_IRQ_ALL			(VPUX_IRQ_ENGINE_MASK | VPUX_IRQ_MMU_FAULT | \
+					 VPUX_IRQ_CMX_CLEAR)
 
-#define VPUX_RESET_DEVICE		(1u << 0)	/* abort all engines, clear IRQ/fault */
+/* RESET_DEVICE: abort engines and the CMX clear, clear IRQ and fault */
+#define VPUX_RESET_DEVICE		(1u << 0)
 
 /* FAULT_STATUS */
 #define VPUX_FAULT_VALID		(1u << 0)

@@ -14,7 +14,8 @@
  * Execution units: every engine executes its ops independently of the
  * others, in its own execution context (vpux_sim_run_unit()), so that a
  * long op on one engine never delays another engine. Units 0 ..
- * vpux_sim_units() - 1 are the engines, by global engine index.
+ * vpux_sim_units() - 1 are the engines, by global engine index, then the
+ * CMX clear unit (VPUX_REG_CMX_CLEAR_*).
  *
  * The model core builds in the kernel and in user space: no libc beyond
  * what vpux_sim_compat.h maps, memory only through env->alloc.
@@ -95,8 +96,8 @@ void vpux_sim_destroy(struct vpux_sim *sim);
 u32 vpux_sim_reg_read(struct vpux_sim *sim, u32 offset);
 void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value);
 
-/* Largest vpux_sim_units() of any model instance. */
-#define VPUX_SIM_MAX_UNITS	VPUX_MAX_ENGINES
+/* Largest vpux_sim_units() of any model instance: engines + CMX clear. */
+#define VPUX_SIM_MAX_UNITS	(VPUX_MAX_ENGINES + 1)
 
 /*
  * Execution. vpux_sim_units() is the number of execution units.
