@@ -82,8 +82,8 @@ struct vpux_vdev_unit {
  * @lock: the model's register lock (irq-safe: taken in hard-IRQ context)
  * @lock_flags: saved IRQ flags while @lock is held
  * @run_wq: workqueue on which the model's execution units run
- * @units: one work item per execution unit of the model (its engines),
- *	vpux_sim_units() of them
+ * @units: one work item per execution unit of the model (its engines and
+ *	its CMX clear unit), vpux_sim_units() of them
  * @irq_work: raises the device interrupt; its handler runs in hard-IRQ
  *	context, as a real interrupt handler would
  * @irq_handler: the driver's hard-IRQ handler, NULL while not installed

@@ -174,8 +174,9 @@ int vpux_vdev_init(struct vpux_device *vdev, u32 instance)
 	v->irq_work = IRQ_WORK_INIT_HARD(vdev_irq_work);
 
 	/*
-	 * One work item per execution unit (engine): a work item never runs
-	 * concurrently with itself, different units run in parallel.
+	 * One work item per execution unit (engine, CMX clear): a work item
+	 * never runs concurrently with itself, different units run in
+	 * parallel.
 	 *
 	 * Per-CPU and WQ_HIGHPRI: a unit's work runs on the CPU that wrote
 	 * the command register (run_job's) as soon as that CPU is free, so
