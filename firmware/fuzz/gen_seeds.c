@@ -100,6 +100,7 @@ int main(int argc, char **argv)
 		d->stride_h = d->stride_w = 2;
 		d->in = tb_cmx(0, 0, 64);
 		d->out = tb_cmx(1, 16 * i, 16);
+		tb_dpu_quant(d);
 		tb_wait(&t, &d->deps, 0);
 		tb_update(&t, &d->deps, 1);
 		t.shave[i].kernel_id = 2;
@@ -129,6 +130,8 @@ int main(int argc, char **argv)
 	t.dpu[1].in = tb_ref(4, 0, 16);
 	t.dpu[1].in2 = tb_ref(4, 0, 16);
 	t.dpu[1].out = tb_cmx(0, 0, 16);
+	tb_dpu_quant(&t.dpu[0]);
+	tb_dpu_quant(&t.dpu[1]);
 	tb_wait(&t, &t.dpu[1].deps, 0);
 	save(dir, "matmul-add", &t);
 	return 0;

@@ -103,6 +103,7 @@ static void build(struct tb *t, unsigned int n)
 			d->op = VPUX_DPU_OP_ADD;
 			d->in_c = d->out_c = 16;
 			d->in_h = d->out_h = d->in_w = d->out_w = 4;
+			tb_dpu_quant(d);
 			d->in = tb_cmx(0, 0, 256);
 			d->in2 = tb_cmx(0, 256, 256);
 			d->out = tb_cmx(1, (i * 256) % 32768, 256);

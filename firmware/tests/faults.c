@@ -40,6 +40,7 @@ static void build_dpu(struct tb *t, unsigned int n)
 		d->stride_h = d->stride_w = 1;
 		d->in = tb_cmx(0, 0, 64);
 		d->out = tb_cmx(0, 64 + 4 * i, 4);
+		tb_dpu_quant(d);
 	}
 }
 

@@ -65,6 +65,7 @@ static void test_diamond(void)
 	t.dpu[0].in = tb_cmx(0, 0, 64);
 	t.dpu[0].in2 = tb_cmx(0, 0, 64);
 	t.dpu[0].out = tb_cmx(0, 64, 64);
+	tb_dpu_quant(&t.dpu[0]);
 	tb_wait(&t, &t.dpu[0].deps, 0);
 	tb_update(&t, &t.dpu[0].deps, 1);
 	t.shave[0].kernel_id = 1;
@@ -173,6 +174,7 @@ static uint64_t run_overlap(int per_workload)
 		d->in = tb_cmx(0, 0, 512);
 		d->in2 = tb_cmx(0, 512, 8 * 9 * 8);
 		d->out = tb_cmx(1, 512 * i, 512);
+		tb_dpu_quant(d);
 		tb_update(&t, &d->deps, per_workload ? i : 0);
 		t.shave[i].kernel_id = 2;
 		t.shave[i].args = tb_ref(1, 256 * i, 256);
@@ -218,6 +220,7 @@ static void build_indep(struct tb *t, unsigned int n)
 		d->stride_h = d->stride_w = 2;
 		d->in = tb_cmx(0, 0, 64);
 		d->out = tb_cmx(0, 64 + 16 * i, 16);
+		tb_dpu_quant(d);
 	}
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dla_task_format.h"
+#include "vpux_regs.h"
 
 struct tb {
 	unsigned char *buf;
@@ -102,6 +103,23 @@ static inline void tb_copy(struct dla_dma_op *op, struct dla_buf_ref src,
 	op->src = src;
 	op->dst = dst;
 	op->count[0] = op->count[1] = op->count[2] = 1;
+}
+
+/*
+ * Give DPU op @d (op and flags set) the quantisation fields the engine
+ * requires of them: a x1.0 requant record (zero with per-channel records),
+ * x1.0 input rescales for ADD (zero otherwise), the output type's full
+ * range as clamp. Zero points stay as they are.
+ */
+static inline void tb_dpu_quant(struct dla_dpu_op *d)
+{
+	static const struct dla_requant one = { 1 << 30, -1 }, none = { 0, 0 };
+	int s = !!(d->flags & VPUX_DPU_F_OUT_SIGNED);
+
+	d->requant = d->flags & VPUX_DPU_F_PER_CHANNEL ? none : one;
+	d->in_scale = d->in2_scale = d->op == VPUX_DPU_OP_ADD ? one : none;
+	d->act_min = s ? -128 : 0;
+	d->act_max = s ? 127 : 255;
 }
 
 #endif /* TASK_BUILDER_H */
