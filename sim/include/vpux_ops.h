@@ -18,20 +18,7 @@
 
 #include "vpux_sim_compat.h"
 #include "vpux_regs.h"
-
-/**
- * struct vpux_dpu_extents - bytes a DPU descriptor touches in each operand
- * @in: activations read
- * @in2: weights or second input read (0 if unused)
- * @bias: bias bytes read (0 unless VPUX_DPU_F_BIAS)
- * @quant: requant records read (0 unless VPUX_DPU_F_PER_CHANNEL)
- * @out: output bytes written
- * @macs: multiply-accumulates (or element operations) the op performs
- */
-struct vpux_dpu_extents {
-	u64 in, in2, bias, quant, out;
-	u64 macs;
-};
+#include "vpux_dpu_rules.h"
 
 /**
  * struct vpux_dpu_operands - host copies of a DPU op's operands
@@ -55,7 +42,10 @@ struct vpux_dpu_operands {
 	void *yield_arg;
 };
 
-/* Validate @d (shapes, op, flags, reserved fields) and size its operands. */
+/*
+ * The DPU engine's check of @d (vpux_dpu_check(), vpux_dpu_rules.h): 0 and
+ * the operand sizes, or VPUX_ERR(DESC) with @ext zeroed.
+ */
 int vpux_dpu_extents(const struct vpux_hw_dpu_desc *d,
 		     struct vpux_dpu_extents *ext);
 /* Estimated engine cycles of @d (cycle model, documented). */
@@ -70,15 +60,6 @@ int vpux_ref_dpu_run(const struct vpux_hw_dpu_desc *d,
 
 /* Fixed-point requantisation shared by every op: see compute-ops.rst. */
 s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q);
-
-/*
- * Longest reduction a DPU op may have: (in_c / groups) * kernel_h *
- * kernel_w for CONV, in_c for MATMUL, kernel_h * kernel_w for pooling.
- * Every operand differs from its zero point by at most 255, so a dot
- * product of this length fits the DPU's 32-bit accumulator:
- * 32768 * 255 * 255 < 2^31. Longer descriptors fail validation.
- */
-#define VPUX_DPU_MAX_K			32768u
 
 /*
  * Cancellation granularity of the DPU kernels: they call @yield after

@@ -10,7 +10,8 @@ REF_SRCS := $(wildcard $(SRCTOP)/sim/ref/*.c)
 OPS_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/ops
 
 OPS_HDRS := $(wildcard $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/sim/include/vpux_ops.h \
-	$(SRCTOP)/sim/include/vpux_regs.h $(wildcard $(SRCTOP)/sim/include/vpux_shave_abi.h)
+	$(SRCTOP)/sim/include/vpux_regs.h $(SRCTOP)/sim/include/vpux_dpu_rules.h \
+	$(wildcard $(SRCTOP)/sim/include/vpux_shave_abi.h)
 
 OPS_TESTS := $(B)/ops/test_dpu $(B)/ops/test_shave
 OPS_BENCH := $(B)/ops/bench_dpu $(B)/ops/bench_shave

@@ -57,7 +57,7 @@ static inline s32 vpux_ld8(const void *p, size_t i, bool is_signed)
 /* requant record check shared by descriptor and per-channel validation */
 static inline bool vpux_requant_valid(const struct vpux_hw_requant *q)
 {
-	return q->mult > 0 && q->shift >= -31 && q->shift <= 31;
+	return vpux_dpu_requant_ok(q);
 }
 
 /*
