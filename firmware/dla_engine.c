@@ -8,6 +8,7 @@
  * it.
  */
 #include "dla_priv.h"
+#include "vpux_dpu_rules.h"
 
 /* dla_resolve() modes */
 #define DLA_REF_REQUIRED	0u	/* must name >= need bytes */
@@ -146,109 +147,105 @@ static dla_s32 dla_build_dma(const struct dla_opctx *c,
 	return 0;
 }
 
-/* h * w * c bytes, all three u16 */
-static dla_u64 dla_vol(dla_u32 h, dla_u32 w, dla_u32 c)
+/*
+ * DPU descriptor rules that fail become these codes; the field named is
+ * the rule's (vpux_dpu_rule_field()).
+ */
+static dla_s32 dla_dpu_rule_err(enum vpux_dpu_rule r)
 {
-	dla_u64 r = 0;
-
-	/* h * w < 2^32 and c < 2^16: cannot overflow, but stay checked */
-	if (dla_mul_u64_u32(dla_mul_u32(h, w), c, &r))
-		return ~(dla_u64)0;
-	return r;
-}
-
-/* Output size of a window op along one axis; 0 if the window does not fit */
-static dla_u32 dla_win_out(dla_u32 in, dla_u32 pad_a, dla_u32 pad_b,
-			   dla_u32 k, dla_u32 stride, dla_u32 dil)
-{
-	dla_u32 padded = in + pad_a + pad_b;		/* < 2^18 */
-	dla_u32 eff = dil * (k - 1) + 1;		/* < 2^32 */
-
-	if (eff > padded)
-		return 0;
-	return (padded - eff) / stride + 1;	/* 32-bit division only */
-}
-
-struct dla_dpu_need {
-	dla_u64 in, in2, bias, quant, out;
-};
-
-static dla_s32 dla_dpu_shape(const struct dla_opctx *c,
-			     const struct dla_dpu_op *d,
-			     struct dla_dpu_need *n)
-{
-	dla_u32 dil_h = d->dilation_h ? d->dilation_h : 1;
-	dla_u32 dil_w = d->dilation_w ? d->dilation_w : 1;
-	dla_u32 groups = d->groups ? d->groups : 1;
-
-	if (!d->in_c || !d->in_h || !d->in_w || !d->out_c || !d->out_h ||
-	    !d->out_w)
-		return dla_fail(c, "shape", -DLA_ERR_SHAPE);
-	n->in = dla_vol(d->in_h, d->in_w, d->in_c);
-	n->out = dla_vol(d->out_h, d->out_w, d->out_c);
-	n->in2 = 0;
-	switch (d->op) {
-	case VPUX_DPU_OP_CONV:
-	case VPUX_DPU_OP_MAXPOOL:
-	case VPUX_DPU_OP_AVGPOOL:
-		if (!d->kernel_h || !d->kernel_w || !d->stride_h ||
-		    !d->stride_w)
-			return dla_fail(c, "kernel", -DLA_ERR_SHAPE);
-		if (d->out_h != dla_win_out(d->in_h, d->pad_top, d->pad_bottom,
-					    d->kernel_h, d->stride_h, dil_h))
-			return dla_fail(c, "out_h", -DLA_ERR_SHAPE);
-		if (d->out_w != dla_win_out(d->in_w, d->pad_left, d->pad_right,
-					    d->kernel_w, d->stride_w, dil_w))
-			return dla_fail(c, "out_w", -DLA_ERR_SHAPE);
-		if (d->op != VPUX_DPU_OP_CONV) {
-			if (d->in_c != d->out_c)
-				return dla_fail(c, "out_c", -DLA_ERR_SHAPE);
-			break;
-		}
-		if (d->in_c % groups || d->out_c % groups)
-			return dla_fail(c, "groups", -DLA_ERR_SHAPE);
-		n->in2 = dla_vol(d->kernel_h, d->kernel_w, d->in_c / groups);
-		if (dla_mul_u64_u32(n->in2, d->out_c, &n->in2))
-			return dla_fail(c, "kernel", -DLA_ERR_OVERFLOW);
-		break;
-	case VPUX_DPU_OP_MATMUL:
-		if (d->out_h != d->in_h || d->out_w != d->in_w)
-			return dla_fail(c, "out_h", -DLA_ERR_SHAPE);
-		n->in2 = dla_mul_u32(d->out_c, d->in_c);
-		break;
-	case VPUX_DPU_OP_ADD:
-	case VPUX_DPU_OP_MUL:
-		if (d->out_h != d->in_h || d->out_w != d->in_w ||
-		    d->out_c != d->in_c)
-			return dla_fail(c, "out_h", -DLA_ERR_SHAPE);
-		n->in2 = n->in;
-		break;
+	switch (r) {
+	case VPUX_DPU_RULE_OP:
+		return -DLA_ERR_DPU_OP;
+	case VPUX_DPU_RULE_FLAGS:
+		return -DLA_ERR_FLAGS;
+	case VPUX_DPU_RULE_RESERVED:
+		return -DLA_ERR_RESERVED;
+	case VPUX_DPU_RULE_IN_ZP:
+	case VPUX_DPU_RULE_IN2_ZP:
+	case VPUX_DPU_RULE_OUT_ZP:
+	case VPUX_DPU_RULE_REQUANT:
+	case VPUX_DPU_RULE_IN_SCALE:
+	case VPUX_DPU_RULE_IN2_SCALE:
+	case VPUX_DPU_RULE_ACT_MIN:
+	case VPUX_DPU_RULE_ACT_MAX:
+		return -DLA_ERR_QUANT;
 	default:
-		return dla_fail(c, "op", -DLA_ERR_DPU_OP);
+		return -DLA_ERR_SHAPE;
 	}
-	n->bias = d->flags & VPUX_DPU_F_BIAS ? 4ull * d->out_c : 0;
-	n->quant = d->flags & VPUX_DPU_F_PER_CHANNEL ?
-		   (dla_u64)sizeof(struct vpux_hw_requant) * d->out_c : 0;
-	return 0;
 }
 
+static __attribute__((__cold__, __noinline__))
+dla_s32 dla_dpu_fail(const struct dla_opctx *c, enum vpux_dpu_rule r)
+{
+	return dla_fail(c, vpux_dpu_rule_field(r), dla_dpu_rule_err(r));
+}
+
+/*
+ * The rule out of line: it reads the descriptor back from memory with
+ * registers of its own, rather than from the many values the builder
+ * just stored (cheaper than the spills of inlining it there).
+ */
+static __attribute__((__noinline__))
+enum vpux_dpu_rule dla_dpu_check(const struct vpux_hw_dpu_desc *hw,
+				 struct vpux_dpu_extents *n)
+{
+	return vpux_dpu_check(hw, n);
+}
+
+/*
+ * Build the DPU op's hardware descriptor, then check what was built with
+ * the engine's own rule (vpux_dpu_check(), sim/include/vpux_dpu_rules.h):
+ * a descriptor the core accepts is one the engine accepts, and the
+ * operand sizes the refs must cover are the engine's. The task format's
+ * conventions are applied here, once: dilation 0 and groups 0 mean 1.
+ * Every other field is copied as it is (reserved ones too, so that the
+ * rule sees them).
+ */
 static dla_s32 dla_build_dpu(const struct dla_opctx *c,
 			     const struct dla_dpu_op *d,
 			     struct vpux_hw_dpu_desc *hw)
 {
-	struct dla_dpu_need n = { 0, 0, 0, 0, 0 };
+	struct vpux_dpu_extents n;
+	enum vpux_dpu_rule rule;
 	dla_u64 a[5];
 	dla_s32 ret;
 
-	if (d->op >= VPUX_DPU_OPS)
-		return dla_fail(c, "op", -DLA_ERR_DPU_OP);
-	if (d->flags & ~VPUX_DPU_F_ALL)
-		return dla_fail(c, "flags", -DLA_ERR_FLAGS);
-	if (d->reserved0 || d->reserved[0] || d->reserved[1])
-		return dla_fail(c, "reserved", -DLA_ERR_RESERVED);
-	ret = dla_dpu_shape(c, d, &n);
-	if (ret)
-		return ret;
+	hw->op = d->op;
+	hw->flags = d->flags;
+	hw->in_c = d->in_c;
+	hw->in_h = d->in_h;
+	hw->in_w = d->in_w;
+	hw->out_c = d->out_c;
+	hw->out_h = d->out_h;
+	hw->out_w = d->out_w;
+	hw->kernel_h = d->kernel_h;
+	hw->kernel_w = d->kernel_w;
+	hw->stride_h = d->stride_h;
+	hw->stride_w = d->stride_w;
+	hw->pad_top = d->pad_top;
+	hw->pad_left = d->pad_left;
+	hw->pad_bottom = d->pad_bottom;
+	hw->pad_right = d->pad_right;
+	hw->dilation_h = d->dilation_h ? d->dilation_h : 1;
+	hw->dilation_w = d->dilation_w ? d->dilation_w : 1;
+	hw->groups = d->groups ? d->groups : 1;
+	hw->reserved0 = d->reserved0;
+	hw->in_zp = d->in_zp;
+	hw->in2_zp = d->in2_zp;
+	hw->out_zp = d->out_zp;
+	hw->act_min = d->act_min;
+	hw->act_max = d->act_max;
+	hw->requant.mult = d->requant.mult;
+	hw->requant.shift = d->requant.shift;
+	hw->in_scale.mult = d->in_scale.mult;
+	hw->in_scale.shift = d->in_scale.shift;
+	hw->in2_scale.mult = d->in2_scale.mult;
+	hw->in2_scale.shift = d->in2_scale.shift;
+	hw->reserved[0] = d->reserved[0];
+	hw->reserved[1] = d->reserved[1];
+	rule = dla_dpu_check(hw, &n);
+	if (rule)
+		return dla_dpu_fail(c, rule);
 	ret = dla_resolve(c, "in", &d->in, DLA_REF_REQUIRED, n.in, &a[0]);
 	if (!ret)
 		ret = dla_resolve(c, "in2", &d->in2,
@@ -272,39 +269,6 @@ static dla_s32 dla_build_dpu(const struct dla_opctx *c,
 	hw->bias = a[2];
 	hw->quant = a[3];
 	hw->out = a[4];
-	hw->op = d->op;
-	hw->flags = d->flags;
-	hw->in_c = d->in_c;
-	hw->in_h = d->in_h;
-	hw->in_w = d->in_w;
-	hw->out_c = d->out_c;
-	hw->out_h = d->out_h;
-	hw->out_w = d->out_w;
-	hw->kernel_h = d->kernel_h;
-	hw->kernel_w = d->kernel_w;
-	hw->stride_h = d->stride_h;
-	hw->stride_w = d->stride_w;
-	hw->pad_top = d->pad_top;
-	hw->pad_left = d->pad_left;
-	hw->pad_bottom = d->pad_bottom;
-	hw->pad_right = d->pad_right;
-	hw->dilation_h = d->dilation_h;
-	hw->dilation_w = d->dilation_w;
-	hw->groups = d->groups;
-	hw->reserved0 = 0;
-	hw->in_zp = d->in_zp;
-	hw->in2_zp = d->in2_zp;
-	hw->out_zp = d->out_zp;
-	hw->act_min = d->act_min;
-	hw->act_max = d->act_max;
-	hw->requant.mult = d->requant.mult;
-	hw->requant.shift = d->requant.shift;
-	hw->in_scale.mult = d->in_scale.mult;
-	hw->in_scale.shift = d->in_scale.shift;
-	hw->in2_scale.mult = d->in2_scale.mult;
-	hw->in2_scale.shift = d->in2_scale.shift;
-	hw->reserved[0] = 0;
-	hw->reserved[1] = 0;
 	return 0;
 }
 

@@ -50,6 +50,7 @@ enum dla_err {
 	DLA_ERR_UNUSED_REF = 149,	/* unused buffer ref is not all zero */
 	DLA_ERR_CTX = 150,		/* MMU context slot out of range */
 	DLA_ERR_PRIORITY = 151,		/* priority out of range */
+	DLA_ERR_QUANT = 152,		/* DPU zero point, requant or clamp */
 
 	/* run time */
 	DLA_ERR_ENGINE = 200,		/* engine reported ERROR */

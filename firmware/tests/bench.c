@@ -14,8 +14,9 @@
  * phase (collection only inside dla_task_measure and dla_task_prepare,
  * resp. dla_task_start, dla_isr_handler and dla_process_events) and the
  * instructions per op are printed: those of the core's own functions
- * (firmware/dla_*.c), and all instructions including the port callbacks
- * and the register backend.
+ * (firmware/dla_*.c and the DPU rule they inline from
+ * sim/include/vpux_dpu_rules.h), and all instructions including the port
+ * callbacks and the register backend.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,7 +193,10 @@ static int bench(unsigned int n, int once)
 	return 0;
 }
 
-/* Sum of the self cost of the functions in firmware/dla_*.c. */
+/*
+ * Sum of the self cost of the functions in firmware/dla_*.c, with what
+ * they inline from the DPU rule header (callgrind names its file).
+ */
 static long long core_ir(const char *out)
 {
 	char cmd[512], line[512];
@@ -207,7 +211,8 @@ static long long core_ir(const char *out)
 	while (fgets(line, sizeof(line), p)) {
 		char num[64], *q = num, *l = line;
 
-		if (!strstr(line, "firmware/dla_"))
+		if (!strstr(line, "firmware/dla_") &&
+		    !strstr(line, "sim/include/vpux_dpu_rules.h"))
 			continue;
 		while (*l == ' ')
 			l++;

@@ -6,6 +6,7 @@
  * the engines untouched (no START, no engine register written).
  */
 #include "fw_test.h"
+#include "vpux_dpu_rules.h"
 
 struct vcase {
 	const char *name;
@@ -81,7 +82,39 @@ static const struct vcase cases[] = {
 	{ "consumer counts > 8 per op", DLA_ERR_CONSUMER_COUNT, "barrier 2: field consumer_count" },
 	{ "mmu context", DLA_ERR_CTX, "mmu context" },
 	{ "priority", DLA_ERR_PRIORITY, "priority" },
+	{ "dpu in_zp above uint8", DLA_ERR_QUANT, "dpu op 0: field in_zp" },
+	{ "dpu in2_zp below uint8", DLA_ERR_QUANT, "dpu op 0: field in2_zp" },
+	{ "dpu out_zp above int8", DLA_ERR_QUANT, "dpu op 0: field out_zp" },
+	{ "dpu requant mult 0", DLA_ERR_QUANT, "dpu op 0: field requant" },
+	{ "dpu requant shift 32", DLA_ERR_QUANT, "dpu op 0: field requant" },
+	{ "dpu act_max above uint8", DLA_ERR_QUANT, "dpu op 0: field act_max" },
+	{ "dpu act_min above act_max", DLA_ERR_QUANT, "dpu op 0: field act_min" },
+	{ "conv with in_scale", DLA_ERR_QUANT, "dpu op 0: field in_scale" },
+	{ "add in2_scale mult 0", DLA_ERR_QUANT, "dpu op 0: field in2_scale" },
+	{ "add with bias", DLA_ERR_FLAGS, "dpu op 0: field flags" },
+	{ "matmul kernel 2", DLA_ERR_SHAPE, "dpu op 0: field kernel" },
+	{ "matmul dilation 3", DLA_ERR_SHAPE, "dpu op 0: field kernel" },
+	{ "mul padding", DLA_ERR_SHAPE, "dpu op 0: field pad" },
+	{ "mul groups 2", DLA_ERR_SHAPE, "dpu op 0: field groups" },
+	{ "matmul in_c > max K", DLA_ERR_SHAPE, "dpu op 0: field reduction" },
+	{ "maxpool groups 2", DLA_ERR_SHAPE, "dpu op 0: field groups" },
+	{ "conv reduction > max K", DLA_ERR_SHAPE, "dpu op 0: field reduction" },
 };
+
+/*
+ * Make the base task's DPU op an element-wise op or a matmul @op of the
+ * same 8x8x8 tensors: no window, no bias, the quantisation it needs.
+ */
+static void flat(struct dla_dpu_op *d, unsigned int op)
+{
+	d->op = op;
+	d->flags = 0;
+	d->kernel_h = d->kernel_w = d->stride_h = d->stride_w = 0;
+	d->pad_top = d->pad_left = d->pad_bottom = d->pad_right = 0;
+	memset(&d->bias, 0, sizeof(d->bias));
+	d->in2.size = op == VPUX_DPU_OP_MATMUL ? 64 : 512;
+	tb_dpu_quant(d);
+}
 
 /* Break the base task in case @i; may change ctx/prio. */
 static void mutate(unsigned int i, struct tb *t, struct ft *f,
@@ -158,9 +191,13 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 	case 52: d->in2.size = 575; break;
 	case 53: d->out.size = 500; break;
 	case 54: d->flags &= ~VPUX_DPU_F_BIAS; break;
-	case 55: d->flags |= VPUX_DPU_F_PER_CHANNEL; break;
+	case 55:
+		d->flags |= VPUX_DPU_F_PER_CHANNEL;
+		d->requant = (struct dla_requant){ 0, 0 };
+		break;
 	case 56:
 		d->flags |= VPUX_DPU_F_PER_CHANNEL;
+		d->requant = (struct dla_requant){ 0, 0 };
 		d->quant = tb_ref(2, 64, 63);
 		break;
 	case 57:
@@ -169,10 +206,7 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 		memset(&d->bias, 0, sizeof(d->bias));
 		break;
 	case 58:
-		d->op = VPUX_DPU_OP_ADD;
-		d->flags = 0;
-		memset(&d->bias, 0, sizeof(d->bias));
-		d->in2.size = 512;
+		flat(d, VPUX_DPU_OP_ADD);
 		d->in_h = 4;
 		break;
 	case 59: s->args.size = VPUX_SHAVE_ARGS_MAX + 1; break;
@@ -183,6 +217,36 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 	case 64: t->bar[2].consumer_count = 4 * DLA_MAX_OP_WAITS; break;
 	case 65: *ctx = 4; break;
 	case 66: *prio = DLA_PRIO_LEVELS; break;
+	case 67: d->in_zp = 256; break;
+	case 68: d->in2_zp = -1; break;
+	case 69: d->flags |= VPUX_DPU_F_OUT_SIGNED; d->out_zp = 128; break;
+	case 70: d->requant.mult = 0; break;
+	case 71: d->requant.shift = 32; break;
+	case 72: d->act_max = 256; break;
+	case 73: d->act_min = 1; break;
+	case 74: d->in_scale.mult = 1 << 30; break;
+	case 75: flat(d, VPUX_DPU_OP_ADD); d->in2_scale.mult = 0; break;
+	case 76: flat(d, VPUX_DPU_OP_ADD); d->flags = VPUX_DPU_F_BIAS; break;
+	case 77: flat(d, VPUX_DPU_OP_MATMUL); d->kernel_w = 2; break;
+	case 78: flat(d, VPUX_DPU_OP_MATMUL); d->dilation_h = 3; break;
+	case 79: flat(d, VPUX_DPU_OP_MUL); d->pad_left = 1; break;
+	case 80: flat(d, VPUX_DPU_OP_MUL); d->groups = 2; break;
+	case 81:
+		flat(d, VPUX_DPU_OP_MATMUL);
+		d->in_c = VPUX_DPU_MAX_K + 1;
+		break;
+	case 82:
+		d->op = VPUX_DPU_OP_MAXPOOL;
+		d->flags = 0;
+		memset(&d->bias, 0, sizeof(d->bias));
+		memset(&d->in2, 0, sizeof(d->in2));
+		d->groups = 2;
+		break;
+	case 83:
+		/* 65 * 65 * 8 > 32768, with out_h = out_w = 8 */
+		d->kernel_h = d->kernel_w = 65;
+		d->pad_top = d->pad_left = 63;
+		break;
 	}
 }
 

@@ -459,6 +459,8 @@ struct drm_vpux_profile {
  * @DRM_VPUX_CORE_ERR_UNUSED_REF: unused buffer reference is not all zero
  * @DRM_VPUX_CORE_ERR_CTX: MMU context slot out of range
  * @DRM_VPUX_CORE_ERR_PRIORITY: priority out of range
+ * @DRM_VPUX_CORE_ERR_QUANT: DPU zero point, requant record or clamp range
+ *	invalid
  * @DRM_VPUX_CORE_ERR_ENGINE: an engine reported an error
  * @DRM_VPUX_CORE_ERR_MMU_FAULT: an op raised an MMU fault
  * @DRM_VPUX_CORE_ERR_ABORTED: the task was aborted (hang, teardown)
@@ -505,6 +507,7 @@ enum drm_vpux_core_error {
 	DRM_VPUX_CORE_ERR_UNUSED_REF = 149,
 	DRM_VPUX_CORE_ERR_CTX = 150,
 	DRM_VPUX_CORE_ERR_PRIORITY = 151,
+	DRM_VPUX_CORE_ERR_QUANT = 152,
 	DRM_VPUX_CORE_ERR_ENGINE = 200,
 	DRM_VPUX_CORE_ERR_MMU_FAULT = 201,
 	DRM_VPUX_CORE_ERR_ABORTED = 202,
