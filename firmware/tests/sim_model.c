@@ -4,13 +4,15 @@
  * host port: a DMA -> DPU conv -> SHAVE clamp -> DMA pipeline compared with
  * the CPU references, an MMU fault from an unmapped buffer, injected hang
  * and dropped interrupt, and several prioritised tasks in flight on the
- * threaded device (worker + interrupt + bottom-half threads).
+ * threaded device (worker + interrupt + bottom-half threads); random and
+ * edge-case DPU ops: whatever the core accepts, the DPU runs.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_user.h"
+#include "dla_user_priv.h"
+#include "../dla_priv.h"
 #include "task_builder.h"
 #include "vpux_ops.h"
 #include "vpux_shave_abi.h"
@@ -880,6 +882,624 @@ static void test_dpu_extents(void)
 	mdev_close(&m);
 }
 
+/* ---- property: a DPU op the core accepts is one the engine runs ---- */
+
+#define PROP_OPS	4000
+#define PROP_BUF	65536u
+#define PROP_RUN_MACS	(1u << 20)	/* run on the model up to this */
+
+/* 1 in @n */
+static int one_in(unsigned int n)
+{
+	return rnd(0, n - 1) == 0;
+}
+
+static unsigned int pick_dim(unsigned int hi)
+{
+	if (one_in(100))
+		return 0;
+	if (one_in(60))
+		return one_in(2) ? 65535 : rnd(100, 3000);
+	return rnd(1, hi);
+}
+
+/* kernel, stride, dilation: edge values; 0 or 1 for ops without window */
+static unsigned int pick_win(int window, unsigned int hi)
+{
+	if (!window)
+		return one_in(40) ? rnd(2, 3) : rnd(0, 1);
+	if (one_in(60))
+		return 0;
+	if (one_in(80))
+		return one_in(2) ? 65535 : rnd(16, 300);
+	return rnd(1, hi);
+}
+
+static int pick_zp(unsigned int flags, unsigned int signed_flag)
+{
+	static const int edge[] = { -129, -128, -1, 0, 127, 128, 255, 256,
+				    0x7fffffff, -0x7fffffff - 1 };
+
+	if (one_in(25))
+		return edge[rnd(0, 9)];
+	return flags & signed_flag ? (int)rnd(0, 255) - 128 : (int)rnd(0, 255);
+}
+
+static struct dla_requant pick_rq(int valid)
+{
+	static const struct dla_requant edge[] = {
+		{ 0, 0 }, { -1, 0 }, { 1, 32 }, { 1, -32 },
+		{ -0x7fffffff - 1, 0 }, { 1, 31 }, { 0x7fffffff, -31 },
+		{ 1 << 30, -0x7fffffff - 1 },
+	};
+
+	if (one_in(25))
+		return edge[rnd(0, 7)];
+	if (!valid)
+		return (struct dla_requant){ 0, 0 };
+	return (struct dla_requant){ (int)rnd(1u << 24, 0x7fffffff),
+				     (int)rnd(0, 12) - 2 };
+}
+
+/* refs: whole 64 KiB buffers for in, out and the operands asked for */
+static void prop_refs(struct dla_dpu_op *d, int in2, int bias, int quant)
+{
+	d->in = tb_ref(1, 0, PROP_BUF);
+	d->in2 = in2 ? tb_ref(2, 0, PROP_BUF) : tb_ref(0, 0, 0);
+	d->bias = bias ? tb_ref(3, 0, PROP_BUF) : tb_ref(0, 0, 0);
+	d->quant = quant ? tb_ref(4, 0, PROP_BUF) : tb_ref(0, 0, 0);
+	d->out = tb_ref(5, 0, PROP_BUF);
+}
+
+/* A random DPU op, valid more often than not, edges everywhere. */
+static void prop_op(struct dla_dpu_op *d)
+{
+	static const unsigned int allowed[VPUX_DPU_OPS] = { 0x1f, 0x1f, 0x17,
+							    0x17, 0x05, 0x05 };
+	unsigned int op, window, in2, g, dil_h, dil_w, out_s;
+
+	memset(d, 0, sizeof(*d));
+	op = one_in(60) ? rnd(VPUX_DPU_OPS, 9) : rnd(0, VPUX_DPU_OPS - 1);
+	window = op == VPUX_DPU_OP_CONV || op == VPUX_DPU_OP_MAXPOOL ||
+		 op == VPUX_DPU_OP_AVGPOOL;
+	d->op = op;
+	d->flags = rnd(0, 31);
+	if (op < VPUX_DPU_OPS && !one_in(30))
+		d->flags &= allowed[op];
+	if (one_in(80))
+		d->flags |= 1u << rnd(5, 31);
+	d->in_c = pick_dim(12);
+	d->in_h = pick_dim(7);
+	d->in_w = pick_dim(7);
+	d->kernel_h = pick_win(window, 3);
+	d->kernel_w = pick_win(window, 3);
+	d->stride_h = pick_win(window, 3);
+	d->stride_w = pick_win(window, 3);
+	d->dilation_h = pick_win(window, 3);
+	d->dilation_w = pick_win(window, 3);
+	if (window && one_in(3))
+		d->dilation_h = 0;
+	if (window && one_in(3))
+		d->dilation_w = 0;
+	if (window) {
+		d->pad_top = one_in(60) ? rnd(100, 65535) : rnd(0, 2);
+		d->pad_left = rnd(0, 2);
+		d->pad_bottom = rnd(0, 2);
+		d->pad_right = one_in(60) ? rnd(100, 65535) : rnd(0, 2);
+	} else if (one_in(40)) {
+		d->pad_left = 1;
+	}
+	if (op == VPUX_DPU_OP_CONV) {
+		static const unsigned int gs[] = { 0, 0, 1, 1, 2, 3, 4 };
+
+		d->groups = one_in(8) ? d->in_c : gs[rnd(0, 6)];
+	} else {
+		d->groups = one_in(30) ? rnd(2, 3) : rnd(0, 1);
+	}
+	g = d->groups ? d->groups : 1;
+	/* the task format's conventions: dilation 0 and groups 0 mean 1 */
+	dil_h = d->dilation_h ? d->dilation_h : 1;
+	dil_w = d->dilation_w ? d->dilation_w : 1;
+	if (window) {
+		d->out_h = d->kernel_h && d->stride_h ?
+			   win_out(d->in_h, d->pad_top, d->pad_bottom,
+				   d->kernel_h, d->stride_h, dil_h) : 1;
+		d->out_w = d->kernel_w && d->stride_w ?
+			   win_out(d->in_w, d->pad_left, d->pad_right,
+				   d->kernel_w, d->stride_w, dil_w) : 1;
+	} else {
+		d->out_h = d->in_h;
+		d->out_w = d->in_w;
+	}
+	if (op == VPUX_DPU_OP_CONV)
+		d->out_c = g * rnd(1, 3);
+	else if (op == VPUX_DPU_OP_MATMUL)
+		d->out_c = pick_dim(12);
+	else
+		d->out_c = d->in_c;
+	if (one_in(40))
+		d->out_h += one_in(2) ? 1 : -1;
+	if (one_in(40))
+		d->out_c = rnd(0, 13);
+
+	out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
+	d->in_zp = pick_zp(d->flags, VPUX_DPU_F_IN_SIGNED);
+	d->in2_zp = op >= VPUX_DPU_OP_MAXPOOL && !one_in(25) ? 0 :
+		    pick_zp(d->flags, VPUX_DPU_F_W_SIGNED);
+	d->out_zp = pick_zp(d->flags, VPUX_DPU_F_OUT_SIGNED);
+	d->requant = pick_rq(!(d->flags & VPUX_DPU_F_PER_CHANNEL) ^
+			     one_in(50));
+	d->in_scale = pick_rq((op == VPUX_DPU_OP_ADD) ^ one_in(50));
+	d->in2_scale = pick_rq((op == VPUX_DPU_OP_ADD) ^ one_in(50));
+	d->act_min = out_s ? (int)rnd(0, 100) - 128 : (int)rnd(0, 100);
+	d->act_max = out_s ? 127 - (int)rnd(0, 100) : 255 - (int)rnd(0, 100);
+	if (one_in(30))
+		d->act_min = one_in(2) ? d->act_max + 1 : out_s ? -129 : -1;
+	if (one_in(30))
+		d->act_max = out_s ? 128 : 256;
+	if (one_in(100))
+		d->reserved0 = 1;
+	if (one_in(100))
+		d->reserved[rnd(0, 1)] = 1u << rnd(0, 31);
+
+	in2 = op <= VPUX_DPU_OP_MUL;
+	prop_refs(d, in2 ^ one_in(60),
+		  !!(d->flags & VPUX_DPU_F_BIAS) ^ one_in(60),
+		  !!(d->flags & VPUX_DPU_F_PER_CHANNEL) ^ one_in(60));
+}
+
+/* window output sizes of @d by the formula, dilation 0 counting as 1 */
+static void prop_fit_out(struct dla_dpu_op *d)
+{
+	d->out_h = win_out(d->in_h, d->pad_top, d->pad_bottom, d->kernel_h,
+			   d->stride_h, d->dilation_h ? d->dilation_h : 1);
+	d->out_w = win_out(d->in_w, d->pad_left, d->pad_right, d->kernel_w,
+			   d->stride_w, d->dilation_w ? d->dilation_w : 1);
+}
+
+/*
+ * Directed edge cases, before the random ones: the reduction limit on
+ * each side for matmul, conv and pools, all-zero window fields, huge
+ * padding and dilation, zero points, records and clamps at their limits.
+ * 0 once @i is past the list.
+ */
+static int prop_edge(unsigned int i, struct dla_dpu_op *d)
+{
+	unsigned int k = VPUX_DPU_MAX_K;
+
+	if (i >= 18)
+		return 0;
+	memset(d, 0, sizeof(*d));
+	d->op = i < 2 ? VPUX_DPU_OP_MATMUL : VPUX_DPU_OP_CONV;
+	d->in_c = d->out_c = 4;
+	d->in_h = d->in_w = 4;
+	d->kernel_h = d->kernel_w = d->stride_h = d->stride_w = 1;
+	switch (i) {
+	case 0: case 1:		/* matmul K = max K + 1, max K */
+		d->in_h = d->in_w = 1;
+		d->in_c = k + !i;
+		d->out_c = 1;
+		d->kernel_h = d->kernel_w = d->stride_h = d->stride_w = 0;
+		break;
+	case 2: case 3:		/* 1x1 conv over max K + 1, max K channels */
+		d->op = VPUX_DPU_OP_CONV;
+		d->in_h = d->in_w = 1;
+		d->in_c = k + (i == 2);
+		d->out_c = 1;
+		break;
+	case 4: case 5:		/* pools of 182x182 > max K, 181x181 < */
+		d->op = i == 4 ? VPUX_DPU_OP_MAXPOOL : VPUX_DPU_OP_AVGPOOL;
+		d->in_c = d->out_c = 1;
+		d->in_h = d->in_w = d->kernel_h = d->kernel_w = i == 4 ? 182 :
+								      181;
+		break;
+	case 6:			/* conv, dilation 0, groups 0 */
+		d->kernel_h = d->kernel_w = 3;
+		d->pad_top = d->pad_bottom = 1;
+		break;
+	case 7: case 8:		/* add/mul with every window field 0 */
+		d->op = i == 7 ? VPUX_DPU_OP_ADD : VPUX_DPU_OP_MUL;
+		d->kernel_h = d->kernel_w = d->stride_h = d->stride_w = 0;
+		break;
+	case 9:			/* depthwise with a channel multiplier */
+		d->groups = d->in_c = 8;
+		d->out_c = 16;
+		d->kernel_h = d->kernel_w = 3;
+		d->pad_top = d->pad_bottom = 1;
+		d->pad_left = d->pad_right = 1;
+		d->dilation_h = 2;
+		break;
+	case 10:		/* windows entirely in the padding */
+		d->in_h = 1;
+		d->pad_top = 65535;
+		d->stride_h = 65535;
+		break;
+	case 11:		/* dilation 65535 */
+		d->op = VPUX_DPU_OP_MAXPOOL;
+		d->in_h = 1;
+		d->pad_top = 65535;
+		d->kernel_h = 2;
+		d->dilation_h = 65535;
+		break;
+	case 12: case 13:	/* zero points at the type limits */
+		d->flags = i == 12 ? VPUX_DPU_F_IN_SIGNED | VPUX_DPU_F_W_SIGNED |
+				     VPUX_DPU_F_OUT_SIGNED : 0;
+		break;
+	case 14: case 15:	/* records at their limits */
+		d->op = VPUX_DPU_OP_ADD;
+		d->kernel_h = d->kernel_w = 0;
+		break;
+	case 16: case 17:	/* clamp one value wide; act_min > act_max */
+		d->op = VPUX_DPU_OP_AVGPOOL;
+		break;
+	}
+	tb_dpu_quant(d);
+	switch (i) {
+	case 12:
+		d->in_zp = -128, d->in2_zp = 127, d->out_zp = -128;
+		break;
+	case 13:
+		d->in_zp = 255, d->in2_zp = 0, d->out_zp = 255;
+		break;
+	case 14:
+		d->requant = (struct dla_requant){ 0x7fffffff, -31 };
+		d->in_scale = (struct dla_requant){ 1, 31 };
+		d->in2_scale = (struct dla_requant){ 0x7fffffff, 31 };
+		break;
+	case 15:
+		d->in2_scale = (struct dla_requant){ 1 << 30, -32 };
+		break;
+	case 16:
+		d->act_min = d->act_max = 255;
+		break;
+	case 17:
+		d->act_min = 1, d->act_max = 0;
+		break;
+	}
+	if (d->op == VPUX_DPU_OP_CONV || d->op >= VPUX_DPU_OP_MAXPOOL) {
+		prop_fit_out(d);
+	} else {
+		d->out_h = d->in_h;
+		d->out_w = d->in_w;
+	}
+	if (d->op >= VPUX_DPU_OP_ADD && d->op <= VPUX_DPU_OP_AVGPOOL)
+		d->out_c = d->in_c;
+	return 1;
+}
+
+/* The op's fields as the engine must get them: the conventions applied. */
+static void prop_expect(const struct dla_dpu_op *d, struct vpux_hw_dpu_desc *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->op = d->op;
+	e->flags = d->flags;
+	memcpy(&e->in_c, &d->in_c, 20 * sizeof(u16));
+	if (!e->dilation_h)
+		e->dilation_h = 1;
+	if (!e->dilation_w)
+		e->dilation_w = 1;
+	if (!e->groups)
+		e->groups = 1;
+	e->in_zp = d->in_zp;
+	e->in2_zp = d->in2_zp;
+	e->out_zp = d->out_zp;
+	e->act_min = d->act_min;
+	e->act_max = d->act_max;
+	e->requant = (struct vpux_hw_requant){ d->requant.mult,
+					       d->requant.shift };
+	e->in_scale = (struct vpux_hw_requant){ d->in_scale.mult,
+						d->in_scale.shift };
+	e->in2_scale = (struct vpux_hw_requant){ d->in2_scale.mult,
+						 d->in2_scale.shift };
+	e->reserved[0] = d->reserved[0];
+	e->reserved[1] = d->reserved[1];
+}
+
+/* Every used operand has a ref of at least its extent, unused none. */
+static int prop_refs_fit(const struct dla_dpu_op *d,
+			 const struct vpux_dpu_extents *x)
+{
+	const struct dla_buf_ref *r[5] = { &d->in, &d->in2, &d->bias,
+					   &d->quant, &d->out };
+	const u64 need[5] = { x->in, x->in2, x->bias, x->quant, x->out };
+	unsigned int i;
+
+	for (i = 0; i < 5; i++)
+		if (need[i] ? r[i]->size < need[i] : r[i]->size != 0)
+			return 0;
+	return 1;
+}
+
+struct prop_stats {
+	unsigned int accepted, refused, ran, bad_desc, bad_run, bad_ref;
+	unsigned int bad_refuse, bad_conv, by_err[4];
+	unsigned int acc_op[VPUX_DPU_OPS], dil0, grp0;
+	unsigned int bad_rule[VPUX_DPU_RULES][VPUX_DPU_OPS];
+	char first[256];
+};
+
+static void prop_note(struct prop_stats *ps, const char *what,
+		      const struct dla_dpu_op *d, int code)
+{
+	if (ps->first[0])
+		return;
+	snprintf(ps->first, sizeof(ps->first),
+		 "%s: op %u flags 0x%x in %ux%ux%u out %ux%ux%u k %ux%u "
+		 "s %ux%u dil %ux%u pads %u,%u,%u,%u groups %u zp %d/%d/%d "
+		 "rq %d,%d act %d..%d (%d)", what, d->op, d->flags, d->in_h,
+		 d->in_w, d->in_c, d->out_h, d->out_w, d->out_c, d->kernel_h,
+		 d->kernel_w, d->stride_h, d->stride_w, d->dilation_h,
+		 d->dilation_w, d->pad_top, d->pad_left, d->pad_bottom,
+		 d->pad_right, d->groups, d->in_zp, d->in2_zp, d->out_zp,
+		 d->requant.mult, d->requant.shift, d->act_min, d->act_max,
+		 code);
+}
+
+/*
+ * One op: prepare it with the core directly and read back the hardware
+ * descriptor it built; submit it and run it on the model when cheap.
+ */
+static void prop_one(struct mdev *m, struct mbuf *b, struct prop_stats *ps,
+		     unsigned int n)
+{
+	static unsigned char ref[PROP_BUF];
+	struct vpux_hw_dpu_desc want, hw;
+	struct vpux_dpu_extents x, wx;
+	struct dla_user_buf list[6];
+	struct dla_task *task = NULL;
+	struct dla_dpu_op *d;
+	struct tb t;
+	dla_u32 size = 0;
+	void *td, *mem;
+	unsigned int i;
+	int r, engine_ok, desc_ok;
+
+	tb_init(&t, NULL, 0, 0, 1, 0);
+	d = &t.dpu[0];
+	if (prop_edge(n, d))
+		prop_refs(d, d->op <= VPUX_DPU_OP_MUL, 0, 0);
+	else
+		prop_op(d);
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	for (i = 1; i < 6; i++)
+		list[i] = mbuf_entry(&b[i - 1]);
+	td = dla_user_task_handle(list, 6);
+	r = dla_task_measure(dla_user_engine(m->dev), td, &size);
+	if (!r) {
+		mem = aligned_alloc(8, (size + 7) & ~7u);
+		if (!mem) {
+			fprintf(stderr, "out of memory\n");
+			exit(2);
+		}
+		r = dla_task_prepare(dla_user_engine(m->dev), td, mem, size,
+				     &task);
+		if (!r)
+			memcpy(&hw, task->desc[DLA_OP_DPU], sizeof(hw));
+		free(mem);
+	}
+	free(td);
+
+	/* what the engine says of the op, with the conventions applied */
+	prop_expect(d, &want);
+	engine_ok = !vpux_dpu_extents(&want, &wx) && prop_refs_fit(d, &wx);
+	if (r) {
+		ps->refused++;
+		ps->by_err[r == -DLA_ERR_SHAPE ? 0 : r == -DLA_ERR_QUANT ? 1 :
+			   r == -DLA_ERR_FLAGS || r == -DLA_ERR_DPU_OP ? 2 : 3]++;
+		if (engine_ok) {
+			ps->bad_refuse++;
+			prop_note(ps, "refused, the engine would run it", d, r);
+		}
+		goto out;
+	}
+	ps->accepted++;
+	ps->acc_op[d->op]++;
+	ps->dil0 += !d->dilation_h || !d->dilation_w;
+	ps->grp0 += !d->groups;
+	/* the built descriptor passes the engine's own check */
+	desc_ok = !vpux_dpu_extents(&hw, &x);
+	if (!desc_ok) {
+		ps->bad_desc++;
+		ps->bad_rule[vpux_dpu_check(&hw, &x)][d->op]++;
+		prop_note(ps, "accepted, the engine refuses the descriptor", d,
+			  vpux_dpu_check(&hw, &x));
+	} else if (!prop_refs_fit(d, &x)) {
+		ps->bad_ref++;
+		prop_note(ps, "accepted with refs short of the extents", d, 0);
+	}
+	/* it is the op with the conventions applied, and nothing else */
+	hw.in = hw.in2 = hw.bias = hw.quant = hw.out = 0;
+	if (memcmp(&hw, &want, sizeof(hw))) {
+		ps->bad_conv++;
+		prop_note(ps, "descriptor differs from the op", d, 0);
+	}
+	if (desc_ok && x.macs > PROP_RUN_MACS)
+		goto out;
+	/* and runs on the model: DONE, the CPU reference's output */
+	memset(b[4].cpu, 0x5a, PROP_BUF);
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	r = dla_user_submit(m->dev, list, 6, 0, 0);
+	if (r >= 0) {
+		struct vpux_dpu_operands o;
+		struct dla_task_status st;
+
+		run_steps(m);
+		st = mstatus(m, r);
+		dla_user_release(m->dev, r);
+		ps->ran++;
+		memset(&o, 0, sizeof(o));
+		o.in = b[0].cpu;
+		o.in2 = x.in2 ? b[1].cpu : NULL;
+		o.bias = x.bias ? b[2].cpu : NULL;
+		o.quant = x.quant ? b[3].cpu : NULL;
+		o.out = ref;
+		if (st.state != DLA_TASK_DONE ||
+		    (desc_ok && (vpux_ref_dpu_run(&want, &o) ||
+				 memcmp(ref, b[4].cpu, x.out)))) {
+			ps->bad_run++;
+			prop_note(ps, "accepted, failed or wrong on the model",
+				  d, st.error);
+		}
+	} else {
+		ps->bad_run++;
+		prop_note(ps, "prepared, refused at submit", d, r);
+	}
+out:
+	free(t.buf);
+}
+
+/* which engine rules the descriptors the core accepted broke, by op */
+static void prop_report(const struct prop_stats *ps)
+{
+	static const char *const op_name[VPUX_DPU_OPS] = {
+		"conv", "matmul", "add", "mul", "maxpool", "avgpool" };
+	unsigned int r, op;
+
+	for (r = 1; r < VPUX_DPU_RULES; r++)
+		for (op = 0; op < VPUX_DPU_OPS; op++)
+			if (ps->bad_rule[r][op])
+				tap_diag("property: accepted %s ops whose "
+					 "descriptor breaks the engine's rule "
+					 "'%s': %u", op_name[op],
+					 vpux_dpu_rule_field(r),
+					 ps->bad_rule[r][op]);
+}
+
+static void test_dpu_property(void)
+{
+	struct prop_stats ps;
+	struct mbuf b[5];
+	struct mdev m;
+	unsigned int i, n;
+
+	if (!mdev_open(&m, 1))
+		return;
+	memset(&ps, 0, sizeof(ps));
+	for (i = 0; i < 5; i++) {
+		mbuf_alloc(&m, &b[i], PROP_BUF, 0);
+		fill(b[i].cpu, PROP_BUF, 60 + i);
+	}
+	/* valid per-channel records: their check is the engine's alone */
+	for (n = 0; n < PROP_BUF / sizeof(struct vpux_hw_requant); n++)
+		((struct vpux_hw_requant *)b[3].cpu)[n] =
+			(struct vpux_hw_requant){ (1 << 30) + (int)n * 977,
+						  (int)(n % 11) - 2 };
+	rnd_state = 4242;
+	for (n = 0; n < PROP_OPS; n++)
+		prop_one(&m, b, &ps, n);
+	tap_diag("property: %u edge-case and random DPU ops: %u accepted "
+		 "(conv %u, matmul %u, add %u, mul %u, maxpool %u, "
+		 "avgpool %u; %u with a "
+		 "dilation 0, %u with groups 0), %u run on the model; %u "
+		 "refused (SHAPE %u, QUANT %u, FLAGS/DPU_OP %u, other %u)",
+		 PROP_OPS, ps.accepted, ps.acc_op[0], ps.acc_op[1],
+		 ps.acc_op[2], ps.acc_op[3], ps.acc_op[4], ps.acc_op[5],
+		 ps.dil0, ps.grp0, ps.ran, ps.refused, ps.by_err[0],
+		 ps.by_err[1], ps.by_err[2], ps.by_err[3]);
+	if (ps.first[0])
+		tap_diag("property: first counterexample: %s", ps.first);
+	prop_report(&ps);
+	tap_check(ps.accepted > PROP_OPS / 4 && ps.refused > PROP_OPS / 4 &&
+		  ps.ran > ps.accepted / 2 && ps.dil0 > 50 && ps.grp0 > 50,
+		  "property: the random ops cover both outcomes and the "
+		  "conventions");
+	tap_check(!ps.bad_desc && !ps.bad_ref,
+		  "property: every descriptor the core built passes the "
+		  "engine's check, its refs cover the engine's extents "
+		  "(%u, %u wrong)", ps.bad_desc, ps.bad_ref);
+	tap_check(!ps.bad_conv,
+		  "property: each is the op with dilation/groups 0 made 1, "
+		  "nothing else changed (%u differ)", ps.bad_conv);
+	tap_check(!ps.bad_run,
+		  "property: every accepted op run on the model is DONE and "
+		  "matches the CPU reference (%u not)", ps.bad_run);
+	tap_check(!ps.bad_refuse,
+		  "property: the core refuses no op the engine would run "
+		  "(%u refused)", ps.bad_refuse);
+	mdev_close(&m);
+}
+
+/* dilation 0 and groups 0 are 1: same descriptor, same output */
+static int conv_run(struct mdev *m, struct mbuf *b, unsigned int op,
+		    unsigned int zero, struct dla_task_status *st)
+{
+	struct dla_user_buf list[4];
+	struct dla_dpu_op *d;
+	struct tb t;
+	int h;
+
+	tb_init(&t, NULL, 0, 0, 1, 0);
+	d = &t.dpu[0];
+	d->op = op;
+	d->flags = VPUX_DPU_F_IN_SIGNED | VPUX_DPU_F_OUT_SIGNED |
+		   (op == VPUX_DPU_OP_CONV ? VPUX_DPU_F_W_SIGNED : 0);
+	d->in_c = d->out_c = 4;
+	d->in_h = d->in_w = 6;
+	d->out_h = d->out_w = 6;
+	d->kernel_h = d->kernel_w = 3;
+	d->stride_h = d->stride_w = 1;
+	d->pad_top = d->pad_left = d->pad_bottom = d->pad_right = 1;
+	d->dilation_h = d->dilation_w = zero ? 0 : 1;
+	d->groups = zero ? 0 : 1;
+	tb_dpu_quant(d);
+	if (op == VPUX_DPU_OP_CONV)
+		d->requant.shift = 6;
+	d->in = tb_ref(1, 0, 6 * 6 * 4);
+	if (op == VPUX_DPU_OP_CONV)
+		d->in2 = tb_ref(2, 0, 4 * 3 * 3 * 4);
+	d->out = tb_ref(3, 0, 6 * 6 * 4);
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	list[1] = mbuf_entry(&b[0]);
+	list[2] = mbuf_entry(&b[1]);
+	list[3] = mbuf_entry(&b[2]);
+	memset(b[2].cpu, 0x5a, 6 * 6 * 4);
+	h = dla_user_submit(m->dev, list, 4, 0, 0);
+	memset(st, 0, sizeof(*st));
+	if (h >= 0) {
+		run_steps(m);
+		*st = mstatus(m, h);
+		dla_user_release(m->dev, h);
+	}
+	free(t.buf);
+	return h;
+}
+
+static void test_dpu_zero_conventions(void)
+{
+	static const unsigned int ops[] = { VPUX_DPU_OP_CONV,
+					    VPUX_DPU_OP_MAXPOOL };
+	unsigned char out1[6 * 6 * 4];
+	struct dla_task_status st0, st1;
+	struct mbuf b[3];
+	struct mdev m;
+	unsigned int i;
+	int h0, h1;
+
+	if (!mdev_open(&m, 1))
+		return;
+	for (i = 0; i < 3; i++) {
+		mbuf_alloc(&m, &b[i], 4096, 0);
+		fill(b[i].cpu, 4096, 80 + i);
+	}
+	for (i = 0; i < 2; i++) {
+		const char *name = i ? "maxpool" : "conv";
+
+		h1 = conv_run(&m, b, ops[i], 0, &st1);
+		memcpy(out1, b[2].cpu, sizeof(out1));
+		h0 = conv_run(&m, b, ops[i], 1, &st0);
+		tap_check(h0 >= 0 && h1 >= 0 && st0.state == DLA_TASK_DONE &&
+			  st1.state == DLA_TASK_DONE,
+			  "%s with dilation 0 and groups 0 runs DONE like "
+			  "with 1 (submit %d, state %u, error %d)", name, h0,
+			  st0.state, st0.error);
+		tap_check(!memcmp(out1, b[2].cpu, sizeof(out1)) &&
+			  memchr(out1, 0x5a, sizeof(out1)) != out1,
+			  "%s with dilation 0 and groups 0: the same output as "
+			  "with 1", name);
+	}
+	mdev_close(&m);
+}
+
 int main(void)
 {
 	struct mdev m;
@@ -894,6 +1514,8 @@ int main(void)
 	mdev_close(&m);
 	test_overlap();
 	test_dpu_extents();
+	test_dpu_zero_conventions();
+	test_dpu_property();
 	test_threaded_many();
 	return tap_finish();
 }
