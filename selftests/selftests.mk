@@ -24,3 +24,14 @@ $(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h) \
 	@mkdir -p $(SELFTEST_OUT)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) UAPI_DIR=$(SRCTOP)/uapi \
 		FW_DIR=$(SRCTOP)/firmware OUTPUT=$(SELFTEST_OUT) all
+
+# The syzkaller descriptions of the uapi (selftests/syzkaller/vpux.txt)
+# against uapi/drm/vpux_accel.h: ioctl numbers, struct sizes, field
+# offsets and names, constants (tools/syz-check.sh). syzlang-const
+# rewrites vpux.txt.const after a change of the header or the description.
+.PHONY: syzlang-check syzlang-const
+syzlang-check:
+	@tools/syz-check.sh selftests/syzkaller/vpux.txt uapi/drm/vpux_accel.h
+syzlang-const:
+	@tools/syz-check.sh --update-const selftests/syzkaller/vpux.txt uapi/drm/vpux_accel.h
+CHECK_STEPS += syzlang-check
