@@ -1,34 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * vpux ioctl fuzzer: random but structured sequences of every vpux ioctl
- * (GET_PARAM, BO_CREATE, BO_INFO, SUBMIT, WAIT) and of the generic DRM
- * ones the driver serves (GEM_CLOSE, PRIME, syncobjs, mmap), from several
- * threads in several processes. Handles come mostly from per-file pools
- * of live objects, sometimes at random; tasks are valid DMA tasks built
- * with the engine core's task builder, a fraction of them mutated (bits,
- * counts, offsets, barrier ids, indexes), as are a fraction of the SUBMIT
- * arguments.
+ * (GET_PARAM, BO_CREATE, BO_INFO, SUBMIT, WAIT, QUEUE_CREATE,
+ * QUEUE_DESTROY, BO_WAIT) and of the generic DRM ones the driver serves
+ * (GEM_CLOSE, PRIME, syncobjs, mmap), plus reads of the driver's debugfs,
+ * sysfs, fdinfo and (with --kcov) trace files, from several threads in
+ * several processes. Handles come mostly from per-file pools of live
+ * objects, sometimes at random; tasks are valid DMA, DPU and SHAVE tasks
+ * built with the engine core's task builder, a fraction of them mutated
+ * (bits, counts, offsets, barrier ids, indexes, shapes), as are a
+ * fraction of the SUBMIT arguments.
+ *
+ * Coverage-guided with --kcov: each thread runs programs of a few calls;
+ * a program is the ops and every random choice their handlers made, so
+ * replaying it with a choice changed mutates that argument, flag or
+ * branch. Programs that reached a new PC or edge of vpux_accel (KCOV of
+ * the thread's own calls) are kept in a corpus shared by the processes,
+ * and most programs are mutated corpus programs (see "coverage guidance"
+ * below).
  *
  * Every result must be one of the outcomes Documentation/uapi.rst (or the
  * DRM core, for the generic ioctls) documents for that call; anything
  * else, a crash, a call that blocks past its timeout, or an unmutated
- * job that does not complete cleanly is a failure. A file whose job
+ * DMA job that does not complete cleanly is a failure. A file whose job
  * faulted or hung is banned (SUBMIT -EBADFD) and is reopened. At the end
  * a normal DMA job must still run on every device, its data verified.
  *
  *   vpux_fuzz [--seed S] [--calls N] [--time SECS] [--threads T] [--procs P]
- *             [--kcov FILE]
+ *             [--kcov FILE] [--no-guide] [--help]
  *
  * --kcov FILE: where the kernel has KCOV, collect the PCs reached inside
- * vpux_accel and write them to FILE ("-": as "# kcov-pc" TAP comments),
- * for tools/vm/kcov-report.sh; without KCOV it only says why not.
+ * vpux_accel, guide the fuzzing by them and write them to FILE ("-": as
+ * "# kcov-pc" TAP comments), for tools/vm/kcov-report.sh; without KCOV
+ * it only says why not. --no-guide keeps the coverage but not the corpus.
  *
  * VPUX_FUZZ_NO=a,b,... in the environment narrows a failure down: it
  * leaves out the named calls (names as in the report) and "mutate" (task
- * mutations), "fault" (writes to read-only BOs), "cmx" (CMX references).
+ * mutations), "fault" (writes to read-only BOs), "cmx" (CMX references),
+ * "compute" (DPU and SHAVE ops).
  *
- * The seed is printed; --seed replays a run's per-thread call sequences
- * (the interleaving of threads is up to the kernel). Output is TAP.
+ * The seed is printed; without guidance --seed replays a run's per-thread
+ * call sequences (the interleaving of threads is up to the kernel); with
+ * guidance the programs also depend on which coverage the other threads
+ * found first. Output is TAP.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -43,7 +57,9 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include <linux/capability.h>
 #include <linux/kcov.h>
+#include <sys/syscall.h>
 
 #include "vpux_common.h"
 #include "task_builder.h"
@@ -51,6 +67,7 @@
 #define NBO		12	/* BO pool of one file */
 #define NSYNC		6	/* syncobj pool of one file */
 #define NSEQ		32	/* recent job numbers of one file */
+#define NQUEUE		8	/* queue pool of one file */
 #define TASK_BO_SIZE	65536
 #define TASK_SLOT	2048	/* task memory slot in the task BO */
 #define MAX_BO_SIZE	(256 * 1024)
@@ -63,7 +80,8 @@ enum op {
 	OP_GEM_CLOSE, OP_PRIME_EXPORT, OP_PRIME_IMPORT, OP_MMAP,
 	OP_SYNC_CREATE, OP_SYNC_DESTROY, OP_SYNC_EXPORT, OP_SYNC_IMPORT,
 	OP_SYNC_WAIT, OP_SYNC_TL_WAIT, OP_SYNC_RESET, OP_SYNC_SIGNAL,
-	OP_SYNC_TL_SIGNAL, OP_SYNC_QUERY, OP_REOPEN, NOPS
+	OP_SYNC_TL_SIGNAL, OP_SYNC_QUERY, OP_QUEUE_CREATE, OP_QUEUE_DESTROY,
+	OP_BO_WAIT, OP_DEBUGFS, OP_SYSFS, OP_TRACE, OP_REOPEN, NOPS
 };
 
 static const char *const op_name[NOPS] = {
@@ -72,7 +90,8 @@ static const char *const op_name[NOPS] = {
 	"SYNCOBJ_CREATE", "SYNCOBJ_DESTROY", "SYNCOBJ_HANDLE_TO_FD",
 	"SYNCOBJ_FD_TO_HANDLE", "SYNCOBJ_WAIT", "SYNCOBJ_TIMELINE_WAIT",
 	"SYNCOBJ_RESET", "SYNCOBJ_SIGNAL", "SYNCOBJ_TIMELINE_SIGNAL",
-	"SYNCOBJ_QUERY", "reopen",
+	"SYNCOBJ_QUERY", "QUEUE_CREATE", "QUEUE_DESTROY", "BO_WAIT", "debugfs",
+	"sysfs", "trace", "reopen",
 };
 
 /* Weights of the ops in the random mix. */
@@ -84,7 +103,8 @@ static unsigned int op_weight[NOPS] = {
 	[OP_SYNC_EXPORT] = 2, [OP_SYNC_IMPORT] = 0 /* with export */,
 	[OP_SYNC_WAIT] = 3, [OP_SYNC_TL_WAIT] = 3, [OP_SYNC_RESET] = 2,
 	[OP_SYNC_SIGNAL] = 2, [OP_SYNC_TL_SIGNAL] = 2, [OP_SYNC_QUERY] = 2,
-	[OP_REOPEN] = 1,
+	[OP_QUEUE_CREATE] = 3, [OP_QUEUE_DESTROY] = 2, [OP_BO_WAIT] = 4,
+	[OP_DEBUGFS] = 2, [OP_SYSFS] = 2, [OP_TRACE] = 1, [OP_REOPEN] = 1,
 };
 
 /* The outcomes each call may have (0 = success); anything else fails. */
@@ -92,7 +112,7 @@ static const int allowed[NOPS][10] = {
 	[OP_GET_PARAM] = { EINVAL, EFAULT },
 	[OP_BO_CREATE] = { EINVAL, ENOSPC, ENOMEM, EFAULT },
 	[OP_BO_INFO] = { ENOENT, ENOMEM, EFAULT },
-	[OP_SUBMIT] = { EINVAL, ENOENT, EFAULT, EBADFD, EBUSY, ENOMEM },
+	[OP_SUBMIT] = { EINVAL, ENOENT, EFAULT, EBADFD, EBUSY, ENOMEM, EPERM },
 	[OP_WAIT] = { ETIMEDOUT, ENOENT, EINVAL, EFAULT },
 	[OP_GEM_CLOSE] = { EINVAL },
 	[OP_PRIME_EXPORT] = { ENOENT, EINVAL, EMFILE, ENOMEM },
@@ -108,6 +128,13 @@ static const int allowed[NOPS][10] = {
 	[OP_SYNC_SIGNAL] = { EINVAL, ENOENT, EFAULT },
 	[OP_SYNC_TL_SIGNAL] = { EINVAL, ENOENT, EFAULT, ENOMEM },
 	[OP_SYNC_QUERY] = { EINVAL, ENOENT, EFAULT },
+	[OP_QUEUE_CREATE] = { EINVAL, EPERM, ENOSPC, ENOMEM, EFAULT },
+	[OP_QUEUE_DESTROY] = { EINVAL, ENOENT, EFAULT },
+	[OP_BO_WAIT] = { EINVAL, ENOENT, ETIMEDOUT, EFAULT },
+	/* files of debugfs, sysfs, procfs and tracefs: read, or a bad write */
+	[OP_DEBUGFS] = { EINVAL, ENOENT },
+	[OP_SYSFS] = { ENOENT },
+	[OP_TRACE] = { ENOENT, EBUSY },
 	[OP_REOPEN] = { EMFILE, ENOMEM },
 };
 
@@ -132,7 +159,7 @@ static struct {
 } cfg = { .calls = 20000, .secs = 30, .threads = 4, .procs = 2 };
 
 static __u64 num_tiles = 1, cmx_size = 4096;
-static int no_mutate, no_fault, no_cmx;	/* VPUX_FUZZ_NO=mutate,fault,cmx */
+static int no_mutate, no_fault, no_cmx, no_compute;	/* VPUX_FUZZ_NO=mutate,fault,cmx,compute */
 static __s64 t_end;
 
 static void add(uint64_t *p, uint64_t n)
@@ -160,6 +187,25 @@ struct file {
 	__u64 seq[NSEQ];
 	unsigned char seq_counted[NSEQ];
 	unsigned int nseq;
+	__u32 queue[NQUEUE], queue_prio[NQUEUE];
+	int nqueue;
+};
+
+/*
+ * A program: a few calls, each an op on one of the thread's two files and
+ * the random choices its handler made (the "tape"). Running a program
+ * replays the choices, so a mutated choice is a mutated argument, flag,
+ * handle pick, size, task field or branch of the generator; choices past
+ * the end of a call's tape are drawn fresh (and recorded).
+ */
+#define PROG_CALLS	12
+#define PROG_TAPE	480
+
+struct prog {
+	uint16_t ncalls, ntape;
+	uint8_t op[PROG_CALLS], file[PROG_CALLS];
+	uint16_t start[PROG_CALLS + 1];	/* tape of call i: start[i]..start[i + 1] */
+	uint64_t tape[PROG_TAPE];
 };
 
 struct thr {
@@ -168,11 +214,20 @@ struct thr {
 	uint64_t call;
 	struct file f[2];
 	pthread_t tid;
+	/* the call being run: its input choices and where they are recorded */
+	const uint64_t *in;
+	unsigned int nin, pos;
+	struct prog *rec;
 };
 
 static uint64_t rnd(struct thr *t)
 {
-	return splitmix(&t->rng);
+	uint64_t v = t->pos < t->nin ? t->in[t->pos] : splitmix(&t->rng);
+
+	t->pos++;
+	if (t->rec && t->rec->ntape < PROG_TAPE)
+		t->rec->tape[t->rec->ntape++] = v;
+	return v;
 }
 
 static unsigned int below(struct thr *t, unsigned int n)
@@ -442,7 +497,8 @@ static void do_get_param(struct thr *t, struct file *f)
 static void do_bo_create(struct thr *t, struct file *f)
 {
 	static const __u64 bad_sizes[] = { 0, 0x0000007f00000001ull,
-					   ~0ull, 1ull << 63, ~0ull - 4094 };
+					   ~0ull, 1ull << 63, ~0ull - 4094,
+					   1ull << 30, 3ull << 29, 1ull << 34 };
 	__u32 flags = 0, h = 0;
 	__u64 size;
 
@@ -452,7 +508,9 @@ static void do_bo_create(struct thr *t, struct file *f)
 		flags |= chance(t, 50) ? DRM_VPUX_BO_WC : DRM_VPUX_BO_CACHED;
 	if (chance(t, 5))
 		flags |= 1u << below(t, 32);
-	size = chance(t, 92) ? good_size(t) : bad_sizes[below(t, 5)];
+	if (chance(t, 3))
+		flags |= DRM_VPUX_BO_CACHED | DRM_VPUX_BO_WC;
+	size = chance(t, 92) ? good_size(t) : bad_sizes[below(t, 8)];
 	if (bo_create(t, f, size, flags, &h))
 		return;
 	if (h)
@@ -879,6 +937,252 @@ static void do_wait(struct thr *t, struct file *f)
 	count_result(t, f, slot, 0, &w);
 }
 
+/* ---- queues, BO_WAIT (uapi 1.5) --------------------------------------- */
+
+static void queue_forget(struct file *f, int i)
+{
+	f->nqueue--;
+	f->queue[i] = f->queue[f->nqueue];
+	f->queue_prio[i] = f->queue_prio[f->nqueue];
+}
+
+/* Create queues until the file has DRM_VPUX_MAX_QUEUES, then drop them. */
+static void queue_fill(struct thr *t, struct file *f)
+{
+	__u32 ids[DRM_VPUX_MAX_QUEUES + 1];
+	unsigned int n = 0, i;
+	int ret = 0;
+
+	while (n <= DRM_VPUX_MAX_QUEUES) {
+		struct drm_vpux_queue_create c = { .priority = below(t, 2) };
+
+		ret = xioctl(f->fd, DRM_IOCTL_VPUX_QUEUE_CREATE, &c);
+		if (account(t, OP_QUEUE_CREATE, ret) || ret)
+			break;
+		ids[n++] = c.queue_id;
+	}
+	if (ret != -ENOSPC && ret != -ENOMEM && ret != -EFAULT)
+		fail(t, "QUEUE_CREATE: %d after %u queues, not -ENOSPC", ret, n);
+	for (i = 0; i < n; i++) {
+		struct drm_vpux_queue_destroy d = { .queue_id = ids[i] };
+
+		account(t, OP_QUEUE_DESTROY, xioctl(f->fd, DRM_IOCTL_VPUX_QUEUE_DESTROY, &d));
+	}
+}
+
+static void do_queue_create(struct thr *t, struct file *f)
+{
+	struct drm_vpux_queue_create c = { .priority = below(t, 4) };
+	int ret;
+
+	if (chance(t, 2)) {
+		queue_fill(t, f);
+		return;
+	}
+
+	if (chance(t, 5))
+		c.priority = rand_u32(t);
+	if (chance(t, 4))
+		c.flags = 1u << below(t, 32);
+	if (chance(t, 4))
+		c.pad = rand_u32(t);
+	if (chance(t, 4))
+		c.queue_id = rand_u32(t);
+	if (chance(t, 2)) {
+		account(t, OP_QUEUE_CREATE,
+			xioctl(f->fd, DRM_IOCTL_VPUX_QUEUE_CREATE, bad_ptr(t)));
+		return;
+	}
+	ret = xioctl(f->fd, DRM_IOCTL_VPUX_QUEUE_CREATE, &c);
+	if (account(t, OP_QUEUE_CREATE, ret) || ret)
+		return;
+	if (!c.queue_id || c.queue_id > DRM_VPUX_MAX_QUEUES)
+		fail(t, "QUEUE_CREATE: queue id %u", c.queue_id);
+	if (f->nqueue == NQUEUE) {
+		/*
+		 * Destroy the oldest, with its jobs possibly in flight; or
+		 * forget it, so that the file fills up to -ENOSPC.
+		 */
+		struct drm_vpux_queue_destroy d = { .queue_id = f->queue[0] };
+
+		if (chance(t, 60))
+			account(t, OP_QUEUE_DESTROY,
+				xioctl(f->fd, DRM_IOCTL_VPUX_QUEUE_DESTROY, &d));
+		queue_forget(f, 0);
+	}
+	f->queue[f->nqueue] = c.queue_id;
+	f->queue_prio[f->nqueue++] = c.priority;
+}
+
+static void do_queue_destroy(struct thr *t, struct file *f)
+{
+	struct drm_vpux_queue_destroy d = { 0 };
+	int i = -1, ret;
+
+	if (f->nqueue && chance(t, 85)) {
+		i = below(t, f->nqueue);
+		d.queue_id = f->queue[i];
+	} else {
+		d.queue_id = chance(t, 50) ? below(t, DRM_VPUX_MAX_QUEUES + 2) : rand_u32(t);
+	}
+	if (chance(t, 6))
+		d.pad = 1 + below(t, 0xffff);
+	ret = xioctl(f->fd, DRM_IOCTL_VPUX_QUEUE_DESTROY, &d);
+	if (account(t, OP_QUEUE_DESTROY, ret) || ret)
+		return;
+	for (i = 0; i < f->nqueue; i++)
+		if (f->queue[i] == d.queue_id) {
+			queue_forget(f, i);
+			break;
+		}
+}
+
+static void do_bo_wait(struct thr *t, struct file *f)
+{
+	struct drm_vpux_bo_wait w = { .handle = pick_bo_handle(t, f) };
+	__s64 start;
+	int ret;
+
+	if (chance(t, 10))
+		w.handle = f->task_h;
+	if (chance(t, 3))
+		w.flags = 1u << below(t, 32);
+	w.timeout_ns = deadline(t, 300);
+	if (chance(t, 2)) {
+		account(t, OP_BO_WAIT, xioctl(f->fd, DRM_IOCTL_VPUX_BO_WAIT, bad_ptr(t)));
+		return;
+	}
+	start = now_ns();
+	ret = xioctl(f->fd, DRM_IOCTL_VPUX_BO_WAIT, &w);
+	check_deadline(t, OP_BO_WAIT, start, w.timeout_ns);
+	if (account(t, OP_BO_WAIT, ret) || ret)
+		return;
+	if (w.status < DRM_VPUX_STATUS_DONE || w.status > DRM_VPUX_STATUS_ABORTED)
+		fail(t, "BO_WAIT %u: status %u", w.handle, w.status);
+	if (!w.seqno && (w.status != DRM_VPUX_STATUS_DONE || w.sys_error || w.core_error))
+		fail(t, "BO_WAIT %u: no job, but status %u sys_error %d core_error %u",
+		     w.handle, w.status, w.sys_error, w.core_error);
+}
+
+/* ---- debugfs, sysfs, fdinfo, tracepoints ------------------------------ */
+
+#define MAX_DEV 8
+static char dev_dbg[MAX_DEV][160];	/* /sys/kernel/debug/accel/NAME */
+static char dev_busy[MAX_DEV][160];	/* sysfs npu_busy_time_us */
+static const char trace_dir[] = "/sys/kernel/debug/tracing";
+static int trace_on;			/* --kcov enabled the vpux events */
+
+/* Read a file to its end, or @max bytes of it; 0 or -errno. */
+static int slurp(const char *path, int max)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), n, total = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (total < max && (n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	if (total >= max)
+		n = 0;
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n == -EAGAIN ? 0 : n;
+}
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * The device's debugfs files: read engines, resets, bo_list and
+ * job_timeout_ms; write inject only what the driver must refuse (or
+ * "none"), job_timeout_ms its own value or a bad one. Nothing here makes
+ * the device misbehave: that is vpux_faultinj's part.
+ */
+static void do_debugfs(struct thr *t, struct file *f)
+{
+	static const char *const rd[] = { "engines", "resets", "bo_list", "job_timeout_ms" };
+	static const char *const inject[] = {
+		"none", "none 0", "none 0 0 1", "hang", "hang 1000", "bogus 0",
+		"slow 0 70000 2", "mmu_fault 99999", "", " ",
+		"drop_irq", "none 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0",
+	};
+	const char *dir = dev_dbg[f->dev < MAX_DEV ? f->dev : 0];
+	char path[sizeof(dev_dbg) + 32], val[32];
+	long v;
+	int ret;
+
+	if (!dir[0])
+		return;
+	switch (below(t, 6)) {
+	case 5:
+		/* the hang check now: it blames only jobs past their timeout */
+		snprintf(path, sizeof(path), "%s/force_recovery", dir);
+		ret = write_str(path, "1");
+		break;
+	case 0: case 1:
+		snprintf(path, sizeof(path), "%s/%s", dir, rd[below(t, 4)]);
+		ret = slurp(path, 65536);
+		break;
+	case 2:
+		snprintf(path, sizeof(path), "%s/inject", dir);
+		ret = write_str(path, inject[below(t, sizeof(inject) / sizeof(inject[0]))]);
+		if (ret == -EINVAL)
+			ret = 0;
+		break;
+	default: {
+		int bad;
+
+		snprintf(path, sizeof(path), "%s/job_timeout_ms", dir);
+		v = file_read_long(path);
+		bad = v <= 0 || chance(t, 40);
+		if (bad)
+			snprintf(val, sizeof(val), "%s", chance(t, 50) ? "0" : "99999999999");
+		else
+			snprintf(val, sizeof(val), "%ld", v);
+		ret = write_str(path, val);
+		if (bad && ret == -EINVAL)
+			ret = 0;
+		break;
+	}
+	}
+	account(t, OP_DEBUGFS, ret);
+}
+
+/* sysfs npu_busy_time_us of the device, fdinfo of the file */
+static void do_sysfs(struct thr *t, struct file *f)
+{
+	char path[64];
+
+	if (chance(t, 50) && dev_busy[f->dev < MAX_DEV ? f->dev : 0][0]) {
+		account(t, OP_SYSFS, slurp(dev_busy[f->dev < MAX_DEV ? f->dev : 0], 4096));
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", f->fd);
+	account(t, OP_SYSFS, slurp(path, 4096));
+}
+
+/* The trace buffer, with the driver's events formatted (--kcov only) */
+static void do_trace(struct thr *t, struct file *f)
+{
+	char path[128];
+
+	(void)f;
+	if (!trace_on)
+		return;
+	/* not trace_pipe: one reader at a time (-EBUSY), and it consumes */
+	snprintf(path, sizeof(path), "%s/trace", trace_dir);
+	account(t, OP_TRACE, slurp(path, 8192));
+}
+
 /* ---- SUBMIT: valid DMA tasks, some mutated -------------------------- */
 
 struct entry {
@@ -958,16 +1262,164 @@ static void build_dma(struct thr *t, struct dla_dma_op *op,
 	op->dst.size = len;
 }
 
+/*
+ * Compute ops. The numbers are the NPU's (sim/include/vpux_regs.h,
+ * vpux_shave_abi.h), repeated here so that the kselftest builds from the
+ * uapi and task-format headers alone.
+ */
+#define DPU_OP_CONV		0u
+#define DPU_OP_MATMUL		1u
+#define DPU_OP_ADD		2u
+#define DPU_OP_MUL		3u
+#define DPU_OP_MAXPOOL		4u
+#define DPU_OP_AVGPOOL		5u
+#define DPU_F_IN_SIGNED		(1u << 0)
+#define DPU_F_W_SIGNED		(1u << 1)
+#define DPU_F_OUT_SIGNED	(1u << 2)
+#define DPU_F_BIAS		(1u << 3)
+#define SHAVE_KERNEL_CLAMP	1u
+#define SHAVE_KERNELS		7u
+#define DT_U8			1u
+#define DT_I8			2u
+#define DT_I32			3u
+#define WADDR(win, off)		((__u32)(win) << 28 | ((off) & 0x0fffffffu))
+
+struct memref {			/* struct vpux_memref */
+	__u32 addr, is_static, rank, data_type;
+	__u64 dims_order;
+	__u32 dims_addr, reserved;
+	__u32 dims[6];
+	__u64 strides[6];
+};
+
+struct clamp_args {		/* struct vpux_shave_clamp_args */
+	struct memref in, out;
+	__s32 min, max;
+};
+
+_Static_assert(sizeof(struct memref) == 104, "vpux_memref");
+_Static_assert(sizeof(struct clamp_args) == 216, "vpux_shave_clamp_args");
+
+/* A reference to @need bytes: CMX, or an entry with room, writable if asked */
+static struct dla_buf_ref need_ref(struct thr *t, const struct entry *ent,
+				   unsigned int nent, int want_write, __u32 need)
+{
+	unsigned int tries, e;
+
+	if (need > cmx_size)
+		need = (__u32)cmx_size;
+	if (chance(t, 30))
+		for (tries = 0; tries < 4; tries++) {
+			e = 1 + below(t, nent - 1);
+			if (ent[e].size >= need && (!want_write || ent[e].writable))
+				return tb_ref(e, 0, need);
+		}
+	if (no_cmx)
+		return tb_ref(1, 0, need);	/* may not fit: the core refuses it */
+	{
+		__u32 off = below(t, (unsigned int)(cmx_size - need) + 1) & ~3u;
+
+		return tb_cmx(below(t, (unsigned int)num_tiles), off, need);
+	}
+}
+
+/* A DPU op of a small, consistent shape; the data is whatever is there. */
+static void build_dpu(struct thr *t, struct dla_dpu_op *d, const struct entry *ent,
+		      unsigned int nent)
+{
+	__u32 c = 1 + below(t, 4), h = 1 + below(t, 4), w = 1 + below(t, 4);
+	__u32 oc = 1 + below(t, 4), k = 1 + below(t, 3), s = 1 + below(t, 2);
+	__u32 pad = below(t, 2) && k > 1, in2 = 0;
+
+	d->op = below(t, 6);
+	d->flags = below(t, 8) & (DPU_F_IN_SIGNED | DPU_F_W_SIGNED | DPU_F_OUT_SIGNED);
+	d->in_c = c, d->in_h = h, d->in_w = w;
+	d->requant.mult = 1 << 30;
+	d->act_min = d->flags & DPU_F_OUT_SIGNED ? -128 : 0;
+	d->act_max = d->flags & DPU_F_OUT_SIGNED ? 127 : 255;
+	switch (d->op) {
+	case DPU_OP_CONV: case DPU_OP_MAXPOOL: case DPU_OP_AVGPOOL:
+		if (h + 2 * pad < k || w + 2 * pad < k)
+			k = 1, pad = 0;
+		d->kernel_h = d->kernel_w = k;
+		d->stride_h = d->stride_w = s;
+		d->pad_top = d->pad_left = d->pad_bottom = d->pad_right = pad;
+		d->dilation_h = d->dilation_w = 1;
+		d->groups = 1;
+		d->out_h = (h + 2 * pad - k) / s + 1;
+		d->out_w = (w + 2 * pad - k) / s + 1;
+		d->out_c = d->op == DPU_OP_CONV ? oc : c;
+		if (d->op == DPU_OP_CONV)
+			in2 = k * k * c * oc;
+		break;
+	case DPU_OP_MATMUL:
+		d->out_h = h, d->out_w = w, d->out_c = oc;
+		in2 = oc * c;
+		break;
+	default:		/* ADD, MUL */
+		d->out_h = h, d->out_w = w, d->out_c = c;
+		in2 = h * w * c;
+		d->in_scale.mult = d->in2_scale.mult = 1 << 30;
+		break;
+	}
+	if (d->op <= DPU_OP_MATMUL && chance(t, 40)) {
+		d->flags |= DPU_F_BIAS;
+		d->bias = need_ref(t, ent, nent, 0, 4 * d->out_c);
+	}
+	d->in = need_ref(t, ent, nent, 0, h * w * c);
+	if (in2)
+		d->in2 = need_ref(t, ent, nent, 0, in2);
+	d->out = need_ref(t, ent, nent, 1, (__u32)d->out_h * d->out_w * d->out_c);
+}
+
+/*
+ * A SHAVE op: mostly a CLAMP with its arguments at @args_off of the task
+ * memory (entry 0), windows 0 (in) and 1 (out); else another kernel id
+ * with the same arguments, which the engine refuses.
+ */
+static void build_shave(struct thr *t, struct dla_shave_op *op, unsigned char *slot,
+			__u32 args_off, const struct entry *ent, unsigned int nent)
+{
+	struct clamp_args a;
+	__u32 dims[3], n = 1, r, rank = 1 + below(t, 3), dt = 1 + below(t, 3);
+	__u32 esz = dt == DT_I32 ? 4 : 1;
+	__u64 bits = 8 * esz;
+
+	memset(&a, 0, sizeof(a));
+	for (r = 0; r < rank; r++) {
+		dims[r] = 1 + below(t, 4);
+		n *= dims[r];
+	}
+	/* compact, innermost dim last */
+	a.in.is_static = 1, a.in.rank = rank, a.in.data_type = dt;
+	a.in.dims_order = rank == 1 ? 0x1 : rank == 2 ? 0x12 : 0x123;
+	for (r = rank; r-- > 0;) {
+		a.in.dims[r] = dims[r];
+		a.in.strides[r] = bits;
+		bits *= dims[r];
+	}
+	a.out = a.in;
+	a.in.addr = WADDR(0, 0);
+	a.out.addr = WADDR(1, 0);
+	a.min = (__s32)below(t, 64) - (dt == DT_U8 ? 0 : 32);
+	a.max = a.min + (__s32)below(t, 64);
+	memcpy(slot + args_off, &a, sizeof(a));
+	op->kernel_id = chance(t, 85) ? SHAVE_KERNEL_CLAMP : below(t, SHAVE_KERNELS + 1);
+	op->args = tb_ref(0, args_off, sizeof(a));
+	op->windows[0] = need_ref(t, ent, nent, 0, n * esz);
+	op->windows[1] = need_ref(t, ent, nent, 1, n * esz);
+}
+
 /* Flip bits, change counts, offsets, barrier ids, indexes. */
 static void mutate(struct thr *t, unsigned char *task, size_t size, struct tb *tb,
-		   unsigned int ndma, unsigned int nb)
+		   unsigned int ndma, unsigned int ndpu, unsigned int nshave, unsigned int nb)
 {
 	unsigned int n = 1 + below(t, 3), k, o;
 	struct dla_dma_op *op;
 
 	for (k = 0; k < n; k++) {
 		op = &tb->dma[below(t, ndma)];
-		switch (below(t, 12)) {
+		switch (below(t, ndpu || nshave ? 14 : 12)) {
 		case 0: case 1:		/* bit flips */
 			o = below(t, (unsigned int)size);
 			task[o] ^= 1u << below(t, 8);
@@ -1034,6 +1486,30 @@ static void mutate(struct thr *t, unsigned char *task, size_t size, struct tb *t
 			else
 				op->len = chance(t, 30) ? 0 : rand_u32(t);
 			break;
+		case 12:		/* a DPU or SHAVE field: shape, op, kernel, refs */
+			if (ndpu && (!nshave || chance(t, 50))) {
+				struct dla_dpu_op *d = &tb->dpu[below(t, ndpu)];
+				unsigned char *p = (unsigned char *)d + sizeof(d->deps);
+
+				o = below(t, (unsigned int)(sizeof(*d) - sizeof(d->deps)) / 2) * 2;
+				if (chance(t, 50)) {
+					dla_u16 v = (dla_u16)(chance(t, 50) ? below(t, 10) : rand_u32(t));
+
+					memcpy(p + o, &v, 2);
+				} else {
+					p[o] ^= 1u << below(t, 8);
+				}
+			} else if (nshave) {
+				struct dla_shave_op *sh = &tb->shave[below(t, nshave)];
+
+				if (chance(t, 40))
+					sh->kernel_id = below(t, 10);
+				else if (chance(t, 50))
+					sh->windows[below(t, 8)].size = rand_u32(t);
+				else
+					sh->args.size = chance(t, 50) ? below(t, 5000) : rand_u32(t);
+			}
+			break;
 		default:		/* reserved words, flags, version */
 			switch (below(t, 5)) {
 			case 0: op->reserved = 1; break;
@@ -1053,8 +1529,10 @@ static void do_submit(struct thr *t, struct file *f)
 	struct drm_vpux_syncobj in[4];
 	struct entry ent[8];
 	struct drm_vpux_submit s;
-	unsigned int nent, ndma, nb, i, mode;
+	unsigned int nent, ndma, ndpu, nshave, nall, nb, i, mode;
+	struct dla_op_deps *deps[12];
 	int clean = 1, fault = 0, sync_wait, ret;
+	__u32 args_off;
 	unsigned char *task;
 	struct tb tb;
 	__u32 h;
@@ -1088,25 +1566,44 @@ static void do_submit(struct thr *t, struct file *f)
 	f->task_slot = (f->task_slot + 1) % (TASK_BO_SIZE / TASK_SLOT);
 	task = f->task_map + f->task_slot * TASK_SLOT;
 	ndma = 1 + below(t, 4);
+	/* few: the model computes them under KASAN and KCOV, in TCG */
+	ndpu = chance(t, 6) && !no_compute ? 1 + below(t, 2) : 0;
+	nshave = chance(t, 4) && !no_compute ? 1 + below(t, 2) : 0;
+	nall = ndma + ndpu + nshave;
 	mode = below(t, 3);
-	nb = mode == 0 ? 0 : mode == 1 ? ndma - 1 : (ndma > 1);
-	tb_init(&tb, task, nb, ndma, 0, 0);
-	for (i = 0; i < ndma; i++)
+	nb = mode == 0 ? 0 : mode == 1 ? nall - 1 : (nall > 1);
+	tb_init(&tb, task, nb, ndma, ndpu, nshave);
+	args_off = (__u32)(tb.size + 7) & ~7u;
+	for (i = 0; i < ndma; i++) {
 		build_dma(t, &tb.dma[i], ent, nent, fault);
+		deps[i] = &tb.dma[i].deps;
+	}
+	for (i = 0; i < ndpu; i++) {
+		build_dpu(t, &tb.dpu[i], ent, nent);
+		deps[ndma + i] = &tb.dpu[i].deps;
+	}
+	for (i = 0; i < nshave; i++) {
+		build_shave(t, &tb.shave[i], task, args_off, ent, nent);
+		args_off += sizeof(struct clamp_args);
+		deps[ndma + ndpu + i] = &tb.shave[i].deps;
+	}
 	if (mode == 1) {		/* a chain */
-		for (i = 0; i + 1 < ndma; i++) {
-			tb_update(&tb, &tb.dma[i].deps, i);
-			tb_wait(&tb, &tb.dma[i + 1].deps, i);
+		for (i = 0; i + 1 < nall; i++) {
+			tb_update(&tb, deps[i], i);
+			tb_wait(&tb, deps[i + 1], i);
 		}
-	} else if (mode == 2 && ndma > 1) {	/* all into the last */
-		for (i = 0; i + 1 < ndma; i++)
-			tb_update(&tb, &tb.dma[i].deps, 0);
-		tb_wait(&tb, &tb.dma[ndma - 1].deps, 0);
+	} else if (mode == 2 && nall > 1) {	/* all into the last */
+		for (i = 0; i + 1 < nall; i++)
+			tb_update(&tb, deps[i], 0);
+		tb_wait(&tb, deps[nall - 1], 0);
 	}
 	if (fault)
 		clean = 0;
+	/* compute results depend on data and model limits: not checked */
+	if (ndpu || nshave)
+		clean = 0;
 	if (!no_mutate && chance(t, 25)) {
-		mutate(t, task, tb.size, &tb, ndma, nb);
+		mutate(t, task, tb.size, &tb, ndma, ndpu, nshave, nb);
 		add(&st->mutated, 1);
 		clean = 0;
 	}
@@ -1114,10 +1611,15 @@ static void do_submit(struct thr *t, struct file *f)
 	memset(&s, 0, sizeof(s));
 	s.task = (struct drm_vpux_buf){ .handle = f->task_h,
 					.offset = f->task_slot * TASK_SLOT,
-					.size = chance(t, 80) ? tb.size : TASK_SLOT };
+					.size = chance(t, 80) && !nshave ? tb.size : TASK_SLOT };
 	s.buffers = (uintptr_t)list;
 	s.buffer_count = nent - 1;
 	s.priority = below(t, 4);
+	if (f->nqueue && chance(t, 40)) {
+		i = below(t, f->nqueue);
+		s.queue_id = f->queue[i];
+		s.priority = f->queue_prio[i];
+	}
 	if (chance(t, 20) && f->nsync) {
 		unsigned int n = 1 + below(t, 4);
 
@@ -1152,7 +1654,16 @@ static void do_submit(struct thr *t, struct file *f)
 	/* broken arguments */
 	if (chance(t, 12)) {
 		clean = 0;
-		switch (below(t, 15)) {
+		switch (below(t, 18)) {
+		case 17:	/* a queue of this file, another priority */
+			if (f->nqueue) {
+				i = below(t, f->nqueue);
+				s.queue_id = f->queue[i];
+				s.priority = (f->queue_prio[i] + 1 + below(t, 3)) % 4;
+			}
+			break;
+		case 15: s.queue_id = chance(t, 50) ? below(t, DRM_VPUX_MAX_QUEUES + 2) : rand_u32(t); break;
+		case 16: s.pad2 = rand_u32(t); break;
 		case 0: s.flags = 1u << below(t, 32); break;
 		case 1: s.pad = rand_u32(t); break;
 		case 2: s.priority = 4 + below(t, 100); break;
@@ -1253,6 +1764,7 @@ static void do_submit(struct thr *t, struct file *f)
 #define KCOV_REMOTE_SIZE (1u << 21)	/* entries, per process (remote) */
 #define KCOV_SECTION_SIZE (1u << 17)	/* entries, per remote section */
 #define KCOV_MAX_SECTIONS 16
+#define KCOV_EDGE_BITS	(1u << 22)	/* hashed edges: the guidance's signal */
 
 struct kcov_table {
 	uint64_t lo, hi;		/* the module's text, roughly */
@@ -1262,6 +1774,8 @@ struct kcov_table {
 	uint64_t overflows[3];		/* buffer full, by how */
 	uint64_t new_by_op[NOPS];	/* first reached by which call */
 	uint64_t remote_procs;		/* processes with remote coverage */
+	uint64_t edges;			/* distinct edges (PC pairs) seen */
+	uint64_t edge_bits[KCOV_EDGE_BITS / 64];	/* hashed PC pairs seen */
 };
 
 static const char *kcov_out;		/* --kcov FILE, "-": TAP comments */
@@ -1308,10 +1822,11 @@ static int kcov_add(uint64_t pc, uint8_t how)
  * compare-and-swap: the kernel appends remote coverage at any time, and
  * what it appended after we read the count is read next time.
  */
-static unsigned int kcov_harvest(struct kcov_buf *b, uint8_t how)
+static unsigned int kcov_harvest(struct kcov_buf *b, uint8_t how, unsigned int *edges)
 {
 	unsigned long n = __atomic_load_n(&b->area[0], __ATOMIC_ACQUIRE), i, done = 0;
 	unsigned int fresh = 0;
+	uint64_t prev = 0;
 
 	for (;;) {
 		if (n > b->size - 1)
@@ -1321,8 +1836,23 @@ static unsigned int kcov_harvest(struct kcov_buf *b, uint8_t how)
 		for (i = done; i < n; i++) {
 			uint64_t pc = __atomic_load_n(&b->area[i + 1], __ATOMIC_RELAXED);
 
-			if (pc >= kc->lo && pc < kc->hi)
-				fresh += kcov_add(pc, how);
+			if (pc < kc->lo || pc >= kc->hi)
+				continue;
+			fresh += kcov_add(pc, how);
+			if (edges) {
+				/* the module's PCs in the order the call reached them */
+				uint64_t h = ((prev * 0x9e3779b97f4a7c15ull) ^ pc) * 0xff51afd7ed558ccdull;
+				uint32_t bit = (uint32_t)(h >> 40) & (KCOV_EDGE_BITS - 1);
+				uint64_t mask = 1ull << (bit & 63);
+
+				if (!(__atomic_load_n(&kc->edge_bits[bit / 64], __ATOMIC_RELAXED) & mask) &&
+				    !(__atomic_fetch_or(&kc->edge_bits[bit / 64], mask,
+							__ATOMIC_RELAXED) & mask)) {
+					add(&kc->edges, 1);
+					(*edges)++;
+				}
+				prev = pc;
+			}
 		}
 		done = n;
 		if (__atomic_compare_exchange_n(&b->area[0], &n, 0, 0,
@@ -1549,59 +2079,318 @@ static enum op pick_op(struct thr *t)
 
 static uint64_t proc_threads_done;	/* threads of this process that ended */
 
+static void run_op(struct thr *t, struct file *f, enum op op)
+{
+	switch (op) {
+	case OP_GET_PARAM: do_get_param(t, f); break;
+	case OP_BO_CREATE: do_bo_create(t, f); break;
+	case OP_BO_INFO: do_bo_info(t, f); break;
+	case OP_SUBMIT: do_submit(t, f); break;
+	case OP_WAIT: do_wait(t, f); break;
+	case OP_GEM_CLOSE: do_gem_close(t, f); break;
+	case OP_PRIME_EXPORT: do_prime(t, f); break;
+	case OP_MMAP: do_mmap(t, f); break;
+	case OP_SYNC_CREATE: do_sync_create(t, f); break;
+	case OP_SYNC_DESTROY: do_sync_destroy(t, f); break;
+	case OP_SYNC_EXPORT: do_sync_export(t, f); break;
+	case OP_SYNC_WAIT: do_sync_wait(t, f, 0); break;
+	case OP_SYNC_TL_WAIT: do_sync_wait(t, f, 1); break;
+	case OP_SYNC_RESET: case OP_SYNC_SIGNAL: case OP_SYNC_TL_SIGNAL:
+	case OP_SYNC_QUERY:
+		do_sync_array(t, f, op);
+		break;
+	case OP_QUEUE_CREATE: do_queue_create(t, f); break;
+	case OP_QUEUE_DESTROY: do_queue_destroy(t, f); break;
+	case OP_BO_WAIT: do_bo_wait(t, f); break;
+	case OP_DEBUGFS: do_debugfs(t, f); break;
+	case OP_SYSFS: do_sysfs(t, f); break;
+	case OP_TRACE: do_trace(t, f); break;
+	case OP_REOPEN:
+		add(&st->reopened, 1);
+		reopen(t, f);	/* with its jobs still queued */
+		break;
+	default: break;
+	}
+}
+
+/* ---- coverage guidance ------------------------------------------------ */
+
+/*
+ * With KCOV, every program whose calls reached a PC or an edge (a pair of
+ * consecutive PCs of the module in one call) no call had reached before
+ * goes into a corpus shared by all processes; most programs are then a
+ * corpus program, mutated: choices flipped, set to interesting values,
+ * nudged, redrawn or cut off, calls inserted, removed, duplicated, moved
+ * to the other file, given another op, or spliced with another program.
+ * Without KCOV (or with --no-guide) every program is drawn fresh.
+ */
+#define CORPUS_MAX	2048
+
+struct corpus {
+	pthread_mutex_t lock;
+	uint32_t n;
+	uint64_t programs, mutated, kept, replaced, signal;
+	struct prog p[CORPUS_MAX];
+};
+
+static struct corpus *corp;		/* shared; NULL: no guidance */
+static int no_guide;
+
+static void corpus_add(struct thr *t, const struct prog *p)
+{
+	pthread_mutex_lock(&corp->lock);
+	if (corp->n < CORPUS_MAX) {
+		corp->p[corp->n++] = *p;
+	} else {
+		corp->p[below(t, CORPUS_MAX)] = *p;
+		corp->replaced++;
+	}
+	corp->kept++;
+	pthread_mutex_unlock(&corp->lock);
+}
+
+static int corpus_pick(struct thr *t, struct prog *p)
+{
+	uint32_t n, i;
+
+	pthread_mutex_lock(&corp->lock);
+	n = corp->n;
+	if (n) {
+		/* the newest inputs a little more often */
+		i = n > 32 && chance(t, 30) ? n - 1 - below(t, 32) : below(t, n);
+		*p = corp->p[i];
+	}
+	pthread_mutex_unlock(&corp->lock);
+	return n ? 0 : -1;
+}
+
+struct seg {
+	uint8_t op, file;
+	uint16_t len;
+	uint64_t *tape;		/* into the program copied, or the spliced one */
+};
+
+static void prog_build(struct prog *p, const struct seg *sg, unsigned int n)
+{
+	unsigned int c, len;
+
+	p->ncalls = 0;
+	p->ntape = 0;
+	for (c = 0; c < n && c < PROG_CALLS; c++) {
+		len = sg[c].len;
+		if (len > PROG_TAPE - (unsigned int)p->ntape)
+			len = PROG_TAPE - (unsigned int)p->ntape;
+		p->op[c] = sg[c].op;
+		p->file[c] = sg[c].file;
+		p->start[c] = p->ntape;
+		if (len)
+			memmove(p->tape + p->ntape, sg[c].tape, len * sizeof(uint64_t));
+		p->ntape += len;
+		p->ncalls++;
+	}
+	p->start[p->ncalls] = p->ntape;
+}
+
+static void prog_generate(struct thr *t, struct prog *p)
+{
+	struct seg sg[PROG_CALLS];
+	unsigned int n = 1 + below(t, 8), c;
+
+	for (c = 0; c < n; c++)
+		sg[c] = (struct seg){ .op = pick_op(t), .file = !chance(t, 85) };
+	prog_build(p, sg, n);
+}
+
+static void prog_mutate(struct thr *t, struct prog *p)
+{
+	static const uint64_t interesting[] = {
+		0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 100, 127, 128, 255, 256,
+		4095, 4096, 65535, 65536, 0x7fffffff, 0x80000000ull, 0xffffffffull,
+		0x100000000ull, ~0ull, ~0ull - 1, 1ull << 63,
+	};
+	static __thread struct prog old, splice;
+	struct seg sg[2 * PROG_CALLS];
+	unsigned int n, k, c, i, len, rounds = 1 + below(t, 3);
+	uint64_t *v;
+
+	old = *p;
+	n = old.ncalls;
+	for (c = 0; c < n; c++)
+		sg[c] = (struct seg){ old.op[c], old.file[c],
+				      (uint16_t)(old.start[c + 1] - old.start[c]),
+				      old.tape + old.start[c] };
+	for (k = 0; k < rounds; k++) {
+		c = below(t, n);
+		len = n ? sg[c].len : 0;
+		switch (below(t, 12)) {
+		case 0: case 1: case 2: case 3:	/* one choice */
+			if (!len)
+				break;
+			v = &sg[c].tape[below(t, len)];
+			switch (below(t, 5)) {
+			case 0: *v ^= 1ull << below(t, chance(t, 70) ? 8 : 64); break;
+			case 1: *v = interesting[below(t, sizeof(interesting) / 8)]; break;
+			case 2: *v += (uint64_t)below(t, 33) - 16; break;
+			case 3: *v = ~*v; break;
+			default: *v = rnd(t); break;
+			}
+			break;
+		case 4:		/* the rest of a call's choices drawn fresh */
+			if (len)
+				sg[c].len = below(t, len);
+			break;
+		case 5:		/* another op, same choices */
+			if (n)
+				sg[c].op = pick_op(t);
+			break;
+		case 6:		/* the other file */
+			if (n)
+				sg[c].file ^= 1;
+			break;
+		case 7: case 8:	/* a new call, or a copy of one */
+			if (n >= PROG_CALLS)
+				break;
+		{
+			struct seg s = { .op = pick_op(t), .file = !chance(t, 85) };
+
+			if (n && chance(t, 50))
+				s = sg[below(t, n)];
+			i = below(t, n + 1);
+			memmove(&sg[i + 1], &sg[i], (n - i) * sizeof(sg[0]));
+			sg[i] = s;
+			n++;
+		}
+			break;
+		case 9:		/* a call less */
+			if (n > 1) {
+				memmove(&sg[c], &sg[c + 1], (n - c - 1) * sizeof(sg[0]));
+				n--;
+			}
+			break;
+		case 10:	/* two calls swapped */
+			if (n > 1) {
+				struct seg tmp = sg[c];
+
+				i = below(t, n);
+				sg[c] = sg[i];
+				sg[i] = tmp;
+			}
+			break;
+		default:	/* splice: the tail of another program */
+			if (k || corpus_pick(t, &splice) || !splice.ncalls)
+				break;
+			i = below(t, splice.ncalls);
+			for (c = below(t, n + 1); i < splice.ncalls && c < PROG_CALLS; i++, c++)
+				sg[c] = (struct seg){ splice.op[i], splice.file[i],
+						      (uint16_t)(splice.start[i + 1] - splice.start[i]),
+						      splice.tape + splice.start[i] };
+			n = c;
+			break;
+		}
+	}
+	prog_build(p, sg, n);
+}
+
+/* Run @in, recording what its calls drew in @rec; the new coverage. */
+static unsigned int run_prog(struct thr *t, const struct prog *in, struct prog *rec,
+			     struct kcov_buf *kb, uint64_t quota)
+{
+	unsigned int c, signal = 0;
+
+	rec->ncalls = 0;
+	rec->ntape = 0;
+	rec->start[0] = 0;
+	for (c = 0; c < in->ncalls && t->call < quota && now_ns() < t_end; c++, t->call++) {
+		enum op op = in->op[c] < NOPS ? in->op[c] : OP_GET_PARAM;
+		struct file *f = &t->f[in->file[c] & 1];
+		unsigned int e = 0, fresh;
+
+		rec->op[c] = op;
+		rec->file[c] = in->file[c] & 1;
+		rec->start[c] = rec->ntape;
+		t->in = in->tape + in->start[c];
+		t->nin = in->start[c + 1] - in->start[c];
+		t->pos = 0;
+		t->rec = rec;
+		if (f->fd < 0) {
+			reopen(t, f);
+			op = OP_REOPEN;
+		} else {
+			run_op(t, f, op);
+		}
+		t->rec = NULL;
+		t->nin = 0;
+		rec->ncalls = c + 1;
+		rec->start[c + 1] = rec->ntape;
+		if (kb->fd >= 0) {
+			fresh = kcov_harvest(kb, 1, &e);
+			add(&kc->new_by_op[op], fresh);
+			signal += fresh + e;
+		}
+	}
+	return signal;
+}
+
 static void *thread_main(void *arg)
 {
 	struct thr *t = arg;
 	uint64_t quota = cfg.calls / (cfg.procs * cfg.threads);
+	struct prog *in = malloc(sizeof(*in)), *rec = malloc(sizeof(*rec));
 	struct kcov_buf kb;
-	struct file *f;
 
 	if (!quota)
 		quota = 1;
+	if (!in || !rec) {
+		fail(t, "out of memory");
+		free(in);
+		free(rec);
+		add(&proc_threads_done, 1);
+		return NULL;
+	}
+	/*
+	 * One thread per process without CAP_SYS_NICE in its effective set
+	 * (capabilities are per thread): its HIGH and REALTIME queues and
+	 * jobs are refused with -EPERM.
+	 */
+	if (t->id == 1) {
+		struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+		struct __user_cap_data_struct d[2];
+
+		if (!syscall(SYS_capget, &h, d)) {
+			d[CAP_SYS_NICE / 32].effective &= ~(1u << (CAP_SYS_NICE % 32));
+			syscall(SYS_capset, &h, d);
+		}
+	}
 	kcov_thread_start(&kb);
 	t->f[0].fd = t->f[1].fd = -1;
 	file_open(t, &t->f[0], (t->proc + t->id) % cfg.ndev);
 	file_open(t, &t->f[1], below(t, cfg.ndev));
-	for (t->call = 0; t->call < quota && now_ns() < t_end; t->call++) {
-		enum op op = pick_op(t);
+	for (t->call = 0; t->call < quota && now_ns() < t_end;) {
+		int guided = corp && chance(t, 85) && !corpus_pick(t, in);
+		unsigned int signal;
 
-		f = &t->f[chance(t, 85) ? 0 : 1];
-		if (f->fd < 0) {
-			reopen(t, f);
-			op = OP_REOPEN;
-		} else switch (op) {
-		case OP_GET_PARAM: do_get_param(t, f); break;
-		case OP_BO_CREATE: do_bo_create(t, f); break;
-		case OP_BO_INFO: do_bo_info(t, f); break;
-		case OP_SUBMIT: do_submit(t, f); break;
-		case OP_WAIT: do_wait(t, f); break;
-		case OP_GEM_CLOSE: do_gem_close(t, f); break;
-		case OP_PRIME_EXPORT: do_prime(t, f); break;
-		case OP_MMAP: do_mmap(t, f); break;
-		case OP_SYNC_CREATE: do_sync_create(t, f); break;
-		case OP_SYNC_DESTROY: do_sync_destroy(t, f); break;
-		case OP_SYNC_EXPORT: do_sync_export(t, f); break;
-		case OP_SYNC_WAIT: do_sync_wait(t, f, 0); break;
-		case OP_SYNC_TL_WAIT: do_sync_wait(t, f, 1); break;
-		case OP_SYNC_RESET: case OP_SYNC_SIGNAL: case OP_SYNC_TL_SIGNAL:
-		case OP_SYNC_QUERY:
-			do_sync_array(t, f, op);
-			break;
-		case OP_REOPEN:
-			add(&st->reopened, 1);
-			reopen(t, f);	/* with its jobs still queued */
-			break;
-		default: break;
+		if (guided)
+			prog_mutate(t, in);
+		else
+			prog_generate(t, in);
+		signal = run_prog(t, in, rec, &kb, quota);
+		if (corp) {
+			add(&corp->programs, 1);
+			add(&corp->mutated, guided);
+			if (signal) {
+				add(&corp->signal, signal);
+				corpus_add(t, rec);
+			}
 		}
-		if (kb.fd >= 0)
-			add(&kc->new_by_op[op], kcov_harvest(&kb, 1));
 	}
 	file_close(&t->f[0]);
 	file_close(&t->f[1]);
 	if (kb.fd >= 0) {
-		add(&kc->new_by_op[OP_REOPEN], kcov_harvest(&kb, 1));
+		add(&kc->new_by_op[OP_REOPEN], kcov_harvest(&kb, 1, NULL));
 		kcov_close(&kb);
 	}
+	free(in);
+	free(rec);
 	add(&proc_threads_done, 1);
 	add(&st->threads_done, 1);
 	return NULL;
@@ -1625,14 +2414,14 @@ static int run_proc(int proc)
 			return 1;
 	}
 	while (rb.fd >= 0 && __atomic_load_n(&proc_threads_done, __ATOMIC_RELAXED) < cfg.threads) {
-		kcov_harvest(&rb, 2);
+		kcov_harvest(&rb, 2, NULL);
 		usleep(2000);
 	}
 	for (i = 0; i < cfg.threads; i++)
 		pthread_join(t[i].tid, NULL);
 	if (rb.fd >= 0) {
 		usleep(300000);		/* the last jobs' workers */
-		kcov_harvest(&rb, 2);
+		kcov_harvest(&rb, 2, NULL);
 		kcov_close(&rb);
 	}
 	free(t);
@@ -1713,7 +2502,7 @@ static int device_works(int dev, char *why, size_t len)
 
 /* ---- main ------------------------------------------------------------ */
 
-static void report(void)
+static void report(double elapsed)
 {
 	uint64_t total = 0;
 	int op, e;
@@ -1734,7 +2523,16 @@ static void report(void)
 					      st->err[op][e]);
 		printf("%s\n", line);
 	}
-	printf("# calls: %" PRIu64 " in total\n", total);
+	printf("# calls: %" PRIu64 " in total, %.0f calls/s\n", total,
+	       elapsed > 0 ? total / elapsed : 0.0);
+	if (corp)
+		printf("# guidance: %" PRIu64 " programs, %" PRIu64 " mutated from the corpus;"
+		       " %" PRIu64 " inputs with new coverage kept (corpus %u, %" PRIu64
+		       " replaced); %" PRIu64 " edges\n",
+		       corp->programs, corp->mutated, corp->kept, corp->n, corp->replaced,
+		       kc->edges);
+	else
+		printf("# guidance: none (%s)\n", kc ? "--no-guide" : "no KCOV");
 	printf("# jobs: %" PRIu64 " submitted (%" PRIu64 " mutated), results seen: done %"
 	       PRIu64 ", error %" PRIu64 ", mmu fault %" PRIu64 ", timeout %" PRIu64
 	       ", aborted %" PRIu64 "; %" PRIu64 " valid jobs checked\n",
@@ -1747,11 +2545,61 @@ static void report(void)
 	       st->mmu_faults, st->timeouts, st->banned, st->reopened);
 }
 
-static void usage(const char *argv0)
+static void usage(const char *argv0, int status)
 {
-	fprintf(stderr, "usage: %s [--seed S] [--calls N] [--time SECS] [--threads T] [--procs P]"
-		" [--kcov FILE]\n", argv0);
-	exit(2);
+	fprintf(status ? stderr : stdout,
+		"usage: %s [--seed S] [--calls N] [--time SECS] [--threads T] [--procs P]\n"
+		"       [--kcov FILE] [--no-guide]\n"
+		"Fuzz the vpux ioctls (and the driver's debugfs, sysfs, fdinfo and\n"
+		"tracepoints) from P processes of T threads; output is TAP.\n"
+		"  --seed S     seed of the call sequences (default: from the clock)\n"
+		"  --calls N    stop after N calls over all threads (default 20000)\n"
+		"  --time SECS  stop after SECS seconds (default 30)\n"
+		"  --threads T  threads per process, 1..64 (default 4)\n"
+		"  --procs P    processes, 1..64 (default 2)\n"
+		"  --kcov FILE  with KCOV: write the PCs reached in vpux_accel to FILE\n"
+		"               (\"-\": as TAP comments) and guide the fuzzing by them\n"
+		"  --no-guide   with --kcov: record coverage, but draw every program\n"
+		"               fresh (no corpus)\n"
+		"  --help       this text\n"
+		"VPUX_FUZZ_NO=a,b,... leaves out calls by name, and mutate, fault, cmx, compute.\n",
+		argv0);
+	exit(status);
+}
+
+/* Per device: its debugfs directory and sysfs busy-time file, if present. */
+static void find_dev_files(void)
+{
+	char name[128];
+	int dev, minor, fd;
+
+	for (dev = 0; dev < cfg.ndev && dev < MAX_DEV; dev++) {
+		fd = vpux_open_nth(dev, &minor);
+		if (fd < 0)
+			continue;
+		close(fd);
+		if (!vpux_dev_name(minor, name, sizeof(name))) {
+			snprintf(dev_dbg[dev], sizeof(dev_dbg[dev]), "/sys/kernel/debug/accel/%s", name);
+			if (access(dev_dbg[dev], F_OK))
+				dev_dbg[dev][0] = '\0';
+		}
+		snprintf(dev_busy[dev], sizeof(dev_busy[dev]),
+			 "/sys/class/accel/accel%d/device/npu_busy_time_us", minor);
+		if (access(dev_busy[dev], R_OK))
+			dev_busy[dev][0] = '\0';
+	}
+}
+
+/* --kcov: the driver's tracepoints on, so that their code runs too */
+static void trace_enable(int on)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/events/vpux_accel/enable", trace_dir);
+	if (on && access(path, W_OK))
+		return;
+	if (!write_str(path, on ? "1" : "0"))
+		trace_on = on;
 }
 
 int main(int argc, char **argv)
@@ -1763,16 +2611,33 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "procs", required_argument, NULL, 'p' },
 		{ "kcov", required_argument, NULL, 'k' },
+		{ "no-guide", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int have_seed = 0, c, fd, dev, ok, test = 0, crashed = 0;
+	double elapsed;
 	__s64 start;
 	pid_t *pids;
 	unsigned int i;
 	char why[128];
 
-	while ((c = getopt_long(argc, argv, "s:n:t:j:p:k:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:n:t:j:p:k:Gh", opts, NULL)) != -1) {
+		char *end = NULL;
+
+		errno = 0;
+		switch (c) {
+		case 's': case 'n': case 't': case 'j': case 'p':
+			if (strtoull(optarg, &end, 0), errno || !*optarg || *end) {
+				fprintf(stderr, "%s: --%s: not a number: %s\n", argv[0],
+					c == 's' ? "seed" : c == 'n' ? "calls" : c == 't' ? "time" :
+					c == 'j' ? "threads" : "procs", optarg);
+				exit(2);
+			}
+			break;
+		default:
+			break;
+		}
 		switch (c) {
 		case 's': cfg.seed = strtoull(optarg, NULL, 0); have_seed = 1; break;
 		case 'n': cfg.calls = strtoull(optarg, NULL, 0); break;
@@ -1780,11 +2645,19 @@ int main(int argc, char **argv)
 		case 'j': cfg.threads = strtoul(optarg, NULL, 0); break;
 		case 'p': cfg.procs = strtoul(optarg, NULL, 0); break;
 		case 'k': kcov_out = optarg; break;
-		default: usage(argv[0]);
+		case 'G': no_guide = 1; break;
+		case 'h': usage(argv[0], 0); break;
+		default: usage(argv[0], 2);
 		}
 	}
-	if (!cfg.threads || !cfg.procs || cfg.threads > 64 || cfg.procs > 64)
-		usage(argv[0]);
+	if (optind < argc) {
+		fprintf(stderr, "%s: unexpected argument: %s\n", argv[0], argv[optind]);
+		usage(argv[0], 2);
+	}
+	if (!cfg.threads || !cfg.procs || cfg.threads > 64 || cfg.procs > 64) {
+		fprintf(stderr, "%s: --threads and --procs must be 1..64\n", argv[0]);
+		exit(2);
+	}
 	if (getenv("VPUX_FUZZ_NO")) {
 		char *list = strdup(getenv("VPUX_FUZZ_NO")), *save = NULL, *w;
 
@@ -1792,6 +2665,7 @@ int main(int argc, char **argv)
 			no_mutate |= !strcmp(w, "mutate");
 			no_fault |= !strcmp(w, "fault");
 			no_cmx |= !strcmp(w, "cmx");
+			no_compute |= !strcmp(w, "compute");
 			for (c = 0; c < NOPS; c++)
 				if (!strcmp(w, op_name[c]))
 					op_weight[c] = 0;
@@ -1823,6 +2697,25 @@ int main(int argc, char **argv)
 		cmx_size = 4096;
 	if (kcov_out && kcov_setup(why, sizeof(why)))
 		printf("# kcov: no coverage: %s\n", why);
+	find_dev_files();
+	if (kc) {
+		trace_enable(1);
+		if (!no_guide) {
+			pthread_mutexattr_t ma;
+
+			corp = mmap(NULL, sizeof(*corp), PROT_READ | PROT_WRITE,
+				    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+			if (corp == MAP_FAILED) {
+				printf("# kcov: no guidance: mmap: %s\n", strerror(errno));
+				corp = NULL;
+			} else {
+				pthread_mutexattr_init(&ma);
+				pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+				pthread_mutex_init(&corp->lock, &ma);
+				pthread_mutexattr_destroy(&ma);
+			}
+		}
+	}
 	printf("1..3\n");
 	fflush(stdout);
 
@@ -1873,9 +2766,12 @@ int main(int argc, char **argv)
 			crashed++;
 		}
 	}
+	elapsed = (now_ns() - start) / 1e9;
+	if (trace_on)
+		trace_enable(0);
 	printf("# %.1f s, %u processes x %u threads, %d devices, seed %" PRIu64 "\n",
-	       (now_ns() - start) / 1e9, cfg.procs, cfg.threads, cfg.ndev, cfg.seed);
-	report();
+	       elapsed, cfg.procs, cfg.threads, cfg.ndev, cfg.seed);
+	report(elapsed);
 	if (kc)
 		kcov_write();
 
