@@ -77,6 +77,7 @@ help:
 	@echo "make bench      benchmark programs (print figures)"
 	@echo "make vm-shell   boot the VM with the module and a shell"
 	@echo "make check-debug  the VM suite on the debug kernel (KASAN, lockdep, kmemleak)"
+	@echo "make fuzz-long  1,000,000 coverage-guided fuzzer calls on the debug kernel"
 	@echo "make clean      remove build products"
 
 clean:

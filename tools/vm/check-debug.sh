@@ -53,7 +53,7 @@ for tap in "$B"/vm-debug/*.tap; do
 	name=$(basename "$tap" .tap)
 	ran "$name" && grep -q '^# kcov' "$tap" 2>/dev/null || continue
 	echo "== $name"
-	grep -E '^# ([0-9.]+ s,|calls:|jobs:|MMU faults|kcov:)' "$tap" | grep -v '^# kcov: section\|^# kcov: module'
+	grep -E '^# ([0-9.]+ s,|calls:|guidance:|jobs:|MMU faults|kcov:)' "$tap" | grep -v '^# kcov: section\|^# kcov: module'
 	"$HERE/kcov-report.sh" -o "$RESULTS/kcov-$name.txt" "$src/vpux_accel.ko" "$tap" ||
 		echo "kcov-report 0 1 0" >>"$RESULTS/summary"
 done

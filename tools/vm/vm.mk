@@ -8,7 +8,7 @@ VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(SRCTOP)/tools/vm/tap-cmd.
 	$(VM_EXTRA_BINS) $(addprefix $(B)/examples/,$(addsuffix .vpux,$(VM_EXAMPLES)))
 VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)"
 
-.PHONY: check-debug debug-kernel
+.PHONY: check-debug debug-kernel fuzz-long
 
 # The VM suite on the stock kernel; per-command TAP in $(B)/vm.
 vm-check: module $(VM_BINS)
@@ -17,6 +17,12 @@ vm-check: module $(VM_BINS)
 # The same suite on the debug kernel (KASAN, lockdep, kmemleak, ...).
 check-debug: deps $(VM_BINS)
 	@VPUX_BINS="$(VM_BINS)" B=$(B) tools/vm/check-debug.sh
+
+# The coverage-guided ioctl fuzzer for 1,000,000 calls on the debug
+# kernel, with its coverage (not part of check; FUZZ_LONG_CALLS,
+# FUZZ_LONG_TIME, FUZZ_LONG_SEED override).
+fuzz-long: deps $(VM_BINS)
+	@VPUX_BINS="$(VM_BINS)" B=$(B) tools/vm/fuzz-long.sh
 
 # Build (or find cached) the debug kernel only.
 debug-kernel: deps
