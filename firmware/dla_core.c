@@ -36,6 +36,8 @@ static dla_s32 dla_discover(struct dla_engine *e)
 	for (g = 0; g < DLA_MAX_ENGINES; g++)
 		e->owner[g] = DLA_NIL;
 	e->n_tiles = dla_reg_read(drv, VPUX_REG_TILES);
+	if (e->n_tiles > 64)
+		e->n_tiles = 64;	/* dla_task.cmx_tiles is 64 bits */
 	e->cmx_size = dla_reg_read(drv, VPUX_REG_CMX_SIZE);
 	e->cmx_base = dla_reg_read(drv, VPUX_REG_CMX_BASE_LO) |
 		      (dla_u64)dla_reg_read(drv, VPUX_REG_CMX_BASE_HI) << 32;
@@ -208,4 +210,9 @@ dla_s32 dla_task_op_cycles(const struct dla_task *t, dla_u32 *count,
 dla_s32 dla_task_id(const struct dla_task *t)
 {
 	return dla_task_ok(t) ? t->slot : -1;
+}
+
+dla_u64 dla_task_cmx_tiles(const struct dla_task *t)
+{
+	return dla_task_ok(t) ? t->cmx_tiles : 0;
 }

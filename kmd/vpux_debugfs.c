@@ -4,6 +4,7 @@
  *
  *   engines         each engine's kind, state, ops done and last op cycles
  *   resets          jobs aborted after a hang since load
+ *   cmx_clears      CMX clears started since load (tiles changing hands)
  *   bo_list         every open file's BOs: address, size, flags
  *   inject          write "KIND ENGINE [COUNT [ARG]]" to make the NPU
  *                   misbehave (KIND: hang, drop_irq, mmu_fault, slow,
@@ -61,6 +62,15 @@ static int resets_show(struct seq_file *m, void *data)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(resets);
+
+static int cmx_clears_show(struct seq_file *m, void *data)
+{
+	struct vpux_device *vdev = m->private;
+
+	seq_printf(m, "%d\n", atomic_read(&vdev->cmx.clears));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cmx_clears);
 
 static int bo_list_show(struct seq_file *m, void *data)
 {
@@ -176,6 +186,7 @@ void vpux_debugfs_init(struct vpux_device *vdev)
 
 	debugfs_create_file("engines", 0444, root, vdev, &engines_fops);
 	debugfs_create_file("resets", 0444, root, vdev, &resets_fops);
+	debugfs_create_file("cmx_clears", 0444, root, vdev, &cmx_clears_fops);
 	debugfs_create_file("bo_list", 0444, root, vdev, &bo_list_fops);
 	debugfs_create_file("inject", 0200, root, vdev, &inject_fops);
 	debugfs_create_file("force_recovery", 0200, root, vdev,

@@ -66,6 +66,7 @@ static int vpux_open(struct drm_device *dev, struct drm_file *file)
 	}
 	kref_init(&fpriv->ref);
 	fpriv->vdev = vdev;
+	fpriv->id = file->client_id;
 	INIT_LIST_HEAD(&fpriv->bos);
 	ret = vpux_mmu_ctx_init(vdev, &fpriv->ctx);
 	if (ret)

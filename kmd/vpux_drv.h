@@ -134,6 +134,9 @@ struct vpux_vdev {
  * @busy_jobs: (fw) jobs on the NPU now
  * @busy_since: (fw) when @busy_jobs last became non-zero
  * @busy_ns: (fw) time with at least one job on the NPU until @busy_since
+ * @cmx: (fw) CMX ownership (vpux_cmx.c): each tile's owning file (its
+ *	id), how many of the owner's jobs on the NPU use it, the tiles
+ *	being cleared, and how many clears were started (debugfs)
  */
 struct vpux_device {
 	struct drm_device drm;
@@ -161,6 +164,12 @@ struct vpux_device {
 	u32 busy_jobs;
 	u64 busy_since;
 	u64 busy_ns;
+	struct {
+		u64 owner[64];
+		u32 users[64];
+		u64 clearing;
+		atomic_t clears;
+	} cmx;
 };
 
 /**
@@ -176,6 +185,8 @@ struct vpux_device {
  * @ring: the last VPUX_JOB_RING jobs, by seqno % VPUX_JOB_RING
  * @banned: a job of this file hung or faulted; later submits fail
  * @busy_ns: time its jobs spent on the NPU (fdinfo drm-engine-npu)
+ * @id: the DRM file's client id: unique for the device's lifetime (CMX
+ *	ownership, vpux_cmx.c)
  */
 struct vpux_file_priv {
 	struct kref ref;
@@ -189,6 +200,7 @@ struct vpux_file_priv {
 	struct vpux_job_slot ring[VPUX_JOB_RING];
 	bool banned;
 	atomic64_t busy_ns;
+	u64 id;
 };
 
 void vpux_file_priv_put(struct vpux_file_priv *fpriv);

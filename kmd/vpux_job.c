@@ -253,6 +253,7 @@ static int vpux_job_prepare_task(struct vpux_job *job,
 			 ret);
 		job->refused = -ret;
 	}
+	job->cmx_tiles = dla_task_cmx_tiles(job->task);
 	return 0;
 }
 

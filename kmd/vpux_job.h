@@ -137,6 +137,7 @@ struct vpux_queue {
  * @profile: kernel address of the job's struct drm_vpux_profile (in one
  *	of @bos), NULL without DRM_VPUX_SUBMIT_PROFILE
  * @profile_size: bytes of the profile range
+ * @cmx_tiles: the CMX tiles its task uses (dla_task_cmx_tiles())
  * @n_in_fences: entries of @in_fences
  * @in_fences: the fences of the in-syncobjs (references), checked for an
  *	error when the job is about to start (vpux_job_in_fence_error())
@@ -169,6 +170,7 @@ struct vpux_job {
 	u64 kcov_handle;
 	struct drm_vpux_profile *profile;
 	u32 profile_size;
+	u64 cmx_tiles;
 	u32 n_in_fences;
 	struct dma_fence **in_fences;
 };
@@ -252,6 +254,12 @@ void vpux_sched_dispatch_locked(struct vpux_device *vdev);
 void vpux_sched_signal_done(struct vpux_device *vdev);
 void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx);
 void vpux_ctx_invalidate(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx);
+
+/* vpux_cmx.c */
+void vpux_cmx_init(struct vpux_device *vdev);
+int vpux_cmx_acquire_locked(struct vpux_device *vdev, struct vpux_job *job,
+			    u64 *reserved);
+void vpux_cmx_release_locked(struct vpux_device *vdev, struct vpux_job *job);
 
 /* vpux_watchdog.c */
 void vpux_watchdog_init(struct vpux_device *vdev);

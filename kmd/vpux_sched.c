@@ -118,17 +118,6 @@ void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 
 /* ---- starting and completing jobs ---- */
 
-static struct vpux_queue *vpux_runq_first(struct vpux_device *vdev)
-{
-	int p;
-
-	for (p = VPUX_PRIORITIES - 1; p >= 0; p--)
-		if (!list_empty(&vdev->runq[p]))
-			return list_first_entry(&vdev->runq[p],
-						struct vpux_queue, runq_link);
-	return NULL;
-}
-
 static void vpux_runq_add_locked(struct vpux_device *vdev, struct vpux_queue *q)
 {
 	if (!q->active && !list_empty(&q->ready) && list_empty(&q->runq_link))
@@ -192,15 +181,22 @@ static bool vpux_job_skipped(struct vpux_device *vdev, struct vpux_job *job,
 	return true;
 }
 
-/* Give @job a core slot and an MMU context slot; 0 when it runs. */
+/*
+ * Give @job its CMX tiles, a core slot and an MMU context slot: 0 when it
+ * runs, -EAGAIN when it must wait for CMX (@reserved: see
+ * vpux_cmx_acquire_locked()), another errno when it failed (@res).
+ */
 static int vpux_job_start_locked(struct vpux_device *vdev,
 				 struct vpux_job *job,
-				 struct vpux_job_result *res)
+				 struct vpux_job_result *res, u64 *reserved)
 {
 	int slot, id;
 
+	if (vpux_cmx_acquire_locked(vdev, job, reserved))
+		return -EAGAIN;
 	slot = vpux_slot_bind_locked(vdev, &job->fpriv->ctx);
 	if (slot < 0) {
+		vpux_cmx_release_locked(vdev, job);
 		res->status = DRM_VPUX_STATUS_ERROR;
 		res->sys_error = slot;
 		return slot;
@@ -209,6 +205,7 @@ static int vpux_job_start_locked(struct vpux_device *vdev,
 	trace_vpux_job_run(dev_name(vdev->drm.dev), job->slot->seqno, slot, id);
 	if (id < 0) {
 		vpux_slot_put_locked(vdev, slot);
+		vpux_cmx_release_locked(vdev, job);
 		res->status = DRM_VPUX_STATUS_ERROR;
 		res->core_error = -id;
 		return -EIO;
@@ -251,38 +248,61 @@ static void vpux_job_done_locked(struct vpux_device *vdev,
 	list_add_tail(&job->link, &vdev->done);
 }
 
-/**
- * vpux_sched_dispatch_locked() - start jobs while core slots are free
- * @vdev: the device, fw.lock held
- *
- * Jobs that are not to run (refused, banned file, failed dependency,
- * device gone) complete at their turn in their queue without a slot.
+/*
+ * Start @q's next job, or complete the jobs at its head that are not to
+ * run: false when the engine core is full (nothing more can start).
  */
-void vpux_sched_dispatch_locked(struct vpux_device *vdev)
+static bool vpux_sched_dispatch_queue(struct vpux_device *vdev,
+				      struct vpux_queue *q, u64 *reserved)
 {
-	struct vpux_queue *q;
-
-	lockdep_assert_held(&vdev->fw.lock);
-	while ((q = vpux_runq_first(vdev))) {
+	while (!list_empty(&q->ready)) {
 		struct vpux_job *job = list_first_entry(&q->ready,
 							struct vpux_job, link);
 		struct vpux_job_result res = { 0 };
 
 		if (!vpux_job_skipped(vdev, job, &res)) {
+			int ret;
+
 			if (vdev->n_running == DLA_MAX_TASKS)
-				break;
-			if (!vpux_job_start_locked(vdev, job, &res)) {
+				return false;
+			ret = vpux_job_start_locked(vdev, job, &res, reserved);
+			if (ret == -EAGAIN)
+				return true;	/* waits for CMX */
+			if (!ret) {
 				list_del_init(&job->link);
 				list_del_init(&q->runq_link);
 				q->active = job;
-				continue;
+				return true;
 			}
 		}
 		list_del_init(&job->link);
 		vpux_job_done_locked(vdev, job, &res);
-		if (list_empty(&q->ready))
-			list_del_init(&q->runq_link);
 	}
+	list_del_init(&q->runq_link);
+	return true;
+}
+
+/**
+ * vpux_sched_dispatch_locked() - start jobs while core slots are free
+ * @vdev: the device, fw.lock held
+ *
+ * The queues are visited by priority, oldest first within one. Jobs
+ * that are not to run (refused, banned file, failed dependency, device
+ * gone) complete at their turn in their queue without a slot; a job
+ * whose CMX tiles are not its file's yet waits (vpux_cmx.c) without
+ * holding up the queues behind it.
+ */
+void vpux_sched_dispatch_locked(struct vpux_device *vdev)
+{
+	struct vpux_queue *q, *tmp;
+	u64 reserved = 0;
+	int p;
+
+	lockdep_assert_held(&vdev->fw.lock);
+	for (p = VPUX_PRIORITIES - 1; p >= 0; p--)
+		list_for_each_entry_safe(q, tmp, &vdev->runq[p], runq_link)
+			if (!vpux_sched_dispatch_queue(vdev, q, &reserved))
+				return;
 }
 
 /**
@@ -303,6 +323,7 @@ void vpux_sched_complete_locked(struct vpux_device *vdev, struct vpux_job *job,
 	lockdep_assert_held(&vdev->fw.lock);
 	vdev->running[job->task_id] = NULL;
 	vdev->n_running--;
+	vpux_cmx_release_locked(vdev, job);
 	dla_clear_task(vdev->fw.engine, job->task_id);
 	job->task_id = -1;
 	vpux_profile_record(job);
@@ -464,6 +485,12 @@ int vpux_sched_init(struct vpux_device *vdev)
 			 vdev->hw.ctx_slots, DLA_MAX_TASKS);
 		return -ENODEV;
 	}
+	if (!(vdev->hw.caps & VPUX_CAP_CMX_CLEAR)) {
+		/* CMX is not behind the MMU: files would see each other's */
+		vpux_err(vdev, "no CMX clear: cannot keep files apart\n");
+		return -ENODEV;
+	}
+	vpux_cmx_init(vdev);
 	for (p = 0; p < VPUX_PRIORITIES; p++)
 		INIT_LIST_HEAD(&vdev->runq[p]);
 	INIT_LIST_HEAD(&vdev->done);

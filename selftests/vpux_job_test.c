@@ -1120,6 +1120,170 @@ TEST_F(job, run_limit_stops_a_long_job)
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 }
 
+/* ---- CMX does not pass between files (vpux_cmx.c) ---- */
+
+/*
+ * In file @fd, a job whose op 0 copies @secret (entry 1) to CMX tile 0 at
+ * @off, then, if @hold_ops, a chain of that many 4 MiB copies entry 2 ->
+ * entry 3 that keeps the job (and the tile) on the NPU a while.
+ */
+static size_t cmx_secret_task(struct bo *task, unsigned int off,
+			      unsigned int hold_ops)
+{
+	struct tb t;
+	unsigned int i;
+
+	tb_init(&t, task->map, hold_ops, 1 + hold_ops, 0, 0);
+	tb_copy(&t.dma[0], tb_ref(1, 0, 4096), tb_cmx(0, off, 4096), 4096);
+	for (i = 1; i <= hold_ops; i++) {
+		struct dla_dma_op *op = &t.dma[i];
+
+		tb_copy(op, tb_ref(2, 0, 1024 * 4096), tb_ref(3, 0, 1024 * 4096),
+			4096);
+		op->count[0] = 1024;
+		op->src_stride[0] = op->dst_stride[0] = 4096;
+		tb_wait(&t, &op->deps, i - 1);
+		if (i < hold_ops)
+			tb_update(&t, &op->deps, i);
+	}
+	if (hold_ops)
+		tb_update(&t, &t.dma[0].deps, 0);
+	return t.size;
+}
+
+/* Copy every CMX tile into @dump (entry 1): @tiles ops of @cmx bytes */
+static size_t cmx_dump_task(struct bo *task, __u64 tiles, __u64 cmx)
+{
+	struct tb t;
+	unsigned int i;
+
+	tb_init(&t, task->map, 0, tiles, 0, 0);
+	for (i = 0; i < tiles; i++)
+		tb_copy(&t.dma[i], tb_cmx(i, 0, cmx), tb_ref(1, i * cmx, cmx), cmx);
+	return t.size;
+}
+
+static long cmx_nonzero(const unsigned char *p, size_t n)
+{
+	long c = 0;
+
+	while (n--)
+		c += !!*p++;
+	return c;
+}
+
+/*
+ * A file leaves a secret in CMX; the same file finds it in its next job
+ * (nothing is cleared while a tile stays with its owner); once it closed,
+ * another file that reads every tile finds zeros, and a clear was done.
+ * Fails without the CMX clear: the secret is found.
+ */
+TEST_F(job, cmx_does_not_pass_between_files)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct drm_vpux_buf l[2];
+	struct bo ta, secret, back, dump;
+	__u64 tiles, cmx;
+	long clears;
+	int fa, i;
+
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_NUM_TILES, &tiles));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_CMX_SIZE, &cmx));
+	clears = dbg_read(self->minor, "cmx_clears");
+	fa = vpux_open_nth(0, NULL);
+	ASSERT_GE(fa, 0);
+	ASSERT_EQ(0, bo_new(fa, 4096, 0, &ta));
+	ASSERT_EQ(0, bo_new(fa, 4096, 0, &secret));
+	ASSERT_EQ(0, bo_new(fa, 4096, 0, &back));
+	for (i = 0; i < 4096; i++)
+		secret.map[i] = (unsigned char)(i * 13 + 1) | 1;
+	l[0] = (struct drm_vpux_buf){ .handle = secret.handle, .size = 4096 };
+	submit_args(&s, &ta, 0, cmx_secret_task(&ta, 4096, 0), l, 1);
+	ASSERT_EQ(0, vpux_ioctl(fa, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(fa, s.seqno, 10000000000ll, &w));
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	/* the same file reads its own CMX back */
+	do {
+		struct tb t;
+
+		tb_init(&t, ta.map, 0, 1, 0, 0);
+		tb_copy(&t.dma[0], tb_cmx(0, 4096, 4096), tb_ref(1, 0, 4096), 4096);
+		l[0] = (struct drm_vpux_buf){ .handle = back.handle, .size = 4096 };
+		submit_args(&s, &ta, 0, t.size, l, 1);
+		ASSERT_EQ(0, vpux_ioctl(fa, DRM_IOCTL_VPUX_SUBMIT, &s));
+		ASSERT_EQ(0, job_wait(fa, s.seqno, 10000000000ll, &w));
+		ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+		EXPECT_EQ(0, memcmp(secret.map, back.map, 4096))
+			TH_LOG("a file's CMX changed between two of its jobs");
+	} while (0);
+	close(fa);
+
+	ASSERT_EQ(0, bo_new(self->fd, tiles * cmx, 0, &dump));
+	memset(dump.map, 0xee, tiles * cmx);
+	l[0] = (struct drm_vpux_buf){ .handle = dump.handle, .size = tiles * cmx };
+	submit_args(&s, &self->task, 0, cmx_dump_task(&self->task, tiles, cmx), l, 1);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 10000000000ll, &w));
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, cmx_nonzero(dump.map, tiles * cmx))
+		TH_LOG("another file's CMX was readable: %ld non-zero bytes",
+		       cmx_nonzero(dump.map, tiles * cmx));
+	if (clears >= 0)
+		EXPECT_LT(clears, dbg_read(self->minor, "cmx_clears"));
+}
+
+/*
+ * A file's job holds CMX tile 0 (a secret in it, then a long chain);
+ * another file's job that reads tile 0 waits until it left, then reads
+ * zeros; a job of the other file that uses no CMX does not wait.
+ */
+TEST_F(job, cmx_tile_waits_for_its_owner_to_leave)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w, wa;
+	struct drm_vpux_buf la[3], l[1];
+	struct bo ta, secret, big_s, big_d, dump;
+	__u64 cmx, sa, sb;
+	int fa, i;
+
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_CMX_SIZE, &cmx));
+	fa = vpux_open_nth(0, NULL);
+	ASSERT_GE(fa, 0);
+	ASSERT_EQ(0, bo_new(fa, 16384, 0, &ta));
+	ASSERT_EQ(0, bo_new(fa, 4096, 0, &secret));
+	ASSERT_EQ(0, bo_new(fa, 1024 * 4096, 0, &big_s));
+	ASSERT_EQ(0, bo_new(fa, 1024 * 4096, 0, &big_d));
+	for (i = 0; i < 4096; i++)
+		secret.map[i] = (unsigned char)(i * 7 + 5) | 1;
+	la[0] = (struct drm_vpux_buf){ .handle = secret.handle, .size = 4096 };
+	la[1] = (struct drm_vpux_buf){ .handle = big_s.handle, .size = 1024 * 4096 };
+	la[2] = (struct drm_vpux_buf){ .handle = big_d.handle, .size = 1024 * 4096 };
+	submit_args(&s, &ta, 0, cmx_secret_task(&ta, 0, 24), la, 3);
+	ASSERT_EQ(0, vpux_ioctl(fa, DRM_IOCTL_VPUX_SUBMIT, &s));
+	sa = s.seqno;
+
+	ASSERT_EQ(0, bo_new(self->fd, cmx, 0, &dump));
+	memset(dump.map, 0xee, cmx);
+	l[0] = (struct drm_vpux_buf){ .handle = dump.handle, .size = cmx };
+	submit_args(&s, &self->task, 0, cmx_dump_task(&self->task, 1, cmx), l, 1);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	sb = s.seqno;
+	/* a job without CMX runs meanwhile */
+	EXPECT_EQ(0, fresh_file_copy(0x3c));
+
+	ASSERT_EQ(0, job_wait(self->fd, sb, 60000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	/* by then the owner's job had left the NPU */
+	ASSERT_EQ(0, job_wait(fa, sa, 0, &wa))
+		TH_LOG("the tile was handed over while its owner's job ran");
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, wa.status);
+	EXPECT_EQ(0, cmx_nonzero(dump.map, cmx))
+		TH_LOG("the other file's secret was readable: %ld non-zero bytes",
+		       cmx_nonzero(dump.map, cmx));
+	close(fa);
+}
+
 TEST_F(job, lost_interrupt_is_found_by_the_timeout)
 {
 	struct drm_vpux_wait w;

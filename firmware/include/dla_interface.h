@@ -280,4 +280,17 @@ dla_s32 dla_task_op_cycles(const struct dla_task *task, dla_u32 *count,
  */
 dla_s32 dla_task_id(const struct dla_task *task);
 
+/**
+ * dla_task_cmx_tiles() - the CMX tiles a prepared task uses
+ * @task: a prepared task
+ *
+ * CMX is not behind the MMU: a port that runs tasks of several address
+ * spaces must not let one see what another left in a tile (the kernel
+ * clears a tile before it changes hands, vpux_sched.c).
+ *
+ * Return: bit i set if some op of @task reads or writes tile i; 0 for
+ * a task that is not prepared.
+ */
+dla_u64 dla_task_cmx_tiles(const struct dla_task *task);
+
 #endif /* DLA_INTERFACE_H */
