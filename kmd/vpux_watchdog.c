@@ -30,11 +30,12 @@
  *
  * A job is checked once it has run for a whole timeout, so it is
  * aborted between two and three timeouts after its last progress. The
- * model runs its engines' ops one after the other on the host, so one
- * long op holds every other started op back and all of them look stuck
- * at once: each check aborts only the stuck job whose running op was
- * started first (the one the engines work on; on hardware, the longest
- * stuck) and looks at the others again at the next check.
+ * engines run independently (a long DPU op does not hold a DMA back), and
+ * a job with no op on an engine is never blamed: a job that could not
+ * start its ops waits for the one holding the engine. When several jobs
+ * look stuck at once, each check aborts only the one whose running op
+ * was started first (the longest stuck) and looks at the others again at
+ * the next check: they may have been waiting behind it.
  */
 
 #include <linux/module.h>

@@ -1020,6 +1020,45 @@ TEST_F(job, profile_of_a_hung_job)
  * job timeout can see: it is stopped like a hang, the engine abandons the
  * op midway, the job ends TIMEOUT, other files run on.
  */
+/* In a file of its own: a small MAXPOOL on the DPU; 0 if it ran DONE */
+static int fresh_file_dpu(void)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct drm_vpux_buf l[2];
+	struct bo t, a, b;
+	struct dla_dpu_op *d;
+	struct tb tb;
+	int fd = vpux_open_nth(0, NULL), ret = -1;
+
+	if (fd < 0)
+		return fd;
+	if (bo_new(fd, 4096, 0, &t) || bo_new(fd, 4096, 0, &a) ||
+	    bo_new(fd, 4096, 0, &b))
+		goto out;
+	tb_init(&tb, t.map, 0, 0, 1, 0);
+	d = &tb.dpu[0];
+	d->op = VPUX_DPU_OP_MAXPOOL;
+	d->in_c = d->out_c = 4;
+	d->in_h = d->in_w = 4;
+	d->out_h = d->out_w = 2;
+	d->kernel_h = d->kernel_w = 2;
+	d->stride_h = d->stride_w = 2;
+	d->in = tb_ref(1, 0, 64);
+	d->out = tb_ref(2, 0, 16);
+	tb_dpu_quant(d);
+	l[0] = (struct drm_vpux_buf){ .handle = a.handle, .size = 4096 };
+	l[1] = (struct drm_vpux_buf){ .handle = b.handle, .size = 4096 };
+	submit_args(&s, &t, 0, tb.size, l, 2);
+	if (vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s) ||
+	    job_wait(fd, s.seqno, 2000000000ll, &w))
+		goto out;
+	ret = w.status == DRM_VPUX_STATUS_DONE ? 0 : 1;
+out:
+	close(fd);
+	return ret;
+}
+
 TEST_F(job, endless_op_is_stopped_by_the_watchdog)
 {
 	struct drm_vpux_submit s;
@@ -1281,6 +1320,88 @@ TEST_F(job, cmx_tile_waits_for_its_owner_to_leave)
 	EXPECT_EQ(0, cmx_nonzero(dump.map, cmx))
 		TH_LOG("the other file's secret was readable: %ld non-zero bytes",
 		       cmx_nonzero(dump.map, cmx));
+	close(fa);
+}
+
+/*
+ * A long DPU op does not hold the NPU: another file's 64-byte copy
+ * submitted while a MATMUL of 1 G MACs runs completes at once (the
+ * engines run independently), the MATMUL's job is the one the watchdog
+ * blames, and the DPU is free again right after the abort (the model's
+ * compute stops within a bounded amount of work). Before, the copy timed
+ * out behind the MATMUL and its file was banned.
+ */
+TEST_F(job, long_dpu_op_holds_neither_other_engines_nor_other_files)
+{
+	const __u32 in_c = 4096, out_c = 256, px = 1024;
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct drm_vpux_buf l[3];
+	struct bo t, in, wt, out;
+	struct dla_dpu_op *d;
+	struct tb tb;
+	long long t0, copy_ms, abort_ms;
+	__u64 big;
+	int fa, ret;
+
+	if (self->resets < 0)
+		SKIP(return, "no debugfs");
+	ret = short_job_timeout(self, 300);
+	if (uapi_minor(self->fd) >= 5)
+		ASSERT_EQ(0, ret);
+	fa = vpux_open_nth(0, NULL);
+	ASSERT_GE(fa, 0);
+	ASSERT_EQ(0, bo_new(fa, 4096, 0, &t));
+	ASSERT_EQ(0, bo_new(fa, (size_t)px * in_c, 0, &in));
+	ASSERT_EQ(0, bo_new(fa, (size_t)out_c * in_c, 0, &wt));
+	ASSERT_EQ(0, bo_new(fa, (size_t)px * out_c, 0, &out));
+	tb_init(&tb, t.map, 0, 0, 1, 0);
+	d = &tb.dpu[0];
+	d->op = VPUX_DPU_OP_MATMUL;
+	d->in_c = in_c;
+	d->out_c = out_c;
+	d->in_h = d->out_h = 1;
+	d->in_w = d->out_w = px;
+	d->in = tb_ref(1, 0, px * in_c);
+	d->in2 = tb_ref(2, 0, out_c * in_c);
+	d->out = tb_ref(3, 0, px * out_c);
+	tb_dpu_quant(d);
+	l[0] = (struct drm_vpux_buf){ .handle = in.handle, .size = (__u64)px * in_c };
+	l[1] = (struct drm_vpux_buf){ .handle = wt.handle, .size = (__u64)out_c * in_c };
+	l[2] = (struct drm_vpux_buf){ .handle = out.handle, .size = (__u64)px * out_c };
+	submit_args(&s, &t, 0, tb.size, l, 3);
+	ASSERT_EQ(0, vpux_ioctl(fa, DRM_IOCTL_VPUX_SUBMIT, &s));
+	big = s.seqno;
+	usleep(300000);
+
+	/* another file's 64-byte copy while the MATMUL runs */
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, 64), self->list, 2);
+	t0 = now_ns();
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 60000000000ll, &w));
+	copy_ms = (now_ns() - t0) / 1000000;
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, 64));
+	EXPECT_EQ(-ETIMEDOUT, job_wait(fa, big, 0, &w))
+		TH_LOG("the MATMUL ended first: no long op to test against");
+	EXPECT_LT(copy_ms, 250) TH_LOG("the copy took %lld ms", copy_ms);
+
+	/* the MATMUL is blamed, aborted within about two timeouts */
+	ASSERT_EQ(0, job_wait(fa, big, 60000000000ll, &w));
+	abort_ms = (now_ns() - t0) / 1000000;
+	if (w.status == DRM_VPUX_STATUS_DONE)
+		SKIP(goto out, "1 G MACs within the job timeout: a fast host");
+	self->expect_resets = 1;
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
+	EXPECT_EQ(-ETIMEDOUT, w.sys_error);
+	EXPECT_LT(abort_ms, 5000);
+	/* the copy's file was not banned; the DPU is free again */
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, SZ), self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 10000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, fresh_file_dpu());
+out:
 	close(fa);
 }
 
