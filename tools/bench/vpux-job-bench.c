@@ -16,7 +16,11 @@
  *     a queue of its own (QUEUE_CREATE): a queue, the file's default one
  *     included, runs one job at a time (--default-queue measures that);
  *  4. the device cycles a job took (WAIT's device_cycles);
- *  5. with --trace, where a job's time goes: ftrace events of the DRM
+ *  5. what a CMX tile changing files costs (uapi 1.6): a 1-op job writing
+ *     64 bytes into CMX tile 0, from one file again and again (the tile
+ *     stays its file's) and from two files in turn (each job waits for
+ *     the hardware to clear the tile first), medians and their ratio;
+ *  6. with --trace, where a job's time goes: ftrace events of the DRM
  *     scheduler, the workqueues, irq_work and the fences, plus markers
  *     from this program, turned into per-hop medians.
  *
@@ -91,6 +95,7 @@ static struct {
 };
 
 static int fd = -1;
+static char dev_path[64];
 static struct slot slots[MAX_INFLIGHT];
 static int nqueues;		/* queues created, one per slot */
 static pid_t spinners[64];
@@ -127,6 +132,7 @@ static int open_device(int nth)
 		if (!ioctl(f, DRM_IOCTL_VERSION, &v) && !strcmp(name, "vpux_accel") &&
 		    nth-- == 0) {
 			printf("device: %s\n", path);
+			snprintf(dev_path, sizeof(dev_path), "%s", path);
 			return f;
 		}
 		close(f);
@@ -255,6 +261,52 @@ static void wait_job(uint64_t seqno, struct drm_vpux_wait *w)
 static int64_t *samples(long n)
 {
 	return bench_calloc("vpux-job-bench", n, sizeof(int64_t));
+}
+
+/*
+ * (5) CMX handover: @n jobs of one file, then @n jobs of two files in
+ * turn, each a 64-byte copy into CMX tile 0; medians into @same and
+ * @handover (ns).
+ */
+static void bench_cmx(long n, int64_t *same, int64_t *handover)
+{
+	struct slot cs[2];
+	int fds[2], main_fd = fd, i;
+	int64_t *t = samples(n);
+	struct drm_vpux_wait w;
+	long k;
+
+	fds[0] = fd;
+	fds[1] = open(dev_path, O_RDWR | O_CLOEXEC);
+	if (fds[1] < 0)
+		die(dev_path, errno);
+	for (i = 0; i < 2; i++) {
+		struct tb tb;
+
+		fd = fds[i];
+		memset(&cs[i], 0, sizeof(cs[i]));
+		bo_new(&cs[i].task);
+		bo_new(&cs[i].src);
+		bo_new(&cs[i].dst);
+		tb_init(&tb, cs[i].task.map, 0, 1, 0, 0);
+		tb_copy(&tb.dma[0], tb_ref(1, 0, COPY_LEN), tb_cmx(0, 0, COPY_LEN),
+			COPY_LEN);
+		cs[i].task_size = tb.size;
+	}
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < n; k++) {
+			int f = i ? (int)(k & 1) : 0;
+			int64_t t0 = now_ns();
+
+			fd = fds[f];
+			wait_job(submit(&cs[f]), &w);
+			t[k] = now_ns() - t0;
+		}
+		*(i ? handover : same) = median(t, n);
+	}
+	fd = main_fd;
+	close(fds[1]);
+	free(t);
 }
 
 /* (1) the bare ioctl */
@@ -1163,6 +1215,21 @@ int main(int argc, char **argv)
 	printf("%-44s %11.2fx\n", "jobs/s 4 in flight / 1 in flight", ratio4);
 	printf("%-44s %11.2fx %12s (target >= 3x)\n", "jobs/s 16 in flight / 1 in flight",
 	       ratio16, "");
+
+	if ((uapi & 0xffff) >= 6) {
+		int64_t same = 0, handover = 0;
+
+		bench_cmx(opt.job_iters / 2, &same, &handover);
+		printf("%-44s %9lld ns %12s %8ld\n", "1-op CMX job, one file",
+		       (long long)same, "", opt.job_iters / 2);
+		printf("%-44s %9lld ns %12s %8ld\n", "  two files in turn (a clear each)",
+		       (long long)handover, "", opt.job_iters / 2);
+		printf("%-44s %11.2fx\n", "  CMX handover / same file",
+		       same ? (double)handover / same : 0.0);
+		printf("bench-cmx: same_ns=%lld handover_ns=%lld ratio=%.2f\n",
+		       (long long)same, (long long)handover,
+		       same ? (double)handover / same : 0.0);
+	}
 
 	if (opt.trace_jobs) {
 		bench_trace();
