@@ -4,10 +4,12 @@
  * and the DRM accel driver bound to them.
  */
 
+#include <linux/compat.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -49,6 +51,176 @@ static const struct drm_ioctl_desc vpux_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(VPUX_QUEUE_DESTROY, vpux_queue_destroy_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(VPUX_BO_WAIT, vpux_bo_wait_ioctl, 0),
 };
+
+/**
+ * vpux_uargs_copy_nofault() - copy an ioctl's result back, under locks
+ * @u: the ioctl's arguments, or NULL when drm_ioctl() copies them back
+ *
+ * For a handler about to do what cannot be undone: it copies the result
+ * to the caller first, without taking a page fault (it may hold locks a
+ * fault handler takes). On -EFAULT the handler drops its locks, faults
+ * the page in with copy_to_user() and tries again, or fails.
+ *
+ * Return: 0 (@u->copied is set), or -EFAULT.
+ */
+int vpux_uargs_copy_nofault(struct vpux_uargs *u)
+{
+	if (!u)
+		return 0;
+	if (copy_to_user_nofault(u->uptr, u->kdata, u->out_size))
+		return -EFAULT;
+	u->copied = true;
+	return 0;
+}
+
+static int vpux_submit_uioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file)
+{
+	struct vpux_uargs *u = data;
+
+	return vpux_submit(dev, u->kdata, file, u);
+}
+
+static int vpux_bo_create_uioctl(struct drm_device *dev, void *data,
+				 struct drm_file *file)
+{
+	struct vpux_uargs *u = data;
+
+	return vpux_bo_create_ioctl(dev, u->kdata, file);
+}
+
+static int vpux_queue_create_uioctl(struct drm_device *dev, void *data,
+				    struct drm_file *file)
+{
+	struct vpux_uargs *u = data;
+
+	return vpux_queue_create_ioctl(dev, u->kdata, file);
+}
+
+/* The handler vpux_ioctl() runs for driver ioctl @index, or NULL. */
+static drm_ioctl_t *vpux_uioctl_func(unsigned int index)
+{
+	switch (index) {
+	case DRM_VPUX_SUBMIT:
+		return vpux_submit_uioctl;
+	case DRM_VPUX_BO_CREATE:
+		return vpux_bo_create_uioctl;
+	case DRM_VPUX_QUEUE_CREATE:
+		return vpux_queue_create_uioctl;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * A successful BO_CREATE or QUEUE_CREATE whose result cannot be copied
+ * back: the caller never learns the handle or id, so take it back.
+ */
+static void vpux_uioctl_undo(struct drm_device *dev, struct drm_file *file,
+			     unsigned int index, void *kdata)
+{
+	struct drm_vpux_queue_destroy qd = { 0 };
+
+	switch (index) {
+	case DRM_VPUX_BO_CREATE:
+		drm_gem_handle_delete(file,
+				      ((struct drm_vpux_bo_create *)kdata)->handle);
+		break;
+	case DRM_VPUX_QUEUE_CREATE:
+		qd.queue_id = ((struct drm_vpux_queue_create *)kdata)->queue_id;
+		vpux_queue_destroy_ioctl(dev, &qd, file);
+		break;
+	}
+}
+
+/*
+ * &file_operations.unlocked_ioctl. drm_ioctl() copies an ioctl's result
+ * back after the handler returned: too late for SUBMIT, which has pushed
+ * its job by then (a caller whose struct is not writable would get
+ * -EFAULT for a job that runs, and run it twice by retrying), and for
+ * BO_CREATE and QUEUE_CREATE, which leave a handle or queue the caller
+ * never learns of. These three are handled here as drm_ioctl() would
+ * (same size rules, so the smaller structs of older uapi minors keep
+ * working, and drm_ioctl_kernel() for the unplug and permission checks
+ * and the locking), except that SUBMIT copies its result back before its
+ * point of no return and the other two are undone when the copy fails.
+ * Every other ioctl goes to drm_ioctl().
+ */
+static long vpux_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct drm_file *file_priv = filp->private_data;
+	struct drm_device *dev = file_priv->minor->dev;
+	unsigned int nr = DRM_IOCTL_NR(cmd), index, in_size, out_size, ksize;
+	union {
+		struct drm_vpux_submit submit;
+		struct drm_vpux_bo_create bo_create;
+		struct drm_vpux_queue_create queue_create;
+	} stack_kdata;
+	const struct drm_ioctl_desc *ioctl;
+	struct vpux_uargs u = { 0 };
+	drm_ioctl_t *func;
+	void *kdata;
+	long ret;
+
+	if (DRM_IOCTL_TYPE(cmd) != DRM_IOCTL_BASE || nr < DRM_COMMAND_BASE)
+		return drm_ioctl(filp, cmd, arg);
+	index = nr - DRM_COMMAND_BASE;
+	func = vpux_uioctl_func(index);
+	if (!func)
+		return drm_ioctl(filp, cmd, arg);
+	if (drm_dev_is_unplugged(dev))
+		return -ENODEV;
+
+	ioctl = &vpux_ioctls[index];
+	out_size = _IOC_SIZE(cmd);
+	in_size = cmd & ioctl->cmd & IOC_IN ? out_size : 0;
+	if (!(cmd & ioctl->cmd & IOC_OUT))
+		out_size = 0;
+	ksize = max3(in_size, out_size, _IOC_SIZE(ioctl->cmd));
+	if (ksize <= sizeof(stack_kdata)) {
+		kdata = &stack_kdata;
+	} else {
+		kdata = kmalloc(ksize, GFP_KERNEL);
+		if (!kdata)
+			return -ENOMEM;
+	}
+	if (copy_from_user(kdata, (void __user *)arg, in_size)) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+	memset(kdata + in_size, 0, ksize - in_size);
+
+	u.kdata = kdata;
+	u.uptr = (void __user *)arg;
+	u.out_size = out_size;
+	ret = drm_ioctl_kernel(filp, func, &u, ioctl->flags);
+	/* like drm_ioctl(), also copy back what a failed call left */
+	if (!u.copied && copy_to_user(u.uptr, kdata, out_size)) {
+		if (!ret)
+			vpux_uioctl_undo(dev, file_priv, index, kdata);
+		ret = -EFAULT;
+	}
+out_free:
+	if (kdata != &stack_kdata)
+		kfree(kdata);
+	return ret;
+}
+
+#ifdef CONFIG_COMPAT
+/* The uapi structs have one layout for 32- and 64-bit callers. */
+static long vpux_compat_ioctl(struct file *filp, unsigned int cmd,
+			      unsigned long arg)
+{
+	unsigned int nr = DRM_IOCTL_NR(cmd);
+
+	if (DRM_IOCTL_TYPE(cmd) == DRM_IOCTL_BASE && nr >= DRM_COMMAND_BASE &&
+	    vpux_uioctl_func(nr - DRM_COMMAND_BASE))
+		return vpux_ioctl(filp, cmd, (unsigned long)compat_ptr(arg));
+	return drm_compat_ioctl(filp, cmd, arg);
+}
+#else
+#define vpux_compat_ioctl NULL
+#endif
 
 static int vpux_open(struct drm_device *dev, struct drm_file *file)
 {
@@ -101,9 +273,18 @@ static void vpux_postclose(struct drm_device *dev, struct drm_file *file)
 	vpux_file_priv_put(fpriv);
 }
 
+/* DRM_ACCEL_FOPS, with the ioctl entries of vpux_ioctl() */
 static const struct file_operations vpux_fops = {
 	.owner = THIS_MODULE,
-	DRM_ACCEL_FOPS,
+	.open = accel_open,
+	.release = drm_release,
+	.unlocked_ioctl = vpux_ioctl,
+	.compat_ioctl = vpux_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+	.fop_flags = FOP_UNSIGNED_OFFSET,
 	.show_fdinfo = drm_show_fdinfo,
 };
 

@@ -236,6 +236,23 @@ void vpux_debugfs_init(struct vpux_device *vdev);
 static inline void vpux_debugfs_init(struct vpux_device *vdev) { }
 #endif
 
+/**
+ * struct vpux_uargs - the arguments of an ioctl vpux_ioctl() handles
+ * @kdata: the kernel copy, the handler's arguments
+ * @uptr: the caller's struct
+ * @out_size: bytes of @kdata to copy back (0 for an ioctl without output)
+ * @copied: the handler copied @kdata back itself, before its point of no
+ *	return
+ */
+struct vpux_uargs {
+	void *kdata;
+	void __user *uptr;
+	u32 out_size;
+	bool copied;
+};
+
+int vpux_uargs_copy_nofault(struct vpux_uargs *u);
+
 /* vpux_param.c */
 int vpux_get_param_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file);

@@ -358,9 +358,14 @@ static int vpux_submit_check(struct vpux_device *vdev,
 	return 0;
 }
 
-/* Lock the BOs, order the job after their fences, publish its fence. */
+/*
+ * Lock the BOs, order the job after their fences, publish its fence.
+ * The result goes back to the caller (@u) before the job is armed: a
+ * caller that cannot take it gets -EFAULT and no job.
+ */
 static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
-			 struct drm_syncobj *out, struct dma_fence_chain *chain)
+			 struct drm_syncobj *out, struct dma_fence_chain *chain,
+			 struct vpux_uargs *u)
 {
 	struct vpux_file_priv *fpriv = job->fpriv;
 	struct ww_acquire_ctx acquire;
@@ -369,6 +374,7 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 	u32 i;
 	int ret;
 
+retry:
 	ret = drm_gem_lock_reservations(job->bos, job->nbos, &acquire);
 	if (ret)
 		return ret;
@@ -395,11 +401,23 @@ static int vpux_job_push(struct vpux_job *job, struct drm_vpux_submit *args,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
+	args->seqno = fpriv->next_seqno;
+	if (vpux_uargs_copy_nofault(u)) {
+		/* fault the page in without the locks a fault may take */
+		mutex_unlock(&fpriv->job_lock);
+		drm_gem_unlock_reservations(job->bos, job->nbos, &acquire);
+		if (copy_to_user(u->uptr, u->kdata, u->out_size)) {
+			vpux_dbg(job->vdev, "SUBMIT: cannot write the arguments back\n");
+			return -EFAULT;
+		}
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		goto retry;
+	}
 	dma_fence_put(slot->done);
 	memset(slot, 0, sizeof(*slot));
 	slot->seqno = fpriv->next_seqno++;
 	job->slot = slot;
-	args->seqno = slot->seqno;
 
 	drm_sched_job_arm(&job->base);
 	done = &job->base.s_fence->finished;
@@ -441,23 +459,28 @@ out_unlock:
 }
 
 /**
- * vpux_submit_ioctl() - DRM_IOCTL_VPUX_SUBMIT
+ * vpux_submit() - DRM_IOCTL_VPUX_SUBMIT
  * @dev: DRM device
- * @data: struct drm_vpux_submit
+ * @args: the arguments, copied in
  * @file: caller
+ * @u: where @args go back to (vpux_ioctl()), or NULL when drm_ioctl()
+ *	copies them back after the call
+ *
+ * With @u, the job is pushed only once @args are back in the caller's
+ * memory; nothing of the job is left when they cannot be.
  *
  * Return: 0; -EINVAL for bad flags, padding, priority, counts or ranges;
  * -ENOENT for an unknown BO, syncobj or queue; -EPERM for HIGH or
  * REALTIME priority without CAP_SYS_NICE; -EFAULT for bad array
- * pointers; -EBADFD once a job of this file hung or faulted; -EBUSY when
+ * pointers or arguments that cannot be written back (no job then);
+ * -EBADFD once a job of this file hung or faulted; -EBUSY when
  * VPUX_JOB_RING jobs of the file are unfinished; -ENODEV after unplug.
  */
-int vpux_submit_ioctl(struct drm_device *dev, void *data,
-		      struct drm_file *file)
+int vpux_submit(struct drm_device *dev, struct drm_vpux_submit *args,
+		struct drm_file *file, struct vpux_uargs *u)
 {
 	struct vpux_device *vdev = to_vpux_device(dev);
 	struct vpux_file_priv *fpriv = file->driver_priv;
-	struct drm_vpux_submit *args = data;
 	struct dma_fence_chain *chain = NULL;
 	struct drm_syncobj *out = NULL;
 	struct vpux_job *job;
@@ -532,7 +555,7 @@ int vpux_submit_ioctl(struct drm_device *dev, void *data,
 		}
 	}
 
-	ret = vpux_job_push(job, args, out, chain);
+	ret = vpux_job_push(job, args, out, chain, u);
 	if (ret)
 		goto err_cleanup;
 	if (out)
@@ -550,4 +573,21 @@ err_free:
 out_exit:
 	drm_dev_exit(idx);
 	return ret;
+}
+
+/**
+ * vpux_submit_ioctl() - DRM_IOCTL_VPUX_SUBMIT through drm_ioctl()
+ * @dev: DRM device
+ * @data: struct drm_vpux_submit
+ * @file: caller
+ *
+ * vpux_ioctl() calls vpux_submit() itself; this entry keeps the ioctl
+ * table complete.
+ *
+ * Return: as vpux_submit().
+ */
+int vpux_submit_ioctl(struct drm_device *dev, void *data,
+		      struct drm_file *file)
+{
+	return vpux_submit(dev, data, file, NULL);
 }

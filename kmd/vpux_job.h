@@ -218,6 +218,9 @@ static inline struct vpux_job *to_vpux_job(struct drm_sched_job *job)
 /* vpux_job.c */
 int vpux_submit_ioctl(struct drm_device *dev, void *data,
 		      struct drm_file *file);
+struct vpux_uargs;
+int vpux_submit(struct drm_device *dev, struct drm_vpux_submit *args,
+		struct drm_file *file, struct vpux_uargs *u);
 void vpux_job_free(struct vpux_job *job);
 u32 vpux_job_hold_bo(struct vpux_job *job, struct drm_gem_object *obj);
 u64 vpux_job_bo_addr(struct vpux_job *job, struct vpux_bo *bo);

@@ -222,7 +222,8 @@ struct drm_vpux_get_param {
  * The BO is backed by shmem pages and can be mapped by the CPU through
  * the offset DRM_IOCTL_VPUX_BO_INFO returns, exported with PRIME and
  * closed with DRM_IOCTL_GEM_CLOSE. An imported dma-buf gets its own
- * device address in the importing file.
+ * device address in the importing file. -EFAULT when the struct cannot
+ * be written back: no BO is left then.
  */
 struct drm_vpux_bo_create {
 	__u64 size;
@@ -276,7 +277,8 @@ struct drm_vpux_bo_info {
  * that order. Jobs of different queues, of this file or of others, run
  * at the same time and share the engines op by op. A file submits to
  * several queues to keep several jobs on the NPU. -ENOSPC once the file
- * has DRM_VPUX_MAX_QUEUES queues.
+ * has DRM_VPUX_MAX_QUEUES queues; -EFAULT when the struct cannot be
+ * written back (no queue is left then).
  */
 struct drm_vpux_queue_create {
 	__u32 priority;
@@ -361,6 +363,9 @@ struct drm_vpux_syncobj {
  * reaches the NPU. A task the core refuses still becomes a job, which
  * completes with DRM_VPUX_STATUS_ERROR and the core's error code without
  * running (so errors are reported in one place, in queue order).
+ *
+ * The struct is written back (@seqno) before the job is queued: when it
+ * cannot be, SUBMIT fails with -EFAULT and there is no job.
  */
 struct drm_vpux_submit {
 	struct drm_vpux_buf task;
