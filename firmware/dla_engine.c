@@ -94,6 +94,27 @@ dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
 	return 0;
 }
 
+/*
+ * Resolve @ref, which the op writes: as dla_resolve(), and the address-list
+ * entry must not be read-only (the port's DLA_ADDR_READONLY). CMX is always
+ * writable. Every written reference goes through here.
+ */
+static __attribute__((__noinline__))
+dla_s32 dla_resolve_out(const struct dla_opctx *c, const char *field,
+			const struct dla_buf_ref *ref, dla_u32 mode,
+			dla_u64 need, dla_u64 *addr)
+{
+	dla_s32 ret = dla_resolve(c, field, ref, mode, need, addr);
+
+	if (ret || !ref->size || (ref->flags & DLA_REF_CMX))
+		return ret;
+	/* resolved: the cache slot of ref->index holds its entry */
+	if (c->p->addr[ref->index & (DLA_ADDR_CACHE - 1)].a.flags &
+	    DLA_ADDR_READONLY)
+		return dla_fail(c, field, -DLA_ERR_READONLY);
+	return 0;
+}
+
 /* Bytes a strided walk touches: len + sum((count[i] - 1) * stride[i]). */
 static int dla_dma_extent(const dla_u32 *count, const dla_u32 *stride,
 			  dla_u32 len, dla_u64 *ext)
@@ -133,7 +154,7 @@ static dla_s32 dla_build_dma(const struct dla_opctx *c,
 	if (ret)
 		return ret;
 	hw->src = a;
-	ret = dla_resolve(c, "dst", &op->dst, DLA_REF_REQUIRED, dst_ext, &a);
+	ret = dla_resolve_out(c, "dst", &op->dst, DLA_REF_REQUIRED, dst_ext, &a);
 	if (ret)
 		return ret;
 	hw->dst = a;
@@ -261,8 +282,8 @@ static dla_s32 dla_build_dpu(const struct dla_opctx *c,
 				  n.quant ? DLA_REF_REQUIRED : DLA_REF_UNUSED,
 				  n.quant, &a[3]);
 	if (!ret)
-		ret = dla_resolve(c, "out", &d->out, DLA_REF_REQUIRED, n.out,
-				  &a[4]);
+		ret = dla_resolve_out(c, "out", &d->out, DLA_REF_REQUIRED,
+				      n.out, &a[4]);
 	if (ret)
 		return ret;
 	hw->in = a[0];
@@ -304,8 +325,9 @@ static dla_s32 dla_build_shave(const struct dla_opctx *c,
 		}
 		if (s->windows[w].size > DLA_SHAVE_WINDOW_MAX)
 			return dla_fail(c, dla_window_name[w], -DLA_ERR_WINDOW);
-		ret = dla_resolve(c, dla_window_name[w], &s->windows[w],
-				  DLA_REF_OPTIONAL, 0, &a);
+		/* kernels may write any window: none may be read-only */
+		ret = dla_resolve_out(c, dla_window_name[w], &s->windows[w],
+				      DLA_REF_OPTIONAL, 0, &a);
 		if (ret)
 			return ret;
 		hw->window_base[w] = a;

@@ -51,6 +51,7 @@ enum dla_err {
 	DLA_ERR_CTX = 150,		/* MMU context slot out of range */
 	DLA_ERR_PRIORITY = 151,		/* priority out of range */
 	DLA_ERR_QUANT = 152,		/* DPU zero point, requant or clamp */
+	DLA_ERR_READONLY = 153,		/* op writes a read-only entry */
 
 	/* run time */
 	DLA_ERR_ENGINE = 200,		/* engine reported ERROR */

@@ -21,14 +21,22 @@
 #define DESTINATION_PROCESSOR		0u	/* CPU running the core */
 #define DESTINATION_DMA			1u	/* NPU engines (device VA) */
 
+/* dla_address.flags */
+#define DLA_ADDR_READONLY		(1u << 0)	/* engines may not write it */
+
 /**
  * struct dla_address - one resolved address-list entry
  * @addr: address for the requested destination
  * @size: bytes of the buffer
+ * @flags: DLA_ADDR_* access restrictions of the entry, 0 for none; the
+ *	core refuses an op that writes a DLA_ADDR_READONLY entry
+ * @reserved: 0
  */
 struct dla_address {
 	dla_u64 addr;
 	dla_u64 size;
+	dla_u32 flags;
+	dla_u32 reserved;
 };
 
 /**
@@ -54,7 +62,8 @@ void dla_reg_write(void *driver_context, dla_u32 addr, dla_u32 reg);
  * @task_data: the task handle given to dla_task_measure() and
  *	dla_task_prepare()
  * @index: address-list index
- * @dst_ptr: out: address and size of the entry
+ * @dst_ptr: out: address, size and access flags of the entry (every
+ *	field set)
  * @destination: DESTINATION_DMA (device VA, for the engines) or
  *	DESTINATION_PROCESSOR (address the core's CPU can use)
  *

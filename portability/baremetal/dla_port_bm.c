@@ -47,6 +47,8 @@ dla_s32 dla_get_dma_address(void *driver_context, void *task_data,
 		return -DLA_ERR_ADDR_INDEX;
 	dst_ptr->addr = destination == DESTINATION_DMA ? e->dev : e->cpu;
 	dst_ptr->size = e->size;
+	dst_ptr->flags = 0;	/* the host's list has no access flags */
+	dst_ptr->reserved = 0;
 	return 0;
 }
 

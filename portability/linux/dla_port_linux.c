@@ -52,6 +52,8 @@ dla_s32 dla_get_dma_address(void *driver_context, void *task_data,
 		dst_ptr->addr = t->list[index].addr;
 	}
 	dst_ptr->size = t->list[index].size;
+	dst_ptr->flags = t->list[index].readonly ? DLA_ADDR_READONLY : 0;
+	dst_ptr->reserved = 0;
 	return 0;
 }
 

@@ -18,10 +18,13 @@ struct vpux_device;
  * struct vpux_fw_buf - one resolved address-list entry
  * @addr: device address (in the job's address space)
  * @size: bytes
+ * @readonly: the device may not write the entry (DLA_ADDR_READONLY: the
+ *	core refuses an op that would)
  */
 struct vpux_fw_buf {
 	u64 addr;
 	u64 size;
+	bool readonly;
 };
 
 /**

@@ -104,6 +104,8 @@ dla_s32 dla_get_dma_address(void *driver_context, void *task_data,
 	dst_ptr->addr = destination == DESTINATION_DMA ?
 			b->va : (dla_u64)(uintptr_t)b->cpu;
 	dst_ptr->size = b->size;
+	dst_ptr->flags = 0;	/* in-process buffers are all writable */
+	dst_ptr->reserved = 0;
 	return 0;
 }
 

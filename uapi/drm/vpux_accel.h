@@ -466,6 +466,8 @@ struct drm_vpux_profile {
  * @DRM_VPUX_CORE_ERR_PRIORITY: priority out of range
  * @DRM_VPUX_CORE_ERR_QUANT: DPU zero point, requant record or clamp range
  *	invalid
+ * @DRM_VPUX_CORE_ERR_READONLY: an op would write a buffer the device may
+ *	only read (the kernel fails SUBMIT with -EACCES instead)
  * @DRM_VPUX_CORE_ERR_ENGINE: an engine reported an error
  * @DRM_VPUX_CORE_ERR_MMU_FAULT: an op raised an MMU fault
  * @DRM_VPUX_CORE_ERR_ABORTED: the task was aborted (hang, teardown)
@@ -513,6 +515,7 @@ enum drm_vpux_core_error {
 	DRM_VPUX_CORE_ERR_CTX = 150,
 	DRM_VPUX_CORE_ERR_PRIORITY = 151,
 	DRM_VPUX_CORE_ERR_QUANT = 152,
+	DRM_VPUX_CORE_ERR_READONLY = 153,
 	DRM_VPUX_CORE_ERR_ENGINE = 200,
 	DRM_VPUX_CORE_ERR_MMU_FAULT = 201,
 	DRM_VPUX_CORE_ERR_ABORTED = 202,
