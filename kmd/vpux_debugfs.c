@@ -15,6 +15,10 @@
  *   job_timeout_ms  read/write: time a job may run without progress
  *                   before it is aborted (module parameter job_timeout_ms
  *                   is the default); tests shorten it
+ *   skip_readonly_check  read/write, N by default: Y lets SUBMIT pass jobs
+ *                   that write a BO the device may only read (-EACCES
+ *                   otherwise), so that tests reach the MMU's read-only
+ *                   mapping behind that check: such a job faults
  */
 
 #include <linux/debugfs.h>
@@ -193,4 +197,6 @@ void vpux_debugfs_init(struct vpux_device *vdev)
 			    &force_recovery_fops);
 	debugfs_create_file_unsafe("job_timeout_ms", 0600, root, vdev,
 				   &job_timeout_ms_fops);
+	debugfs_create_bool("skip_readonly_check", 0600, root,
+			    &vdev->skip_ro_check);
 }

@@ -130,6 +130,8 @@ struct vpux_vdev {
  *	job's fence signalled
  * @resets: engine recoveries after hung jobs (debugfs)
  * @bo_pinned: bytes of system memory the device's BOs pin (vpux_gem.c)
+ * @skip_ro_check: (debugfs, tests) SUBMIT lets jobs write BOs the device
+ *	may only read, so that the MMU's read-only mappings stop them
  * @result_lock: protects the last-job records of the BOs (vpux_bo)
  * @busy_jobs: (fw) jobs on the NPU now
  * @busy_since: (fw) when @busy_jobs last became non-zero
@@ -160,6 +162,7 @@ struct vpux_device {
 	struct vpux_hang_state hang;
 	atomic_t resets;
 	atomic64_t bo_pinned;
+	bool skip_ro_check;
 	spinlock_t result_lock;
 	u32 busy_jobs;
 	u64 busy_since;

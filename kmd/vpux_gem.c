@@ -288,13 +288,52 @@ static const struct drm_gem_object_funcs vpux_gem_funcs = {
 	.vm_ops = &drm_gem_shmem_vm_ops,
 };
 
+/*
+ * The BO behind a dma-buf this driver exported (from any vpux device), or
+ * NULL. drm_gem_prime_export()'s dma-bufs, and those of drivers that
+ * reuse its release, hold a GEM object in @priv (drm_gem_dmabuf_release()
+ * puts it); ours are those with our object functions. The dma-buf holds
+ * the object, and the caller the dma-buf.
+ */
+static struct vpux_bo *vpux_dmabuf_bo(struct dma_buf *dma_buf)
+{
+	struct drm_gem_object *obj = dma_buf->priv;
+
+	if (dma_buf->ops->release != drm_gem_dmabuf_release ||
+	    obj->funcs != &vpux_gem_funcs)
+		return NULL;
+	return to_vpux_bo(obj);
+}
+
+/*
+ * What the device may do with an imported dma-buf: only read it when its
+ * exporter's BO is DEVICE_READONLY, or when the dma-buf's file is not
+ * open for writing (exported without O_RDWR / DRM_RDWR: a read-only
+ * capability, which mmap() enforces for the CPU too).
+ */
+static u32 vpux_import_flags(struct dma_buf *dma_buf, bool *foreign)
+{
+	struct vpux_bo *src = vpux_dmabuf_bo(dma_buf);
+	u32 flags = DRM_VPUX_BO_IMPORTED;
+
+	*foreign = !src;
+	if (src && (src->flags & DRM_VPUX_BO_DEVICE_READONLY))
+		flags |= DRM_VPUX_BO_DEVICE_READONLY;
+	if (!(dma_buf->file->f_mode & FMODE_WRITE))
+		flags |= DRM_VPUX_BO_DEVICE_READONLY;
+	return flags;
+}
+
 /**
  * vpux_gem_prime_import() - &drm_driver.gem_prime_import
  * @dev: DRM device
  * @dma_buf: the buffer to import
  *
  * Always attaches, even to a dma-buf this device exported: the importing
- * file gets a BO of its own, mapped in its own address space.
+ * file gets a BO of its own, mapped in its own address space. The BO is
+ * DEVICE_READONLY (mapped without write permission, refused by SUBMIT as
+ * a destination) when the exporter's BO is, or when @dma_buf's file is
+ * not open for writing.
  *
  * Return: the new GEM object or an ERR_PTR.
  */
@@ -304,6 +343,7 @@ struct drm_gem_object *vpux_gem_prime_import(struct drm_device *dev,
 	struct dma_buf_attachment *attach;
 	struct drm_gem_object *obj;
 	struct sg_table *sgt;
+	struct vpux_bo *bo;
 	int ret;
 
 	attach = dma_buf_attach(dma_buf, dev->dev);
@@ -324,7 +364,8 @@ struct drm_gem_object *vpux_gem_prime_import(struct drm_device *dev,
 	}
 	obj->import_attach = attach;
 	obj->resv = dma_buf->resv;
-	to_vpux_bo(obj)->flags = DRM_VPUX_BO_IMPORTED;
+	bo = to_vpux_bo(obj);
+	bo->flags = vpux_import_flags(dma_buf, &bo->foreign);
 	return obj;
 
 err_unmap:

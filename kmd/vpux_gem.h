@@ -24,7 +24,8 @@ struct vpux_mmu_ctx;
  * @node: the BO's device addresses in @ctx (plus a guard page)
  * @ctx_link: entry in vpux_file_priv.bos, under vpux_device.bo_lock
  * @device_addr: first device address, valid while @ctx is set
- * @flags: DRM_VPUX_BO_* flags
+ * @flags: DRM_VPUX_BO_* flags; fixed once the BO exists
+ * @foreign: an import of a dma-buf another driver exported
  * @charged: bytes counted against @owner and its device for this BO
  * @owner: the file that created the BO (a reference), NULL for imports
  * @last_seqno: number of the last job that used the BO (in the file of
@@ -42,6 +43,7 @@ struct vpux_bo {
 	struct list_head ctx_link;
 	u64 device_addr;
 	u32 flags;
+	bool foreign;
 	u64 charged;
 	struct vpux_file_priv *owner;
 	u64 last_seqno;

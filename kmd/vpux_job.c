@@ -166,6 +166,10 @@ static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
 	}
 	job->task_in.list[idx].addr = addr + buf->offset;
 	job->task_in.list[idx].size = buf->size;
+	/* the core refuses ops that write it (vpux_job_prepare_task()) */
+	job->task_in.list[idx].readonly =
+		(to_vpux_bo(obj)->flags & DRM_VPUX_BO_DEVICE_READONLY) &&
+		!READ_ONCE(vdev->skip_ro_check);
 	*bo_idx = vpux_job_hold_bo(job, obj);
 	return 0;
 }
@@ -230,7 +234,9 @@ out:
  * Have the engine core validate the task once and build it into kernel
  * memory, reading the task BO through its kernel mapping. A task the core
  * refuses still becomes a job, which completes with the core's error at
- * its turn in the queue.
+ * its turn in the queue; except a task that would write a BO the device
+ * may only read: a permission error, not a format one, so SUBMIT fails
+ * with -EACCES.
  */
 static int vpux_job_prepare_task(struct vpux_job *job,
 				 const struct drm_vpux_buf *task)
@@ -248,6 +254,10 @@ static int vpux_job_prepare_task(struct vpux_job *job,
 	job->task_in.cpu = NULL;
 	if (ret == -ENOMEM)
 		return ret;
+	if (ret == -DLA_ERR_READONLY) {
+		vpux_dbg(job->vdev, "SUBMIT: the task writes a device-read-only BO\n");
+		return -EACCES;
+	}
 	if (ret) {
 		vpux_dbg(job->vdev, "SUBMIT: the engine core refused the task: %d\n",
 			 ret);
@@ -471,8 +481,9 @@ out_unlock:
  *
  * Return: 0; -EINVAL for bad flags, padding, priority, counts or ranges;
  * -ENOENT for an unknown BO, syncobj or queue; -EPERM for HIGH or
- * REALTIME priority without CAP_SYS_NICE; -EFAULT for bad array
- * pointers or arguments that cannot be written back (no job then);
+ * REALTIME priority without CAP_SYS_NICE; -EACCES for a task that
+ * writes a device-read-only BO, or such a profile BO; -EFAULT for bad
+ * array pointers or arguments that cannot be written back (no job then);
  * -EBADFD once a job of this file hung or faulted; -EBUSY when
  * VPUX_JOB_RING jobs of the file are unfinished; -ENODEV after unplug.
  */

@@ -20,12 +20,16 @@
  * @file: the submitter
  * @buf: drm_vpux_submit.profile
  *
- * The BO must be one of @file's, writable by the device; it joins the
- * job's BOs, so it is fenced like them and WAIT_BO on it reports the job.
+ * The BO must be one of @file's, writable by the device, and not an
+ * import of another driver's dma-buf (the kernel writes the record
+ * through its own mapping of the BO); it joins the job's BOs, so it is
+ * fenced like them and WAIT_BO on it reports the job.
  *
  * Return: 0; -EINVAL for padding, a misaligned or too small range, a
- * range outside the BO, a device-read-only BO or one of another file;
- * -ENOENT for an unknown handle; or the kernel mapping's errno.
+ * range outside the BO or a BO of another file; -EACCES for a
+ * device-read-only BO (an import of a read-only one included) or a
+ * foreign import; -ENOENT for an unknown handle; or the kernel mapping's
+ * errno.
  */
 int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
 			const struct drm_vpux_buf *buf)
@@ -51,14 +55,19 @@ int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
 	}
 	bo = to_vpux_bo(obj);
 	ours = vpux_job_bo_addr(job, bo) != 0;
-	if (!ours || (bo->flags & DRM_VPUX_BO_DEVICE_READONLY) ||
-	    buf->offset > obj->size || buf->size > obj->size - buf->offset) {
-		vpux_dbg(vdev, "SUBMIT: profile: BO %u (%zu bytes%s%s) cannot take %#llx+%#llx\n",
+	if (!ours || buf->offset > obj->size ||
+	    buf->size > obj->size - buf->offset) {
+		vpux_dbg(vdev, "SUBMIT: profile: BO %u (%zu bytes%s) cannot take %#llx+%#llx\n",
 			 buf->handle, obj->size, ours ? "" : ", another file's",
-			 bo->flags & DRM_VPUX_BO_DEVICE_READONLY ?
-			 ", device-read-only" : "", buf->offset, buf->size);
+			 buf->offset, buf->size);
 		drm_gem_object_put(obj);
 		return -EINVAL;
+	}
+	if ((bo->flags & DRM_VPUX_BO_DEVICE_READONLY) || bo->foreign) {
+		vpux_dbg(vdev, "SUBMIT: profile: BO %u is %s\n", buf->handle,
+			 bo->foreign ? "another driver's" : "device-read-only");
+		drm_gem_object_put(obj);
+		return -EACCES;
 	}
 	ret = vpux_bo_kmap(bo, &vaddr);
 	if (ret) {

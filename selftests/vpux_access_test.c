@@ -8,7 +8,8 @@
  *  - readonly: what the device may not write stays unwritten through
  *    imports (PRIME between files, a foreign dma-buf not open for
  *    writing), and SUBMIT refuses a job that would write it with -EACCES.
- * Needs vpux_accel loaded; the foreign dma-buf tests need vgem.
+ * Needs vpux_accel loaded; the foreign dma-buf test needs vgem, the
+ * MMU test debugfs.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include "vpux_common.h"
 #include "task_builder.h"
 #include "vpux_job_util.h"
+#include "vpux_vgem.h"
 
 #define SZ 8192
 
@@ -201,6 +203,336 @@ TEST_F(copyout, queue_create_on_readonly_page_leaves_no_queue)
 		ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &id));
 	EXPECT_EQ(-ENOSPC, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &id));
 	munmap(ro, 4096);
+}
+
+/* ---- read-only buffers across imports ------------------------------- */
+
+FIXTURE(readonly) {
+	int fd;			/* the importer */
+	int exp;		/* the exporter, another file */
+	int minor;
+	int ro_unchecked;	/* debugfs skip_readonly_check to reset */
+	struct bo task, src, dst, prof;
+};
+
+FIXTURE_SETUP(readonly)
+{
+	int i;
+
+	self->exp = -1;
+	self->fd = vpux_open_nth(0, &self->minor);
+	if (self->fd == -ENODEV)
+		SKIP(return, "no vpux device (is vpux_accel loaded?)");
+	ASSERT_GE(self->fd, 0);
+	if (uapi_minor(self->fd) < 5)
+		SKIP(return, "needs uapi 1.5");
+	self->exp = vpux_open_nth(0, NULL);
+	ASSERT_GE(self->exp, 0);
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->task));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->src));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->dst));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->prof));
+	for (i = 0; i < 4096; i++)
+		self->src.map[i] = (unsigned char)(i * 3 + 11);
+}
+
+FIXTURE_TEARDOWN(readonly)
+{
+	if (self->fd < 0)
+		return;
+	if (self->ro_unchecked)
+		EXPECT_EQ(0, dbg_write(self->minor, "skip_readonly_check", "N"));
+	if (self->exp >= 0)
+		close(self->exp);
+	close(self->fd);
+}
+
+/* Export @handle of file @from (DRM_RDWR if @rdwr), import it into @to. */
+static int share(int from, __u32 handle, int rdwr, int to, __u32 *out)
+{
+	struct drm_prime_handle ex = { .handle = handle, .flags = DRM_CLOEXEC };
+	struct drm_prime_handle im = { 0 };
+	int ret;
+
+	if (rdwr)
+		ex.flags |= DRM_RDWR;
+	ret = vpux_ioctl(from, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ex);
+	if (ret)
+		return ret;
+	im.fd = ex.fd;
+	ret = vpux_ioctl(to, DRM_IOCTL_PRIME_FD_TO_HANDLE, &im);
+	close(ex.fd);
+	*out = im.handle;
+	return ret;
+}
+
+static __u32 bo_flags(int fd, __u32 handle)
+{
+	struct drm_vpux_bo_info info = { .handle = handle };
+
+	return vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_INFO, &info) ? ~0u : info.flags;
+}
+
+/*
+ * SUBMIT in the importer: one DMA copy of 4096 bytes from @from to @to
+ * (GEM handles of self->fd), with the profile in @prof if not 0. Returns
+ * SUBMIT's result; *@w the job's result when it was queued.
+ */
+static int copy_job(FIXTURE_DATA(readonly) *self, __u32 from, __u32 to,
+		    __u32 prof, struct drm_vpux_wait *w)
+{
+	struct drm_vpux_buf l[2] = {
+		{ .handle = from, .size = 4096 }, { .handle = to, .size = 4096 },
+	};
+	struct drm_vpux_submit s;
+	int ret;
+
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, 4096), l, 2);
+	if (prof) {
+		s.flags = DRM_VPUX_SUBMIT_PROFILE;
+		s.profile = (struct drm_vpux_buf){ .handle = prof, .size = 64 };
+	}
+	ret = vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s);
+	if (!ret)
+		ret = job_wait(self->fd, s.seqno, 10000000000ll, w);
+	return ret;
+}
+
+static int all_bytes(const unsigned char *p, size_t n, unsigned char v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != v)
+			return 0;
+	return 1;
+}
+
+/*
+ * A DEVICE_READONLY BO of another file, exported without DRM_RDWR: the
+ * import is DEVICE_READONLY too; a DMA into it, or a profile in it, fails
+ * SUBMIT with -EACCES and the exporter's bytes stay; reading it works.
+ */
+TEST_F(readonly, readonly_bo_stays_readonly_through_import)
+{
+	struct drm_vpux_wait w;
+	struct bo ro;
+	__u32 imp;
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, DRM_VPUX_BO_DEVICE_READONLY, &ro));
+	memset(ro.map, 0x5a, 4096);
+	ASSERT_EQ(0, share(self->exp, ro.handle, 0, self->fd, &imp));
+	EXPECT_EQ(DRM_VPUX_BO_IMPORTED | DRM_VPUX_BO_DEVICE_READONLY,
+		  bo_flags(self->fd, imp));
+
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, imp, 0, &w));
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, self->dst.handle,
+				    imp, &w));
+	/* a source it is */
+	ASSERT_EQ(0, copy_job(self, imp, self->dst.handle, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_TRUE(all_bytes(self->dst.map, 4096, 0x5a));
+	/* nothing ever wrote it; the file is not banned */
+	EXPECT_TRUE(all_bytes(ro.map, 4096, 0x5a));
+	ASSERT_EQ(0, copy_job(self, self->src.handle, self->dst.handle, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+}
+
+/* The same with DRM_RDWR: the exporter's DEVICE_READONLY still holds. */
+TEST_F(readonly, readonly_bo_stays_readonly_with_rdwr_export)
+{
+	struct drm_vpux_wait w;
+	struct bo ro;
+	__u32 imp;
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, DRM_VPUX_BO_DEVICE_READONLY, &ro));
+	memset(ro.map, 0x5a, 4096);
+	ASSERT_EQ(0, share(self->exp, ro.handle, 1, self->fd, &imp));
+	EXPECT_EQ(DRM_VPUX_BO_IMPORTED | DRM_VPUX_BO_DEVICE_READONLY,
+		  bo_flags(self->fd, imp));
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, imp, 0, &w));
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, self->dst.handle,
+				    imp, &w));
+	EXPECT_TRUE(all_bytes(ro.map, 4096, 0x5a));
+}
+
+/*
+ * A writable BO: exported with DRM_RDWR its import is writable (a DMA
+ * into it and a profile in it land in the exporter's pages); exported
+ * without, the import is read-only.
+ */
+TEST_F(readonly, export_mode_decides_for_writable_bo)
+{
+	struct drm_vpux_wait w;
+	struct bo rw, ro;
+	__u32 imp;
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, 0, &rw));
+	ASSERT_EQ(0, share(self->exp, rw.handle, 1, self->fd, &imp));
+	EXPECT_EQ(DRM_VPUX_BO_IMPORTED, bo_flags(self->fd, imp));
+	ASSERT_EQ(0, copy_job(self, self->src.handle, imp, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(self->src.map, rw.map, 4096));
+	ASSERT_EQ(0, copy_job(self, self->src.handle, self->dst.handle, imp, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(1u, ((struct drm_vpux_profile *)rw.map)->op_count[0]);
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, 0, &ro));
+	ASSERT_EQ(0, share(self->exp, ro.handle, 0, self->fd, &imp));
+	EXPECT_EQ(DRM_VPUX_BO_IMPORTED | DRM_VPUX_BO_DEVICE_READONLY,
+		  bo_flags(self->fd, imp));
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, imp, 0, &w));
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, self->dst.handle,
+				    imp, &w));
+	EXPECT_TRUE(all_bytes(ro.map, 4096, 0));
+}
+
+/*
+ * Every op kind that writes: a DPU output and a SHAVE window on a
+ * read-only import are refused like a DMA destination.
+ */
+TEST_F(readonly, dpu_output_and_shave_window_refused)
+{
+	struct drm_vpux_buf l[2];
+	struct drm_vpux_submit s;
+	struct bo ro;
+	struct tb t;
+	__u32 imp;
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, DRM_VPUX_BO_DEVICE_READONLY, &ro));
+	ASSERT_EQ(0, share(self->exp, ro.handle, 0, self->fd, &imp));
+	l[0] = (struct drm_vpux_buf){ .handle = self->src.handle, .size = 4096 };
+	l[1] = (struct drm_vpux_buf){ .handle = imp, .size = 4096 };
+
+	/* an elementwise add of 1x1x16 bytes, its output in the import */
+	tb_init(&t, self->task.map, 0, 0, 1, 0);
+	t.dpu[0].op = 2;	/* VPUX_DPU_OP_ADD (sim/include/vpux_regs.h) */
+	t.dpu[0].in_c = 16;
+	t.dpu[0].in_h = 1;
+	t.dpu[0].in_w = 1;
+	t.dpu[0].out_c = 16;
+	t.dpu[0].out_h = 1;
+	t.dpu[0].out_w = 1;
+	t.dpu[0].in = tb_ref(1, 0, 16);
+	t.dpu[0].in2 = tb_ref(1, 16, 16);
+	t.dpu[0].out = tb_ref(2, 0, 16);
+	submit_args(&s, &self->task, 0, t.size, l, 2);
+	EXPECT_EQ(-EACCES, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	/* the import as an input is fine (the job runs) */
+	t.dpu[0].in = tb_ref(2, 0, 16);
+	t.dpu[0].out = tb_ref(1, 64, 16);
+	EXPECT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+
+	/* a SHAVE kernel may write any window it gets */
+	tb_init(&t, self->task.map, 0, 0, 0, 1);
+	t.shave[0].args = tb_ref(1, 0, 16);
+	t.shave[0].windows[3] = tb_ref(2, 0, 4096);
+	submit_args(&s, &self->task, 0, t.size, l, 2);
+	EXPECT_EQ(-EACCES, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	/* SHAVE arguments are only read */
+	t.shave[0].args = tb_ref(2, 0, 16);
+	t.shave[0].windows[3] = tb_ref(1, 0, 4096);
+	EXPECT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	EXPECT_TRUE(all_bytes(ro.map, 4096, 0));
+}
+
+/*
+ * Behind SUBMIT's check, the import is mapped read-only in the
+ * importer's address space: with the check off (debugfs
+ * skip_readonly_check) the DMA into it faults there, nothing lands in
+ * the exporter's pages, and the importing file is banned.
+ */
+TEST_F(readonly, import_is_mapped_readonly)
+{
+	struct drm_vpux_bo_info info = { 0 };
+	struct drm_vpux_wait w;
+	struct bo ro;
+	__u32 imp;
+	int ret;
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, 0, &ro));
+	memset(ro.map, 0x33, 4096);
+	ASSERT_EQ(0, share(self->exp, ro.handle, 0, self->fd, &imp));
+	info.handle = imp;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_BO_INFO, &info));
+	ret = dbg_write(self->minor, "skip_readonly_check", "Y");
+	if (ret)
+		SKIP(return, "no debugfs skip_readonly_check: %d", ret);
+	self->ro_unchecked = 1;
+	ASSERT_EQ(0, copy_job(self, self->src.handle, imp, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+	EXPECT_GE(w.fault_addr, info.device_addr);
+	EXPECT_LT(w.fault_addr, info.device_addr + 4096);
+	EXPECT_TRUE(all_bytes(ro.map, 4096, 0x33));
+}
+
+/* A vgem BO of one page, exported (DRM_RDWR if @rdwr) and imported into @fd. */
+static int vgem_share(int vgem, int rdwr, int fd, __u32 *imp, int *dmabuf)
+{
+	struct drm_mode_create_dumb c = { .width = 1024, .height = 1, .bpp = 32 };
+	struct drm_prime_handle ex = { .flags = DRM_CLOEXEC }, im = { 0 };
+	int ret;
+
+	ret = vpux_ioctl(vgem, DRM_IOCTL_MODE_CREATE_DUMB, &c);
+	if (ret)
+		return ret;
+	ex.handle = c.handle;
+	if (rdwr)
+		ex.flags |= DRM_RDWR;
+	ret = vpux_ioctl(vgem, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ex);
+	if (ret)
+		return ret;
+	im.fd = ex.fd;
+	ret = vpux_ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &im);
+	*imp = im.handle;
+	*dmabuf = ex.fd;
+	return ret;
+}
+
+/*
+ * Another driver's dma-buf whose file is not open for writing: the import
+ * is DEVICE_READONLY, a DMA into it fails with -EACCES, reading it works.
+ * Open for writing, it takes a DMA; a profile never goes into another
+ * driver's buffer.
+ */
+TEST_F(readonly, foreign_dmabuf_follows_its_file_mode)
+{
+	struct drm_vpux_wait w;
+	unsigned char *view;
+	int vgem, dmabuf;
+	__u32 imp;
+
+	vgem = vgem_open();
+	if (vgem < 0)
+		SKIP(return, "no vgem");
+	ASSERT_EQ(0, vgem_share(vgem, 0, self->fd, &imp, &dmabuf));
+	EXPECT_EQ(DRM_VPUX_BO_IMPORTED | DRM_VPUX_BO_DEVICE_READONLY,
+		  bo_flags(self->fd, imp));
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, imp, 0, &w));
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, self->dst.handle,
+				    imp, &w));
+	memset(self->dst.map, 0xff, 4096);
+	ASSERT_EQ(0, copy_job(self, imp, self->dst.handle, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_TRUE(all_bytes(self->dst.map, 4096, 0));
+	view = mmap(NULL, 4096, PROT_READ, MAP_SHARED, dmabuf, 0);
+	ASSERT_NE(MAP_FAILED, view);
+	EXPECT_TRUE(all_bytes(view, 4096, 0));
+	munmap(view, 4096);
+	close(dmabuf);
+
+	ASSERT_EQ(0, vgem_share(vgem, 1, self->fd, &imp, &dmabuf));
+	EXPECT_EQ(DRM_VPUX_BO_IMPORTED, bo_flags(self->fd, imp));
+	ASSERT_EQ(0, copy_job(self, self->src.handle, imp, 0, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	view = mmap(NULL, 4096, PROT_READ, MAP_SHARED, dmabuf, 0);
+	ASSERT_NE(MAP_FAILED, view);
+	EXPECT_EQ(0, memcmp(view, self->src.map, 4096));
+	munmap(view, 4096);
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, self->dst.handle,
+				    imp, &w));
+	close(dmabuf);
+	close(vgem);
 }
 
 TEST_HARNESS_MAIN

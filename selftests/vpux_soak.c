@@ -20,7 +20,9 @@
  *    nothing written, the file not banned;
  *  - a write to a DEVICE_READONLY BO: DRM_VPUX_STATUS_MMU_FAULT inside
  *    that BO, which stays zero, and the file banned (SUBMIT -EBADFD): the
- *    worker reopens the device;
+ *    worker reopens the device. SUBMIT refuses such a job (-EACCES, the
+ *    BO zero) unless debugfs skip_readonly_check is set, which the soak
+ *    does while it runs, so the MMU is what stops the write;
  *  - bad SUBMIT arguments: the documented errno, nothing queued;
  *  - through debugfs fault injection (one at a time, with the device to
  *    itself until the fault has been taken): a hang (TIMEOUT, -ETIMEDOUT,
@@ -104,7 +106,8 @@ static const struct {
 	[K_ARG_HANDLE] = { "SUBMIT task handle", "-ENOENT", -ENOENT },
 	[K_ARG_RANGE] = { "SUBMIT buffer past its BO", "-EINVAL", -EINVAL },
 	[K_ARG_PRIORITY] = { "SUBMIT priority", "-EINVAL", -EINVAL },
-	[K_MMU_FAULT] = { "write to a read-only BO", "MMU_FAULT, banned", 0 },
+	[K_MMU_FAULT] = { "write to a read-only BO",
+			  "MMU_FAULT, banned (-EACCES without debugfs)", 0 },
 	[K_INJ_HANG] = { "injected hang", "TIMEOUT -ETIMEDOUT, banned, reset", -ETIMEDOUT },
 	[K_INJ_DROP_IRQ] = { "injected lost interrupt", "DONE, data right", 0 },
 	[K_INJ_MMU_FAULT] = { "injected MMU fault", "MMU_FAULT, banned", 0 },
@@ -145,6 +148,7 @@ static struct {
 	unsigned int secs, procs;
 	int dev, minor;
 	int inject;		/* debugfs inject usable */
+	int ro_unchecked;	/* SUBMIT lets writes to read-only BOs through */
 	char lock_path[3][64];	/* gate, device, injection */
 } cfg = { .secs = 20, .procs = 3 };
 
@@ -843,6 +847,16 @@ static void do_mmu_fault(struct wk *w)
 	tb_copy(&tb.dma[0], tb_ref(E_SRC, 0, len), tb_ref(E_DST, off, len), len);
 	job_args(&j, s, tb.size, s->src.handle, w->ro.handle, below(w, 4));
 	ret = vpux_ioctl(w->fd, DRM_IOCTL_VPUX_SUBMIT, &j.s);
+	if (ret == -EACCES && !cfg.ro_unchecked) {
+		/* SUBMIT's check, in front of the MMU: no job at all */
+		add(&sh->seen[K_MMU_FAULT], 1);
+		for (k = 0; k < BUF_SZ && ok; k++)
+			ok = !w->ro.map[k];
+		add(ok ? &sh->as_expected[K_MMU_FAULT] : &sh->unexpected, 1);
+		if (!ok)
+			fail(w, "the read-only BO changed");
+		goto out;
+	}
 	if (ret) {
 		fail(w, "SUBMIT of a write to a read-only BO: %s", strerror(-ret));
 		add(&sh->unexpected, 1);
@@ -1242,6 +1256,9 @@ int main(int argc, char **argv)
 	else
 		printf("# no debugfs fault injection (resets %ld): no injected faults\n",
 		       resets0);
+	/* writes to read-only BOs reach the MMU (uapi 1.5 refuses them at SUBMIT) */
+	if (!dbg_write(cfg.minor, "skip_readonly_check", "Y"))
+		cfg.ro_unchecked = 1;
 	printf("1..6\n");
 	fflush(stdout);
 
@@ -1385,6 +1402,8 @@ int main(int argc, char **argv)
 	printf("# unexpected statuses or errnos: %" PRIu64 "\n", sh->unexpected);
 	printf("# files reopened after a ban: %" PRIu64 "\n", sh->reopens);
 	resets1 = dbg_read(cfg.minor, "resets");
+	if (cfg.ro_unchecked)
+		dbg_write(cfg.minor, "skip_readonly_check", "N");
 	printf("# resets: %ld before, %ld after; injected hangs taken: %" PRIu64 "\n",
 	       resets0, resets1, sh->hangs);
 	printf("# kills: %" PRIu64 " (%" PRIu64 " with jobs in flight), restarts %" PRIu64

@@ -199,7 +199,11 @@ struct drm_vpux_get_param {
 #define DRM_VPUX_BO_CACHED		(1u << 0)
 /* DRM_VPUX_BO_WC: CPU mappings are write-combined; excludes CACHED */
 #define DRM_VPUX_BO_WC			(1u << 1)
-/* DRM_VPUX_BO_DEVICE_READONLY: the NPU may read but not write the BO */
+/*
+ * DRM_VPUX_BO_DEVICE_READONLY: the NPU may read but not write the BO. Also
+ * set (BO_INFO) on an import of such a BO, and of any dma-buf whose file
+ * is not open for writing (exported without DRM_RDWR)
+ */
 #define DRM_VPUX_BO_DEVICE_READONLY	(1u << 2)
 /* DRM_VPUX_BO_IMPORTED: (BO_INFO only) the BO is an imported dma-buf */
 #define DRM_VPUX_BO_IMPORTED		(1u << 3)
@@ -350,7 +354,8 @@ struct drm_vpux_syncobj {
  * @profile: with DRM_VPUX_SUBMIT_PROFILE (uapi 1.4), where the kernel
  *	writes the job's struct drm_vpux_profile: a range of a BO of this
  *	file the device may write, offset 8-byte aligned, at least 16 bytes;
- *	all zero without the flag
+ *	all zero without the flag. A DEVICE_READONLY BO, or an import of
+ *	another driver's dma-buf, fails with -EACCES
  * @queue_id: in, a queue of this file from DRM_IOCTL_VPUX_QUEUE_CREATE,
  *	or 0 for the file's default queue of @priority (uapi 1.5; -ENOENT
  *	for an unknown queue)
@@ -363,6 +368,10 @@ struct drm_vpux_syncobj {
  * reaches the NPU. A task the core refuses still becomes a job, which
  * completes with DRM_VPUX_STATUS_ERROR and the core's error code without
  * running (so errors are reported in one place, in queue order).
+ *
+ * A task with an op that writes (DMA destination, DPU output, any SHAVE
+ * window) a DRM_VPUX_BO_DEVICE_READONLY BO is not a job: SUBMIT fails with
+ * -EACCES.
  *
  * The struct is written back (@seqno) before the job is queued: when it
  * cannot be, SUBMIT fails with -EFAULT and there is no job.
