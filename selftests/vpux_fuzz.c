@@ -1089,18 +1089,6 @@ static int slurp(const char *path, int max)
 	return n == -EAGAIN ? 0 : n;
 }
 
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /*
  * The device's debugfs files: read engines, resets, bo_list and
  * job_timeout_ms; write inject only what the driver must refuse (or
@@ -1126,7 +1114,7 @@ static void do_debugfs(struct thr *t, struct file *f)
 	case 5:
 		/* the hang check now: it blames only jobs past their timeout */
 		snprintf(path, sizeof(path), "%s/force_recovery", dir);
-		ret = write_str(path, "1");
+		ret = file_write(path, "1");
 		break;
 	case 0: case 1:
 		snprintf(path, sizeof(path), "%s/%s", dir, rd[below(t, 4)]);
@@ -1134,7 +1122,7 @@ static void do_debugfs(struct thr *t, struct file *f)
 		break;
 	case 2:
 		snprintf(path, sizeof(path), "%s/inject", dir);
-		ret = write_str(path, inject[below(t, sizeof(inject) / sizeof(inject[0]))]);
+		ret = file_write(path, inject[below(t, sizeof(inject) / sizeof(inject[0]))]);
 		if (ret == -EINVAL)
 			ret = 0;
 		break;
@@ -1148,7 +1136,7 @@ static void do_debugfs(struct thr *t, struct file *f)
 			snprintf(val, sizeof(val), "%s", chance(t, 50) ? "0" : "99999999999");
 		else
 			snprintf(val, sizeof(val), "%ld", v);
-		ret = write_str(path, val);
+		ret = file_write(path, val);
 		if (bad && ret == -EINVAL)
 			ret = 0;
 		break;
@@ -2598,7 +2586,7 @@ static void trace_enable(int on)
 	snprintf(path, sizeof(path), "%s/events/vpux_accel/enable", trace_dir);
 	if (on && access(path, W_OK))
 		return;
-	if (!write_str(path, on ? "1" : "0"))
+	if (!file_write(path, on ? "1" : "0"))
 		trace_on = on;
 }
 

@@ -45,26 +45,7 @@ static void handler(void *arg)
 /* Wait until every bit of @want has been delivered; consume them. */
 static bool wait_bits(uint32_t want, int ms)
 {
-	struct timespec ts;
-	bool ok = true;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
-	pthread_mutex_lock(&irq.m);
-	while ((irq.bits & want) != want) {
-		if (pthread_cond_timedwait(&irq.cv, &irq.m, &ts) == ETIMEDOUT) {
-			ok = false;
-			break;
-		}
-	}
-	irq.bits &= ~want;
-	pthread_mutex_unlock(&irq.m);
-	return ok;
+	return t_wait_bits(&irq.m, &irq.cv, &irq.bits, want, ms);
 }
 
 static void sleep_ms(int ms)

@@ -7,10 +7,14 @@
 #ifndef SIM_TEST_H
 #define SIM_TEST_H
 
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vpux_sim_host.h"
 #include "vpux_tap.h"
@@ -199,5 +203,35 @@ static struct vpux_hw_dma_desc t_dma_1d(uint64_t src, uint64_t dst,
 
 #define T_DONE		VPUX_ENG_STATE_DONE
 #define T_ERR(e)	(VPUX_ENG_STATE_ERROR | (e) << VPUX_ENG_ERROR_SHIFT)
+
+/*
+ * Wait until every bit of @want is set in *@bits (under @m, with @cv
+ * broadcast by whoever sets bits), for at most @ms; consume them.
+ * Returns false on timeout. The tests' interrupt handlers set the bits.
+ */
+static inline bool t_wait_bits(pthread_mutex_t *m, pthread_cond_t *cv,
+			       uint32_t *bits, uint32_t want, int ms)
+{
+	struct timespec ts;
+	bool ok = true;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(m);
+	while ((*bits & want) != want) {
+		if (pthread_cond_timedwait(cv, m, &ts) == ETIMEDOUT) {
+			ok = false;
+			break;
+		}
+	}
+	*bits &= ~want;
+	pthread_mutex_unlock(m);
+	return ok;
+}
 
 #endif /* SIM_TEST_H */
