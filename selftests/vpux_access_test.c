@@ -416,6 +416,7 @@ TEST_F(readonly, dpu_output_and_shave_window_refused)
 	t.dpu[0].in = tb_ref(1, 0, 16);
 	t.dpu[0].in2 = tb_ref(1, 16, 16);
 	t.dpu[0].out = tb_ref(2, 0, 16);
+	tb_dpu_quant(&t.dpu[0]);	/* rescales the engine requires */
 	submit_args(&s, &self->task, 0, t.size, l, 2);
 	EXPECT_EQ(-EACCES, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 	/* the import as an input is fine (the job runs) */
