@@ -57,6 +57,18 @@ static void vpux_cmx_refresh_locked(struct vpux_device *vdev)
 	vdev->cmx.clearing &= busy;
 }
 
+/**
+ * vpux_cmx_clearing_locked() - is a CMX clear still running?
+ * @vdev: the device, fw.lock held
+ *
+ * Return: true while some tile is being cleared (read from the hardware).
+ */
+bool vpux_cmx_clearing_locked(struct vpux_device *vdev)
+{
+	vpux_cmx_refresh_locked(vdev);
+	return vdev->cmx.clearing;
+}
+
 static void vpux_cmx_clear_locked(struct vpux_device *vdev, u64 tiles, u64 id)
 {
 	u64 m = tiles;
@@ -67,6 +79,8 @@ static void vpux_cmx_clear_locked(struct vpux_device *vdev, u64 tiles, u64 id)
 	}
 	vdev->cmx.clearing |= tiles;
 	atomic_inc(&vdev->cmx.clears);
+	/* the check also polls the clear, should its interrupt be lost */
+	vpux_watchdog_arm_locked(vdev);
 	if (lower_32_bits(tiles))
 		vpux_reg_write(vdev, VPUX_REG_CMX_CLEAR_LO, lower_32_bits(tiles));
 	if (upper_32_bits(tiles))

@@ -263,6 +263,7 @@ void vpux_cmx_init(struct vpux_device *vdev);
 int vpux_cmx_acquire_locked(struct vpux_device *vdev, struct vpux_job *job,
 			    u64 *reserved);
 void vpux_cmx_release_locked(struct vpux_device *vdev, struct vpux_job *job);
+bool vpux_cmx_clearing_locked(struct vpux_device *vdev);
 
 /* vpux_watchdog.c */
 void vpux_watchdog_init(struct vpux_device *vdev);

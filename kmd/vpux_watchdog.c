@@ -244,7 +244,7 @@ static void vpux_watchdog_work(struct work_struct *work)
 		}
 	}
 	vpux_sched_dispatch_locked(vdev);
-	if (vdev->n_running)
+	if (vdev->n_running || vpux_cmx_clearing_locked(vdev))
 		vpux_watchdog_arm_locked(vdev);
 out_unlock:
 	spin_unlock_irqrestore(&vdev->fw.lock, flags);
