@@ -19,7 +19,7 @@
  */
 
 #include <linux/dma-fence.h>
-#include <linux/dma-fence-unwrap.h>
+#include <linux/dma-fence-array.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 
@@ -135,13 +135,19 @@ static void vpux_runq_add_locked(struct vpux_device *vdev, struct vpux_queue *q)
  */
 static int vpux_job_in_fence_error(struct vpux_job *job)
 {
-	struct dma_fence_unwrap iter;
 	struct dma_fence *f;
+	unsigned int k;
 	u32 i;
 	int err;
 
+	/*
+	 * dma_fence_array_for_each() takes no reference, so it may be left
+	 * early (dma_fence_unwrap_for_each() may not: its cursor holds one).
+	 * A merged sync_file is a flat array; a timeline point was unwrapped
+	 * at SUBMIT.
+	 */
 	for (i = 0; i < job->n_in_fences; i++) {
-		dma_fence_unwrap_for_each(f, &iter, job->in_fences[i]) {
+		dma_fence_array_for_each(f, k, job->in_fences[i]) {
 			err = READ_ONCE(f->error);
 			if (err < 0)
 				return err;
