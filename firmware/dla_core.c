@@ -214,5 +214,7 @@ dla_s32 dla_task_id(const struct dla_task *t)
 
 dla_u64 dla_task_cmx_tiles(const struct dla_task *t)
 {
-	return dla_task_ok(t) ? t->cmx_tiles : 0;
+	if (!dla_task_ok(t))
+		return 0;
+	return (dla_u64)t->cmx_tiles[1] << 32 | t->cmx_tiles[0];
 }

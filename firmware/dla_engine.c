@@ -71,7 +71,7 @@ dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
 	if (ref->flags & DLA_REF_CMX) {
 		if (i >= e->n_tiles || end > e->cmx_size)
 			return dla_fail(c, field, -DLA_ERR_CMX_RANGE);
-		p->t->cmx_tiles |= (dla_u64)1 << i;	/* n_tiles <= 64 */
+		p->t->cmx_tiles[i >> 5] |= 1u << (i & 31);	/* i < 64 */
 		*addr = e->cmx_base + dla_mul_u32(i, e->cmx_size) + ref->offset;
 		return 0;
 	}

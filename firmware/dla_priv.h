@@ -117,7 +117,9 @@ struct dla_task {
 	dla_u32 n_done;
 	dla_u32 n_running;
 	dla_u32 n_barriers;
-	dla_u64 cmx_tiles;		/* bit i: some op uses CMX tile i */
+	dla_u32 cmx_tiles[2];		/* bit i % 32 of [i / 32]: some op
+					 * uses CMX tile i (32-bit words: no
+					 * variable 64-bit shift on RV32) */
 	dla_u32 rq_head[DLA_OP_KINDS];	/* ready ops (local index) or NIL */
 	dla_u32 rq_tail[DLA_OP_KINDS];
 	dla_u32 base[DLA_OP_KINDS];	/* global index of a kind's op 0 */
