@@ -91,7 +91,8 @@ static void dla_purge(struct dla_engine *e, dla_u32 slot)
 	dla_u32 k, p = t->priority;
 
 	for (k = 0; k < DLA_OP_KINDS; k++) {
-		t->rq_head[k] = t->rq_tail[k] = DLA_NIL;
+		t->rq_head[k] = DLA_NIL;
+		t->rq_tail[k] = DLA_NIL;
 		e->ready[k][p] &= ~(1u << slot);
 		if (!e->ready[k][p])
 			e->qmask[k] &= ~(1u << p);
@@ -224,8 +225,10 @@ void dla_sched_start_task(struct dla_engine *e, dla_u32 slot)
 	t->state = DLA_TASK_RUNNING;
 	t->start_cycles = dla_read_cycles(e);
 	t->start_us = dla_get_time_us();
-	for (k = 0; k < DLA_OP_KINDS; k++)
-		t->rq_head[k] = t->rq_tail[k] = DLA_NIL;
+	for (k = 0; k < DLA_OP_KINDS; k++) {
+		t->rq_head[k] = DLA_NIL;
+		t->rq_tail[k] = DLA_NIL;
+	}
 	/* a new task has waited longest: its first ready op goes next */
 	e->slot_served[slot] = e->serve_seq - 0x80000000u;
 	for (op = 0; op < t->n_ops; op++)

@@ -18,9 +18,10 @@
  * - one whose op sits on an engine while nothing at all completes is
  *   given one more check (a long op on a slow host completes nothing
  *   for a while); at the second such check in a row (the engines are
- *   polled for a lost interrupt first) it hung: only its task is aborted, its fence gets -ETIMEDOUT, its file is
- *   banned, and the engines' state as they hung goes into a devcoredump,
- *   written once the fence signalled (it allocates).
+ *   polled for a lost interrupt first) it hung: only its task is
+ *   aborted, its fence gets -ETIMEDOUT, its file is banned, and the
+ *   engines' state as they hung goes into a devcoredump, written once
+ *   the fence signalled (it allocates).
  *
  * Apart from hangs, the administrator may cap the time any job spends on
  * the NPU (sysfs job_run_limit_ms, default the module parameter of that
@@ -179,7 +180,8 @@ static void vpux_watchdog_run_limit_locked(struct vpux_device *vdev, u64 now)
 		res.fail_op = st.ops_done;
 		res.device_cycles = st.device_cycles;
 		res.op_cycles = st.op_cycles;
-		drm_dbg_driver(&vdev->drm, "job %llu: over the run-time limit after %u of %u ops: aborted\n",
+		drm_dbg_driver(&vdev->drm,
+			       "job %llu: over the run-time limit after %u of %u ops: aborted\n",
 			       job->slot->seqno, st.ops_done, st.ops_total);
 		vpux_sched_complete_locked(vdev, job, &res);
 	}
