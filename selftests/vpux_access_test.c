@@ -313,21 +313,34 @@ static int all_bytes(const unsigned char *p, size_t n, unsigned char v)
  * import is DEVICE_READONLY too; a DMA into it, or a profile in it, fails
  * SUBMIT with -EACCES and the exporter's bytes stay; reading it works.
  */
+/*
+ * The exporter's DEVICE_READONLY BO @ro (filled with 0x5a), shared into
+ * the test's file as @imp (@rdwr: exported with DRM_RDWR): the import is
+ * DEVICE_READONLY; a DMA into it and a profile in it fail with -EACCES.
+ */
+static void readonly_import(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(readonly) *self, int rdwr,
+			    struct bo *ro, __u32 *imp)
+{
+	struct drm_vpux_wait w;
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, DRM_VPUX_BO_DEVICE_READONLY, ro));
+	memset(ro->map, 0x5a, 4096);
+	ASSERT_EQ(0, share(self->exp, ro->handle, rdwr, self->fd, imp));
+	EXPECT_EQ(DRM_VPUX_BO_IMPORTED | DRM_VPUX_BO_DEVICE_READONLY,
+		  bo_flags(self->fd, *imp));
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, *imp, 0, &w));
+	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, self->dst.handle,
+				    *imp, &w));
+}
+
 TEST_F(readonly, readonly_bo_stays_readonly_through_import)
 {
 	struct drm_vpux_wait w;
 	struct bo ro;
 	__u32 imp;
 
-	ASSERT_EQ(0, bo_new(self->exp, 4096, DRM_VPUX_BO_DEVICE_READONLY, &ro));
-	memset(ro.map, 0x5a, 4096);
-	ASSERT_EQ(0, share(self->exp, ro.handle, 0, self->fd, &imp));
-	EXPECT_EQ(DRM_VPUX_BO_IMPORTED | DRM_VPUX_BO_DEVICE_READONLY,
-		  bo_flags(self->fd, imp));
-
-	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, imp, 0, &w));
-	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, self->dst.handle,
-				    imp, &w));
+	readonly_import(_metadata, self, 0, &ro, &imp);
 	/* a source it is */
 	ASSERT_EQ(0, copy_job(self, imp, self->dst.handle, 0, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
@@ -341,18 +354,10 @@ TEST_F(readonly, readonly_bo_stays_readonly_through_import)
 /* The same with DRM_RDWR: the exporter's DEVICE_READONLY still holds. */
 TEST_F(readonly, readonly_bo_stays_readonly_with_rdwr_export)
 {
-	struct drm_vpux_wait w;
 	struct bo ro;
 	__u32 imp;
 
-	ASSERT_EQ(0, bo_new(self->exp, 4096, DRM_VPUX_BO_DEVICE_READONLY, &ro));
-	memset(ro.map, 0x5a, 4096);
-	ASSERT_EQ(0, share(self->exp, ro.handle, 1, self->fd, &imp));
-	EXPECT_EQ(DRM_VPUX_BO_IMPORTED | DRM_VPUX_BO_DEVICE_READONLY,
-		  bo_flags(self->fd, imp));
-	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, imp, 0, &w));
-	EXPECT_EQ(-EACCES, copy_job(self, self->src.handle, self->dst.handle,
-				    imp, &w));
+	readonly_import(_metadata, self, 1, &ro, &imp);
 	EXPECT_TRUE(all_bytes(ro.map, 4096, 0x5a));
 }
 
