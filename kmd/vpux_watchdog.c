@@ -157,6 +157,19 @@ static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
 	return hung;
 }
 
+/* The result of a job the watchdog aborts, from its task's last status */
+static struct vpux_job_result vpux_timeout_result(const struct dla_task_status *st,
+						  int sys_error)
+{
+	return (struct vpux_job_result){
+		.status = DRM_VPUX_STATUS_TIMEOUT,
+		.sys_error = sys_error,
+		.fail_op = st->ops_done,
+		.device_cycles = st->device_cycles,
+		.op_cycles = st->op_cycles,
+	};
+}
+
 /* Abort every job that has been on the NPU for longer than the cap. */
 static void vpux_watchdog_run_limit_locked(struct vpux_device *vdev, u64 now)
 {
@@ -169,17 +182,12 @@ static void vpux_watchdog_run_limit_locked(struct vpux_device *vdev, u64 now)
 		return;
 	for (id = 0; id < DLA_MAX_TASKS; id++) {
 		struct vpux_job *job = vdev->running[id];
-		struct vpux_job_result res = {
-			.status = DRM_VPUX_STATUS_TIMEOUT,
-			.sys_error = -ETIME,
-		};
+		struct vpux_job_result res;
 
 		if (!job || now - job->start_ns < limit_ns)
 			continue;
 		dla_task_result(job->task, &st);
-		res.fail_op = st.ops_done;
-		res.device_cycles = st.device_cycles;
-		res.op_cycles = st.op_cycles;
+		res = vpux_timeout_result(&st, -ETIME);
 		drm_dbg_driver(&vdev->drm,
 			       "job %llu: over the run-time limit after %u of %u ops: aborted\n",
 			       job->slot->seqno, st.ops_done, st.ops_total);
@@ -219,13 +227,8 @@ static void vpux_watchdog_work(struct work_struct *work)
 		}
 	}
 	if (hung) {
-		struct vpux_job_result res = {
-			.status = DRM_VPUX_STATUS_TIMEOUT,
-			.sys_error = -ETIMEDOUT,
-			.fail_op = hung_st.ops_done,
-			.device_cycles = hung_st.device_cycles,
-			.op_cycles = hung_st.op_cycles,
-		};
+		struct vpux_job_result res = vpux_timeout_result(&hung_st,
+								 -ETIMEDOUT);
 
 		vpux_hang_capture(vdev, hung, &hung_st, &vdev->hang);
 		atomic_inc(&vdev->resets);
