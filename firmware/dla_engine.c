@@ -216,7 +216,7 @@ enum vpux_dpu_rule dla_dpu_check(const struct vpux_hw_dpu_desc *hw,
 
 /*
  * Build the DPU op's hardware descriptor, then check what was built with
- * the engine's own rule (vpux_dpu_check(), sim/include/vpux_dpu_rules.h):
+ * the engine's own rule (vpux_dpu_check(), include/hw/vpux_dpu_rules.h):
  * a descriptor the core accepts is one the engine accepts, and the
  * operand sizes the refs must cover are the engine's. The task format's
  * conventions are applied here, once: dilation 0 and groups 0 mean 1.

@@ -13,9 +13,9 @@
 
 FW_SRCS := $(addprefix $(SRCTOP)/firmware/,dla_core.c dla_task.c \
 	dla_graph.c dla_engine.c dla_sched.c dla_isr.c dla_util.c)
-FW_CFLAGS := -I$(SRCTOP)/firmware/include -I$(SRCTOP)/sim/include
+FW_CFLAGS := -I$(SRCTOP)/firmware/include $(HW_CFLAGS)
 FW_HDRS := $(wildcard $(SRCTOP)/firmware/include/*.h $(SRCTOP)/firmware/*.h) \
-	$(SRCTOP)/sim/include/vpux_regs.h $(SRCTOP)/sim/include/vpux_dpu_rules.h
+	$(HW_HDRS)
 PORT_USER_SRCS := $(SRCTOP)/portability/user/dla_port_user.c
 PORT_USER_SIM_SRCS := $(SRCTOP)/portability/user/dla_port_user_sim.c
 PORT_USER_CFLAGS := $(FW_CFLAGS) -I$(SRCTOP)/portability/user \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Device address spaces: one per open file, page tables in the format the
- * NPU's MMU walks (sim/include/vpux_regs.h).
+ * NPU's MMU walks (include/hw/vpux_regs.h).
  */
 #ifndef __VPUX_MMU_H__
 #define __VPUX_MMU_H__

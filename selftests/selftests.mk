@@ -20,7 +20,7 @@ $(KSFT_HDRS) &:
 
 $(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h) \
 		uapi/drm/vpux_accel.h selftests/Makefile \
-		$(wildcard firmware/include/*.h) firmware/tests/task_builder.h
+		$(wildcard firmware/include/*.h) $(HW_HDRS) firmware/tests/task_builder.h
 	@mkdir -p $(SELFTEST_OUT)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) UAPI_DIR=$(SRCTOP)/uapi \
 		FW_DIR=$(SRCTOP)/firmware OUTPUT=$(SELFTEST_OUT) all

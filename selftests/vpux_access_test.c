@@ -411,7 +411,7 @@ TEST_F(readonly, dpu_output_and_shave_window_refused)
 
 	/* an elementwise add of 1x1x16 bytes, its output in the import */
 	tb_init(&t, self->task.map, 0, 0, 1, 0);
-	t.dpu[0].op = 2;	/* VPUX_DPU_OP_ADD (sim/include/vpux_regs.h) */
+	t.dpu[0].op = 2;	/* VPUX_DPU_OP_ADD (include/hw/vpux_regs.h) */
 	t.dpu[0].in_c = 16;
 	t.dpu[0].in_h = 1;
 	t.dpu[0].in_w = 1;

@@ -1251,7 +1251,7 @@ static void build_dma(struct thr *t, struct dla_dma_op *op,
 }
 
 /*
- * Compute ops. The numbers are the NPU's (sim/include/vpux_regs.h,
+ * Compute ops. The numbers are the NPU's (include/hw/vpux_regs.h,
  * vpux_shave_abi.h), repeated here so that the kselftest builds from the
  * uapi and task-format headers alone.
  */

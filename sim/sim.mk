@@ -17,8 +17,8 @@ SIM_SRCS := $(wildcard $(SRCTOP)/sim/*.c)
 SIM_HOST_SRCS := $(SIM_SRCS) $(wildcard $(SRCTOP)/sim/user/*.c) \
 	$(wildcard $(SRCTOP)/sim/ops/*.c)
 SIM_REF_SRCS := $(wildcard $(SRCTOP)/sim/ref/*.c)
-SIM_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/user
-SIM_HDRS := $(wildcard $(SRCTOP)/sim/include/*.h $(SRCTOP)/sim/*.h \
+SIM_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/user $(HW_CFLAGS)
+SIM_HDRS := $(HW_HDRS) $(wildcard $(SRCTOP)/sim/include/*.h $(SRCTOP)/sim/*.h \
 	$(SRCTOP)/sim/user/*.h $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/include/vpux_tap.h
 
 SIM_TEST_NAMES := $(basename $(notdir $(wildcard $(SRCTOP)/sim/tests/*.c)))

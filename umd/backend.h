@@ -14,7 +14,7 @@
  *
  * Buffers are device memory with a device address and a CPU mapping; a
  * task is an address list whose entry 0 holds task memory
- * (firmware/include/dla_task_format.h). Handles are backend-defined.
+ * (uapi/vpux/dla_task_format.h). Handles are backend-defined.
  * Every op returns 0 or a negative VPUX_E_* code; all ops are thread-safe.
  */
 #ifndef VPUX_BACKEND_H

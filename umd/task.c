@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * Loadable -> task memory (firmware/include/dla_task_format.h). Tensor-
+ * Loadable -> task memory (uapi/vpux/dla_task_format.h). Tensor-
  * relative operands become buffer references into fixed address-list
  * slots (priv.h): weights, kernel arguments, scratch, inputs, outputs. The
  * result has no addresses, so it is built once per network and shared by

@@ -3,7 +3,7 @@
  * Writes the fuzz corpus seeds (valid tasks of every op kind and graph
  * shape) into the directory given as argument. Run by hand when the task
  * format changes:
- *   cc -Ifirmware/include -Isim/include -Ifirmware/tests \
+ *   cc -Ifirmware/include -Iinclude/hw -Iuapi/vpux -Ifirmware/tests \
  *      firmware/fuzz/gen_seeds.c -o /tmp/gen && /tmp/gen firmware/fuzz/corpus
  */
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * core never allocates). A build may override any of them on the compiler
  * command line (-DDLA_MAX_OPS_PER_TASK=...): the microcontroller image uses
  * small values, the scheduler benchmark large ones. The task format
- * (dla_task_format.h) fixes the wait/update list lengths, so those two are
- * not overridable.
+ * (uapi/vpux/dla_task_format.h) fixes the wait/update list lengths and the
+ * SHAVE windows: those are defined there.
  */
 #ifndef DLA_LIMITS_H
 #define DLA_LIMITS_H
@@ -46,12 +46,5 @@
 
 /* Priority levels: 0 (lowest) .. DLA_PRIO_LEVELS - 1 (highest). */
 #define DLA_PRIO_LEVELS			4u
-
-/* Fixed by the task format: barriers one op may wait on / update. */
-#define DLA_MAX_OP_WAITS		8u
-#define DLA_MAX_OP_UPDATES		8u
-
-/* Memory windows of one SHAVE invocation (= VPUX_SHAVE_WINDOWS). */
-#define DLA_MAX_SHAVE_WINDOWS		8u
 
 #endif /* DLA_LIMITS_H */

@@ -15,7 +15,7 @@
  * resp. dla_task_start, dla_isr_handler and dla_process_events) and the
  * instructions per op are printed: those of the core's own functions
  * (firmware/dla_*.c and the DPU rule they inline from
- * sim/include/vpux_dpu_rules.h), and all instructions including the port
+ * include/hw/vpux_dpu_rules.h), and all instructions including the port
  * callbacks and the register backend.
  */
 #include <stdio.h>
@@ -212,7 +212,7 @@ static long long core_ir(const char *out)
 		char num[64], *q = num, *l = line;
 
 		if (!strstr(line, "firmware/dla_") &&
-		    !strstr(line, "sim/include/vpux_dpu_rules.h"))
+		    !strstr(line, "include/hw/vpux_dpu_rules.h"))
 			continue;
 		while (*l == ' ')
 			l++;

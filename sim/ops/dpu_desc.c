@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * DPU descriptor validation (a wrapper of the shared rule in
- * sim/include/vpux_dpu_rules.h), the cycle model, the run-time check of the
+ * include/hw/vpux_dpu_rules.h), the cycle model, the run-time check of the
  * operands and the requantisation primitive. Documentation/compute-ops.rst
  * states every rule; tests in sim/ops/tests/ break each one in turn.
  */

@@ -7,11 +7,10 @@
 
 OPS_SRCS := $(wildcard $(SRCTOP)/sim/ops/*.c)
 REF_SRCS := $(wildcard $(SRCTOP)/sim/ref/*.c)
-OPS_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/ops
+OPS_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/ops $(HW_CFLAGS)
 
 OPS_HDRS := $(wildcard $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/sim/include/vpux_ops.h \
-	$(SRCTOP)/sim/include/vpux_regs.h $(SRCTOP)/sim/include/vpux_dpu_rules.h \
-	$(wildcard $(SRCTOP)/sim/include/vpux_shave_abi.h)
+	$(HW_HDRS)
 
 OPS_TESTS := $(B)/ops/test_dpu $(B)/ops/test_shave
 OPS_BENCH := $(B)/ops/bench_dpu $(B)/ops/bench_shave

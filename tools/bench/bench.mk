@@ -30,9 +30,9 @@ $(VPUX_REQ_BENCH): tools/bench/vpux-req-bench.c tools/bench/bench_util.h $(SRCTO
 .PHONY: bench-vm
 
 $(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c tools/bench/bench_util.h uapi/drm/vpux_accel.h \
-		firmware/tests/task_builder.h $(wildcard firmware/include/*.h)
+		firmware/tests/task_builder.h $(wildcard firmware/include/*.h) $(HW_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) -I$(SRCTOP)/firmware/include -I$(SRCTOP)/sim/include \
+	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) -I$(SRCTOP)/firmware/include \
 		-I$(SRCTOP)/firmware/tests -o $@ $<
 
 # Boot the VM with the module loaded and run the benchmark there.

@@ -16,7 +16,13 @@
 #define DLA_TASK_FORMAT_H
 
 #include "dla_types.h"
-#include "dla_limits.h"
+
+/* Fixed by the format: barriers one op may wait on / update. */
+#define DLA_MAX_OP_WAITS		8u
+#define DLA_MAX_OP_UPDATES		8u
+
+/* Memory windows of one SHAVE invocation (= VPUX_SHAVE_WINDOWS). */
+#define DLA_MAX_SHAVE_WINDOWS		8u
 
 #define DLA_TASK_MAGIC			0x4b534154u	/* "TASK" in memory */
 #define DLA_TASK_VERSION_MAJOR		1u
