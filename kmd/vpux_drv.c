@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * vpux_accel: module entry, the platform devices standing for the NPUs,
- * and the DRM accel driver bound to them.
+ * vpux_accel: module entry and the DRM accel driver, a platform driver
+ * bound to the NPUs ("vpux-npu" devices, whoever provides them: the
+ * virtual NPUs of sim/linux/, or a board with silicon).
  */
 
 #include <linux/compat.h>
-#include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -24,21 +24,18 @@
 #include "vpux_gem.h"
 #include "vpux_job.h"
 #include "vpux_accel.h"
+#include "vpux_module.h"
 
-static unsigned int num_devices = 1;
-module_param(num_devices, uint, 0444);
-MODULE_PARM_DESC(num_devices, "Number of virtual NPUs to create (1-8, default 1)");
-
-static struct platform_device *vpux_pdevs[VPUX_MAX_DEVICES];
+static atomic_t vpux_bound_devices = ATOMIC_INIT(0);
 
 /**
- * vpux_num_devices() - the number of NPUs the module drives
+ * vpux_num_devices() - the number of NPUs the driver is bound to
  *
- * Return: num_devices, >= 1 once the module is loaded.
+ * Return: at least 1.
  */
 unsigned int vpux_num_devices(void)
 {
-	return max(num_devices, 1u);
+	return max(atomic_read(&vpux_bound_devices), 1);
 }
 
 static const struct drm_ioctl_desc vpux_ioctls[] = {
@@ -331,12 +328,7 @@ static int vpux_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	/* the MMU's entries hold 52-bit bus addresses */
-	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(52));
-	if (ret)
-		return ret;
-
-	ret = vpux_vdev_init(vdev, pdev->id);
+	ret = vpux_hw_map(vdev, pdev);
 	if (ret)
 		return ret;
 
@@ -356,23 +348,26 @@ static int vpux_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 	vpux_debugfs_init(vdev);
+	atomic_inc(&vpux_bound_devices);
 
 	return 0;
 }
 
 /*
  * Stop the hardware before its registers go away (as ivpu_remove does):
- * no new ioctl gets in, every job is completed with -ENODEV, the
- * watchdog and the interrupt stop, the engine core lets go of the device
- * and the device is reset. Open files keep their state until closed.
+ * no new ioctl gets in, every job is completed with -ENODEV after its
+ * ops were stopped, the watchdog stops, the engine core lets go of the
+ * device, and the device is masked and reset. Nothing touches a register
+ * after this returns (devm then frees the interrupt); open files keep
+ * their state until closed.
  */
 static void vpux_remove(struct platform_device *pdev)
 {
 	struct vpux_device *vdev = platform_get_drvdata(pdev);
 
+	atomic_dec(&vpux_bound_devices);
 	drm_dev_unplug(&vdev->drm);
 	vpux_sched_quiesce(vdev);
-	vpux_vdev_quiesce(vdev);
 }
 
 static struct platform_driver vpux_platform_driver = {
@@ -383,66 +378,42 @@ static struct platform_driver vpux_platform_driver = {
 	},
 };
 
-static void vpux_destroy_devices(void)
+/**
+ * vpux_drv_module_init() - register the driver
+ *
+ * The module entry of vpux_accel.ko (include/vpux_module.h).
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpux_drv_module_init(void)
 {
-	int i;
-
-	for (i = VPUX_MAX_DEVICES - 1; i >= 0; i--) {
-		if (vpux_pdevs[i])
-			platform_device_unregister(vpux_pdevs[i]);
-		vpux_pdevs[i] = NULL;
-	}
-}
-
-static int __init vpux_init(void)
-{
-	unsigned int i;
 	int ret;
-
-	if (!num_devices || num_devices > VPUX_MAX_DEVICES) {
-		pr_err(DRIVER_NAME ": num_devices must be 1..%d\n",
-		       VPUX_MAX_DEVICES);
-		return -EINVAL;
-	}
 
 	ret = vpux_queues_module_init();
 	if (ret)
 		return ret;
 	ret = platform_driver_register(&vpux_platform_driver);
 	if (ret)
-		goto err_queues;
-
-	for (i = 0; i < num_devices; i++) {
-		struct platform_device *pdev;
-
-		pdev = platform_device_register_simple(VPUX_PLATFORM_NAME, i,
-						       NULL, 0);
-		if (IS_ERR(pdev)) {
-			ret = PTR_ERR(pdev);
-			goto err_devices;
-		}
-		vpux_pdevs[i] = pdev;
-	}
-	return 0;
-
-err_devices:
-	vpux_destroy_devices();
-	platform_driver_unregister(&vpux_platform_driver);
-err_queues:
-	vpux_queues_module_exit();
+		vpux_queues_module_exit();
 	return ret;
 }
 
-static void __exit vpux_exit(void)
+/**
+ * vpux_drv_module_exit() - unregister the driver (it unbinds first)
+ */
+void vpux_drv_module_exit(void)
 {
-	vpux_destroy_devices();
 	platform_driver_unregister(&vpux_platform_driver);
 	vpux_queues_module_exit();
 }
 
-module_init(vpux_init);
-module_exit(vpux_exit);
+#ifndef VPUX_WITH_SIM
+/* else the model's module entry registers the driver and then the NPUs */
+module_init(vpux_drv_module_init);
+module_exit(vpux_drv_module_exit);
+#endif
 
+MODULE_ALIAS("platform:" VPUX_PLATFORM_NAME);
 MODULE_DESCRIPTION(DRIVER_DESC);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("vpux developers");

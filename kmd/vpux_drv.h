@@ -7,13 +7,15 @@
 
 #include <drm/drm_device.h>
 #include <drm/drm_print.h>
-#include <linux/irq_work.h>
 #include <linux/mutex.h>
+#include <linux/regmap.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <drm/gpu_scheduler.h>
+
+struct platform_device;
 
 #include "dla_limits.h"
 #include "vpux_fw.h"
@@ -24,10 +26,8 @@
 #define DRIVER_DESC	"vpux NPU accelerator"
 #define DRIVER_DATE	"20261123"
 
-#define VPUX_PLATFORM_NAME	"vpux-sim"
-#define VPUX_MAX_DEVICES	8
-
-struct vpux_sim;
+/* the NPU's platform device name */
+#define VPUX_PLATFORM_NAME	"vpux-npu"
 
 /**
  * struct vpux_hw_info - what the identity registers say about the device
@@ -64,49 +64,10 @@ struct vpux_hw_info {
 };
 
 /**
- * struct vpux_vdev_unit - runs one execution unit of the model
- * @work: calls vpux_sim_run_unit(@index) on &vpux_vdev.run_wq
- * @vdev: the virtual NPU
- * @index: the unit
- */
-struct vpux_vdev_unit {
-	struct work_struct work;
-	struct vpux_vdev *vdev;
-	u32 index;
-};
-
-/**
- * struct vpux_vdev - the virtual NPU: the register-level model standing in
- * for silicon, and the plumbing that makes it behave like a device
- * @sim: the model instance
- * @lock: the model's register lock (irq-safe: taken in hard-IRQ context)
- * @lock_flags: saved IRQ flags while @lock is held
- * @run_wq: workqueue on which the model's execution units run
- * @units: one work item per execution unit of the model (its engines and
- *	its CMX clear unit), vpux_sim_units() of them
- * @irq_work: raises the device interrupt; its handler runs in hard-IRQ
- *	context, as a real interrupt handler would
- * @irq_handler: the driver's hard-IRQ handler, NULL while not installed
- * @kcov_handle: KCOV common handle of the submitter of the job started
- *	last; the engines' work counts as its coverage
- * @quiesced: the last register writes were made (vpux_vdev_quiesce())
- */
-struct vpux_vdev {
-	struct vpux_sim *sim;
-	spinlock_t lock;
-	unsigned long lock_flags;
-	struct workqueue_struct *run_wq;
-	struct vpux_vdev_unit *units;
-	struct irq_work irq_work;
-	void (*irq_handler)(struct vpux_vdev *vdev);
-	u64 kcov_handle;
-	bool quiesced;
-};
-
-/**
  * struct vpux_device - one NPU
  * @drm: DRM device (accel node)
- * @vdev: the virtual hardware behind the MMIO accessors
+ * @regmap: the NPU's register window (vpux_hw_map())
+ * @irq: the NPU's interrupt
  * @hw: identity read from the hardware at probe
  * @bo_lock: protects the binding of every BO to an address space
  * @fw: the engine core instance; @fw.lock also protects every field
@@ -142,7 +103,8 @@ struct vpux_vdev {
  */
 struct vpux_device {
 	struct drm_device drm;
-	struct vpux_vdev vdev;
+	struct regmap *regmap;
+	int irq;
 	struct vpux_hw_info hw;
 	struct mutex bo_lock;
 	struct vpux_fw fw;
@@ -221,16 +183,41 @@ int vpux_sysfs_init(struct vpux_device *vdev);
 void vpux_busy_begin_locked(struct vpux_device *vdev);
 void vpux_busy_end_locked(struct vpux_device *vdev);
 
-/* vpux_vdev.c */
-int vpux_vdev_init(struct vpux_device *vdev, u32 instance);
-void vpux_vdev_fini(struct vpux_device *vdev);
-void vpux_vdev_quiesce(struct vpux_device *vdev);
-u32 vpux_reg_read(struct vpux_device *vdev, u32 offset);
-void vpux_reg_write(struct vpux_device *vdev, u32 offset, u32 value);
-u64 vpux_reg_read64(struct vpux_device *vdev, u32 lo, u32 hi);
+/**
+ * vpux_reg_read() - read an NPU register
+ * @vdev: the device, bound (its window is there)
+ * @offset: byte offset in the register window
+ *
+ * Return: the register's value.
+ */
+static inline u32 vpux_reg_read(struct vpux_device *vdev, u32 offset)
+{
+	unsigned int val = 0;
+
+	WARN_ON_ONCE(regmap_read(vdev->regmap, offset, &val));
+	return val;
+}
+
+/**
+ * vpux_reg_write() - write an NPU register
+ * @vdev: the device, bound
+ * @offset: byte offset in the register window
+ * @value: the value
+ */
+static inline void vpux_reg_write(struct vpux_device *vdev, u32 offset,
+				  u32 value)
+{
+	WARN_ON_ONCE(regmap_write(vdev->regmap, offset, value));
+}
 
 /* vpux_hw.c */
+int vpux_hw_map(struct vpux_device *vdev, struct platform_device *pdev);
 int vpux_hw_probe(struct vpux_device *vdev);
+void vpux_hw_quiesce(struct vpux_device *vdev);
+u64 vpux_reg_read64(struct vpux_device *vdev, u32 lo, u32 hi);
+
+/* vpux_irq.c */
+int vpux_irq_init(struct vpux_device *vdev);
 
 /* vpux_debugfs.c */
 #ifdef CONFIG_DEBUG_FS

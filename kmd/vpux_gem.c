@@ -42,7 +42,7 @@ static const struct drm_gem_object_funcs vpux_gem_funcs;
 static unsigned int bo_memory_limit_mb;
 module_param(bo_memory_limit_mb, uint, 0644);
 MODULE_PARM_DESC(bo_memory_limit_mb,
-		 "MiB of system memory the BOs and page tables of one device may pin (0: half of RAM, the default; at most RAM / num_devices)");
+		 "MiB of system memory the BOs and page tables of one device may pin (0: half of RAM, the default; at most RAM / the number of NPUs bound)");
 
 static unsigned int file_memory_limit_mb;
 module_param(file_memory_limit_mb, uint, 0644);
@@ -54,7 +54,7 @@ MODULE_PARM_DESC(file_memory_limit_mb,
  *	pin together
  *
  * Return: bo_memory_limit_mb in bytes, or half of RAM when it is 0; at
- * most RAM divided by the number of devices.
+ * most RAM divided by the number of devices the driver is bound to.
  */
 u64 vpux_bo_memory_limit(void)
 {

@@ -1,12 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Hardware identification: read the identity registers once at probe,
- * refuse hardware this driver does not understand, and bring the device
- * to a known state (reset, interrupts masked and cleared).
+ * The hardware boundary: the NPU's register window and interrupt as the
+ * platform gives them (vpux_hw_map(), the one function a port to another
+ * bus replaces), identification (read the identity registers once at
+ * probe, refuse hardware this driver does not understand, bring the
+ * device to a known state) and the last register writes at remove.
  */
+
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/platform_device.h>
+#include <linux/regmap.h>
 
 #include "vpux_drv.h"
 #include "vpux_regs.h"
+
+/**
+ * vpux_hw_map() - find the NPU's register window and interrupt
+ * @vdev: the device
+ * @pdev: its platform device
+ *
+ * The virtual NPUs' platform puts the register window on the NPU's
+ * parent as a regmap (an MFD-style child); silicon would map its MMIO
+ * resource here with devm_platform_ioremap_resource() and
+ * devm_regmap_init_mmio(). Everything else reaches the hardware through
+ * vpux_reg_read()/vpux_reg_write() and the interrupt.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpux_hw_map(struct vpux_device *vdev, struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	int ret;
+
+	vdev->regmap = dev->parent ? dev_get_regmap(dev->parent, NULL) : NULL;
+	if (!vdev->regmap)
+		return dev_err_probe(dev, -ENODEV, "no register window\n");
+	vdev->irq = platform_get_irq(pdev, 0);
+	if (vdev->irq < 0)
+		return vdev->irq;
+	/* the MMU's entries hold 52-bit bus addresses */
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(52));
+	if (ret)
+		return dev_err_probe(dev, ret, "no 52-bit DMA\n");
+	return 0;
+}
+
+/**
+ * vpux_reg_read64() - read a 64-bit register pair
+ * @vdev: the device
+ * @lo: the low half's offset; reading it latches the high half
+ * @hi: the high half's offset
+ *
+ * Return: the value.
+ */
+u64 vpux_reg_read64(struct vpux_device *vdev, u32 lo, u32 hi)
+{
+	u64 low = vpux_reg_read(vdev, lo);
+
+	return low | ((u64)vpux_reg_read(vdev, hi) << 32);
+}
 
 static int vpux_hw_check(struct vpux_device *vdev)
 {
@@ -39,7 +92,7 @@ static int vpux_hw_check(struct vpux_device *vdev)
 
 /**
  * vpux_hw_probe() - identify the NPU and reset it
- * @vdev: the device, with its virtual hardware instantiated
+ * @vdev: the device, its register window mapped
  *
  * Return: 0, or -ENODEV if the hardware is absent or not supported.
  */
@@ -86,4 +139,20 @@ int vpux_hw_probe(struct vpux_device *vdev)
 		 hw->n_dma, hw->n_dpu, hw->n_shave, hw->n_tiles,
 		 hw->cmx_size / 1024);
 	return 0;
+}
+
+/**
+ * vpux_hw_quiesce() - the last register writes: mask and reset
+ * @vdev: the device, the engine core unbound from it
+ *
+ * What remove does before the registers go away: the interrupt is
+ * masked at the device, every engine stops (no store of an aborted op
+ * follows the reset) and a handler still running on another CPU has
+ * returned when this does.
+ */
+void vpux_hw_quiesce(struct vpux_device *vdev)
+{
+	vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, 0);
+	vpux_reg_write(vdev, VPUX_REG_RESET, VPUX_RESET_DEVICE);
+	synchronize_irq(vdev->irq);
 }

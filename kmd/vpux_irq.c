@@ -11,6 +11,8 @@
  * waiter's wake-up.
  */
 
+#include <linux/interrupt.h>
+
 #include "dla_interface.h"
 #include "vpux_drv.h"
 #include "vpux_job.h"
@@ -65,21 +67,44 @@ void vpux_process_events_locked(struct vpux_device *vdev)
 	vpux_sched_dispatch_locked(vdev);
 }
 
-/**
- * vpux_vdev_irq_handler() - the device's hard-IRQ handler
- * @v: the virtual device that raised its line
- *
- * Runs in hard-IRQ context with interrupts disabled.
+/*
+ * The device's interrupt handler, in hard-IRQ context with interrupts
+ * disabled. IRQ_NONE when the device had nothing latched (the line may
+ * be shared on a real board).
  */
-void vpux_vdev_irq_handler(struct vpux_vdev *v)
+static irqreturn_t vpux_irq_handler(int irq, void *arg)
 {
-	struct vpux_device *vdev = container_of(v, struct vpux_device, vdev);
+	struct vpux_device *vdev = arg;
 	bool cookie = dma_fence_begin_signalling();
+	bool handled = false;
 
 	spin_lock(&vdev->fw.lock);
-	if (vdev->fw.engine && !vdev->dead && dla_isr_handler(vdev->fw.engine))
+	if (vdev->fw.engine && !vdev->dead && dla_isr_handler(vdev->fw.engine)) {
 		vpux_process_events_locked(vdev);
+		handled = true;
+	}
 	spin_unlock(&vdev->fw.lock);
 	vpux_sched_signal_done(vdev);
 	dma_fence_end_signalling(cookie);
+	return IRQ_RETVAL(handled);
+}
+
+/**
+ * vpux_irq_init() - request the device's interrupt
+ * @vdev: the device, its engine core started
+ *
+ * The whole of the interrupt's work runs in the hard-IRQ handler, with
+ * no threaded bottom half: it is bounded (see the top of this file), and
+ * an IRQ thread would add a wake-up between the interrupt and the
+ * waiter's (Documentation/architecture.rst, "Interrupt"). Freed (devm)
+ * after remove() returned; vpux_hw_quiesce() masked it at the device
+ * before.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpux_irq_init(struct vpux_device *vdev)
+{
+	return devm_request_threaded_irq(vdev->drm.dev, vdev->irq,
+					 vpux_irq_handler, NULL, 0,
+					 dev_name(vdev->drm.dev), vdev);
 }

@@ -288,8 +288,6 @@ void vpux_hang_report(struct vpux_device *vdev,
 		      const struct vpux_hang_state *hs);
 
 /* vpux_irq.c */
-struct vpux_vdev;
-void vpux_vdev_irq_handler(struct vpux_vdev *v);
 void vpux_process_events_locked(struct vpux_device *vdev);
 
 #endif /* __VPUX_JOB_H__ */

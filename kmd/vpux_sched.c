@@ -226,7 +226,6 @@ static int vpux_job_start_locked(struct vpux_device *vdev,
 				      VPUX_REG_CYCLES_HI);
 	vdev->running[id] = job;
 	vdev->n_running++;
-	WRITE_ONCE(vdev->vdev.kcov_handle, job->kcov_handle);
 	vpux_busy_begin_locked(vdev);
 	vpux_watchdog_arm_locked(vdev);
 	return 0;
@@ -406,10 +405,11 @@ void vpux_sched_signal_done(struct vpux_device *vdev)
  * vpux_sched_quiesce() - stop the device before its registers go away
  * @vdev: the device, unplugged
  *
- * Every job on the engine core is aborted, every job handed over and every
- * later one completes with -ENODEV; the watchdog and the interrupt are
- * stopped and the core unbound. Idempotent (remove, or release after a
- * failed probe).
+ * Every job on the engine core is aborted (its ops stop before its fence
+ * signals), every job handed over and every later one completes with
+ * -ENODEV; the watchdog stops, the core is unbound and the device is
+ * masked and reset. No register is touched after this returns.
+ * Idempotent (remove, or release after a failed probe).
  */
 void vpux_sched_quiesce(struct vpux_device *vdev)
 {
@@ -434,9 +434,8 @@ void vpux_sched_quiesce(struct vpux_device *vdev)
 	vpux_sched_signal_done(vdev);
 
 	vpux_watchdog_fini(vdev);
-	WRITE_ONCE(vdev->vdev.irq_handler, NULL);
-	irq_work_sync(&vdev->vdev.irq_work);
 	vpux_fw_fini(vdev);
+	vpux_hw_quiesce(vdev);
 }
 
 static void vpux_sched_release(struct drm_device *drm, void *arg)
@@ -508,6 +507,8 @@ int vpux_sched_init(struct vpux_device *vdev)
 	if (ret)
 		return ret;
 	vpux_sched_prime_lockdep(vdev);
-	WRITE_ONCE(vdev->vdev.irq_handler, vpux_vdev_irq_handler);
-	return drmm_add_action_or_reset(&vdev->drm, vpux_sched_release, NULL);
+	ret = drmm_add_action_or_reset(&vdev->drm, vpux_sched_release, NULL);
+	if (ret)
+		return ret;
+	return vpux_irq_init(vdev);
 }

@@ -6,6 +6,7 @@
  * a file with jobs in flight. Needs root, vpux_accel loaded, and
  * VPUX_MODULE naming the .ko to reload (VPUX_MODULE_PARAMS: its params).
  */
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -216,13 +217,34 @@ TEST_F_TIMEOUT(reload, unload_after_killing_a_process_with_jobs_in_flight, 120)
 	}
 }
 
-#define DRV_DIR "/sys/bus/platform/drivers/vpux-sim/"
+#define DRV_DIR "/sys/bus/platform/drivers/vpux-npu/"
+
+/*
+ * The model's count of register accesses made while no driver was bound
+ * to the NPU of accel minor @minor: a file of the NPU device's parent,
+ * the model instance (vpux-sim.N/unbound_reg_accesses).
+ */
+static int unbound_accesses_path(int minor, char *path, size_t len)
+{
+	char link[96], dev[PATH_MAX - 32], *slash;
+
+	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minor);
+	if (!realpath(link, dev))
+		return -errno;
+	slash = strrchr(dev, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	snprintf(path, len, "%s/unbound_reg_accesses", dev);
+	return 0;
+}
 
 TEST_F_TIMEOUT(reload, unbind_with_jobs_in_flight, 120)
 {
 	struct drm_vpux_submit s;
 	struct drm_vpux_wait w;
-	char name[128];
+	char name[128], late[PATH_MAX];
+	long accesses;
 	__u64 v;
 	int fd, minor, probe;
 
@@ -230,6 +252,9 @@ TEST_F_TIMEOUT(reload, unbind_with_jobs_in_flight, 120)
 	ASSERT_GE(probe, 0);
 	close(probe);
 	ASSERT_EQ(0, vpux_dev_name(minor, name, sizeof(name)));
+	ASSERT_EQ(0, unbound_accesses_path(minor, late, sizeof(late)));
+	accesses = file_read_long(late);
+	ASSERT_GE(accesses, 0) TH_LOG("%s", late);
 
 	fd = queue_jobs(0, 200, &s, NULL);
 	ASSERT_GE(fd, 0);
@@ -243,6 +268,14 @@ TEST_F_TIMEOUT(reload, unbind_with_jobs_in_flight, 120)
 	/* the module stays while the file is open */
 	EXPECT_EQ(-EWOULDBLOCK, unload());
 	close(fd);
+	/*
+	 * remove() stopped the engines and masked the interrupt while the
+	 * registers were there: once it returned, nothing touched them,
+	 * not the file's release (its jobs, BOs and address space), not
+	 * the engines' last work, not the interrupt
+	 */
+	usleep(300000);
+	EXPECT_EQ(accesses, file_read_long(late));
 
 	/* bound again: a new device that works */
 	ASSERT_EQ(0, file_write(DRV_DIR "bind", name));

@@ -957,6 +957,23 @@ int vpux_sim_run(struct vpux_sim *sim)
 	return done;
 }
 
+/**
+ * vpux_sim_irq_line() - the level of the device's interrupt line
+ * @sim: the model
+ *
+ * Return: true while a cause is pending and unmasked (IRQ_STATUS &
+ * IRQ_MASK), the condition under which the model calls env->irq_raise.
+ */
+bool vpux_sim_irq_line(struct vpux_sim *sim)
+{
+	bool line;
+
+	sim_lock(sim);
+	line = sim_pending(sim) != 0;
+	sim_unlock(sim);
+	return line;
+}
+
 void vpux_sim_set_step_mode(struct vpux_sim *sim, bool on)
 {
 	u32 kick;

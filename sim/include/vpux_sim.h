@@ -4,12 +4,12 @@
  * platform that hosts it (the kernel module's virtual device, or a host
  * user-space process).
  *
- * The driver side only ever uses vpux_sim_reg_read()/vpux_sim_reg_write()
- * (its MMIO accessors) and the interrupt it receives through
- * vpux_sim_env_ops.irq_raise. The remaining calls belong to the platform
- * glue that plays the role of the silicon: creating the device, running
- * each execution unit's work in a context of the glue's choosing,
- * single-stepping.
+ * Only the platform glue calls these (sim/linux/ in the kernel, sim/user/
+ * in host processes): it plays the role of the SoC around the NPU,
+ * turning the register accessors into the device's register window (a
+ * regmap in the kernel), irq_raise into a real interrupt, and running
+ * each execution unit's work in a context of its choosing. A driver
+ * reaches the model only through that window and that interrupt.
  *
  * Execution units: every engine executes its ops independently of the
  * others, in its own execution context (vpux_sim_run_unit()), so that a
@@ -60,9 +60,11 @@ struct vpux_sim_config {
  *	page at a time. Called with the lock held (so that no store of an
  *	op abandoned by ABORT/RESET can follow the register write): must not
  *	sleep.
- * @lock: take the model's register lock. It is taken from hard-IRQ context
- *	on the driver's side (IRQ_STATUS reads), so in the kernel it is an
- *	irq-safe spinlock; never held across engine computation.
+ * @lock: take the model's register lock. Register accesses take it, from
+ *	any context (the driver reads IRQ_STATUS in hard-IRQ context, the
+ *	interrupt controller asks vpux_sim_irq_line() under its own raw
+ *	lock), so in the kernel it is an irq-safe raw spinlock; never held
+ *	across engine computation.
  * @unlock: release it
  * @irq_raise: (IRQ_STATUS & IRQ_MASK) became non-zero; deliver the
  *	interrupt. Called without the lock held.
@@ -95,6 +97,14 @@ void vpux_sim_destroy(struct vpux_sim *sim);
 /* MMIO accessors: @offset is a byte offset below VPUX_MMIO_SIZE. */
 u32 vpux_sim_reg_read(struct vpux_sim *sim, u32 offset);
 void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value);
+
+/*
+ * The interrupt line is level-triggered: it is high while IRQ_STATUS &
+ * IRQ_MASK is non-zero. env->irq_raise reports it going high; a platform
+ * whose interrupt controller masks the line while a handler runs asks
+ * again on unmask.
+ */
+bool vpux_sim_irq_line(struct vpux_sim *sim);
 
 /* Largest vpux_sim_units() of any model instance: engines + CMX clear. */
 #define VPUX_SIM_MAX_UNITS	(VPUX_MAX_ENGINES + 1)
