@@ -5,7 +5,7 @@ VM_TESTS := tools/vm/tests.list
 # every example network runs through the kernel driver in the VM
 VM_EXAMPLES := $(basename $(notdir $(wildcard examples/*.vasm)))
 VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(SRCTOP)/tools/vm/tap-cmd.sh \
-	$(VM_EXTRA_BINS) $(addprefix $(B)/examples/,$(addsuffix .vpux,$(VM_EXAMPLES)))
+	$(SRCTOP)/tools/vm/split-check.sh $(SPLIT_KOS) $(VM_EXTRA_BINS) $(addprefix $(B)/examples/,$(addsuffix .vpux,$(VM_EXAMPLES)))
 VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)"
 
 .PHONY: check-debug debug-kernel fuzz-long
@@ -13,6 +13,11 @@ VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)"
 # The VM suite on the stock kernel; per-command TAP in $(B)/vm.
 vm-check: module $(VM_BINS)
 	@$(VM_ENV) tools/vm/vm-suite.sh vm $(B)/vm $(VM_TESTS)
+
+# The split build (make module-split), which the suite loads once.
+$(SPLIT_KOS) &: $(shell git -C $(SRCTOP) ls-files Kbuild kmd firmware portability/linux \
+		sim include uapi 2>/dev/null)
+	@$(MAKE) -s module-split
 
 # The same suite on the debug kernel (KASAN, lockdep, kmemleak, ...).
 check-debug: deps $(VM_BINS)
