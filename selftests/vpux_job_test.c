@@ -1003,8 +1003,16 @@ TEST_F(job, injected_hang_is_recovered)
 			TH_LOG("core_error %u", w.core_error);
 	}
 	EXPECT_EQ(self->resets + 1, dbg_read(self->minor, "resets"));
-	/* the engines' state as they hung was dumped */
-	dump = coredump_holds("vpux hang report");
+	/*
+	 * the engines' state as they hung was dumped: the dump is written
+	 * after the fence signalled (it allocates), so give it a moment
+	 */
+	for (int i = 0; i < 100; i++) {
+		dump = coredump_holds("vpux hang report");
+		if (dump)
+			break;
+		usleep(20000);
+	}
 	if (dump >= 0)
 		EXPECT_EQ(1, dump);
 	/* the hung file is banned, another one runs on the same engines */
