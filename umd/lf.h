@@ -65,7 +65,7 @@ void lf_image_free(struct lf_image *img);
 int lf_write_mem(const struct lf_image *img, void **data, size_t *size);
 int lf_write_file(const struct lf_image *img, const char *path);
 
-/* Element size in bits of VPUX_DT_*, 0 if unknown. */
+/* Element size in bits of VPUX_DT_* (= VPUX_SHAVE_DT_*), 0 if unknown. */
 unsigned int lf_dt_bits(uint32_t dt);
 /* Size in bytes of kernel @id's argument struct, 0 if unknown. */
 uint32_t lf_kernel_args_size(uint32_t id);

@@ -8,6 +8,16 @@
 #include "lf_hw.h"
 #include "vpux_shave_abi.h"
 
+/*
+ * The loadable's tensors use the API's VPUX_DT_* codes and SHAVE memrefs
+ * the engine's VPUX_SHAVE_DT_*: lf_dt_bits() sizes both and the assembler
+ * copies a tensor's type into its memrefs, so the codes must agree.
+ */
+_Static_assert(VPUX_DT_U8 == VPUX_SHAVE_DT_U8 &&
+	       VPUX_DT_I8 == VPUX_SHAVE_DT_I8 &&
+	       VPUX_DT_I32 == VPUX_SHAVE_DT_I32,
+	       "libvpux data types are the SHAVE ABI's");
+
 unsigned int lf_dt_bits(uint32_t dt)
 {
 	switch (dt) {

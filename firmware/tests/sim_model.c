@@ -116,7 +116,7 @@ static void memref_hwc(struct vpux_memref *r, uint32_t waddr)
 	r->addr = waddr;
 	r->is_static = 1;
 	r->rank = 3;
-	r->data_type = VPUX_DT_I8;
+	r->data_type = VPUX_SHAVE_DT_I8;
 	r->dims_order = VPUX_ORDER_HWC;
 	/* logical dims C, H, W (CHW numbering); memory order HWC */
 	r->dims[0] = OC;
@@ -591,7 +591,7 @@ static uint64_t run_overlap(int per_workload, int *bad)
 			r->addr = i ? VPUX_WADDR(1, 0) : VPUX_WADDR(0, 0);
 			r->is_static = 1;
 			r->rank = 1;
-			r->data_type = VPUX_DT_I8;
+			r->data_type = VPUX_SHAVE_DT_I8;
 			r->dims_order = 0x1;
 			r->dims[0] = rows * OV_ROW_BYTES;
 			r->strides[0] = 8;

@@ -29,10 +29,14 @@
 #define VPUX_SHAVE_KERNEL_QUANTIZE	6u	/* struct vpux_shave_quantize_args */
 #define VPUX_SHAVE_KERNELS		7u	/* ids are 1 .. VPUX_SHAVE_KERNELS - 1 */
 
-/* ---- element data types (vpux_memref.data_type) ---- */
-#define VPUX_DT_U8			1u
-#define VPUX_DT_I8			2u
-#define VPUX_DT_I32			3u
+/*
+ * ---- element data types (vpux_memref.data_type) ----
+ * The engine's own codes. libvpux's API types (VPUX_DT_* in vpux.h) use
+ * the same values; libvpux asserts that where it converts.
+ */
+#define VPUX_SHAVE_DT_U8		1u
+#define VPUX_SHAVE_DT_I8		2u
+#define VPUX_SHAVE_DT_I32		3u
 
 #define VPUX_MEMREF_MAX_RANK		6u
 
@@ -55,7 +59,7 @@
  *	bounds the buffer was sized for, the actual dims are u32[@rank] at
  *	window address @dims_addr (read for inputs, written for outputs)
  * @rank: number of dims, 1..VPUX_MEMREF_MAX_RANK
- * @data_type: VPUX_DT_*
+ * @data_type: VPUX_SHAVE_DT_*
  * @dims_order: packed memory order of the logical dims (see above)
  * @dims_addr: dynamic only, else 0
  * @reserved: 0
@@ -80,7 +84,7 @@ struct vpux_memref {
  * vpux_memref_compact() - describe a static, compact tensor
  * @m: record to fill (every field is written)
  * @addr: window address of element 0
- * @data_type: VPUX_DT_*
+ * @data_type: VPUX_SHAVE_DT_*
  * @rank: 1..VPUX_MEMREF_MAX_RANK
  * @dims: @rank logical dims
  * @order: packed dims order (e.g. VPUX_ORDER_NHWC for logical N, C, H, W)
@@ -95,7 +99,7 @@ static inline void vpux_memref_compact(struct vpux_memref *m,
 				       const __UINT32_TYPE__ *dims,
 				       __UINT64_TYPE__ order)
 {
-	__UINT64_TYPE__ bits = data_type == VPUX_DT_I32 ? 32 : 8;
+	__UINT64_TYPE__ bits = data_type == VPUX_SHAVE_DT_I32 ? 32 : 8;
 	__UINT32_TYPE__ i;
 
 	m->addr = addr;

@@ -158,7 +158,7 @@ static noinline_for_stack int shave_eltwise(struct shave_ctx *c)
 
 	if (lut)
 		for (i = 0; i < 256; i++)
-			lut[i] = vpux_shave_map(job, ti->dt == VPUX_DT_I8 ?
+			lut[i] = vpux_shave_map(job, ti->dt == VPUX_SHAVE_DT_I8 ?
 						   (s32)(s8)i : (s32)i);
 	do {
 		u64 ioff = 0, ooff = 0;
@@ -205,7 +205,7 @@ static noinline_for_stack int shave_softmax(struct shave_ctx *c)
 	u32 ax = job->a.softmax.axis, len = ti->dims[ax];
 	u64 is = ti->stride[ax], os = to->stride[ax];
 	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
-	bool in_s = ti->dt == VPUX_DT_I8;
+	bool in_s = ti->dt == VPUX_SHAVE_DT_I8;
 	/* locals: the byte stores below could alias *c */
 	u8 *ibuf = c->ibuf, *obuf = c->obuf;
 	u32 *etab = c->etab;
@@ -325,7 +325,7 @@ static noinline_for_stack int shave_exec(const struct vpux_shave_job *job,
 	if (job->kernel_id == VPUX_SHAVE_KERNEL_SOFTMAX) {
 		ret = shave_softmax(&c);
 	} else {
-		if (job->in.dt == VPUX_DT_I32 || job->out.dt == VPUX_DT_I32 ||
+		if (job->in.dt == VPUX_SHAVE_DT_I32 || job->out.dt == VPUX_SHAVE_DT_I32 ||
 		    job->kernel_id == VPUX_SHAVE_KERNEL_PERMUTE)
 			c.lut = NULL;
 		ret = shave_eltwise(&c);

@@ -156,10 +156,10 @@ s32 vpux_fx_tanh_q16(s32 x_q16)
 static u32 dt_size(u32 dt)
 {
 	switch (dt) {
-	case VPUX_DT_U8:
-	case VPUX_DT_I8:
+	case VPUX_SHAVE_DT_U8:
+	case VPUX_SHAVE_DT_I8:
 		return 1;
-	case VPUX_DT_I32:
+	case VPUX_SHAVE_DT_I32:
 		return 4;
 	default:
 		return 0;
@@ -168,18 +168,18 @@ static u32 dt_size(u32 dt)
 
 static bool dt_is_q8(u32 dt)
 {
-	return dt == VPUX_DT_U8 || dt == VPUX_DT_I8;
+	return dt == VPUX_SHAVE_DT_U8 || dt == VPUX_SHAVE_DT_I8;
 }
 
 /* value range of an 8-bit data type */
 static s32 dt_min(u32 dt)
 {
-	return dt == VPUX_DT_I8 ? -128 : 0;
+	return dt == VPUX_SHAVE_DT_I8 ? -128 : 0;
 }
 
 static s32 dt_max(u32 dt)
 {
-	return dt == VPUX_DT_I8 ? 127 : 255;
+	return dt == VPUX_SHAVE_DT_I8 ? 127 : 255;
 }
 
 /* check one record and fill @t with its (maximum) shape */
@@ -262,7 +262,7 @@ static bool scale_ok(const struct vpux_hw_requant *q)
 
 static bool zp_ok(s32 zp, u32 dt)
 {
-	return dt == VPUX_DT_I32 || (zp >= dt_min(dt) && zp <= dt_max(dt));
+	return dt == VPUX_SHAVE_DT_I32 || (zp >= dt_min(dt) && zp <= dt_max(dt));
 }
 
 /* kernel-specific scalar and type checks */
@@ -338,7 +338,7 @@ static int dims_read(const struct vpux_shave_mem *mem,
 	if (ret)
 		return mem_err(ret);
 	for (i = 0; i < m->rank; i++) {
-		u32 v = (u32)vpux_elem_load(raw + 4 * i, VPUX_DT_I32);
+		u32 v = (u32)vpux_elem_load(raw + 4 * i, VPUX_SHAVE_DT_I32);
 
 		if (!v || v > m->dims[i])
 			return VPUX_ERR(ARGS);
@@ -408,7 +408,7 @@ int vpux_shave_prepare(u32 kernel_id, const void *args, u32 args_size,
 	if (mout->is_static)
 		return 0;
 	for (i = 0; i < job->out.rank; i++)
-		vpux_elem_store(raw + 4 * i, VPUX_DT_I32, (s32)job->out.dims[i]);
+		vpux_elem_store(raw + 4 * i, VPUX_SHAVE_DT_I32, (s32)job->out.dims[i]);
 	ret = mem->write(mem->ctx, mout->dims_addr, raw, job->out.rank * 4);
 	return ret ? mem_err(ret) : 0;
 }

@@ -92,7 +92,7 @@ int vpux_dpu_check_operands(const struct vpux_hw_dpu_desc *d,
 struct vpux_tensor {
 	u32 addr;			/* window address of element 0 */
 	u32 rank;
-	u32 dt;				/* VPUX_DT_* */
+	u32 dt;				/* VPUX_SHAVE_DT_* */
 	u32 esize;			/* bytes per element */
 	u32 dims[VPUX_MEMREF_MAX_RANK];
 	u64 stride[VPUX_MEMREF_MAX_RANK];	/* bytes */
@@ -137,9 +137,9 @@ s32 vpux_shave_softmax_out(const struct vpux_shave_job *job, u32 e,
 /* raw element <-> s32 (I32 little endian) */
 static inline s32 vpux_elem_load(const u8 *p, u32 dt)
 {
-	if (dt == VPUX_DT_U8)
+	if (dt == VPUX_SHAVE_DT_U8)
 		return p[0];
-	if (dt == VPUX_DT_I8)
+	if (dt == VPUX_SHAVE_DT_I8)
 		return (s8)p[0];
 	return (s32)((u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 |
 		     (u32)p[3] << 24);
@@ -148,7 +148,7 @@ static inline s32 vpux_elem_load(const u8 *p, u32 dt)
 static inline void vpux_elem_store(u8 *p, u32 dt, s32 v)
 {
 	p[0] = (u8)v;
-	if (dt == VPUX_DT_I32) {
+	if (dt == VPUX_SHAVE_DT_I32) {
 		p[1] = (u8)((u32)v >> 8);
 		p[2] = (u8)((u32)v >> 16);
 		p[3] = (u8)((u32)v >> 24);

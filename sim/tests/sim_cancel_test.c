@@ -225,8 +225,8 @@ static void permute_args(struct vpux_shave_permute_args *a, uint32_t rows,
 	uint32_t din[2] = { rows, cols }, dout[2] = { cols, rows };
 
 	memset(a, 0, sizeof(*a));
-	vpux_memref_compact(&a->in, VPUX_WADDR(0, 0), VPUX_DT_U8, 2, din, 0x12);
-	vpux_memref_compact(&a->out, VPUX_WADDR(1, 0), VPUX_DT_U8, 2, dout, 0x12);
+	vpux_memref_compact(&a->in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_U8, 2, din, 0x12);
+	vpux_memref_compact(&a->out, VPUX_WADDR(1, 0), VPUX_SHAVE_DT_U8, 2, dout, 0x12);
 	a->perm[0] = 1;
 	a->perm[1] = 0;
 }

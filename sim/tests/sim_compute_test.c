@@ -373,7 +373,7 @@ static void memref_hwc(struct vpux_memref *m, uint32_t waddr, uint32_t h,
 	m->addr = waddr;
 	m->is_static = 1;
 	m->rank = 3;
-	m->data_type = VPUX_DT_I8;
+	m->data_type = VPUX_SHAVE_DT_I8;
 	m->dims_order = VPUX_ORDER_HWC;
 	m->dims[0] = c;
 	m->dims[1] = h;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vasm.h"
+#include "vpux.h"
 #include "vpux_shave_abi.h"
 
 const struct vasm_name vasm_dtypes[] = {
@@ -124,7 +125,7 @@ static void memref(struct vpux_memref *m, uint32_t win,
 	m->addr = VPUX_WADDR(win, 0);
 	m->is_static = 1;
 	m->rank = t->rank;
-	m->data_type = t->data_type;
+	m->data_type = t->data_type;	/* VPUX_DT_* = VPUX_SHAVE_DT_* */
 	m->dims_order = t->dims_order;
 	for (i = 0; i < t->rank && i < VPUX_MEMREF_MAX_RANK; i++) {
 		m->dims[i] = t->dims[i];

@@ -191,9 +191,22 @@ size_t vpux_buffer_size(const struct vpux_buffer *buf);
 /* ---- networks ---- */
 
 /**
+ * enum vpux_data_type - element type of a tensor (vpux_tensor_desc and the
+ * loadable's tensor records)
+ * @VPUX_DT_U8: unsigned 8-bit
+ * @VPUX_DT_I8: signed 8-bit
+ * @VPUX_DT_I32: signed 32-bit, little endian
+ */
+enum vpux_data_type {
+	VPUX_DT_U8 = 1,
+	VPUX_DT_I8 = 2,
+	VPUX_DT_I32 = 3,
+};
+
+/**
  * struct vpux_tensor_desc - an input or output of a network
  * @name: NUL-terminated
- * @data_type: VPUX_DT_* (1 u8, 2 i8, 3 i32)
+ * @data_type: enum vpux_data_type
  * @rank: logical rank
  * @order: dims order
  * @shape: logical shape

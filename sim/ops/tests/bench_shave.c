@@ -125,8 +125,8 @@ int main(void)
 	printf("SHAVE kernels: model (streamed) vs plain reference (one callback per element)\n");
 
 	memset(&p, 0, sizeof(p));
-	memref(&p.in, VPUX_WADDR(0, 0), VPUX_DT_U8, 3, chw, 0x123);
-	memref(&p.out, VPUX_WADDR(1, 0), VPUX_DT_U8, 3, hwc, 0x123);
+	memref(&p.in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_U8, 3, chw, 0x123);
+	memref(&p.out, VPUX_WADDR(1, 0), VPUX_SHAVE_DT_U8, 3, hwc, 0x123);
 	p.perm[0] = 1;
 	p.perm[1] = 2;
 	p.perm[2] = 0;
@@ -134,8 +134,8 @@ int main(void)
 	      sizeof(p), 64 * 56 * 56);
 
 	memset(&l, 0, sizeof(l));
-	memref(&l.in, VPUX_WADDR(0, 0), VPUX_DT_I8, 3, hwc, 0x123);
-	memref(&l.out, VPUX_WADDR(1, 0), VPUX_DT_I8, 3, hwc, 0x123);
+	memref(&l.in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_I8, 3, hwc, 0x123);
+	memref(&l.out, VPUX_WADDR(1, 0), VPUX_SHAVE_DT_I8, 3, hwc, 0x123);
 	l.in_scale.mult = 1 << 30;
 	l.in_scale.shift = -12;		/* s_in = 1/32 */
 	l.out_scale.mult = 1 << 30;
@@ -144,8 +144,8 @@ int main(void)
 	      64 * 56 * 56);
 
 	memset(&s, 0, sizeof(s));
-	memref(&s.in, VPUX_WADDR(0, 0), VPUX_DT_I8, 2, cls, 0x12);
-	memref(&s.out, VPUX_WADDR(1, 0), VPUX_DT_U8, 2, cls, 0x12);
+	memref(&s.in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_I8, 2, cls, 0x12);
+	memref(&s.out, VPUX_WADDR(1, 0), VPUX_SHAVE_DT_U8, 2, cls, 0x12);
 	s.axis = 1;
 	s.beta_scale.mult = 1 << 30;
 	s.beta_scale.shift = -12;

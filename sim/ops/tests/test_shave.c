@@ -111,7 +111,7 @@ static int same_mem(void)
 
 static u32 dt_bytes(u32 dt)
 {
-	return dt == VPUX_DT_I32 ? 4 : 1;
+	return dt == VPUX_SHAVE_DT_I32 ? 4 : 1;
 }
 
 /*
@@ -262,8 +262,8 @@ static void test_kat(void)
 		s32 got[5];
 		u32 d5 = 5;
 
-		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_DT_I32, 1, &d5, 0x1, 0);
-		mk_memref(&a.out, VPUX_WADDR(1, 8), VPUX_DT_I32, 1, &d5, 0x1, 0);
+		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_I32, 1, &d5, 0x1, 0);
+		mk_memref(&a.out, VPUX_WADDR(1, 8), VPUX_SHAVE_DT_I32, 1, &d5, 0x1, 0);
 		a.min = -100;
 		a.max = 100000;
 		memcpy(tm_b.win[0], in, sizeof(in));
@@ -278,8 +278,8 @@ static void test_kat(void)
 		static const u8 want[12] = { 0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11 };
 
 		memset(&a, 0, sizeof(a));
-		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_DT_U8, 3, dims, 0x123, 0);
-		mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_DT_U8, 3, od, 0x123, 0);
+		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_U8, 3, dims, 0x123, 0);
+		mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_SHAVE_DT_U8, 3, od, 0x123, 0);
 		a.perm[0] = 2;
 		a.perm[1] = 0;
 		a.perm[2] = 1;
@@ -290,8 +290,8 @@ static void test_kat(void)
 			  "kat permute HWC -> CHW");
 		/* the same as a reorder: logical CHW, stored HWC */
 		memset(&a, 0, sizeof(a));
-		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_DT_U8, 3, od, 0x231, 0);
-		mk_memref(&a.out, VPUX_WADDR(2, 0), VPUX_DT_U8, 3, od, 0x123, 0);
+		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_U8, 3, od, 0x231, 0);
+		mk_memref(&a.out, VPUX_WADDR(2, 0), VPUX_SHAVE_DT_U8, 3, od, 0x123, 0);
 		a.perm[1] = 1;
 		a.perm[2] = 2;
 		rr = vpux_ref_shave_run(VPUX_SHAVE_KERNEL_PERMUTE, &a, sizeof(a), &mem_b);
@@ -304,8 +304,8 @@ static void test_kat(void)
 		static const s8 want[4] = { 6, 1, 127, 2 };	/* 2.5 -> 3, -1.5 -> -1 */
 		u32 d4 = 4;
 
-		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_DT_I32, 1, &d4, 0x1, 0);
-		mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_DT_I8, 1, &d4, 0x1, 0);
+		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_I32, 1, &d4, 0x1, 0);
+		mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_SHAVE_DT_I8, 1, &d4, 0x1, 0);
 		a.in_zp = 0;
 		a.out_zp = 3;
 		a.scale = scale_of(0.25);
@@ -313,7 +313,7 @@ static void test_kat(void)
 		rr = vpux_ref_shave_run(VPUX_SHAVE_KERNEL_QUANTIZE, &a, sizeof(a), &mem_b);
 		tap_check(rr == 0 && !memcmp(tm_b.win[1], want, 4),
 			  "kat quantize int32 -> int8");
-		a.in.data_type = VPUX_DT_U8;
+		a.in.data_type = VPUX_SHAVE_DT_U8;
 		a.in.strides[0] = 8;
 		a.in_zp = 128;
 		a.out_zp = 0;
@@ -333,8 +333,8 @@ static void test_kat(void)
 		int k, worst[2] = { 0, 0 };
 
 		for (k = 0; k < 2; k++) {
-			mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_DT_I8, 1, &d256, 0x1, 0);
-			mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_DT_I8, 1, &d256, 0x1, 0);
+			mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_I8, 1, &d256, 0x1, 0);
+			mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_SHAVE_DT_I8, 1, &d256, 0x1, 0);
 			a.in_zp = 5;
 			a.in_scale = scale_of(65536.0 / 16);	/* s_in = 1/16 */
 			a.out_zp = k ? 0 : -128;
@@ -365,8 +365,8 @@ static void test_kat(void)
 		double s = 0, p[4];
 		int worst = 0;
 
-		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_DT_U8, 1, &d4, 0x1, 0);
-		mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_DT_U8, 1, &d4, 0x1, 0);
+		mk_memref(&a.in, VPUX_WADDR(0, 0), VPUX_SHAVE_DT_U8, 1, &d4, 0x1, 0);
+		mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_SHAVE_DT_U8, 1, &d4, 0x1, 0);
 		a.axis = 0;
 		a.out_zp = 0;
 		a.beta_scale = scale_of(65536.0 / 8);
@@ -397,7 +397,7 @@ static u32 rand_dt(bool allow_i32)
 {
 	u32 r = ot_rand() % (allow_i32 ? 3 : 2);
 
-	return r == 0 ? VPUX_DT_U8 : r == 1 ? VPUX_DT_I8 : VPUX_DT_I32;
+	return r == 0 ? VPUX_SHAVE_DT_U8 : r == 1 ? VPUX_SHAVE_DT_I8 : VPUX_SHAVE_DT_I32;
 }
 
 static u32 rand_dims(u32 *dims, u32 rank, u32 max_elems)
@@ -425,8 +425,8 @@ static void rand_scale(struct vpux_hw_requant *q, s32 lo, s32 hi)
 
 static s32 zp_for(u32 dt)
 {
-	return dt == VPUX_DT_I8 ? ot_range(-128, 127) :
-	       dt == VPUX_DT_U8 ? ot_range(0, 255) : (s32)ot_rand();
+	return dt == VPUX_SHAVE_DT_I8 ? ot_range(-128, 127) :
+	       dt == VPUX_SHAVE_DT_U8 ? ot_range(0, 255) : (s32)ot_rand();
 }
 
 /* distinct values among the elements of an 8-bit output in memory b */
@@ -437,7 +437,7 @@ static unsigned int distinct_out(const struct vpux_memref *m)
 	const u8 *base = tm_b.win[VPUX_WADDR_WINDOW(m->addr)] +
 			 VPUX_WADDR_OFFSET(m->addr);
 
-	if (m->data_type == VPUX_DT_I32)
+	if (m->data_type == VPUX_SHAVE_DT_I32)
 		return 256;
 	for (;;) {
 		u64 off = 0;
@@ -520,7 +520,7 @@ static void test_random(void)
 				  compact_order(rank), pad_o);
 			switch (id) {
 			case VPUX_SHAVE_KERNEL_CLAMP:
-				a.c.min = idt == VPUX_DT_I32 ? -(s32)(ot_rand() >> 2) :
+				a.c.min = idt == VPUX_SHAVE_DT_I32 ? -(s32)(ot_rand() >> 2) :
 					  ot_range(-128, 100);
 				a.c.max = a.c.min + (s32)(ot_rand() % 300);
 				size = sizeof(a.c);
@@ -550,8 +550,8 @@ static void test_random(void)
 			default:
 				a.q.in_zp = zp_for(idt);
 				a.q.out_zp = zp_for(odt);
-				rand_scale(&a.q.scale, idt == VPUX_DT_I32 ? 8 : -3,
-					   idt == VPUX_DT_I32 ? 24 : 3);
+				rand_scale(&a.q.scale, idt == VPUX_SHAVE_DT_I32 ? 8 : -3,
+					   idt == VPUX_SHAVE_DT_I32 ? 24 : 3);
 				size = sizeof(a.q);
 				break;
 			}
@@ -608,8 +608,8 @@ static struct vpux_shave_clamp_args good_clamp(void)
 	struct vpux_shave_clamp_args a;
 	u32 d[4] = { 1, 3, 4, 5 };
 
-	mk_memref(&a.in, VPUX_WADDR(0, 16), VPUX_DT_U8, 4, d, VPUX_ORDER_NHWC, 0);
-	mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_DT_U8, 4, d, VPUX_ORDER_NCHW, 2);
+	mk_memref(&a.in, VPUX_WADDR(0, 16), VPUX_SHAVE_DT_U8, 4, d, VPUX_ORDER_NHWC, 0);
+	mk_memref(&a.out, VPUX_WADDR(1, 0), VPUX_SHAVE_DT_U8, 4, d, VPUX_ORDER_NCHW, 2);
 	a.min = 10;
 	a.max = 200;
 	return a;
@@ -647,7 +647,7 @@ ANEG(span_over_window, a->out.addr = VPUX_WADDR(1, 0x0fffffff))
 ANEG(rank_mismatch, { a->out.rank = 3; a->out.dims[3] = 0;
 	a->out.strides[3] = 0; a->out.dims_order = 0x123; })
 ANEG(dims_mismatch, { a->out.dims[1] = 2; })
-ANEG(type_mismatch, { a->out.data_type = VPUX_DT_I8; })
+ANEG(type_mismatch, { a->out.data_type = VPUX_SHAVE_DT_I8; })
 ANEG(clamp_order, { a->min = 5; a->max = 4; })
 ANEG(outside_window, a->in.addr = VPUX_WADDR(0, WIN_BYTES - 8))
 ANEG(window_missing, a->out.addr = VPUX_WADDR(9, 0))
@@ -696,9 +696,9 @@ static void test_compact_helper(void)
 
 	for (i = 0; i < 4; i++) {
 		memset(&a, 0xee, sizeof(a));
-		vpux_memref_compact(&a, VPUX_WADDR(1, 4), VPUX_DT_I32, 4, dims,
+		vpux_memref_compact(&a, VPUX_WADDR(1, 4), VPUX_SHAVE_DT_I32, 4, dims,
 				    orders[i]);
-		mk_memref(&b, VPUX_WADDR(1, 4), VPUX_DT_I32, 4, dims, orders[i], 0);
+		mk_memref(&b, VPUX_WADDR(1, 4), VPUX_SHAVE_DT_I32, 4, dims, orders[i], 0);
 		same &= !memcmp(&a, &b, sizeof(a));
 	}
 	tap_check(same, "vpux_memref_compact() matches hand-made compact records");
@@ -749,7 +749,7 @@ static void test_args(void)
 		l.in_zp = 256;
 		expect("sigmoid in_zp range", VPUX_SHAVE_KERNEL_SIGMOID, &l, sizeof(l), ERR_ARGS);
 		l.in_zp = 0;
-		l.out.data_type = VPUX_DT_I8;
+		l.out.data_type = VPUX_SHAVE_DT_I8;
 		l.out_zp = 128;
 		expect("tanh out_zp range", VPUX_SHAVE_KERNEL_TANH, &l, sizeof(l), ERR_ARGS);
 		l.out_zp = 0;
@@ -759,7 +759,7 @@ static void test_args(void)
 		l.in_scale.shift = -32;
 		expect("sigmoid in_scale shift", VPUX_SHAVE_KERNEL_SIGMOID, &l, sizeof(l), ERR_ARGS);
 		l.in_scale = scale_of(1.0);
-		l.in.data_type = VPUX_DT_I32;
+		l.in.data_type = VPUX_SHAVE_DT_I32;
 		l.in.strides[0] *= 4;
 		l.in.strides[3] *= 4;
 		l.in.strides[1] *= 4;
@@ -812,7 +812,7 @@ static void test_args(void)
 		q.out = a.out;
 		q.scale = scale_of(0.5);
 		expect("quantize valid", VPUX_SHAVE_KERNEL_QUANTIZE, &q, sizeof(q), 0);
-		q.out.data_type = VPUX_DT_I32;
+		q.out.data_type = VPUX_SHAVE_DT_I32;
 		q.out.strides[0] *= 4;
 		q.out.strides[1] *= 4;
 		q.out.strides[2] *= 4;
@@ -830,7 +830,7 @@ static void test_args(void)
 		q.scale.mult = 0;
 		expect("quantize scale mult 0", VPUX_SHAVE_KERNEL_QUANTIZE, &q, sizeof(q), ERR_ARGS);
 		l.in = l.out;
-		l.out.data_type = VPUX_DT_I32;
+		l.out.data_type = VPUX_SHAVE_DT_I32;
 		expect("tanh int32 output", VPUX_SHAVE_KERNEL_TANH, &l, sizeof(l), ERR_ARGS);
 	}
 	{	/* dynamic shapes */
@@ -928,9 +928,9 @@ static void test_chunks(void)
 		u64 cyc;
 
 		memset(&a, 0, sizeof(a));
-		mk_memref(&a.cl.in, VPUX_WADDR(0, 3), VPUX_DT_I8, 2, c[i].dims,
+		mk_memref(&a.cl.in, VPUX_WADDR(0, 3), VPUX_SHAVE_DT_I8, 2, c[i].dims,
 			  c[i].in_order, 0);
-		mk_memref(&a.cl.out, VPUX_WADDR(1, 1), VPUX_DT_I8, 2, od,
+		mk_memref(&a.cl.out, VPUX_WADDR(1, 1), VPUX_SHAVE_DT_I8, 2, od,
 			  c[i].out_order, 0);
 		switch (c[i].id) {
 		case VPUX_SHAVE_KERNEL_CLAMP:
