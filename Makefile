@@ -39,6 +39,7 @@ CHECK_STEPS :=		# non-TAP make targets `make check` runs as one test each
 
 all: module userspace
 
+-include ref/ref.mk
 -include sim/sim.mk
 -include sim/ops/ops.mk
 -include firmware/firmware.mk

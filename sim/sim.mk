@@ -6,17 +6,17 @@
 # Exported for other fragments:
 #   SIM_SRCS       the model core (also compiled into vpux_accel.ko)
 #   SIM_HOST_SRCS  everything a host program needs to instantiate a device:
-#                  the core, sim/user/ (pthreads platform) and sim/ops/
+#                  the core, sim/user/ (pthreads platform) and sim/ops/;
+#                  link them with $(REF_SRCS) (ref/ref.mk)
 #   SIM_CFLAGS     include paths for the above
-#   SIM_TEST_OBJS  SIM_HOST_SRCS + sim/ref/ compiled with ASan/UBSan, for
-#                  host tests
+#   SIM_TEST_OBJS  SIM_HOST_SRCS + ref/ (the ops' definition, which sim/ops
+#                  uses) compiled with ASan/UBSan, for host tests
 #   SIM_FAST_OBJS  the same without sanitizers, for benchmarks
 # Link host programs using them with -pthread.
 
 SIM_SRCS := $(wildcard $(SRCTOP)/sim/*.c)
 SIM_HOST_SRCS := $(SIM_SRCS) $(wildcard $(SRCTOP)/sim/user/*.c) \
 	$(wildcard $(SRCTOP)/sim/ops/*.c)
-SIM_REF_SRCS := $(wildcard $(SRCTOP)/sim/ref/*.c)
 SIM_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/user $(HW_CFLAGS)
 SIM_HDRS := $(HW_HDRS) $(wildcard $(SRCTOP)/sim/include/*.h $(SRCTOP)/sim/*.h \
 	$(SRCTOP)/sim/user/*.h $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/include/vpux_tap.h
@@ -26,7 +26,7 @@ SIM_TESTS := $(addprefix $(B)/sim/tests/,$(SIM_TEST_NAMES))
 HOST_TESTS += $(SIM_TESTS)
 
 # Objects of the model for host tests, sanitized, under $(B)/sim/obj/.
-SIM_TEST_SRCS := $(SIM_HOST_SRCS) $(SIM_REF_SRCS)
+SIM_TEST_SRCS := $(SIM_HOST_SRCS) $(REF_SRCS)
 SIM_TEST_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj/%.o,$(SIM_TEST_SRCS))
 
 $(B)/sim/obj/%.o: $(SRCTOP)/%.c $(SIM_HDRS)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * CPU reference executor: runs a whole network op by op with the plain
- * references of sim/ref (vpux_ref_dpu_run, vpux_ref_shave_run) and a
+ * references of ref/ (vpux_ref_dpu_run, vpux_ref_shave_run) and a
  * plain strided copy for DMA, in an order the barriers allow. Validation
  * has bounded every operand, so plain pointer arithmetic is safe here.
  */

@@ -12,7 +12,8 @@
 UMD_SRCS := $(wildcard $(SRCTOP)/umd/*.c)
 UMD_HDRS := $(wildcard $(SRCTOP)/umd/*.h $(SRCTOP)/umd/include/*.h) \
 	$(SIM_HDRS) $(PORT_USER_HDRS)
-# everything a device needs: the core, the host port, the model, the refs
+# everything a device needs: the core, the host port, the model, and the
+# ops' definition (ref/: the CPU reference executor's kernels)
 UMD_DEP_SRCS := $(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_SIM_SRCS) \
 	$(SIM_HOST_SRCS) $(REF_SRCS)
 UMD_ALL_SRCS := $(UMD_SRCS) $(UMD_DEP_SRCS)
@@ -155,12 +156,12 @@ UMD_FUZZ_SMOKE_TIME ?= 20
 UMD_FUZZ_TIME ?= 600
 
 $(UMD_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_loader.c $(UMD_SRCS) $(UMD_HDRS) \
-		$(OPS_SRCS)
+		$(REF_SRCS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) -o $@ $< \
 		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
-		$(OPS_SRCS) -lelf -lz
+		$(REF_SRCS) -lelf -lz
 
 .PHONY: fuzz-loader umd-fuzz-smoke
 fuzz-loader: $(UMD_FUZZ) $(EXAMPLE_BLOBS)
@@ -200,13 +201,13 @@ CHECK_STEPS += umd-dims-typecheck
 UMD_FUZZ_ASM := $(B)/umd/fuzz/fuzz-asm
 
 $(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
-		$(OPS_SRCS) $(VASM_SRCS) $(VASM_HDRS)
+		$(REF_SRCS) $(VASM_SRCS) $(VASM_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) \
 		-I$(SRCTOP)/tools/vpux-asm -o $@ $< $(VASM_SRCS) \
 		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
-		$(OPS_SRCS) -lelf -lz
+		$(REF_SRCS) -lelf -lz
 
 .PHONY: fuzz-asm
 fuzz-asm: $(UMD_FUZZ_ASM)

@@ -3,7 +3,7 @@
  * The DPU descriptor rules: what makes a struct vpux_hw_dpu_desc valid and
  * how many bytes and MACs a valid one touches. This is the one definition:
  * the model's DPU engine checks every descriptor it is started with
- * through it (vpux_dpu_extents(), sim/ops/dpu_desc.c) and the engine core
+ * through it (vpux_dpu_extents(), ref/dpu_common.c) and the engine core
  * checks every descriptor it builds at submit through it
  * (firmware/dla_engine.c), so a task the core accepts is never refused by
  * the engine for its descriptor. Documentation/compute-ops.rst states the

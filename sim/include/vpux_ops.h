@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * Compute kernels of the NPU model: what a DPU or SHAVE engine does to
- * data once the engine has fetched its operands through the MMU.
+ * Compute kernels of the NPU model: what its DPU and SHAVE engines do to
+ * data once an engine has fetched its operands through the MMU.
  *
- * Two implementations share these signatures:
- *  - vpux_dpu_run()/vpux_shave_run(): the model's optimised kernels
- *    (sim/ops/), what the engines execute;
- *  - vpux_ref_dpu_run()/vpux_ref_shave_run(): plain loops (sim/ref/), the
- *    CPU reference tests and the UMD compare with, bit for bit.
+ * vpux_dpu_run()/vpux_shave_run() are the model's optimised kernels
+ * (sim/ops/). They take the operands of vpux_hw_ops.h, the hardware's
+ * definition of the ops, and agree bit for bit with its plain references
+ * (vpux_ref_dpu_run()/vpux_ref_shave_run(), ref/). On top of them the
+ * model has its cycle model and its cancellation granularity.
  *
  * Integer arithmetic only (the kernel has no FPU); no libc beyond
  * vpux_sim_compat.h; builds in the kernel and in user space.
@@ -17,49 +17,13 @@
 #define VPUX_OPS_H
 
 #include "vpux_sim_compat.h"
-#include "vpux_regs.h"
-#include "vpux_dpu_rules.h"
+#include "vpux_hw_ops.h"
 
-/**
- * struct vpux_dpu_operands - host copies of a DPU op's operands
- * @in: activations, @ext.in bytes
- * @in2: weights or second input, or NULL
- * @bias: int32 bias, or NULL
- * @quant: per-channel requant records, or NULL
- * @out: output buffer, @ext.out bytes
- * @yield: optional, called between output rows and within long rows
- *	(see VPUX_DPU_YIELD_WORK); returns true if the op must stop, the
- *	kernel then returns VPUX_ERR(ABORTED) at once
- * @yield_arg: argument of @yield
- */
-struct vpux_dpu_operands {
-	const void *in;
-	const void *in2;
-	const s32 *bias;
-	const struct vpux_hw_requant *quant;
-	void *out;
-	bool (*yield)(void *arg);
-	void *yield_arg;
-};
-
-/*
- * The DPU engine's check of @d (vpux_dpu_check(), vpux_dpu_rules.h): 0 and
- * the operand sizes, or VPUX_ERR(DESC) with @ext zeroed.
- */
-int vpux_dpu_extents(const struct vpux_hw_dpu_desc *d,
-		     struct vpux_dpu_extents *ext);
 /* Estimated engine cycles of @d (cycle model, documented). */
 u64 vpux_dpu_cycles(const struct vpux_hw_dpu_desc *d);
+/* @o->yield: see VPUX_DPU_YIELD_WORK */
 int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
 		 const struct vpux_dpu_operands *o);
-int vpux_ref_dpu_run(const struct vpux_hw_dpu_desc *d,
-		     const struct vpux_dpu_operands *o);
-
-/* negative int error code for VPUX_ENG_ERR_x: VPUX_ERR(DESC) */
-#define VPUX_ERR(x)			(-(int)VPUX_ENG_ERR_##x)
-
-/* Fixed-point requantisation shared by every op: see compute-ops.rst. */
-s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q);
 
 /*
  * Cancellation granularity of the DPU kernels: they call @yield after
@@ -79,27 +43,6 @@ s32 vpux_requant(s64 acc, const struct vpux_hw_requant *q);
 #define VPUX_DPU_ELEMS_PER_CYCLE_SHIFT	5	/* 32 element ops per cycle */
 #define VPUX_DPU_BYTES_PER_CYCLE_SHIFT	6	/* 64 bytes of CMX per cycle */
 
-/**
- * struct vpux_shave_mem - a SHAVE kernel's view of memory
- * @ctx: engine context passed back to the callbacks
- * @read: read @len bytes at window address @waddr (see VPUX_WADDR); 0 or
- *	-VPUX_ENG_ERR_MMU / -VPUX_ENG_ERR_ARGS when outside a window
- * @write: write @len bytes at window address @waddr
- * @alloc: scratch memory for the kernel, NULL on failure
- * @free: release scratch memory
- * @yield: optional, called between chunks of long kernels (at most
- *	1024 elements or 64 KiB of staged input apart); returns true if the
- *	op must stop, the kernel then returns VPUX_ERR(ABORTED) at once
- */
-struct vpux_shave_mem {
-	void *ctx;
-	int (*read)(void *ctx, u32 waddr, void *dst, u32 len);
-	int (*write)(void *ctx, u32 waddr, const void *src, u32 len);
-	void *(*alloc)(void *ctx, size_t size);
-	void (*free)(void *ctx, void *ptr);
-	bool (*yield)(void *ctx);
-};
-
 /*
  * Run software kernel @kernel_id with the opaque argument buffer @args
  * (already copied from device memory, @args_size bytes). The kernel checks
@@ -108,7 +51,5 @@ struct vpux_shave_mem {
  */
 int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
 		   const struct vpux_shave_mem *mem, u64 *cycles);
-int vpux_ref_shave_run(u32 kernel_id, const void *args, u32 args_size,
-		       const struct vpux_shave_mem *mem);
 
 #endif /* VPUX_OPS_H */

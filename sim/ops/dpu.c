@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * Optimised DPU kernels of the NPU model. Same results as the plain loops
- * in sim/ref/dpu_ref.c, bit for bit, but organised for speed:
+ * in ref/dpu_ref.c, bit for bit, but organised for speed:
  *
  *  - the valid part of each kernel window is computed once per output row
  *    (vertical) and per output pixel (horizontal), so inner loops carry no

@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
 # Compute kernels of the NPU model (sim/ops/, also built into the kernel
-# module by ./Kbuild) and their plain CPU references (sim/ref/).
-# Other fragments link $(OPS_SRCS) and $(REF_SRCS); the references use the
-# shared numerics in sim/ops/, so REF_SRCS always comes with OPS_SRCS.
+# module by ./Kbuild), tested against the plain CPU references (ref/,
+# ref/ref.mk). The kernels use the numerics the references define, so
+# OPS_SRCS always comes with REF_SRCS.
 
 OPS_SRCS := $(wildcard $(SRCTOP)/sim/ops/*.c)
-REF_SRCS := $(wildcard $(SRCTOP)/sim/ref/*.c)
 OPS_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/ops $(HW_CFLAGS)
 
 OPS_HDRS := $(wildcard $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/sim/include/vpux_ops.h \
-	$(HW_HDRS)
+	$(SRCTOP)/sim/include/vpux_sim_compat.h $(HW_HDRS)
 
 OPS_TESTS := $(B)/ops/test_dpu $(B)/ops/test_shave
 OPS_BENCH := $(B)/ops/bench_dpu $(B)/ops/bench_shave
@@ -33,9 +32,10 @@ ops-check: $(OPS_TESTS)
 	tools/run-tests.sh ops $(OPS_TESTS)
 
 # ---- ops-freestanding: kernels and references need nothing but memcpy/memset ----
-# Every file, 32- and 64-bit, freestanding, -Werror; the linked objects may
-# leave only memcpy and memset undefined (no libc, no 64-bit division
-# helpers such as __udivdi3, no floating point runtime).
+# Every file, 32- and 64-bit, freestanding, -Werror (the references with
+# the hardware's headers alone); the linked objects may leave only memcpy
+# and memset undefined (no libc, no 64-bit division helpers such as
+# __udivdi3, no floating point runtime).
 OPS_FREESTANDING := -std=c11 -Wall -Wextra -Werror -Wmissing-prototypes \
 	-O2 -ffreestanding -fno-builtin -fno-pic -mgeneral-regs-only
 
@@ -46,7 +46,11 @@ ops-freestanding:
 		objs=; \
 		for f in $(OPS_SRCS) $(REF_SRCS); do \
 			o=$(B)/ops/fs/$$(basename $$f .c)$$m.o; \
-			$(CC) $$m $(OPS_FREESTANDING) $(OPS_CFLAGS) -c $$f -o $$o \
+			case $$f in \
+			$(SRCTOP)/ref/*) fl="$(HW_CFLAGS)" ;; \
+			*) fl="$(OPS_CFLAGS)" ;; \
+			esac; \
+			$(CC) $$m $(OPS_FREESTANDING) $$fl -c $$f -o $$o \
 				|| exit 1; \
 			objs="$$objs $$o"; \
 		done; \

@@ -10,7 +10,7 @@
  * when contiguous, mem->yield between chunks. 8-bit element-wise kernels
  * run through a 256-entry table of output values built per invocation
  * (integer arithmetic only). Results equal the plain element-at-a-time
- * loops of sim/ref/shave_ref.c bit for bit.
+ * loops of ref/shave_ref.c bit for bit.
  */
 #include "vpux_ops_internal.h"
 

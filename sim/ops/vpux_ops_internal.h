@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * Helpers shared by the optimised kernels (sim/ops/) and the plain
- * references (sim/ref/): descriptor decoding, integer ranges, and the
- * fixed-point math that defines the numerics. Anything here is part of the
- * definition of an op, so both implementations must use it.
+ * Helpers of the model's optimised kernels (sim/ops/): what they share
+ * with the references is in vpux_hw_ops_internal.h; this adds the model's
+ * own (compiler attributes, the SHAVE cycle model).
  */
 #ifndef VPUX_OPS_INTERNAL_H
 #define VPUX_OPS_INTERNAL_H
 
 #include "vpux_ops.h"
-#include "vpux_shave_abi.h"
+#include "vpux_hw_ops_internal.h"
 
 #ifndef noinline
 #define noinline	__attribute__((__noinline__))
@@ -29,136 +28,7 @@
 #define VPUX_WRAPS
 #endif
 
-#define VPUX_S32_MAX	((s32)0x7fffffff)
-#define VPUX_S32_MIN	(-VPUX_S32_MAX - 1)
-
-/* inclusive range of an 8-bit type: signed int8 or uint8 */
-static inline s32 vpux_q8_min(bool is_signed)
-{
-	return is_signed ? -128 : 0;
-}
-
-static inline s32 vpux_q8_max(bool is_signed)
-{
-	return is_signed ? 127 : 255;
-}
-
-static inline s32 vpux_clamp_s64(s64 v, s32 lo, s32 hi)
-{
-	return v < lo ? lo : v > hi ? hi : (s32)v;
-}
-
-/* load element @i of an 8-bit tensor as a signed value */
-static inline s32 vpux_ld8(const void *p, size_t i, bool is_signed)
-{
-	return is_signed ? (s32)((const s8 *)p)[i] : (s32)((const u8 *)p)[i];
-}
-
-/* requant record check shared by descriptor and per-channel validation */
-static inline bool vpux_requant_valid(const struct vpux_hw_requant *q)
-{
-	return vpux_dpu_requant_ok(q);
-}
-
-/*
- * Final output stage of every DPU op: requantise @acc, add the output zero
- * point, clamp to [act_min, act_max] (already inside the output type).
- */
-static inline s32 vpux_dpu_output(s64 acc, const struct vpux_hw_requant *q,
-				  const struct vpux_hw_dpu_desc *d)
-{
-	return vpux_clamp_s64((s64)vpux_requant(acc, q) + d->out_zp,
-			      d->act_min, d->act_max);
-}
-
-/* Round-half-away-from-zero quotient of @num by @den > 0 (32-bit only). */
-static inline s32 vpux_div_round(s32 num, s32 den)
-{
-	if (num >= 0)
-		return (num + den / 2) / den;
-	return -((-num + den / 2) / den);
-}
-
-/*
- * Operand pointers present for the op and per-channel requant records
- * valid? -VPUX_ENG_ERR_DESC if not.
- */
-int vpux_dpu_check_operands(const struct vpux_hw_dpu_desc *d,
-			    const struct vpux_dpu_operands *o);
-
-/* ---- SHAVE kernels: shared argument checks and fixed-point math ---- */
-
-/* a resolved buffer argument: actual dims, byte strides, memory order */
-struct vpux_tensor {
-	u32 addr;			/* window address of element 0 */
-	u32 rank;
-	u32 dt;				/* VPUX_SHAVE_DT_* */
-	u32 esize;			/* bytes per element */
-	u32 dims[VPUX_MEMREF_MAX_RANK];
-	u64 stride[VPUX_MEMREF_MAX_RANK];	/* bytes */
-	u32 order[VPUX_MEMREF_MAX_RANK];	/* [0] = innermost logical dim */
-	u64 bytes;			/* extent from element 0 */
-};
-
-/* a validated kernel invocation */
-struct vpux_shave_job {
-	u32 kernel_id;
-	union {
-		struct vpux_shave_clamp_args clamp;
-		struct vpux_shave_lut_args lut;
-		struct vpux_shave_softmax_args softmax;
-		struct vpux_shave_permute_args permute;
-		struct vpux_shave_quantize_args quantize;
-	} a;
-	struct vpux_tensor in, out;
-	u32 perm[VPUX_MEMREF_MAX_RANK];	/* out dim i = in dim perm[i] */
-	u64 elems;
-};
-
-/*
- * Check @args for @kernel_id, probe every buffer, resolve dynamic dims
- * (writing dynamic output dims). 0 or VPUX_ERR(KERNEL/ARGS/MMU).
- */
-int vpux_shave_prepare(u32 kernel_id, const void *args, u32 args_size,
-		       const struct vpux_shave_mem *mem,
-		       struct vpux_shave_job *job);
 /* estimated cycles of a prepared job */
 u64 vpux_shave_job_cycles(const struct vpux_shave_job *job);
-/* element-wise kernels: output value of input value @q (raw, signed) */
-s32 vpux_shave_map(const struct vpux_shave_job *job, s32 q);
-/* softmax: exp(-beta * d) in Q16.16 for d = max - q, 0..255 */
-u32 vpux_shave_softmax_exp(const struct vpux_shave_job *job, u32 d);
-/* softmax: 2^48 / sum, rounded, for a line's sum of exponentials */
-u64 vpux_shave_softmax_recip(u64 sum);
-/* softmax: output value of exponential @e given the line's @recip */
-s32 vpux_shave_softmax_out(const struct vpux_shave_job *job, u32 e,
-			   u64 recip);
-
-/* raw element <-> s32 (I32 little endian) */
-static inline s32 vpux_elem_load(const u8 *p, u32 dt)
-{
-	if (dt == VPUX_SHAVE_DT_U8)
-		return p[0];
-	if (dt == VPUX_SHAVE_DT_I8)
-		return (s8)p[0];
-	return (s32)((u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 |
-		     (u32)p[3] << 24);
-}
-
-static inline void vpux_elem_store(u8 *p, u32 dt, s32 v)
-{
-	p[0] = (u8)v;
-	if (dt == VPUX_SHAVE_DT_I32) {
-		p[1] = (u8)((u32)v >> 8);
-		p[2] = (u8)((u32)v >> 16);
-		p[3] = (u8)((u32)v >> 24);
-	}
-}
-
-/* fixed-point functions, Q16.16 in and out (exp: Q30 out) */
-u32 vpux_fx_exp_neg_q30(u32 t_q16);
-s32 vpux_fx_sigmoid_q16(s32 x_q16);
-s32 vpux_fx_tanh_q16(s32 x_q16);
-u64 vpux_fx_div_u64(u64 n, u64 d);
 
 #endif /* VPUX_OPS_INTERNAL_H */

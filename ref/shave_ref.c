@@ -3,10 +3,10 @@
  * Plain reference of the SHAVE kernels: one element at a time, one memory
  * callback per element, every value computed from its definition (no
  * tables). Shares the argument checks and the fixed-point functions with
- * the model (sim/ops/shave_common.c), which define the ops.
- * Freestanding: no libc beyond vpux_sim_compat.h.
+ * every other implementation (shave_common.c), which define the ops.
+ * Freestanding: no libc beyond vpux_hw_types.h.
  */
-#include "../ops/vpux_ops_internal.h"
+#include "vpux_hw_ops_internal.h"
 
 static int ref_err(int ret)
 {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * DPU descriptor validation (a wrapper of the shared rule in
- * include/hw/vpux_dpu_rules.h), the cycle model, the run-time check of the
- * operands and the requantisation primitive. Documentation/compute-ops.rst
- * states every rule; tests in sim/ops/tests/ break each one in turn.
+ * What every implementation of the DPU ops shares because it is part of
+ * their definition: descriptor validation (a wrapper of the shared rule in
+ * include/hw/vpux_dpu_rules.h), the run-time check of the operands and the
+ * requantisation primitive. Documentation/compute-ops.rst states every
+ * rule; the NPU model's kernel tests break each one in turn.
  */
-#include "vpux_ops_internal.h"
+#include "vpux_hw_ops_internal.h"
 
 /**
  * vpux_requant() - fixed-point requantisation used by every op
@@ -58,34 +59,6 @@ int vpux_dpu_extents(const struct vpux_hw_dpu_desc *d,
 {
 	memset(ext, 0, sizeof(*ext));
 	return vpux_dpu_check(d, ext) ? VPUX_ERR(DESC) : 0;
-}
-
-/**
- * vpux_dpu_cycles() - estimated engine cycles of a DPU descriptor
- * @d: descriptor
- *
- * VPUX_DPU_CYCLES_SETUP plus the larger of the compute time and the CMX
- * transfer time: CONV/MATMUL retire 256 MACs per cycle, ADD/MUL and pooling
- * 32 element operations per cycle, and every operand byte moves at 64 bytes
- * per cycle. An invalid descriptor costs the setup cycles only.
- *
- * Return: cycles.
- */
-u64 vpux_dpu_cycles(const struct vpux_hw_dpu_desc *d)
-{
-	struct vpux_dpu_extents e;
-	u64 compute, bytes;
-	u32 sh;
-
-	if (vpux_dpu_extents(d, &e))
-		return VPUX_DPU_CYCLES_SETUP;
-	sh = (d->op == VPUX_DPU_OP_CONV || d->op == VPUX_DPU_OP_MATMUL) ?
-	     VPUX_DPU_MACS_PER_CYCLE_SHIFT : VPUX_DPU_ELEMS_PER_CYCLE_SHIFT;
-	compute = (e.macs + (1u << sh) - 1) >> sh;
-	bytes = e.in + e.in2 + e.bias + e.quant + e.out;
-	bytes = (bytes + (1u << VPUX_DPU_BYTES_PER_CYCLE_SHIFT) - 1) >>
-		VPUX_DPU_BYTES_PER_CYCLE_SHIFT;
-	return VPUX_DPU_CYCLES_SETUP + (compute > bytes ? compute : bytes);
 }
 
 /**

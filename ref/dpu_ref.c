@@ -2,10 +2,10 @@
 /*
  * Plain reference loops of the DPU ops: one output element at a time,
  * straight from the definitions in Documentation/compute-ops.rst. Slow on
- * purpose; the optimised kernels in sim/ops/dpu.c must agree bit for bit.
- * Freestanding: no libc beyond vpux_sim_compat.h.
+ * purpose; any optimised implementation (the NPU model's kernels) must
+ * agree bit for bit. Freestanding: no libc beyond vpux_hw_types.h.
  */
-#include "../ops/vpux_ops_internal.h"
+#include "vpux_hw_ops_internal.h"
 
 struct ref_ctx {
 	const struct vpux_hw_dpu_desc *d;

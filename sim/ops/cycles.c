@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The model's cycle model of the compute ops (Documentation/compute-ops.rst):
+ * what a DPU descriptor or a prepared SHAVE job costs on its engine. Not
+ * part of the ops' definition (ref/), only of this model of the engines.
+ */
+#include "vpux_ops_internal.h"
+
+/**
+ * vpux_dpu_cycles() - estimated engine cycles of a DPU descriptor
+ * @d: descriptor
+ *
+ * VPUX_DPU_CYCLES_SETUP plus the larger of the compute time and the CMX
+ * transfer time: CONV/MATMUL retire 256 MACs per cycle, ADD/MUL and pooling
+ * 32 element operations per cycle, and every operand byte moves at 64 bytes
+ * per cycle. An invalid descriptor costs the setup cycles only.
+ *
+ * Return: cycles.
+ */
+u64 vpux_dpu_cycles(const struct vpux_hw_dpu_desc *d)
+{
+	struct vpux_dpu_extents e;
+	u64 compute, bytes;
+	u32 sh;
+
+	if (vpux_dpu_extents(d, &e))
+		return VPUX_DPU_CYCLES_SETUP;
+	sh = (d->op == VPUX_DPU_OP_CONV || d->op == VPUX_DPU_OP_MATMUL) ?
+	     VPUX_DPU_MACS_PER_CYCLE_SHIFT : VPUX_DPU_ELEMS_PER_CYCLE_SHIFT;
+	compute = (e.macs + (1u << sh) - 1) >> sh;
+	bytes = e.in + e.in2 + e.bias + e.quant + e.out;
+	bytes = (bytes + (1u << VPUX_DPU_BYTES_PER_CYCLE_SHIFT) - 1) >>
+		VPUX_DPU_BYTES_PER_CYCLE_SHIFT;
+	return VPUX_DPU_CYCLES_SETUP + (compute > bytes ? compute : bytes);
+}
+
+/**
+ * vpux_shave_job_cycles() - estimated SHAVE cycles of a prepared job
+ * @job: prepared job
+ *
+ * VPUX_SHAVE_CYCLES_LAUNCH plus: clamp 16 elements per cycle, quantize 8,
+ * permute 4, sigmoid/tanh the table build plus 8 per cycle, softmax three
+ * passes at 8 per cycle plus VPUX_SHAVE_CYCLES_LINE per line.
+ *
+ * Return: cycles.
+ */
+u64 vpux_shave_job_cycles(const struct vpux_shave_job *job)
+{
+	u64 n = job->elems, c;
+
+	switch (job->kernel_id) {
+	case VPUX_SHAVE_KERNEL_CLAMP:
+		c = (n + 15) >> 4;
+		break;
+	case VPUX_SHAVE_KERNEL_QUANTIZE:
+		c = (n + 7) >> 3;
+		break;
+	case VPUX_SHAVE_KERNEL_PERMUTE:
+		c = (n + 3) >> 2;
+		break;
+	case VPUX_SHAVE_KERNEL_SOFTMAX: {
+		u32 l = job->in.dims[job->a.softmax.axis];
+		u64 lines = 0;
+
+		/* lines = n / l without a 64-bit division */
+		lines = vpux_fx_div_u64(n, l);
+		c = ((3 * n + 7) >> 3) + lines * VPUX_SHAVE_CYCLES_LINE;
+		break;
+	}
+	default:
+		c = VPUX_SHAVE_CYCLES_LUT_BUILD + ((n + 7) >> 3);
+		break;
+	}
+	return VPUX_SHAVE_CYCLES_LAUNCH + c;
+}
