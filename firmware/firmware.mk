@@ -8,7 +8,8 @@
 #   FW_SRCS            the core's .c files (same source in every build)
 #   FW_CFLAGS          include paths of the core
 #   PORT_USER_SRCS     host port (needs -pthread), any register backend
-#   PORT_USER_SIM_SRCS host port glue to the NPU model (needs SIM_HOST_SRCS)
+#   PORT_USER_HOST_SRCS host port glue to a host device (vpux_hw_host.h,
+#                      implemented by the model's SIM_HOST_SRCS)
 #   PORT_USER_CFLAGS   include paths of the host port
 
 FW_SRCS := $(addprefix $(SRCTOP)/firmware/,dla_core.c dla_task.c \
@@ -17,9 +18,8 @@ FW_CFLAGS := -I$(SRCTOP)/firmware/include $(HW_CFLAGS)
 FW_HDRS := $(wildcard $(SRCTOP)/firmware/include/*.h $(SRCTOP)/firmware/*.h) \
 	$(HW_HDRS)
 PORT_USER_SRCS := $(SRCTOP)/portability/user/dla_port_user.c
-PORT_USER_SIM_SRCS := $(SRCTOP)/portability/user/dla_port_user_sim.c
-PORT_USER_CFLAGS := $(FW_CFLAGS) -I$(SRCTOP)/portability/user \
-	-I$(SRCTOP)/sim/user
+PORT_USER_HOST_SRCS := $(SRCTOP)/portability/user/dla_port_user_host.c
+PORT_USER_CFLAGS := $(FW_CFLAGS) -I$(SRCTOP)/portability/user
 PORT_USER_HDRS := $(FW_HDRS) $(wildcard $(SRCTOP)/portability/user/*.h)
 
 FW_TEST_CFLAGS := $(HOST_CFLAGS) $(SAN_CFLAGS) $(PORT_USER_CFLAGS) \
@@ -57,10 +57,10 @@ FW_SIM_TESTS := $(B)/firmware/tests/fwsim-model
 HOST_TESTS += $(FW_SIM_TESTS)
 
 $(B)/firmware/tests/fwsim-model: $(SRCTOP)/firmware/tests/sim_model.c \
-		$(FW_TEST_DEPS) $(PORT_USER_SIM_SRCS) $(SIM_TEST_OBJS)
+		$(FW_TEST_DEPS) $(PORT_USER_HOST_SRCS) $(SIM_TEST_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(FW_TEST_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -o $@ $< \
-		$(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_SIM_SRCS) \
+		$(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_HOST_SRCS) \
 		$(SIM_TEST_OBJS)
 endif
 

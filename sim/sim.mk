@@ -12,6 +12,11 @@
 #   SIM_TEST_OBJS  SIM_HOST_SRCS + ref/ (the ops' definition, which sim/ops
 #                  uses) compiled with ASan/UBSan, for host tests
 #   SIM_FAST_OBJS  the same without sanitizers, for benchmarks
+#   SIM_HOST_OBJS_{SAN,FAST,PIC,TSAN}  SIM_HOST_SRCS alone, compiled here
+#                  for libvpux's in-process backend (umd/umd.mk): with
+#                  ASan/UBSan, plain, -fPIC, ThreadSanitizer. libvpux uses
+#                  the model only through include/hw/vpux_hw_host.h and
+#                  never builds with the model's include paths.
 # Link host programs using them with -pthread.
 
 SIM_SRCS := $(wildcard $(SRCTOP)/sim/*.c)
@@ -40,6 +45,23 @@ SIM_FAST_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj-fast/%.o,$(SIM_TEST_SRCS)
 $(B)/sim/obj-fast/%.o: $(SRCTOP)/%.c $(SIM_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -pthread -c -o $@ $<
+
+# The model for libvpux, in each flavour of its objects.
+SIM_HOST_OBJS_SAN := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj/%.o,$(SIM_HOST_SRCS))
+SIM_HOST_OBJS_FAST := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj-fast/%.o,$(SIM_HOST_SRCS))
+SIM_HOST_OBJS_PIC := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj-pic/%.o,$(SIM_HOST_SRCS))
+SIM_HOST_OBJS_TSAN := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj-tsan/%.o,$(SIM_HOST_SRCS))
+
+$(B)/sim/obj-pic/%.o: $(SRCTOP)/%.c $(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -fPIC $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -pthread -c -o $@ $<
+
+# as umd/umd.mk builds its ThreadSanitizer test (FUZZ_CC: firmware.mk)
+$(B)/sim/obj-tsan/%.o: $(SRCTOP)/%.c $(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread \
+		-I$(SRCTOP)/include $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -pthread \
+		-c -o $@ $<
 
 $(B)/sim/tests/%: $(SRCTOP)/sim/tests/%.c $(SIM_TEST_OBJS) $(SIM_HDRS) \
 		$(wildcard $(SRCTOP)/sim/tests/*.h)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * In-process backend: an NPU model device (sim/user/vpux_sim_host.h) with
+ * In-process backend: a host device (vpux_hw_host.h, the NPU model) with
  * its worker and interrupt threads, one MMU context, and the engine core
- * behind the host port (dla_user.h). Buffers come from the model's
- * physical arena and are mapped into context 0 at increasing device
- * addresses; tasks go through dla_user_submit(), so the core validates
- * the task memory exactly as in the kernel.
+ * behind the host port (dla_user.h). The device's shape and its first
+ * translated address come from its registers, as a driver reads them.
+ * Buffers come from the device's physical arena and are mapped into
+ * context 0 at increasing device addresses from there; tasks go through
+ * dla_user_submit(), so the core validates the task memory exactly as in
+ * the kernel.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,7 +17,8 @@
 #include "dla_err.h"
 #include "dla_user.h"
 #include "err.h"
-#include "vpux_sim_host.h"
+#include "vpux_hw_host.h"
+#include "vpux_regs.h"
 
 struct inproc {
 	struct vpux_host_dev *hw;
@@ -23,6 +26,7 @@ struct inproc {
 	struct dla_user_dev *dev;
 	pthread_mutex_t lock;	/* next_va, the arena and page tables */
 	uint64_t next_va;
+	uint32_t engines;	/* VPUX_REG_ENGINES */
 };
 
 static int ip_open(const char *path, void **priv)
@@ -35,9 +39,9 @@ static int ip_open(const char *path, void **priv)
 	if (!p)
 		return vpux_err(VPUX_E_NOMEM, "inproc: out of memory");
 	pthread_mutex_init(&p->lock, NULL);
-	p->hw = vpux_host_dev_create(NULL, bytes, false);
+	p->hw = vpux_host_dev_create(bytes);
 	p->vm = p->hw ? vpux_host_vm_create(p->hw, 0) : NULL;
-	p->dev = p->vm ? dla_user_create_sim(p->hw, 0) : NULL;
+	p->dev = p->vm ? dla_user_create_host(p->hw, 0) : NULL;
 	if (!p->dev) {
 		if (p->vm)
 			vpux_host_vm_destroy(p->vm);
@@ -47,7 +51,9 @@ static int ip_open(const char *path, void **priv)
 		return vpux_err(VPUX_E_NODEV,
 				"inproc: cannot create the model device");
 	}
-	p->next_va = VPUX_DEFAULT_VA_BASE;
+	p->next_va = (uint64_t)vpux_host_reg_read(p->hw, VPUX_REG_VA_BASE_HI) << 32 |
+		     vpux_host_reg_read(p->hw, VPUX_REG_VA_BASE_LO);
+	p->engines = vpux_host_reg_read(p->hw, VPUX_REG_ENGINES);
 	*priv = p;
 	return 0;
 }
@@ -65,17 +71,15 @@ static void ip_close(void *priv)
 
 static int ip_query(void *priv, struct vpux_device_info *info)
 {
-	struct vpux_sim_config cfg;
+	const struct inproc *p = priv;
 
-	(void)priv;
-	vpux_sim_default_config(&cfg);
 	memset(info, 0, sizeof(*info));
 	strcpy(info->backend, "inproc");
 	info->target = VPUX_TARGET_VPUX1;
 	info->caps = VPUX_NET_CAP_DMA | VPUX_NET_CAP_DPU | VPUX_NET_CAP_SHAVE;
-	info->engines[0] = cfg.n_dma;
-	info->engines[1] = cfg.n_dpu;
-	info->engines[2] = cfg.n_shave;
+	info->engines[0] = p->engines & 0xff;		/* DMA */
+	info->engines[1] = p->engines >> 8 & 0xff;	/* DPU */
+	info->engines[2] = p->engines >> 16 & 0xff;	/* SHAVE */
 	info->max_ops = DLA_MAX_OPS_PER_TASK;
 	info->max_barriers = DLA_MAX_BARRIERS;
 	return 0;

@@ -2,31 +2,37 @@
 #
 # libvpux (umd/), its tests, fuzzer and benchmark, the vpux-asm/-dis/-run
 # tools and the examples. Included by the top-level Makefile after the
-# sim/ and firmware/ fragments.
+# ref/, sim/ and firmware/ fragments.
 #
 # One source list, three object flavours:
 #   $(B)/umd/pic   -fPIC, for libvpux.so.1 (only the vpux_* API exported)
 #   $(B)/umd/fast  for libvpux.a, which the tools and the benchmark link
 #   $(B)/umd/san   ASan/UBSan, for the host tests
+# The in-process backend's device, the NPU model, is linked in as objects
+# sim/sim.mk builds in the same flavours (SIM_HOST_OBJS_*): libvpux sees it
+# only through include/hw/vpux_hw_host.h.
 
 UMD_SRCS := $(wildcard $(SRCTOP)/umd/*.c)
 UMD_HDRS := $(wildcard $(SRCTOP)/umd/*.h $(SRCTOP)/umd/include/*.h) \
-	$(SIM_HDRS) $(PORT_USER_HDRS)
-# everything a device needs: the core, the host port, the model, and the
-# ops' definition (ref/: the CPU reference executor's kernels)
-UMD_DEP_SRCS := $(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_SIM_SRCS) \
-	$(SIM_HOST_SRCS) $(REF_SRCS)
+	$(HW_HDRS) $(PORT_USER_HDRS)
+# everything a device needs but the model: the core, the host port, and
+# the ops' definition (ref/: the CPU reference executor's kernels)
+UMD_DEP_SRCS := $(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_HOST_SRCS) \
+	$(REF_SRCS)
 UMD_ALL_SRCS := $(UMD_SRCS) $(UMD_DEP_SRCS)
 # the ioctl backend (backend_ioctl.c) talks to vpux_accel.ko through libdrm
 UMD_DRM_CFLAGS := $(shell $(or $(PKG_CONFIG),pkg-config) --cflags libdrm 2>/dev/null)
 UMD_DRM_LIBS := $(or $(shell $(or $(PKG_CONFIG),pkg-config) --libs libdrm 2>/dev/null),-ldrm)
 UMD_CFLAGS := -I$(SRCTOP)/umd/include -I$(SRCTOP)/umd $(PORT_USER_CFLAGS) \
-	$(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -I$(SRCTOP)/uapi $(UMD_DRM_CFLAGS) -pthread
+	-I$(SRCTOP)/uapi $(UMD_DRM_CFLAGS) -pthread
 UMD_LIBS := -lelf -lz -pthread -lm $(UMD_DRM_LIBS)
 
-UMD_PIC_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/pic/%.o,$(UMD_ALL_SRCS))
-UMD_FAST_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/fast/%.o,$(UMD_ALL_SRCS))
-UMD_SAN_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/san/%.o,$(UMD_ALL_SRCS))
+UMD_PIC_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/pic/%.o,$(UMD_ALL_SRCS)) \
+	$(SIM_HOST_OBJS_PIC)
+UMD_FAST_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/fast/%.o,$(UMD_ALL_SRCS)) \
+	$(SIM_HOST_OBJS_FAST)
+UMD_SAN_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/san/%.o,$(UMD_ALL_SRCS)) \
+	$(SIM_HOST_OBJS_SAN)
 
 $(B)/umd/pic/%.o: $(SRCTOP)/%.c $(UMD_HDRS)
 	@mkdir -p $(dir $@)
@@ -220,12 +226,12 @@ fuzz-asm: $(UMD_FUZZ_ASM)
 UMD_TSAN := $(B)/umd/tsan/test_runtime
 
 $(UMD_TSAN): $(SRCTOP)/umd/tests/test_runtime.c $(UMD_ALL_SRCS) $(VASM_SRCS) \
-		$(UMD_HDRS) $(VASM_HDRS) $(EXAMPLE_BLOBS)
+		$(UMD_HDRS) $(VASM_HDRS) $(EXAMPLE_BLOBS) $(SIM_HOST_OBJS_TSAN)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread \
 		-I$(SRCTOP)/include $(UMD_CFLAGS) -I$(SRCTOP)/tools/vpux-asm \
 		-DBUILDDIR='"$(B)"' -o $@ $< $(UMD_ALL_SRCS) $(VASM_SRCS) \
-		$(UMD_LIBS)
+		$(SIM_HOST_OBJS_TSAN) $(UMD_LIBS)
 
 .PHONY: umd-tsan
 umd-tsan: $(UMD_TSAN)

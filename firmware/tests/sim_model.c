@@ -38,11 +38,11 @@ static int mdev_open_cfg(struct mdev *m, int step,
 {
 	memset(m, 0, sizeof(*m));
 	m->step = step;
-	m->hw = vpux_host_dev_create(cfg, 32u << 20, step);
+	m->hw = vpux_host_dev_create_cfg(cfg, 32u << 20, step);
 	if (!m->hw)
 		return 0;
 	m->vm = vpux_host_vm_create(m->hw, 0);
-	m->dev = dla_user_create_sim(m->hw, step ? DLA_USER_INLINE_BH : 0);
+	m->dev = dla_user_create_host(m->hw, step ? DLA_USER_INLINE_BH : 0);
 	m->next_va = VPUX_DEFAULT_VA_BASE;
 	return m->vm && m->dev;
 }

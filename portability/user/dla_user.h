@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * Host user-space portability layer of the engine core: runs the core in a
- * process, against the NPU model (sim/user/vpux_sim_host.h) or any other
+ * process, against a host device (vpux_hw_host.h: the NPU model) or any other
  * register backend (the unit tests' fake, the benchmark's instant engines).
  *
  * Threads: the backend's interrupt context calls dla_user_irq(), which
@@ -49,9 +49,9 @@ struct dla_user_buf {
  */
 struct dla_user_dev *dla_user_create(const struct dla_user_hw_ops *ops,
 				     void *hw, unsigned int flags);
-/* Same on a model device: MMIO and the interrupt handler are wired up. */
-struct dla_user_dev *dla_user_create_sim(struct vpux_host_dev *hw,
-					 unsigned int flags);
+/* Same on a host device: MMIO and the interrupt handler are wired up. */
+struct dla_user_dev *dla_user_create_host(struct vpux_host_dev *hw,
+					  unsigned int flags);
 /* Drop every task, stop the bottom half, release the core instance. */
 void dla_user_destroy(struct dla_user_dev *d);
 

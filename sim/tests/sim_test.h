@@ -81,7 +81,7 @@ static int t_open(struct t_dev *t, const struct vpux_sim_config *cfg,
 	uint32_t eng;
 
 	memset(t, 0, sizeof(*t));
-	t->dev = vpux_host_dev_create(cfg, t_arena, step_mode);
+	t->dev = vpux_host_dev_create_cfg(cfg, t_arena, step_mode);
 	if (!t->dev)
 		return -1;
 	t->vm = vpux_host_vm_create(t->dev, 0);

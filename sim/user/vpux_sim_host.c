@@ -323,8 +323,8 @@ static bool start_threads(struct vpux_host_dev *dev)
 	return true;
 }
 
-struct vpux_host_dev *vpux_host_dev_create(const struct vpux_sim_config *cfg,
-					   size_t phys_bytes, bool step_mode)
+struct vpux_host_dev *vpux_host_dev_create_cfg(const struct vpux_sim_config *cfg,
+					       size_t phys_bytes, bool step_mode)
 {
 	struct vpux_sim_config def;
 	struct vpux_host_dev *dev;
@@ -382,6 +382,12 @@ err_mem:
 	free(dev->arena);
 	free(dev);
 	return NULL;
+}
+
+/* vpux_hw_host.h: the default device, threads running */
+struct vpux_host_dev *vpux_host_dev_create(size_t phys_bytes)
+{
+	return vpux_host_dev_create_cfg(NULL, phys_bytes, false);
 }
 
 void vpux_host_dev_destroy(struct vpux_host_dev *dev)

@@ -48,7 +48,7 @@ static int open_dev(struct dev *d, bool step, size_t buf)
 {
 	uint64_t pa;
 
-	d->dev = vpux_host_dev_create(NULL, 2 * buf + (4u << 20), step);
+	d->dev = vpux_host_dev_create_cfg(NULL, 2 * buf + (4u << 20), step);
 	if (!d->dev)
 		return -1;
 	d->vm = vpux_host_vm_create(d->dev, 0);
