@@ -40,9 +40,9 @@ CHECK_STEPS :=		# non-TAP make targets `make check` runs as one test each
 all: module userspace
 
 -include ref/ref.mk
+-include firmware/firmware.mk
 -include sim/sim.mk
 -include sim/ops/ops.mk
--include firmware/firmware.mk
 -include portability/user/user.mk
 -include umd/umd.mk
 -include tools/tools.mk

@@ -2,7 +2,8 @@
 #
 # The engine core (firmware/), its host portability layer
 # (portability/user/) and the bare-metal image (portability/baremetal/).
-# Included by the top-level Makefile.
+# Included by the top-level Makefile before sim/sim.mk, whose test of the
+# core on the model (sim/tests/sim_core_test.c) links the core and port.
 #
 # Exported for other fragments:
 #   FW_SRCS            the core's .c files (same source in every build)
@@ -50,19 +51,6 @@ $(B)/firmware/tests/fw32-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
 	@mkdir -p $(dir $@)
 	$(CC) -m32 $(FW_TEST_CFLAGS) -o $@ $< $(FW_FAKE_SRCS) $(FW_SRCS) \
 		$(PORT_USER_SRCS)
-
-# ---- host test on the NPU model (needs sim/sim.mk) ----
-ifneq ($(SIM_TEST_OBJS),)
-FW_SIM_TESTS := $(B)/firmware/tests/fwsim-model
-HOST_TESTS += $(FW_SIM_TESTS)
-
-$(B)/firmware/tests/fwsim-model: $(SRCTOP)/firmware/tests/sim_model.c \
-		$(FW_TEST_DEPS) $(PORT_USER_HOST_SRCS) $(SIM_TEST_OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) $(FW_TEST_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -o $@ $< \
-		$(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_HOST_SRCS) \
-		$(SIM_TEST_OBJS)
-endif
 
 # ---- scheduler benchmark (instant fake engines, big limits) ----
 FW_BENCH := $(B)/firmware/bench/fw-bench

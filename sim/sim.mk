@@ -69,6 +69,17 @@ $(B)/sim/tests/%: $(SRCTOP)/sim/tests/%.c $(SIM_TEST_OBJS) $(SIM_HDRS) \
 	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) -pthread -o $@ $< \
 		$(SIM_TEST_OBJS)
 
+# The engine core on the model through the host port: also links the core
+# and the port (firmware/firmware.mk, included before this fragment) and
+# uses the core's task builder and internals.
+$(B)/sim/tests/sim_core_test: $(SRCTOP)/sim/tests/sim_core_test.c \
+		$(SIM_TEST_OBJS) $(SIM_HDRS) $(FW_TEST_DEPS) $(PORT_USER_HOST_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) $(PORT_USER_CFLAGS) \
+		-I$(SRCTOP)/firmware -I$(SRCTOP)/firmware/tests -pthread -o $@ $< \
+		$(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_HOST_SRCS) \
+		$(SIM_TEST_OBJS)
+
 .PHONY: sim-check
 sim-check: $(SIM_TESTS)
 	tools/run-tests.sh sim $(SIM_TESTS)

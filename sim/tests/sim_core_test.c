@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * The engine core on the NPU model (sim/user/vpux_sim_host.h) through the
- * host port: a DMA -> DPU conv -> SHAVE clamp -> DMA pipeline compared with
+ * The engine core (firmware/) on the NPU model through the host port, an
+ * integration test of both (the model's extras: vpux_sim_host.h): a DMA -> DPU conv -> SHAVE clamp -> DMA pipeline compared with
  * the CPU references, an MMU fault from an unmapped buffer, injected hang
  * and dropped interrupt, and several prioritised tasks in flight on the
  * threaded device (worker + interrupt + bottom-half threads); random and
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "dla_user_priv.h"
-#include "../dla_priv.h"
+#include "dla_priv.h"
 #include "task_builder.h"
 #include "vpux_ops.h"
 #include "vpux_shave_abi.h"
