@@ -55,6 +55,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "dla_limits.h"
 #include "vpux_common.h"
 #include "task_builder.h"
 #include "vpux_job_util.h"
