@@ -2,7 +2,7 @@
 /*
  * vpux_accel: module entry and the DRM accel driver, a platform driver
  * bound to the NPUs ("vpux-npu" devices, whoever provides them: the
- * virtual NPUs of sim/linux/, or a board with silicon).
+ * virtual NPUs of the NPU model, or a board with silicon).
  */
 
 #include <linux/compat.h>
