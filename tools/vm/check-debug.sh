@@ -35,6 +35,35 @@ if ! make -C "$cache/build" M="$src" W=1 VPUX_WERROR=1 KCFLAGS=-g modules >"$RES
 	exit 1
 fi
 
+# The split build too (vpux-split loads it), against the debug kernel:
+# the stock build's vpux_sim.ko and vpux_accel-split.ko in VPUX_BINS
+# would not load there.
+split=$B/debug-split
+rm -rf "$split"
+mkdir -p "$split"
+(cd "$TOP" && tar --exclude=./build --exclude=./.git --exclude='*.o' --exclude='*.ko' \
+	--exclude='.*.cmd' -cf - .) | tar -C "$split" -xf -
+if ! make -C "$cache/build" M="$split" W=1 VPUX_WERROR=1 CONFIG_DRM_ACCEL_VPUX_SIM=m \
+	modules >"$RESULTS/module-split.log" 2>&1 ||
+   ! objcopy --strip-debug "$split/vpux_sim.ko" "$split/vm-vpux_sim.ko" ||
+   ! objcopy --strip-debug "$split/vpux_accel.ko" "$split/vm-vpux_accel-split.ko"; then
+	tail -30 "$RESULTS/module-split.log"
+	echo "check-debug: 0 passed, 1 failed"
+	exit 1
+fi
+mkdir -p "$split/vm"
+mv "$split/vm-vpux_sim.ko" "$split/vm/vpux_sim.ko"
+mv "$split/vm-vpux_accel-split.ko" "$split/vm/vpux_accel-split.ko"
+bins=
+for f in ${VPUX_BINS:-}; do
+	case $(basename "$f") in
+	vpux_sim.ko | vpux_accel-split.ko) f=$split/vm/$(basename "$f") ;;
+	esac
+	bins="$bins $f"
+done
+VPUX_BINS=$bins
+export VPUX_BINS
+
 if [ -n "${VPUX_DEBUG_TESTS:-}" ]; then
 	cat "$VPUX_DEBUG_TESTS" >"$RESULTS/tests.list"
 else
