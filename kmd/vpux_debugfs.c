@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * debugfs, under /sys/kernel/debug/accel/<device name>/ (vpux-sim.N):
+ * debugfs, under /sys/kernel/debug/accel/<device name>/ (vpux-npu.N):
  *
  *   engines         each engine's kind, state, ops done and last op cycles
  *   resets          jobs aborted after a hang since load

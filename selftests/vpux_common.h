@@ -96,7 +96,7 @@ static inline __s64 now_ns(void)
 	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-/* The platform device of accel minor @minor: its name, e.g. vpux-sim.0 */
+/* The platform device of accel minor @minor: its name, e.g. vpux-npu.0 */
 static inline int vpux_dev_name(int minor, char *name, size_t len)
 {
 	char link[96], dev[128];
@@ -138,7 +138,7 @@ static inline int file_write(const char *path, const char *val)
 	return ret;
 }
 
-/* debugfs of accel minor @minor is named after its device (vpux-sim.N) */
+/* debugfs of accel minor @minor is named after its device (vpux-npu.N) */
 static inline int dbg_path(int minor, const char *name, char *path, size_t len)
 {
 	char dev[128];
