@@ -19,7 +19,7 @@
 
 /* A job's result from the status of its task, which left the core. */
 static void vpux_result_from_status(const struct dla_task_status *st,
-			     struct vpux_job_result *res)
+				    struct vpux_job_result *res)
 {
 	res->core_error = st->error < 0 ? -st->error : 0;
 	res->device_cycles = st->device_cycles;
