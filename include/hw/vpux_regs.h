@@ -46,6 +46,7 @@
 #define VPUX_CAP_CYCLE_COUNTER		(1u << 4)
 #define VPUX_CAP_FAULT_INJECT		(1u << 5)
 #define VPUX_CAP_CMX_CLEAR		(1u << 6)	/* CMX_CLEAR_LO/HI */
+#define VPUX_CAP_MGMT_CORE		(1u << 7)	/* VPUX_REG_MC_*, vpux_mc.h */
 
 /* ---- interrupts, reset, time, faults ---- */
 #define VPUX_REG_IRQ_STATUS		0x0100u	/* latched; read-only */
@@ -75,6 +76,12 @@
 #define VPUX_IRQ_CMX_CLEAR		(1u << 17)	/* requested tiles cleared */
 #define VPUX_IRQ_ALL			(VPUX_IRQ_ENGINE_MASK | VPUX_IRQ_MMU_FAULT | \
 					 VPUX_IRQ_CMX_CLEAR)
+/*
+ * The management core interrupted the host (it wrote VPUX_MC_REG_HOST_IRQ,
+ * vpux_mc.h). Not in VPUX_IRQ_ALL: only the host's handler of a headed
+ * device acks it; the management core never sees it.
+ */
+#define VPUX_IRQ_MC			(1u << 18)
 
 /* RESET_DEVICE: abort engines and the CMX clear, clear IRQ and fault */
 #define VPUX_RESET_DEVICE		(1u << 0)
@@ -108,6 +115,42 @@
 #define VPUX_INJECT_DROP_IRQ		2u	/* op completes, IRQ bit not raised */
 #define VPUX_INJECT_MMU_FAULT		3u	/* op's first access faults */
 #define VPUX_INJECT_SLOW		4u	/* op cycles multiplied by INJECT_ARG */
+
+/*
+ * ---- management core (VPUX_CAP_MGMT_CORE): the host's side ----
+ * A RISC-V RV32IMAC hart next to the engines (include/hw/vpux_mc.h has
+ * its memory map). It is held in reset until the host writes MC_CTRL
+ * with RUN; while in reset the host may load its RAM through the
+ * MC_MEM_ADDR/MC_MEM_DATA window (each DATA access moves ADDR on by 4).
+ * A reset (MC_CTRL = 0, or VPUX_RESET_DEVICE) stops it at once and
+ * clears its RAM, its status and its pending interrupts.
+ */
+#define VPUX_REG_MC_CTRL		0x0400u	/* VPUX_MC_CTRL_* */
+#define VPUX_REG_MC_BOOT		0x0404u	/* address the hart starts at */
+#define VPUX_REG_MC_STATUS		0x0408u	/* RO: what the firmware wrote, VPUX_MC_STATUS_* */
+#define VPUX_REG_MC_INFO		0x040cu	/* RO: firmware-defined (crash: mepc) */
+#define VPUX_REG_MC_MEM_SIZE		0x0410u	/* RO: bytes of its RAM */
+#define VPUX_REG_MC_MEM_ADDR		0x0414u	/* RAM window: byte offset, 4-aligned */
+#define VPUX_REG_MC_MEM_DATA		0x0418u	/* RAM window: the word at ADDR */
+#define VPUX_REG_MC_DOORBELL		0x041cu	/* write: software interrupt (MSIP) */
+#define VPUX_REG_MC_SHM_LO		0x0420u	/* bus address of the shared memory */
+#define VPUX_REG_MC_SHM_HI		0x0424u
+#define VPUX_REG_MC_SHM_SIZE		0x0428u	/* its size, at most VPUX_MC_SHM_MAX */
+#define VPUX_REG_MC_INJECT		0x042cu	/* VPUX_MC_INJECT_* (fault injection) */
+#define VPUX_REG_MC_RETIRED		0x0430u	/* RO: instructions retired, low 32 bits */
+
+#define VPUX_MC_CTRL_RUN		(1u << 0)	/* 0: held in reset */
+
+/* MC_STATUS values the firmware writes (the low 8 bits; the rest is its own) */
+#define VPUX_MC_STATUS_OFF		0x00u	/* in reset, or not booted yet */
+#define VPUX_MC_STATUS_READY		0x01u	/* booted, queues set up */
+#define VPUX_MC_STATUS_CRASHED		0x02u	/* trapped: [31:8] mcause, MC_INFO mepc */
+#define VPUX_MC_STATUS_ERROR		0x03u	/* refused to start: [31:8] reason */
+
+/* MC_INJECT */
+#define VPUX_MC_INJECT_NONE		0u
+#define VPUX_MC_INJECT_TRAP		1u	/* next instruction: illegal-instruction trap */
+#define VPUX_MC_INJECT_FREEZE		2u	/* stop executing until reset */
 
 /* ---- MMU: one page-table root per context slot ---- */
 #define VPUX_REG_MMU_BASE		0x0200u
