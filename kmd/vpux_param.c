@@ -148,6 +148,10 @@ static int vpux_param_value(struct vpux_device *vdev,
 	case DRM_VPUX_PARAM_FILE_BO_MEMORY_USED:
 		*value = atomic64_read(&fpriv->ctx.pinned);
 		break;
+	case DRM_VPUX_PARAM_FW_MODE:
+		*value = vdev->mc.on ? DRM_VPUX_FW_MODE_HEADED :
+				       DRM_VPUX_FW_MODE_HEADLESS;
+		break;
 	default:
 		return -EINVAL;
 	}

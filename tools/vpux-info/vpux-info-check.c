@@ -45,7 +45,7 @@
 
 #define MAX_DEVS	8
 
-enum fmt { DEC, HEX, VER, SIZE, CAPS };
+enum fmt { DEC, HEX, VER, SIZE, CAPS, MODE };
 
 static const struct {
 	uint32_t id;
@@ -85,6 +85,7 @@ static const struct {
 	  SIZE, 0 },
 	{ DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, "file_bo_memory_used", "BO memory, this file",
 	  SIZE, 0 },
+	{ DRM_VPUX_PARAM_FW_MODE, "fw_mode", "engine core", MODE, 0 },
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
 
@@ -238,6 +239,10 @@ static void cell(size_t i, uint64_t v, char *buf, size_t len)
 		break;
 	case CAPS:
 		buf[0] = '\0';	/* names, checked through JSON */
+		break;
+	case MODE:
+		snprintf(buf, len, "%s", v == DRM_VPUX_FW_MODE_HEADED ? "headed (firmware)" :
+			 v == DRM_VPUX_FW_MODE_HEADLESS ? "headless (driver)" : "?");
 		break;
 	}
 }

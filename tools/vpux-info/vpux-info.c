@@ -31,7 +31,7 @@
 #define VPUX_DRIVER_NAME "vpux_accel"
 #define MAX_MINORS 64
 
-enum fmt { FMT_DEC, FMT_HEX, FMT_VERSION, FMT_SIZE, FMT_CAPS };
+enum fmt { FMT_DEC, FMT_HEX, FMT_VERSION, FMT_SIZE, FMT_CAPS, FMT_MODE };
 
 static const struct param_desc {
 	uint32_t id;
@@ -67,6 +67,7 @@ static const struct param_desc {
 	{ DRM_VPUX_PARAM_TASK_SLOTS, "task_slots", "task slots", FMT_DEC, 5 },
 	{ DRM_VPUX_PARAM_JOB_RING, "job_ring", "jobs per file", FMT_DEC, 5 },
 	{ DRM_VPUX_PARAM_MAX_QUEUES, "max_queues", "queues per file", FMT_DEC, 5 },
+	{ DRM_VPUX_PARAM_FW_MODE, "fw_mode", "engine core", FMT_MODE, 7 },
 	{ DRM_VPUX_PARAM_CAPABILITIES, "capabilities", "capabilities", FMT_CAPS, 0 },
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
@@ -163,6 +164,10 @@ static void format_value(const struct param_desc *p, uint64_t v,
 			snprintf(buf, len, "%" PRIu64 " KiB", v >> 10);
 		else
 			snprintf(buf, len, "%" PRIu64 " B", v);
+		break;
+	case FMT_MODE:
+		snprintf(buf, len, "%s", v == DRM_VPUX_FW_MODE_HEADED ? "headed (firmware)" :
+			 v == DRM_VPUX_FW_MODE_HEADLESS ? "headless (driver)" : "?");
 		break;
 	case FMT_CAPS:
 		buf[0] = '\0';

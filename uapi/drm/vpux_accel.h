@@ -23,7 +23,7 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
 #define DRM_VPUX_UAPI_VERSION_MAJOR	1
-#define DRM_VPUX_UAPI_VERSION_MINOR	6
+#define DRM_VPUX_UAPI_VERSION_MINOR	7
 
 #define DRM_VPUX_GET_PARAM		0x00
 #define DRM_VPUX_BO_CREATE		0x01
@@ -77,7 +77,14 @@ extern "C" {
 #define DRM_VPUX_PARAM_MAX_QUEUES		23
 #define DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT	24
 #define DRM_VPUX_PARAM_FILE_BO_MEMORY_USED	25
-#define DRM_VPUX_PARAM_COUNT			26
+#define DRM_VPUX_PARAM_FW_MODE			26
+#define DRM_VPUX_PARAM_COUNT			27
+
+/* Values of %DRM_VPUX_PARAM_FW_MODE */
+/* DRM_VPUX_FW_MODE_HEADLESS: the engine core runs in the kernel driver */
+#define DRM_VPUX_FW_MODE_HEADLESS		0
+/* DRM_VPUX_FW_MODE_HEADED: it runs as firmware on the NPU's management core */
+#define DRM_VPUX_FW_MODE_HEADED			1
 
 /* Capability bits reported by %DRM_VPUX_PARAM_CAPABILITIES */
 /* DRM_VPUX_CAP_DMA_4D: DMA engines copy up to 4-D strided blocks */
@@ -186,6 +193,10 @@ struct drm_vpux_get_param {
 	 *
 	 * %DRM_VPUX_PARAM_FILE_BO_MEMORY_USED:
 	 * bytes the calling file pins now (uapi 1.5)
+	 *
+	 * %DRM_VPUX_PARAM_FW_MODE:
+	 * where the engine core runs, %DRM_VPUX_FW_MODE_*: jobs, results
+	 * and limits are the same in both modes (uapi 1.7)
 	 */
 	__u32 param;
 	/** @pad: in, must be zero (-EINVAL otherwise) */
