@@ -23,6 +23,8 @@
 
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_debugfs.h>
@@ -30,6 +32,7 @@
 
 #include "vpux_drv.h"
 #include "vpux_gem.h"
+#include "vpux_headed.h"
 
 static int engines_show(struct seq_file *m, void *data)
 {
@@ -177,6 +180,62 @@ static int job_timeout_ms_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(job_timeout_ms_fops, job_timeout_ms_get,
 			 job_timeout_ms_set, "%llu\n");
 
+/* headed: the firmware's log ring, oldest line first */
+static int fw_log_show(struct seq_file *m, void *unused)
+{
+	struct vpux_device *vdev = m->private;
+	char *buf = kvmalloc(SZ_64K, GFP_KERNEL);
+	u32 n;
+
+	if (!buf)
+		return -ENOMEM;
+	n = vpux_headed_log(vdev, buf, SZ_64K);
+	seq_write(m, buf, n);
+	kvfree(buf);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fw_log);
+
+static int fw_reloads_show(struct seq_file *m, void *unused)
+{
+	struct vpux_device *vdev = m->private;
+
+	seq_printf(m, "%d\n", atomic_read(&vdev->mc.reloads));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fw_reloads);
+
+/* headed: "trap" or "freeze" the management core (VPUX_REG_MC_INJECT) */
+static ssize_t fw_inject_write(struct file *f, const char __user *ubuf,
+			       size_t len, loff_t *pos)
+{
+	struct vpux_device *vdev = file_inode(f)->i_private;
+	char buf[16];
+	u32 kind;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sysfs_streq(buf, "none"))
+		kind = VPUX_MC_INJECT_NONE;
+	else if (sysfs_streq(buf, "trap"))
+		kind = VPUX_MC_INJECT_TRAP;
+	else if (sysfs_streq(buf, "freeze"))
+		kind = VPUX_MC_INJECT_FREEZE;
+	else
+		return -EINVAL;
+	vpux_reg_write(vdev, VPUX_REG_MC_INJECT, kind);
+	return len;
+}
+
+static const struct file_operations fw_inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = fw_inject_write,
+};
+
 /**
  * vpux_debugfs_init() - create the files once the device is registered
  * @vdev: the device
@@ -199,4 +258,9 @@ void vpux_debugfs_init(struct vpux_device *vdev)
 				   &job_timeout_ms_fops);
 	debugfs_create_bool("skip_readonly_check", 0600, root,
 			    &vdev->skip_ro_check);
+	if (!vdev->mc.on)
+		return;
+	debugfs_create_file("fw_log", 0444, root, vdev, &fw_log_fops);
+	debugfs_create_file("fw_reloads", 0444, root, vdev, &fw_reloads_fops);
+	debugfs_create_file("fw_inject", 0200, root, vdev, &fw_inject_fops);
 }

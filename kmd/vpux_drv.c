@@ -340,6 +340,10 @@ static int vpux_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	ret = vpux_headed_init(vdev);
+	if (ret)
+		return ret;
+
 	ret = vpux_sysfs_init(vdev);
 	if (ret)
 		return ret;

@@ -97,6 +97,7 @@ struct vpux_hw_info {
  * @busy_jobs: (fw) jobs on the NPU now
  * @busy_since: (fw) when @busy_jobs last became non-zero
  * @busy_ns: (fw) time with at least one job on the NPU until @busy_since
+ * @mc: headed mode: the firmware on the management core (vpux_headed.c)
  * @cmx: (fw) CMX ownership (vpux_cmx.c): each tile's owning file (its
  *	id), how many of the owner's jobs on the NPU use it, the tiles
  *	being cleared, and how many clears were started (debugfs)
@@ -129,6 +130,7 @@ struct vpux_device {
 	u32 busy_jobs;
 	u64 busy_since;
 	u64 busy_ns;
+	struct vpux_headed mc;
 	struct {
 		u64 owner[64];
 		u32 users[64];

@@ -15,11 +15,17 @@
 
 #include "dla_interface.h"
 #include "vpux_drv.h"
+#include "vpux_headed.h"
 #include "vpux_job.h"
+#include "vpux_regs.h"
 
-/* A job's result from the status of its task, which left the core. */
-static void vpux_result_from_status(const struct dla_task_status *st,
-				    struct vpux_job_result *res)
+/**
+ * vpux_result_from_status() - a job's result from its task's status
+ * @st: the status of a task that left the engine core
+ * @res: out
+ */
+void vpux_result_from_status(const struct dla_task_status *st,
+			     struct vpux_job_result *res)
 {
 	res->core_error = st->error < 0 ? -st->error : 0;
 	res->device_cycles = st->device_cycles;
@@ -79,7 +85,13 @@ static irqreturn_t vpux_irq_handler(int irq, void *arg)
 	bool handled = false;
 
 	spin_lock(&vdev->fw.lock);
-	if (vdev->fw.engine && !vdev->dead && dla_isr_handler(vdev->fw.engine)) {
+	if (!vdev->fw.engine || vdev->dead) {
+		/* nothing to do: the device is going */
+	} else if (vdev->mc.on) {
+		handled = vpux_headed_irq_locked(vdev,
+						 vpux_reg_read(vdev, VPUX_REG_IRQ_STATUS));
+		vpux_sched_dispatch_locked(vdev);
+	} else if (dla_isr_handler(vdev->fw.engine)) {
 		vpux_process_events_locked(vdev);
 		handled = true;
 	}

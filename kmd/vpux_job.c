@@ -105,6 +105,7 @@ void vpux_job_free(struct vpux_job *job)
 		dma_fence_put(job->in_fences[i]);
 	kvfree(job->in_fences);
 	vpux_fw_task_free(job->task_mem);
+	vpux_headed_stage_free(job);
 	if (job->hw_fence && job->hw_fence->ops)
 		dma_fence_put(job->hw_fence);
 	else
@@ -251,6 +252,12 @@ static int vpux_job_prepare_task(struct vpux_job *job,
 	job->task_in.cpu = vaddr + task->offset;
 	ret = vpux_fw_prepare(job->vdev, &job->task_in, &job->task_mem,
 			      &job->task);
+	/* headed: the firmware validates and builds it again from a copy */
+	if (!ret) {
+		ret = vpux_headed_stage(job);
+		if (ret == -E2BIG)
+			ret = -EINVAL;
+	}
 	job->task_in.cpu = NULL;
 	if (ret == -ENOMEM)
 		return ret;

@@ -19,6 +19,7 @@
 #include "dla_interface.h"
 #include "vpux_accel.h"
 #include "vpux_fw.h"
+#include "vpux_headed.h"
 #include "vpux_regs.h"
 
 struct dla_task;
@@ -141,6 +142,7 @@ struct vpux_queue {
  * @n_in_fences: entries of @in_fences
  * @in_fences: the fences of the in-syncobjs (references), checked for an
  *	error when the job is about to start (vpux_job_in_fence_error())
+ * @stage: headed mode: what the firmware reads of the job
  */
 struct vpux_job {
 	struct drm_sched_job base;
@@ -153,7 +155,7 @@ struct vpux_job {
 	/* every address-list entry's BO, and the profile BO */
 	struct drm_gem_object *bos[DRM_VPUX_MAX_ADDR_ENTRIES + 1];
 	u32 task_bo;
-	struct vpux_fw_task task_in;
+	struct vpux_fw_task_in task_in;
 	void *task_mem;
 	struct dla_task *task;
 	u32 refused;
@@ -173,6 +175,7 @@ struct vpux_job {
 	u64 cmx_tiles;
 	u32 n_in_fences;
 	struct dma_fence **in_fences;
+	struct vpux_job_stage stage;
 };
 
 /**
@@ -289,5 +292,7 @@ void vpux_hang_report(struct vpux_device *vdev,
 
 /* vpux_irq.c */
 void vpux_process_events_locked(struct vpux_device *vdev);
+void vpux_result_from_status(const struct dla_task_status *st,
+			     struct vpux_job_result *res);
 
 #endif /* __VPUX_JOB_H__ */

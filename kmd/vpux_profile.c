@@ -100,5 +100,8 @@ void vpux_profile_record(struct vpux_job *job)
 	n = dla_task_op_cycles(job->task, p->op_count, p->op_cycles,
 			       (job->profile_size - sizeof(*p)) /
 			       sizeof(p->op_cycles[0]));
+	/* headed: the kernel's copy never ran; the firmware's did */
+	if (n > 0 && job->stage.cpu)
+		vpux_headed_op_cycles(job, p->op_cycles, n);
 	p->entries = n > 0 ? n : 0;
 }

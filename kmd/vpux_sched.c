@@ -178,6 +178,9 @@ static bool vpux_job_skipped(struct vpux_device *vdev, struct vpux_job *job,
 	} else if (vdev->dead) {
 		res->status = DRM_VPUX_STATUS_ABORTED;
 		res->sys_error = -ENODEV;
+	} else if (vdev->mc.failed) {
+		res->status = DRM_VPUX_STATUS_ABORTED;
+		res->sys_error = -EIO;
 	} else if (READ_ONCE(job->fpriv->banned)) {
 		res->status = DRM_VPUX_STATUS_ABORTED;
 		res->sys_error = -EBADFD;
@@ -207,7 +210,11 @@ static int vpux_job_start_locked(struct vpux_device *vdev,
 		res->sys_error = slot;
 		return slot;
 	}
-	id = dla_task_start(vdev->fw.engine, job->task, slot, job->priority);
+	if (vdev->mc.on)
+		id = vpux_headed_run_locked(vdev, job, slot);
+	else
+		id = dla_task_start(vdev->fw.engine, job->task, slot,
+				    job->priority);
 	trace_vpux_job_run(dev_name(vdev->drm.dev), job->slot->seqno, slot, id);
 	if (id < 0) {
 		vpux_slot_put_locked(vdev, slot);
@@ -304,6 +311,9 @@ void vpux_sched_dispatch_locked(struct vpux_device *vdev)
 	int p;
 
 	lockdep_assert_held(&vdev->fw.lock);
+	/* headed, while the firmware is reloaded: the jobs wait */
+	if (vdev->mc.down && !vdev->mc.failed && !vdev->dead)
+		return;
 	for (p = VPUX_PRIORITIES - 1; p >= 0; p--)
 		list_for_each_entry_safe(q, tmp, &vdev->runq[p], runq_link)
 			if (!vpux_sched_dispatch_queue(vdev, q, &reserved))
@@ -329,7 +339,9 @@ void vpux_sched_complete_locked(struct vpux_device *vdev, struct vpux_job *job,
 	vdev->running[job->task_id] = NULL;
 	vdev->n_running--;
 	vpux_cmx_release_locked(vdev, job);
-	dla_clear_task(vdev->fw.engine, job->task_id);
+	/* headed: the firmware cleared it before it posted the completion */
+	if (!vdev->mc.on)
+		dla_clear_task(vdev->fw.engine, job->task_id);
 	job->task_id = -1;
 	vpux_profile_record(job);
 	atomic64_add(ktime_get_ns() - job->start_ns, &job->fpriv->busy_ns);
@@ -426,6 +438,9 @@ void vpux_sched_quiesce(struct vpux_device *vdev)
 		return;
 	}
 	vdev->dead = true;
+	/* headed: the firmware's ops stop before their jobs complete */
+	if (vdev->mc.on)
+		vpux_headed_stop_locked(vdev);
 	for (id = 0; id < DLA_MAX_TASKS; id++)
 		if (vdev->running[id])
 			vpux_sched_complete_locked(vdev, vdev->running[id], &res);
@@ -434,6 +449,7 @@ void vpux_sched_quiesce(struct vpux_device *vdev)
 	vpux_sched_signal_done(vdev);
 
 	vpux_watchdog_fini(vdev);
+	vpux_headed_fini(vdev);
 	vpux_fw_fini(vdev);
 	vpux_hw_quiesce(vdev);
 }

@@ -139,7 +139,10 @@ static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
 
 	if (now - job->start_ns < timeout_ns)
 		return false;
-	dla_task_result(job->task, st);
+	if (vdev->mc.on)
+		vpux_headed_progress(vdev, job, st);
+	else
+		dla_task_result(job->task, st);
 	if (st->ops_done > job->ops_done || !st->ops_running) {
 		job->ops_done = st->ops_done;
 		job->stalls = 0;
@@ -170,6 +173,20 @@ static struct vpux_job_result vpux_timeout_result(const struct dla_task_status *
 	};
 }
 
+/*
+ * Stop @job and complete it with @res: at once headless (the core stops
+ * its ops), once the firmware confirms headed.
+ */
+static void vpux_watchdog_abort_locked(struct vpux_device *vdev,
+				       struct vpux_job *job,
+				       const struct vpux_job_result *res)
+{
+	if (vdev->mc.on)
+		vpux_headed_abort_locked(vdev, job, res);
+	else
+		vpux_sched_complete_locked(vdev, job, res);
+}
+
 /* Abort every job that has been on the NPU for longer than the cap. */
 static void vpux_watchdog_run_limit_locked(struct vpux_device *vdev, u64 now)
 {
@@ -186,12 +203,15 @@ static void vpux_watchdog_run_limit_locked(struct vpux_device *vdev, u64 now)
 
 		if (!job || now - job->start_ns < limit_ns)
 			continue;
-		dla_task_result(job->task, &st);
+		if (vdev->mc.on)
+			vpux_headed_progress(vdev, job, &st);
+		else
+			dla_task_result(job->task, &st);
 		res = vpux_timeout_result(&st, -ETIME);
 		drm_dbg_driver(&vdev->drm,
 			       "job %llu: over the run-time limit after %u of %u ops: aborted\n",
 			       job->slot->seqno, st.ops_done, st.ops_total);
-		vpux_sched_complete_locked(vdev, job, &res);
+		vpux_watchdog_abort_locked(vdev, job, &res);
 	}
 }
 
@@ -210,11 +230,16 @@ static void vpux_watchdog_work(struct work_struct *work)
 	spin_lock_irqsave(&vdev->fw.lock, flags);
 	if (vdev->dead)
 		goto out_unlock;
-	/* completions whose interrupt went missing first */
-	dla_poll_engines(vdev->fw.engine);
-	vpux_process_events_locked(vdev);
-
 	now = ktime_get_ns();
+	/* completions whose interrupt went missing first */
+	if (vdev->mc.on) {
+		vpux_headed_watchdog_locked(vdev, now);
+		vpux_sched_dispatch_locked(vdev);
+	} else {
+		dla_poll_engines(vdev->fw.engine);
+		vpux_process_events_locked(vdev);
+	}
+
 	vpux_watchdog_run_limit_locked(vdev, now);
 	cycles = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO, VPUX_REG_CYCLES_HI);
 	for (id = 0; id < DLA_MAX_TASKS; id++) {
@@ -233,7 +258,7 @@ static void vpux_watchdog_work(struct work_struct *work)
 		vpux_hang_capture(vdev, hung, &hung_st, &vdev->hang);
 		atomic_inc(&vdev->resets);
 		/* only this task is stopped; the others run on */
-		vpux_sched_complete_locked(vdev, hung, &res);
+		vpux_watchdog_abort_locked(vdev, hung, &res);
 		/*
 		 * The others may have waited behind it the whole time: they
 		 * get a whole timeout from now before they are blamed.

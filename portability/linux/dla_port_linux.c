@@ -39,7 +39,7 @@ dla_s32 dla_get_dma_address(void *driver_context, void *task_data,
 			    dla_s16 index, struct dla_address *dst_ptr,
 			    dla_u32 destination)
 {
-	const struct vpux_fw_task *t = task_data;
+	const struct vpux_fw_task_in *t = task_data;
 
 	if (!t || index < 0 || index >= t->count)
 		return -DLA_ERR_ADDR_INDEX;
@@ -61,7 +61,7 @@ dla_s32 dla_get_dma_address(void *driver_context, void *task_data,
 static void *vpux_fw_range(void *task_data, dla_u64 index, dla_u32 size,
 			   dla_u64 offset)
 {
-	const struct vpux_fw_task *t = task_data;
+	const struct vpux_fw_task_in *t = task_data;
 
 	if (!t || index != 0 || !t->count || offset > t->list[0].size ||
 	    size > t->list[0].size - offset)
@@ -189,7 +189,7 @@ void vpux_fw_fini(struct vpux_device *vdev)
  * Return: 0, the core's error as a negative -DLA_ERR_* (the task is
  * refused), or -ENOMEM.
  */
-int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task *in,
+int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task_in *in,
 		    void **mem, struct dla_task **task)
 {
 	dla_u32 bytes;

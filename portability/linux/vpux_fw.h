@@ -28,12 +28,12 @@ struct vpux_fw_buf {
 };
 
 /**
- * struct vpux_fw_task - a task as dla_task_prepare() reads it (task_data)
+ * struct vpux_fw_task_in - a task as dla_task_prepare() reads it (task_data)
  * @count: entries in @list; entry 0 is the task memory
  * @cpu: kernel mapping of entry 0, which the core reads once
  * @list: device address and size of each entry
  */
-struct vpux_fw_task {
+struct vpux_fw_task_in {
 	u32 count;
 	const void *cpu;
 	struct vpux_fw_buf list[DRM_VPUX_MAX_ADDR_ENTRIES];
@@ -58,7 +58,7 @@ struct vpux_fw {
 
 int vpux_fw_init(struct vpux_device *vdev);
 void vpux_fw_fini(struct vpux_device *vdev);
-int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task *in,
+int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task_in *in,
 		    void **mem, struct dla_task **task);
 void vpux_fw_task_free(void *mem);
 
