@@ -64,37 +64,62 @@ $(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(FW_TEST_DEPS)
 		$(FW_BENCH_LIMITS) -pthread -o $@ $< \
 		$(FW_SRCS) $(PORT_USER_SRCS)
 
-# ---- firmware-check: freestanding rv32 image + -m32 host build ----
+# ---- the firmware image: freestanding rv32 ELF, flat binary, fwpack ----
+# Documentation/firmware.rst. The engine core's limits are the kernel
+# build's (./Kbuild, vpux_drv_cflags): headed and headless accept the
+# same tasks. Static memory for DLA_MAX_TASKS tasks of DLA_TASK_SIZE_MAX
+# bytes each; the header's ram_size says what the image needs in all.
 RV_CC ?= riscv64-unknown-elf-gcc
 RV_NM ?= riscv64-unknown-elf-nm
+RV_OBJCOPY ?= riscv64-unknown-elf-objcopy
 FW_BM_SRCS := $(addprefix $(SRCTOP)/portability/baremetal/,start.S \
-	dla_port_bm.c main.c)
+	fw_header.c dla_port_bm.c fw_fmt.c main.c)
 FW_FREESTANDING := -std=c11 -Wall -Wextra -Werror -Os -ffreestanding \
 	-fno-builtin -nostdlib -nostartfiles -fno-common
-FW_BM_LIMITS := -DDLA_MAX_TASKS=4u -DDLA_MAX_OPS_PER_TASK=512u \
-	-DDLA_MAX_BARRIERS=512u -DDLA_MAX_DEPS_PER_TASK=2048u \
+FW_BM_LIMITS := -DDLA_MAX_TASKS=8u -DDLA_MAX_OPS_PER_TASK=1024u \
+	-DDLA_MAX_BARRIERS=1024u -DDLA_MAX_DEPS_PER_TASK=4096u \
 	-DDLA_MAX_ADDR_ENTRIES=64u
+# the management core's RAM in the model (VPUX_REG_MC_MEM_SIZE)
+FW_RAM_LIMIT ?= 4194304
+FW_VERSION := $(shell v=$$(git -C $(SRCTOP) describe --always --dirty 2>/dev/null); \
+	echo "vpux-fw $${v:-unknown}" | cut -c1-31)
 FW_ELF := $(B)/firmware/vpux-fw.elf
+FW_BIN := $(B)/firmware/vpux_fw.bin
+FWPACK := $(B)/firmware/fwpack
+HOST_PROGS += $(FWPACK)
 
 $(FW_ELF): $(FW_SRCS) $(FW_BM_SRCS) $(FW_HDRS) $(SRCTOP)/firmware/firmware.mk \
 		$(SRCTOP)/portability/baremetal/link.ld \
 		$(wildcard $(SRCTOP)/portability/baremetal/*.h)
 	@mkdir -p $(dir $@)
 	$(RV_CC) -march=rv32imac -mabi=ilp32 $(FW_FREESTANDING) \
-		$(FW_BM_LIMITS) $(FW_CFLAGS) \
+		-fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables \
+		$(FW_BM_LIMITS) $(FW_CFLAGS) '-DVPUX_FW_VERSION="$(FW_VERSION)"' \
 		-I$(SRCTOP)/portability/baremetal \
 		-T $(SRCTOP)/portability/baremetal/link.ld -Wl,--gc-sections \
 		-Wl,--no-warn-rwx-segments \
-		-o $@ $(FW_BM_SRCS) $(FW_SRCS)
+		-o $@ $(FW_BM_SRCS) $(FW_SRCS) -lgcc
 
-.PHONY: firmware-m32 firmware-image
-firmware-image: $(FW_ELF)
+$(FWPACK): $(SRCTOP)/portability/baremetal/fwpack.c $(FW_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/firmware/include -o $@ $<
+
+$(FW_BIN): $(FW_ELF) $(FWPACK)
 	@undef=$$($(RV_NM) -u $(FW_ELF)); \
 	if [ -n "$$undef" ]; then \
 		echo "firmware image has undefined symbols:"; echo "$$undef"; \
 		exit 1; \
 	fi
-	@echo "firmware: $(FW_ELF) links with no undefined symbols"
+	$(RV_OBJCOPY) -O binary $(FW_ELF) $@.tmp
+	$(FWPACK) --ram-limit $(FW_RAM_LIMIT) -o $@ $@.tmp
+	@rm -f $@.tmp
+
+.PHONY: firmware-m32 firmware-image firmware-pack-check
+firmware-image: $(FW_BIN)
+
+# the packed image, checked the way the driver will
+firmware-pack-check: $(FW_BIN) $(FWPACK)
+	$(FWPACK) --ram-limit $(FW_RAM_LIMIT) --check $(FW_BIN)
 
 # Every core file, 32-bit and 64-bit host, freestanding, -Werror.
 firmware-m32:
@@ -108,7 +133,7 @@ firmware-m32:
 	done
 	@echo "firmware: core builds warning-free with -m32 and -m64"
 
-firmware-check: firmware-image firmware-m32
+firmware-check: firmware-image firmware-pack-check firmware-m32
 CHECK_STEPS += firmware-check
 
 # ---- the core inside a kernel module (compile test, stub port) ----

@@ -132,6 +132,21 @@ struct vpux_fw_progress {
 
 #define VPUX_FW_HEARTBEAT_US		10000u
 
+/*
+ * Why the firmware refused to start: VPUX_MC_STATUS_ERROR | reason << 8
+ * in MC_STATUS (the shared memory's header is checked before anything
+ * else; the log ring is not usable for the first four).
+ */
+enum vpux_fw_error {
+	VPUX_FW_ERR_SHM_MAGIC = 1,	/* magic is not VPUX_FW_SHM_MAGIC */
+	VPUX_FW_ERR_SHM_SIZE = 2,	/* size below the header or above VPUX_MC_SHM_MAX */
+	VPUX_FW_ERR_SHM_LOG = 3,	/* log ring: size not a power of two, outside */
+	VPUX_FW_ERR_SHM_CMD = 4,	/* command ring: entries, alignment, outside */
+	VPUX_FW_ERR_SHM_CPL = 5,	/* completion ring: likewise */
+	VPUX_FW_ERR_SHM_PROGRESS = 6,	/* progress table: < max_tasks entries, outside */
+	VPUX_FW_ERR_NPU = 7,		/* the engine core refused the NPU */
+};
+
 /* ---- commands (host -> firmware) ---- */
 
 enum vpux_fw_cmd_op {
