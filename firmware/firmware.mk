@@ -190,3 +190,23 @@ firmware-fuzz-smoke: $(FW_FUZZ)
 		-max_total_time=$(FW_FUZZ_SMOKE_TIME) \
 		$(B)/firmware/fuzz/smoke $(SRCTOP)/firmware/fuzz/corpus
 CHECK_STEPS += firmware-fuzz-smoke
+
+# ---- host tests of the image's tools and pure code ----
+# fwpack on good and broken images (and the built image when there is
+# one); the firmware's formatter against the C library's snprintf.
+FW_IMAGE_TESTS := $(B)/firmware/tests/fw-fwpack $(B)/firmware/tests/fw-fmt
+HOST_TESTS += $(FW_IMAGE_TESTS)
+
+$(B)/firmware/tests/fw-fwpack: $(SRCTOP)/firmware/tests/fwpack_test.c $(FWPACK) \
+		$(FW_HDRS) $(SRCTOP)/include/vpux_tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/firmware/include \
+		'-DFWPACK="$(FWPACK)"' '-DFW_BIN="$(FW_BIN)"' -o $@ $< -lz
+
+$(B)/firmware/tests/fw-fmt: $(SRCTOP)/firmware/tests/fw_fmt_test.c \
+		$(SRCTOP)/portability/baremetal/fw_fmt.c \
+		$(SRCTOP)/portability/baremetal/bm.h $(FW_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) -Wno-format-truncation \
+		-I$(SRCTOP)/firmware/include -I$(SRCTOP)/portability/baremetal \
+		-o $@ $< $(SRCTOP)/portability/baremetal/fw_fmt.c

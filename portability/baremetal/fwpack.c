@@ -172,6 +172,8 @@ static int check_header(const struct vpux_fw_header *h, const unsigned char *buf
 	    h->header_size > len)
 		return bad("bad header_size %u (at least %zu, 4-aligned, inside the %zu-byte file)",
 			   h->header_size, sizeof(*h), len);
+	if (!pack && !h->image_size)
+		return bad("image_size 0: not packed (fwpack IMAGE fills it and the crc32)");
 	if (!pack && h->image_size > len)
 		return bad("truncated: %zu bytes, the header's image_size is %u",
 			   len, h->image_size);
