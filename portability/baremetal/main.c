@@ -365,8 +365,10 @@ static void fw_drain_commands(void)
 		fw_fence();	/* entry read before the slot is given back */
 		fw_shm->cmd_head = head + 1;
 		/* the host may have added more meanwhile */
-		if (head + 1 == tail)
-			tail = rd(&fw_shm->cmd_tail), fw_fence();
+		if (head + 1 == tail) {
+			tail = rd(&fw_shm->cmd_tail);
+			fw_fence();
+		}
 	}
 }
 
@@ -442,6 +444,8 @@ int main(void)
 
 	err = fw_shm_check(shm);
 	if (err) {
+		/* the console only: the log ring is not known to be usable */
+		dla_error("fw: bad shared memory header: reason %u\n", err);
 		fw_status(VPUX_MC_STATUS_ERROR | err << 8);
 		fw_stop();
 	}
