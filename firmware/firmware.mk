@@ -98,7 +98,7 @@ $(FW_ELF): $(FW_SRCS) $(FW_BM_SRCS) $(FW_HDRS) $(SRCTOP)/firmware/firmware.mk \
 		-I$(SRCTOP)/portability/baremetal \
 		-T $(SRCTOP)/portability/baremetal/link.ld -Wl,--gc-sections \
 		-Wl,--no-warn-rwx-segments \
-		-o $@ $(FW_BM_SRCS) $(FW_SRCS) -lgcc
+		-o $@ $(FW_BM_SRCS) $(FW_SRCS)
 
 $(FWPACK): $(SRCTOP)/portability/baremetal/fwpack.c $(FW_HDRS)
 	@mkdir -p $(dir $@)

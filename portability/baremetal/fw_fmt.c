@@ -28,15 +28,44 @@ static void fw_pad(struct fw_out *o, char c, int n)
 		fw_putc(o, c);
 }
 
-/* Digits of @v in base @base, reversed, into @tmp; returns their count. */
+/*
+ * @v / 10 and its remainder, 16 bits at a time in 32-bit arithmetic: rv32
+ * has no 64-bit divide and the image links no libgcc (the core needs
+ * none either).
+ */
+static dla_u64 fw_div10(dla_u64 v, unsigned int *rem)
+{
+	dla_u32 part[4] = { (dla_u32)(v >> 48) & 0xffff,
+			    (dla_u32)(v >> 32) & 0xffff,
+			    (dla_u32)(v >> 16) & 0xffff, (dla_u32)v & 0xffff };
+	dla_u32 r = 0, cur;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		cur = r << 16 | part[i];
+		part[i] = cur / 10;
+		r = cur % 10;
+	}
+	*rem = r;
+	return (dla_u64)part[0] << 48 | (dla_u64)part[1] << 32 |
+	       (dla_u64)part[2] << 16 | part[3];
+}
+
+/* Digits of @v in base 10 or 16, reversed, into @tmp; their count. */
 static int fw_digits(char *tmp, dla_u64 v, unsigned int base, int upper)
 {
 	const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	unsigned int d;
 	int n = 0;
 
 	do {
-		tmp[n++] = dig[v % base];
-		v /= base;
+		if (base == 16) {
+			d = (unsigned int)(v & 15);
+			v >>= 4;
+		} else {
+			v = fw_div10(v, &d);
+		}
+		tmp[n++] = dig[d];
 	} while (v);
 	return n;
 }
