@@ -117,9 +117,17 @@ $(FW_BIN): $(FW_ELF) $(FWPACK)
 .PHONY: firmware-m32 firmware-image firmware-pack-check
 firmware-image: $(FW_BIN)
 
-# the packed image, checked the way the driver will
+# the packed image, checked the way the driver will; and its limits are
+# still the kernel build's
 firmware-pack-check: $(FW_BIN) $(FWPACK)
 	$(FWPACK) --ram-limit $(FW_RAM_LIMIT) --check $(FW_BIN)
+	@k=$$(grep -o -- '-DDLA_MAX_[A-Z_]*=[0-9]*u' $(SRCTOP)/Kbuild | sort); \
+	f=$$(echo $(FW_BM_LIMITS) | tr ' ' '\n' | sort); \
+	if [ "$$k" != "$$f" ]; then \
+		echo "firmware: FW_BM_LIMITS differ from ./Kbuild's:"; \
+		echo "  Kbuild: "$$k; echo "  image:  "$$f; exit 1; \
+	fi
+	@echo "firmware: the image's limits are the kernel build's"
 
 # Every core file, 32-bit and 64-bit host, freestanding, -Werror.
 firmware-m32:
