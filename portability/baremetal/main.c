@@ -55,11 +55,13 @@ struct fw_slot {
 };
 
 static dla_u64 fw_engine_mem[(DLA_ENGINE_SIZE_MAX + 7) / 8];
-static dla_u64 fw_task_mem[DLA_MAX_TASKS][(DLA_TASK_SIZE_MAX + 7) / 8];
+/* not zeroed at boot (link.ld): dla_task_prepare() writes it all first */
+#define FW_NOINIT __attribute__((section(".noinit")))
+static dla_u64 fw_task_mem[DLA_MAX_TASKS][(DLA_TASK_SIZE_MAX + 7) / 8] FW_NOINIT;
 static struct fw_slot fw_slots[DLA_MAX_TASKS];
 static dla_u8 fw_id_slot[DLA_MAX_TASKS];	/* core id -> host slot */
 static struct fw_stage fw_stage;
-static dla_u32 fw_cycles[DLA_MAX_OPS_PER_TASK];
+static dla_u32 fw_cycles[DLA_MAX_OPS_PER_TASK] FW_NOINIT;
 
 static struct dla_engine *fw_engine;
 static volatile struct vpux_fw_shm *fw_shm;
