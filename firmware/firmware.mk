@@ -218,3 +218,27 @@ $(B)/firmware/tests/fw-fmt: $(SRCTOP)/firmware/tests/fw_fmt_test.c \
 	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) -Wno-format-truncation \
 		-I$(SRCTOP)/firmware/include -I$(SRCTOP)/portability/baremetal \
 		-o $@ $< $(SRCTOP)/portability/baremetal/fw_fmt.c
+
+# The formatter again, built for the image's ISA (no libc, no libgcc) and
+# run under qemu-riscv32 (Debian's qemu-user): 64-bit va_args and the
+# divisions on rv32. A small script is the test program, so that
+# run-tests.sh needs no binfmt_misc.
+QEMU_RV32 ?= qemu-riscv32
+FW_FMT_RV32 := $(B)/firmware/tests/fw-fmt-rv32
+HOST_TESTS += $(FW_FMT_RV32)
+
+$(FW_FMT_RV32).elf: $(SRCTOP)/firmware/tests/fw_fmt_rv32.c \
+		$(SRCTOP)/portability/baremetal/fw_fmt.c \
+		$(SRCTOP)/portability/baremetal/bm.h $(FW_HDRS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) -march=rv32imac -mabi=ilp32 $(FW_FREESTANDING) \
+		-fno-tree-loop-distribute-patterns $(FW_CFLAGS) \
+		-I$(SRCTOP)/portability/baremetal -static -Wl,--no-relax \
+		-Wl,--no-warn-rwx-segments -o $@ $< \
+		$(SRCTOP)/portability/baremetal/fw_fmt.c
+
+$(FW_FMT_RV32): $(FW_FMT_RV32).elf
+	@{ echo '#!/bin/sh'; \
+	   echo 'command -v $(QEMU_RV32) >/dev/null 2>&1 || { echo "ok 1 # SKIP no $(QEMU_RV32) (qemu-user)"; echo 1..1; exit 0; }'; \
+	   echo 'exec $(QEMU_RV32) $(FW_FMT_RV32).elf'; } >$@
+	@chmod +x $@
