@@ -36,9 +36,9 @@ $(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c tools/bench/bench_util.h uapi/dr
 		-I$(SRCTOP)/firmware/tests -o $@ $<
 
 # Boot the VM with the module loaded and run the benchmark there.
-bench-vm: deps module $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH)
+bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH)
 	@echo "host: $$(nproc) CPUs, load average $$(cut -d' ' -f1-3 /proc/loadavg) (the VM's 2 vCPUs share them)"
-	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko \
+	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_FW=$(FW_BIN) \
 		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET)" \
 		tools/vm/vm-run.sh demo $(B)/bench-vm \
 		'vpux-job-bench $(BENCH_ARGS) && echo && echo "== vpux-req-bench" &&' \

@@ -63,6 +63,10 @@ for f in ${VPUX_BINS:-}; do
 done
 VPUX_BINS=$bins
 export VPUX_BINS
+# the management core's image (make firmware-image), which vm-run.sh
+# installs as /lib/firmware/vpux/vpux_fw.bin in the guest
+VPUX_FW=${VPUX_FW-$B/firmware/vpux_fw.bin}
+export VPUX_FW
 
 if [ -n "${VPUX_DEBUG_TESTS:-}" ]; then
 	cat "$VPUX_DEBUG_TESTS" >"$RESULTS/tests.list"

@@ -21,7 +21,10 @@
 # libraries follow), VPUX_MODULE_PARAMS,
 # VPUX_VM_TIMEOUT (seconds, default 300), VPUX_VM_MEM (MiB, default 1024),
 # VPUX_VM_KERNEL and VPUX_VM_BASE (a bzImage to boot instead of Debian's,
-# e.g. the debug kernel, and the base cpio made for it by mkbase.sh).
+# e.g. the debug kernel, and the base cpio made for it by mkbase.sh),
+# VPUX_FW (the management core's firmware image, installed as
+# /lib/firmware/vpux/vpux_fw.bin where request_firmware() finds it;
+# default $B/firmware/vpux_fw.bin when it was built, empty for none).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -66,6 +69,15 @@ for bin in ${VPUX_BINS:-}; do
 		esac
 	done
 done
+
+# The firmware image (make firmware-image) for headed devices.
+VPUX_FW=${VPUX_FW-${B:-$TOP/build}/firmware/vpux_fw.bin}
+if [ -n "$VPUX_FW" ] && [ -f "$VPUX_FW" ]; then
+	mkdir -p "$pay/lib/firmware/vpux"
+	cp "$VPUX_FW" "$pay/lib/firmware/vpux/vpux_fw.bin"
+elif [ -n "$VPUX_FW" ] && [ "$VPUX_FW" != "${B:-$TOP/build}/firmware/vpux_fw.bin" ]; then
+	die "$VPUX_FW: no such firmware image (make firmware-image)"
+fi
 
 case "$mode" in
 test)

@@ -6,12 +6,14 @@ VM_TESTS := tools/vm/tests.list
 VM_EXAMPLES := $(basename $(notdir $(wildcard examples/*.vasm)))
 VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(SRCTOP)/tools/vm/tap-cmd.sh \
 	$(SRCTOP)/tools/vm/split-check.sh $(SPLIT_KOS) $(VM_EXTRA_BINS) $(addprefix $(B)/examples/,$(addsuffix .vpux,$(VM_EXAMPLES)))
-VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)"
+VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)" \
+	VPUX_FW=$(FW_BIN)
 
 .PHONY: check-debug debug-kernel fuzz-long
 
 # The VM suite on the stock kernel; per-command TAP in $(B)/vm.
-vm-check: module $(VM_BINS)
+# The management core's image rides along (/lib/firmware/vpux/vpux_fw.bin).
+vm-check: module firmware-image $(VM_BINS)
 	@$(VM_ENV) tools/vm/vm-suite.sh vm $(B)/vm $(VM_TESTS)
 
 # The split build (make module-split), which the suite loads once.
@@ -20,14 +22,14 @@ $(SPLIT_KOS) &: $(shell git -C $(SRCTOP) ls-files Kbuild kmd firmware portabilit
 	@$(MAKE) -s module-split
 
 # The same suite on the debug kernel (KASAN, lockdep, kmemleak, ...).
-check-debug: deps $(VM_BINS)
-	@VPUX_BINS="$(VM_BINS)" B=$(B) tools/vm/check-debug.sh
+check-debug: deps firmware-image $(VM_BINS)
+	@VPUX_BINS="$(VM_BINS)" VPUX_FW=$(FW_BIN) B=$(B) tools/vm/check-debug.sh
 
 # The coverage-guided ioctl fuzzer for 1,000,000 calls on the debug
 # kernel, with its coverage (not part of check; FUZZ_LONG_CALLS,
 # FUZZ_LONG_TIME, FUZZ_LONG_SEED override).
-fuzz-long: deps $(VM_BINS)
-	@VPUX_BINS="$(VM_BINS)" B=$(B) tools/vm/fuzz-long.sh
+fuzz-long: deps firmware-image $(VM_BINS)
+	@VPUX_BINS="$(VM_BINS)" VPUX_FW=$(FW_BIN) B=$(B) tools/vm/fuzz-long.sh
 
 # Build (or find cached) the debug kernel only.
 debug-kernel: deps
@@ -40,7 +42,7 @@ debug-kernel: deps
 # core + NPU model in the process).
 DEMO_NET := $(B)/examples/tiny_cnn.vpux
 demo: deps
-	@$(MAKE) -s module userspace >/dev/null
+	@$(MAKE) -s module userspace firmware-image >/dev/null
 	@$(VM_ENV) tools/vm/vm-run.sh demo $(B)/demo \
 		'vpux-info && echo && echo "== examples/tiny_cnn.vasm through /dev/accel/accel0" &&' \
 		'vpux-run --device /dev/accel/accel0 --check --top 3 --repeat 20 /vpux/bin/tiny_cnn.vpux'
@@ -49,5 +51,5 @@ demo: deps
 	@$(B)/tools/vpux-run --check --top 3 --repeat 20 $(DEMO_NET)
 
 # Interactive: a shell in the VM with the module loaded.
-vm-shell: module $(VM_BINS)
+vm-shell: module firmware-image $(VM_BINS)
 	@$(VM_ENV) tools/vm/vm-run.sh shell
