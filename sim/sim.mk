@@ -91,3 +91,6 @@ BENCH_PROGS += $(SIM_BENCH)
 $(SIM_BENCH): $(SRCTOP)/sim/tests/bench/sim_bench.c $(SIM_FAST_OBJS) $(SIM_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SIM_CFLAGS) -pthread -o $@ $< $(SIM_FAST_OBJS)
+
+# The management core's interpreter: test programs, host test, benchmark.
+include $(SRCTOP)/sim/tests/rv/rv.mk
