@@ -35,8 +35,12 @@
 #define F3(i)		(((i) >> 12) & 7u)
 #define F7(i)		((i) >> 25)
 #define IMM_I(i)	((u32)((s32)(i) >> 20))
-#define IMM_S(i)	((u32)(((s32)(i) >> 20) & ~31) | RD(i))
 #define IMM_U(i)	((i) & 0xfffff000u)
+
+static inline u32 imm_s(u32 i)
+{
+	return (u32)(((s32)i >> 20) & ~31) | RD(i);
+}
 
 static inline u32 imm_b(u32 i)
 {
@@ -788,38 +792,29 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 			off = a - base;
 			switch (F3(insn)) {
 			case 0:	/* LB */
-				if (likely(off <= lim4 + 3))
-					v = (u32)(s32)(s8)ram[off];
-				else if ((cause = rv_load_slow(rv, a, 1, &v)))
-					goto mem_fault;
-				else
-					v = (u32)(s32)(s8)v;
+				if (unlikely(off > lim4 + 3))
+					goto load_slow;
+				v = (u32)(s32)(s8)ram[off];
 				break;
 			case 4:	/* LBU */
-				if (likely(off <= lim4 + 3))
-					v = ram[off];
-				else if ((cause = rv_load_slow(rv, a, 1, &v)))
-					goto mem_fault;
+				if (unlikely(off > lim4 + 3))
+					goto load_slow;
+				v = ram[off];
 				break;
 			case 1:	/* LH */
-				if (likely(off <= lim4 + 2 && !(a & 1u)))
-					v = (u32)(s32)(s16)rd16(ram + off);
-				else if ((cause = rv_load_slow(rv, a, 2, &v)))
-					goto mem_fault;
-				else
-					v = (u32)(s32)(s16)v;
+				if (unlikely(off > lim4 + 2 || (a & 1u)))
+					goto load_slow;
+				v = (u32)(s32)(s16)rd16(ram + off);
 				break;
 			case 5:	/* LHU */
-				if (likely(off <= lim4 + 2 && !(a & 1u)))
-					v = rd16(ram + off);
-				else if ((cause = rv_load_slow(rv, a, 2, &v)))
-					goto mem_fault;
+				if (unlikely(off > lim4 + 2 || (a & 1u)))
+					goto load_slow;
+				v = rd16(ram + off);
 				break;
 			case 2:	/* LW */
-				if (likely(off <= lim4 && !(a & 3u)))
-					v = rd32(ram + off);
-				else if ((cause = rv_load_slow(rv, a, 4, &v)))
-					goto mem_fault;
+				if (unlikely(off > lim4 || (a & 3u)))
+					goto load_slow;
+				v = rd32(ram + off);
 				break;
 			default:
 				goto illegal;
@@ -827,27 +822,24 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 			x[RD(insn)] = v;
 			break;
 		case OP_STORE:
-			a = x[RS1(insn)] + IMM_S(insn);
+			a = x[RS1(insn)] + imm_s(insn);
 			v = x[RS2(insn)];
 			off = a - base;
 			switch (F3(insn)) {
 			case 0:	/* SB */
-				if (likely(off <= lim4 + 3))
-					ram[off] = v;
-				else if ((cause = rv_store_slow(rv, a, 1, v)))
-					goto mem_fault;
+				if (unlikely(off > lim4 + 3))
+					goto store_slow;
+				ram[off] = v;
 				break;
 			case 1:	/* SH */
-				if (likely(off <= lim4 + 2 && !(a & 1u)))
-					wr16(ram + off, v);
-				else if ((cause = rv_store_slow(rv, a, 2, v)))
-					goto mem_fault;
+				if (unlikely(off > lim4 + 2 || (a & 1u)))
+					goto store_slow;
+				wr16(ram + off, v);
 				break;
 			case 2:	/* SW */
-				if (likely(off <= lim4 && !(a & 3u)))
-					wr32(ram + off, v);
-				else if ((cause = rv_store_slow(rv, a, 4, v)))
-					goto mem_fault;
+				if (unlikely(off > lim4 || (a & 3u)))
+					goto store_slow;
+				wr32(ram + off, v);
 				break;
 			default:
 				goto illegal;
@@ -995,11 +987,27 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 		default:
 			goto illegal;
 		}
+retire:
 		x[0] = 0;
 		retired++;
 		pc = next;
 		continue;
 
+load_slow:	/* F3 is a valid load's */
+		cause = rv_load_slow(rv, a, 1u << (F3(insn) & 3u), &v);
+		if (cause)
+			goto mem_fault;
+		if (F3(insn) == 0)
+			v = (u32)(s32)(s8)v;
+		else if (F3(insn) == 1)
+			v = (u32)(s32)(s16)v;
+		x[RD(insn)] = v;
+		goto retire;
+store_slow:	/* F3 is a valid store's */
+		cause = rv_store_slow(rv, a, 1u << F3(insn), v);
+		if (cause)
+			goto mem_fault;
+		goto retire;
 illegal:
 		cause = VPUX_RV_CAUSE_ILLEGAL_INSN;
 		tval = raw;
