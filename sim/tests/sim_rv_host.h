@@ -20,14 +20,15 @@
 
 #include "vpux_rv.h"
 
-#define RVH_RAM_BASE	0x10000u
+#define RVH_RAM_BASE	0x10000u	/* sim/tests/rv/link.ld */
 #define RVH_RAM_SIZE	(4u << 20)
-#define RVH_HANDLER	(RVH_RAM_BASE + RVH_RAM_SIZE - 16)
+#define RVH_HANDLER(h)	((h)->base + RVH_RAM_SIZE - 16)
 #define RVH_OUT_MAX	(64u << 10)
 
 struct rvh {
 	struct vpux_rv rv;
 	u8 *ram;
+	u32 base;
 	char out[RVH_OUT_MAX];
 	size_t out_len;
 	int exit_code;
@@ -65,17 +66,18 @@ static inline void rvh_wr32(u8 *p, u32 v)
 }
 
 /*
- * Load @path into a fresh RAM and reset the hart at its entry. 0 or -1
- * with a message in @err.
+ * Load @path into a fresh RAM at @base and reset the hart at its entry.
+ * 0 or -1 with a message in @err.
  */
-static inline int rvh_load(struct rvh *h, const char *path, char *err,
-			   size_t errlen)
+static inline int rvh_load(struct rvh *h, const char *path, u32 base,
+			   char *err, size_t errlen)
 {
 	const Elf32_Ehdr *eh;
 	size_t len = 0, i;
 	u8 *img;
 
 	memset(h, 0, sizeof(*h));
+	h->base = base;
 	img = rvh_read_file(path, &len);
 	if (!img) {
 		snprintf(err, errlen, "cannot read %s", path);
@@ -100,15 +102,15 @@ static inline int rvh_load(struct rvh *h, const char *path, char *err,
 	for (i = 0; i < eh->e_phnum; i++) {
 		const Elf32_Phdr *ph = (const Elf32_Phdr *)(img + eh->e_phoff) +
 				       i;
-		u32 off = ph->p_vaddr - RVH_RAM_BASE;
+		u32 off = ph->p_vaddr - h->base;
 
 		if (ph->p_type != PT_LOAD)
 			continue;
 		if (ph->p_filesz > ph->p_memsz || ph->p_offset > len ||
 		    ph->p_filesz > len - ph->p_offset ||
-		    ph->p_vaddr < RVH_RAM_BASE ||
-		    off > RVH_HANDLER - RVH_RAM_BASE - 4096 ||
-		    ph->p_memsz > RVH_HANDLER - RVH_RAM_BASE - 4096 - off) {
+		    ph->p_vaddr < h->base ||
+		    off > RVH_RAM_SIZE - 4096 ||
+		    ph->p_memsz > RVH_RAM_SIZE - 4096 - off) {
 			snprintf(err, errlen, "%s: segment %zu outside RAM",
 				 path, i);
 			free(img);
@@ -119,15 +121,15 @@ static inline int rvh_load(struct rvh *h, const char *path, char *err,
 		memcpy(h->ram + off, img + ph->p_offset, ph->p_filesz);
 	}
 	h->rv.ram = h->ram;
-	h->rv.ram_base = RVH_RAM_BASE;
+	h->rv.ram_base = h->base;
 	h->rv.ram_size = RVH_RAM_SIZE;
 	vpux_rv_reset(&h->rv, eh->e_entry);
 	free(img);
 
-	rvh_wr32(h->ram + RVH_HANDLER - RVH_RAM_BASE, 0x10500073u);	/* wfi */
-	rvh_wr32(h->ram + RVH_HANDLER - RVH_RAM_BASE + 4, 0x30200073u); /* mret */
-	h->rv.mtvec = RVH_HANDLER;
-	h->rv.x[2] = RVH_HANDLER - 64;	/* sp */
+	rvh_wr32(h->ram + RVH_RAM_SIZE - 16, 0x10500073u);	/* wfi */
+	rvh_wr32(h->ram + RVH_RAM_SIZE - 12, 0x30200073u);	/* mret */
+	h->rv.mtvec = RVH_HANDLER(h);
+	h->rv.x[2] = RVH_HANDLER(h) - 64;	/* sp */
 	h->exit_code = -1;
 	return 0;
 }
@@ -153,7 +155,7 @@ static inline int rvh_run(struct rvh *h, u64 limit, u32 slice, char *err,
 		h->retired += vpux_rv_run(rv, slice);
 		if (!rv->wfi)
 			continue;
-		if (rv->pc != RVH_HANDLER + 4 ||
+		if (rv->pc != RVH_HANDLER(h) + 4 ||
 		    rv->mcause != VPUX_RV_CAUSE_ECALL_M) {
 			snprintf(err, errlen,
 				 "unexpected trap: mcause %#x mepc %#x mtval %#x",
@@ -168,14 +170,14 @@ static inline int rvh_run(struct rvh *h, u64 limit, u32 slice, char *err,
 			h->exit_code = (int)(a0 & 0xff);
 			return 0;
 		case 64:	/* write(fd, buf, len) */
-			if (a0 != 1 || a1 - RVH_RAM_BASE > RVH_RAM_SIZE ||
-			    a2 > RVH_RAM_SIZE - (a1 - RVH_RAM_BASE) ||
+			if (a0 != 1 || a1 - h->base > RVH_RAM_SIZE ||
+			    a2 > RVH_RAM_SIZE - (a1 - h->base) ||
 			    a2 > sizeof(h->out) - h->out_len) {
 				rv->x[10] = (u32)-14;	/* -EFAULT */
 				break;
 			}
 			memcpy(h->out + h->out_len,
-			       h->ram + (a1 - RVH_RAM_BASE), a2);
+			       h->ram + (a1 - h->base), a2);
 			h->out_len += a2;
 			rv->x[10] = a2;
 			break;

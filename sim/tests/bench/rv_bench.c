@@ -30,7 +30,8 @@ int main(void)
 	int i;
 
 	for (i = 0; i < 5; i++) {
-		if (rvh_load(&h, RV_TEST_DIR "/bench.elf", err, sizeof(err))) {
+		if (rvh_load(&h, RV_TEST_DIR "/bench.elf", RVH_RAM_BASE, err,
+			     sizeof(err))) {
 			fprintf(stderr, "rv_bench: %s\n", err);
 			return 1;
 		}

@@ -41,13 +41,14 @@ $(RV_TEST_DIR)/%.expected: $(RV_TEST_DIR)/%.elf $(QEMU_RV32)
 		echo "SKIP: no qemu-riscv32" >$@.tmp; \
 	fi; mv $@.tmp $@
 
-# only the interpreter of the model's objects
+# only the interpreter of the model's objects; also runs the firmware image
 $(B)/sim/tests/sim_rv_test: $(SRCTOP)/sim/tests/sim_rv_test.c \
 		$(B)/sim/obj/sim/vpux_rv.o $(SRCTOP)/sim/tests/sim_rv_host.h \
-		$(SIM_HDRS) $(RV_TEST_EXPECTED)
+		$(SIM_HDRS) $(RV_TEST_EXPECTED) $(FW_ELF)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) \
-		-DRV_TEST_DIR='"$(RV_TEST_DIR)"' -o $@ $< \
+		-DRV_TEST_DIR='"$(RV_TEST_DIR)"' -DRV_FW_ELF='"$(FW_ELF)"' \
+		-o $@ $< \
 		$(B)/sim/obj/sim/vpux_rv.o
 
 # Benchmark: guest instructions per second on bench.elf (make bench)
