@@ -108,6 +108,8 @@ void vpux_rv_reset(struct vpux_rv *rv, u32 pc)
 	rv->reservation = 0;
 	rv->reserved = false;
 	rv->wfi = false;
+	memset(rv->ccache_key, 0, sizeof(rv->ccache_key));
+	memset(rv->ccache_insn, 0, sizeof(rv->ccache_insn));
 }
 
 void vpux_rv_set_irq(struct vpux_rv *rv, u32 mip_bit, bool level)
@@ -255,6 +257,7 @@ static inline u32 sext(u32 v, unsigned int bits)
 #define OP_JAL		0x6fu
 #define OP_SYSTEM	0x73u
 #define INSN_EBREAK	0x00100073u
+#define OPC(op)		((op) >> 2)	/* opcode[6:2] */
 
 static u32 rv_expand_q0(u32 c)
 {
@@ -277,37 +280,49 @@ static u32 rv_expand_q0(u32 c)
 	}
 }
 
+/* C.J/C.JAL: offset[11|4|9:8|10|6|7|3:1|5] = c[12:2] */
+static inline u32 cj_imm(u32 c)
+{
+	return sext(((c >> 1) & 0x800u) | ((c >> 7) & 0x10u) |
+		    ((c >> 1) & 0x300u) | ((c << 2) & 0x400u) |
+		    ((c >> 1) & 0x40u) | ((c << 1) & 0x80u) |
+		    ((c >> 2) & 0xeu) | ((c << 3) & 0x20u), 12);
+}
+
+/* C.BEQZ/C.BNEZ: offset[8|4:3] = c[12:10], [7:6|2:1|5] = c[6:2] */
+static inline u32 cb_imm(u32 c)
+{
+	return sext(((c >> 4) & 0x100u) | ((c >> 7) & 0x18u) |
+		    ((c << 1) & 0xc0u) | ((c >> 2) & 6u) | ((c << 3) & 0x20u),
+		    9);
+}
+
+/* C.ADDI16SP: nzimm[9|4|6|8:7|5] = c[12|6|5|4:3|2] */
+static inline u32 c16sp_imm(u32 c)
+{
+	return sext(((c >> 3) & 0x200u) | ((c >> 2) & 0x10u) |
+		    ((c << 1) & 0x40u) | ((c << 4) & 0x180u) |
+		    ((c << 3) & 0x20u), 10);
+}
+
 static u32 rv_expand_q1(u32 c)
 {
 	u32 rd = (c >> 7) & 31u, rp = 8 + ((c >> 7) & 7u);
 	u32 rs2p = 8 + ((c >> 2) & 7u);
+	/* imm[5] = c[12], imm[4:0] = c[6:2] */
 	u32 imm6 = sext(((c >> 7) & 0x20u) | ((c >> 2) & 31u), 6);
-	u32 jimm, bimm;
-
-	/* C.J/C.JAL: offset[11|4|9:8|10|6|7|3:1|5] = c[12:2] */
-	jimm = sext(((c >> 1) & 0x800u) | ((c >> 7) & 0x10u) |
-		    ((c >> 1) & 0x300u) | ((c << 2) & 0x400u) |
-		    ((c >> 1) & 0x40u) | ((c << 1) & 0x80u) |
-		    ((c >> 2) & 0xeu) | ((c << 3) & 0x20u), 12);
-	/* C.BEQZ/C.BNEZ: offset[8|4:3] = c[12:10], [7:6|2:1|5] = c[6:2] */
-	bimm = sext(((c >> 4) & 0x100u) | ((c >> 7) & 0x18u) |
-		    ((c << 1) & 0xc0u) | ((c >> 2) & 6u) | ((c << 3) & 0x20u),
-		    9);
+	u32 nz;
 
 	switch (c >> 13) {
 	case 0:	/* C.ADDI (C.NOP, hints) */
 		return enc_i(OP_IMM, 0, rd, rd, imm6 & 0xfffu);
 	case 1:	/* C.JAL */
-		return enc_j(1, jimm);
+		return enc_j(1, cj_imm(c));
 	case 2:	/* C.LI */
 		return enc_i(OP_IMM, 0, rd, 0, imm6 & 0xfffu);
 	case 3:
-		if (rd == 2) {	/* C.ADDI16SP: nzimm[9|4|6|8:7|5] */
-			u32 nz = sext(((c >> 3) & 0x200u) |
-				      ((c >> 2) & 0x10u) | ((c << 1) & 0x40u) |
-				      ((c << 4) & 0x180u) | ((c << 3) & 0x20u),
-				      10);
-
+		if (rd == 2) {	/* C.ADDI16SP */
+			nz = c16sp_imm(c);
 			return nz ? enc_i(OP_IMM, 0, 2, 2, nz & 0xfffu) : 0;
 		}
 		/* C.LUI */
@@ -341,11 +356,11 @@ static u32 rv_expand_q1(u32 c)
 			}
 		}
 	case 5:	/* C.J */
-		return enc_j(0, jimm);
+		return enc_j(0, cj_imm(c));
 	case 6:	/* C.BEQZ */
-		return enc_b(0, rp, 0, bimm);
+		return enc_b(0, rp, 0, cb_imm(c));
 	default: /* C.BNEZ */
-		return enc_b(1, rp, 0, bimm);
+		return enc_b(1, rp, 0, cb_imm(c));
 	}
 }
 
@@ -735,31 +750,41 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 			ilen = 4;
 		} else {
 			raw &= 0xffffu;
-			insn = rv_expand(raw);
+			off = (raw ^ (raw >> 9)) & (VPUX_RV_CCACHE - 1);
+			if (likely(rv->ccache_key[off] == raw)) {
+				insn = rv->ccache_insn[off];
+			} else {
+				insn = rv_expand(raw);
+				rv->ccache_key[off] = raw;
+				rv->ccache_insn[off] = insn;
+			}
 			ilen = 2;
 		}
 		next = pc + ilen;
 		tval = 0;
 
-		switch (insn & 0x7fu) {
-		case OP_LUI:
+		/* a dense switch on opcode[6:2]: one jump table */
+		if (unlikely((insn & 3u) != 3u))
+			goto illegal;	/* an illegal compressed one: 0 */
+		switch ((insn >> 2) & 31u) {
+		case OPC(OP_LUI):
 			x[RD(insn)] = IMM_U(insn);
 			break;
-		case OP_AUIPC:
+		case OPC(OP_AUIPC):
 			x[RD(insn)] = pc + IMM_U(insn);
 			break;
-		case OP_JAL:
+		case OPC(OP_JAL):
 			x[RD(insn)] = next;
 			next = pc + imm_j(insn);
 			break;
-		case OP_JALR:
+		case OPC(OP_JALR):
 			if (F3(insn))
 				goto illegal;
 			a = (x[RS1(insn)] + IMM_I(insn)) & ~1u;
 			x[RD(insn)] = next;
 			next = a;
 			break;
-		case OP_BRANCH:
+		case OPC(OP_BRANCH):
 			a = x[RS1(insn)];
 			b = x[RS2(insn)];
 			switch (F3(insn)) {
@@ -787,7 +812,7 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 			if (v)
 				next = pc + imm_b(insn);
 			break;
-		case OP_LOAD:
+		case OPC(OP_LOAD):
 			a = x[RS1(insn)] + IMM_I(insn);
 			off = a - base;
 			switch (F3(insn)) {
@@ -821,7 +846,7 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 			}
 			x[RD(insn)] = v;
 			break;
-		case OP_STORE:
+		case OPC(OP_STORE):
 			a = x[RS1(insn)] + imm_s(insn);
 			v = x[RS2(insn)];
 			off = a - base;
@@ -845,7 +870,7 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 				goto illegal;
 			}
 			break;
-		case OP_IMM:
+		case OPC(OP_IMM):
 			a = x[RS1(insn)];
 			b = IMM_I(insn);
 			switch (F3(insn)) {
@@ -883,7 +908,7 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 			}
 			x[RD(insn)] = v;
 			break;
-		case OP_OP:
+		case OPC(OP_OP):
 			a = x[RS1(insn)];
 			b = x[RS2(insn)];
 			switch (F7(insn) << 3 | F3(insn)) {
@@ -926,7 +951,7 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 			}
 			x[RD(insn)] = v;
 			break;
-		case OP_AMO:
+		case OPC(OP_AMO):
 			if (F3(insn) != 2)
 				goto illegal;
 			a = x[RS1(insn)];
@@ -937,11 +962,11 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 				goto mem_fault;
 			x[RD(insn)] = v;
 			break;
-		case OP_MISC_MEM:
+		case OPC(OP_MISC_MEM):
 			if (F3(insn) > 1)	/* FENCE, FENCE.I: no-ops */
 				goto illegal;
 			break;
-		case OP_SYSTEM:
+		case OPC(OP_SYSTEM):
 			if (F3(insn)) {
 				if (F3(insn) == 4)
 					goto illegal;

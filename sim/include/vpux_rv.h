@@ -38,6 +38,9 @@
 #define VPUX_RV_CAUSE_MTI	(VPUX_RV_CAUSE_INTR | 7u)
 #define VPUX_RV_CAUSE_MEI	(VPUX_RV_CAUSE_INTR | 11u)
 
+/* entries of the cache of compressed-instruction expansions (power of 2) */
+#define VPUX_RV_CCACHE		512u
+
 /**
  * struct vpux_rv_bus - the hart's accesses outside its RAM (SoC MMIO)
  * @load: read @size (1, 2 or 4) bytes at @addr into *@val (zero-extended);
@@ -76,6 +79,10 @@ struct vpux_rv_bus {
  * @reserved: a reservation is held
  * @wfi: the hart is stopped in WFI until an enabled interrupt
  *	(mie & mip) is pending
+ * @ccache_key: interpreter-private: compressed instructions...
+ * @ccache_insn: ...and the 32-bit instructions they expand to, a cache
+ *	keyed by the instruction's bits (not its address: stores to code
+ *	need no invalidation). All zero is a valid state.
  */
 struct vpux_rv {
 	u32 x[32];
@@ -88,6 +95,8 @@ struct vpux_rv {
 	u32 reservation;
 	bool reserved;
 	bool wfi;
+	u16 ccache_key[VPUX_RV_CCACHE];
+	u32 ccache_insn[VPUX_RV_CCACHE];
 };
 
 /**
