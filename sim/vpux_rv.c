@@ -141,6 +141,12 @@ static noinline void rv_trap(struct vpux_rv *rv, u32 cause, u32 tval,
 	rv->pc = base;
 }
 
+void vpux_rv_trap(struct vpux_rv *rv, u32 cause, u32 tval)
+{
+	rv_trap(rv, cause, tval, rv->pc);
+	rv->wfi = false;
+}
+
 /* The highest-priority enabled pending interrupt's cause, or 0. */
 static u32 rv_pending_irq(const struct vpux_rv *rv)
 {

@@ -131,4 +131,16 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n);
  */
 void vpux_rv_set_irq(struct vpux_rv *rv, u32 mip_bit, bool level);
 
+/**
+ * vpux_rv_trap() - take an exception before the next instruction
+ * @rv: the hart
+ * @cause: mcause (an exception's, VPUX_RV_CAUSE_*)
+ * @tval: mtval
+ *
+ * For fault injection: the hart enters its trap handler as if the
+ * instruction at @rv->pc had raised @cause (mepc = @rv->pc); a hart
+ * stopped in WFI leaves it.
+ */
+void vpux_rv_trap(struct vpux_rv *rv, u32 cause, u32 tval);
+
 #endif /* VPUX_RV_H */
