@@ -17,6 +17,9 @@
 			 VPUX_CAP_MMU | VPUX_CAP_CYCLE_COUNTER | \
 			 VPUX_CAP_FAULT_INJECT | VPUX_CAP_CMX_CLEAR)
 
+/* The interrupt bits the host's IRQ_MASK keeps. */
+#define VPUX_IRQ_HOST	(VPUX_IRQ_ALL | VPUX_IRQ_MC)
+
 static void sim_lock(struct vpux_sim *sim)
 {
 	sim->ops->lock(sim->env);
@@ -49,7 +52,7 @@ static u32 sim_pending(const struct vpux_sim *sim)
  * 2 DMA, 2 DPU and 2 SHAVE engines, 4 CMX tiles of 256 KiB (1 MiB of
  * on-chip memory per instance: small enough for eight instances in a
  * kernel, large enough for real tiles), all 16 MMU context slots and a
- * 700 MHz cycle counter.
+ * 700 MHz cycle counter, and a management core with 4 MiB of RAM.
  */
 void vpux_sim_default_config(struct vpux_sim_config *cfg)
 {
@@ -61,6 +64,7 @@ void vpux_sim_default_config(struct vpux_sim_config *cfg)
 	cfg->cmx_size = VPUX_SIM_DEF_CMX_SIZE;
 	cfg->ctx_slots = VPUX_MAX_CTX_SLOTS;
 	cfg->clock_khz = VPUX_SIM_DEF_CLOCK_KHZ;
+	cfg->mc_mem_size = VPUX_SIM_MC_DEF_MEM;
 }
 
 static bool sim_config_ok(const struct vpux_sim_config *cfg)
@@ -79,6 +83,9 @@ static bool sim_config_ok(const struct vpux_sim_config *cfg)
 	    VPUX_DEFAULT_CMX_BASE + cmx_total > VPUX_DEFAULT_VA_BASE)
 		return false;
 	if (!cfg->ctx_slots || cfg->ctx_slots > VPUX_MAX_CTX_SLOTS)
+		return false;
+	if (cfg->mc_mem_size & (VPUX_PAGE_SIZE - 1) ||
+	    cfg->mc_mem_size > VPUX_SIM_MC_MEM_MAX)
 		return false;
 	return cfg->clock_khz != 0;
 }
@@ -108,6 +115,8 @@ struct vpux_sim *vpux_sim_create(const struct vpux_sim_config *cfg,
 	    !ops->lock || !ops->unlock || !ops->irq_raise || !ops->kick ||
 	    !ops->yield)
 		return NULL;
+	if (cfg->mc_mem_size && (!ops->now_us || !ops->kick_at))
+		return NULL;
 
 	sim = ops->alloc(env, sizeof(*sim));
 	if (!sim)
@@ -123,6 +132,8 @@ struct vpux_sim *vpux_sim_create(const struct vpux_sim_config *cfg,
 
 	sim->cmx = ops->alloc(env, sim->cmx_bytes);
 	if (!sim->cmx)
+		goto err;
+	if (vpux_sim_mc_create(sim))
 		goto err;
 	for (e = 0; e < sim->n_engines; e++) {
 		struct vpux_sim_op *op = &sim->op[e];
@@ -158,6 +169,7 @@ void vpux_sim_destroy(struct vpux_sim *sim)
 	}
 	if (sim->cmx)
 		sim->ops->free(env, sim->cmx);
+	vpux_sim_mc_destroy(sim);
 	sim->ops->free(env, sim);
 }
 
@@ -247,6 +259,7 @@ static bool eng_complete(struct vpux_sim *sim, u32 e, u32 err, u64 cycles,
 	eng->ops_done++;
 	if (!drop_irq)
 		sim->irq_status |= VPUX_IRQ_ENGINE(e);
+	vpux_sim_mc_irq_update(sim);
 	return (sim_pending(sim) & ~old) != 0;
 }
 
@@ -342,7 +355,11 @@ static void clr_reset(struct vpux_sim *sim)
 	c->done = 0;
 }
 
-static bool sim_reset(struct vpux_sim *sim)
+/*
+ * RESET_DEVICE without the management core: the engines, the CMX clear,
+ * interrupts and faults (the core resets the engines this way).
+ */
+void vpux_sim_reset_npu(struct vpux_sim *sim)
 {
 	u32 e;
 
@@ -355,7 +372,6 @@ static bool sim_reset(struct vpux_sim *sim)
 	sim->inject = 0;
 	sim->inject_arg = 0;
 	sim_tlb_invalidate(sim, ~0u);
-	return false;
 }
 
 /* ---- register access ---- */
@@ -408,7 +424,7 @@ static bool eng_reg_write(struct vpux_sim *sim, u32 e, u32 reg, u32 val,
 	return false;
 }
 
-static u32 sim_reg_read_locked(struct vpux_sim *sim, u32 off)
+u32 vpux_sim_reg_read_locked(struct vpux_sim *sim, u32 off)
 {
 	const struct vpux_sim_config *cfg = &sim->cfg;
 
@@ -436,6 +452,9 @@ static u32 sim_reg_read_locked(struct vpux_sim *sim, u32 off)
 		return 0;
 	}
 
+	if (off >= VPUX_REG_MC_CTRL && off <= VPUX_REG_MC_RETIRED)
+		return vpux_sim_mc_reg_read(sim, off);
+
 	switch (off) {
 	case VPUX_REG_ID:
 		return VPUX_ID_MAGIC;
@@ -444,7 +463,8 @@ static u32 sim_reg_read_locked(struct vpux_sim *sim, u32 off)
 	case VPUX_REG_DEVICE_ID:
 		return VPUX_HW_DEVICE_ID;
 	case VPUX_REG_CAPS:
-		return VPUX_CAPS_ALL;
+		return VPUX_CAPS_ALL |
+		       (cfg->mc_mem_size ? VPUX_CAP_MGMT_CORE : 0);
 	case VPUX_REG_ENGINES:
 		return cfg->n_dma | cfg->n_dpu << 8 | cfg->n_shave << 16;
 	case VPUX_REG_TILES:
@@ -503,7 +523,7 @@ u32 vpux_sim_reg_read(struct vpux_sim *sim, u32 offset)
 	if (offset >= VPUX_MMIO_SIZE || offset & 3)
 		return 0;
 	sim_lock(sim);
-	val = sim_reg_read_locked(sim, offset);
+	val = vpux_sim_reg_read_locked(sim, offset);
 	sim_unlock(sim);
 	return val;
 }
@@ -535,8 +555,8 @@ static void mmu_reg_write(struct vpux_sim *sim, u32 off, u32 val)
  * Returns true if the interrupt line must be raised; adds the units to
  * kick to *@kick.
  */
-static bool sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
-				 u32 *kick)
+bool vpux_sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
+			       u32 *kick)
 {
 	u32 old = sim_pending(sim);
 	u32 e;
@@ -552,10 +572,14 @@ static bool sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
 		mmu_reg_write(sim, off, val);
 		return false;
 	}
+	if (off >= VPUX_REG_MC_CTRL && off <= VPUX_REG_MC_RETIRED) {
+		vpux_sim_mc_reg_write(sim, off, val, kick);
+		return false;
+	}
 
 	switch (off) {
 	case VPUX_REG_IRQ_MASK:
-		sim->irq_mask = val & VPUX_IRQ_ALL;
+		sim->irq_mask = val & VPUX_IRQ_HOST;
 		return (sim_pending(sim) & ~old) != 0;
 	case VPUX_REG_IRQ_CLEAR:
 		/*
@@ -568,8 +592,10 @@ static bool sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
 		sim->irq_status &= ~val;
 		return sim_pending(sim) != 0;
 	case VPUX_REG_RESET:
-		if (val & VPUX_RESET_DEVICE)
-			return sim_reset(sim);
+		if (val & VPUX_RESET_DEVICE) {
+			vpux_sim_reset_npu(sim);
+			vpux_sim_mc_reset(sim);
+		}
 		return false;
 	case VPUX_REG_FAULT_STATUS:
 		if (val & VPUX_FAULT_VALID) {
@@ -602,7 +628,7 @@ static bool sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
 }
 
 /* Kick every unit in the bitmask @units. Called without the lock. */
-static void sim_kick(struct vpux_sim *sim, u32 units)
+void vpux_sim_kick(struct vpux_sim *sim, u32 units)
 {
 	u32 u;
 
@@ -614,16 +640,21 @@ static void sim_kick(struct vpux_sim *sim, u32 units)
 void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value)
 {
 	u32 kick = 0;
+	u8 *clear;
 	bool raise;
 
 	if (offset >= VPUX_MMIO_SIZE || offset & 3)
 		return;
 	sim_lock(sim);
-	raise = sim_reg_write_locked(sim, offset, value, &kick);
+	raise = vpux_sim_reg_write_locked(sim, offset, value, &kick);
+	kick |= vpux_sim_mc_take_kick(sim);
 	if (sim->step_mode)
 		kick = 0;
+	clear = sim->mc.clear;
+	sim->mc.clear = NULL;
 	sim_unlock(sim);
-	sim_kick(sim, kick);
+	vpux_sim_mc_finish_write(sim, clear);
+	vpux_sim_kick(sim, kick);
 	if (raise)
 		sim->ops->irq_raise(sim->env);
 }
@@ -631,6 +662,12 @@ void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value)
 /* ---- executors ---- */
 
 u32 vpux_sim_units(const struct vpux_sim *sim)
+{
+	return sim->n_engines + 2;
+}
+
+/* The management core's unit: after the CMX clear unit. */
+u32 vpux_sim_mc_unit(const struct vpux_sim *sim)
 {
 	return sim->n_engines + 1;
 }
@@ -685,6 +722,8 @@ static u32 sim_units_pending(struct vpux_sim *sim)
 			units |= 1u << e;
 	if (sim->clr.busy)
 		units |= 1u << clr_unit(sim);
+	if (sim->mc.ctrl & VPUX_MC_CTRL_RUN)
+		units |= 1u << vpux_sim_mc_unit(sim);
 	return units;
 }
 
@@ -797,11 +836,14 @@ static int sim_run_engine(struct vpux_sim *sim, u32 e)
 	while (!sim->step_mode) {
 		if (eng->phase == VPUX_SIM_PH_FINISHED) {
 			bool raise = sim_publish(sim, e);
+			u32 kick = vpux_sim_mc_take_kick(sim);
 
 			done++;
-			if (raise) {
+			if (raise || kick) {
 				sim_unlock(sim);
-				sim->ops->irq_raise(sim->env);
+				vpux_sim_kick(sim, kick);
+				if (raise)
+					sim->ops->irq_raise(sim->env);
 				sim_lock(sim);
 			}
 			continue;
@@ -907,6 +949,8 @@ int vpux_sim_run_unit(struct vpux_sim *sim, u32 unit)
 
 	if (unit >= vpux_sim_units(sim))
 		return 0;
+	if (unit == vpux_sim_mc_unit(sim))
+		return vpux_sim_mc_run(sim);
 	running = unit == clr_unit(sim) ? &sim->clr.running :
 					 &sim->eng[unit].running;
 	sim_lock(sim);
@@ -982,7 +1026,7 @@ void vpux_sim_set_step_mode(struct vpux_sim *sim, bool on)
 	sim->step_mode = on;
 	kick = on ? 0 : sim_units_pending(sim);
 	sim_unlock(sim);
-	sim_kick(sim, kick);
+	vpux_sim_kick(sim, kick);
 }
 
 int vpux_sim_step(struct vpux_sim *sim)

@@ -34,10 +34,21 @@
  *   not, the data is unspecified (plain concurrent loads and stores of
  *   bytes), never a crash: nothing the model decides on (descriptors,
  *   requant records) is used in place from CMX.
+ * - The management core (struct vpux_sim_mc, vpux_sim_mc.c) is one more
+ *   executor with a running flag and a generation: its hart (struct
+ *   vpux_rv) is private to it and runs batches of instructions with the
+ *   lock dropped; the hart's accesses outside its RAM take the lock per
+ *   access, like the host's register accesses, and are dropped once the
+ *   generation moved (reset, FREEZE). Its RAM is shared with the host's
+ *   MC_MEM window without a lock: the host loads it while the core is in
+ *   reset. A reset during a batch swaps in the spare RAM (clean), so the
+ *   stale batch's stores never land in the RAM the host loads next; the
+ *   executor clears the old RAM before its next batch.
  */
 #ifndef VPUX_SIM_PRIV_H
 #define VPUX_SIM_PRIV_H
 
+#include "vpux_rv.h"
 #include "vpux_sim.h"
 
 /*
@@ -85,6 +96,14 @@
  */
 #define VPUX_SIM_CLEAR_SETUP_CYCLES	VPUX_SIM_DMA_SETUP_CYCLES
 #define VPUX_SIM_CLEAR_CHUNK		(64u * 1024u)
+
+/*
+ * Management core: default RAM, instructions per batch between checks
+ * for reset and yields, console line length.
+ */
+#define VPUX_SIM_MC_DEF_MEM		(4u << 20)
+#define VPUX_SIM_MC_BATCH		4096u
+#define VPUX_SIM_MC_CONSOLE_LINE	128u
 
 /* Per-engine TLB: per context slot, direct mapped. */
 #define VPUX_SIM_TLB_ENTRIES		64u
@@ -177,6 +196,43 @@ struct vpux_sim_clear {
 	u64 cycles;		/* cost of the tiles requested since */
 };
 
+/*
+ * The management core. Fields above @rv are under the lock; @rv, @bus and
+ * @armed belong to the unit's executor (running set).
+ */
+struct vpux_sim_mc {
+	u32 ctrl;		/* VPUX_MC_CTRL_RUN */
+	u32 boot;
+	u32 status;
+	u32 info;
+	u32 mem_addr;
+	u32 shm_lo, shm_hi, shm_size;
+	u32 inject;		/* TRAP until taken, FREEZE until reset */
+	u32 retired;
+	u32 mask;		/* the core's IRQ_MASK */
+	bool msip;		/* the doorbell */
+	u64 mtimecmp;
+	u64 t0;			/* env->now_us when the hart left reset */
+	u32 mtime_hi_latch;
+	u32 win_lo, win_hi;
+	u32 gen;		/* bumped by reset, RUN and FREEZE */
+	u32 hart_gen;		/* the generation the hart was reset in */
+	bool running;		/* an executor runs the unit */
+	bool wake;		/* the core's line rose: kick its unit */
+	u8 *ram;		/* the RAM of the hart and of the host window */
+	u8 *spare;		/* clean, swapped in by a reset mid-batch */
+	u8 *batch_ram;		/* the RAM of the batch running, or NULL */
+	bool ram_dirty;		/* @ram may hold non-zero bytes */
+	bool spare_dirty;	/* @spare must be cleared before it is used */
+	u8 *clear;		/* RAM the reset's writer clears (unlocked) */
+	char con[VPUX_SIM_MC_CONSOLE_LINE];
+	u32 con_len;
+	/* the executor's */
+	struct vpux_rv rv;
+	struct vpux_rv_bus bus;
+	u64 armed;		/* the timer deadline already given to kick_at */
+};
+
 struct vpux_sim {
 	struct vpux_sim_config cfg;
 	const struct vpux_sim_env_ops *ops;
@@ -199,6 +255,7 @@ struct vpux_sim {
 	u64 seq;
 	struct vpux_sim_engine eng[VPUX_MAX_ENGINES];
 	struct vpux_sim_clear clr;
+	struct vpux_sim_mc mc;
 
 	/* constant after creation */
 	u64 cmx_base;
@@ -208,6 +265,26 @@ struct vpux_sim {
 	/* executor-private, one per engine */
 	struct vpux_sim_op op[VPUX_MAX_ENGINES];
 };
+
+/* vpux_sim.c: register access and units, for vpux_sim_mc.c (lock held) */
+u32 vpux_sim_reg_read_locked(struct vpux_sim *sim, u32 off);
+bool vpux_sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
+			       u32 *kick);
+u32 vpux_sim_mc_unit(const struct vpux_sim *sim);
+void vpux_sim_reset_npu(struct vpux_sim *sim);
+void vpux_sim_kick(struct vpux_sim *sim, u32 units);	/* lock not held */
+
+/* vpux_sim_mc.c: the management core */
+int vpux_sim_mc_create(struct vpux_sim *sim);
+void vpux_sim_mc_destroy(struct vpux_sim *sim);
+u32 vpux_sim_mc_reg_read(struct vpux_sim *sim, u32 off);
+void vpux_sim_mc_reg_write(struct vpux_sim *sim, u32 off, u32 val,
+			   u32 *kick);
+void vpux_sim_mc_reset(struct vpux_sim *sim);
+void vpux_sim_mc_irq_update(struct vpux_sim *sim);
+u32 vpux_sim_mc_take_kick(struct vpux_sim *sim);
+void vpux_sim_mc_finish_write(struct vpux_sim *sim, u8 *clear);
+int vpux_sim_mc_run(struct vpux_sim *sim);
 
 /* vpux_sim_mmu.c: device memory access on behalf of an op */
 void vpux_sim_tlb_flush(struct vpux_sim_op *op, u32 slots);

@@ -15,7 +15,8 @@
  * others, in its own execution context (vpux_sim_run_unit()), so that a
  * long op on one engine never delays another engine. Units 0 ..
  * vpux_sim_units() - 1 are the engines, by global engine index, then the
- * CMX clear unit (VPUX_REG_CMX_CLEAR_*).
+ * CMX clear unit (VPUX_REG_CMX_CLEAR_*), then the management core
+ * (VPUX_REG_MC_*: a RISC-V hart running firmware, include/hw/vpux_mc.h).
  *
  * The model core builds in the kernel and in user space: no libc beyond
  * what vpux_sim_compat.h maps, memory only through env->alloc.
@@ -38,6 +39,8 @@ struct vpux_sim;
  * @cmx_size: bytes of CMX per tile (multiple of 4 KiB)
  * @ctx_slots: MMU context slots (1..VPUX_MAX_CTX_SLOTS)
  * @clock_khz: cycle counter frequency reported to the driver
+ * @mc_mem_size: bytes of the management core's RAM (multiple of 4 KiB, at
+ *	most VPUX_SIM_MC_MEM_MAX); 0: no management core
  */
 struct vpux_sim_config {
 	u32 instance;
@@ -48,6 +51,7 @@ struct vpux_sim_config {
 	u32 cmx_size;
 	u32 ctx_slots;
 	u32 clock_khz;
+	u32 mc_mem_size;
 };
 
 /**
@@ -74,6 +78,15 @@ struct vpux_sim_config {
  *	unit computes for as long as its op takes (seconds), yielding.
  *	Not called in step mode.
  * @yield: called between tiles of long computations (cond_resched()).
+ * @now_us: a monotonic real clock in microseconds (the management core's
+ *	timer, VPUX_MC_REG_MTIME); any context, called with the lock held.
+ * @kick_at: like @kick, but at the time @us of @now_us's clock (or soon
+ *	after; at once if it has passed): the management core sleeps in WFI
+ *	until its timer. A later call for the unit replaces an earlier one
+ *	still pending. Called without the lock held; never in step mode.
+ * @console: optional (NULL: dropped): one line the management core's
+ *	firmware wrote to VPUX_MC_REG_CONSOLE, NUL-terminated, without its
+ *	newline. Called without the lock held, from the core's unit.
  */
 struct vpux_sim_env_ops {
 	void *(*alloc)(void *env, size_t size);
@@ -85,6 +98,9 @@ struct vpux_sim_env_ops {
 	void (*irq_raise)(void *env);
 	void (*kick)(void *env, u32 unit);
 	void (*yield)(void *env);
+	u64 (*now_us)(void *env);
+	void (*kick_at)(void *env, u32 unit, u64 us);
+	void (*console)(void *env, const char *line);
 };
 
 void vpux_sim_default_config(struct vpux_sim_config *cfg);
@@ -106,8 +122,14 @@ void vpux_sim_reg_write(struct vpux_sim *sim, u32 offset, u32 value);
  */
 bool vpux_sim_irq_line(struct vpux_sim *sim);
 
-/* Largest vpux_sim_units() of any model instance: engines + CMX clear. */
-#define VPUX_SIM_MAX_UNITS	(VPUX_MAX_ENGINES + 1)
+/*
+ * Largest vpux_sim_units() of any model instance: engines, CMX clear,
+ * management core.
+ */
+#define VPUX_SIM_MAX_UNITS	(VPUX_MAX_ENGINES + 2)
+
+/* Largest management-core RAM (vpux_sim_config.mc_mem_size). */
+#define VPUX_SIM_MC_MEM_MAX	(64u << 20)
 
 /*
  * Execution. vpux_sim_units() is the number of execution units.
@@ -119,11 +141,15 @@ bool vpux_sim_irq_line(struct vpux_sim *sim);
  * vpux_sim_run() runs every unit's queued work in the caller, oldest op
  * first, until none is left, for platforms and tests that have a single
  * execution context; it returns how many ops completed.
+ * The management core's unit runs its hart until the hart waits in WFI
+ * with nothing pending (or is stopped); it counts no ops (returns 0).
+ * vpux_sim_run() leaves it out: firmware need not ever wait.
  *
  * In step mode (for deterministic tests) env->kick is never called and
  * vpux_sim_step() completes exactly one op in the caller: the in-flight op
  * with the earliest completion time on the model's virtual clock. It
- * returns 1 if it completed an op, 0 if none was queued.
+ * returns 1 if it completed an op, 0 if none was queued. The management
+ * core does not execute in step mode: vpux_sim_step() ignores it.
  */
 u32 vpux_sim_units(const struct vpux_sim *sim);
 int vpux_sim_run_unit(struct vpux_sim *sim, u32 unit);

@@ -51,7 +51,11 @@ struct vpux_sim_unit {
  * @lock: the model's register lock (raw, irq-safe: see vpux_sim_env_ops)
  * @lock_flags: saved IRQ flags while @lock is held
  * @run_wq: workqueue on which the model's execution units run
- * @units: one work item per execution unit (engines, CMX clear)
+ * @units: one work item per execution unit (engines, CMX clear,
+ *	management core)
+ * @timer_work: runs @timer_unit when the management core's timer is due
+ *	(env->kick_at)
+ * @timer_unit: the management core's unit
  * @regmap: the NPU's register window
  * @domain: the interrupt controller: one level-triggered line, hwirq 0
  * @fwnode: @domain's name
@@ -70,6 +74,8 @@ struct vpux_sim_dev {
 	unsigned long lock_flags;
 	struct workqueue_struct *run_wq;
 	struct vpux_sim_unit *units;
+	struct delayed_work timer_work;
+	u32 timer_unit;
 	struct regmap *regmap;
 	struct irq_domain *domain;
 	struct fwnode_handle *fwnode;

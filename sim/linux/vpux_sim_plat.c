@@ -14,6 +14,8 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/highmem.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/ioport.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -108,6 +110,35 @@ static void sd_yield(void *env)
 	cond_resched();
 }
 
+static u64 sd_now_us(void *env)
+{
+	return div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
+/*
+ * The management core sleeps until its timer: one delayed work per
+ * instance (only that unit asks), which runs the unit; a new time
+ * replaces the pending one. Jiffy resolution: it fires at or after @us.
+ */
+static void sd_kick_at(void *env, u32 unit, u64 us)
+{
+	struct vpux_sim_dev *sd = env;
+	u64 now = sd_now_us(env);
+	unsigned long delay = 0;
+
+	if (us > now)
+		delay = usecs_to_jiffies(min_t(u64, us - now, U32_MAX));
+	sd->timer_unit = unit;
+	mod_delayed_work(sd->run_wq, &sd->timer_work, delay);
+}
+
+static void sd_console(void *env, const char *line)
+{
+	struct vpux_sim_dev *sd = env;
+
+	dev_info(sd->dev, "mc: %s\n", line);
+}
+
 static const struct vpux_sim_env_ops vpux_sim_env_ops = {
 	.alloc = sd_alloc,
 	.free = sd_free,
@@ -118,6 +149,9 @@ static const struct vpux_sim_env_ops vpux_sim_env_ops = {
 	.irq_raise = sd_irq_raise,
 	.kick = sd_kick,
 	.yield = sd_yield,
+	.now_us = sd_now_us,
+	.kick_at = sd_kick_at,
+	.console = sd_console,
 };
 
 static void vpux_sim_run_work(struct work_struct *work)
@@ -128,11 +162,26 @@ static void vpux_sim_run_work(struct work_struct *work)
 	vpux_sim_run_unit(u->sd->sim, u->index);
 }
 
-/* Mirror of vpux_sim_model_init(): stop execution, then free the model. */
+static void vpux_sim_timer_work(struct work_struct *work)
+{
+	struct vpux_sim_dev *sd = container_of(to_delayed_work(work),
+					       struct vpux_sim_dev, timer_work);
+
+	vpux_sim_run_unit(sd->sim, READ_ONCE(sd->timer_unit));
+}
+
+/*
+ * Mirror of vpux_sim_model_init(): stop execution, then free the model.
+ * The management core is held in reset first, so that once its unit has
+ * left (flush) nothing arms its timer again.
+ */
 static void vpux_sim_model_fini(void *data)
 {
 	struct vpux_sim_dev *sd = data;
 
+	vpux_sim_reg_write(sd->sim, VPUX_REG_MC_CTRL, 0);
+	flush_workqueue(sd->run_wq);
+	cancel_delayed_work_sync(&sd->timer_work);
 	destroy_workqueue(sd->run_wq);
 	kfree(sd->units);
 	vpux_sim_destroy(sd->sim);
@@ -144,6 +193,7 @@ static int vpux_sim_model_init(struct vpux_sim_dev *sd, u32 instance)
 	u32 i, n;
 
 	raw_spin_lock_init(&sd->lock);
+	INIT_DELAYED_WORK(&sd->timer_work, vpux_sim_timer_work);
 	/*
 	 * One work item per execution unit (engine, CMX clear): a work item
 	 * never runs concurrently with itself, different units run in

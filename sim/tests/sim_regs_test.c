@@ -90,10 +90,23 @@ static void e_yield(void *env)
 	e->yields++;
 }
 
+static u64 e_now_us(void *env)
+{
+	(void)env;
+	return 0;
+}
+
+static void e_kick_at(void *env, u32 unit, u64 us)
+{
+	(void)us;
+	e_kick(env, unit);
+}
+
 static const struct vpux_sim_env_ops ops = {
 	.alloc = e_alloc, .free = e_free, .phys_read = e_phys,
 	.phys_write = e_phys_w, .lock = e_lock, .unlock = e_unlock,
 	.irq_raise = e_raise, .kick = e_kick, .yield = e_yield,
+	.now_us = e_now_us, .kick_at = e_kick_at,
 };
 
 static struct env env;
@@ -147,7 +160,7 @@ static void test_identity(void)
 	tap_check(rd(VPUX_REG_REVISION) == (VPUX_HW_REV_MAJOR << 16 | VPUX_HW_REV_MINOR),
 		  "revision");
 	tap_check(rd(VPUX_REG_DEVICE_ID) == VPUX_HW_DEVICE_ID, "device id");
-	tap_check(rd(VPUX_REG_CAPS) == 0x7f, "caps: all seven capabilities");
+	tap_check(rd(VPUX_REG_CAPS) == 0xff, "caps: all eight capabilities");
 	tap_check(rd(VPUX_REG_ENGINES) == (2 | 3 << 8 | 1 << 16), "engines 2/3/1");
 	tap_check(rd(VPUX_REG_TILES) == 2, "tiles");
 	tap_check(rd(VPUX_REG_CMX_SIZE) == 128 * 1024, "cmx size");
@@ -181,7 +194,8 @@ static void test_identity(void)
 	vpux_sim_default_config(&cfg);
 	tap_check(cfg.n_dma == 2 && cfg.n_dpu == 2 && cfg.n_shave == 2 &&
 		  cfg.n_tiles == 4 && cfg.cmx_size == 256 * 1024 &&
-		  cfg.ctx_slots == 16 && cfg.clock_khz == 700000,
+		  cfg.ctx_slots == 16 && cfg.clock_khz == 700000 &&
+		  cfg.mc_mem_size == 4u << 20,
 		  "default config");
 	cfg.n_dma = 0;
 	s2 = vpux_sim_create(&cfg, &ops, &env);
@@ -195,6 +209,10 @@ static void test_identity(void)
 	vpux_sim_default_config(&cfg);
 	cfg.ctx_slots = 17;
 	tap_check(!vpux_sim_create(&cfg, &ops, &env), "too many ctx slots refused");
+	vpux_sim_default_config(&cfg);
+	cfg.mc_mem_size = 1000;
+	tap_check(!vpux_sim_create(&cfg, &ops, &env),
+		  "management-core RAM not page multiple refused");
 }
 
 static void test_irq(void)
@@ -219,7 +237,8 @@ static void test_irq(void)
 	wr(VPUX_REG_IRQ_STATUS, 0);
 	tap_check(rd(VPUX_REG_IRQ_STATUS) == VPUX_IRQ_ENGINE(0), "IRQ_STATUS is read-only");
 	wr(VPUX_REG_IRQ_MASK, 0xffffffff);
-	tap_check(rd(VPUX_REG_IRQ_MASK) == VPUX_IRQ_ALL, "mask keeps defined bits only");
+	tap_check(rd(VPUX_REG_IRQ_MASK) == (VPUX_IRQ_ALL | VPUX_IRQ_MC),
+		  "mask keeps defined bits only");
 	tap_check(env.raises == r0 + 1, "unmasking a pending bit signals the line");
 	wr(VPUX_REG_IRQ_MASK, VPUX_IRQ_ALL);
 	tap_check(env.raises == r0 + 1, "re-writing the mask does not signal again");

@@ -20,6 +20,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vpux_sim_host.h"
 
@@ -35,9 +36,13 @@ struct host_unit {
 	struct vpux_host_dev *dev;
 	uint32_t index;
 	pthread_t thread;
-	pthread_cond_t kick_cv;		/* with dev->ctl */
+	pthread_cond_t kick_cv;		/* with dev->ctl, CLOCK_MONOTONIC */
 	bool kick_pending;
+	uint64_t kick_at;		/* env->kick_at's time (us), 0: none */
 };
+
+/* the management core's console: the last lines it printed */
+#define HOST_CONSOLE_SIZE	4096u
 
 struct vpux_host_dev {
 	struct vpux_sim *sim;
@@ -65,6 +70,8 @@ struct vpux_host_dev {
 	uint64_t handler_gen;		/* bumped by every handler change */
 	struct host_irq_call *calls;	/* handler calls in progress */
 	pthread_cond_t calls_cv;	/* a handler call returned */
+	char console[HOST_CONSOLE_SIZE];	/* under ctl */
+	size_t console_len;
 };
 
 struct vpux_host_vm {
@@ -179,6 +186,48 @@ static void env_yield(void *env)
 	sched_yield();
 }
 
+static u64 env_now_us(void *env)
+{
+	struct timespec ts;
+
+	(void)env;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000u + (u64)ts.tv_nsec / 1000u;
+}
+
+/* The unit's worker waits for the time (see worker_main()). */
+static void env_kick_at(void *env, u32 unit, u64 us)
+{
+	struct vpux_host_dev *dev = env;
+	struct host_unit *u = &dev->units[unit];
+
+	pthread_mutex_lock(&dev->ctl);
+	u->kick_at = us ? us : 1;
+	pthread_cond_signal(&u->kick_cv);
+	pthread_mutex_unlock(&dev->ctl);
+}
+
+/* Keep the line for vpux_host_dev_console(), dropping the oldest text. */
+static void env_console(void *env, const char *line)
+{
+	struct vpux_host_dev *dev = env;
+	size_t n = strlen(line) + 1, keep;
+
+	if (n > HOST_CONSOLE_SIZE - 1)
+		n = HOST_CONSOLE_SIZE - 1;
+	pthread_mutex_lock(&dev->ctl);
+	if (dev->console_len + n > HOST_CONSOLE_SIZE - 1) {
+		keep = HOST_CONSOLE_SIZE - 1 - n;
+		memmove(dev->console, dev->console + dev->console_len - keep,
+			keep);
+		dev->console_len = keep;
+	}
+	memcpy(dev->console + dev->console_len, line, n - 1);
+	dev->console[dev->console_len + n - 1] = '\n';
+	dev->console_len += n;
+	pthread_mutex_unlock(&dev->ctl);
+}
+
 static const struct vpux_sim_env_ops host_env_ops = {
 	.alloc = env_alloc,
 	.free = env_free,
@@ -189,6 +238,9 @@ static const struct vpux_sim_env_ops host_env_ops = {
 	.irq_raise = env_irq_raise,
 	.kick = env_kick,
 	.yield = env_yield,
+	.now_us = env_now_us,
+	.kick_at = env_kick_at,
+	.console = env_console,
 };
 
 /* ---- interrupt delivery ---- */
@@ -251,8 +303,22 @@ static void *worker_main(void *arg)
 
 	pthread_mutex_lock(&dev->ctl);
 	for (;;) {
-		while (!u->kick_pending && !dev->stop)
-			pthread_cond_wait(&u->kick_cv, &dev->ctl);
+		while (!u->kick_pending && !dev->stop) {
+			struct timespec ts;
+
+			if (!u->kick_at) {
+				pthread_cond_wait(&u->kick_cv, &dev->ctl);
+				continue;
+			}
+			if (env_now_us(dev) >= u->kick_at) {
+				u->kick_at = 0;
+				u->kick_pending = true;
+				break;
+			}
+			ts.tv_sec = (time_t)(u->kick_at / 1000000u);
+			ts.tv_nsec = (long)(u->kick_at % 1000000u) * 1000;
+			pthread_cond_timedwait(&u->kick_cv, &dev->ctl, &ts);
+		}
 		if (dev->stop)
 			break;
 		u->kick_pending = false;
@@ -328,6 +394,7 @@ struct vpux_host_dev *vpux_host_dev_create_cfg(const struct vpux_sim_config *cfg
 {
 	struct vpux_sim_config def;
 	struct vpux_host_dev *dev;
+	pthread_condattr_t mono;
 	uint32_t i;
 
 	if (!cfg) {
@@ -350,8 +417,11 @@ struct vpux_host_dev *vpux_host_dev_create_cfg(const struct vpux_sim_config *cfg
 	pthread_mutex_init(&dev->sim_lock, NULL);
 	pthread_mutex_init(&dev->arena_lock, NULL);
 	pthread_mutex_init(&dev->ctl, NULL);
+	pthread_condattr_init(&mono);
+	pthread_condattr_setclock(&mono, CLOCK_MONOTONIC);
 	for (i = 0; i < VPUX_SIM_MAX_UNITS; i++)
-		pthread_cond_init(&dev->units[i].kick_cv, NULL);
+		pthread_cond_init(&dev->units[i].kick_cv, &mono);
+	pthread_condattr_destroy(&mono);
 	pthread_cond_init(&dev->irq_cv, NULL);
 	pthread_cond_init(&dev->calls_cv, NULL);
 	dev->step_mode = step_mode;
@@ -448,6 +518,21 @@ void vpux_host_dev_set_irq_handler(struct vpux_host_dev *dev,
 		while (old_call_running(dev, gen))
 			pthread_cond_wait(&dev->calls_cv, &dev->ctl);
 	pthread_mutex_unlock(&dev->ctl);
+}
+
+size_t vpux_host_dev_console(struct vpux_host_dev *dev, char *buf,
+			     size_t size)
+{
+	size_t n;
+
+	if (!size)
+		return 0;
+	pthread_mutex_lock(&dev->ctl);
+	n = dev->console_len < size - 1 ? dev->console_len : size - 1;
+	memcpy(buf, dev->console + dev->console_len - n, n);
+	buf[n] = '\0';
+	pthread_mutex_unlock(&dev->ctl);
+	return n;
 }
 
 /* Step mode: run the handler in the caller until the line stops signalling. */

@@ -46,4 +46,13 @@ struct vpux_sim *vpux_host_dev_sim(struct vpux_host_dev *dev);
  */
 int vpux_host_dev_step(struct vpux_host_dev *dev);
 
+/*
+ * The management core's console (VPUX_MC_REG_CONSOLE): copies the last
+ * lines it printed (at most 4 KiB, one '\n' after each) into @buf,
+ * NUL-terminated, at most @size - 1 bytes of them, the newest. Returns
+ * the bytes copied.
+ */
+size_t vpux_host_dev_console(struct vpux_host_dev *dev, char *buf,
+			     size_t size);
+
 #endif /* VPUX_SIM_HOST_H */
