@@ -9,7 +9,7 @@ PKGS="$PKGS linux-headers-6.12-amd64 linux-source-6.12"
 PKGS="$PKGS qemu-system-x86 qemu-user busybox-static"
 PKGS="$PKGS libdrm-dev libelf-dev libkmod-dev libnl-genl-3-dev libjson-c-dev"
 PKGS="$PKGS zlib1g-dev"
-PKGS="$PKGS sparse clang valgrind gcc-multilib gcc-riscv64-unknown-elf qemu-user"
+PKGS="$PKGS sparse clang valgrind gcc-multilib gcc-riscv64-unknown-elf"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# In the VM: vpux_accel in headed mode (the engine core as firmware on the
+# NPU's management core). Images the driver must refuse (missing,
+# truncated, corrupt, another ABI, not an image) leave no device, say
+# what was wrong, and the module still unloads; then the good image
+# boots, vpux-info reports the mode and a network runs bit-exact. Leaves
+# vpux_accel loaded headed for the next tests (tests.list reloads the
+# default at the end). TAP.
+#   headed-check.sh NETWORK
+net=${1:?usage: headed-check.sh NETWORK}
+fw=/lib/firmware/vpux/vpux_fw.bin
+good=/tmp/vpux_fw.good
+n=0 failed=0
+
+point() {	# point STATUS NAME: one test point
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+nodes() { ls /dev/accel/accel* 2>/dev/null | wc -l; }
+settle() {	# wait up to 10 s for the accel nodes
+	i=0
+	while [ "$(nodes)" -ne "$1" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+# shellcheck disable=SC2086
+load_headed() { insmod "$VPUX_MODULE" $VPUX_MODULE_PARAMS mode=headed; }
+patch() {	# patch OFFSET BYTES: overwrite bytes of the image (octal escapes)
+	printf "$2" | dd of="$fw" bs=1 seek="$1" conv=notrunc 2>/dev/null
+}
+refused() {	# refused NAME PATTERN: the image in $fw must be refused
+	dmesg -c >/dev/null
+	load_headed
+	rc=$?
+	settle 0
+	[ $rc -eq 0 ] && [ "$(nodes)" -eq 0 ] && dmesg | grep -q "$2"
+	point $? "$1: no device, the log says \"$2\""
+	rmmod vpux_accel
+	point $? "$1: the module unloads"
+}
+
+rmmod vpux_accel
+point $? "the default vpux_accel unloads"
+[ -s "$fw" ] && cp "$fw" "$good"
+point $? "the image is in /lib/firmware/vpux"
+
+rm -f "$fw"
+refused missing "cannot load firmware"
+head -c 1000 "$good" >"$fw"
+refused truncated "truncated"
+cp "$good" "$fw" && patch 300 '\377\377'
+refused corrupt "corrupt: CRC"
+cp "$good" "$fw" && patch 4 '\011\000'
+refused "another ABI" "ABI 9\."
+cp "$good" "$fw" && patch 0 'XXXX'
+refused "not an image" "not a vpux image"
+cp "$good" "$fw"
+
+dmesg -c >/dev/null
+load_headed
+point $? "vpux_accel loads with mode=headed"
+settle 2
+[ "$(nodes)" -eq 2 ] && dmesg | grep -q "headed: firmware"
+point $? "both NPUs boot their firmware ($(nodes) nodes)"
+vpux-info | grep -q "headed (firmware)"
+point $? "vpux-info reports the mode"
+vpux-run --device /dev/accel/accel0 --check --repeat 3 "$net" 2>&1 | grep -q bit-exact
+point $? "a network runs bit-exact on the firmware"
+echo "1..$n"
+[ $failed -eq 0 ]
