@@ -42,7 +42,13 @@ bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH)
 		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET)" \
 		tools/vm/vm-run.sh demo $(B)/bench-vm \
 		'vpux-job-bench $(BENCH_ARGS) && echo && echo "== vpux-req-bench" &&' \
-		'vpux-req-bench $(REQ_BENCH_ARGS)'
+		'vpux-req-bench $(REQ_BENCH_ARGS) && echo && echo "== vpux-job-bench, headed" &&' \
+		'rmmod vpux_accel && insmod /vpux/vpux_accel.ko mode=headed &&' \
+		'vpux-job-bench --quick $(BENCH_ARGS)' | tee $(B)/bench-vm.txt
+	@awk '/^bench: /{ for (i = 2; i <= NF; i++) if ($$i ~ /^job_ns=/) { \
+		v[n++] = substr($$i, 8) } } \
+	     END { if (n >= 2) printf "1-op job, headed %.0f us / headless %.0f us: %.2fx\n", \
+		v[1] / 1000, v[0] / 1000, v[1] / v[0] }' $(B)/bench-vm.txt
 
 # `make bench` runs this too (as a prerequisite of the host BENCH_PROGS loop).
 bench: bench-vm
