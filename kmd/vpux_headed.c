@@ -12,6 +12,9 @@
  * the firmware's completion interrupt hands back each task's status and
  * each op's cycles, and the job completes as a headless one would.
  *
+ * The image and the shared memory are little endian, like the driver
+ * (Kconfig), so they are read and written natively.
+ *
  * The firmware is loaded with request_firmware() at probe, checked
  * (header, ABI version, sizes, CRC, the engine core's limits) and copied
  * into the management core's RAM; the driver waits for it to report
@@ -115,45 +118,45 @@ static int vpux_headed_check(struct vpux_device *vdev,
 			 VPUX_FW_NAME, fw->size);
 		return -EINVAL;
 	}
-	if (le32_to_cpu(hdr->magic) != VPUX_FW_MAGIC) {
+	if (hdr->magic != VPUX_FW_MAGIC) {
 		vpux_err(vdev, "firmware %s: not a vpux image (magic %#x)\n",
-			 VPUX_FW_NAME, le32_to_cpu(hdr->magic));
+			 VPUX_FW_NAME, hdr->magic);
 		return -EINVAL;
 	}
-	if (le16_to_cpu(hdr->abi_major) != VPUX_FW_ABI_MAJOR) {
+	if (hdr->abi_major != VPUX_FW_ABI_MAJOR) {
 		vpux_err(vdev, "firmware %s: ABI %u.%u, the driver speaks %u.x\n",
-			 VPUX_FW_NAME, le16_to_cpu(hdr->abi_major),
-			 le16_to_cpu(hdr->abi_minor), VPUX_FW_ABI_MAJOR);
+			 VPUX_FW_NAME, hdr->abi_major,
+			 hdr->abi_minor, VPUX_FW_ABI_MAJOR);
 		return -EINVAL;
 	}
-	if (le32_to_cpu(hdr->header_size) != sizeof(*hdr) ||
-	    le32_to_cpu(hdr->image_size) != fw->size) {
+	if (hdr->header_size != sizeof(*hdr) ||
+	    hdr->image_size != fw->size) {
 		vpux_err(vdev, "firmware %s: truncated or padded: the header says %u bytes, the file has %zu\n",
-			 VPUX_FW_NAME, le32_to_cpu(hdr->image_size), fw->size);
+			 VPUX_FW_NAME, hdr->image_size, fw->size);
 		return -EINVAL;
 	}
-	if (le32_to_cpu(hdr->load_addr) != VPUX_MC_RAM_BASE ||
-	    le32_to_cpu(hdr->entry) < VPUX_MC_RAM_BASE ||
-	    le32_to_cpu(hdr->entry) - VPUX_MC_RAM_BASE >= fw->size ||
-	    le32_to_cpu(hdr->ram_size) < fw->size ||
-	    le32_to_cpu(hdr->ram_size) > ram) {
+	if (hdr->load_addr != VPUX_MC_RAM_BASE ||
+	    hdr->entry < VPUX_MC_RAM_BASE ||
+	    hdr->entry - VPUX_MC_RAM_BASE >= fw->size ||
+	    hdr->ram_size < fw->size ||
+	    hdr->ram_size > ram) {
 		vpux_err(vdev, "firmware %s: loads at %#x, starts at %#x, needs %u bytes of RAM; the management core has %u at %#x\n",
-			 VPUX_FW_NAME, le32_to_cpu(hdr->load_addr),
-			 le32_to_cpu(hdr->entry), le32_to_cpu(hdr->ram_size),
+			 VPUX_FW_NAME, hdr->load_addr,
+			 hdr->entry, hdr->ram_size,
 			 ram, VPUX_MC_RAM_BASE);
 		return -EINVAL;
 	}
 	crc = ~crc32_le(~0u, fw->data + sizeof(*hdr), fw->size - sizeof(*hdr));
-	if (crc != le32_to_cpu(hdr->crc32)) {
+	if (crc != hdr->crc32) {
 		vpux_err(vdev, "firmware %s: corrupt: CRC %#x, the header says %#x\n",
-			 VPUX_FW_NAME, crc, le32_to_cpu(hdr->crc32));
+			 VPUX_FW_NAME, crc, hdr->crc32);
 		return -EINVAL;
 	}
-	if (le32_to_cpu(hdr->max_tasks) != DLA_MAX_TASKS ||
-	    le32_to_cpu(hdr->max_ops) != DLA_MAX_OPS_PER_TASK ||
-	    le32_to_cpu(hdr->max_barriers) != DLA_MAX_BARRIERS ||
-	    le32_to_cpu(hdr->max_deps) != DLA_MAX_DEPS_PER_TASK ||
-	    le32_to_cpu(hdr->max_addr_entries) != DLA_MAX_ADDR_ENTRIES) {
+	if (hdr->max_tasks != DLA_MAX_TASKS ||
+	    hdr->max_ops != DLA_MAX_OPS_PER_TASK ||
+	    hdr->max_barriers != DLA_MAX_BARRIERS ||
+	    hdr->max_deps != DLA_MAX_DEPS_PER_TASK ||
+	    hdr->max_addr_entries != DLA_MAX_ADDR_ENTRIES) {
 		vpux_err(vdev, "firmware %s: built for other engine-core limits than the driver's\n",
 			 VPUX_FW_NAME);
 		return -EINVAL;
@@ -209,12 +212,12 @@ static int vpux_headed_boot(struct vpux_device *vdev)
 		u32 w = 0;
 
 		memcpy(&w, fw->data + off, min_t(size_t, 4, fw->size - off));
-		vpux_reg_write(vdev, VPUX_REG_MC_MEM_DATA, le32_to_cpu(w));
+		vpux_reg_write(vdev, VPUX_REG_MC_MEM_DATA, w);
 	}
 	vpux_reg_write(vdev, VPUX_REG_MC_SHM_LO, lower_32_bits(h->shm_dma));
 	vpux_reg_write(vdev, VPUX_REG_MC_SHM_HI, upper_32_bits(h->shm_dma));
 	vpux_reg_write(vdev, VPUX_REG_MC_SHM_SIZE, h->shm_size);
-	vpux_reg_write(vdev, VPUX_REG_MC_BOOT, le32_to_cpu(hdr->entry));
+	vpux_reg_write(vdev, VPUX_REG_MC_BOOT, hdr->entry);
 	vpux_reg_write(vdev, VPUX_REG_MC_CTRL, VPUX_MC_CTRL_RUN);
 
 	/* removal stops a reload's wait (vpux_headed_fini()) */
@@ -318,6 +321,7 @@ static void vpux_headed_recover(struct work_struct *work)
  */
 int vpux_headed_init(struct vpux_device *vdev)
 {
+	const struct vpux_fw_header *hdr;
 	struct vpux_headed *h = &vdev->mc;
 	struct device *dev = vdev->drm.dev;
 	int ret;
@@ -353,10 +357,9 @@ int vpux_headed_init(struct vpux_device *vdev)
 	ret = vpux_headed_boot(vdev);
 	if (ret)
 		goto err_release;
+	hdr = (const void *)h->image->data;
 	drm_info(&vdev->drm, "headed: firmware %.32s (ABI %u.%u) running\n",
-		 ((const struct vpux_fw_header *)h->image->data)->version,
-		 le16_to_cpu(((const struct vpux_fw_header *)h->image->data)->abi_major),
-		 le16_to_cpu(((const struct vpux_fw_header *)h->image->data)->abi_minor));
+		 hdr->version, hdr->abi_major, hdr->abi_minor);
 	return 0;
 
 err_release:
