@@ -92,7 +92,7 @@ static const struct kernel_param_ops vpux_mode_ops = {
 	.get = vpux_mode_get,
 };
 module_param_cb(mode, &vpux_mode_ops, NULL, 0444);
-MODULE_PARM_DESC(mode, "Where the engine core runs: headless (in the driver, the default) or headed (firmware " VPUX_FW_NAME " on the NPU's management core)");
+MODULE_PARM_DESC(mode, "Engine core: headless (in the driver, default) or headed (firmware on the NPU)");
 MODULE_FIRMWARE(VPUX_FW_NAME);
 
 /**
