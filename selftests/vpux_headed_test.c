@@ -54,31 +54,6 @@ static int copy_job(int fd, struct bo *task, struct drm_vpux_buf *list,
 	return job_wait(fd, s.seqno, 60000000000ll, w);
 }
 
-/* A good job on a fresh file, after a recovery: 0 when it copied. */
-static int fresh_copy(unsigned char fill)
-{
-	struct drm_vpux_buf l[2];
-	struct drm_vpux_wait w;
-	struct bo t, a, b;
-	int fd = vpux_open_nth(0, NULL), ret = -1;
-
-	if (fd < 0)
-		return fd;
-	if (bo_new(fd, 4096, 0, &t) || bo_new(fd, SZ, 0, &a) ||
-	    bo_new(fd, SZ, 0, &b))
-		goto out;
-	memset(a.map, fill, SZ);
-	l[0] = (struct drm_vpux_buf){ .handle = a.handle, .size = SZ };
-	l[1] = (struct drm_vpux_buf){ .handle = b.handle, .size = SZ };
-	if (copy_job(fd, &t, l, &w))
-		goto out;
-	ret = w.status == DRM_VPUX_STATUS_DONE && b.map[0] == fill &&
-	      b.map[SZ - 1] == fill ? 0 : 1;
-out:
-	close(fd);
-	return ret;
-}
-
 TEST_F(headed, copy_runs_on_the_firmware)
 {
 	struct drm_vpux_wait w;
@@ -150,7 +125,7 @@ TEST_F_TIMEOUT(headed, crash_mid_job_recovers, 120)
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ABORTED, w.status);
 	EXPECT_EQ(-EIO, w.sys_error);
 	EXPECT_EQ(reloads + 1, dbg_read(self->minor, "fw_reloads"));
-	EXPECT_EQ(0, fresh_copy(0x3c));
+	EXPECT_EQ(0, fresh_file_copy(SZ, 0x3c));
 }
 
 /*
@@ -176,7 +151,7 @@ TEST_F_TIMEOUT(headed, heartbeat_loss_recovers, 120)
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ABORTED, w.status);
 	EXPECT_EQ(-EIO, w.sys_error);
 	EXPECT_EQ(reloads + 1, dbg_read(self->minor, "fw_reloads"));
-	EXPECT_EQ(0, fresh_copy(0x6d));
+	EXPECT_EQ(0, fresh_file_copy(SZ, 0x6d));
 	snprintf(v, sizeof(v), "%ld", timeout);
 	dbg_write(self->minor, "job_timeout_ms", v);
 }

@@ -137,37 +137,6 @@ static int ro_writes_fault(FIXTURE_DATA(job) *self)
 	return ret == -ENOENT ? 0 : ret;
 }
 
-/*
- * In a file of its own: copy @fill bytes a -> b; 0 if the job completed
- * and the data arrived.
- */
-static int fresh_file_copy(unsigned char fill)
-{
-	struct drm_vpux_submit s;
-	struct drm_vpux_wait w;
-	struct bo t, a, b;
-	struct drm_vpux_buf l[2];
-	int fd = vpux_open_nth(0, NULL), ret = -1;
-
-	if (fd < 0)
-		return fd;
-	if (bo_new(fd, 4096, 0, &t) || bo_new(fd, SZ, 0, &a) ||
-	    bo_new(fd, SZ, 0, &b))
-		goto out;
-	memset(a.map, fill, SZ);
-	l[0] = (struct drm_vpux_buf){ .handle = a.handle, .size = SZ };
-	l[1] = (struct drm_vpux_buf){ .handle = b.handle, .size = SZ };
-	submit_args(&s, &t, 0, copy_task(&t, 0, SZ), l, 2);
-	if (vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s) ||
-	    job_wait(fd, s.seqno, 10000000000ll, &w))
-		goto out;
-	ret = w.status == DRM_VPUX_STATUS_DONE && b.map[0] == fill &&
-	      b.map[SZ - 1] == fill ? 0 : 1;
-out:
-	close(fd);
-	return ret;
-}
-
 TEST_F(job, dma_copy)
 {
 	struct drm_vpux_submit s;
@@ -555,7 +524,7 @@ TEST_F(job, mmu_fault_bans_the_file_only)
 	EXPECT_EQ(-EBADFD, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 
 	/* another file runs on */
-	EXPECT_EQ(0, fresh_file_copy(0x5a));
+	EXPECT_EQ(0, fresh_file_copy(SZ, 0x5a));
 }
 
 /*
@@ -1019,7 +988,7 @@ TEST_F(job, injected_hang_is_recovered)
 	size = copy_task(&self->task, 0, SZ);
 	submit_args(&s, &self->task, 0, size, self->list, 2);
 	EXPECT_EQ(-EBADFD, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
-	EXPECT_EQ(0, fresh_file_copy(0x6b));
+	EXPECT_EQ(0, fresh_file_copy(SZ, 0x6b));
 }
 
 /* The profile of a job aborted as hung lists its op, with no cycles */
@@ -1130,7 +1099,7 @@ TEST_F(job, endless_op_is_stopped_by_the_watchdog)
 		EXPECT_TRUE(!w.core_error || w.core_error == DRM_VPUX_CORE_ERR_ABORTED)
 			TH_LOG("core_error %u", w.core_error);
 	}
-	EXPECT_EQ(0, fresh_file_copy(0x5a));
+	EXPECT_EQ(0, fresh_file_copy(SZ, 0x5a));
 }
 
 /*
@@ -1345,7 +1314,7 @@ TEST_F(job, cmx_tile_waits_for_its_owner_to_leave)
 	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 	sb = s.seqno;
 	/* a job without CMX runs meanwhile */
-	EXPECT_EQ(0, fresh_file_copy(0x3c));
+	EXPECT_EQ(0, fresh_file_copy(SZ, 0x3c));
 
 	ASSERT_EQ(0, job_wait(self->fd, sb, 60000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);

@@ -93,6 +93,37 @@ static inline void submit_args(struct drm_vpux_submit *s, struct bo *task,
 /* ---- uapi 1.5 ---- */
 
 /* The driver's uapi minor (GET_PARAM), -errno on failure. */
+/*
+ * In a file of its own on the first device: copy @sz bytes of @fill from
+ * one BO to another; 0 if the job completed and the data arrived.
+ */
+static inline int fresh_file_copy(size_t sz, unsigned char fill)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo t, a, b;
+	struct drm_vpux_buf l[2];
+	int fd = vpux_open_nth(0, NULL), ret = -1;
+
+	if (fd < 0)
+		return fd;
+	if (bo_new(fd, 4096, 0, &t) || bo_new(fd, sz, 0, &a) ||
+	    bo_new(fd, sz, 0, &b))
+		goto out;
+	memset(a.map, fill, sz);
+	l[0] = (struct drm_vpux_buf){ .handle = a.handle, .size = sz };
+	l[1] = (struct drm_vpux_buf){ .handle = b.handle, .size = sz };
+	submit_args(&s, &t, 0, copy_task(&t, 0, sz), l, 2);
+	if (vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s) ||
+	    job_wait(fd, s.seqno, 60000000000ll, &w))
+		goto out;
+	ret = w.status == DRM_VPUX_STATUS_DONE && b.map[0] == fill &&
+	      b.map[sz - 1] == fill ? 0 : 1;
+out:
+	close(fd);
+	return ret;
+}
+
 static inline int uapi_minor(int fd)
 {
 	__u64 v;
