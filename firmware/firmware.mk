@@ -223,7 +223,7 @@ $(B)/firmware/tests/fw-fmt: $(SRCTOP)/firmware/tests/fw_fmt_test.c \
 # run under qemu-riscv32 (Debian's qemu-user): 64-bit va_args and the
 # divisions on rv32. A small script is the test program, so that
 # run-tests.sh needs no binfmt_misc.
-QEMU_RV32 ?= qemu-riscv32
+QEMU_RV32 ?= $(shell command -v qemu-riscv32 2>/dev/null)
 FW_FMT_RV32 := $(B)/firmware/tests/fw-fmt-rv32
 HOST_TESTS += $(FW_FMT_RV32)
 
@@ -239,6 +239,6 @@ $(FW_FMT_RV32).elf: $(SRCTOP)/firmware/tests/fw_fmt_rv32.c \
 
 $(FW_FMT_RV32): $(FW_FMT_RV32).elf
 	@{ echo '#!/bin/sh'; \
-	   echo 'command -v $(QEMU_RV32) >/dev/null 2>&1 || { echo "ok 1 # SKIP no $(QEMU_RV32) (qemu-user)"; echo 1..1; exit 0; }'; \
-	   echo 'exec $(QEMU_RV32) $(FW_FMT_RV32).elf'; } >$@
+	   echo 'command -v $(or $(QEMU_RV32),qemu-riscv32) >/dev/null 2>&1 || { echo "ok 1 # SKIP no $(or $(QEMU_RV32),qemu-riscv32) (qemu-user)"; echo 1..1; exit 0; }'; \
+	   echo 'exec $(or $(QEMU_RV32),qemu-riscv32) $(FW_FMT_RV32).elf'; } >$@
 	@chmod +x $@

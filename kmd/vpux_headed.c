@@ -283,6 +283,7 @@ static void vpux_headed_lost_locked(struct vpux_device *vdev, const char *why)
 			    why, vpux_reg_read(vdev, VPUX_REG_MC_STATUS),
 			    vpux_reg_read(vdev, VPUX_REG_MC_INFO));
 	h->down = true;
+	atomic_inc(&h->reloads);
 	vpux_headed_stop_locked(vdev);
 	vpux_headed_fail_running_locked(vdev);
 	queue_work(system_unbound_wq, &h->recover);
@@ -296,7 +297,6 @@ static void vpux_headed_recover(struct work_struct *work)
 	int ret;
 
 	vpux_sched_signal_done(vdev);
-	atomic_inc(&h->reloads);
 	ret = vpux_headed_boot(vdev);
 	spin_lock_irqsave(&vdev->fw.lock, flags);
 	if (!ret && !vdev->dead) {

@@ -36,7 +36,8 @@ struct vpux_job_result;
  * @down: (fw) the firmware is being reloaded: no job starts
  * @failed: (fw) a reload failed: jobs fail until the device is bound again
  * @recover: reloads the firmware after a crash or a lost heartbeat
- * @reloads: firmware reloads since probe (debugfs)
+ * @reloads: firmware reloads since probe, counted when one is decided,
+ *	before the failed jobs signal (debugfs)
  */
 struct vpux_headed {
 	bool on;

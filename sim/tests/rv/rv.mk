@@ -46,7 +46,7 @@ $(B)/sim/tests/sim_rv_test: $(SRCTOP)/sim/tests/sim_rv_test.c \
 		$(B)/sim/obj/sim/vpux_rv.o $(SRCTOP)/sim/tests/sim_rv_host.h \
 		$(SIM_HDRS) $(RV_TEST_EXPECTED) $(FW_ELF)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) \
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/firmware/include \
 		-DRV_TEST_DIR='"$(RV_TEST_DIR)"' -DRV_FW_ELF='"$(FW_ELF)"' \
 		-o $@ $< \
 		$(B)/sim/obj/sim/vpux_rv.o
