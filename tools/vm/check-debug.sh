@@ -74,7 +74,7 @@ else
 	cat "$HERE/tests.list" "$HERE/tests-debug.list" >"$RESULTS/tests.list"
 fi
 VPUX_VM_KERNEL=$cache/bzImage VPUX_VM_BASE=$cache/base.cpio \
-VPUX_KO=$src/vpux_accel-vm.ko VPUX_VM_TIMEOUT=${VPUX_VM_TIMEOUT:-1200} \
+VPUX_KO=$src/vpux_accel-vm.ko VPUX_VM_TIMEOUT=${VPUX_VM_TIMEOUT:-1800} \
 VPUX_VM_MEM=${VPUX_VM_MEM:-2048} \
 	"$HERE/vm-suite.sh" vm-debug "$B/vm-debug" "$RESULTS/tests.list"
 
