@@ -12,25 +12,8 @@
 net=${1:?usage: headed-check.sh NETWORK}
 fw=/lib/firmware/vpux/vpux_fw.bin
 good=/tmp/vpux_fw.good
-n=0 failed=0
+. "$(dirname "$0")/tap-lib.sh"
 
-point() {	# point STATUS NAME: one test point
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-nodes() { ls /dev/accel/accel* 2>/dev/null | wc -l; }
-settle() {	# wait up to 10 s for the accel nodes
-	i=0
-	while [ "$(nodes)" -ne "$1" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 # shellcheck disable=SC2086
 load_headed() { insmod "$VPUX_MODULE" $VPUX_MODULE_PARAMS mode=headed; }
 patch() {	# patch OFFSET BYTES: overwrite bytes of the image (octal escapes)
@@ -74,5 +57,4 @@ vpux-info | grep -q "headed (firmware)"
 point $? "vpux-info reports the mode"
 vpux-run --device /dev/accel/accel0 --check --repeat 3 "$net" 2>&1 | grep -q bit-exact
 point $? "a network runs bit-exact on the firmware"
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end

@@ -9,28 +9,11 @@
 # Restores the default vpux_accel.ko ($VPUX_MODULE) when done.
 dir=${1:?usage: split-check.sh SPLIT_DIR NETWORK}
 net=${2:?usage: split-check.sh SPLIT_DIR NETWORK}
-n=0 failed=0
+. "$(dirname "$0")/tap-lib.sh"
 
-point() {	# point STATUS NAME: one test point
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
 
 loaded() { grep -q "^$1 " /proc/modules; }
 npus() { ls -d /sys/bus/platform/devices/vpux-npu.* 2>/dev/null | wc -l; }
-nodes() { ls /dev/accel/accel* 2>/dev/null | wc -l; }
-settle() {	# wait up to 5 s for udev-less /dev to follow sysfs
-	i=0
-	while [ "$(nodes)" -ne "$1" ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 job() { vpux-run --device /dev/accel/accel0 --check "$net" 2>&1 | grep -q bit-exact; }
 
 rmmod vpux_accel
@@ -80,5 +63,4 @@ point $? "both unload, driver first"
 insmod "$VPUX_MODULE" $VPUX_MODULE_PARAMS
 point $? "the default vpux_accel loads again"
 settle 2
-echo "1..$n"
-[ $failed -eq 0 ]
+tap_end
