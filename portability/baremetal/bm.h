@@ -53,6 +53,7 @@ extern const struct vpux_fw_header vpux_fw_header;
 
 /* dla_port_bm.c */
 dla_u64 fw_mtime(void);
+void fw_pulse(void);
 void fw_win_copy_from(void *dst, const volatile void *src, dla_u32 len);
 void fw_log_attach(volatile char *ring, dla_u32 size, volatile dla_u32 *tail);
 void fw_log(const char *fmt, ...) __attribute__((__format__(__printf__, 1, 2)));

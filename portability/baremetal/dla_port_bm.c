@@ -89,6 +89,7 @@ dla_s32 dla_data_read(void *driver_context, void *task_data, dla_u64 src,
 	(void)driver_context;
 	if (!p)
 		return -DLA_ERR_BUF_RANGE;
+	fw_pulse();
 	fw_win_copy_from(dst, p, size);
 	return 0;
 }

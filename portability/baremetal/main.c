@@ -416,6 +416,30 @@ static void fw_set_timer(dla_u64 when)
 	fw_mc_write(VPUX_MC_REG_MTIMECMP_LO, (dla_u32)when);
 }
 
+/* when the next beat is due (fw_heartbeat(), fw_pulse()) */
+static dla_u64 fw_next_beat;
+
+/**
+ * fw_pulse() - beat, if one is due, in the middle of long work
+ *
+ * Validating and building a large task takes many passes' worth of time
+ * (a 1024-op task under a slow host): the port calls this from its
+ * callbacks so the heartbeat keeps moving. It only beats: it may run
+ * inside a call into the engine core, so it must not call back.
+ */
+void fw_pulse(void)
+{
+	dla_u64 now;
+
+	if (!fw_shm)
+		return;
+	now = fw_mtime();
+	if (now < fw_next_beat)
+		return;
+	fw_shm->heartbeat = rd(&fw_shm->heartbeat) + 1;
+	fw_next_beat = now + VPUX_FW_HEARTBEAT_US / 2;
+}
+
 /*
  * The heartbeat, twice per VPUX_FW_HEARTBEAT_US; each beat also latches
  * completions whose interrupt went missing (the kernel's watchdog does
@@ -440,7 +464,6 @@ int main(void)
 {
 	volatile struct vpux_fw_shm *shm =
 		(volatile struct vpux_fw_shm *)(unsigned long)VPUX_MC_SHM_BASE;
-	dla_u64 next_beat = 0;
 	dla_u32 err;
 	dla_s32 ret;
 
@@ -477,7 +500,7 @@ int main(void)
 	__asm__ volatile(".option push\n.option arch, +zicsr\n"
 			 "csrw mie, %0\n.option pop" : :
 			 "r"(FW_MIE_MEIE | FW_MIE_MSIE | FW_MIE_MTIE));
-	fw_heartbeat(&next_beat);
+	fw_heartbeat(&fw_next_beat);
 	fw_status(VPUX_MC_STATUS_READY);
 
 	for (;;) {
@@ -487,7 +510,7 @@ int main(void)
 		fw_drain_commands();
 		if (dla_isr_handler(fw_engine))
 			fw_process_events();
-		fw_heartbeat(&next_beat);
+		fw_heartbeat(&fw_next_beat);
 		fw_progress();
 		if (fw_posted)
 			fw_host_irq();
