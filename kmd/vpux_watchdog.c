@@ -130,6 +130,16 @@ void vpux_watchdog_kick(struct vpux_device *vdev)
 	mod_delayed_work(vpux_wq, &vdev->watchdog, 0);
 }
 
+/* A running job's progress: the core's status, or the firmware's table. */
+static void vpux_watchdog_status(struct vpux_device *vdev, struct vpux_job *job,
+				 struct dla_task_status *st)
+{
+	if (vdev->mc.on)
+		vpux_headed_progress(vdev, job, st);
+	else
+		dla_task_result(job->task, st);
+}
+
 /* One running job: true if it looks hung (no progress of its own). */
 static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
 				u64 now, u64 cycles, struct dla_task_status *st)
@@ -139,10 +149,7 @@ static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
 
 	if (now - job->start_ns < timeout_ns)
 		return false;
-	if (vdev->mc.on)
-		vpux_headed_progress(vdev, job, st);
-	else
-		dla_task_result(job->task, st);
+	vpux_watchdog_status(vdev, job, st);
 	if (st->ops_done > job->ops_done || !st->ops_running) {
 		job->ops_done = st->ops_done;
 		job->stalls = 0;
@@ -203,10 +210,7 @@ static void vpux_watchdog_run_limit_locked(struct vpux_device *vdev, u64 now)
 
 		if (!job || now - job->start_ns < limit_ns)
 			continue;
-		if (vdev->mc.on)
-			vpux_headed_progress(vdev, job, &st);
-		else
-			dla_task_result(job->task, &st);
+		vpux_watchdog_status(vdev, job, &st);
 		res = vpux_timeout_result(&st, -ETIME);
 		drm_dbg_driver(&vdev->drm,
 			       "job %llu: over the run-time limit after %u of %u ops: aborted\n",
