@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * vpux compiler: ONNX model -> loadable. The API the vpux-onnx command,
+ * the tests and the fuzzer use. Internal to the tree (not installed):
+ * libvpux's public API stays umd/include/vpux.h.
+ *
+ * Error convention as in libvpux: functions return 0 or a negative
+ * VPUX_E_* code (umd/include/vpux.h) and leave a message for the calling
+ * thread in vpux_last_error(), naming what was wrong (the node, the
+ * tensor, the field).
+ */
+#ifndef VPUX_COMPILER_H
+#define VPUX_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ONNX TensorProto.DataType values the compiler and the tools handle */
+enum vpuxc_dtype {
+	VPUXC_FLOAT = 1,
+	VPUXC_UINT8 = 2,
+	VPUXC_INT8 = 3,
+	VPUXC_INT32 = 6,
+	VPUXC_INT64 = 7,
+};
+
+#define VPUXC_MAX_RANK 8
+#define VPUXC_NAME_MAX 128
+
+/**
+ * struct vpuxc_tensor - a host tensor (ONNX layout, row-major, dense)
+ * @name: ONNX name ("" if none)
+ * @dtype: enum vpuxc_dtype
+ * @rank: 0..VPUXC_MAX_RANK (0: a scalar)
+ * @dims: sizes, outermost first
+ * @data: elements, little endian, @size bytes (owned; vpuxc_tensor_fini()
+ *        frees it)
+ */
+struct vpuxc_tensor {
+	char name[VPUXC_NAME_MAX];
+	int32_t dtype;
+	uint32_t rank;
+	int64_t dims[VPUXC_MAX_RANK];
+	void *data;
+	size_t size;
+};
+
+/* Bytes per element of @dtype, 0 if unsupported. */
+size_t vpuxc_dtype_size(int32_t dtype);
+const char *vpuxc_dtype_name(int32_t dtype);
+/* Number of elements (product of dims; 1 for a scalar). */
+size_t vpuxc_tensor_count(const struct vpuxc_tensor *t);
+void vpuxc_tensor_fini(struct vpuxc_tensor *t);
+
+/* TensorProto files (.pb, as the ONNX test layout stores them) and .npy */
+int vpuxc_tensor_read_pb(const char *path, struct vpuxc_tensor *t);
+int vpuxc_tensor_parse_pb(const void *data, size_t size,
+			  struct vpuxc_tensor *t);
+int vpuxc_tensor_write_pb(const char *path, const struct vpuxc_tensor *t);
+int vpuxc_tensor_read_npy(const char *path, struct vpuxc_tensor *t);
+
+/* An imported ONNX model (the graph IR). */
+struct vpuxc_model;
+
+int vpuxc_import_file(const char *path, struct vpuxc_model **out);
+int vpuxc_import_mem(const void *data, size_t size, struct vpuxc_model **out);
+void vpuxc_model_free(struct vpuxc_model *m);
+
+/*
+ * Graph inputs of the ONNX model (initializers excluded), in order, with
+ * their declared element type and shape (a symbolic dim reads as -1).
+ */
+unsigned int vpuxc_model_num_inputs(const struct vpuxc_model *m);
+int vpuxc_model_input(const struct vpuxc_model *m, unsigned int i,
+		      struct vpuxc_tensor *desc);	/* desc->data NULL */
+unsigned int vpuxc_model_num_outputs(const struct vpuxc_model *m);
+int vpuxc_model_output(const struct vpuxc_model *m, unsigned int i,
+		       struct vpuxc_tensor *desc);
+/*
+ * 1 if graph input @name feeds only scale or zero-point operands of
+ * quantized nodes (the ONNX node tests pass those as inputs), else 0.
+ */
+int vpuxc_model_input_is_qparam(const struct vpuxc_model *m,
+				const char *name);
+/*
+ * Turn graph input @t->name into a constant (an initializer) with @t's
+ * value; the input disappears from the compiled network's inputs.
+ */
+int vpuxc_model_fold_input(struct vpuxc_model *m,
+			   const struct vpuxc_tensor *t);
+
+/**
+ * struct vpuxc_options - compile options
+ * @report: fill vpuxc_result.report with the human-readable report
+ * @name: network name in the loadable (default: the ONNX graph name)
+ */
+struct vpuxc_options {
+	int report;
+	const char *name;
+};
+
+/**
+ * struct vpuxc_result - what vpuxc_compile() produced
+ * @loadable: the loadable's bytes (malloc'ed)
+ * @size: its size
+ * @report: NUL-terminated report (malloc'ed; NULL unless requested): ops
+ *          per engine, tiles, weight bytes, cycle estimate
+ */
+struct vpuxc_result {
+	void *loadable;
+	size_t size;
+	char *report;
+};
+
+/*
+ * Compile @m. On failure, vpux_last_error() lists every unsupported node
+ * (op type, node name, why), one per line.
+ */
+int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
+		  struct vpuxc_result *r);
+void vpuxc_result_fini(struct vpuxc_result *r);
+
+/*
+ * The ONNX view of a loadable's inputs and outputs, from its optional
+ * ".vpux.io" section (written by vpuxc_compile()).
+ *
+ * Loadable input/output i has the ONNX name, element type and shape of
+ * the graph's i-th input/output. The loadable tensor always holds the
+ * 8-bit (or int32) quantized data in the ONNX (NCHW) layout; when
+ * @onnx_dtype is VPUXC_FLOAT the host converts: an input is quantized
+ * q = clamp(round_half_even(x / scale) + zp) and an output dequantized
+ * x = (q - zp) * scale, with the scale and zero point of the loadable
+ * tensor record (scale = mult / 2^(31 + shift)).
+ */
+struct vpuxc_io {
+	char name[VPUXC_NAME_MAX];
+	int32_t onnx_dtype;	/* enum vpuxc_dtype */
+	int32_t dev_dtype;	/* VPUXC_UINT8, VPUXC_INT8 or VPUXC_INT32 */
+	uint32_t rank;
+	int64_t dims[VPUXC_MAX_RANK];
+	int32_t zero_point;
+	double scale;		/* from the tensor record's mult/shift */
+};
+
+struct vpuxc_io_table {
+	unsigned int n_inputs, n_outputs;
+	struct vpuxc_io *inputs, *outputs;	/* malloc'ed */
+};
+
+int vpuxc_io_read(const void *loadable, size_t size,
+		  struct vpuxc_io_table *io);
+void vpuxc_io_fini(struct vpuxc_io_table *io);
+
+/*
+ * Host-side boundary conversion of one tensor between its ONNX form
+ * (@onnx: dtype io->onnx_dtype) and the device form (@dev: raw bytes of
+ * io->dev_dtype elements), per struct vpuxc_io.
+ */
+int vpuxc_io_to_device(const struct vpuxc_io *io,
+		       const struct vpuxc_tensor *onnx, void *dev, size_t size);
+int vpuxc_io_from_device(const struct vpuxc_io *io, const void *dev,
+			 size_t size, struct vpuxc_tensor *onnx);
+
+#endif /* VPUX_COMPILER_H */

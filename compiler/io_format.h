@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The ".vpux.io" section the compiler adds to a loadable: the ONNX name,
+ * element type and shape of each network input and output. Optional (not
+ * flagged required): libvpux ignores it, vpux-onnx reads it. Layout like
+ * every .vpux.* section: a struct vpux_lf_sechdr (umd/lf_format.h), then
+ * count records of rec_size bytes (a reader accepts a larger rec_size and
+ * ignores the tail).
+ */
+#ifndef VPUXC_IO_FORMAT_H
+#define VPUXC_IO_FORMAT_H
+
+#include <stdint.h>
+
+#define VPUXC_IO_SECTION ".vpux.io"
+
+enum { VPUXC_IO_INPUT = 0, VPUXC_IO_OUTPUT = 1 };
+
+/**
+ * struct vpuxc_io_rec - one network input or output (216 bytes)
+ * @name: ONNX value name, NUL-terminated
+ * @dir: VPUXC_IO_INPUT or VPUXC_IO_OUTPUT
+ * @index: input/output index in the loadable (the IO tensor's index)
+ * @onnx_dtype: ONNX element type the graph declares (enum vpuxc_dtype)
+ * @rank: 0..8
+ * @dims: ONNX dims, outermost first; 0 above @rank
+ * @reserved: 0
+ */
+struct vpuxc_io_rec {
+	char name[128];
+	uint32_t dir;
+	uint32_t index;
+	int32_t onnx_dtype;
+	uint32_t rank;
+	int64_t dims[8];
+	uint32_t reserved[2];
+};
+
+_Static_assert(sizeof(struct vpuxc_io_rec) == 216, "vpuxc_io_rec layout");
+
+#endif /* VPUXC_IO_FORMAT_H */
