@@ -45,6 +45,7 @@ all: module userspace
 -include sim/ops/ops.mk
 -include portability/user/user.mk
 -include umd/umd.mk
+-include compiler/compiler.mk
 -include tools/tools.mk
 -include selftests/selftests.mk
 -include tools/vm/vm.mk
