@@ -12,12 +12,18 @@
 
 #include "lf_format.h"
 
-/* An extra section for the writer (tests: unknown/required sections). */
+/*
+ * An extra section for the writer (tests: unknown/required sections; the
+ * compiler's .vpux.io). The writer puts a section header (@flags, record
+ * size 1) before @size bytes of @data, unless @raw: then @data is the
+ * whole section, its struct vpux_lf_sechdr included, written as it is.
+ */
 struct lf_extra_section {
 	const char *name;
 	uint16_t flags;
 	const void *data;
 	uint32_t size;
+	int raw;
 };
 
 struct lf_image {

@@ -24,6 +24,7 @@ struct wsec {
 	const void *data;
 	uint32_t rec_size, count;
 	unsigned char *buf;	/* header + payload */
+	size_t len;		/* bytes of @buf */
 	size_t name_off;
 };
 
@@ -53,6 +54,23 @@ static int add_padded(struct wsec *s, unsigned int *n, const char *name,
 	memcpy(w->buf, &h, sizeof(h));
 	w->rec_size = rec_size + extra;
 	w->count = count;
+	w->len = sizeof(h) + pay;
+	return 0;
+}
+
+/* a section given whole, its header included */
+static int add_raw(struct wsec *s, unsigned int *n, const char *name,
+		   const void *data, uint32_t size)
+{
+	struct wsec *w = &s[(*n)++];
+
+	w->name = name;
+	w->buf = malloc(size ? size : 1);
+	if (!w->buf)
+		return vpux_err(VPUX_E_NOMEM, "writer: out of memory");
+	if (size)
+		memcpy(w->buf, data, size);
+	w->len = size;
 	return 0;
 }
 
@@ -105,7 +123,10 @@ static int write_fd(const struct lf_image *img, int fd)
 	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_SYMBOLS, 0, img->symbols,
 			      sizeof(*img->symbols), img->n_symbols);
 	for (i = 0; !ret && i < img->n_extra; i++)
-		ret = add(s, &n, img->extra[i].name, img->extra[i].flags,
+		ret = img->extra[i].raw ?
+		      add_raw(s, &n, img->extra[i].name, img->extra[i].data,
+			      img->extra[i].size) :
+		      add(s, &n, img->extra[i].name, img->extra[i].flags,
 			  img->extra[i].data, 1, img->extra[i].size);
 	if (ret)
 		goto out;
@@ -147,8 +168,7 @@ static int write_fd(const struct lf_image *img, int fd)
 		d->d_align = 8;
 		if (i < n) {
 			d->d_buf = s[i].buf;
-			d->d_size = sizeof(struct vpux_lf_sechdr) +
-				    (size_t)s[i].rec_size * s[i].count;
+			d->d_size = s[i].len;
 			sh.sh_name = s[i].name_off;
 			sh.sh_type = SHT_PROGBITS;
 			sh.sh_addralign = 8;

@@ -7,6 +7,7 @@
  */
 #include <gelf.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "err.h"
 #include "lf.h"
@@ -353,7 +354,7 @@ static void test_container(void)
 		free(p2);
 		fresh();
 	}
-	ex = (struct lf_extra_section){ ".vpux.future", 0, "abcd", 4 };
+	ex = (struct lf_extra_section){ ".vpux.future", 0, "abcd", 4, 0 };
 	img.extra = &ex;
 	img.n_extra = 1;
 	rewrite(0, "", "unknown optional section is skipped");
@@ -362,10 +363,29 @@ static void test_container(void)
 	img.n_extra = 1;
 	rewrite(VPUX_E_REQUIRED, ".vpux.future: unknown section flagged required",
 		"unknown required section fails naming it");
-	ex = (struct lf_extra_section){ VPUX_LF_SEC_SYMBOLS, 0, NULL, 0 };
+	ex = (struct lf_extra_section){ VPUX_LF_SEC_SYMBOLS, 0, NULL, 0, 0 };
 	img.extra = &ex;
 	img.n_extra = 1;
 	rewrite(VPUX_E_FORMAT, "appears twice", "duplicate section");
+	{	/* a section given whole (raw): written as it is */
+		struct {
+			struct vpux_lf_sechdr h;
+			uint32_t rec[2];
+		} raw = { { VPUX_LF_SEC_MAGIC, 0, 24, 8, 1, 0, 0 }, { 1, 2 } };
+
+		raw.h.crc32 = (uint32_t)crc32(0, (const void *)raw.rec,
+					      sizeof(raw.rec));
+		ex = (struct lf_extra_section){ ".vpux.future", 0, &raw,
+						sizeof(raw), 1 };
+		img.extra = &ex;
+		img.n_extra = 1;
+		rewrite(0, "", "a raw optional section (rec_size 8) is skipped");
+		raw.h.crc32 ^= 1;
+		img.extra = &ex;
+		img.n_extra = 1;
+		rewrite(VPUX_E_CHECKSUM, ".vpux.future: checksum mismatch",
+			"a raw section is written as given (its bad CRC found)");
+	}
 	asm_free(&img);
 }
 
