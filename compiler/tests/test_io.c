@@ -1,0 +1,709 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The ONNX view of a loadable's inputs and outputs: the table derived
+ * from the tensor records, the .vpux.io section (one test per rule of
+ * its header and records, each with the expected message), and the
+ * boundary conversion (round half to even, saturation, int64 range),
+ * then one network run in-process with converted data.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "io_format.h"
+#include "io_section.h"
+#include "io_util.h"
+#include "lf.h"
+#include "vpux.h"
+#include "vpux_compiler.h"
+#include "vpux_tap.h"
+
+/* u8 1x1x4x4, zp 10, scale 0.5 (2^30 / 2^31) */
+static struct copy_net base(void)
+{
+	struct copy_net c;
+
+	memset(&c, 0, sizeof(c));
+	c.dt = VPUX_DT_U8;
+	c.rank = 4;
+	c.dims[0] = 1;
+	c.dims[1] = 1;
+	c.dims[2] = 4;
+	c.dims[3] = 4;
+	c.zp = 10;
+	c.mult = 1 << 30;
+	c.shift = 0;
+	return c;
+}
+
+static const int64_t d4[4] = { 1, 1, 4, 4 };
+
+/* the two good records: float "in" (1x1x4x4) and float "out" (4x4) */
+static void good_recs(struct vpuxc_io_rec r[2])
+{
+	static const int64_t d2[2] = { 4, 4 };
+
+	r[0] = io_rec("in", VPUXC_IO_INPUT, 0, VPUXC_FLOAT, 4, d4);
+	r[1] = io_rec("out", VPUXC_IO_OUTPUT, 0, VPUXC_FLOAT, 2, d2);
+}
+
+/* a loadable of @c with the raw section @sec (NULL: none) */
+static int read_with(struct copy_net *c, const void *sec, uint32_t n,
+		     struct vpuxc_io_table *io)
+{
+	struct lf_extra_section ex = { VPUXC_IO_SECTION, 0, sec, n, 1 };
+	void *p;
+	size_t sz;
+	int r;
+
+	if (sec) {
+		c->extra = &ex;
+		c->n_extra = 1;
+	}
+	if (copy_net_write(c, &p, &sz))
+		abort();
+	r = vpuxc_io_read(p, sz, io);
+	free(p);
+	c->extra = NULL;
+	c->n_extra = 0;
+	return r;
+}
+
+static int read_recs(struct copy_net *c, const struct vpuxc_io_rec *recs,
+		     unsigned int n, struct vpuxc_io_table *io)
+{
+	void *sec;
+	uint32_t sz;
+	int r;
+
+	if (vpuxc_io_section_build(recs, n, &sec, &sz))
+		abort();
+	r = read_with(c, sec, sz, io);
+	free(sec);
+	return r;
+}
+
+static void expect_recs(const struct vpuxc_io_rec *recs, unsigned int n,
+			int code, const char *what, const char *name)
+{
+	struct copy_net c = base();
+	struct vpuxc_io_table io;
+	int r = read_recs(&c, recs, n, &io);
+
+	tap_check(r == code && strstr(vpux_last_error(), what) &&
+		  !io.inputs && !io.outputs,
+		  "io: %s: %d (%s)", name, r, vpux_last_error());
+	if (!r)
+		vpuxc_io_fini(&io);
+}
+
+/* the section with header @h over @recs (CRC fixed unless @keep_crc) */
+static void expect_hdr(struct vpux_lf_sechdr h, const void *pay, size_t n,
+		       int keep_crc, int code, const char *what,
+		       const char *name)
+{
+	struct copy_net c = base();
+	struct vpuxc_io_table io;
+	unsigned char *buf = malloc(sizeof(h) + n + 1);
+	int r;
+
+	if (!keep_crc)
+		h.crc32 = (uint32_t)crc32(0, pay, (uInt)n);
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), pay, n);
+	r = read_with(&c, buf, (uint32_t)(sizeof(h) + n), &io);
+	tap_check(r == code && strstr(vpux_last_error(), what),
+		  "io: %s: %d (%s)", name, r, vpux_last_error());
+	if (!r)
+		vpuxc_io_fini(&io);
+	free(buf);
+}
+
+static void test_derived(void)
+{
+	struct copy_net c = base();
+	struct vpuxc_io_table io;
+	int r;
+
+	r = read_with(&c, NULL, 0, &io);
+	tap_check(!r && io.n_inputs == 1 && io.n_outputs == 1 &&
+		  !strcmp(io.inputs[0].name, "x") &&
+		  !strcmp(io.outputs[0].name, "y") &&
+		  io.inputs[0].onnx_dtype == VPUXC_UINT8 &&
+		  io.inputs[0].dev_dtype == VPUXC_UINT8 &&
+		  io.inputs[0].rank == 4 && io.inputs[0].dims[2] == 4 &&
+		  io.inputs[0].zero_point == 10 && io.inputs[0].scale == 0.5,
+		  "io: no section: names, device dtype, logical dims, zp, scale from the tensors (%s)",
+		  vpux_last_error());
+	vpuxc_io_fini(&io);
+
+	/* NHWC with C > 1: dense only in memory order */
+	c.dims[1] = 4;
+	c.dims[2] = 2;
+	c.dims[3] = 1;
+	c.order = 0x1342;
+	c.shift = -3;
+	r = read_with(&c, NULL, 0, &io);
+	tap_check(!r && io.inputs[0].dims[0] == 1 && io.inputs[0].dims[1] == 2 &&
+		  io.inputs[0].dims[2] == 1 && io.inputs[0].dims[3] == 4 &&
+		  io.inputs[0].scale == 4.0,
+		  "io: no section, NHWC 1x4x2x1: dims in memory order 1x2x1x4, scale 2^30/2^28 (%s)",
+		  vpux_last_error());
+	vpuxc_io_fini(&io);
+
+	c = base();
+	c.dt = VPUX_DT_I32;
+	c.rank = 1;
+	c.dims[0] = 3;
+	r = read_with(&c, NULL, 0, &io);
+	tap_check(!r && io.inputs[0].dev_dtype == VPUXC_INT32 &&
+		  io.inputs[0].onnx_dtype == VPUXC_INT32 && io.inputs[0].rank == 1,
+		  "io: no section: an int32 tensor");
+	vpuxc_io_fini(&io);
+
+	r = vpuxc_io_read("\x7f" "ELF", 4, &io);
+	tap_check(r == VPUX_E_FORMAT && strstr(vpux_last_error(), "truncated") &&
+		  !io.inputs, "io: not a loadable: the loader's error (%s)",
+		  vpux_last_error());
+}
+
+/* a tensor with a gap between rows: not dense in any order */
+static void test_not_dense(void)
+{
+	struct copy_net c = base();
+	struct vpux_lf_tensor t[2];
+	struct vpux_lf_dma dma;
+	struct lf_image img;
+	struct vpuxc_io_table io;
+	void *p;
+	size_t n;
+	int r;
+
+	memset(&img, 0, sizeof(img));
+	img.hdr.magic = VPUX_LF_MAGIC;
+	img.hdr.version_major = VPUX_LF_VERSION_MAJOR;
+	img.hdr.target = VPUX_TARGET_VPUX1;
+	img.hdr.caps = VPUX_NET_CAP_DMA;
+	img.hdr.num_inputs = 1;
+	img.hdr.num_outputs = 1;
+	strcpy(img.hdr.name, "gap");
+	copy_net_tensor(&c, &t[0], "x", VPUX_LF_REGION(VPUX_LF_RK_INPUT, 0));
+	copy_net_tensor(&c, &t[1], "y", VPUX_LF_REGION(VPUX_LF_RK_OUTPUT, 0));
+	t[0].strides[2] = 64;	/* 8-byte rows of 4 bytes */
+	t[0].strides[1] = t[0].strides[0] = 256;
+	t[0].size = 32;
+	memset(&dma, 0, sizeof(dma));
+	dma.len = 16;
+	dma.src = (struct vpux_lf_ref){ 0, 0, 0, 16 };
+	dma.dst = (struct vpux_lf_ref){ 1, 0, 0, 16 };
+	dma.count[0] = dma.count[1] = dma.count[2] = 1;
+	img.tensors = t;
+	img.n_tensors = 2;
+	img.dma = &dma;
+	img.n_dma = 1;
+	if (lf_write_mem(&img, &p, &n))
+		abort();
+	r = vpuxc_io_read(p, n, &io);
+	tap_check(r == VPUX_E_FORMAT &&
+		  strstr(vpux_last_error(), "input 0: tensor 'x' is not dense"),
+		  "io: a tensor with strides with gaps refused (%s)",
+		  vpux_last_error());
+	free(p);
+}
+
+static void test_section(void)
+{
+	struct vpuxc_io_rec r[3], q[2];
+	struct copy_net c = base();
+	struct vpuxc_io_table io;
+	struct vpux_lf_sechdr h;
+	unsigned char big[2 * 232];
+	void *sec;
+	uint32_t sz;
+	int ret;
+
+	good_recs(r);
+	ret = read_recs(&c, r, 2, &io);
+	tap_check(!ret && !strcmp(io.inputs[0].name, "in") &&
+		  !strcmp(io.outputs[0].name, "out") &&
+		  io.inputs[0].onnx_dtype == VPUXC_FLOAT &&
+		  io.inputs[0].dev_dtype == VPUXC_UINT8 &&
+		  io.outputs[0].rank == 2 && io.outputs[0].dims[1] == 4 &&
+		  io.outputs[0].dims[2] == 0 && io.outputs[0].scale == 0.5 &&
+		  io.outputs[0].zero_point == 10,
+		  "io: .vpux.io: ONNX names, float dtype, ONNX dims; zp and scale of the tensors (%s)",
+		  vpux_last_error());
+	vpuxc_io_fini(&io);
+
+	tap_check(!vpuxc_io_section_build(r, 2, &sec, &sz) &&
+		  sz == 24 + 2 * 216, "io: section build: header + 2 x 216 bytes");
+	memcpy(&h, sec, sizeof(h));
+	tap_check(h.magic == VPUX_LF_SEC_MAGIC && h.hdr_size == 24 &&
+		  h.rec_size == 216 && h.count == 2 && !h.flags &&
+		  h.crc32 == (uint32_t)crc32(0, (unsigned char *)sec + 24, 432),
+		  "io: section build: magic, hdr_size, rec_size, count, CRC");
+	free(sec);
+	tap_check(vpuxc_io_section_build(r, 129, &sec, &sz) == VPUX_E_INVAL &&
+		  !sec, "io: section build: 129 records refused (%s)",
+		  vpux_last_error());
+
+	/* larger records (a newer minor): the tail is ignored */
+	memset(big, 0xa5, sizeof(big));
+	memcpy(big, &r[0], sizeof(r[0]));
+	memcpy(big + 232, &r[1], sizeof(r[1]));
+	h = (struct vpux_lf_sechdr){ VPUX_LF_SEC_MAGIC, 0, 24, 232, 2, 0, 0 };
+	expect_hdr(h, big, sizeof(big), 0, 0, "",
+		   "records of 232 bytes: the known prefix read");
+
+	/* header rules, as lf_read.c checks every .vpux.* section */
+	h = (struct vpux_lf_sechdr){ VPUX_LF_SEC_MAGIC, 0, 24, 216, 2, 0, 0 };
+	h.magic ^= 1;
+	expect_hdr(h, r, 432, 0, VPUX_E_FORMAT,
+		   ".vpux.io: header field magic 0x53585057", "bad magic");
+	h.magic ^= 1;
+	h.hdr_size = 16;
+	expect_hdr(h, r, 432, 0, VPUX_E_FORMAT,
+		   ".vpux.io: header field hdr_size 16", "hdr_size below 24");
+	h.hdr_size = 28;
+	expect_hdr(h, r, 432, 0, VPUX_E_FORMAT,
+		   ".vpux.io: header field hdr_size 28", "hdr_size not a multiple of 8");
+	h.hdr_size = 24;
+	h.flags = 2;
+	expect_hdr(h, r, 432, 0, VPUX_E_FORMAT,
+		   ".vpux.io: header field flags not zero", "unknown flag");
+	h.flags = 0;
+	h.reserved = 1;
+	expect_hdr(h, r, 432, 0, VPUX_E_FORMAT,
+		   ".vpux.io: header field reserved not zero", "reserved");
+	h.reserved = 0;
+	h.count = 3;
+	expect_hdr(h, r, 432, 0, VPUX_E_FORMAT,
+		   ".vpux.io: count 3 x rec_size 216 != 432 payload bytes",
+		   "count x rec_size vs the payload");
+	h.count = 2;
+	h.crc32 = 1;
+	expect_hdr(h, r, 432, 1, VPUX_E_CHECKSUM,
+		   ".vpux.io: checksum mismatch (header field crc32 0x00000001)",
+		   "checksum mismatch");
+	h.rec_size = 200;
+	expect_hdr(h, r, 400, 0, VPUX_E_FORMAT,
+		   ".vpux.io: header field rec_size 200 < 216", "rec_size below 216");
+	h.rec_size = 216;
+	h.count = 1;
+	expect_hdr(h, r, 216, 0, VPUX_E_FORMAT,
+		   ".vpux.io: header field count 1, the network has 1 inputs and 1 outputs",
+		   "a record missing");
+	{
+		struct copy_net cc = base();
+		int rr = read_with(&cc, "tiny", 4, &io);
+
+		tap_check(rr == VPUX_E_FORMAT && strstr(vpux_last_error(),
+			  ".vpux.io: not PROGBITS or smaller than its header"),
+			  "io: a 4-byte section (%s)", vpux_last_error());
+	}
+	{
+		struct copy_net cc = base();
+		struct lf_extra_section ex[2];
+		void *p;
+		size_t n;
+
+		if (vpuxc_io_section_build(r, 2, &sec, &sz))
+			abort();
+		ex[0] = (struct lf_extra_section){ VPUXC_IO_SECTION, 0, sec, sz, 1 };
+		ex[1] = ex[0];
+		cc.extra = ex;
+		cc.n_extra = 2;
+		if (copy_net_write(&cc, &p, &n))
+			abort();
+		ret = vpuxc_io_read(p, n, &io);
+		tap_check(ret == VPUX_E_FORMAT &&
+			  strstr(vpux_last_error(), ".vpux.io: appears twice"),
+			  "io: two .vpux.io sections (%s)", vpux_last_error());
+		free(p);
+		free(sec);
+	}
+
+	/* record rules */
+	memcpy(q, r, sizeof(q));
+	memset(q[1].name, 'a', sizeof(q[1].name));
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 1: field name: not NUL-terminated",
+		    "name not NUL-terminated");
+	memcpy(q, r, sizeof(q));
+	q[0].name[0] = 0;
+	expect_recs(q, 2, VPUX_E_FORMAT, ".vpux.io: record 0: field name: empty",
+		    "empty name");
+	memcpy(q, r, sizeof(q));
+	q[1].dir = 2;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 1: field dir: 2 (0 input, 1 output)",
+		    "bad dir");
+	memcpy(q, r, sizeof(q));
+	q[0].index = 1;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 0: field index: input 1 does not exist (1 inputs)",
+		    "index out of range");
+	memcpy(q, r, sizeof(q));
+	q[1] = q[0];
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 1: field index: input 0 described twice",
+		    "one input twice (the output without a record)");
+	memcpy(q, r, sizeof(q));
+	q[0].onnx_dtype = 11;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 0: field onnx_dtype: 11 (double) not supported",
+		    "unsupported ONNX dtype");
+	memcpy(q, r, sizeof(q));
+	q[0].rank = 9;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 0: field rank: 9 above 8", "rank 9");
+	memcpy(q, r, sizeof(q));
+	q[1].dims[5] = 1;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 1: field dims: dims[5] = 1 above rank 2, must be 0",
+		    "dims above the rank");
+	memcpy(q, r, sizeof(q));
+	q[1].dims[0] = 0;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 1: field dims: dims[0] = 0 out of range",
+		    "a dim of 0");
+	memcpy(q, r, sizeof(q));
+	q[1].dims[0] = -1;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 1: field dims: dims[0] = -1 out of range",
+		    "a symbolic (-1) dim");
+	memcpy(q, r, sizeof(q));
+	q[0].rank = 8;
+	q[0].dims[0] = q[0].dims[1] = q[0].dims[2] = 1 << 30;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 0: field dims: too many elements",
+		    "dims product overflow");
+	memcpy(q, r, sizeof(q));
+	q[0].reserved[1] = 1;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 0: field reserved: not zero", "reserved");
+	memcpy(q, r, sizeof(q));
+	q[1].dims[1] = 5;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 1: field dims: 4x5 (20 elements), the output tensor 'y' has 16",
+		    "element count differs from the tensor's");
+	memcpy(q, r, sizeof(q));
+	q[0].onnx_dtype = VPUXC_INT8;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    ".vpux.io: record 0: field onnx_dtype: int8 cannot map to the uint8 device tensor 'x'",
+		    "int8 ONNX onto a uint8 tensor");
+	memcpy(q, r, sizeof(q));
+	q[0].onnx_dtype = VPUXC_INT64;
+	expect_recs(q, 2, VPUX_E_FORMAT,
+		    "field onnx_dtype: int64 cannot map to the uint8 device tensor 'x'",
+		    "int64 ONNX onto a uint8 tensor");
+	{
+		struct copy_net cc = base();
+
+		cc.mult = 0;
+		ret = read_recs(&cc, r, 2, &io);
+		tap_check(ret == VPUX_E_FORMAT && strstr(vpux_last_error(),
+			  ".vpux.io: record 0: a float input, but tensor 'x' has no scale (scale_mult 0)"),
+			  "io: float ONNX onto a tensor without a scale (%s)",
+			  vpux_last_error());
+		cc = base();
+		cc.dims[1] = 4;
+		cc.dims[2] = 2;
+		cc.dims[3] = 2;
+		cc.order = 0x1342;
+		ret = read_recs(&cc, r, 2, &io);
+		tap_check(ret == VPUX_E_FORMAT && strstr(vpux_last_error(),
+			  "the input tensor 'x' is not dense in its logical (ONNX) order (dims_order 0x1342)"),
+			  "io: with .vpux.io, an NHWC tensor is refused (%s)",
+			  vpux_last_error());
+		/* int64 ONNX onto int32; uint8 ONNX onto uint8 */
+		cc = base();
+		cc.dt = VPUX_DT_I32;
+		memcpy(q, r, sizeof(q));
+		q[0].onnx_dtype = VPUXC_INT64;
+		q[1].onnx_dtype = VPUXC_INT32;
+		ret = read_recs(&cc, q, 2, &io);
+		tap_check(!ret && io.inputs[0].onnx_dtype == VPUXC_INT64 &&
+			  io.inputs[0].dev_dtype == VPUXC_INT32 &&
+			  io.outputs[0].onnx_dtype == VPUXC_INT32,
+			  "io: int64 ONNX onto an int32 tensor, int32 onto int32 (%s)",
+			  vpux_last_error());
+		vpuxc_io_fini(&io);
+	}
+}
+
+static struct vpuxc_io fio(int32_t dev, int32_t zp, double scale)
+{
+	struct vpuxc_io io;
+
+	memset(&io, 0, sizeof(io));
+	strcpy(io.name, "t");
+	io.onnx_dtype = VPUXC_FLOAT;
+	io.dev_dtype = dev;
+	io.rank = 1;
+	io.dims[0] = 8;
+	io.zero_point = zp;
+	io.scale = scale;
+	return io;
+}
+
+static struct vpuxc_tensor ftensor(const float *v, unsigned int n)
+{
+	struct vpuxc_tensor t;
+
+	memset(&t, 0, sizeof(t));
+	t.dtype = VPUXC_FLOAT;
+	t.rank = 1;
+	t.dims[0] = n;
+	t.data = (void *)v;
+	t.size = 4 * n;
+	return t;
+}
+
+static void test_convert(void)
+{
+	/* ties go to even: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> 0 */
+	float x[8] = { 0.25f, 0.75f, 1.25f, -0.25f, 1000, -1000, INFINITY,
+		       -INFINITY };
+	uint8_t u8[8], want_u8[8] = { 10, 12, 12, 10, 255, 0, 255, 0 };
+	int8_t s8[8], want_s8[8] = { 0, 2, 2, 0, 127, -128, 127, -128 };
+	int32_t s32[8];
+	struct vpuxc_io io = fio(VPUXC_UINT8, 10, 0.5);
+	struct vpuxc_tensor t = ftensor(x, 8), o;
+	unsigned char buf[64];
+	int r, i, ok;
+
+	r = vpuxc_io_to_device(&io, &t, u8, sizeof(u8));
+	tap_check(!r && !memcmp(u8, want_u8, 8),
+		  "convert: float -> uint8: half to even, + zp, saturated (%d %d %d %d %d %d %d %d) %s",
+		  u8[0], u8[1], u8[2], u8[3], u8[4], u8[5], u8[6], u8[7],
+		  vpux_last_error());
+	io = fio(VPUXC_INT8, 0, 0.5);
+	r = vpuxc_io_to_device(&io, &t, s8, sizeof(s8));
+	tap_check(!r && !memcmp(s8, want_s8, 8),
+		  "convert: float -> int8: half to even, saturated");
+	io = fio(VPUXC_INT32, -3, 1e-9);
+	r = vpuxc_io_to_device(&io, &t, s32, sizeof(s32));
+	tap_check(!r && s32[0] == 249999997 && s32[4] == INT32_MAX &&
+		  s32[5] == INT32_MIN && s32[6] == INT32_MAX,
+		  "convert: float -> int32: saturated to the int32 range (%d %d)",
+		  s32[0], s32[4]);
+
+	io = fio(VPUXC_UINT8, 10, 0.5);
+	memset(buf, 0xee, sizeof(buf));
+	r = vpuxc_io_to_device(&io, &t, buf, 12);
+	tap_check(!r && buf[8] == 0 && buf[11] == 0 && buf[12] == 0xee,
+		  "convert: a larger device buffer: the tail zeroed");
+	r = vpuxc_io_to_device(&io, &t, buf, 7);
+	tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(),
+		  "input 't': device buffer of 7 bytes, 8 uint8 needs 8"),
+		  "convert: device buffer too small (%s)", vpux_last_error());
+	x[3] = NAN;
+	r = vpuxc_io_to_device(&io, &t, u8, 8);
+	tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(),
+		  "input 't': element 3 is NaN"),
+		  "convert: NaN refused (%s)", vpux_last_error());
+	x[3] = 0;
+	t.dims[0] = 4;
+	t.rank = 2;
+	t.dims[1] = 2;
+	r = vpuxc_io_to_device(&io, &t, u8, 8);
+	tap_check(!r, "convert: another shape of the same element count");
+	t.dims[1] = 3;
+	t.size = 48;
+	r = vpuxc_io_to_device(&io, &t, u8, 8);
+	tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(),
+		  "input 't': 4x3 (12 elements), the network takes 8 (8)"),
+		  "convert: element count mismatch (%s)", vpux_last_error());
+	t = ftensor(x, 8);
+	t.size = 31;
+	r = vpuxc_io_to_device(&io, &t, u8, 8);
+	tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(),
+		  "31 data bytes for 8 float elements"),
+		  "convert: tensor size inconsistent (%s)", vpux_last_error());
+	t = ftensor(x, 8);
+	t.dtype = VPUXC_UINT8;
+	t.size = 8;
+	r = vpuxc_io_to_device(&io, &t, u8, 8);
+	tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(),
+		  "input 't': a uint8 tensor, the network takes float"),
+		  "convert: dtype mismatch (%s)", vpux_last_error());
+	t = ftensor(x, 8);
+	io.scale = 0;
+	r = vpuxc_io_to_device(&io, &t, u8, 8);
+	tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(), "scale 0"),
+		  "convert: scale 0 refused (%s)", vpux_last_error());
+	io = fio(VPUXC_UINT8, 10, 0.5);
+	io.onnx_dtype = VPUXC_INT8;
+	r = vpuxc_io_to_device(&io, &t, u8, 8);
+	tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(),
+		  "int8 on the host, uint8 on the device: no conversion"),
+		  "convert: int8 host onto a uint8 device tensor (%s)",
+		  vpux_last_error());
+
+	/* dequantise: (q - zp) * scale */
+	io = fio(VPUXC_UINT8, 10, 0.5);
+	r = vpuxc_io_from_device(&io, want_u8, 8, &o);
+	ok = !r && o.dtype == VPUXC_FLOAT && o.size == 32 && o.rank == 1 &&
+	     !strcmp(o.name, "t");
+	for (i = 0; ok && i < 8; i++)
+		ok = ((float *)o.data)[i] == (float)((want_u8[i] - 10) * 0.5);
+	tap_check(ok, "convert: uint8 -> float: (q - zp) * scale");
+	vpuxc_tensor_fini(&o);
+	io = fio(VPUXC_INT8, -1, 0.25);
+	r = vpuxc_io_from_device(&io, want_s8, 8, &o);
+	tap_check(!r && ((float *)o.data)[4] == 32.0f &&
+		  ((float *)o.data)[5] == -31.75f, "convert: int8 -> float");
+	vpuxc_tensor_fini(&o);
+	r = vpuxc_io_from_device(&io, want_s8, 7, &o);
+	tap_check(r == VPUX_E_INVAL && !o.data && strstr(vpux_last_error(),
+		  "output 't': device buffer of 7 bytes"),
+		  "convert: output buffer too small (%s)", vpux_last_error());
+
+	/* integers: copied; int64 <-> int32 with a range check */
+	{
+		int64_t v[3] = { -5, INT32_MAX, INT32_MIN };
+		int32_t d[3];
+		struct vpuxc_tensor ti;
+		struct vpuxc_io ii;
+
+		memset(&ii, 0, sizeof(ii));
+		strcpy(ii.name, "n");
+		ii.onnx_dtype = VPUXC_INT64;
+		ii.dev_dtype = VPUXC_INT32;
+		ii.rank = 1;
+		ii.dims[0] = 3;
+		memset(&ti, 0, sizeof(ti));
+		ti.dtype = VPUXC_INT64;
+		ti.rank = 1;
+		ti.dims[0] = 3;
+		ti.data = v;
+		ti.size = sizeof(v);
+		r = vpuxc_io_to_device(&ii, &ti, d, sizeof(d));
+		tap_check(!r && d[0] == -5 && d[1] == INT32_MAX && d[2] == INT32_MIN,
+			  "convert: int64 -> int32 in range");
+		r = vpuxc_io_from_device(&ii, d, sizeof(d), &o);
+		tap_check(!r && o.dtype == VPUXC_INT64 && o.size == 24 &&
+			  !memcmp(o.data, v, 24),
+			  "convert: int32 -> int64 sign-extended");
+		vpuxc_tensor_fini(&o);
+		v[1] = (int64_t)INT32_MAX + 1;
+		r = vpuxc_io_to_device(&ii, &ti, d, sizeof(d));
+		tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(),
+			  "input 'n': element 1 = 2147483648 out of the int32 range"),
+			  "convert: int64 beyond int32 refused (%s)",
+			  vpux_last_error());
+		v[1] = (int64_t)INT32_MIN - 1;
+		r = vpuxc_io_to_device(&ii, &ti, d, sizeof(d));
+		tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(),
+			  "element 1 = -2147483649 out of the int32 range"),
+			  "convert: int64 below int32 refused");
+
+		ii.onnx_dtype = VPUXC_UINT8;
+		ii.dev_dtype = VPUXC_UINT8;
+		ti.dtype = VPUXC_UINT8;
+		ti.size = 3;
+		ti.data = "\x01\x02\xff";
+		r = vpuxc_io_to_device(&ii, &ti, buf, 3);
+		tap_check(!r && !memcmp(buf, "\x01\x02\xff", 3),
+			  "convert: uint8 copied as it is");
+		r = vpuxc_io_from_device(&ii, buf, 3, &o);
+		tap_check(!r && o.dtype == VPUXC_UINT8 && o.size == 3 &&
+			  !memcmp(o.data, "\x01\x02\xff", 3),
+			  "convert: uint8 back as it is");
+		vpuxc_tensor_fini(&o);
+		ti.dims[0] = 2;
+		ti.size = 2;
+		r = vpuxc_io_to_device(&ii, &ti, buf, 3);
+		tap_check(r == VPUX_E_INVAL && strstr(vpux_last_error(),
+			  "input 'n': 2 (2 elements), the network takes 3 (3)"),
+			  "convert: integer element count mismatch (%s)",
+			  vpux_last_error());
+	}
+}
+
+/* the section's table drives a real run: float in, float out */
+static void test_run(void)
+{
+	struct vpuxc_io_rec r[2];
+	struct copy_net c = base();
+	struct vpuxc_io_table io;
+	struct vpux_device *dev = NULL;
+	struct vpux_network *net = NULL;
+	struct vpux_request *req = NULL;
+	struct vpux_buffer *ib = NULL, *ob = NULL;
+	struct lf_extra_section ex;
+	struct vpuxc_tensor in, out;
+	struct vpux_tensor_desc d;
+	float x[16], want;
+	void *p, *sec;
+	uint32_t ssz;
+	size_t n;
+	int ret, i, ok;
+
+	for (i = 0; i < 16; i++)
+		x[i] = (float)i * 0.75f - 2.0f;
+	good_recs(r);
+	if (vpuxc_io_section_build(r, 2, &sec, &ssz))
+		abort();
+	ex = (struct lf_extra_section){ VPUXC_IO_SECTION, 0, sec, ssz, 1 };
+	c.extra = &ex;
+	c.n_extra = 1;
+	if (copy_net_write(&c, &p, &n))
+		abort();
+	free(sec);
+	ret = vpuxc_io_read(p, n, &io);
+	ret = ret ? ret : vpux_device_open("inproc", &dev);
+	ret = ret ? ret : vpux_network_load(dev, p, n, &net);
+	ret = ret ? ret : vpux_request_create(net, &req);
+	ret = ret ? ret : vpux_network_input(net, 0, &d);
+	ret = ret ? ret : vpux_buffer_alloc(dev, d.size, &ib);
+	ret = ret ? ret : vpux_buffer_alloc(dev, d.size, &ob);
+	in = ftensor(x, 16);
+	ret = ret ? ret : vpuxc_io_to_device(&io.inputs[0], &in,
+					     vpux_buffer_map(ib), d.size);
+	ret = ret ? ret : vpux_request_bind_input(req, 0, ib, 0);
+	ret = ret ? ret : vpux_request_bind_output(req, 0, ob, 0);
+	ret = ret ? ret : vpux_request_submit(req);
+	ret = ret ? ret : vpux_request_wait(req, 10000);
+	memset(&out, 0, sizeof(out));
+	ret = ret ? ret : vpuxc_io_from_device(&io.outputs[0],
+					       vpux_buffer_map(ob), d.size,
+					       &out);
+	ok = !ret && out.rank == 2 && !strcmp(out.name, "out");
+	for (i = 0; ok && i < 16; i++) {
+		double q = rint(x[i] / 0.5) + 10;
+
+		q = q < 0 ? 0 : q > 255 ? 255 : q;
+		want = (float)((q - 10) * 0.5);
+		ok = ((float *)out.data)[i] == want &&
+		     fabsf(want - x[i]) <= 0.25f + 1e-6f;
+	}
+	tap_check(ok, "run in-process: quantised in, copied, dequantised out, within half a step (%s)",
+		  ret ? vpux_last_error() : "ok");
+	vpuxc_tensor_fini(&out);
+	if (req)
+		vpux_request_destroy(req);
+	if (ib)
+		vpux_buffer_free(ib);
+	if (ob)
+		vpux_buffer_free(ob);
+	if (net)
+		vpux_network_unload(net);
+	if (dev)
+		vpux_device_close(dev);
+	vpuxc_io_fini(&io);
+	free(p);
+}
+
+int main(void)
+{
+	test_derived();
+	test_not_dense();
+	test_section();
+	test_convert();
+	test_run();
+	return tap_finish();
+}
