@@ -126,11 +126,12 @@ void vpuxc_result_fini(struct vpuxc_result *r);
  *
  * Loadable input/output i has the ONNX name, element type and shape of
  * the graph's i-th input/output. The loadable tensor always holds the
- * 8-bit (or int32) quantized data in the ONNX (NCHW) layout; when
- * @onnx_dtype is VPUXC_FLOAT the host converts: an input is quantized
- * q = clamp(round_half_even(x / scale) + zp) and an output dequantized
- * x = (q - zp) * scale, with the scale and zero point of the loadable
- * tensor record (scale = mult / 2^(31 + shift)).
+ * 8-bit (or int32) quantized data in the ONNX (row-major, NCHW) layout;
+ * when @onnx_dtype is VPUXC_FLOAT the host converts, exactly as ONNX's
+ * QuantizeLinear/DequantizeLinear define it: an input is quantized
+ * q = saturate(round_half_even(x / scale) + zp) and an output dequantized
+ * x = (q - zp) * scale, with the ONNX scale and zero point recorded in
+ * ".vpux.ioq" (per tensor, or per index along @axis).
  */
 struct vpuxc_io {
 	char name[VPUXC_NAME_MAX];
@@ -138,8 +139,10 @@ struct vpuxc_io {
 	int32_t dev_dtype;	/* VPUXC_UINT8, VPUXC_INT8 or VPUXC_INT32 */
 	uint32_t rank;
 	int64_t dims[VPUXC_MAX_RANK];
-	int32_t zero_point;
-	double scale;		/* from the tensor record's mult/shift */
+	int32_t axis;		/* -1: per tensor */
+	uint32_t qcount;	/* 0: no conversion; 1; or dims[axis] */
+	double *scales;		/* qcount entries (owned by the table) */
+	int32_t *zero_points;	/* qcount entries */
 };
 
 struct vpuxc_io_table {
