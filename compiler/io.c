@@ -4,12 +4,13 @@
  * and the host-side conversion at that boundary.
  *
  * The table comes from the loadable's tensor records (the IO tensor of
- * each input and output: device type, dims, zero point and scale) and,
- * when present, the ".vpux.io" section (compiler/io_format.h): ONNX name,
- * element type and shape. lf_parse() skips sections it does not know, so
- * this file finds .vpux.io itself and checks its header as lf_read.c
- * checks every .vpux.* section (magic, hdr_size, flags, reserved,
- * count x rec_size, CRC-32, rec_size at least the record size known).
+ * each input and output: device type and dims) and, when present, the
+ * ".vpux.io" section (compiler/io_format.h): ONNX name, element type and
+ * shape, and for a float input/output its ONNX scales and zero points in
+ * ".vpux.ioq". lf_parse() skips sections it does not know, so this file
+ * finds both itself and checks their headers as lf_read.c checks every
+ * .vpux.* section (magic, hdr_size, flags, reserved, count x rec_size,
+ * CRC-32, rec_size at least the record size known).
  */
 #include <gelf.h>
 #include <libelf.h>
@@ -26,6 +27,7 @@
 #include "vpux_compiler.h"
 
 #define SEC VPUXC_IO_SECTION
+#define QSEC VPUXC_IOQ_SECTION
 
 /* "1x3x4x4" (or "scalar") into @buf */
 static const char *fmt_dims(char *buf, size_t cap, uint32_t rank,
@@ -100,7 +102,7 @@ static const struct vpux_lf_tensor *io_tensor(const struct lf_image *img,
 
 /*
  * The entry of input/output @index from its tensor record: name, device
- * type, dims, zero point, scale. The ONNX dims are the logical dims when
+ * type (also the ONNX type: no conversion), dims. The ONNX dims are the logical dims when
  * the tensor is dense in logical order; else, when it is dense in its
  * memory order, the dims in memory order (the bytes as they lie).
  */
@@ -121,8 +123,7 @@ static int from_tensor(const struct lf_image *img, uint32_t kind,
 	io->dev_dtype = dev_dtype(t->data_type);
 	io->onnx_dtype = io->dev_dtype;
 	io->rank = t->rank;
-	io->zero_point = t->zero_point;
-	io->scale = ldexp((double)t->scale_mult, -(31 + t->scale_shift));
+	io->axis = -1;
 	for (i = 0; i < t->rank; i++) {
 		logical[i] = i;
 		/* memory dim rank-1-i (outermost first) */
@@ -166,13 +167,158 @@ static size_t io_count(const struct vpuxc_io *io)
 	return n;
 }
 
+static void dev_range(int32_t dt, double *lo, double *hi)
+{
+	switch (dt) {
+	case VPUXC_UINT8:
+		*lo = 0;
+		*hi = 255;
+		break;
+	case VPUXC_INT8:
+		*lo = -128;
+		*hi = 127;
+		break;
+	default:
+		*lo = INT32_MIN;
+		*hi = INT32_MAX;
+		break;
+	}
+}
+
+/* a checked section: its records (a copy of the known prefix of each) */
+struct sec {
+	const char *name;
+	int found;
+	GElf_Shdr gs;
+	uint32_t count;
+	void *recs;		/* count records of the known size */
+};
+
+/* check the header of @s (as lf_read.c does), copy its records */
+static int sec_read(const unsigned char *p, struct sec *s, size_t rec_size)
+{
+	struct vpux_lf_sechdr sh;
+	const GElf_Shdr *gs = &s->gs;
+	unsigned char *out;
+	uint64_t pay;
+	uint32_t r;
+
+	if (gs->sh_type != SHT_PROGBITS || gs->sh_size < sizeof(sh))
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: not PROGBITS or smaller than its header",
+				s->name);
+	memcpy(&sh, p + gs->sh_offset, sizeof(sh));
+	if (sh.magic != VPUX_LF_SEC_MAGIC)
+		return vpux_err(VPUX_E_FORMAT, "%s: header field magic 0x%08x",
+				s->name, sh.magic);
+	if (sh.hdr_size < sizeof(sh) || sh.hdr_size > gs->sh_size ||
+	    sh.hdr_size % 8)
+		return vpux_err(VPUX_E_FORMAT, "%s: header field hdr_size %u",
+				s->name, sh.hdr_size);
+	if (sh.flags & ~VPUX_LF_SEC_FLAGS_ALL || sh.reserved)
+		return vpux_err(VPUX_E_FORMAT, "%s: header field %s not zero",
+				s->name, sh.reserved ? "reserved" : "flags");
+	pay = gs->sh_size - sh.hdr_size;
+	if (!sh.rec_size || (uint64_t)sh.count * sh.rec_size != pay)
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: count %u x rec_size %u != %llu payload bytes",
+				s->name, sh.count, sh.rec_size,
+				(unsigned long long)pay);
+	if (crc32(0, p + gs->sh_offset + sh.hdr_size, (uInt)pay) != sh.crc32)
+		return vpux_err(VPUX_E_CHECKSUM,
+				"%s: checksum mismatch (header field crc32 0x%08x)",
+				s->name, sh.crc32);
+	if (sh.rec_size < rec_size)
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: header field rec_size %u < %zu", s->name,
+				sh.rec_size, rec_size);
+	out = calloc(sh.count ? sh.count : 1, rec_size);
+	if (!out)
+		return vpux_err(VPUX_E_NOMEM, "%s: out of memory", s->name);
+	for (r = 0; r < sh.count; r++)
+		memcpy(out + (size_t)r * rec_size,
+		       p + gs->sh_offset + sh.hdr_size +
+		       (size_t)r * sh.rec_size, rec_size);
+	s->recs = out;
+	s->count = sh.count;
+	return 0;
+}
+
+/* the quantization of float record @r into @e (.vpux.ioq records @q) */
+static int apply_q(unsigned int r, const struct vpuxc_io_rec *rec,
+		   const struct sec *q, struct vpuxc_io *e)
+{
+	const struct vpuxc_ioq_rec *qr = q->recs;
+	double lo, hi;
+	uint32_t i, want;
+
+	if (rec->onnx_dtype != VPUXC_FLOAT) {
+		if (rec->qcount)
+			return vpux_err(VPUX_E_FORMAT,
+					"%s: record %u: field qcount: %u for a %s %s (0: no conversion)",
+					SEC, r, rec->qcount,
+					vpuxc_dtype_name(rec->onnx_dtype),
+					rec->dir ? "output" : "input");
+		return 0;
+	}
+	if (rec->axis < -1 || rec->axis >= (int32_t)rec->rank)
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: record %u: field axis: %d (-1 per tensor, or 0..%d)",
+				SEC, r, rec->axis, (int)rec->rank - 1);
+	want = rec->axis < 0 ? 1 : (uint32_t)rec->dims[rec->axis];
+	if (rec->qcount != want)
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: record %u: field qcount: %u, a float %s quantized %s%.0d needs %u",
+				SEC, r, rec->qcount,
+				rec->dir ? "output" : "input",
+				rec->axis < 0 ? "per tensor" : "along axis ",
+				rec->axis < 0 ? 0 : rec->axis, want);
+	if (!q->found)
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: missing (record %u of %s has qcount %u)",
+				QSEC, r, SEC, rec->qcount);
+	if (rec->qoffset > q->count || rec->qcount > q->count - rec->qoffset)
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: record %u: field qoffset: records [%u, +%u) outside %s (%u records)",
+				SEC, r, rec->qoffset, rec->qcount, QSEC,
+				q->count);
+	e->scales = calloc(rec->qcount, sizeof(*e->scales));
+	e->zero_points = calloc(rec->qcount, sizeof(*e->zero_points));
+	if (!e->scales || !e->zero_points)
+		return vpux_err(VPUX_E_NOMEM, "%s: out of memory", SEC);
+	dev_range(e->dev_dtype, &lo, &hi);
+	for (i = 0; i < rec->qcount; i++) {
+		const struct vpuxc_ioq_rec *x = &qr[rec->qoffset + i];
+
+		if (!(x->scale > 0) || !isfinite(x->scale))
+			return vpux_err(VPUX_E_FORMAT,
+					"%s: record %u: field scale: %g (positive and finite)",
+					QSEC, rec->qoffset + i, x->scale);
+		if (x->zero_point < lo || x->zero_point > hi)
+			return vpux_err(VPUX_E_FORMAT,
+					"%s: record %u: field zero_point: %d outside the %s range",
+					QSEC, rec->qoffset + i, x->zero_point,
+					vpuxc_dtype_name(e->dev_dtype));
+		if (x->reserved)
+			return vpux_err(VPUX_E_FORMAT,
+					"%s: record %u: field reserved: not zero",
+					QSEC, rec->qoffset + i);
+		e->scales[i] = x->scale;
+		e->zero_points[i] = x->zero_point;
+	}
+	e->axis = rec->axis;
+	e->qcount = rec->qcount;
+	return 0;
+}
+
 /* One record of .vpux.io onto the table entry built from the tensor. */
 static int apply_rec(const struct lf_image *img, unsigned int r,
-		     const struct vpuxc_io_rec *rec, struct vpuxc_io_table *io,
-		     unsigned char *seen)
+		     const struct vpuxc_io_rec *rec, const struct sec *q,
+		     struct vpuxc_io_table *io, unsigned char *seen)
 {
 	const struct vpux_lf_tensor *t;
 	struct vpuxc_io *e;
+	uint32_t id[VPUX_LF_MAX_RANK];
 	char a[160];
 	unsigned int slot;
 	uint64_t n = 1, dn = 1;
@@ -228,14 +374,16 @@ static int apply_rec(const struct lf_image *img, unsigned int r,
 		if (i < rec->rank)
 			n *= (uint64_t)rec->dims[i];
 	}
-	if (rec->reserved[0] || rec->reserved[1])
+	if (rec->reserved)
 		return vpux_err(VPUX_E_FORMAT,
 				"%s: record %u: field reserved: not zero", SEC, r);
 	e = rec->dir ? &io->outputs[rec->index] : &io->inputs[rec->index];
 	t = io_tensor(img, rec->dir ? VPUX_LF_RK_OUTPUT : VPUX_LF_RK_INPUT,
 		      rec->index);
-	for (i = 0; i < t->rank; i++)
+	for (i = 0; i < t->rank; i++) {
 		dn *= t->dims[i];
+		id[i] = i;
+	}
 	if (n != dn)
 		return vpux_err(VPUX_E_FORMAT,
 				"%s: record %u: field dims: %s (%llu elements), the %s tensor '%s' has %llu",
@@ -244,114 +392,34 @@ static int apply_rec(const struct lf_image *img, unsigned int r,
 				(unsigned long long)n,
 				rec->dir ? "output" : "input", e->name,
 				(unsigned long long)dn);
-	{
-		uint32_t id[VPUX_LF_MAX_RANK];
-
-		for (i = 0; i < t->rank; i++)
-			id[i] = i;
-		if (!dense_in(t, id))
-			return vpux_err(VPUX_E_FORMAT,
-					"%s: record %u: the %s tensor '%s' is not dense in its logical (ONNX) order (dims_order 0x%llx)",
-					SEC, r, rec->dir ? "output" : "input",
-					e->name,
-					(unsigned long long)t->dims_order);
-	}
+	if (!dense_in(t, id))
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: record %u: the %s tensor '%s' is not dense in its logical (ONNX) order (dims_order 0x%llx)",
+				SEC, r, rec->dir ? "output" : "input", e->name,
+				(unsigned long long)t->dims_order);
 	if (!onnx_feeds(rec->onnx_dtype, e->dev_dtype))
 		return vpux_err(VPUX_E_FORMAT,
 				"%s: record %u: field onnx_dtype: %s cannot map to the %s device tensor '%s'",
 				SEC, r, vpuxc_dtype_name(rec->onnx_dtype),
 				vpuxc_dtype_name(e->dev_dtype), e->name);
-	if (rec->onnx_dtype == VPUXC_FLOAT && !(e->scale > 0))
-		return vpux_err(VPUX_E_FORMAT,
-				"%s: record %u: a float %s, but tensor '%s' has no scale (scale_mult %d)",
-				SEC, r, rec->dir ? "output" : "input", e->name,
-				t->scale_mult);
 	memcpy(e->name, rec->name, sizeof(e->name));
 	e->onnx_dtype = rec->onnx_dtype;
 	e->rank = rec->rank;
 	memset(e->dims, 0, sizeof(e->dims));
 	memcpy(e->dims, rec->dims, rec->rank * sizeof(e->dims[0]));
-	return 0;
+	return apply_q(r, rec, q, e);
 }
 
-/* .vpux.io: check the header, apply every record */
-static int read_section(const struct lf_image *img, const unsigned char *p,
-			const GElf_Shdr *gs, struct vpuxc_io_table *io)
+/* find .vpux.io and .vpux.ioq (the container was checked by lf_parse) */
+static int find_sections(Elf *e, struct sec *s, unsigned int n)
 {
-	struct vpux_lf_sechdr sh;
-	unsigned char seen[2 * VPUX_LF_MAX_IO];
-	uint64_t pay;
-	unsigned int r;
-	int ret;
-
-	if (gs->sh_type != SHT_PROGBITS || gs->sh_size < sizeof(sh))
-		return vpux_err(VPUX_E_FORMAT,
-				"%s: not PROGBITS or smaller than its header",
-				SEC);
-	memcpy(&sh, p + gs->sh_offset, sizeof(sh));
-	if (sh.magic != VPUX_LF_SEC_MAGIC)
-		return vpux_err(VPUX_E_FORMAT, "%s: header field magic 0x%08x",
-				SEC, sh.magic);
-	if (sh.hdr_size < sizeof(sh) || sh.hdr_size > gs->sh_size ||
-	    sh.hdr_size % 8)
-		return vpux_err(VPUX_E_FORMAT, "%s: header field hdr_size %u",
-				SEC, sh.hdr_size);
-	if (sh.flags & ~VPUX_LF_SEC_FLAGS_ALL || sh.reserved)
-		return vpux_err(VPUX_E_FORMAT, "%s: header field %s not zero",
-				SEC, sh.reserved ? "reserved" : "flags");
-	pay = gs->sh_size - sh.hdr_size;
-	if (!sh.rec_size || (uint64_t)sh.count * sh.rec_size != pay)
-		return vpux_err(VPUX_E_FORMAT,
-				"%s: count %u x rec_size %u != %llu payload bytes",
-				SEC, sh.count, sh.rec_size,
-				(unsigned long long)pay);
-	if (crc32(0, p + gs->sh_offset + sh.hdr_size, (uInt)pay) != sh.crc32)
-		return vpux_err(VPUX_E_CHECKSUM,
-				"%s: checksum mismatch (header field crc32 0x%08x)",
-				SEC, sh.crc32);
-	if (sh.rec_size < sizeof(struct vpuxc_io_rec))
-		return vpux_err(VPUX_E_FORMAT,
-				"%s: header field rec_size %u < %zu", SEC,
-				sh.rec_size, sizeof(struct vpuxc_io_rec));
-	if (sh.count != io->n_inputs + io->n_outputs)
-		return vpux_err(VPUX_E_FORMAT,
-				"%s: header field count %u, the network has %u inputs and %u outputs",
-				SEC, sh.count, io->n_inputs, io->n_outputs);
-	memset(seen, 0, sizeof(seen));
-	for (r = 0; r < sh.count; r++) {
-		struct vpuxc_io_rec rec;
-
-		memcpy(&rec, p + gs->sh_offset + sh.hdr_size +
-		       (size_t)r * sh.rec_size, sizeof(rec));
-		ret = apply_rec(img, r, &rec, io, seen);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* find .vpux.io (the container was checked by lf_parse) */
-static int find_section(const struct lf_image *img, const void *data,
-			size_t size, struct vpuxc_io_table *io)
-{
-	GElf_Shdr found;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
-	Elf *e;
-	int ret = 0, n = 0;
+	unsigned int i;
 
-	memset(&found, 0, sizeof(found));
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return vpux_err(VPUX_E_FORMAT, "libelf: version mismatch");
-	e = elf_memory((char *)data, size);
-	if (!e)
+	if (elf_getshdrstrndx(e, &shstrndx))
 		return vpux_err(VPUX_E_FORMAT, "file: libelf: %s",
 				elf_errmsg(-1));
-	if (elf_getshdrstrndx(e, &shstrndx)) {
-		ret = vpux_err(VPUX_E_FORMAT, "file: libelf: %s",
-			       elf_errmsg(-1));
-		goto out;
-	}
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr gs;
 		const char *name;
@@ -359,17 +427,48 @@ static int find_section(const struct lf_image *img, const void *data,
 		if (!gelf_getshdr(scn, &gs) ||
 		    !(name = elf_strptr(e, shstrndx, gs.sh_name)))
 			continue;	/* lf_parse() checked the .vpux.* ones */
-		if (strcmp(name, SEC))
-			continue;
-		if (n++) {
-			ret = vpux_err(VPUX_E_FORMAT, "%s: appears twice", SEC);
-			goto out;
+		for (i = 0; i < n; i++) {
+			if (strcmp(name, s[i].name))
+				continue;
+			if (s[i].found++)
+				return vpux_err(VPUX_E_FORMAT,
+						"%s: appears twice", s[i].name);
+			s[i].gs = gs;
 		}
-		found = gs;
 	}
-	if (n)
-		ret = read_section(img, data, &found, io);
-out:
+	return 0;
+}
+
+static int read_sections(const struct lf_image *img, const void *data,
+			 size_t size, struct vpuxc_io_table *io)
+{
+	struct sec s[2] = { { .name = SEC }, { .name = QSEC } };
+	unsigned char seen[2 * VPUX_LF_MAX_IO];
+	unsigned int r;
+	Elf *e;
+	int ret;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return vpux_err(VPUX_E_FORMAT, "libelf: version mismatch");
+	e = elf_memory((char *)data, size);
+	if (!e)
+		return vpux_err(VPUX_E_FORMAT, "file: libelf: %s",
+				elf_errmsg(-1));
+	ret = find_sections(e, s, 2);
+	if (!ret && s[0].found)
+		ret = sec_read(data, &s[0], sizeof(struct vpuxc_io_rec));
+	if (!ret && s[0].found && s[1].found)
+		ret = sec_read(data, &s[1], sizeof(struct vpuxc_ioq_rec));
+	if (!ret && s[0].found && s[0].count != io->n_inputs + io->n_outputs)
+		ret = vpux_err(VPUX_E_FORMAT,
+			       "%s: header field count %u, the network has %u inputs and %u outputs",
+			       SEC, s[0].count, io->n_inputs, io->n_outputs);
+	memset(seen, 0, sizeof(seen));
+	for (r = 0; !ret && s[0].found && r < s[0].count; r++)
+		ret = apply_rec(img, r, (struct vpuxc_io_rec *)s[0].recs + r,
+				&s[1], io, seen);
+	free(s[0].recs);
+	free(s[1].recs);
 	elf_end(e);
 	return ret;
 }
@@ -400,7 +499,7 @@ int vpuxc_io_read(const void *loadable, size_t size,
 	for (i = 0; !ret && i < io->n_outputs; i++)
 		ret = from_tensor(&img, VPUX_LF_RK_OUTPUT, i, &io->outputs[i]);
 	if (!ret)
-		ret = find_section(&img, loadable, size, io);
+		ret = read_sections(&img, loadable, size, io);
 out:
 	lf_image_free(&img);
 	if (ret)
@@ -410,33 +509,43 @@ out:
 
 void vpuxc_io_fini(struct vpuxc_io_table *io)
 {
+	unsigned int i;
+
 	if (!io)
 		return;
+	for (i = 0; io->inputs && i < io->n_inputs; i++) {
+		free(io->inputs[i].scales);
+		free(io->inputs[i].zero_points);
+	}
+	for (i = 0; io->outputs && i < io->n_outputs; i++) {
+		free(io->outputs[i].scales);
+		free(io->outputs[i].zero_points);
+	}
 	free(io->inputs);
 	free(io->outputs);
 	memset(io, 0, sizeof(*io));
 }
 
-int vpuxc_io_section_build(const struct vpuxc_io_rec *recs, unsigned int n,
-			   void **data, uint32_t *size)
+static int section_build(const char *name, const void *recs, size_t rec_size,
+			 unsigned int n, unsigned int max, void **data,
+			 uint32_t *size)
 {
 	struct vpux_lf_sechdr h;
-	size_t pay = (size_t)n * sizeof(*recs);
+	size_t pay = (size_t)n * rec_size;
 	unsigned char *p;
 
 	*data = NULL;
 	*size = 0;
-	if (n > 2 * VPUX_LF_MAX_IO || (n && !recs))
-		return vpux_err(VPUX_E_INVAL,
-				"%s: %u records (at most %u inputs and outputs)",
-				SEC, n, 2 * VPUX_LF_MAX_IO);
+	if (n > max || (n && !recs))
+		return vpux_err(VPUX_E_INVAL, "%s: %u records (at most %u)",
+				name, n, max);
 	p = malloc(sizeof(h) + pay);
 	if (!p)
-		return vpux_err(VPUX_E_NOMEM, "%s: out of memory", SEC);
+		return vpux_err(VPUX_E_NOMEM, "%s: out of memory", name);
 	memset(&h, 0, sizeof(h));
 	h.magic = VPUX_LF_SEC_MAGIC;
 	h.hdr_size = sizeof(h);
-	h.rec_size = sizeof(*recs);
+	h.rec_size = (uint32_t)rec_size;
 	h.count = n;
 	if (pay)
 		memcpy(p + sizeof(h), recs, pay);
@@ -445,6 +554,20 @@ int vpuxc_io_section_build(const struct vpuxc_io_rec *recs, unsigned int n,
 	*data = p;
 	*size = (uint32_t)(sizeof(h) + pay);
 	return 0;
+}
+
+int vpuxc_io_section_build(const struct vpuxc_io_rec *recs, unsigned int n,
+			   void **data, uint32_t *size)
+{
+	return section_build(SEC, recs, sizeof(*recs), n, 2 * VPUX_LF_MAX_IO,
+			     data, size);
+}
+
+int vpuxc_ioq_section_build(const struct vpuxc_ioq_rec *recs, unsigned int n,
+			    void **data, uint32_t *size)
+{
+	return section_build(QSEC, recs, sizeof(*recs), n, 1u << 24, data,
+			     size);
 }
 
 /* ---- conversion ---- */
@@ -456,6 +579,7 @@ static int conv_check(const char *dir, const struct vpuxc_io *io,
 	size_t esize = vpuxc_dtype_size(io->onnx_dtype);
 	size_t dsize = vpuxc_dtype_size(io->dev_dtype);
 	char a[160], b[160];
+	uint32_t i;
 	size_t n;
 
 	if (!esize || !dsize || io->rank > VPUXC_MAX_RANK ||
@@ -465,10 +589,19 @@ static int conv_check(const char *dir, const struct vpuxc_io *io,
 				"%s '%s': %s on the host, %s on the device: no conversion",
 				dir, io->name, vpuxc_dtype_name(io->onnx_dtype),
 				vpuxc_dtype_name(io->dev_dtype));
-	if (io->onnx_dtype == VPUXC_FLOAT &&
-	    (!(io->scale > 0) || !isfinite(io->scale)))
-		return vpux_err(VPUX_E_INVAL, "%s '%s': scale %g", dir,
-				io->name, io->scale);
+	if (io->onnx_dtype == VPUXC_FLOAT) {
+		if (io->axis < -1 || io->axis >= (int32_t)io->rank ||
+		    !io->qcount || !io->scales || !io->zero_points ||
+		    io->qcount != (io->axis < 0 ? 1 : io->dims[io->axis]))
+			return vpux_err(VPUX_E_INVAL,
+					"%s '%s': float without its quantization (axis %d, %u scales)",
+					dir, io->name, io->axis, io->qcount);
+		for (i = 0; i < io->qcount; i++)
+			if (!(io->scales[i] > 0) || !isfinite(io->scales[i]))
+				return vpux_err(VPUX_E_INVAL,
+						"%s '%s': scale %g", dir,
+						io->name, io->scales[i]);
+	}
 	n = io_count(io);
 	if (n > SIZE_MAX / 8)
 		return vpux_err(VPUX_E_INVAL, "%s '%s': too many elements",
@@ -508,22 +641,23 @@ static int conv_check(const char *dir, const struct vpuxc_io *io,
 	return 0;
 }
 
-static void dev_range(int32_t dt, double *lo, double *hi)
+/* elements after the quantization axis (1 per tensor) */
+static size_t q_inner(const struct vpuxc_io *io)
 {
-	switch (dt) {
-	case VPUXC_UINT8:
-		*lo = 0;
-		*hi = 255;
-		break;
-	case VPUXC_INT8:
-		*lo = -128;
-		*hi = 127;
-		break;
-	default:
-		*lo = INT32_MIN;
-		*hi = INT32_MAX;
-		break;
-	}
+	size_t inner = 1;
+	uint32_t i;
+
+	if (io->axis < 0)
+		return 1;
+	for (i = (uint32_t)io->axis + 1; i < io->rank; i++)
+		inner *= (size_t)io->dims[i];
+	return inner;
+}
+
+/* the quantization record of element @i */
+static uint32_t q_index(const struct vpuxc_io *io, size_t inner, size_t i)
+{
+	return io->axis < 0 ? 0 : (uint32_t)((i / inner) % io->qcount);
 }
 
 static void dev_put(int32_t dt, void *dev, size_t i, int64_t v)
@@ -565,11 +699,13 @@ int vpuxc_io_to_device(const struct vpuxc_io *io,
 		return ret;
 	dsize = vpuxc_dtype_size(io->dev_dtype);
 	if (io->onnx_dtype == VPUXC_FLOAT) {
+		size_t inner = q_inner(io);
 		double lo, hi;
 
 		dev_range(io->dev_dtype, &lo, &hi);
 		for (i = 0; i < n; i++) {
-			float x;
+			uint32_t k = q_index(io, inner, i);
+			float x, v;
 			double q;
 
 			memcpy(&x, (const char *)onnx->data + 4 * i, 4);
@@ -577,8 +713,13 @@ int vpuxc_io_to_device(const struct vpuxc_io *io,
 				return vpux_err(VPUX_E_INVAL,
 						"input '%s': element %zu is NaN",
 						io->name, i);
-			/* rint: round half to even (the default mode) */
-			q = rint((double)x / io->scale) + io->zero_point;
+			/*
+			 * In float as ONNX's QuantizeLinear (its scale is a
+			 * float, recorded exactly); rintf rounds half to even
+			 * in the default rounding mode.
+			 */
+			v = rintf(x / (float)io->scales[k]);
+			q = (double)v + io->zero_points[k];
 			q = q < lo ? lo : q > hi ? hi : q;
 			dev_put(io->dev_dtype, dev, i, (int64_t)q);
 		}
@@ -604,7 +745,7 @@ int vpuxc_io_to_device(const struct vpuxc_io *io,
 int vpuxc_io_from_device(const struct vpuxc_io *io, const void *dev,
 			 size_t size, struct vpuxc_tensor *onnx)
 {
-	size_t n, i, esize;
+	size_t n, i, esize, inner;
 	int ret;
 
 	vpux_err_clear();
@@ -625,12 +766,15 @@ int vpuxc_io_from_device(const struct vpuxc_io *io, const void *dev,
 	onnx->dtype = io->onnx_dtype;
 	onnx->rank = io->rank;
 	memcpy(onnx->dims, io->dims, sizeof(onnx->dims));
+	inner = q_inner(io);
 	for (i = 0; i < n; i++) {
 		int64_t q = dev_get(io->dev_dtype, dev, i);
 
 		if (io->onnx_dtype == VPUXC_FLOAT) {
-			float x = (float)((double)(q - io->zero_point) *
-					  io->scale);
+			uint32_t k = q_index(io, inner, i);
+			/* in float, as ONNX's DequantizeLinear */
+			float x = ((float)q - (float)io->zero_points[k]) *
+				  (float)io->scales[k];
 
 			memcpy((char *)onnx->data + 4 * i, &x, 4);
 		} else if (io->onnx_dtype == VPUXC_INT64) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * Writing the ".vpux.io" section (compiler/io_format.h): what the
- * emitter adds to a loadable, and what the tests build loadables with.
+ * Writing the ".vpux.io" and ".vpux.ioq" sections (compiler/io_format.h):
+ * what the emitter adds to a loadable, and what the tests build loadables
+ * with.
  */
 #ifndef VPUXC_IO_SECTION_H
 #define VPUXC_IO_SECTION_H
@@ -12,15 +13,19 @@
 
 /*
  * The whole section for @n records: a struct vpux_lf_sechdr (flags 0,
- * rec_size 216, count @n, the CRC-32 of the records), then @recs as they
- * are. @data is malloc'ed; give it to the loadable writer as an extra
- * section with raw set (umd/lf.h):
+ * rec_size the record's size, count @n, the CRC-32 of the records), then
+ * @recs as they are. @data is malloc'ed; give it to the loadable writer
+ * as an extra section with raw set (umd/lf.h):
  *
  *	struct lf_extra_section ex = { VPUXC_IO_SECTION, 0, data, size, 1 };
  *
- * Return: 0, VPUX_E_INVAL (more than 128 records) or VPUX_E_NOMEM.
+ * Return: 0, VPUX_E_INVAL (more than 128 records; for .vpux.ioq more
+ * than 2^24) or VPUX_E_NOMEM.
  */
 int vpuxc_io_section_build(const struct vpuxc_io_rec *recs, unsigned int n,
 			   void **data, uint32_t *size);
+/* The same for ".vpux.ioq" (VPUXC_IOQ_SECTION). */
+int vpuxc_ioq_section_build(const struct vpuxc_ioq_rec *recs, unsigned int n,
+			    void **data, uint32_t *size);
 
 #endif /* VPUXC_IO_SECTION_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
  * Test helper: a one-DMA loadable (input 0 copied to output 0) built
- * without the compiler, with or without a .vpux.io section.
+ * without the compiler, with or without .vpux.io/.vpux.ioq sections.
  */
 #ifndef VPUXC_TESTS_IO_UTIL_H
 #define VPUXC_TESTS_IO_UTIL_H
@@ -111,6 +111,8 @@ static inline struct vpuxc_io_rec io_rec(const char *name, uint32_t dir,
 	r.onnx_dtype = dtype;
 	r.rank = rank;
 	memcpy(r.dims, dims, rank * sizeof(*dims));
+	r.axis = -1;
+	r.qcount = dtype == 1 ? 1 : 0;	/* float: one scale */
 	return r;
 }
 
