@@ -17,7 +17,8 @@ struct lf_extra_section {
 	const char *name;
 	uint16_t flags;
 	const void *data;
-	uint32_t size;
+	uint32_t size;		/* bytes */
+	uint32_t rec_size;	/* bytes per record (0: a byte blob) */
 };
 
 struct lf_image {
