@@ -21,10 +21,14 @@ COMPILER_GEN := $(B)/compiler/gen
 COMPILER_PB_C := $(COMPILER_GEN)/onnx.pb-c.c
 COMPILER_PB_H := $(COMPILER_GEN)/onnx.pb-c.h
 
-COMPILER_SRCS := $(wildcard $(SRCTOP)/compiler/*.c)
+# the assembler (tools/vpux-asm) is the compiler's back end: the lowered
+# program is emitted as vpux-asm text and assembled in memory
+COMPILER_SRCS := $(wildcard $(SRCTOP)/compiler/*.c) $(VASM_SRCS)
 COMPILER_HDRS := $(wildcard $(SRCTOP)/compiler/*.h \
-	$(SRCTOP)/compiler/include/*.h) $(COMPILER_PB_H) $(UMD_HDRS)
+	$(SRCTOP)/compiler/include/*.h) $(COMPILER_PB_H) $(UMD_HDRS) \
+	$(VASM_HDRS)
 COMPILER_CFLAGS := -I$(SRCTOP)/compiler/include -I$(SRCTOP)/compiler \
+	-I$(SRCTOP)/tools/vpux-asm \
 	-I$(COMPILER_GEN) $(UMD_CFLAGS) $(PBC_CFLAGS)
 COMPILER_LIBS := $(PBC_LIBS) $(UMD_LIBS)
 

@@ -17,7 +17,10 @@
  * @recs as they are. @data is malloc'ed; give it to the loadable writer
  * as an extra section with raw set (umd/lf.h):
  *
- *	struct lf_extra_section ex = { VPUXC_IO_SECTION, 0, data, size, 1 };
+ *	struct lf_extra_section ex = { VPUXC_IO_SECTION, 0, data, size, 0, 1 };
+ *
+ * (or give the writer the records and their rec_size, as compile.c does:
+ * the same bytes).
  *
  * Return: 0, VPUX_E_INVAL (more than 128 records; for .vpux.ioq more
  * than 2^24) or VPUX_E_NOMEM.

@@ -14,16 +14,18 @@
 
 /*
  * An extra section for the writer (tests: unknown/required sections; the
- * compiler's .vpux.io). The writer puts a section header (@flags, record
- * size 1) before @size bytes of @data, unless @raw: then @data is the
- * whole section, its struct vpux_lf_sechdr included, written as it is.
+ * compiler's .vpux.io). The writer puts a section header (@flags,
+ * @rec_size) before the @size bytes of @data, unless @raw: then @data is
+ * the whole section, its struct vpux_lf_sechdr included, written as it is
+ * (a test's bad header).
  */
 struct lf_extra_section {
 	const char *name;
 	uint16_t flags;
 	const void *data;
-	uint32_t size;
-	int raw;
+	uint32_t size;		/* bytes */
+	uint32_t rec_size;	/* bytes per record (0: a byte blob) */
+	int raw;		/* @data is the whole section, header included */
 };
 
 struct lf_image {

@@ -122,12 +122,20 @@ static int write_fd(const struct lf_image *img, int fd)
 			      img->kargs_size);
 	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_SYMBOLS, 0, img->symbols,
 			      sizeof(*img->symbols), img->n_symbols);
-	for (i = 0; !ret && i < img->n_extra; i++)
-		ret = img->extra[i].raw ?
-		      add_raw(s, &n, img->extra[i].name, img->extra[i].data,
-			      img->extra[i].size) :
-		      add(s, &n, img->extra[i].name, img->extra[i].flags,
-			  img->extra[i].data, 1, img->extra[i].size);
+	for (i = 0; !ret && i < img->n_extra; i++) {
+		const struct lf_extra_section *x = &img->extra[i];
+		uint32_t rs = x->rec_size ? x->rec_size : 1;
+
+		if (x->raw)
+			ret = add_raw(s, &n, x->name, x->data, x->size);
+		else if (x->size % rs)
+			ret = vpux_err(VPUX_E_INVAL,
+				       "writer: %s: %u bytes are not whole %u-byte records",
+				       x->name, x->size, rs);
+		else
+			ret = add(s, &n, x->name, x->flags, x->data, rs,
+				  x->size / rs);
+	}
 	if (ret)
 		goto out;
 	strtab[0] = 0;

@@ -93,10 +93,12 @@ int vpuxc_model_fold_input(struct vpuxc_model *m,
  * struct vpuxc_options - compile options
  * @report: fill vpuxc_result.report with the human-readable report
  * @name: network name in the loadable (default: the ONNX graph name)
+ * @vasm: fill vpuxc_result.vasm with the program as vpux-asm text
  */
 struct vpuxc_options {
 	int report;
 	const char *name;
+	int vasm;
 };
 
 /**
@@ -105,11 +107,14 @@ struct vpuxc_options {
  * @size: its size
  * @report: NUL-terminated report (malloc'ed; NULL unless requested): ops
  *          per engine, tiles, weight bytes, cycle estimate
+ * @vasm: the program as vpux-asm text (malloc'ed; NULL unless requested;
+ *        its weights are not in the text)
  */
 struct vpuxc_result {
 	void *loadable;
 	size_t size;
 	char *report;
+	char *vasm;
 };
 
 /*

@@ -70,10 +70,10 @@ static int read_with(struct copy_net *c, const void *sec, uint32_t n,
 	c->n_extra = 0;
 	if (sec)
 		ex[c->n_extra++] = (struct lf_extra_section){
-			VPUXC_IO_SECTION, 0, sec, n, 1 };
+			VPUXC_IO_SECTION, 0, sec, n, 0, 1 };
 	if (qsec)
 		ex[c->n_extra++] = (struct lf_extra_section){
-			VPUXC_IOQ_SECTION, 0, qsec, qn, 1 };
+			VPUXC_IOQ_SECTION, 0, qsec, qn, 0, 1 };
 	c->extra = ex;
 	if (copy_net_write(c, &p, &sz))
 		abort();
@@ -406,7 +406,7 @@ static void test_section(void)
 
 		if (vpuxc_io_section_build(r, 2, &sec, &sz))
 			abort();
-		ex[0] = (struct lf_extra_section){ VPUXC_IO_SECTION, 0, sec, sz, 1 };
+		ex[0] = (struct lf_extra_section){ VPUXC_IO_SECTION, 0, sec, sz, 0, 1 };
 		ex[1] = ex[0];
 		cc.extra = ex;
 		cc.n_extra = 2;
@@ -849,8 +849,8 @@ static void test_run(void)
 	if (vpuxc_io_section_build(r, 2, &sec, &ssz) ||
 	    vpuxc_ioq_section_build(qq, 2, &qsec, &qsz))
 		abort();
-	ex[0] = (struct lf_extra_section){ VPUXC_IO_SECTION, 0, sec, ssz, 1 };
-	ex[1] = (struct lf_extra_section){ VPUXC_IOQ_SECTION, 0, qsec, qsz, 1 };
+	ex[0] = (struct lf_extra_section){ VPUXC_IO_SECTION, 0, sec, ssz, 0, 1 };
+	ex[1] = (struct lf_extra_section){ VPUXC_IOQ_SECTION, 0, qsec, qsz, 0, 1 };
 	c.extra = ex;
 	c.n_extra = 2;
 	if (copy_net_write(&c, &p, &n))

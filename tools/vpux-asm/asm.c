@@ -249,6 +249,20 @@ static int fill(struct st *s, const struct tok *t, const char *v,
 				    path, got, (unsigned long long)tt->size);
 		return 0;
 	}
+	if (!strncmp(v, "blob:", 5)) {
+		unsigned long long off;
+		char *end;
+
+		errno = 0;
+		off = strtoull(v + 5, &end, 0);
+		if (!s->o->blob || errno || *end || v[5] == '-' ||
+		    off > s->o->blob_size || tt->size > s->o->blob_size - off)
+			return fail(s, t->col,
+				    "fill=%s: outside the caller's blob (%zu bytes)",
+				    v, s->o->blob ? s->o->blob_size : (size_t)0);
+		memcpy(p, (const uint8_t *)s->o->blob + off, tt->size);
+		return 0;
+	}
 	if (sscanf(v, "const:%lli", &a) == 1) {
 		for (i = 0; i < n; i++)
 			put_elem(p, tt->data_type, i, a);
@@ -285,7 +299,7 @@ static int fill(struct st *s, const struct tok *t, const char *v,
 		}
 		return 0;
 	}
-	return fail(s, t->col, "bad fill '%s' (seed:N[:LO:HI], const:V, requant:M:S, file:PATH)",
+	return fail(s, t->col, "bad fill '%s' (seed:N[:LO:HI], const:V, requant:M:S, file:PATH, blob:OFFSET)",
 		    v);
 }
 

@@ -354,7 +354,7 @@ static void test_container(void)
 		free(p2);
 		fresh();
 	}
-	ex = (struct lf_extra_section){ ".vpux.future", 0, "abcd", 4, 0 };
+	ex = (struct lf_extra_section){ ".vpux.future", 0, "abcd", 4, 0, 0 };
 	img.extra = &ex;
 	img.n_extra = 1;
 	rewrite(0, "", "unknown optional section is skipped");
@@ -363,7 +363,7 @@ static void test_container(void)
 	img.n_extra = 1;
 	rewrite(VPUX_E_REQUIRED, ".vpux.future: unknown section flagged required",
 		"unknown required section fails naming it");
-	ex = (struct lf_extra_section){ VPUX_LF_SEC_SYMBOLS, 0, NULL, 0, 0 };
+	ex = (struct lf_extra_section){ VPUX_LF_SEC_SYMBOLS, 0, NULL, 0, 0, 0 };
 	img.extra = &ex;
 	img.n_extra = 1;
 	rewrite(VPUX_E_FORMAT, "appears twice", "duplicate section");
@@ -376,7 +376,7 @@ static void test_container(void)
 		raw.h.crc32 = (uint32_t)crc32(0, (const void *)raw.rec,
 					      sizeof(raw.rec));
 		ex = (struct lf_extra_section){ ".vpux.future", 0, &raw,
-						sizeof(raw), 1 };
+						sizeof(raw), 0, 1 };
 		img.extra = &ex;
 		img.n_extra = 1;
 		rewrite(0, "", "a raw optional section (rec_size 8) is skipped");

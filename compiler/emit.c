@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Emission: the placed NPU program as vpux-asm text
+ * (Documentation/vpux-asm.rst), the weights as the assembler's blob.
+ * The assembler then lays out the records, builds the SHAVE argument
+ * records and derives the barriers from the byte ranges, exactly as for
+ * a hand-written network; `vpux-onnx compile --emit-vasm` shows the text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "err.h"
+#include "lower.h"
+
+static void dims_str(const struct qt *t, char *buf, size_t len)
+{
+	size_t o = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < t->rank && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%lld", i ? "x" : "",
+				      (long long)t->dims[i]);
+}
+
+static const char *type_str(int32_t dt)
+{
+	return dt == VPUX_DT_U8 ? "u8" : dt == VPUX_DT_I8 ? "i8" : "i32";
+}
+
+static void quant_str(const struct qt *t, char *buf, size_t len)
+{
+	struct vpux_hw_requant rq;
+
+	buf[0] = 0;
+	if (t->scale > 0 && !vc_requant(t->scale, &rq))
+		snprintf(buf, len, " zp=%d scale=%d,%d", t->zp, rq.mult,
+			 rq.shift);
+	else if (t->zp)
+		snprintf(buf, len, " zp=%d", t->zp);
+}
+
+static void decl(const struct qprog *p, int i, FILE *f)
+{
+	const struct qt *t = &p->t[i];
+	char dims[128], q[64];
+
+	dims_str(t, dims, sizeof(dims));
+	quant_str(t, q, sizeof(q));
+	fprintf(f, "tensor t%d %s %s order=0x%llx", i, type_str(t->dt), dims,
+		(unsigned long long)t->order);
+	switch (t->region) {
+	case QR_WEIGHTS:
+		fprintf(f, " region=weights offset=%llu%s",
+			(unsigned long long)t->blob, q);
+		if (t->alias < 0)
+			fprintf(f, " fill=blob:%llu",
+				(unsigned long long)t->blob);
+		break;
+	case QR_SCRATCH:
+		fprintf(f, " region=scratch offset=%llu%s",
+			(unsigned long long)t->offset, q);
+		break;
+	case QR_INPUT:
+	case QR_OUTPUT:
+		fprintf(f, " region=%s%u offset=0%s",
+			t->region == QR_INPUT ? "input" : "output", t->index,
+			q);
+		break;
+	}
+	fputc('\n', f);
+}
+
+int vc_emit_vasm(const struct qprog *p, const char *name, FILE *f)
+{
+	unsigned int i, k;
+	char dims[128], q[64];
+	char *used;
+
+	fprintf(f, "# compiled by vpux-onnx from the ONNX graph '%s'\n",
+		p->m->graph_name);
+	fprintf(f, "network %s\n", name);
+	for (k = 0; k < 2; k++) {
+		unsigned int n = k ? p->n_out : p->n_in;
+
+		for (i = 0; i < n; i++) {
+			int t = k ? p->out_q[i] : p->in_q[i];
+			const struct qt *q_;
+
+			if (t < 0)
+				continue;
+			q_ = &p->t[t];
+			dims_str(q_, dims, sizeof(dims));
+			quant_str(q_, q, sizeof(q));
+			fprintf(f, "%s t%d %s %s order=0x%llx%s\n",
+				k ? "output" : "input", t, type_str(q_->dt), dims,
+				(unsigned long long)q_->order, q);
+		}
+	}
+	used = calloc(p->nt + 1, 1);
+	if (!used)
+		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+	for (i = 0; i < p->nop; i++)
+		for (k = 0; k < p->op[i].nt; k++)
+			used[p->op[i].t[k]] = 1;
+	for (i = 0; i < p->nt; i++)
+		if (used[i]) {
+			int r = (int)i;
+
+			while (p->t[r].alias >= 0)
+				r = p->t[r].alias;
+			used[r] = 1;
+		}
+	for (k = 0; k < p->n_in; k++)
+		if (p->in_q[k] >= 0)
+			used[p->in_q[k]] = 0;
+	for (k = 0; k < p->n_out; k++)
+		if (p->out_q[k] >= 0)
+			used[p->out_q[k]] = 0;
+	for (i = 0; i < p->nt; i++)
+		if (used[i])
+			decl(p, (int)i, f);
+	free(used);
+	for (i = 0; i < p->nop; i++) {
+		if (p->op[i].node >= 0)
+			fprintf(f, "# %s '%s'\n", p->m->n[p->op[i].node].op,
+				p->m->n[p->op[i].node].name);
+		fprintf(f, "%s\n", p->op[i].text);
+	}
+	return ferror(f) ? vpux_err(VPUX_E_IO, "compiler: write error") : 0;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The compiler's graph IR: what import.c builds from an ONNX ModelProto
+ * and the passes read. Values are SSA (one producer each); nodes are kept
+ * in a topological order (ONNX requires it, import checks it).
+ */
+#ifndef VPUXC_IR_H
+#define VPUXC_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vpux_compiler.h"
+
+enum vc_attr_type {
+	VC_ATTR_FLOAT = 1,
+	VC_ATTR_INT = 2,
+	VC_ATTR_STRING = 3,
+	VC_ATTR_TENSOR = 4,
+	VC_ATTR_FLOATS = 6,
+	VC_ATTR_INTS = 7,
+};
+
+struct vc_attr {
+	char *name;
+	int type;		/* enum vc_attr_type */
+	float f;
+	int64_t i;
+	char *s;
+	struct vpuxc_tensor *t;
+	float *floats;
+	size_t n_floats;
+	int64_t *ints;
+	size_t n_ints;
+};
+
+/* value flags */
+#define VC_V_INPUT	(1u << 0)	/* a graph input */
+#define VC_V_OUTPUT	(1u << 1)	/* a graph output */
+
+/**
+ * struct vc_value - an ONNX value (tensor)
+ * @name: its name
+ * @dtype: element type (enum vpuxc_dtype or another ONNX type id)
+ * @rank: -1 while unknown
+ * @dims: known dims (-1: a symbolic dim)
+ * @cst: constant data (an initializer or a folded Constant/input), or NULL
+ * @producer: index of the producing node, -1 for inputs and constants
+ * @n_uses: number of node input slots that read it
+ * @flags: VC_V_*
+ */
+struct vc_value {
+	char *name;
+	int32_t dtype;
+	int rank;
+	int64_t dims[VPUXC_MAX_RANK];
+	struct vpuxc_tensor *cst;
+	int producer;
+	unsigned int n_uses;
+	unsigned int flags;
+};
+
+struct vc_node {
+	char *op;
+	char *domain;
+	char *name;
+	unsigned int n_in, n_out;
+	int *in;		/* value indices, -1 for an omitted input */
+	int *out;
+	struct vc_attr *attrs;
+	unsigned int n_attrs;
+};
+
+struct vpuxc_model {
+	char *graph_name;
+	int64_t opset;		/* of the default domain */
+	struct vc_value *v;
+	unsigned int n_v, cap_v;
+	struct vc_node *n;
+	unsigned int n_n;
+	int *inputs;		/* graph inputs (not initializers), in order */
+	unsigned int n_inputs;
+	int *outputs;
+	unsigned int n_outputs;
+	/* name -> value index (open addressing, power-of-two size) */
+	int *hash;
+	unsigned int hash_size;
+};
+
+/* value lookup and creation */
+int vc_find(const struct vpuxc_model *m, const char *name);
+int vc_add_value(struct vpuxc_model *m, const char *name);
+
+/* attributes of @n (NULL/default when absent) */
+const struct vc_attr *vc_attr(const struct vc_node *n, const char *name);
+int64_t vc_attr_i(const struct vc_node *n, const char *name, int64_t def);
+float vc_attr_f(const struct vc_node *n, const char *name, float def);
+const char *vc_attr_s(const struct vc_node *n, const char *name,
+		      const char *def);
+/* INTS attribute into @out (at most @max); returns the count or -1 */
+int vc_attr_ints(const struct vc_node *n, const char *name, int64_t *out,
+		 unsigned int max);
+
+/* the value of input @i of node @n, or NULL if omitted */
+struct vc_value *vc_in(const struct vpuxc_model *m, const struct vc_node *n,
+		       unsigned int i);
+struct vc_value *vc_out(const struct vpuxc_model *m, const struct vc_node *n,
+			unsigned int i);
+
+/* a TensorProto (unpacked) as a host tensor; @what names it in errors */
+struct Onnx__TensorProto;
+int vc_tensor_from_proto(const struct Onnx__TensorProto *p,
+			 struct vpuxc_tensor *t, const char *what);
+/* element @i of a constant as double / int64 (any supported dtype) */
+double vc_cst_f(const struct vpuxc_tensor *t, size_t i);
+int64_t vc_cst_i(const struct vpuxc_tensor *t, size_t i);
+
+/* shape inference over every node (infer.c) */
+int vc_infer_shapes(struct vpuxc_model *m);
+/* number of elements of a value with known dims, 0 otherwise */
+uint64_t vc_numel(const struct vc_value *v);
+
+#endif /* VPUXC_IR_H */

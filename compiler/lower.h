@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * The compiler's NPU-level program: quantized tensors (struct qt) with
+ * their layout and memory placement, and NPU ops (struct qop) on the
+ * three engine kinds, built by lower.c from the graph IR, placed by
+ * memory.c and turned into a loadable by emit.c.
+ */
+#ifndef VPUXC_LOWER_H
+#define VPUXC_LOWER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ir.h"
+#include "vpux.h"
+#include "vpux_regs.h"
+
+#define QT_MAX_RANK 6
+
+enum qt_region { QR_SCRATCH, QR_WEIGHTS, QR_INPUT, QR_OUTPUT };
+
+/* packed dims orders (Documentation/loadable.rst) */
+#define ORDER_NCHW	0x1234ull
+#define ORDER_NHWC	0x1342ull
+
+/**
+ * struct qt - a tensor of the NPU program
+ * @dt: VPUX_DT_U8, VPUX_DT_I8 or VPUX_DT_I32
+ * @rank, @dims: logical dims (ONNX order: N, C, H, W for activations)
+ * @order: packed memory order (ORDER_NHWC for activations the DPU reads)
+ * @scale, @zp: quantization (scale 0: raw integers)
+ * @region, @index: where it lives (input/output index for QR_INPUT/OUTPUT)
+ * @offset: byte offset in the region (memory.c; views: in @alias)
+ * @size: bytes (compact in @order)
+ * @blob: QR_WEIGHTS: offset of its bytes in the weight blob
+ * @alias: -1, or the tensor this one is a view of (same bytes, other dims)
+ * @def, @last: first op writing it, last op reading it (memory.c)
+ */
+struct qt {
+	int32_t dt;
+	unsigned int rank;
+	int64_t dims[QT_MAX_RANK];
+	uint64_t order;
+	double scale;
+	int32_t zp;
+	int region;
+	unsigned int index;
+	uint64_t offset, size;
+	uint64_t blob;
+	int alias;
+	int def, last;
+};
+
+enum qop_kind { QOP_DMA, QOP_DPU, QOP_SHAVE };
+
+#define QOP_MAX_T 6
+
+/**
+ * struct qop - one NPU op
+ * @kind: engine kind
+ * @text: the vasm statement (Documentation/vpux-asm.rst) with tensors
+ *        named t<id>
+ * @node: index of the ONNX node it comes from (for the report), -1 glue
+ * @t, @nt: tensors it reads or writes (liveness)
+ * @macs: multiply-accumulates (report)
+ */
+struct qop {
+	int kind;
+	char *text;
+	int node;
+	int t[QOP_MAX_T];
+	unsigned int nt;
+	uint64_t macs;
+};
+
+struct qprog {
+	const struct vpuxc_model *m;
+	struct qt *t;
+	unsigned int nt, cap_t;
+	struct qop *op;
+	unsigned int nop, cap_op;
+	uint8_t *blob;			/* weights */
+	uint64_t blob_size, blob_cap;
+	uint64_t scratch_size;
+	/* ONNX value -> qt (-1: none yet) */
+	int *vq;
+	/* graph I/O, in ONNX order: value, qt */
+	unsigned int n_in, n_out;
+	int *in_v, *in_q, *out_v, *out_q;
+	/* host conversion of each I/O: the Q/DQ node giving its scales, -1 */
+	int *in_qnode, *out_qnode;
+	/* unsupported nodes, one line each */
+	char *errs;
+	size_t errs_len;
+	unsigned int n_errs;
+	/* statistics for the report */
+	uint64_t dma_bytes;
+};
+
+/* quant.c: real scale -> requant record, single rounding */
+int vc_requant(double real, struct vpux_hw_requant *rq);
+/* quantize v with (scale, zp) into type range dt, round half to even */
+int32_t vc_quantize(double v, double scale, int32_t zp, int32_t dt);
+int32_t vc_dt_min(int32_t dt);
+int32_t vc_dt_max(int32_t dt);
+int32_t vc_dt_of_onnx(int32_t onnx_dtype);	/* VPUX_DT_* or 0 */
+unsigned int vc_dt_bytes(int32_t dt);
+
+/* lower.c */
+int vc_lower(const struct vpuxc_model *m, struct qprog *p);
+void vc_prog_free(struct qprog *p);
+int vc_new_qt(struct qprog *p, int32_t dt, unsigned int rank,
+	      const int64_t *dims, uint64_t order);
+__attribute__((format(printf, 4, 5)))
+int vc_emit_op(struct qprog *p, int kind, int node, const char *fmt, ...);
+void vc_op_uses(struct qprog *p, int op, int t);
+__attribute__((format(printf, 3, 4)))
+void vc_unsupported(struct qprog *p, const struct vc_node *n,
+		    const char *fmt, ...);
+
+/* memory.c: offsets of scratch tensors (lifetime-based reuse) */
+int vc_place(struct qprog *p);
+
+/* emit.c: the vasm program, then the loadable */
+int vc_emit_vasm(const struct qprog *p, const char *name, FILE *f);
+
+#endif /* VPUXC_LOWER_H */
