@@ -43,7 +43,7 @@ static char *slurp(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct asm_opts o = { 0, NULL };
+	struct asm_opts o = { 0, NULL, NULL, 0 };
 	const char *out = "a.vpux", *in = NULL;
 	struct lf_image img;
 	char *text, *dir;
