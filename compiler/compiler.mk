@@ -84,3 +84,12 @@ $(B)/compiler/tests/%: $(SRCTOP)/compiler/tests/%.c $(COMPILER_SAN_OBJS) \
 		$(COMPILER_SAN_OBJS) $(UMD_SAN_OBJS) $(COMPILER_LIBS)
 
 # ---- vpux-onnx ----
+# compile, run and test ONNX models (tools/vpux-onnx); the fast objects
+VPUX_ONNX := $(B)/tools/vpux-onnx
+HOST_PROGS += $(VPUX_ONNX)
+
+$(VPUX_ONNX): $(SRCTOP)/tools/vpux-onnx/vpux-onnx.c $(COMPILER_A) $(UMD_A) \
+		$(COMPILER_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(COMPILER_CFLAGS) $(JSONC_CFLAGS) -o $@ $< \
+		$(COMPILER_A) $(UMD_A) $(COMPILER_LIBS) $(JSONC_LIBS)
