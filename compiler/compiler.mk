@@ -93,3 +93,35 @@ $(VPUX_ONNX): $(SRCTOP)/tools/vpux-onnx/vpux-onnx.c $(COMPILER_A) $(UMD_A) \
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(COMPILER_CFLAGS) $(JSONC_CFLAGS) -o $@ $< \
 		$(COMPILER_A) $(UMD_A) $(COMPILER_LIBS) $(JSONC_LIBS)
+
+# vpux-onnx end to end (a TAP shell script); mk-copy-net builds its
+# loadables without the compiler
+ONNX_MKNET := $(B)/compiler/tests/mk-copy-net
+ONNX_TOOLS_TEST := $(B)/compiler/tests/onnx_tools_test
+HOST_TESTS += $(ONNX_TOOLS_TEST)
+
+$(ONNX_MKNET): $(SRCTOP)/compiler/tests/mk_copy_net.c \
+		$(SRCTOP)/compiler/tests/io_util.h $(COMPILER_A) $(UMD_A) \
+		$(COMPILER_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_A) \
+		$(UMD_A) $(COMPILER_LIBS)
+
+$(ONNX_TOOLS_TEST): $(SRCTOP)/compiler/tests/onnx_tools_test.sh $(VPUX_ONNX) \
+		$(ONNX_MKNET)
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh %s %s %s\n' $< $(B) $(SRCTOP) >$@
+	chmod +x $@
+
+# ---- the ONNX node tests of libonnx-testdata (compiler/tests/node_tests.list) ----
+ONNX_NODE_DIR ?= /usr/share/libonnx-testdata/data/node
+ONNX_NODE_TESTS := $(shell sed -e '/^\#/d' -e '/^$$/d' \
+	$(SRCTOP)/compiler/tests/node_tests.list 2>/dev/null)
+
+.PHONY: onnx-node-check
+onnx-node-check: $(VPUX_ONNX)
+	@mkdir -p $(B)/compiler
+	@$(VPUX_ONNX) test $(addprefix $(ONNX_NODE_DIR)/,$(ONNX_NODE_TESTS)) \
+		>$(B)/compiler/onnx-node-check.tap; rc=$$?; \
+		cat $(B)/compiler/onnx-node-check.tap; exit $$rc
+CHECK_STEPS += onnx-node-check

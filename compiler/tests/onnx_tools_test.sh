@@ -1,0 +1,176 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+# vpux-onnx as a user runs it (TAP): run on a loadable built without the
+# compiler (mk-copy-net: a DMA copy with float ONNX input and output in
+# .vpux.io/.vpux.ioq), the output .pb bit for bit, .npy input, --json,
+# the errors and exit codes; then compile and test on ONNX node tests of
+# libonnx-testdata (skipped when it is not installed).
+# Usage: onnx_tools_test.sh BUILDDIR SRCTOP
+B=${1:-$(dirname "$0")/../../build}
+SRC=${2:-$(dirname "$0")/../..}
+X=$B/tools/vpux-onnx
+NODE=/usr/share/libonnx-testdata/data/node
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0 fail=0
+ok() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fail=1; fi; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+# expect STATUS REGEX NAME CMD...: exit status and a message on stderr
+expect() {
+	want=$1 re=$2 name=$3
+	shift 3
+	"$@" >"$T/out" 2>"$T/err"
+	st=$?
+	[ "$st" = "$want" ] && grep -qE "$re" "$T/err"
+	ok $? "$name (exit $st: $(head -1 "$T/err" | head -c 300))"
+}
+
+"$B/compiler/tests/mk-copy-net" "$T"
+ok $? "mk-copy-net: a loadable with .vpux.io/.vpux.ioq, inputs, expected output"
+
+mkdir "$T/o1" "$T/o2" "$T/o3"
+"$X" run "$T/copy.vpuxl" --input in="$T/in.pb" --output-dir "$T/o1" >"$T/run"
+ok $? "run: float input quantized, copied, dequantized"
+cmp -s "$T/o1/output_0.pb" "$T/expect.pb"
+ok $? "run: output_0.pb is the expected TensorProto ('out', float 4x4, bit for bit)"
+grep -q "output 0 'out': float 4x4" "$T/run"
+ok $? "run: says what it wrote ($(head -1 "$T/run"))"
+
+"$X" run "$T/copy.vpuxl" --input in="$T/in.npy" --output-dir "$T/o2" >/dev/null &&
+	cmp -s "$T/o2/output_0.pb" "$T/expect.pb"
+ok $? "run: the same input as .npy, the same output"
+
+"$X" run "$T/copy.vpuxl" --input "$T/in.pb" --output-dir "$T/o3" >/dev/null &&
+	cmp -s "$T/o3/output_0.pb" "$T/expect.pb"
+ok $? "run: --input FILE takes the TensorProto's own name"
+
+"$X" run --json "$T/copy.vpuxl" --input in="$T/in.pb" --output-dir "$T/o3" >"$T/json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+o = d["outputs"][0]
+assert d["device"] == "inproc" and o["name"] == "out" and o["dtype"] == "float"
+assert o["dims"] == [4, 4] and o["file"].endswith("output_0.pb")
+' "$T/json"
+ok $? "run --json: device, output name, dtype, dims, file"
+
+mkdir "$T/o4"
+# raw_data is the last field of a packed TensorProto: the 16 bytes
+"$X" run "$T/raw.vpuxl" --input x="$T/in_u8.pb" --output-dir "$T/o4" >"$T/run" &&
+	grep -q "output 0 'y': uint8 1x1x4x4" "$T/run" &&
+	[ "$(tail -c 16 "$T/o4/output_0.pb" | od -An -tx1)" = "$(tail -c 16 "$T/in_u8.pb" | od -An -tx1)" ]
+ok $? "run: a loadable without .vpux.io: tensor names, uint8 in and out, the bytes copied"
+
+expect 2 "usage:" "no arguments: usage, exit 2" "$X"
+expect 2 "unknown command 'frobnicate'" "unknown command: exit 2" "$X" frobnicate
+expect 2 "no --output-dir" "run without --output-dir: exit 2" \
+	"$X" run "$T/copy.vpuxl" --input in="$T/in.pb"
+expect 2 "input 'in' not given \(--input in=FILE\)" "run without the input: named, exit 2" \
+	"$X" run "$T/copy.vpuxl" --output-dir "$T/o3"
+expect 2 "input 'zz' .*no such input \(inputs: 'in'\)" "run with an unknown input: the inputs listed, exit 2" \
+	"$X" run "$T/copy.vpuxl" --input in="$T/in.pb" --input zz="$T/in.pb" --output-dir "$T/o3"
+expect 2 "in_u8.pb: input 'in': a uint8 tensor, the network takes float" \
+	"run with a uint8 tensor for a float input: exit 2" \
+	"$X" run "$T/copy.vpuxl" --input in="$T/in_u8.pb" --output-dir "$T/o3"
+head -c 20 "$T/in.pb" >"$T/cut.pb"
+expect 2 "cut.pb: not a TensorProto" "run with a truncated .pb: the file named, exit 2" \
+	"$X" run "$T/copy.vpuxl" --input in="$T/cut.pb" --output-dir "$T/o3"
+head -c 100 "$T/in.npy" >"$T/cut.npy"
+expect 2 "cut.npy: truncated .npy header" "run with a truncated .npy: exit 2" \
+	"$X" run "$T/copy.vpuxl" --input in="$T/cut.npy" --output-dir "$T/o3"
+cp "$T/copy.vpuxl" "$T/bad.vpuxl"
+off=$(readelf -S -W "$T/bad.vpuxl" | grep '\.vpux\.ioq' |
+	sed 's/.*PROGBITS *[0-9a-f]* *\([0-9a-f]*\).*/\1/')
+printf '\377' | dd of="$T/bad.vpuxl" bs=1 seek=$((0x$off + 24)) conv=notrunc 2>/dev/null
+expect 2 "\.vpux\.ioq: checksum mismatch" "run with a corrupt .vpux.ioq: named, exit 2" \
+	"$X" run "$T/bad.vpuxl" --input in="$T/in.pb" --output-dir "$T/o3"
+expect 4 "accel63" "run on an absent device: exit 4, the node named" \
+	"$X" run --device /dev/accel/accel63 "$T/copy.vpuxl" --input in="$T/in.pb" --output-dir "$T/o3"
+expect 2 "not a directory" "run with a missing output directory: exit 2" \
+	"$X" run "$T/copy.vpuxl" --input in="$T/in.pb" --output-dir "$T/nope"
+
+# ---- with the compiler, on ONNX node tests ----
+if [ ! -d "$NODE/test_maxpool_2d_uint8" ]; then
+	skip "libonnx-testdata not installed: compile and test"
+	echo "1..$n"
+	exit $fail
+fi
+"$X" test "$NODE/test_maxpool_2d_uint8" >"$T/test"
+st=$?
+[ $st = 0 ] && grep -q "^ok 1 - .*test_maxpool_2d_uint8/test_data_set_0: max diff 0, 100.0% exactly equal" "$T/test" &&
+	grep -q "^1\.\.1$" "$T/test" && [ "$(tail -1 "$T/test")" = "1 passed, 0 failed" ]
+ok $? "test test_maxpool_2d_uint8: TAP line, plan, summary, exit 0 ($(head -1 "$T/test"))"
+
+# one reference element off by 1 (within the tolerance), another by 2
+cp -r "$NODE/test_maxpool_2d_uint8" "$T/mp"
+chmod -R u+w "$T/mp"
+cp -r "$T/mp/test_data_set_0" "$T/mp/test_data_set_1"
+cp -r "$T/mp/test_data_set_0" "$T/mp/test_data_set_10"
+cp -r "$T/mp/test_data_set_0" "$T/mp/test_data_set_2"
+"$B/compiler/tests/mk-copy-net" perturb "$NODE/test_maxpool_2d_uint8/test_data_set_0/output_0.pb" \
+	"$T/mp/test_data_set_1/output_0.pb" 1
+"$B/compiler/tests/mk-copy-net" perturb "$NODE/test_maxpool_2d_uint8/test_data_set_0/output_0.pb" \
+	"$T/mp/test_data_set_10/output_0.pb" 2
+"$X" test "$T/mp" >"$T/test"
+st=$?
+[ $st = 1 ] && grep -q "^ok 2 - .*test_data_set_1: max diff 1, 96.0% exactly equal" "$T/test" &&
+	grep -q "^ok 3 - .*test_data_set_2: max diff 0" "$T/test" &&
+	grep -q "^not ok 4 - .*test_data_set_10: output 0 'y': 1 of 25 elements beyond the tolerance" "$T/test" &&
+	[ "$(tail -1 "$T/test")" = "3 passed, 1 failed" ]
+ok $? "test: a reference 1 away passes, 2 away fails; data sets in numeric order; exit 1"
+grep "^not ok" "$T/test" | sed 's/^/# /'
+
+"$X" test --json "$T/mp" >"$T/json"
+st=$?
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["tests"]
+assert d["passed"] == 3 and d["failed"] == 1 and len(t) == 4
+assert t[1]["ok"] and t[1]["max_diff"] == 1 and abs(t[1]["equal_fraction"] - 0.96) < 1e-9
+assert not t[3]["ok"] and "beyond the tolerance" in t[3]["reason"]
+' "$T/json" && [ $st = 1 ]
+ok $? "test --json: passed, failed, per data set max_diff, equal_fraction, reason"
+
+"$X" test "$NODE/test_abs" >"$T/test"
+st=$?
+[ $st = 1 ] && grep -q "^not ok 1 - .*test_abs/test_data_set_0: compile: .*unsupported" "$T/test" &&
+	grep -q "Abs" "$T/test"
+ok $? "test on an unsupported model: not ok with the compiler's message, exit 1 ($(grep -m1 '^not ok' "$T/test" | head -c 200))"
+
+"$X" test "$T/nope" >"$T/test"
+st=$?
+[ $st = 1 ] && grep -q "^not ok 1 - .*nope: not an ONNX test directory" "$T/test"
+ok $? "test on a directory that is not a test: not ok, exit 1"
+
+"$X" compile "$NODE/test_maxpool_2d_uint8/model.onnx" -o "$T/mp.vpuxl" --report >"$T/rep"
+ok $? "compile: test_maxpool_2d_uint8 to a loadable, with --report"
+[ -s "$T/rep" ] && readelf -S "$T/mp.vpuxl" | grep -q '\.vpux\.io '
+ok $? "compile: a report printed; the loadable has .vpux.io"
+mkdir "$T/o5"
+"$X" run "$T/mp.vpuxl" --input x="$NODE/test_maxpool_2d_uint8/test_data_set_0/input_0.pb" \
+	--output-dir "$T/o5" >/dev/null &&
+	"$X" run "$NODE/test_maxpool_2d_uint8/model.onnx" \
+	--input x="$NODE/test_maxpool_2d_uint8/test_data_set_0/input_0.pb" --output-dir "$T/o4" >/dev/null &&
+	cmp -s "$T/o4/output_0.pb" "$T/o5/output_0.pb"
+ok $? "run: the compiled loadable and the .onnx (compiled on the fly) give the same output"
+expect 3 "Abs" "compile of an unsupported model: the node named, exit 3" \
+	"$X" compile "$NODE/test_abs/model.onnx" -o "$T/abs.vpuxl"
+printf 'garbage' >"$T/g.onnx"
+expect 3 "g.onnx" "compile of a file that is not ONNX: exit 3" \
+	"$X" compile "$T/g.onnx" -o "$T/g.vpuxl"
+expect 2 "no output file" "compile without -o: exit 2" \
+	"$X" compile "$NODE/test_abs/model.onnx"
+
+# the quantization parameters of a node test are graph inputs: folded
+if [ -d "$NODE/test_quantizelinear" ]; then
+	mkdir "$T/o6"
+	q=$NODE/test_quantizelinear/test_data_set_0
+	"$X" run "$NODE/test_quantizelinear/model.onnx" --input x="$q/input_0.pb" \
+		--input y_scale="$q/input_1.pb" --input y_zero_point="$q/input_2.pb" \
+		--output-dir "$T/o6" >/dev/null && [ -s "$T/o6/output_0.pb" ]
+	ok $? "run test_quantizelinear: scale and zero point inputs folded, float input quantized"
+fi
+
+echo "1..$n"
+exit $fail
