@@ -125,3 +125,61 @@ onnx-node-check: $(VPUX_ONNX)
 		>$(B)/compiler/onnx-node-check.tap; rc=$$?; \
 		cat $(B)/compiler/onnx-node-check.tap; exit $$rc
 CHECK_STEPS += onnx-node-check
+
+# ---- libFuzzer harnesses: ONNX import + compile, TensorProto parsing ----
+COMPILER_FUZZ := $(B)/compiler/fuzz/fuzz-onnx
+COMPILER_FUZZ_T := $(B)/compiler/fuzz/fuzz-tensor
+COMPILER_FUZZ_SMOKE_TIME ?= 10
+COMPILER_FUZZ_TIME ?= 600
+COMPILER_FUZZ_SRCS := $(COMPILER_SRCS) $(COMPILER_PB_C) $(REF_SRCS) \
+	$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS))
+COMPILER_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -std=gnu11 -D_GNU_SOURCE \
+	-I$(SRCTOP)/include -I$(SRCTOP)/uapi $(HW_CFLAGS) $(COMPILER_CFLAGS)
+# seeds: a few dozen node models (the node-test list first), their inputs
+COMPILER_FUZZ_SEEDS := $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(addsuffix /model.onnx,$(ONNX_NODE_TESTS)))) \
+	$(wordlist 1,40,$(wildcard $(ONNX_NODE_DIR)/*/model.onnx))
+COMPILER_FUZZ_TSEEDS := $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(addsuffix /test_data_set_0/*.pb,$(ONNX_NODE_TESTS))))
+
+$(COMPILER_FUZZ): $(SRCTOP)/compiler/tests/fuzz/fuzz_onnx.c $(COMPILER_FUZZ_SRCS) \
+		$(COMPILER_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(COMPILER_FUZZ_FLAGS) -o $@ $< $(COMPILER_FUZZ_SRCS) \
+		$(PBC_LIBS) -lelf -lz -lm -pthread
+
+$(COMPILER_FUZZ_T): $(SRCTOP)/compiler/tests/fuzz/fuzz_onnx.c $(COMPILER_FUZZ_SRCS) \
+		$(COMPILER_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(COMPILER_FUZZ_FLAGS) -DFUZZ_TENSOR -o $@ $< \
+		$(COMPILER_FUZZ_SRCS) $(PBC_LIBS) -lelf -lz -lm -pthread
+
+# the seed corpora, copied under distinct names
+.PHONY: compiler-fuzz-seeds
+compiler-fuzz-seeds:
+	@rm -rf $(B)/compiler/fuzz/seed $(B)/compiler/fuzz/seed-tensor
+	@mkdir -p $(B)/compiler/fuzz/seed $(B)/compiler/fuzz/seed-tensor
+	@for f in $(COMPILER_FUZZ_SEEDS); do \
+		cp $$f $(B)/compiler/fuzz/seed/$$(basename $$(dirname $$f)).onnx; done
+	@for f in $(COMPILER_FUZZ_TSEEDS); do \
+		d=$$(dirname $$(dirname $$f)); \
+		cp $$f $(B)/compiler/fuzz/seed-tensor/$$(basename $$d)-$$(basename $$f); done
+
+.PHONY: fuzz-onnx compiler-fuzz-smoke
+fuzz-onnx: $(COMPILER_FUZZ) $(COMPILER_FUZZ_T) compiler-fuzz-seeds
+	@mkdir -p $(B)/compiler/fuzz/corpus $(B)/compiler/fuzz/corpus-tensor
+	$(COMPILER_FUZZ) -max_total_time=$(COMPILER_FUZZ_TIME) -max_len=262144 \
+		-timeout=60 $(B)/compiler/fuzz/corpus $(B)/compiler/fuzz/seed
+	$(COMPILER_FUZZ_T) -max_total_time=$(COMPILER_FUZZ_TIME) -max_len=65536 \
+		$(B)/compiler/fuzz/corpus-tensor $(B)/compiler/fuzz/seed-tensor
+
+# make check: each harness COMPILER_FUZZ_SMOKE_TIME seconds, seed 1
+compiler-fuzz-smoke: $(COMPILER_FUZZ) $(COMPILER_FUZZ_T) compiler-fuzz-seeds
+	@rm -rf $(B)/compiler/fuzz/smoke $(B)/compiler/fuzz/smoke-tensor
+	@mkdir -p $(B)/compiler/fuzz/smoke $(B)/compiler/fuzz/smoke-tensor
+	$(COMPILER_FUZZ) -seed=1 -timeout=60 -max_len=262144 \
+		-max_total_time=$(COMPILER_FUZZ_SMOKE_TIME) \
+		$(B)/compiler/fuzz/smoke $(B)/compiler/fuzz/seed
+	$(COMPILER_FUZZ_T) -seed=1 -timeout=60 -max_len=65536 \
+		-max_total_time=$(COMPILER_FUZZ_SMOKE_TIME) \
+		$(B)/compiler/fuzz/smoke-tensor $(B)/compiler/fuzz/seed-tensor
+CHECK_STEPS += compiler-fuzz-smoke

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * libFuzzer harnesses of the ONNX compiler's inputs.
+ *
+ * fuzz-onnx (default): bytes as an ONNX ModelProto through
+ * vpuxc_import_mem() and, when the import succeeds and the graph's inputs
+ * and outputs are of bounded size, vpuxc_compile(); a compiled loadable
+ * is read back by vpuxc_io_read() (the .vpux.io/.vpux.ioq it wrote).
+ * Seeds: libonnx-testdata's node models (make fuzz-onnx).
+ *
+ * fuzz-tensor (-DFUZZ_TENSOR): bytes as a TensorProto through
+ * vpuxc_tensor_parse_pb(). Seeds: the node tests' input_K.pb.
+ *
+ * Every input must be refused cleanly or accepted; ASan/UBSan and the
+ * fuzzer's leak check catch the rest.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "vpux_compiler.h"
+
+#define MAX_INPUT	(256u << 10)	/* bytes */
+#define MAX_ELEMS	(1u << 20)	/* per graph input/output */
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#ifdef FUZZ_TENSOR
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct vpuxc_tensor t;
+
+	if (size > MAX_INPUT)
+		return 0;
+	if (!vpuxc_tensor_parse_pb(data, size, &t)) {
+		if (t.size != vpuxc_tensor_count(&t) * vpuxc_dtype_size(t.dtype))
+			abort();	/* the reader's own invariant */
+		vpuxc_tensor_fini(&t);
+	}
+	return 0;
+}
+#else
+/* every graph input and output declared with at most MAX_ELEMS elements */
+static int bounded(const struct vpuxc_model *m)
+{
+	unsigned int i, k, n[2] = { vpuxc_model_num_inputs(m),
+				    vpuxc_model_num_outputs(m) };
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < n[k]; i++) {
+			struct vpuxc_tensor d;
+			uint64_t e = 1;
+			uint32_t j;
+
+			if (k ? vpuxc_model_output(m, i, &d) :
+				vpuxc_model_input(m, i, &d))
+				return 0;
+			for (j = 0; j < d.rank && j < VPUXC_MAX_RANK; j++) {
+				if (d.dims[j] < 0 || (uint64_t)d.dims[j] > MAX_ELEMS)
+					return 0;
+				e *= (uint64_t)d.dims[j];
+				if (e > MAX_ELEMS)
+					return 0;
+			}
+		}
+	return 1;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct vpuxc_model *m;
+	struct vpuxc_options o = { 1, NULL, 1 };
+	struct vpuxc_result r;
+	struct vpuxc_io_table io;
+
+	if (size > MAX_INPUT)
+		return 0;
+	if (vpuxc_import_mem(data, size, &m))
+		return 0;
+	if (bounded(m) && !vpuxc_compile(m, &o, &r)) {
+		if (vpuxc_io_read(r.loadable, r.size, &io))
+			abort();	/* the compiler wrote a bad .vpux.io */
+		vpuxc_io_fini(&io);
+		vpuxc_result_fini(&r);
+	}
+	vpuxc_model_free(m);
+	return 0;
+}
+#endif
