@@ -18,7 +18,8 @@
 # Environment: KVER (kernel ABI, default: newest 6.12 headers installed),
 # VPUX_KO (module, default ./vpux_accel.ko), VPUX_BINS (programs, and data
 # files such as loadables, to copy into /vpux/bin; the programs' shared
-# libraries follow), VPUX_MODULE_PARAMS,
+# libraries follow), VPUX_DATA (directories to copy whole into
+# /vpux/data, e.g. ONNX test directories), VPUX_MODULE_PARAMS,
 # VPUX_VM_TIMEOUT (seconds, default 300), VPUX_VM_MEM (MiB, default 1024),
 # VPUX_VM_KERNEL and VPUX_VM_BASE (a bzImage to boot instead of Debian's,
 # e.g. the debug kernel, and the base cpio made for it by mkbase.sh),
@@ -69,6 +70,15 @@ for bin in ${VPUX_BINS:-}; do
 		esac
 	done
 done
+
+# Data directories, whole, under /vpux/data/NAME.
+if [ -n "${VPUX_DATA:-}" ]; then
+	mkdir -p "$pay/vpux/data"
+	for d in $VPUX_DATA; do
+		[ -d "$d" ] || die "$d: no such directory (VPUX_DATA)"
+		cp -r "$d" "$pay/vpux/data/"
+	done
+fi
 
 # The firmware image (make firmware-image) for headed devices.
 VPUX_FW=${VPUX_FW-${B:-$TOP/build}/firmware/vpux_fw.bin}

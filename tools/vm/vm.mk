@@ -9,7 +9,7 @@ VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(SRCTOP)/tools/vm/tap-cmd.
 	$(SRCTOP)/tools/vm/tap-lib.sh $(SPLIT_KOS) \
 	$(VM_EXTRA_BINS) $(addprefix $(B)/examples/,$(addsuffix .vpux,$(VM_EXAMPLES)))
 VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)" \
-	VPUX_FW=$(FW_BIN)
+	VPUX_DATA="$(VM_DATA_DIRS)" VPUX_FW=$(FW_BIN)
 
 .PHONY: check-debug debug-kernel fuzz-long
 
@@ -25,7 +25,7 @@ $(SPLIT_KOS) &: $(shell git -C $(SRCTOP) ls-files Kbuild kmd firmware portabilit
 
 # The same suite on the debug kernel (KASAN, lockdep, kmemleak, ...).
 check-debug: deps firmware-image $(VM_BINS)
-	@VPUX_BINS="$(VM_BINS)" VPUX_FW=$(FW_BIN) B=$(B) tools/vm/check-debug.sh
+	@VPUX_BINS="$(VM_BINS)" VPUX_DATA="$(VM_DATA_DIRS)" VPUX_FW=$(FW_BIN) B=$(B) tools/vm/check-debug.sh
 
 # The coverage-guided ioctl fuzzer for 1,000,000 calls on the debug
 # kernel, with its coverage (not part of check; FUZZ_LONG_CALLS,
