@@ -243,14 +243,9 @@ dpu_q(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o, u32 c
 
 static inline void dpu_store(const struct vpux_hw_dpu_desc *d,
 			     const struct vpux_dpu_operands *o, size_t idx,
-			     s64 acc, u32 c, bool out_s)
+			     s64 acc, u32 c)
 {
-	s32 v = vpux_dpu_output(acc, dpu_q(d, o, c), d);
-
-	if (out_s)
-		((s8 *)o->out)[idx] = (s8)v;
-	else
-		((u8 *)o->out)[idx] = (u8)v;
+	vpux_dpu_store(d, o->out, idx, acc, dpu_q(d, o, c));
 }
 
 /* Returns true if the op must stop (see VPUX_DPU_YIELD_WORK). */
@@ -364,7 +359,6 @@ conv_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
-	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	u32 combo = (in_s ? 1u : 0u) | (w_s ? 2u : 0u);
 	u32 xz = (u32)d->in_zp, wz = (u32)d->in2_zp;
 	u32 kfull = g->kh * g->kw * g->cin_g;	/* weights per oc */
@@ -396,7 +390,7 @@ conv_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
 			dpu_store(d, o, obase + oc + b,
 				  (s64)(s32)acc +
 				  ((d->flags & VPUX_DPU_F_BIAS) ?
-				   o->bias[oc + b] : 0), oc + b, out_s);
+				   o->bias[oc + b] : 0), oc + b);
 		}
 	}
 }
@@ -529,14 +523,13 @@ static noinline_for_stack void dw_store(const struct vpux_hw_dpu_desc *d,
 					const s32 *acc, u32 c0, u32 n,
 					size_t obase)
 {
-	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	u32 c;
 
 	for (c = 0; c < n; c++)
 		dpu_store(d, o, obase + c,
 			  (s64)acc[c] + ((d->flags & VPUX_DPU_F_BIAS) ?
 					 o->bias[c0 + c] : 0),
-			  c0 + c, out_s);
+			  c0 + c);
 }
 
 /*
@@ -674,7 +667,6 @@ static noinline_for_stack void pool_pixel(const struct vpux_hw_dpu_desc *d,
 					  u32 n, size_t obase)
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
-	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	bool is_max = d->op == VPUX_DPU_OP_MAXPOOL;
 	s32 count = (s32)((p->ky1 - p->ky0) * (p->kx1 - p->kx0));
 	const u8 *in = (const u8 *)o->in + c0;
@@ -704,7 +696,7 @@ static noinline_for_stack void pool_pixel(const struct vpux_hw_dpu_desc *d,
 			v = acc[c] - d->in_zp;
 		else
 			v = vpux_div_round(acc[c] - count * d->in_zp, count);
-		dpu_store(d, o, obase + c, v, c0 + c, out_s);
+		dpu_store(d, o, obase + c, v, c0 + c);
 	}
 }
 
@@ -750,7 +742,6 @@ static bool dpu_eltwise(const struct vpux_hw_dpu_desc *d,
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
-	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	bool is_add = d->op == VPUX_DPU_OP_ADD;
 	size_t row = (size_t)d->in_w * d->in_c, base = 0;
 	u64 since = 0;
@@ -767,7 +758,7 @@ static bool dpu_eltwise(const struct vpux_hw_dpu_desc *d,
 				      vpux_requant(b, &d->in2_scale);
 			else
 				acc = a * b;
-			dpu_store(d, o, base + i, acc, c, out_s);
+			dpu_store(d, o, base + i, acc, c);
 			if (++c == d->in_c)
 				c = 0;
 			if (dpu_work(o, &since, 1))
