@@ -160,9 +160,9 @@ OUT_SHAPE = {"lenet": [1, 10], "resnet": [1, 10], "mobilenet": [1, 10], "mlp": [
 OPTIONS = {
     "qdq": dict(act=np.int8, wtype=np.int8, per_channel=True),
     "qop": {"lenet": dict(act=np.uint8, wtype=np.uint8, per_channel=False),
-            "resnet": dict(act=np.uint8, wtype=np.int8, per_channel=False),
-            "mobilenet": dict(act=np.uint8, wtype=np.int8, per_channel=True),
-            "mlp": dict(act=np.uint8, wtype=np.int8, per_channel=False)},
+            "resnet": dict(act=np.uint8, wtype=np.int8, per_channel=False, reduce_range=True),
+            "mobilenet": dict(act=np.uint8, wtype=np.int8, per_channel=True, reduce_range=True),
+            "mlp": dict(act=np.uint8, wtype=np.int8, per_channel=False, reduce_range=True)},
 }
 
 
@@ -209,7 +209,8 @@ def generate(family, variant, report):
     nbytes = os.path.getsize(mpath)
     ops = sorted({n.op_type for n in model.graph.node})
     act = np.dtype(opts["act"]).name
-    w = ("%s %s" % (np.dtype(opts["wtype"]).name, "per-channel" if opts["per_channel"] else "per-tensor"))
+    w = ("%s%s %s" % (np.dtype(opts["wtype"]).name, " (7-bit)" if opts.get("reduce_range") else "",
+                       "per-channel" if opts["per_channel"] else "per-tensor"))
     report.append(f"{name}: {nbytes} bytes, activations {act}, weights {w}")
     report.append(f"  ops: {' '.join(ops)}")
     report.append(f"  output vs float model: max |diff| {100 * err:.2f}% of the output range, "

@@ -79,14 +79,25 @@ class Builder:
     model's layer outputs (quantized formats); act: activation type
     (np.int8 or np.uint8); wtype: weight type (np.int8 symmetric, or
     np.uint8 asymmetric per tensor); per_channel: weights per output
-    channel; stats: expose every quantized activation as a graph output.
+    channel; reduce_range: int8 weights in -64..64; stats: expose every
+    quantized activation as a graph output.
+
+    reduce_range is for QOperator models with int8 weights: onnxruntime
+    runs QLinearConv/QLinearMatMul with its u8s8 kernel, which on x86
+    without VNNI (VPMADDUBSW) saturates the sum of two adjacent products
+    at int16; with |w| <= 64 it cannot (2 * 255 * 64 < 2^15), so its
+    outputs are the exact integer results the NPU must match. (QDQ models
+    keep 8-bit weights: tools/ort runs them without graph optimizations,
+    as float ops between exact Q/DQ, never through that kernel.)
     """
 
     def __init__(self, name, fmt, ranges=None, act=np.int8, wtype=np.int8,
-                 per_channel=True, stats=False):
+                 per_channel=True, reduce_range=False, stats=False):
         assert fmt in ("float", "qdq", "qop")
         self.name, self.fmt, self.ranges = name, fmt, ranges or {}
         self.act, self.wtype, self.per_channel = np.dtype(act), np.dtype(wtype), per_channel
+        # int8 weights in -64..64 (7 bits), as onnxruntime's reduce_range
+        self.wmax = 64 if reduce_range else 127
         self.stats = stats
         self.nodes, self.inits, self.inputs, self.outputs = [], [], [], []
         self.keys = []          # layer outputs, in order
@@ -196,13 +207,13 @@ class Builder:
             if self.per_channel:
                 red = tuple(i for i in range(w.ndim) if i != axis)
                 amax = np.abs(w).max(axis=red)
-                s = np.maximum(amax, 1e-8) / 127.0
+                s = np.maximum(amax, 1e-8) / self.wmax
                 shp = [1] * w.ndim
                 shp[axis] = -1
-                wq = np.clip(np.rint(w / s.reshape(shp)), -127, 127).astype(np.int8)
+                wq = np.clip(np.rint(w / s.reshape(shp)), -self.wmax, self.wmax).astype(np.int8)
                 return wq, s.astype(np.float32), np.zeros(len(s), np.int8)
-            s = max(float(np.abs(w).max()), 1e-8) / 127.0
-            wq = np.clip(np.rint(w / s), -127, 127).astype(np.int8)
+            s = max(float(np.abs(w).max()), 1e-8) / self.wmax
+            wq = np.clip(np.rint(w / s), -self.wmax, self.wmax).astype(np.int8)
             return wq, np.array(s, np.float32), np.array(0, np.int8)
         assert not self.per_channel, "uint8 weights: per tensor"
         s, z = qparams(w.min(), w.max(), np.uint8)
@@ -471,6 +482,12 @@ def read_pb(path):
     return numpy_helper.to_array(t), t.name
 
 
+def ort_version():
+    import json
+    with open(os.path.join(TOP, "tools", "ort", "node_modules", "onnxruntime-node", "package.json")) as f:
+        return json.load(f)["version"]
+
+
 def ort_run_dir(model_path, model_dir):
     subprocess.run(["node", ORT_RUN, model_path, model_dir], check=True, stdout=subprocess.DEVNULL)
 
@@ -504,8 +521,12 @@ def ort_run_raw(model_path, x):
         return np.fromfile(out, np.float32).reshape(len(x), -1)
 
 
-def calibrate(family, name, inputs, out_shape):
-    """Run the float model on @inputs, return (float model, key -> (min, max))."""
+def calibrate(family, name, inputs, out_shape, percentile=None):
+    """
+    Run the float model on @inputs, return (float model, key -> (min, max)).
+    With @percentile (e.g. 99.99), the range of each layer output is its
+    (100 - p)th to pth percentile instead of its extremes.
+    """
     b = Builder(name, "float")
     v = family(b)
     m = b.finish(v, calib=True)
@@ -513,7 +534,11 @@ def calibrate(family, name, inputs, out_shape):
     ranges = {}
     for k in b.keys:
         arrs = [r[k if k != v.key else "output"] for r in res]
-        ranges[k] = (float(min(a.min() for a in arrs)), float(max(a.max() for a in arrs)))
+        if percentile is None:
+            ranges[k] = (float(min(a.min() for a in arrs)), float(max(a.max() for a in arrs)))
+        else:
+            allv = np.concatenate([a.ravel() for a in arrs])
+            ranges[k] = (float(np.percentile(allv, 100 - percentile)), float(np.percentile(allv, percentile)))
     b = Builder(name, "float")
     return b.finish(family(b), out_shape=out_shape), ranges
 

@@ -16,6 +16,9 @@
 //     model's first output (float32) to OUT. For bulk runs (the 10,000
 //     test images of compiler/models/fashion).
 //
+// Environment: ORT_OPT, onnxruntime's graph optimization level (default
+// disabled, see session()); ONNX_PROTO, the schema (default Debian's).
+//
 // TensorProto is decoded and encoded with protobufjs from Debian's
 // /usr/include/onnx/onnx.proto (package libonnx-dev), loaded at run time.
 'use strict';
@@ -95,12 +98,20 @@ function writeTensor(file, name, tensor) {
 	fs.writeFileSync(file, TensorProto.encode(msg).finish());
 }
 
+// Graph optimizations are off unless ORT_OPT says otherwise (basic,
+// extended, all): the reference is the graph as written, op by op. With
+// them on, onnxruntime turns QDQ groups into its integer kernels, and on
+// x86 without VNNI its u8s8 kernel (VPMADDUBSW) saturates pairs of
+// products at int16: not the exact arithmetic the models define.
+const OPT = process.env.ORT_OPT || 'disabled';
+
 async function session(model) {
 	return ort.InferenceSession.create(model, {
 		executionProviders: ['cpu'],
 		intraOpNumThreads: 1,
 		interOpNumThreads: 1,
 		executionMode: 'sequential',
+		graphOptimizationLevel: OPT,
 	});
 }
 
