@@ -10,6 +10,15 @@
 //     ...: the model's K-th graph input), runs the model and writes
 //     output_K.pb (TensorProto, raw_data) for every graph output.
 //
+//   ort-run.js --compare MODEL.onnx DIR...
+//     the same runs, compared with the output_K.pb already there instead
+//     of writing them: exits 1 when an output differs by more than 2 % of
+//     the reference's largest magnitude (a float accumulation on another
+//     CPU can move a value across a rounding boundary of a QuantizeLinear:
+//     one step, possibly amplified by the ops after it). Prints per data
+//     set "identical" or the number of differing elements and the largest
+//     difference.
+//
 //   ort-run.js --raw MODEL.onnx IN OUT D0,D1,...
 //     IN holds float32 little-endian inputs of shape D0,D1,... back to
 //     back (the model's single input); runs each one and appends the
@@ -127,7 +136,32 @@ function dataSets(dir) {
 	return sets;
 }
 
-async function runSets(model, dirs) {
+function compare(file, name, tensor) {
+	if (!fs.existsSync(file)) {
+		console.log(`${file}: missing`);
+		return false;
+	}
+	const ref = readTensor(file).tensor;
+	if (ref.type !== tensor.type || ref.dims.join(',') !== tensor.dims.join(',')) {
+		console.log(`${file}: ${ref.type}[${ref.dims}], onnxruntime gives ${tensor.type}[${tensor.dims}]`);
+		return false;
+	}
+	let ndiff = 0, maxd = 0, maxr = 0;
+	for (let i = 0; i < ref.data.length; i++) {
+		const a = Number(ref.data[i]), b = Number(tensor.data[i]);
+		maxr = Math.max(maxr, Math.abs(a));
+		if (a !== b) {
+			ndiff++;
+			maxd = Math.max(maxd, Math.abs(a - b));
+		}
+	}
+	const ok = maxd <= 0.02 * maxr;
+	console.log(`${file}: ${ndiff ? `${ndiff} of ${ref.data.length} differ, by up to ${maxd}` : 'identical'}${ok ? '' : ' FAIL'}`);
+	return ok;
+}
+
+async function runSets(model, dirs, check) {
+	let ok = true;
 	const s = await session(model);
 	for (const dir of dirs) {
 		for (const set of dataSets(dir)) {
@@ -139,11 +173,19 @@ async function runSets(model, dirs) {
 				feeds[name] = readTensor(f).tensor;
 			});
 			const out = await s.run(feeds);
-			s.outputNames.forEach((name, k) =>
-				writeTensor(path.join(set, `output_${k}.pb`), name, out[name]));
-			console.log(`${set}: ${s.outputNames.length} output(s)`);
+			s.outputNames.forEach((name, k) => {
+				const f = path.join(set, `output_${k}.pb`);
+				if (check)
+					ok = compare(f, name, out[name]) && ok;
+				else
+					writeTensor(f, name, out[name]);
+			});
+			if (!check)
+				console.log(`${set}: ${s.outputNames.length} output(s)`);
 		}
 	}
+	if (!ok)
+		process.exit(1);
 }
 
 async function runRaw(model, inFile, outFile, shape) {
@@ -167,9 +209,11 @@ async function runRaw(model, inFile, outFile, shape) {
 async function main(argv) {
 	if (argv[0] === '--raw' && argv.length === 5)
 		return runRaw(argv[1], argv[2], argv[3], argv[4]);
+	if (argv[0] === '--compare' && argv.length >= 3)
+		return runSets(argv[1], argv.slice(2), true);
 	if (argv.length < 2 || argv[0].startsWith('-'))
-		die('usage: ort-run.js MODEL.onnx DIR...\n       ort-run.js --raw MODEL.onnx IN OUT D0,D1,...');
-	return runSets(argv[0], argv.slice(1));
+		die('usage: ort-run.js [--compare] MODEL.onnx DIR...\n       ort-run.js --raw MODEL.onnx IN OUT D0,D1,...');
+	return runSets(argv[0], argv.slice(1), false);
 }
 
 main(process.argv.slice(2)).catch((e) => die(e.message || String(e)));
