@@ -6,7 +6,7 @@
 
 (Debian's python3, where python3-onnx lives; tools/ort installed by
 make deps.) For each model family (lenet, resnet, mobilenet, mlp) and
-format (qdq, qop) it
+format (qdq, qop), and for resnet18_qdq, it
 
 1. builds the float model with fixed-seed random weights and runs it in
    onnxruntime on 32 random calibration inputs, recording the range of
@@ -99,6 +99,22 @@ def resnet(b, variant):
     return b.gemm(x, "fc", w, bb if variant == "qdq" else None)
 
 
+def resnet18(b, variant):
+    """ResNet-18's stem and first stage at ImageNet size: 1x3x224x224 -> 10 probabilities."""
+    rng = np.random.default_rng(5005)
+    x = b.input("input", [1, 3, 224, 224], (-3.0, 3.0))
+    x = b.conv(x, "stem", he(rng, 64, 3, 7, 7), bias(rng, 64), stride=2, pad=3, act="relu")  # 64x112x112
+    x = b.maxpool(x, "pool", 3, stride=2, pad=1)                                              # 64x56x56
+    for blk in ("layer1_0", "layer1_1"):
+        h = b.conv(x, blk + "_conv1", he(rng, 64, 64, 3, 3), bias(rng, 64), pad=1, act="relu")
+        h = b.conv(h, blk + "_conv2", 0.5 * he(rng, 64, 64, 3, 3), bias(rng, 64), pad=1)
+        x = b.add(h, x, blk + "_add", act="relu")                                             # 64x56x56
+    x = b.gap(x, "gap")
+    x = b.flatten(x, "flatten")
+    x = b.gemm(x, "fc", 0.25 * he(rng, 10, 64), bias(rng, 10))
+    return b.softmax(x, "softmax")
+
+
 def mobilenet(b, variant):
     """MobileNet-v1-style depthwise + pointwise stack, ReLU6: 1x3x96x96 -> 10 probabilities."""
     rng = np.random.default_rng(3003)
@@ -147,15 +163,21 @@ def inputs(family, n, seed):
     rng = np.random.default_rng(seed)
     if family == "lenet":
         return [rng.random((1, 1, 28, 28), np.float32) for _ in range(n)]
-    if family == "resnet":
-        return [np.clip(rng.standard_normal((1, 3, 32, 32)), -3, 3).astype(np.float32) for _ in range(n)]
+    if family in ("resnet", "resnet18"):
+        shape = (1, 3, 32, 32) if family == "resnet" else (1, 3, 224, 224)
+        return [np.clip(rng.standard_normal(shape), -3, 3).astype(np.float32) for _ in range(n)]
     if family == "mobilenet":
         return [rng.uniform(-1, 1, (1, 3, 96, 96)).astype(np.float32) for _ in range(n)]
     return [np.clip(rng.standard_normal((1, 256)), -4, 4).astype(np.float32) for _ in range(n)]
 
 
-FAMILIES = {"lenet": lenet, "resnet": resnet, "mobilenet": mobilenet, "mlp": mlp}
-OUT_SHAPE = {"lenet": [1, 10], "resnet": [1, 10], "mobilenet": [1, 10], "mlp": [1, 10]}
+FAMILIES = {"lenet": lenet, "resnet": resnet, "mobilenet": mobilenet, "mlp": mlp, "resnet18": resnet18}
+OUT_SHAPE = {f: [1, 10] for f in FAMILIES}
+# the models: every family in both formats, but resnet18 (a size test:
+# 800 kB activations; the formats are covered by the others) only as
+# QDQ, with one test input (600 kB)
+MODELS = [f"{f}_{v}" for f in ("lenet", "resnet", "mobilenet", "mlp") for v in ("qdq", "qop")] + ["resnet18_qdq"]
+BIG = {"resnet18"}
 # format -> family -> Builder options
 OPTIONS = {
     "qdq": dict(act=np.int8, wtype=np.int8, per_channel=True),
@@ -178,8 +200,10 @@ def generate(family, variant, report):
     def fam(b):
         return fn(b, variant)
 
-    calib = inputs(family, N_CALIB, 100)
-    tests = inputs(family, N_TEST, 200)
+    big = family in BIG
+    n_test = 1 if big else N_TEST
+    calib = inputs(family, N_CALIB // 2 if big else N_CALIB, 100)
+    tests = inputs(family, n_test, 200)
     fmodel, ranges = qbuild.calibrate(fam, name, calib, OUT_SHAPE[family])
     opts = options(family, variant)
     b = Builder(name, variant, ranges, **opts)
@@ -196,7 +220,7 @@ def generate(family, variant, report):
     qbuild.ort_run_dir(mpath, d)
 
     # quantized vs float, on the test inputs
-    qout = [qbuild.read_pb(os.path.join(d, f"test_data_set_{i}", "output_0.pb"))[0] for i in range(N_TEST)]
+    qout = [qbuild.read_pb(os.path.join(d, f"test_data_set_{i}", "output_0.pb"))[0] for i in range(n_test)]
     fout = [r["output"] for r in qbuild.ort_run(fmodel, tests)]
     span = max(float(np.abs(f).max()) for f in fout)
     err = max(float(np.abs(q - f).max()) for q, f in zip(qout, fout)) / span
@@ -205,7 +229,7 @@ def generate(family, variant, report):
     # saturation, on inputs the calibration did not see
     sb = Builder(name, variant, ranges, stats=True, **opts)
     sm = sb.finish(fam(sb), out_shape=OUT_SHAPE[family])
-    rows = qbuild.saturation(sb, qbuild.ort_run(sm, inputs(family, N_VALID, 300) + tests))
+    rows = qbuild.saturation(sb, qbuild.ort_run(sm, inputs(family, N_VALID // 4 if big else N_VALID, 300) + tests))
     nbytes = os.path.getsize(mpath)
     ops = sorted({n.op_type for n in model.graph.node})
     act = np.dtype(opts["act"]).name
@@ -214,7 +238,7 @@ def generate(family, variant, report):
     report.append(f"{name}: {nbytes} bytes, activations {act}, weights {w}")
     report.append(f"  ops: {' '.join(ops)}")
     report.append(f"  output vs float model: max |diff| {100 * err:.2f}% of the output range, "
-                  f"argmax agrees {agree}/{N_TEST}")
+                  f"argmax agrees {agree}/{n_test}")
     worst = max(r[2] for r in rows)
     least = min(r[3] for r in rows)
     report.append(f"  activations: {len(rows)} quantized, saturated at most {100 * worst:.3f}%, "
@@ -226,7 +250,7 @@ def generate(family, variant, report):
 
 
 def main():
-    names = sys.argv[1:] or [f"{f}_{v}" for f in FAMILIES for v in ("qdq", "qop")]
+    names = sys.argv[1:] or MODELS
     report = []
     for n in names:
         family, variant = n.rsplit("_", 1)
