@@ -1281,6 +1281,76 @@ shape:
 	return -1;
 }
 
+/* an average over whole windows as a depthwise convolution of ones */
+static int avg_as_conv(struct lctx *c, int node, const struct vc_value *yv,
+		       int x, const struct conv_geom *g, int64_t C, int64_t H,
+		       int64_t W, int64_t oh, int64_t ow, double sy, int32_t zy,
+		       int32_t dty, double lo, double hi)
+{
+	const struct vc_node *n = &c->m->n[node];
+	struct qprog *p = c->p;
+	int64_t wd[4] = { C, g->kh, g->kw, 1 };
+	uint64_t cnt = (uint64_t)(C * g->kh * g->kw);
+	struct vpux_hw_requant rq;
+	struct dpu_q d;
+	struct qdpu q;
+	uint8_t *ones;
+	int wt, y;
+
+	if (!(p->t[x].scale > 0) ||
+	    vc_requant(p->t[x].scale / ((double)g->kh * g->kw * sy), &rq)) {
+		vc_unsupported(p, n, "input has no scale or the factor is out of range");
+		return -1;
+	}
+	ones = malloc(cnt);
+	if (!ones)
+		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+	memset(ones, 1, cnt);
+	wt = const_qt(p, VPUX_DT_U8, 4, wd, ones);
+	free(ones);
+	if (wt < 0)
+		return wt;
+	memset(&d, 0, sizeof(d));
+	d.in_dt = p->t[x].dt;
+	d.w_dt = VPUX_DT_U8;
+	d.out_dt = dty;
+	if (clamp_q(lo, hi, sy, zy, dty, &d.act_min, &d.act_max)) {
+		vc_unsupported(p, n, "the output clamp is empty");
+		return -1;
+	}
+	y = out_qt(p, dty, yv, sy, zy, ORDER_NHWC);
+	if (y < 0)
+		return -1;
+	dpu_init(&q, VPUX_DPU_OP_CONV, flags_of(&d, 0, 0));
+	q.t[QD_IN] = x;
+	q.t[QD_IN2] = wt;
+	q.t[QD_OUT] = y;
+	q.d.in_c = q.d.out_c = q.d.groups = (uint16_t)C;
+	q.d.in_h = (uint16_t)H;
+	q.d.in_w = (uint16_t)W;
+	q.d.out_h = (uint16_t)oh;
+	q.d.out_w = (uint16_t)ow;
+	q.d.kernel_h = (uint16_t)g->kh;
+	q.d.kernel_w = (uint16_t)g->kw;
+	q.d.stride_h = (uint16_t)g->sh;
+	q.d.stride_w = (uint16_t)g->sw;
+	q.d.pad_top = (uint16_t)g->pt;
+	q.d.pad_left = (uint16_t)g->pl;
+	q.d.pad_bottom = (uint16_t)g->pb;
+	q.d.pad_right = (uint16_t)g->pr;
+	q.d.dilation_h = (uint16_t)g->dh;
+	q.d.dilation_w = (uint16_t)g->dw;
+	q.d.in_zp = p->t[x].zp;
+	q.d.out_zp = zy;
+	q.d.act_min = d.act_min;
+	q.d.act_max = d.act_max;
+	q.d.requant = rq;
+	if (vc_emit_dpu(p, node, &q) < 0)
+		return -1;
+	set_vq(c, yv, y);
+	return 0;
+}
+
 /* MaxPool / AveragePool / GlobalAveragePool */
 static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 		      int x, double sy, int32_t zy, int32_t dty, double lo,
@@ -1296,7 +1366,7 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 	struct dpu_q d;
 	struct qdpu q;
 	int32_t amin, amax;
-	int y;
+	int y, incl_pad = 0;
 
 	x = as_nhwc(c, node, x);
 	if (x < 0 || chw(c, n, &p->t[x], &C, &H, &W))
@@ -1319,11 +1389,7 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 			vc_unsupported(p, n, "group attribute on a pool");
 			return -1;
 		}
-		if (!is_max && vc_attr_i(n, "count_include_pad", 0) &&
-		    (g.pt || g.pl || g.pb || g.pr)) {
-			vc_unsupported(p, n, "count_include_pad=1 with padding (the DPU averages over valid positions)");
-			return -1;
-		}
+		incl_pad = (int)vc_attr_i(n, "count_include_pad", 0);
 		if (is_max && n->n_out > 1 && n->out[1] >= 0 &&
 		    c->m->v[n->out[1]].n_uses) {
 			vc_unsupported(p, n, "the Indices output is not supported");
@@ -1341,6 +1407,17 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 	}
 	oh = (H + g.pt + g.pb - (g.dh * (g.kh - 1) + 1)) / g.sh + 1;
 	ow = (W + g.pl + g.pr - (g.dw * (g.kw - 1) + 1)) / g.sw + 1;
+	/*
+	 * An average whose divisor is the whole window (no padding, or
+	 * count_include_pad) is a depthwise convolution with weights 1 and
+	 * the divisor folded into the requantisation: one rounding, as
+	 * ONNX's float average followed by QuantizeLinear. The DPU's AVGPOOL
+	 * rounds the average in the input's units first; it stays for
+	 * windows whose padding is excluded (a divisor per position).
+	 */
+	if (!is_max && (incl_pad || !(g.pt | g.pl | g.pb | g.pr)))
+		return avg_as_conv(c, node, yv, x, &g, C, H, W, oh, ow, sy, zy,
+				   dty, lo, hi);
 	memset(&d, 0, sizeof(d));
 	d.in_dt = p->t[x].dt;
 	d.out_dt = dty;
