@@ -83,4 +83,14 @@ $(B)/compiler/tests/%: $(SRCTOP)/compiler/tests/%.c $(COMPILER_SAN_OBJS) \
 		-DSRCTOP='"$(SRCTOP)"' -DBUILDDIR='"$(B)"' -o $@ $< \
 		$(COMPILER_SAN_OBJS) $(UMD_SAN_OBJS) $(COMPILER_LIBS)
 
+# ---- benchmark: compile time and in-process latency per test model ----
+COMPILER_BENCH := $(B)/compiler/bench/bench_compiler
+BENCH_PROGS += $(COMPILER_BENCH)
+
+$(COMPILER_BENCH): $(SRCTOP)/compiler/tests/bench/bench_compiler.c \
+		$(COMPILER_A) $(UMD_A) $(COMPILER_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(COMPILER_CFLAGS) -DSRCTOP='"$(SRCTOP)"' -o $@ $< \
+		$(COMPILER_A) $(UMD_A) $(COMPILER_LIBS)
+
 # ---- vpux-onnx ----
