@@ -16,6 +16,11 @@
  *  - depthwise convolution (weights transposed per block of channels) and
  *    pooling vectorise over channels instead.
  *
+ * This is the code the kernel module runs. User-space x86-64 builds first
+ * offer dense CONV and MATMUL to the AVX2 kernels of dpu_simd.c, chosen
+ * at run time (VPUX_DPU_SIMD, vpux_dpu_set_path()); they write the same
+ * bytes.
+ *
  * Every valid descriptor keeps |sum (x - xz)(w - wz)| below 2^31
  * (VPUX_DPU_MAX_K), so the folded terms are combined modulo 2^32 and the
  * result is exact. No floating point, no libc, no 64-bit division.
@@ -33,8 +38,11 @@
  * User-space builds let GCC vectorise the dot products (-O2 alone uses
  * the "very cheap" cost model, which skips loops of unknown length); the
  * kernel build has no SIMD and keeps the plain scalar code.
+ * VPUX_DPU_SCALAR builds user-space code like the kernel's (bench_dpu
+ * times it): no vectorisation, no SIMD kernels.
  */
-#if !defined(__KERNEL__) && defined(__GNUC__) && !defined(__clang__)
+#if !defined(__KERNEL__) && !defined(VPUX_DPU_SCALAR) && defined(__GNUC__) && \
+	!defined(__clang__)
 #define DPU_VEC	__attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #else
 #define DPU_VEC
@@ -45,8 +53,8 @@
  * points lie in the operand's range), which lets vectorised code use
  * 16-bit multiplies; scalar code is faster without the narrowing.
  */
-#if !defined(__KERNEL__) && defined(__GNUC__) && !defined(__clang__) && \
-	(defined(__SSE2__) || defined(__ARM_NEON))
+#if !defined(__KERNEL__) && !defined(VPUX_DPU_SCALAR) && defined(__GNUC__) && \
+	!defined(__clang__) && (defined(__SSE2__) || defined(__ARM_NEON))
 typedef s16 dw_diff_t;
 #else
 typedef s32 dw_diff_t;
@@ -771,6 +779,15 @@ static bool dpu_eltwise(const struct vpux_hw_dpu_desc *d,
 	return false;
 }
 
+#if !defined(__KERNEL__) && !defined(VPUX_DPU_SIMD)
+/* no SIMD kernels in this build (dpu_simd.c has the others) */
+int vpux_dpu_set_path(int path)
+{
+	(void)path;
+	return VPUX_DPU_PATH_GENERIC;
+}
+#endif
+
 /**
  * vpux_dpu_run() - execute a DPU descriptor on host copies of its operands
  * @d: descriptor
@@ -799,6 +816,10 @@ int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
 	ret = vpux_dpu_check_operands(d, o);
 	if (ret)
 		return ret;
+#ifdef VPUX_DPU_SIMD
+	if (vpux_dpu_simd_run(d, o, &ret))
+		return ret;
+#endif
 	dpu_geom_init(&g, d);
 	switch (d->op) {
 	case VPUX_DPU_OP_CONV:
