@@ -30,9 +30,9 @@ int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
  * User space: which code vpux_dpu_run() uses. AUTO (the default) picks the
  * best the CPU supports, once; GENERIC forces the portable code the
  * kernel build runs (tests and benchmarks compare the two); AVX2 asks for
- * the x86-64 AVX2 kernels (dense CONV, MATMUL), granted only where the
- * build has them and the CPU supports them. Returns the path now in use
- * (never AUTO). Process-wide; not for use while ops run.
+ * the x86-64 AVX2 kernels (dense and depthwise CONV, MATMUL), granted
+ * only where the build has them and the CPU supports them. Returns the
+ * path now in use (never AUTO). Process-wide; not for use while ops run.
  */
 enum vpux_dpu_path {
 	VPUX_DPU_PATH_AUTO = 0,

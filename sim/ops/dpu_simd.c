@@ -7,10 +7,11 @@
  * vpux_dpu_simd_run() first; what it declines runs on the generic code of
  * dpu.c, which is what the kernel runs.
  *
- * Dense convolution (groups == 1, any kernel, stride, dilation, padding)
- * and MATMUL (a 1x1 convolution) run here when the CPU has AVX2, chosen
- * once at run time (__builtin_cpu_supports). The results are the same
- * bytes as vpux_ref_dpu_run(), by construction:
+ * Dense convolution (groups == 1, any kernel, stride, dilation, padding),
+ * MATMUL (a 1x1 convolution) and depthwise convolution (groups == in_c
+ * == out_c) run here when the CPU has AVX2, chosen once at run time
+ * (__builtin_cpu_supports). The results are the same bytes as
+ * vpux_ref_dpu_run(), by construction:
  *
  *  - the operands are widened once per op to int16 with their zero points
  *    subtracted: (x - in_zp) and (w - in2_zp) lie in -255..255. The input
@@ -29,7 +30,9 @@
  * The microkernel computes 6 output pixels x 16 output channels in 12
  * accumulators: per pair of input channels, 2 loads of weights, 6
  * broadcasts of the pixels' input pairs, 12 vpmaddwd and 12 vpaddd (192
- * MACs).
+ * MACs). Depthwise has no reduction over channels to pair up: per tap,
+ * the 16 channels' inputs are sign-extended to int32 and multiplied by
+ * int32 weights with vpmulld (exact, |product| <= 65025).
  *
  * Scratch comes from malloc (user space; the op is large next to it); if
  * an allocation fails or would exceed SIMD_MAX_SCRATCH the generic code
@@ -80,8 +83,10 @@ struct simd_conv {
 	size_t wp;			/* padded image width */
 	u32 nruns, kpairs;		/* contiguous runs per window, pairs */
 	u32 *roff, *rlen;		/* run offsets (s16), lengths (pairs) */
+	u32 kmacs;			/* MACs per output element */
+	bool dw;			/* depthwise: simd_dw_micro() */
 	s16 *x;				/* padded, widened input */
-	s16 *w;				/* packed weights */
+	void *w;			/* packed weights (depthwise: s32) */
 	struct simd_oq *q;		/* per block of 16 channels */
 };
 
@@ -221,12 +226,56 @@ simd_micro(const struct simd_conv *c, const s16 *const *xp, const s16 *w,
 		out[p] = acc[p];
 }
 
+/*
+ * Depthwise: accumulators of @P pixels x 16 channels from @c0, one tap
+ * at a time (runs are taps here): the int16 inputs sign-extended to
+ * int32 and multiplied by the int32 weights [block][tap][16] (exact:
+ * |product| <= 65025).
+ */
+static inline __attribute__((always_inline, target("avx2"))) void
+simd_dw_micro(const struct simd_conv *c, const s16 *const *xp,
+	      const s32 *w, u32 c0, __m256i *out, const u32 P)
+{
+	__m256i acc[2 * SIMD_P];
+	u32 t, p;
+
+#pragma GCC unroll 12
+	for (p = 0; p < 2 * P; p++)
+		acc[p] = _mm256_setzero_si256();
+	for (t = 0; t < c->nruns; t++, w += SIMD_OCB) {
+		__m256i w0 = _mm256_loadu_si256((const __m256i *)w);
+		__m256i w1 = _mm256_loadu_si256((const __m256i *)(w + 8));
+
+#pragma GCC unroll 6
+		for (p = 0; p < P; p++) {
+			const s16 *x = xp[p] + c->roff[t] + c0;
+			__m256i x0 = _mm256_cvtepi16_epi32(
+				_mm_loadu_si128((const __m128i *)x));
+			__m256i x1 = _mm256_cvtepi16_epi32(
+				_mm_loadu_si128((const __m128i *)(x + 8)));
+
+			acc[2 * p] = _mm256_add_epi32(acc[2 * p],
+					_mm256_mullo_epi32(x0, w0));
+			acc[2 * p + 1] = _mm256_add_epi32(acc[2 * p + 1],
+					_mm256_mullo_epi32(x1, w1));
+		}
+	}
+#pragma GCC unroll 12
+	for (p = 0; p < 2 * P; p++)
+		out[p] = acc[p];
+}
+
 #define SIMD_MICRO(P)							\
 static __attribute__((__noinline__, target("avx2"))) void			\
-simd_micro##P(const struct simd_conv *c, const s16 *const *xp,		\
-	      const s16 *w, __m256i *out)				\
+simd_micro##P(const struct simd_conv *c, const s16 *const *xp, u32 oc0,	\
+	      __m256i *out)						\
 {									\
-	simd_micro(c, xp, w, out, P);					\
+	if (c->dw)							\
+		simd_dw_micro(c, xp, (const s32 *)c->w +		\
+			      (size_t)oc0 * c->nruns, oc0, out, P);	\
+	else								\
+		simd_micro(c, xp, (const s16 *)c->w +			\
+			   (size_t)oc0 * c->kpairs * 2, out, P);	\
 }
 
 SIMD_MICRO(1)
@@ -237,7 +286,7 @@ SIMD_MICRO(5)
 SIMD_MICRO(6)
 
 static void (*const simd_micros[SIMD_P + 1])(const struct simd_conv *,
-					     const s16 *const *, const s16 *,
+					     const s16 *const *, u32,
 					     __m256i *) = {
 	NULL, simd_micro1, simd_micro2, simd_micro3, simd_micro4,
 	simd_micro5, simd_micro6,
@@ -254,7 +303,7 @@ static bool simd_yield(const struct vpux_dpu_operands *o)
 static __attribute__((target("avx2"))) bool simd_conv_run(struct simd_conv *c)
 {
 	const struct vpux_dpu_operands *o = c->o;
-	u64 blk_work = (u64)SIMD_P * SIMD_OCB * c->kpairs * 2, since = 0;
+	u64 blk_work = (u64)SIMD_P * SIMD_OCB * c->kmacs, since = 0;
 	u32 m0, oc0;
 
 	for (m0 = 0; m0 < c->npix; m0 += SIMD_P) {
@@ -273,8 +322,7 @@ static __attribute__((target("avx2"))) bool simd_conv_run(struct simd_conv *c)
 			u32 nc = c->out_c - oc0 < SIMD_OCB ? c->out_c - oc0 :
 				 SIMD_OCB;
 
-			simd_micros[np](c, xp, c->w + (size_t)oc0 * c->kpairs * 2,
-					acc);
+			simd_micros[np](c, xp, oc0, acc);
 			simd_store(c, acc, np, m0, oc0, nc);
 			since += blk_work;
 			if (since >= VPUX_DPU_YIELD_WORK) {
@@ -347,7 +395,8 @@ static void simd_widen_input(struct simd_conv *c, u32 in_h, u32 in_w,
 
 /*
  * Weights [oc][tap][ci] to [oc / 16][pair][oc % 16][2] in the runs'
- * order (taps in order, channels padded to cp), zero point subtracted.
+ * order (taps in order, channels padded to cp), zero point subtracted;
+ * depthwise to [c / 16][tap][c % 16] as int32.
  */
 static void simd_pack_weights(struct simd_conv *c, u32 ntaps, u32 in_c)
 {
@@ -356,9 +405,18 @@ static void simd_pack_weights(struct simd_conv *c, u32 ntaps, u32 in_c)
 	s32 wz = d->in2_zp;
 	u32 oc, t, ch;
 
+	if (c->dw) {	/* [block of 16][tap][16] as s32 */
+		for (oc = 0; oc < c->out_c; oc++)
+			for (t = 0; t < ntaps; t++)
+				((s32 *)c->w)[((size_t)(oc / SIMD_OCB) * ntaps + t) *
+					      SIMD_OCB + oc % SIMD_OCB] =
+					vpux_ld8(c->o->in2, (size_t)oc * ntaps + t,
+						 w_s) - wz;
+		return;
+	}
 	for (oc = 0; oc < c->out_c; oc++) {
-		s16 *blk = c->w + (size_t)(oc / SIMD_OCB) * c->kpairs * 2 *
-			   SIMD_OCB + (oc % SIMD_OCB) * 2;
+		s16 *blk = (s16 *)c->w + (size_t)(oc / SIMD_OCB) * c->kpairs *
+			   2 * SIMD_OCB + (oc % SIMD_OCB) * 2;
 
 		for (t = 0; t < ntaps; t++) {
 			size_t src = ((size_t)oc * ntaps + t) * in_c;
@@ -397,7 +455,9 @@ bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
 		sh = sw = 1;
 		hp = d->in_h;
 		wp = d->in_w;
-	} else if (d->op == VPUX_DPU_OP_CONV && d->groups == 1) {
+	} else if (d->op == VPUX_DPU_OP_CONV &&
+		   (d->groups == 1 ||
+		    (d->groups == d->in_c && d->out_c == d->in_c))) {
 		kh = d->kernel_h;
 		kw = d->kernel_w;
 		dh = d->dilation_h;
@@ -420,13 +480,24 @@ bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
 	c.out_c = d->out_c;
 	c.out_w = d->out_w;
 	c.npix = (u32)d->out_h * d->out_w;
-	c.cp = (d->in_c + 1u) & ~1u;
+	/* depthwise: one input channel per output channel */
+	c.dw = d->op == VPUX_DPU_OP_CONV && d->groups > 1;
 	ntaps = kh * kw;
-	c.kpairs = ntaps * c.cp / 2;
-	c.nruns = dw == 1 ? kh : ntaps;
 	nblk = (d->out_c + SIMD_OCB - 1) / SIMD_OCB;
+	if (c.dw) {
+		/* whole blocks of 16 channels per pixel, one run per tap */
+		c.cp = (u32)nblk * SIMD_OCB;
+		c.nruns = ntaps;
+		c.kmacs = ntaps;
+		ws = nblk * SIMD_OCB * ntaps * sizeof(s32);
+	} else {
+		c.cp = (d->in_c + 1u) & ~1u;
+		c.kpairs = ntaps * c.cp / 2;
+		c.nruns = dw == 1 ? kh : ntaps;
+		c.kmacs = ntaps * d->in_c;
+		ws = nblk * SIMD_OCB * c.kpairs * 2 * sizeof(s16);
+	}
 	xs = (size_t)hp * c.wp * c.cp * sizeof(s16);
-	ws = nblk * SIMD_OCB * c.kpairs * 2 * sizeof(s16);
 	if (xs > SIMD_MAX_SCRATCH || ws > SIMD_MAX_SCRATCH)
 		return false;
 	c.x = calloc(1, xs);
@@ -442,10 +513,12 @@ bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
 	}
 	c.rlen = c.roff + c.nruns;
 	for (r = 0; r < c.nruns; r++) {
-		u32 ky = dw == 1 ? r : r / kw, kx = dw == 1 ? 0 : r % kw;
+		/* dense with dilation_w 1: a window row is one run */
+		bool row = !c.dw && dw == 1;
+		u32 ky = row ? r : r / kw, kx = row ? 0 : r % kw;
 
 		c.roff[r] = (u32)(((size_t)ky * dh * c.wp + (size_t)kx * dw) * c.cp);
-		c.rlen[r] = (dw == 1 ? kw : 1) * c.cp / 2;
+		c.rlen[r] = (row ? kw : 1) * c.cp / 2;
 	}
 	simd_widen_input(&c, d->in_h, d->in_w, d->in_c, pt, pl);
 	simd_pack_weights(&c, ntaps, d->in_c);

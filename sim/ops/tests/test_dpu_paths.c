@@ -7,7 +7,8 @@
  * SIMD kernels' edges: pixel counts and channel counts around their block
  * sizes (6 pixels, 16 channels), odd channel counts, every signedness
  * combination, strides, dilations, padding larger than the kernel,
- * groups and depthwise (which the generic code runs), per-channel
+ * depthwise, groups and channel multipliers (which the generic code
+ * runs), per-channel
  * requant with extreme shifts, biases that saturate the accumulator,
  * operands at the ends of their ranges. Plus yields and aborts. TAP
  * output; built with ASan/UBSan by make host-check.
@@ -250,7 +251,8 @@ static bool compare_one(const struct vpux_hw_dpu_desc *d, int simd, u32 n)
 			 i < p.e.out ? ref[i] : 0, i < p.e.out ? gen[i] : 0,
 			 i < p.e.out ? vec[i] : 0);
 	}
-	n_simd_cases += d->groups == 1;
+	n_simd_cases += d->groups == 1 ||
+			(d->groups == d->in_c && d->out_c == d->in_c);
 	ops_free(&p);
 	free(ref);
 	free(gen);
@@ -288,12 +290,14 @@ static void test_random(int simd)
 /* the target shape and a few large ones, once each */
 static void test_shapes(int simd)
 {
-	static const u16 shp[][6] = {	/* hw, cin, cout, k, stride, pad */
-		{ 56, 64, 64, 3, 1, 1 },
-		{ 29, 33, 47, 3, 2, 1 },
-		{ 14, 130, 18, 5, 1, 2 },
-		{ 9, 3, 100, 7, 2, 3 },
-		{ 20, 1, 1, 1, 1, 0 },
+	static const u16 shp[][7] = {	/* hw, cin, cout, k, stride, pad, dw */
+		{ 56, 64, 64, 3, 1, 1, 0 },
+		{ 29, 33, 47, 3, 2, 1, 0 },
+		{ 14, 130, 18, 5, 1, 2, 0 },
+		{ 9, 3, 100, 7, 2, 3, 0 },
+		{ 20, 1, 1, 1, 1, 0, 0 },
+		{ 56, 128, 128, 3, 1, 1, 1 },
+		{ 17, 40, 40, 5, 2, 2, 1 },
 	};
 	unsigned int i, pass = 0;
 
@@ -304,7 +308,7 @@ static void test_shapes(int simd)
 		while (!rand_desc(&d, i % 4))
 			;
 		d.op = VPUX_DPU_OP_CONV;
-		d.groups = 1;
+		d.groups = shp[i][6] ? shp[i][1] : 1;
 		d.in_h = d.in_w = shp[i][0];
 		d.in_c = shp[i][1];
 		d.out_c = shp[i][2];
@@ -316,7 +320,7 @@ static void test_shapes(int simd)
 					  shp[i][4] + 1);
 		pass += compare_one(&d, simd, 10000 + i);
 	}
-	tap_check(pass == i, "shapes: %u/%u larger convolutions bit-exact", pass,
+	tap_check(pass == i, "shapes: %u/%u larger convolutions (dense, depthwise) bit-exact", pass,
 		  i);
 }
 
