@@ -365,29 +365,43 @@ static void simd_oq_init(struct simd_conv *c)
 }
 
 /* padded, widened input with the zero point subtracted */
-static void simd_widen_input(struct simd_conv *c, u32 in_h, u32 in_w,
-			     u32 in_c, u32 pt, u32 pl)
+static __attribute__((target("avx2"))) void
+simd_widen_input(struct simd_conv *c, u32 in_h, u32 in_w, u32 in_c, u32 pt,
+		 u32 pl)
 {
 	const struct vpux_hw_dpu_desc *d = c->d;
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	s32 xz = d->in_zp;
+	__m256i xzv = _mm256_set1_epi16((s16)xz);
 	u32 y, x, ch;
 
 	for (y = 0; y < in_h; y++) {
 		for (x = 0; x < in_w; x++) {
 			size_t src = ((size_t)y * in_w + x) * in_c;
 			s16 *dst = c->x + (((size_t)y + pt) * c->wp + x + pl) * c->cp;
+			const u8 *bp = (const u8 *)c->o->in + src;
 
+			/* 16 channels at a time, then the tail */
+			for (ch = 0; ch + 16 <= in_c; ch += 16) {
+				__m128i b = _mm_loadu_si128((const __m128i *)(bp + ch));
+				__m256i v = in_s ? _mm256_cvtepi8_epi16(b) :
+					    _mm256_cvtepu8_epi16(b);
+
+				_mm256_storeu_si256((__m256i *)(dst + ch),
+						    _mm256_sub_epi16(v, xzv));
+			}
+			src += ch;
+			dst += ch;
 			if (in_s) {
 				const s8 *s = (const s8 *)c->o->in + src;
 
-				for (ch = 0; ch < in_c; ch++)
-					dst[ch] = (s16)(s[ch] - xz);
+				for (; ch < in_c; ch++, s++)
+					*dst++ = (s16)(*s - xz);
 			} else {
 				const u8 *s = (const u8 *)c->o->in + src;
 
-				for (ch = 0; ch < in_c; ch++)
-					dst[ch] = (s16)(s[ch] - xz);
+				for (; ch < in_c; ch++, s++)
+					*dst++ = (s16)(*s - xz);
 			}
 		}
 	}
