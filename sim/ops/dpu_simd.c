@@ -84,6 +84,7 @@ struct simd_conv {
 	u32 nruns, kpairs;		/* contiguous runs per window, pairs */
 	u32 *roff, *rlen;		/* run offsets (s16), lengths (pairs) */
 	u32 kmacs;			/* MACs per output element */
+	u64 since;			/* work since the last yield */
 	bool dw;			/* depthwise: simd_dw_micro() */
 	s16 *x;				/* padded, widened input */
 	void *w;			/* packed weights (depthwise: s32) */
@@ -299,11 +300,25 @@ static bool simd_yield(const struct vpux_dpu_operands *o)
 	return o->yield && o->yield(o->yield_arg);
 }
 
+/*
+ * Count @work and yield once VPUX_DPU_YIELD_WORK is reached, like the
+ * generic code; preparing the operands counts too (a large MATMUL's
+ * input takes a while to widen). Returns true if the op must stop.
+ */
+static bool simd_work(struct simd_conv *c, u64 work)
+{
+	c->since += work;
+	if (c->since < VPUX_DPU_YIELD_WORK)
+		return false;
+	c->since = 0;
+	return simd_yield(c->o);
+}
+
 /* Returns true if the op must stop. */
 static __attribute__((target("avx2"))) bool simd_conv_run(struct simd_conv *c)
 {
 	const struct vpux_dpu_operands *o = c->o;
-	u64 blk_work = (u64)SIMD_P * SIMD_OCB * c->kmacs, since = 0;
+	u64 blk_work = (u64)SIMD_P * SIMD_OCB * c->kmacs;
 	u32 m0, oc0;
 
 	for (m0 = 0; m0 < c->npix; m0 += SIMD_P) {
@@ -324,17 +339,13 @@ static __attribute__((target("avx2"))) bool simd_conv_run(struct simd_conv *c)
 
 			simd_micros[np](c, xp, oc0, acc);
 			simd_store(c, acc, np, m0, oc0, nc);
-			since += blk_work;
-			if (since >= VPUX_DPU_YIELD_WORK) {
-				since = 0;
-				if (simd_yield(o))
-					return true;
-			}
+			if (simd_work(c, blk_work))
+				return true;
 		}
 		/* after every output row the block completes */
 		if ((m0 + np) / c->out_w != m0 / c->out_w ||
 		    m0 + np == c->npix) {
-			since = 0;
+			c->since = 0;
 			if (simd_yield(o))
 				return true;
 		}
@@ -364,8 +375,8 @@ static void simd_oq_init(struct simd_conv *c)
 	}
 }
 
-/* padded, widened input with the zero point subtracted */
-static __attribute__((target("avx2"))) void
+/* padded, widened input with the zero point subtracted; true: stop */
+static __attribute__((target("avx2"))) bool
 simd_widen_input(struct simd_conv *c, u32 in_h, u32 in_w, u32 in_c, u32 pt,
 		 u32 pl)
 {
@@ -404,15 +415,18 @@ simd_widen_input(struct simd_conv *c, u32 in_h, u32 in_w, u32 in_c, u32 pt,
 					*dst++ = (s16)(*s - xz);
 			}
 		}
+		if (simd_work(c, (u64)in_w * in_c))
+			return true;
 	}
+	return false;
 }
 
 /*
  * Weights [oc][tap][ci] to [oc / 16][pair][oc % 16][2] in the runs'
  * order (taps in order, channels padded to cp), zero point subtracted;
- * depthwise to [c / 16][tap][c % 16] as int32.
+ * depthwise to [c / 16][tap][c % 16] as int32. Returns true to stop.
  */
-static void simd_pack_weights(struct simd_conv *c, u32 ntaps, u32 in_c)
+static bool simd_pack_weights(struct simd_conv *c, u32 ntaps, u32 in_c)
 {
 	const struct vpux_hw_dpu_desc *d = c->d;
 	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
@@ -426,7 +440,7 @@ static void simd_pack_weights(struct simd_conv *c, u32 ntaps, u32 in_c)
 					      SIMD_OCB + oc % SIMD_OCB] =
 					vpux_ld8(c->o->in2, (size_t)oc * ntaps + t,
 						 w_s) - wz;
-		return;
+		return false;
 	}
 	for (oc = 0; oc < c->out_c; oc++) {
 		s16 *blk = (s16 *)c->w + (size_t)(oc / SIMD_OCB) * c->kpairs *
@@ -442,7 +456,10 @@ static void simd_pack_weights(struct simd_conv *c, u32 ntaps, u32 in_c)
 					(vpux_ld8(c->o->in2, src + ch, w_s) - wz);
 			}
 		}
+		if (simd_work(c, (u64)ntaps * in_c))
+			return true;
 	}
+	return false;
 }
 
 /*
@@ -534,10 +551,12 @@ bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
 		c.roff[r] = (u32)(((size_t)ky * dh * c.wp + (size_t)kx * dw) * c.cp);
 		c.rlen[r] = (row ? kw : 1) * c.cp / 2;
 	}
-	simd_widen_input(&c, d->in_h, d->in_w, d->in_c, pt, pl);
-	simd_pack_weights(&c, ntaps, d->in_c);
-	simd_oq_init(&c);
-	stop = simd_conv_run(&c);
+	stop = simd_widen_input(&c, d->in_h, d->in_w, d->in_c, pt, pl) ||
+	       simd_pack_weights(&c, ntaps, d->in_c);
+	if (!stop) {
+		simd_oq_init(&c);
+		stop = simd_conv_run(&c);
+	}
 	free(c.x);
 	free(c.w);
 	free(c.q);

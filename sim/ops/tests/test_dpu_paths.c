@@ -371,6 +371,7 @@ static void test_yield(int simd)
 	struct ops p;
 	u8 *out;
 	unsigned int y;
+	u64 i;
 	int r;
 
 	ot_seed(7);
@@ -398,6 +399,40 @@ static void test_yield(int simd)
 	tap_check(r == VPUX_ERR(ABORTED) && yields == 2,
 		  "yield: true from yield aborts the op (%d after %u)", r,
 		  yields);
+	ops_free(&p);
+	free(out);
+
+	/*
+	 * A large input: preparing the operands counts as work too, so the
+	 * first yield comes before any output, and stopping there leaves
+	 * the output untouched.
+	 */
+	while (!rand_desc(&d, 0))
+		;
+	d.op = VPUX_DPU_OP_MATMUL;
+	d.groups = 0;
+	d.in_h = d.out_h = 1;
+	d.in_w = d.out_w = 2048;
+	d.in_c = 1024;
+	d.out_c = 3;
+	d.kernel_h = d.kernel_w = d.stride_h = d.stride_w = 0;
+	d.dilation_h = d.dilation_w = 0;
+	d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = 0;
+	vpux_dpu_extents(&d, &p.e);
+	ops_alloc(&p, &d);
+	out = malloc(p.e.out);
+	memset(out, 0x5a, p.e.out);
+	vpux_dpu_set_path(simd);
+	yields = 0;
+	stop_after = 1;
+	p.o.out = out;
+	r = vpux_dpu_run(&d, &p.o);
+	for (i = 0; i < p.e.out && out[i] == 0x5a; i++)
+		;
+	tap_check(r == VPUX_ERR(ABORTED) && yields == 1 &&
+		  (simd != VPUX_DPU_PATH_AVX2 || i == p.e.out),
+		  "yield: a 2M-element input yields while it is prepared (%d, %u of %u bytes untouched)",
+		  r, (unsigned int)i, (unsigned int)p.e.out);
 	ops_free(&p);
 	free(out);
 }
