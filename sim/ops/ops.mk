@@ -41,6 +41,11 @@ $(B)/ops/bench_%: $(SRCTOP)/sim/ops/tests/bench_%.c $(OPS_SRCS) $(REF_SRCS) \
 HOST_TESTS += $(OPS_TESTS)
 BENCH_PROGS += $(OPS_BENCH)
 
+# the DPU benchmark alone (make bench also boots the VM for bench-vm)
+.PHONY: bench-dpu
+bench-dpu: $(B)/ops/bench_dpu
+	$(B)/ops/bench_dpu
+
 .PHONY: ops-check
 ops-check: $(OPS_TESTS)
 	tools/run-tests.sh ops $(OPS_TESTS)
