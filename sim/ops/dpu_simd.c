@@ -25,7 +25,7 @@
  *    every valid descriptor (VPUX_DPU_MAX_K). No vpmaddubsw: u8 x s8
  *    pairs saturate int16;
  *  - the output stage (bias, requant, zero point, clamp) is the
- *    definition's formula on 64-bit lanes, see simd_output().
+ *    definition's formula on 64-bit lanes, see simd_output8().
  *
  * The microkernel computes 6 output pixels x 16 output channels in 12
  * accumulators: per pair of input channels, 2 loads of weights, 6
