@@ -480,6 +480,9 @@ bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
 		path = vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
 	if (path != VPUX_DPU_PATH_AVX2)
 		return false;
+	/* int32 accumulators out: the generic code's store */
+	if (d->flags & VPUX_DPU_F_OUT_I32)
+		return false;
 	if (d->op == VPUX_DPU_OP_MATMUL) {
 		kh = kw = dh = dw = 1;
 		pt = pl = 0;
