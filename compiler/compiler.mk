@@ -93,4 +93,22 @@ $(COMPILER_BENCH): $(SRCTOP)/compiler/tests/bench/bench_compiler.c \
 	$(CC) $(HOST_CFLAGS) $(COMPILER_CFLAGS) -DSRCTOP='"$(SRCTOP)"' -o $@ $< \
 		$(COMPILER_A) $(UMD_A) $(COMPILER_LIBS)
 
+# ---- the trained model on all 10,000 Fashion-MNIST test images ----
+FASHION_ACC := $(B)/compiler/tests/fashion_accuracy
+FASHION_DIR := $(SRCTOP)/compiler/models/fashion
+FASHION_DATA ?= /usr/share/datasets/fashion-mnist
+HOST_PROGS += $(FASHION_ACC)
+
+$(FASHION_ACC): $(SRCTOP)/compiler/tests/fashion_accuracy.c $(COMPILER_A) \
+		$(UMD_A) $(COMPILER_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_A) $(UMD_A) \
+		$(COMPILER_LIBS)
+
+.PHONY: fashion-check
+fashion-check: $(FASHION_ACC)
+	$(FASHION_ACC) $(SRCTOP)/compiler/models/fashion_qdq/model.onnx \
+		$(FASHION_DATA) $(FASHION_DIR)/ort_pred.u8 $(FASHION_DIR)/figures.txt
+CHECK_STEPS += fashion-check
+
 # ---- vpux-onnx ----
