@@ -100,6 +100,7 @@ help:
 	@echo "make check      every test: host (ASan/UBSan), firmware, VM"
 	@echo "make demo       boot the VM, load the module, run vpux-info"
 	@echo "make bench      benchmark programs (print figures)"
+	@echo "make bench-dpu  the DPU kernels alone: model paths vs onnxruntime"
 	@echo "make vm-shell   boot the VM with the module and a shell"
 	@echo "make check-debug  the VM suite on the debug kernel (KASAN, lockdep, kmemleak)"
 	@echo "make fuzz-long  1,000,000 coverage-guided fuzzer calls on the debug kernel"

@@ -13,7 +13,9 @@
 #include "asm.h"
 #include "err.h"
 #include "io_format.h"
+#include "lf_format.h"
 #include "lower.h"
+#include "vpux_dpu_rules.h"
 
 struct ioq_buf {
 	struct vpuxc_ioq_rec *r;
@@ -111,50 +113,87 @@ static int io_tables(const struct qprog *p, struct vpuxc_io_rec **recs,
 	return 0;
 }
 
+static uint64_t op_cycles(const struct qop *o)
+{
+	/* Documentation/compute-ops.rst: DPU 64 + max(compute, transfer) */
+	if (o->kind == QOP_DPU) {
+		struct vpux_dpu_extents e;
+		uint64_t comp, tr;
+
+		if (vpux_dpu_check(&o->dpu->d, &e))
+			return 0;
+		comp = o->dpu->d.op <= VPUX_DPU_OP_MATMUL ?
+		       (e.macs + 255) / 256 : (e.macs + 31) / 32;
+		tr = (e.in + e.in2 + e.out + e.bias + e.quant + 63) / 64;
+		return 64 + (comp > tr ? comp : tr);
+	}
+	return o->kind == QOP_SHAVE ? 200 : 32;
+}
+
+/* one line per ONNX node (its consecutive ops), then the totals */
 static void report(const struct qprog *p, const struct lf_image *img,
 		   FILE *f)
 {
-	static const char *const kind[] = { "DMA", "DPU", "SHAVE" };
 	uint64_t macs = 0, cyc[3] = { 0 };
-	unsigned int i, cnt[3] = { 0 };
+	unsigned int i, j, cnt[3] = { 0 }, ddr = 0, tiled = 0;
 
 	fprintf(f, "network %s: %u inputs, %u outputs\n", img->hdr.name,
 		p->n_in, p->n_out);
-	fprintf(f, "%-5s %-24s %-18s %12s %10s\n", "op", "node", "onnx op",
-		"MACs", "cycles~");
-	for (i = 0; i < p->nop; i++) {
-		const struct qop *o = &p->op[i];
-		const struct vc_node *n = o->node >= 0 ? &p->m->n[o->node] : NULL;
-		uint64_t c;
+	fprintf(f, "%-28s %-18s %4s %4s %5s %5s %12s %10s\n", "node",
+		"onnx op", "DMA", "DPU", "SHAVE", "tiles", "MACs", "cycles~");
+	for (i = 0; i < p->nop; i = j) {
+		const struct vc_node *n = p->op[i].node >= 0 ?
+					  &p->m->n[p->op[i].node] : NULL;
+		unsigned int k[3] = { 0 }, tiles = 0, dpu_ddr = 0, e;
+		uint64_t m = 0, c = 0;
+		char ts[16];
 
-		if (o->kind == QOP_DPU)
-			c = 64 + (strstr(o->text, "dpu conv") ||
-				  strstr(o->text, "dpu matmul") ?
-				  (o->macs + 255) / 256 : (o->macs + 31) / 32);
-		else if (o->kind == QOP_SHAVE)
-			c = 200;
+		for (j = i; j < p->nop && p->op[j].node == p->op[i].node; j++) {
+			const struct qop *o = &p->op[j];
+
+			k[o->kind]++;
+			m += o->macs;
+			c += op_cycles(o);
+			cyc[o->kind] += op_cycles(o);
+			if (o->kind == QOP_DPU) {
+				if (o->tiles)
+					tiles = o->tiles;
+				else
+					dpu_ddr = 1;
+			}
+		}
+		for (e = 0; e < 3; e++)
+			cnt[e] += k[e];
+		macs += m;
+		ddr += dpu_ddr;
+		tiled += tiles > 0;
+		if (!k[1])
+			snprintf(ts, sizeof(ts), "-");
+		else if (dpu_ddr)
+			snprintf(ts, sizeof(ts), "ddr");
 		else
-			c = 32;
-		cnt[o->kind]++;
-		cyc[o->kind] += c;
-		macs += o->macs;
-		fprintf(f, "%-5s %-24.24s %-18.18s %12llu %10llu\n",
-			kind[o->kind], n ? n->name : "(output copy)",
-			n ? n->op : "", (unsigned long long)o->macs,
-			(unsigned long long)c);
+			snprintf(ts, sizeof(ts), "%u", tiles);
+		fprintf(f, "%-28.28s %-18.18s %4u %4u %5u %5s %12llu %10llu\n",
+			n ? n->name : "(output copy)", n ? n->op : "", k[0], k[1],
+			k[2], ts,
+			(unsigned long long)m, (unsigned long long)c);
 	}
 	fprintf(f, "ops per engine: DMA %u, DPU %u, SHAVE %u (%u in all)\n",
 		cnt[0], cnt[1], cnt[2], p->nop);
-	fprintf(f, "tiles: one workload per op; activations in scratch\n");
+	fprintf(f, "tiling: %u layers in CMX bands (%u KiB tiles), %u from scratch\n",
+		tiled, (unsigned int)(VPUX_LF_CMX_TILE_SIZE / 1024), ddr);
 	fprintf(f, "weights: %llu bytes; scratch: %llu bytes; DMA: %llu bytes\n",
 		(unsigned long long)img->hdr.weights_size,
 		(unsigned long long)img->hdr.scratch_size,
 		(unsigned long long)p->dma_bytes);
 	fprintf(f, "MACs: %llu\n", (unsigned long long)macs);
-	fprintf(f, "cycle estimate: %llu (DMA %llu, DPU %llu, SHAVE %llu; the sum, before overlap)\n",
+	fprintf(f, "cycle estimate: %llu serial (DMA %llu, DPU %llu, SHAVE %llu); %llu with full overlap\n",
 		(unsigned long long)(cyc[0] + cyc[1] + cyc[2]),
 		(unsigned long long)cyc[0], (unsigned long long)cyc[1],
-		(unsigned long long)cyc[2]);
+		(unsigned long long)cyc[2],
+		(unsigned long long)(cyc[0] > cyc[1] ?
+				     (cyc[0] > cyc[2] ? cyc[0] : cyc[2]) :
+				     (cyc[1] > cyc[2] ? cyc[1] : cyc[2])));
 }
 
 int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
@@ -187,6 +226,11 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 	ret = vc_lower(m, &p);
 	if (ret)
 		goto out;
+	if (!o->no_cmx) {
+		ret = vc_tile(&p);
+		if (ret)
+			goto out;
+	}
 	ret = vc_place(&p);
 	if (ret)
 		goto out;

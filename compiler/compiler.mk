@@ -83,6 +83,34 @@ $(B)/compiler/tests/%: $(SRCTOP)/compiler/tests/%.c $(COMPILER_SAN_OBJS) \
 		-DSRCTOP='"$(SRCTOP)"' -DBUILDDIR='"$(B)"' -o $@ $< \
 		$(COMPILER_SAN_OBJS) $(UMD_SAN_OBJS) $(COMPILER_LIBS)
 
+# ---- benchmark: compile time and in-process latency per test model ----
+COMPILER_BENCH := $(B)/compiler/bench/bench_compiler
+BENCH_PROGS += $(COMPILER_BENCH)
+
+$(COMPILER_BENCH): $(SRCTOP)/compiler/tests/bench/bench_compiler.c \
+		$(COMPILER_A) $(UMD_A) $(COMPILER_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(COMPILER_CFLAGS) -DSRCTOP='"$(SRCTOP)"' -o $@ $< \
+		$(COMPILER_A) $(UMD_A) $(COMPILER_LIBS)
+
+# ---- the trained model on all 10,000 Fashion-MNIST test images ----
+FASHION_ACC := $(B)/compiler/tests/fashion_accuracy
+FASHION_DIR := $(SRCTOP)/compiler/models/fashion
+FASHION_DATA ?= /usr/share/datasets/fashion-mnist
+HOST_PROGS += $(FASHION_ACC)
+
+$(FASHION_ACC): $(SRCTOP)/compiler/tests/fashion_accuracy.c $(COMPILER_A) \
+		$(UMD_A) $(COMPILER_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_A) $(UMD_A) \
+		$(COMPILER_LIBS)
+
+.PHONY: fashion-check
+fashion-check: $(FASHION_ACC)
+	$(FASHION_ACC) $(SRCTOP)/compiler/models/fashion_qdq/model.onnx \
+		$(FASHION_DATA) $(FASHION_DIR)/ort_pred.u8 $(FASHION_DIR)/figures.txt
+CHECK_STEPS += fashion-check
+
 # ---- vpux-onnx ----
 # compile, run and test ONNX models (tools/vpux-onnx); the fast objects
 VPUX_ONNX := $(B)/tools/vpux-onnx

@@ -61,6 +61,10 @@ static void decl(const struct qprog *p, int i, FILE *f)
 		fprintf(f, " region=scratch offset=%llu%s",
 			(unsigned long long)t->offset, q);
 		break;
+	case QR_CMX:
+		fprintf(f, " region=cmx%u offset=%llu", t->index,
+			(unsigned long long)t->offset);
+		break;
 	case QR_INPUT:
 	case QR_OUTPUT:
 		fprintf(f, " region=%s%u offset=0%s",
@@ -122,10 +126,19 @@ int vc_emit_vasm(const struct qprog *p, const char *name, FILE *f)
 			decl(p, (int)i, f);
 	free(used);
 	for (i = 0; i < p->nop; i++) {
-		if (p->op[i].node >= 0)
-			fprintf(f, "# %s '%s'\n", p->m->n[p->op[i].node].op,
-				p->m->n[p->op[i].node].name);
-		fprintf(f, "%s\n", p->op[i].text);
+		const struct qop *o = &p->op[i];
+		char *dt = NULL;
+
+		if (o->node >= 0 && (!i || p->op[i - 1].node != o->node))
+			fprintf(f, "# %s '%s'\n", p->m->n[o->node].op,
+				p->m->n[o->node].name);
+		if (o->dpu) {
+			dt = vc_dpu_text(o->dpu);
+			if (!dt)
+				return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+		}
+		fprintf(f, "%s\n", dt ? dt : o->text);
+		free(dt);
 	}
 	return ferror(f) ? vpux_err(VPUX_E_IO, "compiler: write error") : 0;
 }

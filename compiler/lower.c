@@ -28,6 +28,7 @@
 
 #include "err.h"
 #include "lower.h"
+#include "vpux_dpu_rules.h"
 
 /* a pending float compute node (see above) */
 struct pend {
@@ -127,6 +128,90 @@ void vc_op_uses(struct qprog *p, int op, int t)
 		o->t[o->nt++] = t;
 }
 
+static const char *const dpu_names[] = {
+	"conv", "matmul", "add", "mul", "maxpool", "avgpool",
+};
+
+char *vc_dpu_text(const struct qdpu *q)
+{
+	static const char *const on[QD_N] = { "in", "in2", "bias", "quant", "out" };
+	const struct vpux_hw_dpu_desc *d = &q->d;
+	char ops[5][64], *s = NULL;
+	unsigned int i;
+
+	for (i = 0; i < QD_N; i++) {
+		if (q->t[i] < 0)
+			ops[i][0] = 0;
+		else if (q->len[i])
+			snprintf(ops[i], sizeof(ops[i]), " %s=t%d[%llu:%llu]", on[i],
+				 q->t[i], (unsigned long long)q->off[i],
+				 (unsigned long long)q->len[i]);
+		else
+			snprintf(ops[i], sizeof(ops[i]), " %s=t%d", on[i], q->t[i]);
+	}
+	if (asprintf(&s,
+		     "dpu %s%s%s%s%s%s flags=%u in_c=%u in_h=%u in_w=%u out_c=%u out_h=%u out_w=%u kernel_h=%u kernel_w=%u stride_h=%u stride_w=%u pad_top=%u pad_left=%u pad_bottom=%u pad_right=%u dilation_h=%u dilation_w=%u groups=%u in_zp=%d in2_zp=%d out_zp=%d act_min=%d act_max=%d requant=%d,%d in_scale=%d,%d in2_scale=%d,%d",
+		     dpu_names[d->op], ops[0], ops[1], ops[2], ops[3], ops[4],
+		     d->flags, d->in_c, d->in_h, d->in_w, d->out_c, d->out_h,
+		     d->out_w, d->kernel_h, d->kernel_w, d->stride_h,
+		     d->stride_w, d->pad_top, d->pad_left, d->pad_bottom,
+		     d->pad_right, d->dilation_h, d->dilation_w, d->groups,
+		     d->in_zp, d->in2_zp, d->out_zp, d->act_min, d->act_max,
+		     d->requant.mult, d->requant.shift, d->in_scale.mult,
+		     d->in_scale.shift, d->in2_scale.mult,
+		     d->in2_scale.shift) < 0)
+		return NULL;
+	return s;
+}
+
+int vc_emit_dpu(struct qprog *p, int node, const struct qdpu *q)
+{
+	struct vpux_dpu_extents ext;
+	enum vpux_dpu_rule r;
+	struct qop *o;
+	unsigned int i;
+
+	r = vpux_dpu_check(&q->d, &ext);
+	if (r)
+		return vpux_err(VPUX_E_INVAL,
+				"compiler: internal error: a %s descriptor breaks the DPU rule on '%s'",
+				dpu_names[q->d.op % 6], vpux_dpu_rule_field(r));
+	if (grow((void **)&p->op, &p->cap_op, p->nop, sizeof(*p->op)))
+		return VPUX_E_NOMEM;
+	o = &p->op[p->nop];
+	memset(o, 0, sizeof(*o));
+	o->kind = QOP_DPU;
+	o->node = node;
+	o->dpu = malloc(sizeof(*o->dpu));
+	if (!o->dpu)
+		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+	*o->dpu = *q;
+	o->macs = ext.macs;
+	o->tiles = 1;
+	for (i = 0; i < QD_N; i++)
+		if (q->t[i] >= 0)
+			vc_op_uses(p, (int)p->nop, q->t[i]);
+	return (int)p->nop++;
+}
+
+/* a descriptor with the fields every op sets */
+static void dpu_init(struct qdpu *q, unsigned int op, unsigned int flags)
+{
+	unsigned int i;
+
+	memset(q, 0, sizeof(*q));
+	for (i = 0; i < QD_N; i++)
+		q->t[i] = -1;
+	q->d.op = op;
+	q->d.flags = flags;
+	if (op != VPUX_DPU_OP_CONV && op < VPUX_DPU_OP_MAXPOOL) {
+		q->d.kernel_h = q->d.kernel_w = 1;
+		q->d.stride_h = q->d.stride_w = 1;
+		q->d.dilation_h = q->d.dilation_w = 1;
+		q->d.groups = 1;
+	}
+}
+
 void vc_unsupported(struct qprog *p, const struct vc_node *n,
 		    const char *fmt, ...)
 {
@@ -156,8 +241,10 @@ void vc_prog_free(struct qprog *p)
 {
 	unsigned int i;
 
-	for (i = 0; i < p->nop; i++)
+	for (i = 0; i < p->nop; i++) {
 		free(p->op[i].text);
+		free(p->op[i].dpu);
+	}
 	free(p->op);
 	free(p->t);
 	free(p->blob);
@@ -352,38 +439,51 @@ static int twins(struct lctx *c)
 	return 0;
 }
 
-/* copy @src into a new tensor of the same dims in @order, by one DMA */
+/*
+ * Copy @src into a new tensor of the same dims in @order: one strided DMA
+ * per item of the outermost dim (N; a runtime weight tensor has N > 1).
+ */
 static int reorder(struct lctx *c, int node, int src, uint64_t order)
 {
 	struct qprog *p = c->p;
 	const struct qt *s = &p->t[src];
-	int64_t C = s->dims[1], H = s->dims[2], W = s->dims[3];
+	int64_t N = s->dims[0], C = s->dims[1], H = s->dims[2], W = s->dims[3];
 	unsigned int e = vc_dt_bytes(s->dt);
+	uint64_t item = (uint64_t)(C * H * W * e);
 	int t = vc_new_qt(p, s->dt, s->rank, s->dims, order), op;
+	int64_t n;
 
 	if (t < 0)
 		return t;
 	s = &p->t[src];
 	p->t[t].scale = s->scale;
 	p->t[t].zp = s->zp;
-	if (order == ORDER_NHWC)	/* [C][H][W] -> [H][W][C] */
-		op = vc_emit_op(p, QOP_DMA, node,
-				"dma src=t%d dst=t%d len=%u count=%lld,%lld,%lld src_stride=%lld,%lld,%lld dst_stride=%lld,%lld,%lld",
-				src, t, e, (long long)C, (long long)W, (long long)H,
-				(long long)(H * W * e), (long long)e,
-				(long long)(W * e), (long long)e,
-				(long long)(C * e), (long long)(W * C * e));
-	else				/* [H][W][C] -> [C][H][W] */
-		op = vc_emit_op(p, QOP_DMA, node,
-				"dma src=t%d dst=t%d len=%u count=%lld,%lld,%lld src_stride=%lld,%lld,%lld dst_stride=%lld,%lld,%lld",
-				src, t, e, (long long)W, (long long)H, (long long)C,
-				(long long)(C * e), (long long)(W * C * e),
-				(long long)e, (long long)e, (long long)(W * e),
-				(long long)(H * W * e));
-	if (op < 0)
-		return op;
-	vc_op_uses(p, op, src);
-	vc_op_uses(p, op, t);
+	for (n = 0; n < N; n++) {
+		unsigned long long off = (unsigned long long)n * item;
+
+		if (order == ORDER_NHWC)	/* [C][H][W] -> [H][W][C] */
+			op = vc_emit_op(p, QOP_DMA, node,
+					"dma src=t%d[%llu:%llu] dst=t%d[%llu:%llu] len=%u count=%lld,%lld,%lld src_stride=%lld,%lld,%lld dst_stride=%lld,%lld,%lld",
+					src, off, (unsigned long long)item, t, off,
+					(unsigned long long)item, e, (long long)C,
+					(long long)W, (long long)H,
+					(long long)(H * W * e), (long long)e,
+					(long long)(W * e), (long long)e,
+					(long long)(C * e), (long long)(W * C * e));
+		else				/* [H][W][C] -> [C][H][W] */
+			op = vc_emit_op(p, QOP_DMA, node,
+					"dma src=t%d[%llu:%llu] dst=t%d[%llu:%llu] len=%u count=%lld,%lld,%lld src_stride=%lld,%lld,%lld dst_stride=%lld,%lld,%lld",
+					src, off, (unsigned long long)item, t, off,
+					(unsigned long long)item, e, (long long)W,
+					(long long)H, (long long)C,
+					(long long)(C * e), (long long)(W * C * e),
+					(long long)e, (long long)e, (long long)(W * e),
+					(long long)(H * W * e));
+		if (op < 0)
+			return op;
+		vc_op_uses(p, op, src);
+		vc_op_uses(p, op, t);
+	}
 	p->dma_bytes += s->size;
 	return t;
 }
@@ -401,7 +501,7 @@ static int as_nhwc(struct lctx *c, int node, int t)
 	if (c->nhwc[t] >= 0)
 		return c->nhwc[t];
 	if (s->dims[1] == 1 || s->dims[2] * s->dims[3] == 1)
-		r = view_qt(c->p, t, 4, s->dims, ORDER_NHWC);
+		r = view_qt(c->p, t, 4, s->dims, ORDER_NHWC);	/* same bytes */
 	else
 		r = reorder(c, node, t, ORDER_NHWC);
 	if (r >= 0 && !twins(c))
@@ -553,8 +653,7 @@ static int clamp_q(double lo, double hi, double s, int32_t zp, int32_t dt,
 	return *amin <= *amax ? 0 : -1;
 }
 
-static char *flags_of(const struct dpu_q *d, int bias, int perch, char *buf,
-		      size_t len)
+static unsigned int flags_of(const struct dpu_q *d, int bias, int perch)
 {
 	unsigned int f = 0;
 
@@ -564,12 +663,13 @@ static char *flags_of(const struct dpu_q *d, int bias, int perch, char *buf,
 		f |= VPUX_DPU_F_W_SIGNED;
 	if (d->out_dt == VPUX_DT_I8)
 		f |= VPUX_DPU_F_OUT_SIGNED;
+	if (d->out_dt == VPUX_DT_I32)
+		f |= VPUX_DPU_F_OUT_I32;
 	if (bias)
 		f |= VPUX_DPU_F_BIAS;
 	if (perch)
 		f |= VPUX_DPU_F_PER_CHANNEL;
-	snprintf(buf, len, "%u", f);
-	return buf;
+	return f;
 }
 
 /*
@@ -741,11 +841,11 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 	struct conv_geom g;
 	struct dpu_q d;
 	int64_t C, H, W, OC, ICg, KH, KW, wd[4], oh, ow;
-	int x, y, wt, bt = -1, qt = -1, op;
+	int x, y, wt, bt = -1, qt = -1;
 	double *fac = NULL;
 	int32_t *bias = NULL;
 	struct vpux_hw_requant rq;
-	char fb[16], rqs[48], bs[24] = "";
+	struct qdpu q;
 	unsigned int i;
 	int ret = -1;
 
@@ -800,7 +900,8 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 	d.in_zp = p->t[x].zp;
 	d.out_dt = a->dty;
 	d.out_zp = a->zy;
-	if (clamp_q(a->lo, a->hi, a->sy, a->zy, a->dty, &d.act_min, &d.act_max)) {
+	if (a->dty != VPUX_DT_I32 &&
+	    clamp_q(a->lo, a->hi, a->sy, a->zy, a->dty, &d.act_min, &d.act_max)) {
 		vc_unsupported(c->p, n, "the output clamp is empty");
 		return -1;
 	}
@@ -882,40 +983,52 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 		if (bt < 0)
 			goto out;
 	}
-	for (i = 0; i < OC; i++)
-		fac[i] = fac[i] * a->alpha / a->sy;
-	if (requant_records(c, n, fac, (unsigned int)OC, &rq, &qt))
-		goto out;
+	if (a->dty == VPUX_DT_I32) {
+		/* ConvInteger: raw accumulators, no output stage */
+		rq.mult = rq.shift = 0;
+		d.act_min = d.act_max = d.out_zp = 0;
+	} else {
+		for (i = 0; i < OC; i++)
+			fac[i] = fac[i] * a->alpha / a->sy;
+		if (requant_records(c, n, fac, (unsigned int)OC, &rq, &qt))
+			goto out;
+	}
 	y = out_qt(p, a->dty, yv, a->sy, a->zy, ORDER_NHWC);
 	if (y < 0)
 		goto out;
-	if (qt >= 0)
-		snprintf(rqs, sizeof(rqs), " quant=t%d", qt);
-	else
-		snprintf(rqs, sizeof(rqs), " requant=%d,%d", rq.mult, rq.shift);
-	if (bt >= 0)
-		snprintf(bs, sizeof(bs), " bias=t%d", bt);
-	op = vc_emit_op(p, QOP_DPU, node,
-			"dpu conv in=t%d in2=t%d%s out=t%d%s flags=%s in_c=%lld in_h=%lld in_w=%lld out_c=%lld out_h=%lld out_w=%lld kernel_h=%lld kernel_w=%lld stride_h=%lld stride_w=%lld pad_top=%lld pad_left=%lld pad_bottom=%lld pad_right=%lld dilation_h=%lld dilation_w=%lld groups=%lld in_zp=%d in2_zp=%d out_zp=%d act_min=%d act_max=%d",
-			x, wt, bs, y, rqs,
-			flags_of(&d, bt >= 0, qt >= 0, fb, sizeof(fb)),
-			(long long)C, (long long)H, (long long)W,
-			(long long)OC, (long long)oh, (long long)ow,
-			(long long)KH, (long long)KW, (long long)g.sh,
-			(long long)g.sw, (long long)g.pt, (long long)g.pl,
-			(long long)g.pb, (long long)g.pr, (long long)g.dh,
-			(long long)g.dw, (long long)g.groups, d.in_zp,
-			d.w_zp, d.out_zp, d.act_min, d.act_max);
-	if (op < 0)
+	dpu_init(&q, VPUX_DPU_OP_CONV,
+		 flags_of(&d, bt >= 0, qt >= 0));
+	q.t[QD_IN] = x;
+	q.t[QD_IN2] = wt;
+	q.t[QD_BIAS] = bt;
+	q.t[QD_QUANT] = qt;
+	q.t[QD_OUT] = y;
+	q.d.in_c = (uint16_t)C;
+	q.d.in_h = (uint16_t)H;
+	q.d.in_w = (uint16_t)W;
+	q.d.out_c = (uint16_t)OC;
+	q.d.out_h = (uint16_t)oh;
+	q.d.out_w = (uint16_t)ow;
+	q.d.kernel_h = (uint16_t)KH;
+	q.d.kernel_w = (uint16_t)KW;
+	q.d.stride_h = (uint16_t)g.sh;
+	q.d.stride_w = (uint16_t)g.sw;
+	q.d.pad_top = (uint16_t)g.pt;
+	q.d.pad_left = (uint16_t)g.pl;
+	q.d.pad_bottom = (uint16_t)g.pb;
+	q.d.pad_right = (uint16_t)g.pr;
+	q.d.dilation_h = (uint16_t)g.dh;
+	q.d.dilation_w = (uint16_t)g.dw;
+	q.d.groups = (uint16_t)g.groups;
+	q.d.in_zp = d.in_zp;
+	q.d.in2_zp = d.w_zp;
+	q.d.out_zp = d.out_zp;
+	q.d.act_min = d.act_min;
+	q.d.act_max = d.act_max;
+	if (qt < 0 && a->dty != VPUX_DT_I32)
+		q.d.requant = rq;
+	if (vc_emit_dpu(p, node, &q) < 0)
 		goto out;
-	vc_op_uses(p, op, x);
-	vc_op_uses(p, op, wt);
-	if (bt >= 0)
-		vc_op_uses(p, op, bt);
-	if (qt >= 0)
-		vc_op_uses(p, op, qt);
-	vc_op_uses(p, op, y);
-	p->op[op].macs = (uint64_t)OC * oh * ow * KH * KW * ICg;
 	set_vq(c, yv, y);
 	ret = 0;
 out:
@@ -1054,13 +1167,13 @@ static int lower_eltwise(struct lctx *c, int node, const struct vc_value *yv,
 	const struct vc_node *n = &c->m->n[node];
 	struct qprog *p = c->p;
 	const struct vc_value *av = vc_in(c->m, n, 0), *bv = vc_in(c->m, n, 1);
-	int a = vq_of(c, av), b = vq_of(c, bv), y, op, is_add = !strcmp(n->op, "Add");
+	int a = vq_of(c, av), b = vq_of(c, bv), y, is_add = !strcmp(n->op, "Add");
 	double sa, sb = 0;
 	int32_t za, zb = 0, amin, amax;
 	int64_t C, H, W;
 	struct vpux_hw_requant r0, r1, r2;
 	struct dpu_q d;
-	char fb[16];
+	struct qdpu q;
 
 	if (a < 0 && b < 0) {
 		vc_unsupported(p, n, "no operand is a quantized tensor");
@@ -1136,36 +1249,106 @@ static int lower_eltwise(struct lctx *c, int node, const struct vc_value *yv,
 			vc_unsupported(p, n, "%s", vpux_last_error());
 			return -1;
 		}
-		op = vc_emit_op(p, QOP_DPU, node,
-				"dpu add in=t%d in2=t%d out=t%d flags=%s in_c=%lld in_h=%lld in_w=%lld out_c=%lld out_h=%lld out_w=%lld in_zp=%d in2_zp=%d out_zp=%d act_min=%d act_max=%d requant=%d,%d in_scale=%d,%d in2_scale=%d,%d",
-				a, b, y, flags_of(&d, 0, 0, fb, sizeof(fb)),
-				(long long)C, (long long)H, (long long)W,
-				(long long)C, (long long)H, (long long)W, za, zb,
-				zy, amin, amax, r0.mult, r0.shift, r1.mult,
-				r1.shift, r2.mult, r2.shift);
+		dpu_init(&q, VPUX_DPU_OP_ADD, flags_of(&d, 0, 0));
+		q.d.requant = r0;
+		q.d.in_scale = r1;
+		q.d.in2_scale = r2;
 	} else {
 		if (vc_requant(sa * sb / sy, &r0)) {
 			vc_unsupported(p, n, "%s", vpux_last_error());
 			return -1;
 		}
-		op = vc_emit_op(p, QOP_DPU, node,
-				"dpu mul in=t%d in2=t%d out=t%d flags=%s in_c=%lld in_h=%lld in_w=%lld out_c=%lld out_h=%lld out_w=%lld in_zp=%d in2_zp=%d out_zp=%d act_min=%d act_max=%d requant=%d,%d",
-				a, b, y, flags_of(&d, 0, 0, fb, sizeof(fb)),
-				(long long)C, (long long)H, (long long)W,
-				(long long)C, (long long)H, (long long)W, za, zb,
-				zy, amin, amax, r0.mult, r0.shift);
+		dpu_init(&q, VPUX_DPU_OP_MUL, flags_of(&d, 0, 0));
+		q.d.requant = r0;
 	}
-	if (op < 0)
+	q.t[QD_IN] = a;
+	q.t[QD_IN2] = b;
+	q.t[QD_OUT] = y;
+	q.d.in_c = q.d.out_c = (uint16_t)C;
+	q.d.in_h = q.d.out_h = (uint16_t)H;
+	q.d.in_w = q.d.out_w = (uint16_t)W;
+	q.d.in_zp = za;
+	q.d.in2_zp = zb;
+	q.d.out_zp = zy;
+	q.d.act_min = amin;
+	q.d.act_max = amax;
+	if (vc_emit_dpu(p, node, &q) < 0)
 		return -1;
-	vc_op_uses(p, op, a);
-	vc_op_uses(p, op, b);
-	vc_op_uses(p, op, y);
-	p->op[op].macs = (uint64_t)(C * H * W);
 	set_vq(c, yv, y);
 	return 0;
 shape:
 	vc_unsupported(p, n, "operand shapes differ (broadcasting is supported for constants only)");
 	return -1;
+}
+
+/* an average over whole windows as a depthwise convolution of ones */
+static int avg_as_conv(struct lctx *c, int node, const struct vc_value *yv,
+		       int x, const struct conv_geom *g, int64_t C, int64_t H,
+		       int64_t W, int64_t oh, int64_t ow, double sy, int32_t zy,
+		       int32_t dty, double lo, double hi)
+{
+	const struct vc_node *n = &c->m->n[node];
+	struct qprog *p = c->p;
+	int64_t wd[4] = { C, g->kh, g->kw, 1 };
+	uint64_t cnt = (uint64_t)(C * g->kh * g->kw);
+	struct vpux_hw_requant rq;
+	struct dpu_q d;
+	struct qdpu q;
+	uint8_t *ones;
+	int wt, y;
+
+	if (!(p->t[x].scale > 0) ||
+	    vc_requant(p->t[x].scale / ((double)g->kh * g->kw * sy), &rq)) {
+		vc_unsupported(p, n, "input has no scale or the factor is out of range");
+		return -1;
+	}
+	ones = malloc(cnt);
+	if (!ones)
+		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+	memset(ones, 1, cnt);
+	wt = const_qt(p, VPUX_DT_U8, 4, wd, ones);
+	free(ones);
+	if (wt < 0)
+		return wt;
+	memset(&d, 0, sizeof(d));
+	d.in_dt = p->t[x].dt;
+	d.w_dt = VPUX_DT_U8;
+	d.out_dt = dty;
+	if (clamp_q(lo, hi, sy, zy, dty, &d.act_min, &d.act_max)) {
+		vc_unsupported(p, n, "the output clamp is empty");
+		return -1;
+	}
+	y = out_qt(p, dty, yv, sy, zy, ORDER_NHWC);
+	if (y < 0)
+		return -1;
+	dpu_init(&q, VPUX_DPU_OP_CONV, flags_of(&d, 0, 0));
+	q.t[QD_IN] = x;
+	q.t[QD_IN2] = wt;
+	q.t[QD_OUT] = y;
+	q.d.in_c = q.d.out_c = q.d.groups = (uint16_t)C;
+	q.d.in_h = (uint16_t)H;
+	q.d.in_w = (uint16_t)W;
+	q.d.out_h = (uint16_t)oh;
+	q.d.out_w = (uint16_t)ow;
+	q.d.kernel_h = (uint16_t)g->kh;
+	q.d.kernel_w = (uint16_t)g->kw;
+	q.d.stride_h = (uint16_t)g->sh;
+	q.d.stride_w = (uint16_t)g->sw;
+	q.d.pad_top = (uint16_t)g->pt;
+	q.d.pad_left = (uint16_t)g->pl;
+	q.d.pad_bottom = (uint16_t)g->pb;
+	q.d.pad_right = (uint16_t)g->pr;
+	q.d.dilation_h = (uint16_t)g->dh;
+	q.d.dilation_w = (uint16_t)g->dw;
+	q.d.in_zp = p->t[x].zp;
+	q.d.out_zp = zy;
+	q.d.act_min = d.act_min;
+	q.d.act_max = d.act_max;
+	q.d.requant = rq;
+	if (vc_emit_dpu(p, node, &q) < 0)
+		return -1;
+	set_vq(c, yv, y);
+	return 0;
 }
 
 /* MaxPool / AveragePool / GlobalAveragePool */
@@ -1181,9 +1364,9 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 	struct vpux_hw_requant rq;
 	struct conv_geom g;
 	struct dpu_q d;
+	struct qdpu q;
 	int32_t amin, amax;
-	char fb[16];
-	int y, op;
+	int y, incl_pad = 0;
 
 	x = as_nhwc(c, node, x);
 	if (x < 0 || chw(c, n, &p->t[x], &C, &H, &W))
@@ -1206,11 +1389,7 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 			vc_unsupported(p, n, "group attribute on a pool");
 			return -1;
 		}
-		if (!is_max && vc_attr_i(n, "count_include_pad", 0) &&
-		    (g.pt || g.pl || g.pb || g.pr)) {
-			vc_unsupported(p, n, "count_include_pad=1 with padding (the DPU averages over valid positions)");
-			return -1;
-		}
+		incl_pad = (int)vc_attr_i(n, "count_include_pad", 0);
 		if (is_max && n->n_out > 1 && n->out[1] >= 0 &&
 		    c->m->v[n->out[1]].n_uses) {
 			vc_unsupported(p, n, "the Indices output is not supported");
@@ -1228,6 +1407,17 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 	}
 	oh = (H + g.pt + g.pb - (g.dh * (g.kh - 1) + 1)) / g.sh + 1;
 	ow = (W + g.pl + g.pr - (g.dw * (g.kw - 1) + 1)) / g.sw + 1;
+	/*
+	 * An average whose divisor is the whole window (no padding, or
+	 * count_include_pad) is a depthwise convolution with weights 1 and
+	 * the divisor folded into the requantisation: one rounding, as
+	 * ONNX's float average followed by QuantizeLinear. The DPU's AVGPOOL
+	 * rounds the average in the input's units first; it stays for
+	 * windows whose padding is excluded (a divisor per position).
+	 */
+	if (!is_max && (incl_pad || !(g.pt | g.pl | g.pb | g.pr)))
+		return avg_as_conv(c, node, yv, x, &g, C, H, W, oh, ow, sy, zy,
+				   dty, lo, hi);
 	memset(&d, 0, sizeof(d));
 	d.in_dt = p->t[x].dt;
 	d.out_dt = dty;
@@ -1256,21 +1446,32 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 	y = out_qt(p, dty, yv, sy, zy, ORDER_NHWC);
 	if (y < 0)
 		return -1;
-	op = vc_emit_op(p, QOP_DPU, node,
-			"dpu %s in=t%d out=t%d flags=%s in_c=%lld in_h=%lld in_w=%lld out_c=%lld out_h=%lld out_w=%lld kernel_h=%lld kernel_w=%lld stride_h=%lld stride_w=%lld pad_top=%lld pad_left=%lld pad_bottom=%lld pad_right=%lld dilation_h=%lld dilation_w=%lld in_zp=%d out_zp=%d act_min=%d act_max=%d requant=%d,%d",
-			is_max ? "maxpool" : "avgpool", x, y,
-			flags_of(&d, 0, 0, fb, sizeof(fb)), (long long)C,
-			(long long)H, (long long)W, (long long)C, (long long)oh,
-			(long long)ow, (long long)g.kh, (long long)g.kw,
-			(long long)g.sh, (long long)g.sw, (long long)g.pt,
-			(long long)g.pl, (long long)g.pb, (long long)g.pr,
-			(long long)g.dh, (long long)g.dw, d.in_zp, d.out_zp,
-			amin, amax, rq.mult, rq.shift);
-	if (op < 0)
+	dpu_init(&q, is_max ? VPUX_DPU_OP_MAXPOOL : VPUX_DPU_OP_AVGPOOL,
+		 flags_of(&d, 0, 0));
+	q.t[QD_IN] = x;
+	q.t[QD_OUT] = y;
+	q.d.in_c = q.d.out_c = (uint16_t)C;
+	q.d.in_h = (uint16_t)H;
+	q.d.in_w = (uint16_t)W;
+	q.d.out_h = (uint16_t)oh;
+	q.d.out_w = (uint16_t)ow;
+	q.d.kernel_h = (uint16_t)g.kh;
+	q.d.kernel_w = (uint16_t)g.kw;
+	q.d.stride_h = (uint16_t)g.sh;
+	q.d.stride_w = (uint16_t)g.sw;
+	q.d.pad_top = (uint16_t)g.pt;
+	q.d.pad_left = (uint16_t)g.pl;
+	q.d.pad_bottom = (uint16_t)g.pb;
+	q.d.pad_right = (uint16_t)g.pr;
+	q.d.dilation_h = (uint16_t)g.dh;
+	q.d.dilation_w = (uint16_t)g.dw;
+	q.d.in_zp = d.in_zp;
+	q.d.out_zp = d.out_zp;
+	q.d.act_min = amin;
+	q.d.act_max = amax;
+	q.d.requant = rq;
+	if (vc_emit_dpu(p, node, &q) < 0)
 		return -1;
-	vc_op_uses(p, op, x);
-	vc_op_uses(p, op, y);
-	p->op[op].macs = (uint64_t)(C * oh * ow * g.kh * g.kw);
 	set_vq(c, yv, y);
 	return 0;
 }
@@ -1325,13 +1526,13 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 	const struct vc_node *n = &c->m->n[node];
 	struct qprog *p = c->p;
 	struct qconst *q = NULL;
-	int a, bt = -1, wt = -1, qt = -1, y, op, runtime;
+	int a, bt = -1, wt = -1, qt = -1, y, runtime;
 	int64_t M, K, N, batch = 1, bbatch = 1, wd[2];
 	double *fac = NULL;
 	int32_t *bias = NULL, amin, amax, wzp = 0, wdt;
 	struct vpux_hw_requant rq;
 	struct dpu_q d;
-	char fb[16], rqs[48], bs[24] = "";
+	struct qdpu qd;
 	unsigned int i, r;
 	int64_t bb;
 	int ret = -1;
@@ -1502,19 +1703,19 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 		bt = const_qt(p, VPUX_DT_I32, 1, wd, bias);
 		if (bt < 0)
 			goto out;
-		snprintf(bs, sizeof(bs), " bias=t%d", bt);
 	}
-	for (i = 0; i < N; i++)
-		fac[i] = fac[i] * m->alpha / m->sy;
-	if (requant_records(c, n, fac, (unsigned int)N, &rq, &qt))
-		goto out;
-	if (qt >= 0)
-		snprintf(rqs, sizeof(rqs), " quant=t%d", qt);
-	else
-		snprintf(rqs, sizeof(rqs), " requant=%d,%d", rq.mult, rq.shift);
-	if (clamp_q(m->lo, m->hi, m->sy, m->zy, m->dty, &amin, &amax)) {
-		vc_unsupported(p, n, "the output clamp is empty");
-		goto out;
+	if (m->dty == VPUX_DT_I32) {
+		/* MatMulInteger: raw accumulators, no output stage */
+		amin = amax = 0;
+	} else {
+		for (i = 0; i < N; i++)
+			fac[i] = fac[i] * m->alpha / m->sy;
+		if (requant_records(c, n, fac, (unsigned int)N, &rq, &qt))
+			goto out;
+		if (clamp_q(m->lo, m->hi, m->sy, m->zy, m->dty, &amin, &amax)) {
+			vc_unsupported(p, n, "the output clamp is empty");
+			goto out;
+		}
 	}
 	d.in_dt = p->t[a].dt;
 	d.w_dt = wdt;
@@ -1524,29 +1725,32 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 		goto out;
 	p->t[y].scale = m->sy;
 	p->t[y].zp = m->zy;
+	dpu_init(&qd, VPUX_DPU_OP_MATMUL, flags_of(&d, bt >= 0, qt >= 0));
+	qd.t[QD_IN] = a;
+	qd.t[QD_IN2] = wt;
+	qd.t[QD_BIAS] = bt;
+	qd.t[QD_QUANT] = qt;
+	qd.t[QD_OUT] = y;
+	qd.d.in_c = (uint16_t)K;
+	qd.d.out_c = (uint16_t)N;
+	qd.d.in_w = qd.d.out_w = 1;
+	qd.d.in_zp = m->za;
+	qd.d.in2_zp = wzp;
+	qd.d.out_zp = m->dty == VPUX_DT_I32 ? 0 : m->zy;
+	qd.d.act_min = amin;
+	qd.d.act_max = amax;
+	if (qt < 0 && m->dty != VPUX_DT_I32)
+		qd.d.requant = rq;
 	if (!runtime) {
-		op = vc_emit_op(p, QOP_DPU, node,
-				"dpu matmul in=t%d in2=t%d%s out=t%d%s flags=%s in_c=%lld in_h=%lld in_w=1 out_c=%lld out_h=%lld out_w=1 in_zp=%d in2_zp=%d out_zp=%d act_min=%d act_max=%d",
-				a, wt, bs, y, rqs,
-				flags_of(&d, bt >= 0, qt >= 0, fb, sizeof(fb)),
-				(long long)K, (long long)(batch * M),
-				(long long)N, (long long)(batch * M),
-				m->za, wzp, m->zy, amin, amax);
-		if (op < 0)
+		qd.d.in_h = qd.d.out_h = (uint16_t)(batch * M);
+		if (vc_emit_dpu(p, node, &qd) < 0)
 			goto out;
-		vc_op_uses(p, op, a);
-		vc_op_uses(p, op, wt);
-		if (bt >= 0)
-			vc_op_uses(p, op, bt);
-		if (qt >= 0)
-			vc_op_uses(p, op, qt);
-		vc_op_uses(p, op, y);
-		p->op[op].macs = (uint64_t)(batch * M * N * K);
 	} else {
 		int b = vq_of(c, m->bv);
 		int64_t dd[2] = { bbatch * N, K };
 		unsigned int ea = vc_dt_bytes(p->t[a].dt);
 		unsigned int eb = vc_dt_bytes(p->t[b].dt);
+		unsigned int eo = vc_dt_bytes(m->dty);
 
 		b = as_rowmajor(c, node, b);
 		if (b < 0)
@@ -1554,35 +1758,23 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 		wt = vc_new_qt(p, wdt, 2, dd, 0);
 		if (wt < 0)
 			goto out;
+		qd.t[QD_IN2] = wt;
 		for (bb = 0; bb < bbatch; bb++)
 			if (transpose2(c, node, b, (uint64_t)(bb * K * N * eb), K,
 				       N, wt, (uint64_t)(bb * N * K * eb)))
 				goto out;
+		qd.d.in_h = qd.d.out_h = (uint16_t)M;
 		for (bb = 0; bb < batch; bb++) {
 			int64_t wb = bbatch == 1 ? 0 : bb;
 
-			op = vc_emit_op(p, QOP_DPU, node,
-					"dpu matmul in=t%d[%llu:%llu] in2=t%d[%llu:%llu]%s out=t%d[%llu:%llu]%s flags=%s in_c=%lld in_h=%lld in_w=1 out_c=%lld out_h=%lld out_w=1 in_zp=%d in2_zp=%d out_zp=%d act_min=%d act_max=%d",
-					a, (unsigned long long)(bb * M * K * ea),
-					(unsigned long long)(M * K * ea), wt,
-					(unsigned long long)(wb * N * K * eb),
-					(unsigned long long)(N * K * eb), bs, y,
-					(unsigned long long)(bb * M * N),
-					(unsigned long long)(M * N), rqs,
-					flags_of(&d, bt >= 0, qt >= 0, fb, sizeof(fb)),
-					(long long)K, (long long)M, (long long)N,
-					(long long)M, m->za, wzp, m->zy, amin,
-					amax);
-			if (op < 0)
+			qd.off[QD_IN] = (uint64_t)(bb * M * K * ea);
+			qd.len[QD_IN] = (uint64_t)(M * K * ea);
+			qd.off[QD_IN2] = (uint64_t)(wb * N * K * eb);
+			qd.len[QD_IN2] = (uint64_t)(N * K * eb);
+			qd.off[QD_OUT] = (uint64_t)(bb * M * N * eo);
+			qd.len[QD_OUT] = (uint64_t)(M * N * eo);
+			if (vc_emit_dpu(p, node, &qd) < 0)
 				goto out;
-			vc_op_uses(p, op, a);
-			vc_op_uses(p, op, wt);
-			if (bt >= 0)
-				vc_op_uses(p, op, bt);
-			if (qt >= 0)
-				vc_op_uses(p, op, qt);
-			vc_op_uses(p, op, y);
-			p->op[op].macs = (uint64_t)(M * N * K);
 		}
 	}
 	set_vq(c, yv, y);
@@ -2118,6 +2310,126 @@ static int do_qlinear(struct lctx *c, int k)
 	}
 }
 
+/* an integer zero-point input (scalar, or per channel) */
+static int int_zp(struct lctx *c, const struct vc_node *n, unsigned int slot,
+		  int32_t *zp, unsigned int *cnt, int32_t dt)
+{
+	const struct vc_value *v = vc_in(c->m, n, slot);
+	size_t i, nz;
+
+	*cnt = 1;
+	zp[0] = 0;
+	if (!v)
+		return 0;
+	if (!v->cst) {
+		vc_unsupported(c->p, n, "input %u (zero point) is not a constant",
+			       slot);
+		return -1;
+	}
+	nz = vpuxc_tensor_count(v->cst);
+	if (!nz || nz > 4096 || (dt && vc_dt_of_onnx(v->cst->dtype) != dt)) {
+		vc_unsupported(c->p, n, "zero point '%s': %zu values of type %s",
+			       v->name, nz, vpuxc_dtype_name(v->cst->dtype));
+		return -1;
+	}
+	for (i = 0; i < nz; i++)
+		zp[i] = (int32_t)vc_cst_i(v->cst, i);
+	*cnt = (unsigned int)nz;
+	return 0;
+}
+
+/* ConvInteger / MatMulInteger: int32 accumulators out of the DPU */
+static int do_integer(struct lctx *c, int k)
+{
+	const struct vc_node *n = &c->m->n[k];
+	struct qprog *p = c->p;
+	const struct vc_value *y = vc_out(c->m, n, 0), *xv = vc_in(c->m, n, 0);
+	const struct vc_value *wv = vc_in(c->m, n, 1);
+	int x = vq_of(c, xv), conv = !strcmp(n->op, "ConvInteger"), r = -1;
+	struct qconst *w = calloc(1, sizeof(*w));
+	int32_t xzp[4096];
+	unsigned int nx, nw, i;
+
+	if (!w)
+		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+	if (!y)
+		goto out0;
+	if (x < 0) {
+		vc_unsupported(p, n, "input '%s' is not a tensor on the NPU",
+			       xv ? xv->name : "");
+		goto out;
+	}
+	if (int_zp(c, n, 2, xzp, &nx, p->t[x].dt) ||
+	    int_zp(c, n, 3, w->zp, &nw, 0))
+		goto out;
+	if (nx != 1) {
+		vc_unsupported(p, n, "the input zero point must be one value");
+		goto out;
+	}
+	x = with_params(c, x, 1.0, xzp[0]);
+	if (x < 0)
+		goto out;
+	w->n = nw;
+	w->axis = nw > 1 ? (conv ? 0 : 1) : -1;
+	for (i = 0; i < nw; i++)
+		w->scale[i] = 1.0;
+	if (conv) {
+		struct conv_args a;
+
+		memset(&a, 0, sizeof(a));
+		a.x = x;
+		a.sx = 1;
+		a.sy = 1;
+		a.dty = VPUX_DT_I32;
+		a.lo = -INFINITY;
+		a.hi = INFINITY;
+		a.alpha = 1;
+		if (wv && wv->cst && vc_dt_of_onnx(wv->cst->dtype)) {
+			w->data = wv->cst;
+			w->dt = vc_dt_of_onnx(wv->cst->dtype);
+			a.w = w;
+		} else if (wv && vq_of(c, wv) >= 0 && nw == 1) {
+			a.wt = vq_of(c, wv);
+			a.sw1 = 1;
+			a.wzp1 = w->zp[0];
+		} else {
+			vc_unsupported(p, n, "weights must be an 8-bit constant, or a tensor with one zero point");
+			goto out;
+		}
+		r = lower_conv(c, k, y, &a);
+	} else {
+		struct mm_args *m = calloc(1, sizeof(*m));
+
+		if (!m) {
+			r = vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+			goto out;
+		}
+		m->qop = 1;
+		m->nb = nw;
+		for (i = 0; i < nw; i++) {
+			m->sb[i] = 1;
+			m->zb[i] = w->zp[i];
+		}
+		m->a = x;
+		m->sa = 1;
+		m->za = xzp[0];
+		m->bv = wv;
+		m->alpha = m->beta = 1;
+		m->sy = 1;
+		m->dty = VPUX_DT_I32;
+		m->lo = -INFINITY;
+		m->hi = INFINITY;
+		r = lower_matmul(c, k, y, m);
+		free(m);
+	}
+out:
+	free(w);
+	return r;
+out0:
+	free(w);
+	return 0;
+}
+
 static int do_layout(struct lctx *c, int k)
 {
 	const struct vc_node *n = &c->m->n[k];
@@ -2265,6 +2577,8 @@ static int do_node(struct lctx *c, int k)
 		return do_dequantize(c, k);
 	if (!strcmp(op, "QLinearConv") || !strcmp(op, "QLinearMatMul"))
 		return do_qlinear(c, k);
+	if (!strcmp(op, "ConvInteger") || !strcmp(op, "MatMulInteger"))
+		return do_integer(c, k);
 	if (!strcmp(op, "Relu") || !strcmp(op, "Clip"))
 		return do_clip(c, k);
 	if (!strcmp(op, "Reshape") || !strcmp(op, "Flatten") ||

@@ -17,7 +17,7 @@
 
 #define QT_MAX_RANK 6
 
-enum qt_region { QR_SCRATCH, QR_WEIGHTS, QR_INPUT, QR_OUTPUT };
+enum qt_region { QR_SCRATCH, QR_WEIGHTS, QR_INPUT, QR_OUTPUT, QR_CMX };
 
 /* packed dims orders (Documentation/loadable.rst) */
 #define ORDER_NCHW	0x1234ull
@@ -53,6 +53,22 @@ struct qt {
 
 enum qop_kind { QOP_DMA, QOP_DPU, QOP_SHAVE };
 
+/* DPU operands: in, in2, bias, quant, out */
+enum { QD_IN, QD_IN2, QD_BIAS, QD_QUANT, QD_OUT, QD_N };
+
+/**
+ * struct qdpu - a DPU op before emission (tile.c splits it into bands)
+ * @d: the descriptor's shape, geometry and quantization fields (operand
+ *     addresses unused)
+ * @t: operand tensors (-1: none)
+ * @off, @len: byte sub-range of each operand (@len 0: the whole tensor)
+ */
+struct qdpu {
+	struct vpux_hw_dpu_desc d;
+	int t[QD_N];
+	uint64_t off[QD_N], len[QD_N];
+};
+
 #define QOP_MAX_T 6
 
 /**
@@ -63,10 +79,14 @@ enum qop_kind { QOP_DMA, QOP_DPU, QOP_SHAVE };
  * @node: index of the ONNX node it comes from (for the report), -1 glue
  * @t, @nt: tensors it reads or writes (liveness)
  * @macs: multiply-accumulates (report)
+ * @dpu: a DPU op's structured form (@text is made from it at emission)
+ * @tiles: bands it was split into (report)
  */
 struct qop {
 	int kind;
 	char *text;
+	struct qdpu *dpu;
+	unsigned int tiles;
 	int node;
 	int t[QOP_MAX_T];
 	unsigned int nt;
@@ -117,6 +137,13 @@ void vc_op_uses(struct qprog *p, int op, int t);
 __attribute__((format(printf, 3, 4)))
 void vc_unsupported(struct qprog *p, const struct vc_node *n,
 		    const char *fmt, ...);
+
+int vc_emit_dpu(struct qprog *p, int node, const struct qdpu *q);
+/* the vpux-asm statement of a DPU op */
+char *vc_dpu_text(const struct qdpu *q);
+
+/* tile.c: DPU ops into CMX bands with DMA in and out */
+int vc_tile(struct qprog *p);
 
 /* memory.c: offsets of scratch tensors (lifetime-based reuse) */
 int vc_place(struct qprog *p);

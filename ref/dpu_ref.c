@@ -10,7 +10,7 @@
 struct ref_ctx {
 	const struct vpux_hw_dpu_desc *d;
 	const struct vpux_dpu_operands *o;
-	bool in_s, w_s, out_s;
+	bool in_s, w_s;
 };
 
 static const struct vpux_hw_requant *ref_q(const struct ref_ctx *c, u32 oc)
@@ -22,12 +22,7 @@ static const struct vpux_hw_requant *ref_q(const struct ref_ctx *c, u32 oc)
 
 static void ref_store(const struct ref_ctx *c, size_t idx, s64 acc, u32 oc)
 {
-	s32 v = vpux_dpu_output(acc, ref_q(c, oc), c->d);
-
-	if (c->out_s)
-		((s8 *)c->o->out)[idx] = (s8)v;
-	else
-		((u8 *)c->o->out)[idx] = (u8)v;
+	vpux_dpu_store(c->d, c->o->out, idx, acc, ref_q(c, oc));
 }
 
 /* input element (y, x, ch) minus the zero point; false if in padding */
@@ -204,7 +199,6 @@ int vpux_ref_dpu_run(const struct vpux_hw_dpu_desc *d,
 		.o = o,
 		.in_s = d->flags & VPUX_DPU_F_IN_SIGNED,
 		.w_s = d->flags & VPUX_DPU_F_W_SIGNED,
-		.out_s = d->flags & VPUX_DPU_F_OUT_SIGNED,
 	};
 	int ret;
 

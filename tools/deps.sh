@@ -10,6 +10,10 @@ PKGS="$PKGS qemu-system-x86 qemu-user busybox-static"
 PKGS="$PKGS libdrm-dev libelf-dev libkmod-dev libnl-genl-3-dev libjson-c-dev"
 PKGS="$PKGS zlib1g-dev"
 PKGS="$PKGS sparse clang valgrind gcc-multilib gcc-riscv64-unknown-elf"
+# the ONNX compiler: its parser, its test models and their references
+PKGS="$PKGS dataset-fashion-mnist libonnx-dev libonnx-testdata"
+PKGS="$PKGS libprotobuf-c-dev protobuf-c-compiler"
+PKGS="$PKGS python3-jsonschema python3-numpy python3-onnx"
 
 missing=""
 for p in $PKGS; do
@@ -17,12 +21,22 @@ for p in $PKGS; do
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
+if [ -n "$missing" ]; then
+	echo "deps: installing:$missing"
+	SUDO=""
+	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -q >/dev/null
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi
 
-echo "deps: installing:$missing"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q >/dev/null
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+# onnxruntime-node (the reference of the compiler's models, tools/ort),
+# from the npm registry when node is there. --ignore-scripts: the
+# package's postinstall step downloads from a host that is not reachable
+# here and is not needed, the CPU library ships inside the package.
+ORT_DIR="$(cd "$(dirname "$0")" && pwd)/ort"
+if command -v npm >/dev/null 2>&1 && [ ! -d "$ORT_DIR/node_modules/onnxruntime-node" ]; then
+	echo "deps: npm ci in tools/ort"
+	(cd "$ORT_DIR" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+fi

@@ -23,3 +23,5 @@ $(VPUX_INFO_CHECK): tools/vpux-info/vpux-info-check.c uapi/drm/vpux_accel.h \
 		include/vpux_tap.h $(HW_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -o $@ $< $(JSONC_LIBS)
+
+-include tools/ort/ort.mk

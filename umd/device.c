@@ -31,6 +31,7 @@ int vpux_device_open(const char *name, struct vpux_device **out)
 		free(dev);
 		return ret;
 	}
+	pthread_mutex_init(&dev->cmx_lock, NULL);
 	*out = dev;
 	return 0;
 }
@@ -40,6 +41,7 @@ void vpux_device_close(struct vpux_device *dev)
 	if (!dev)
 		return;
 	dev->ops->close(dev->priv);
+	pthread_mutex_destroy(&dev->cmx_lock);
 	free(dev);
 }
 

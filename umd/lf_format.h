@@ -12,7 +12,7 @@
 
 #define VPUX_LF_MAGIC			0x5850564eu	/* "NVPX" */
 #define VPUX_LF_VERSION_MAJOR		1u
-#define VPUX_LF_VERSION_MINOR		0u
+#define VPUX_LF_VERSION_MINOR		1u	/* 1.1: CMX tensors */
 #define VPUX_LF_SEC_MAGIC		0x53585056u	/* "VPXS" */
 
 /* vpux_lf_sechdr.flags */
@@ -58,6 +58,11 @@ struct vpux_lf_header {
 #define VPUX_LF_RK_SCRATCH		2u
 #define VPUX_LF_RK_INPUT		3u
 #define VPUX_LF_RK_OUTPUT		4u
+/* 1.1: the NPU's on-chip memory, index = CMX tile (not MMU-translated) */
+#define VPUX_LF_RK_CMX			5u
+/* the CMX of target VPUX_TARGET_VPUX1 (Documentation/hw-model.rst) */
+#define VPUX_LF_CMX_TILES		4u
+#define VPUX_LF_CMX_TILE_SIZE		(256u * 1024u)
 #define VPUX_LF_REGION(k, i)		(((uint32_t)(k) << 16) | (uint32_t)(i))
 
 /* vpux_lf_tensor.flags */

@@ -121,6 +121,7 @@ static int check_tensors(const struct lf_image *img)
 		uint32_t k = VPUX_LF_REGION_KIND(t->region);
 		uint32_t idx = VPUX_LF_REGION_INDEX(t->region);
 		int io = k == VPUX_LF_RK_INPUT || k == VPUX_LF_RK_OUTPUT;
+		int cmx = k == VPUX_LF_RK_CMX;
 		uint64_t rsize, ext;
 
 		if (!name_ok(t->name))
@@ -128,8 +129,9 @@ static int check_tensors(const struct lf_image *img)
 		if (t->flags & ~VPUX_LF_T_FLAGS_ALL || t->reserved)
 			return BAD(S, i, t->reserved ? "reserved" : "flags",
 				   "unknown bits");
-		if (k < VPUX_LF_RK_WEIGHTS || k > VPUX_LF_RK_OUTPUT ||
-		    (!io && idx) ||
+		if (k < VPUX_LF_RK_WEIGHTS || k > VPUX_LF_RK_CMX ||
+		    (!io && !cmx && idx) ||
+		    (cmx && idx >= VPUX_LF_CMX_TILES) ||
 		    (k == VPUX_LF_RK_INPUT && idx >= img->hdr.num_inputs) ||
 		    (k == VPUX_LF_RK_OUTPUT && idx >= img->hdr.num_outputs))
 			return BAD(S, i, "region", "0x%x unknown", t->region);

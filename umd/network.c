@@ -135,6 +135,8 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 		const struct vpux_lf_tensor *t = &img->tensors[i];
 		uint32_t k = VPUX_LF_REGION_KIND(t->region);
 
+		if (k == VPUX_LF_RK_CMX)
+			net->uses_cmx = 1;
 		if (t->flags & VPUX_LF_T_IO)
 			net->io_tensor[VPUX_LF_REGION_INDEX(t->region) +
 				       (k == VPUX_LF_RK_OUTPUT ?

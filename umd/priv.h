@@ -12,6 +12,13 @@
 struct vpux_device {
 	const struct vpux_backend_ops *ops;
 	void *priv;
+	/*
+	 * The NPU's on-chip memory (CMX) is not per request: one request of
+	 * a network with CMX tensors at a time may be in flight on a device
+	 * (@cmx_holder, until it is seen finished).
+	 */
+	pthread_mutex_t cmx_lock;
+	struct vpux_request *cmx_holder;
 };
 
 struct vpux_buffer {
@@ -36,6 +43,7 @@ struct vpux_network {
 	uint32_t task_size;
 	unsigned int n_slots;
 	uint32_t *io_tensor;	/* tensor index of input i / output j */
+	int uses_cmx;		/* some tensor lives in CMX */
 };
 
 struct vpux_request {

@@ -15,6 +15,7 @@
 struct ref_ctx {
 	const struct lf_image *img;
 	unsigned char *weights, *scratch;
+	unsigned char *cmx;	/* VPUX_LF_CMX_TILES tiles, one after another */
 	unsigned char **in, **out;
 	/* SHAVE windows of the current op */
 	unsigned char *wbase[VPUX_LF_MAX_WINDOWS];
@@ -40,6 +41,9 @@ static unsigned char *ptr(struct ref_ctx *c, const struct vpux_lf_ref *r)
 		break;
 	case VPUX_LF_RK_INPUT:
 		base = c->in[idx];
+		break;
+	case VPUX_LF_RK_CMX:
+		base = c->cmx + (size_t)idx * VPUX_LF_CMX_TILE_SIZE;
 		break;
 	default:
 		base = c->out[idx];
@@ -171,7 +175,8 @@ int vpux_network_run_reference(struct vpux_network *net,
 	c.scratch = calloc(1, img->hdr.scratch_size ? img->hdr.scratch_size : 1);
 	c.in = calloc(nin + 1, sizeof(*c.in));
 	c.out = calloc(img->hdr.num_outputs, sizeof(*c.out));
-	if (!c.scratch || !c.in || !c.out)
+	c.cmx = calloc(VPUX_LF_CMX_TILES, VPUX_LF_CMX_TILE_SIZE);
+	if (!c.scratch || !c.in || !c.out || !c.cmx)
 		ret = vpux_err(VPUX_E_NOMEM, "reference: out of memory");
 	/* private copies: ops may use an input region as scratch */
 	for (i = 0; !ret && i < nin; i++) {
@@ -192,5 +197,6 @@ int vpux_network_run_reference(struct vpux_network *net,
 	free(c.in);
 	free(c.out);
 	free(c.scratch);
+	free(c.cmx);
 	return ret;
 }

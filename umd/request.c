@@ -63,6 +63,37 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 	return 0;
 }
 
+/* @r no longer runs: another request may use the CMX */
+static void cmx_release(struct vpux_request *r)
+{
+	struct vpux_device *dev = r->net->dev;
+
+	if (!r->net->uses_cmx)
+		return;
+	pthread_mutex_lock(&dev->cmx_lock);
+	if (dev->cmx_holder == r)
+		dev->cmx_holder = NULL;
+	pthread_mutex_unlock(&dev->cmx_lock);
+}
+
+/* claim the CMX for @r, or VPUX_E_BUSY while another request holds it */
+static int cmx_claim(struct vpux_request *r)
+{
+	struct vpux_device *dev = r->net->dev;
+	int ret = 0;
+
+	if (!r->net->uses_cmx)
+		return 0;
+	pthread_mutex_lock(&dev->cmx_lock);
+	if (dev->cmx_holder && dev->cmx_holder != r)
+		ret = vpux_err(VPUX_E_BUSY,
+			       "submit: the network uses the NPU's on-chip memory (CMX) and another request using it has not been waited for");
+	else
+		dev->cmx_holder = r;
+	pthread_mutex_unlock(&dev->cmx_lock);
+	return ret;
+}
+
 static void forget(struct vpux_request *r)
 {
 	struct vpux_device *dev = r->net->dev;
@@ -82,6 +113,7 @@ void vpux_request_destroy(struct vpux_request *r)
 	if (r->has_job)
 		dev->ops->wait(dev->priv, &r->job, 5000);
 	forget(r);
+	cmx_release(r);
 	if (r->has_prof)
 		dev->ops->bo_free(dev->priv, &r->prof);
 	dev->ops->bo_free(dev->priv, &r->scratch);
@@ -166,12 +198,17 @@ int vpux_request_submit(struct vpux_request *r)
 					"submit: the request is still running");
 		forget(r);
 	}
+	ret = cmx_claim(r);
+	if (ret)
+		return ret;
 	/* the scratch buffer is the request's alone: its last job is this one */
 	ret = dev->ops->submit(dev->priv, r->list, r->net->n_slots, r->prio,
 			       SLOT_SCRATCH, r->has_prof ? &r->prof : NULL,
 			       &job);
-	if (ret)
+	if (ret) {
+		cmx_release(r);
 		return ret;
+	}
 	r->job = job;
 	r->has_job = 1;
 	return 0;
@@ -189,6 +226,7 @@ int vpux_request_wait(struct vpux_request *r, int timeout_ms)
 	ret = dev->ops->wait(dev->priv, &r->job, timeout_ms);
 	if (ret)
 		return ret;
+	cmx_release(r);
 	ret = dev->ops->status(dev->priv, &r->job, &st);
 	if (!ret && st.state == VPUX_REQ_FAILED)
 		ret = vpux_err(VPUX_E_DEVICE,
@@ -199,6 +237,8 @@ int vpux_request_wait(struct vpux_request *r, int timeout_ms)
 
 int vpux_request_status(struct vpux_request *r, struct vpux_request_status *st)
 {
+	int ret;
+
 	if (!r || !st)
 		return vpux_err(VPUX_E_INVAL, "status: NULL argument");
 	if (!r->has_job) {
@@ -206,7 +246,10 @@ int vpux_request_status(struct vpux_request *r, struct vpux_request_status *st)
 		st->state = VPUX_REQ_IDLE;
 		return 0;
 	}
-	return r->net->dev->ops->status(r->net->dev->priv, &r->job, st);
+	ret = r->net->dev->ops->status(r->net->dev->priv, &r->job, st);
+	if (!ret && st->state != VPUX_REQ_RUNNING)
+		cmx_release(r);
+	return ret;
 }
 
 int vpux_request_op_cycles(struct vpux_request *r, unsigned int kind,

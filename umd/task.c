@@ -45,6 +45,13 @@ static struct dla_buf_ref ref(const struct lf_image *img,
 	if (!r->size)
 		return d;
 	t = &img->tensors[r->tensor];
+	if (VPUX_LF_REGION_KIND(t->region) == VPUX_LF_RK_CMX) {
+		d.index = VPUX_LF_REGION_INDEX(t->region);
+		d.flags = DLA_REF_CMX;
+		d.offset = (dla_u32)(t->offset + r->offset);
+		d.size = r->size;
+		return d;
+	}
 	d.index = slot_of(img, t->region);
 	d.offset = (dla_u32)(t->offset + r->offset);
 	d.size = r->size;

@@ -94,11 +94,13 @@ int vpuxc_model_fold_input(struct vpuxc_model *m,
  * @report: fill vpuxc_result.report with the human-readable report
  * @name: network name in the loadable (default: the ONNX graph name)
  * @vasm: fill vpuxc_result.vasm with the program as vpux-asm text
+ * @no_cmx: run every op from scratch memory (no CMX tiling)
  */
 struct vpuxc_options {
 	int report;
 	const char *name;
 	int vasm;
+	int no_cmx;
 };
 
 /**

@@ -139,7 +139,7 @@ static inline __UINT32_TYPE__ vpux_dpu_op_flags(__UINT32_TYPE__ op)
 	if (op <= VPUX_DPU_OP_MATMUL)
 		return VPUX_DPU_F_ALL;
 	if (op <= VPUX_DPU_OP_MUL)
-		return VPUX_DPU_F_ALL & ~VPUX_DPU_F_BIAS;
+		return VPUX_DPU_F_ALL & ~(VPUX_DPU_F_BIAS | VPUX_DPU_F_OUT_I32);
 	return VPUX_DPU_F_IN_SIGNED | VPUX_DPU_F_OUT_SIGNED;
 }
 
@@ -265,6 +265,29 @@ vpux_dpu_check_quant(const struct vpux_hw_dpu_desc *d)
 	__UINT32_TYPE__ out_b = vpux_dpu_q8_bias(f, VPUX_DPU_F_OUT_SIGNED);
 	int add = d->op == VPUX_DPU_OP_ADD;
 
+	if (f & VPUX_DPU_F_OUT_I32) {
+		/* raw accumulators: no output stage, so none of its fields */
+		if (!vpux_dpu_q8_ok(d->in_zp,
+				    vpux_dpu_q8_bias(f, VPUX_DPU_F_IN_SIGNED)))
+			return VPUX_DPU_RULE_IN_ZP;
+		if (!vpux_dpu_q8_ok(d->in2_zp,
+				    vpux_dpu_q8_bias(f, VPUX_DPU_F_W_SIGNED)))
+			return VPUX_DPU_RULE_IN2_ZP;
+		if (d->out_zp)
+			return VPUX_DPU_RULE_OUT_ZP;
+		if (!vpux_dpu_requant_zero(&d->requant))
+			return VPUX_DPU_RULE_REQUANT;
+		if (!vpux_dpu_requant_zero(&d->in_scale))
+			return VPUX_DPU_RULE_IN_SCALE;
+		if (!vpux_dpu_requant_zero(&d->in2_scale))
+			return VPUX_DPU_RULE_IN2_SCALE;
+		if (d->act_min)
+			return VPUX_DPU_RULE_ACT_MIN;
+		if (d->act_max)
+			return VPUX_DPU_RULE_ACT_MAX;
+		return VPUX_DPU_RULE_OK;
+	}
+
 	if (!vpux_dpu_q8_ok(d->in_zp, vpux_dpu_q8_bias(f, VPUX_DPU_F_IN_SIGNED)))
 		return VPUX_DPU_RULE_IN_ZP;
 	if (d->op >= VPUX_DPU_OP_MAXPOOL ? d->in2_zp != 0 :
@@ -358,6 +381,10 @@ vpux_dpu_check(const struct vpux_hw_dpu_desc *d, struct vpux_dpu_extents *ext)
 		return VPUX_DPU_RULE_OP;
 	if (d->flags & ~vpux_dpu_op_flags(d->op))
 		return VPUX_DPU_RULE_FLAGS;
+	/* int32 output has no sign flag and no requant records */
+	if ((d->flags & VPUX_DPU_F_OUT_I32) &&
+	    (d->flags & (VPUX_DPU_F_OUT_SIGNED | VPUX_DPU_F_PER_CHANNEL)))
+		return VPUX_DPU_RULE_FLAGS;
 	if (d->reserved0 | d->reserved[0] | d->reserved[1])
 		return VPUX_DPU_RULE_RESERVED;
 	in = vpux_dpu_vol(d->in_h, d->in_w, d->in_c);
@@ -375,6 +402,8 @@ vpux_dpu_check(const struct vpux_hw_dpu_desc *d, struct vpux_dpu_extents *ext)
 	ext->in = in;
 	ext->out = out;
 	vpux_dpu_sizes(d, ext);
+	if (d->flags & VPUX_DPU_F_OUT_I32)
+		ext->out = out * sizeof(__INT32_TYPE__);	/* bytes */
 	return VPUX_DPU_RULE_OK;
 }
 

@@ -55,6 +55,30 @@ static inline s32 vpux_dpu_output(s64 acc, const struct vpux_hw_requant *q,
 			      d->act_min, d->act_max);
 }
 
+/*
+ * Store one output element of a DPU op: the output stage into an 8-bit
+ * element, or (VPUX_DPU_F_OUT_I32) the saturated accumulator as a little
+ * endian int32, byte by byte (operands need not be aligned).
+ */
+static inline void vpux_dpu_store(const struct vpux_hw_dpu_desc *d,
+				  void *out, size_t idx, s64 acc,
+				  const struct vpux_hw_requant *q)
+{
+	if (d->flags & VPUX_DPU_F_OUT_I32) {
+		u32 v = (u32)vpux_clamp_s64(acc, -2147483647 - 1, 2147483647);
+		u8 *p = (u8 *)out + idx * 4;
+
+		p[0] = (u8)v;
+		p[1] = (u8)(v >> 8);
+		p[2] = (u8)(v >> 16);
+		p[3] = (u8)(v >> 24);
+	} else if (d->flags & VPUX_DPU_F_OUT_SIGNED) {
+		((s8 *)out)[idx] = (s8)vpux_dpu_output(acc, q, d);
+	} else {
+		((u8 *)out)[idx] = (u8)vpux_dpu_output(acc, q, d);
+	}
+}
+
 /* Round-half-away-from-zero quotient of @num by @den > 0 (32-bit only). */
 static inline s32 vpux_div_round(s32 num, s32 den)
 {

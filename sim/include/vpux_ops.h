@@ -25,6 +25,23 @@ u64 vpux_dpu_cycles(const struct vpux_hw_dpu_desc *d);
 int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
 		 const struct vpux_dpu_operands *o);
 
+#ifndef __KERNEL__
+/*
+ * User space: which code vpux_dpu_run() uses. AUTO (the default) picks the
+ * best the CPU supports, once; GENERIC forces the portable code the
+ * kernel build runs (tests and benchmarks compare the two); AVX2 asks for
+ * the x86-64 AVX2 kernels (dense and depthwise CONV, MATMUL), granted
+ * only where the build has them and the CPU supports them. Returns the
+ * path now in use (never AUTO). Process-wide; not for use while ops run.
+ */
+enum vpux_dpu_path {
+	VPUX_DPU_PATH_AUTO = 0,
+	VPUX_DPU_PATH_GENERIC = 1,
+	VPUX_DPU_PATH_AVX2 = 2,
+};
+int vpux_dpu_set_path(int path);
+#endif
+
 /*
  * Cancellation granularity of the DPU kernels: they call @yield after
  * every output row and, within a row, as soon as this many operations

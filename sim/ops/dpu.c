@@ -16,6 +16,11 @@
  *  - depthwise convolution (weights transposed per block of channels) and
  *    pooling vectorise over channels instead.
  *
+ * This is the code the kernel module runs. User-space x86-64 builds first
+ * offer dense and depthwise CONV and MATMUL to the AVX2 kernels of
+ * dpu_simd.c, chosen at run time (VPUX_DPU_SIMD, vpux_dpu_set_path());
+ * they write the same bytes.
+ *
  * Every valid descriptor keeps |sum (x - xz)(w - wz)| below 2^31
  * (VPUX_DPU_MAX_K), so the folded terms are combined modulo 2^32 and the
  * result is exact. No floating point, no libc, no 64-bit division.
@@ -33,8 +38,11 @@
  * User-space builds let GCC vectorise the dot products (-O2 alone uses
  * the "very cheap" cost model, which skips loops of unknown length); the
  * kernel build has no SIMD and keeps the plain scalar code.
+ * VPUX_DPU_SCALAR builds user-space code like the kernel's (bench_dpu
+ * times it): no vectorisation, no SIMD kernels.
  */
-#if !defined(__KERNEL__) && defined(__GNUC__) && !defined(__clang__)
+#if !defined(__KERNEL__) && !defined(VPUX_DPU_SCALAR) && defined(__GNUC__) && \
+	!defined(__clang__)
 #define DPU_VEC	__attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #else
 #define DPU_VEC
@@ -45,8 +53,8 @@
  * points lie in the operand's range), which lets vectorised code use
  * 16-bit multiplies; scalar code is faster without the narrowing.
  */
-#if !defined(__KERNEL__) && defined(__GNUC__) && !defined(__clang__) && \
-	(defined(__SSE2__) || defined(__ARM_NEON))
+#if !defined(__KERNEL__) && !defined(VPUX_DPU_SCALAR) && defined(__GNUC__) && \
+	!defined(__clang__) && (defined(__SSE2__) || defined(__ARM_NEON))
 typedef s16 dw_diff_t;
 #else
 typedef s32 dw_diff_t;
@@ -243,14 +251,9 @@ dpu_q(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o, u32 c
 
 static inline void dpu_store(const struct vpux_hw_dpu_desc *d,
 			     const struct vpux_dpu_operands *o, size_t idx,
-			     s64 acc, u32 c, bool out_s)
+			     s64 acc, u32 c)
 {
-	s32 v = vpux_dpu_output(acc, dpu_q(d, o, c), d);
-
-	if (out_s)
-		((s8 *)o->out)[idx] = (s8)v;
-	else
-		((u8 *)o->out)[idx] = (u8)v;
+	vpux_dpu_store(d, o->out, idx, acc, dpu_q(d, o, c));
 }
 
 /* Returns true if the op must stop (see VPUX_DPU_YIELD_WORK). */
@@ -364,7 +367,6 @@ conv_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
-	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	u32 combo = (in_s ? 1u : 0u) | (w_s ? 2u : 0u);
 	u32 xz = (u32)d->in_zp, wz = (u32)d->in2_zp;
 	u32 kfull = g->kh * g->kw * g->cin_g;	/* weights per oc */
@@ -396,7 +398,7 @@ conv_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
 			dpu_store(d, o, obase + oc + b,
 				  (s64)(s32)acc +
 				  ((d->flags & VPUX_DPU_F_BIAS) ?
-				   o->bias[oc + b] : 0), oc + b, out_s);
+				   o->bias[oc + b] : 0), oc + b);
 		}
 	}
 }
@@ -529,14 +531,13 @@ static noinline_for_stack void dw_store(const struct vpux_hw_dpu_desc *d,
 					const s32 *acc, u32 c0, u32 n,
 					size_t obase)
 {
-	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	u32 c;
 
 	for (c = 0; c < n; c++)
 		dpu_store(d, o, obase + c,
 			  (s64)acc[c] + ((d->flags & VPUX_DPU_F_BIAS) ?
 					 o->bias[c0 + c] : 0),
-			  c0 + c, out_s);
+			  c0 + c);
 }
 
 /*
@@ -674,7 +675,6 @@ static noinline_for_stack void pool_pixel(const struct vpux_hw_dpu_desc *d,
 					  u32 n, size_t obase)
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
-	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	bool is_max = d->op == VPUX_DPU_OP_MAXPOOL;
 	s32 count = (s32)((p->ky1 - p->ky0) * (p->kx1 - p->kx0));
 	const u8 *in = (const u8 *)o->in + c0;
@@ -704,7 +704,7 @@ static noinline_for_stack void pool_pixel(const struct vpux_hw_dpu_desc *d,
 			v = acc[c] - d->in_zp;
 		else
 			v = vpux_div_round(acc[c] - count * d->in_zp, count);
-		dpu_store(d, o, obase + c, v, c0 + c, out_s);
+		dpu_store(d, o, obase + c, v, c0 + c);
 	}
 }
 
@@ -750,7 +750,6 @@ static bool dpu_eltwise(const struct vpux_hw_dpu_desc *d,
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
-	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
 	bool is_add = d->op == VPUX_DPU_OP_ADD;
 	size_t row = (size_t)d->in_w * d->in_c, base = 0;
 	u64 since = 0;
@@ -767,7 +766,7 @@ static bool dpu_eltwise(const struct vpux_hw_dpu_desc *d,
 				      vpux_requant(b, &d->in2_scale);
 			else
 				acc = a * b;
-			dpu_store(d, o, base + i, acc, c, out_s);
+			dpu_store(d, o, base + i, acc, c);
 			if (++c == d->in_c)
 				c = 0;
 			if (dpu_work(o, &since, 1))
@@ -779,6 +778,15 @@ static bool dpu_eltwise(const struct vpux_hw_dpu_desc *d,
 	}
 	return false;
 }
+
+#if !defined(__KERNEL__) && !defined(VPUX_DPU_SIMD)
+/* no SIMD kernels in this build (dpu_simd.c has the others) */
+int vpux_dpu_set_path(int path)
+{
+	(void)path;
+	return VPUX_DPU_PATH_GENERIC;
+}
+#endif
 
 /**
  * vpux_dpu_run() - execute a DPU descriptor on host copies of its operands
@@ -808,6 +816,10 @@ int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
 	ret = vpux_dpu_check_operands(d, o);
 	if (ret)
 		return ret;
+#ifdef VPUX_DPU_SIMD
+	if (vpux_dpu_simd_run(d, o, &ret))
+		return ret;
+#endif
 	dpu_geom_init(&g, d);
 	switch (d->op) {
 	case VPUX_DPU_OP_CONV:

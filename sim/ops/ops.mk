@@ -11,13 +11,27 @@ OPS_CFLAGS := -I$(SRCTOP)/sim/include -I$(SRCTOP)/sim/ops $(HW_CFLAGS)
 OPS_HDRS := $(wildcard $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/sim/include/vpux_ops.h \
 	$(SRCTOP)/sim/include/vpux_sim_compat.h $(HW_HDRS)
 
-OPS_TESTS := $(B)/ops/test_dpu $(B)/ops/test_shave
+OPS_TESTS := $(B)/ops/test_dpu $(B)/ops/test_dpu_paths $(B)/ops/test_shave
 OPS_BENCH := $(B)/ops/bench_dpu $(B)/ops/bench_shave
 
 $(B)/ops/test_%: $(SRCTOP)/sim/ops/tests/test_%.c $(OPS_SRCS) $(REF_SRCS) \
 		$(OPS_HDRS) $(SRCTOP)/sim/ops/tests/ops_test.h
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(OPS_CFLAGS) -o $@ $< $(OPS_SRCS) $(REF_SRCS) -lm
+
+# bench_dpu also times dpu.c as the kernel builds it: no vectorisation, no
+# SIMD kernels, no vector registers, renamed vpux_dpu_run_kscalar().
+$(B)/ops/dpu_kscalar.o: $(SRCTOP)/sim/ops/dpu.c $(OPS_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) $(OPS_CFLAGS) -DVPUX_DPU_SCALAR -mgeneral-regs-only \
+		-Dvpux_dpu_run=vpux_dpu_run_kscalar \
+		-Dvpux_dpu_set_path=vpux_dpu_set_path_kscalar -c -o $@ $<
+
+$(B)/ops/bench_dpu: $(SRCTOP)/sim/ops/tests/bench_dpu.c $(OPS_SRCS) $(REF_SRCS) \
+		$(OPS_HDRS) $(SRCTOP)/sim/ops/tests/ops_test.h $(B)/ops/dpu_kscalar.o
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) $(OPS_CFLAGS) -DVPUX_SRCTOP='"$(SRCTOP)"' -o $@ $< \
+		$(OPS_SRCS) $(REF_SRCS) $(B)/ops/dpu_kscalar.o -lm
 
 $(B)/ops/bench_%: $(SRCTOP)/sim/ops/tests/bench_%.c $(OPS_SRCS) $(REF_SRCS) \
 		$(OPS_HDRS) $(SRCTOP)/sim/ops/tests/ops_test.h
@@ -26,6 +40,11 @@ $(B)/ops/bench_%: $(SRCTOP)/sim/ops/tests/bench_%.c $(OPS_SRCS) $(REF_SRCS) \
 
 HOST_TESTS += $(OPS_TESTS)
 BENCH_PROGS += $(OPS_BENCH)
+
+# the DPU benchmark alone (make bench also boots the VM for bench-vm)
+.PHONY: bench-dpu
+bench-dpu: $(B)/ops/bench_dpu
+	$(B)/ops/bench_dpu
 
 .PHONY: ops-check
 ops-check: $(OPS_TESTS)

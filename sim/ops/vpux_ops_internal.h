@@ -28,6 +28,19 @@
 #define VPUX_WRAPS
 #endif
 
+/*
+ * User-space x86-64 builds add SIMD DPU kernels (dpu_simd.c), chosen at
+ * run time; the kernel and freestanding builds run the generic code only.
+ */
+#if !defined(__KERNEL__) && !defined(VPUX_DPU_SCALAR) && \
+	defined(__STDC_HOSTED__) && __STDC_HOSTED__ && defined(__x86_64__) && \
+	defined(__GNUC__)
+#define VPUX_DPU_SIMD	1
+/* true if the SIMD path ran @d (result in *@ret); false: run it generic */
+bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
+		       const struct vpux_dpu_operands *o, int *ret);
+#endif
+
 /* estimated cycles of a prepared job */
 u64 vpux_shave_job_cycles(const struct vpux_shave_job *job);
 

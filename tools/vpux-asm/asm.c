@@ -177,10 +177,12 @@ static int region_of(struct st *s, const struct tok *t, const char *v,
 		*r = VPUX_LF_REGION(VPUX_LF_RK_INPUT, i);
 	else if (sscanf(v, "output%u", &i) == 1 && i < VPUX_LF_MAX_IO)
 		*r = VPUX_LF_REGION(VPUX_LF_RK_OUTPUT, i);
+	else if (sscanf(v, "cmx%u", &i) == 1 && i < VPUX_LF_CMX_TILES)
+		*r = VPUX_LF_REGION(VPUX_LF_RK_CMX, i);
 	else
 		return fail(s, t->col,
-			    "unknown region '%s' (weights, scratch, inputN, outputN)",
-			    v);
+			    "unknown region '%s' (weights, scratch, inputN, outputN, cmx0..cmx%u)",
+			    v, VPUX_LF_CMX_TILES - 1);
 	return 0;
 }
 
@@ -460,7 +462,7 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 				VPUX_LF_RK_SCRATCH ? &s->send : NULL;
 
 		if (!end)
-			return fail(s, t[0].col, "offset= needed in an I/O region");
+			return fail(s, t[0].col, "offset= needed in an I/O or CMX region");
 		tt->offset = (*end + 63) & ~63ull;
 	}
 	if (VPUX_LF_REGION_KIND(region) == VPUX_LF_RK_WEIGHTS) {

@@ -43,12 +43,13 @@ static char *slurp(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct asm_opts o = { 0, NULL, NULL, 0 };
 	const char *out = "a.vpux", *in = NULL;
+	struct asm_opts o;
 	struct lf_image img;
 	char *text, *dir;
 	int i, ret;
 
+	memset(&o, 0, sizeof(o));
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];

@@ -23,10 +23,11 @@ static const struct lf_image *G;
 static void region_name(char *buf, size_t n, uint32_t r)
 {
 	static const char *const k[] = { "?", "weights", "scratch", "input",
-					 "output" };
+					 "output", "cmx" };
 	uint32_t kind = VPUX_LF_REGION_KIND(r);
 
-	if (kind == VPUX_LF_RK_INPUT || kind == VPUX_LF_RK_OUTPUT)
+	if (kind == VPUX_LF_RK_INPUT || kind == VPUX_LF_RK_OUTPUT ||
+	    kind == VPUX_LF_RK_CMX)
 		snprintf(buf, n, "%s%u", k[kind], VPUX_LF_REGION_INDEX(r));
 	else
 		snprintf(buf, n, "%s", k[kind <= 4 ? kind : 0]);

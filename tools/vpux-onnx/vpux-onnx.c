@@ -4,7 +4,7 @@
  * backend tests (Documentation/vpux-onnx.rst).
  *
  *	vpux-onnx compile MODEL.onnx -o OUT.vpuxl [--report] [--vasm FILE]
- *			  [--name NAME] [--fold NAME=FILE]...
+ *			  [--name NAME] [--no-cmx] [--fold NAME=FILE]...
  *	vpux-onnx run MODEL.onnx|NET.vpuxl --input NAME=FILE... --output-dir DIR
  *		      [--device inproc|/dev/accel/accelN] [--json]
  *	vpux-onnx test DIR... [--device ...] [--json]
@@ -40,7 +40,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: vpux-onnx compile MODEL.onnx -o OUT.vpuxl [--report] [--vasm FILE]\n"
-		"                         [--name NAME] [--fold NAME=FILE]...\n"
+		"                         [--name NAME] [--no-cmx] [--fold NAME=FILE]...\n"
 		"       vpux-onnx run MODEL.onnx|NET.vpuxl --input NAME=FILE... --output-dir DIR\n"
 		"                     [--device inproc|/dev/accel/accelN] [--json]\n"
 		"       vpux-onnx test DIR... [--device inproc|/dev/accel/accelN] [--json]\n"
@@ -439,10 +439,11 @@ static int cmd_compile(int argc, char **argv)
 		{ "vasm", required_argument, NULL, 'v' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "fold", required_argument, NULL, 'f' },
+		{ "no-cmx", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct vpuxc_options o = { 0, NULL, 0 };
+	struct vpuxc_options o = { .report = 0 };
 	struct vpuxc_result r;
 	struct named fold[MAX_INPUTS];
 	const char *outp = NULL, *vasm = NULL;
@@ -465,6 +466,9 @@ static int cmd_compile(int argc, char **argv)
 			break;
 		case 'n':
 			o.name = optarg;
+			break;
+		case 'c':
+			o.no_cmx = 1;
 			break;
 		case 'f':
 			if (nfold == MAX_INPUTS) {

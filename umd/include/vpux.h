@@ -361,7 +361,19 @@ enum vpux_priority {
  * Return: 0, or VPUX_E_INVAL for an unknown priority.
  */
 int vpux_request_set_priority(struct vpux_request *req, unsigned int priority);
-/** vpux_request_submit() - start it; every input and output bound */
+/**
+ * vpux_request_submit() - start it; every input and output bound
+ * @req: the request
+ *
+ * The NPU's on-chip memory (CMX) belongs to no request: while a request
+ * of a network with CMX tensors (loadable 1.1) runs, submitting another
+ * such request on the same device fails with VPUX_E_BUSY until the first
+ * one has been seen finished by vpux_request_wait() or
+ * vpux_request_status() (or destroyed).
+ *
+ * Return: 0; VPUX_E_UNBOUND, VPUX_E_STATE (still running), VPUX_E_BUSY,
+ * or the backend's error.
+ */
 int vpux_request_submit(struct vpux_request *req);
 /** vpux_request_wait() - @timeout_ms < 0 waits forever; 0 or error */
 int vpux_request_wait(struct vpux_request *req, int timeout_ms);

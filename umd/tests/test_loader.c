@@ -81,6 +81,16 @@ static void test_semantic(void)
 	expect(VPUX_E_FORMAT, "field region", "unknown region kind");
 	img.tensors[T_C].region = VPUX_LF_REGION(VPUX_LF_RK_INPUT, 3);
 	expect(VPUX_E_FORMAT, "field region", "input index out of range");
+	img.tensors[T_C].region = VPUX_LF_REGION(VPUX_LF_RK_CMX, 3);
+	img.tensors[T_C].offset = VPUX_LF_CMX_TILE_SIZE - img.tensors[T_C].size;
+	tap_check(lf_validate(&img) == 0, "tensor at the end of CMX tile 3 (1.1)");
+	fresh();
+	img.tensors[T_C].region = VPUX_LF_REGION(VPUX_LF_RK_CMX,
+						 VPUX_LF_CMX_TILES);
+	expect(VPUX_E_FORMAT, "field region", "CMX tile out of range");
+	img.tensors[T_C].region = VPUX_LF_REGION(VPUX_LF_RK_CMX, 0);
+	img.tensors[T_C].offset = VPUX_LF_CMX_TILE_SIZE - 64;
+	expect(VPUX_E_FORMAT, "field offset/size", "tensor past the end of its CMX tile");
 	img.tensors[T_X].flags = 0;
 	expect(VPUX_E_FORMAT, "record 0: field offset/size",
 	       "input without descriptor");
@@ -261,6 +271,7 @@ static void rewrite(int code, const char *what, const char *name)
 
 static void test_container(void)
 {
+	char vbuf[128];
 	struct lf_extra_section ex;
 	unsigned char *p, *q;
 	size_t n, i, bad = 0;
@@ -326,9 +337,14 @@ static void test_container(void)
 
 	fresh();
 	img.hdr.version_major = 2;
-	rewrite(VPUX_E_VERSION, ".vpux.header: version 2.0", "unknown major");
+	snprintf(vbuf, sizeof(vbuf), ".vpux.header: version 2.%u",
+		 VPUX_LF_VERSION_MINOR);
+	rewrite(VPUX_E_VERSION, vbuf, "unknown major");
+	img.hdr.version_major = 1;
 	img.hdr.version_minor = VPUX_LF_VERSION_MINOR + 1;
-	rewrite(VPUX_E_VERSION, "version 1.1", "newer minor");
+	snprintf(vbuf, sizeof(vbuf), "version 1.%u, this reader supports 1.0..1.%u",
+		 VPUX_LF_VERSION_MINOR + 1, VPUX_LF_VERSION_MINOR);
+	rewrite(VPUX_E_VERSION, vbuf, "newer minor");
 	img.hdr.magic = 7;
 	rewrite(VPUX_E_FORMAT, ".vpux.header: field magic", "bad header magic");
 

@@ -68,7 +68,7 @@ static int bounded(const struct vpuxc_model *m)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vpuxc_model *m;
-	struct vpuxc_options o = { 1, NULL, 1 };
+	struct vpuxc_options o = { .report = 1, .vasm = 1 };
 	struct vpuxc_result r;
 	struct vpuxc_io_table io;
 

@@ -4,10 +4,22 @@
  * of the plain reference loops (vpux_ref_dpu_run) on the same operands in
  * the same run, and their ratio. Prints figures; not a test (the design
  * target for int8 convolution is a ratio >= 4).
+ *
+ * Then the 56x56x64 -> 64 3x3 convolution on each code path of the model
+ * (the dispatched one, the generic user-space code, and dpu.c built like
+ * the kernel builds it: ops.mk compiles it a second time with
+ * VPUX_DPU_SCALAR and no vector registers as vpux_dpu_run_kscalar()),
+ * against onnxruntime's single-threaded QLinearConv on the same shape
+ * (tools/bench/ort_conv_bench.js, skipped when node or onnxruntime-node
+ * is missing). The target: the dispatched path at >= 0.5x onnxruntime.
  */
 #include <time.h>
 
 #include "ops_test.h"
+
+/* dpu.c compiled like the kernel's build (ops.mk) */
+int vpux_dpu_run_kscalar(const struct vpux_hw_dpu_desc *d,
+			 const struct vpux_dpu_operands *o);
 
 static double now(void)
 {
@@ -37,6 +49,41 @@ static double best_of(int reps, int (*run)(const struct vpux_hw_dpu_desc *,
 			best = t;
 	}
 	return best;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * At least @min_reps runs and as many more as fit in @budget seconds (up
+ * to 200): best and median time, like the onnxruntime script measures.
+ */
+static double best_med(double budget, int min_reps,
+		       int (*run)(const struct vpux_hw_dpu_desc *,
+				  const struct vpux_dpu_operands *),
+		       const struct vpux_hw_dpu_desc *d,
+		       const struct vpux_dpu_operands *o, double *med)
+{
+	double t[200], end = now() + budget;
+	int n = 0;
+
+	run(d, o);	/* warm up */
+	while (n < min_reps || (n < 200 && now() < end)) {
+		double t0 = now();
+
+		if (run(d, o)) {
+			fprintf(stderr, "run failed\n");
+			exit(1);
+		}
+		t[n++] = now() - t0;
+	}
+	qsort(t, n, sizeof(t[0]), cmp_double);
+	*med = t[n / 2];
+	return t[0];
 }
 
 static void bench(const char *name, const struct vpux_hw_dpu_desc *d)
@@ -92,12 +139,80 @@ static void conv_desc(struct vpux_hw_dpu_desc *d, u16 hw, u16 cin, u16 cout,
 	d->requant.shift = 10;
 }
 
+static const char *const path_name[] = { "auto", "generic", "avx2" };
+
+/* the target shape on every path of the model, then onnxruntime */
+static void bench_paths(const struct vpux_hw_dpu_desc *d)
+{
+	struct vpux_dpu_extents e;
+	struct vpux_dpu_operands o = { 0 };
+	double t_simd, t_gen, t_ks, m_simd, m_gen, m_ks, g_simd, g_ort = 0;
+	int path = vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
+	char line[512];
+	u8 *ref;
+	bool same, skipped = false;
+	FILE *f;
+
+	vpux_dpu_extents(d, &e);
+	o.in = ot_alloc_rand(e.in);
+	o.in2 = ot_alloc_rand(e.in2);
+	o.bias = ot_alloc_rand(e.bias);
+	o.out = ot_alloc_rand(e.out);
+	ref = malloc(e.out);
+	t_simd = best_med(1.5, 10, vpux_dpu_run, d, &o, &m_simd);
+	memcpy(ref, o.out, e.out);
+	vpux_dpu_set_path(VPUX_DPU_PATH_GENERIC);
+	t_gen = best_med(0.5, 3, vpux_dpu_run, d, &o, &m_gen);
+	same = !memcmp(ref, o.out, e.out);
+	vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
+	t_ks = best_med(0.5, 3, vpux_dpu_run_kscalar, d, &o, &m_ks);
+	same = same && !memcmp(ref, o.out, e.out);
+	g_simd = e.macs / t_simd * 1e-9;
+	printf("\nconv 56x56x64 -> 64 3x3 pad 1, u8 x s8, per-tensor zero points, one thread\n");
+	printf("(best of runs in 1.5 s / 0.5 s / 0.5 s; median in brackets):\n");
+	printf("  model, dispatched (%s):         %7.3f ms (%7.3f)  %7.2f GMAC/s\n",
+	       path_name[path], t_simd * 1e3, m_simd * 1e3, g_simd);
+	printf("  model, generic user space:       %7.3f ms (%7.3f)  %7.2f GMAC/s\n",
+	       t_gen * 1e3, m_gen * 1e3, e.macs / t_gen * 1e-9);
+	printf("  model, scalar as in the kernel:  %7.3f ms (%7.3f)  %7.2f GMAC/s\n",
+	       t_ks * 1e3, m_ks * 1e3, e.macs / t_ks * 1e-9);
+	printf("  the three paths: %s\n", same ? "bit-exact" : "MISMATCH");
+	fflush(stdout);
+	f = popen("if command -v node >/dev/null 2>&1; then node "
+		  VPUX_SRCTOP "/tools/bench/ort_conv_bench.js 2>&1; else "
+		  "echo 'skipped: node not installed (make deps)'; fi", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "ort: gmacs=%lf", &g_ort) == 1)
+			continue;
+		skipped |= !strncmp(line, "skipped:", 8);
+		printf("  %s%s", skipped ? "onnxruntime " : "", line);
+	}
+	if (!f || pclose(f) != 0 || g_ort <= 0) {
+		if (!skipped)
+			printf("  onnxruntime: no figure%s\n",
+			       f ? "" : " (cannot run node)");
+	} else {
+		printf("  model / onnxruntime (best layout): %.2fx (target >= 0.5x)\n",
+		       g_simd / g_ort);
+	}
+	printf("bench_dpu: model_gmacs=%.2f generic_gmacs=%.2f scalar_gmacs=%.2f ort_gmacs=%.2f\n",
+	       g_simd, e.macs / t_gen * 1e-9, e.macs / t_ks * 1e-9, g_ort);
+	free((void *)o.in);
+	free((void *)o.in2);
+	free((void *)o.bias);
+	free(o.out);
+	free(ref);
+	if (!same)
+		exit(1);
+}
+
 int main(void)
 {
 	struct vpux_hw_dpu_desc d;
 
 	ot_seed(1);
-	printf("DPU int8 kernels: optimised model vs plain reference loop (target >= 4x for conv)\n");
+	printf("DPU int8 kernels: optimised model (%s) vs plain reference loop (target >= 4x for conv)\n",
+	       path_name[vpux_dpu_set_path(VPUX_DPU_PATH_AUTO)]);
 	conv_desc(&d, 56, 64, 64, 3, 1);
 	bench("conv 56x56x64 -> 64, 3x3 pad 1", &d);
 	conv_desc(&d, 28, 128, 128, 3, 1);
@@ -113,5 +228,7 @@ int main(void)
 	d.stride_h = d.stride_w = d.dilation_h = d.dilation_w = 0;
 	d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = 0;
 	bench("matmul 196x512 * 512x512", &d);
+	conv_desc(&d, 56, 64, 64, 3, 1);
+	bench_paths(&d);
 	return 0;
 }

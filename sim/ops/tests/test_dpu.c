@@ -55,6 +55,7 @@ static void kat(const char *name, const struct vpux_hw_dpu_desc *d,
 		.in = in, .in2 = in2, .bias = bias, .quant = quant, .out = out,
 	};
 	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
+	bool i32 = d->flags & VPUX_DPU_F_OUT_I32;
 	int ret, ret2, ok = 1;
 	u64 i;
 
@@ -62,8 +63,11 @@ static void kat(const char *name, const struct vpux_hw_dpu_desc *d,
 	if (!tap_check(ret == 0 && e.out <= sizeof(out), "kat %s: valid", name))
 		return;
 	ret = vpux_ref_dpu_run(d, &o);
-	for (i = 0; i < e.out; i++) {
-		s32 v = out_s ? (s32)(s8)out[i] : (s32)out[i];
+	for (i = 0; i < e.out / (i32 ? 4 : 1); i++) {
+		s32 v = i32 ? (s32)((u32)out[4 * i] | (u32)out[4 * i + 1] << 8 |
+				    (u32)out[4 * i + 2] << 16 |
+				    (u32)out[4 * i + 3] << 24) :
+			out_s ? (s32)(s8)out[i] : (s32)out[i];
 
 		if (v != want[i]) {
 			tap_diag("%s: out[%llu] = %d, want %d", name,
@@ -126,6 +130,39 @@ static void test_kat(void)
 		d.kernel_h = d.kernel_w = 2;
 		d.out_h = d.out_w = 2;
 		kat("conv 3x3 k2", &d, in, w, NULL, NULL, want);
+	}
+	{	/* int32 output: the raw accumulators, bias added */
+		static const u8 in[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+		static const s8 w[4] = { 1, -1, 2, -2 };
+		static const s32 bias[1] = { -1000 };
+		/* (x - 2)(w + 1) summed, + bias */
+		static const s32 want[4] = { -999, -995, -987, -983 };
+
+		base_desc(&d, VPUX_DPU_OP_CONV);
+		d.flags = VPUX_DPU_F_OUT_I32 | VPUX_DPU_F_W_SIGNED |
+			  VPUX_DPU_F_BIAS;
+		d.in_h = d.in_w = 3;
+		d.kernel_h = d.kernel_w = 2;
+		d.out_h = d.out_w = 2;
+		d.in_zp = 2;
+		d.in2_zp = -1;
+		d.requant = RQ(0, 0);
+		d.act_min = d.act_max = 0;
+		kat("conv int32 out", &d, in, w, bias, NULL, want);
+	}
+	{	/* int32 output saturates; matmul */
+		static const u8 in[2] = { 255, 255 };
+		static const u8 w[4] = { 255, 255, 0, 0 };
+		static const s32 bias[2] = { 0x7fffffff - 1000, -0x7fffffff };
+		static const s32 want[2] = { 0x7fffffff, -0x7fffffff };
+
+		base_desc(&d, VPUX_DPU_OP_MATMUL);
+		d.flags = VPUX_DPU_F_OUT_I32 | VPUX_DPU_F_BIAS;
+		d.in_c = 2;
+		d.out_c = 2;
+		d.requant = RQ(0, 0);
+		d.act_min = d.act_max = 0;
+		kat("matmul int32 out saturates", &d, in, w, bias, NULL, want);
 	}
 	{	/* zero points, bias, out_zp, padding 1 around a 1x1 input */
 		static const u8 in[1] = { 10 };
@@ -301,7 +338,12 @@ static void rand_quant(struct vpux_hw_dpu_desc *d, u32 allowed, s32 sh_lo,
 	bool in_s, w_s, out_s;
 	s32 a, b;
 
-	d->flags = ot_rand() & allowed;
+	d->flags = ot_rand() & allowed & ~VPUX_DPU_F_OUT_I32;
+	/* one CONV/MATMUL in eight writes int32 accumulators */
+	if ((allowed & VPUX_DPU_F_OUT_I32) && d->op <= VPUX_DPU_OP_MATMUL &&
+	    !(ot_rand() % 8))
+		d->flags = (d->flags | VPUX_DPU_F_OUT_I32) &
+			   ~(VPUX_DPU_F_OUT_SIGNED | VPUX_DPU_F_PER_CHANNEL);
 	in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	w_s = d->flags & VPUX_DPU_F_W_SIGNED;
 	out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
@@ -323,6 +365,10 @@ static void rand_quant(struct vpux_hw_dpu_desc *d, u32 allowed, s32 sh_lo,
 		d->requant = RQ(0, 0);
 	else
 		rand_requant(&d->requant, sh_lo, sh_hi);
+	if (d->flags & VPUX_DPU_F_OUT_I32) {
+		d->requant = RQ(0, 0);
+		d->out_zp = d->act_min = d->act_max = 0;
+	}
 	if (d->op == VPUX_DPU_OP_ADD) {
 		rand_requant(&d->in_scale, -8, -2);
 		rand_requant(&d->in2_scale, -8, -2);
@@ -480,7 +526,8 @@ static int compare_one(const struct vpux_hw_dpu_desc *d, unsigned int n)
 	y_opt = yields;
 	ok = r1 == 0 && r2 == 0 && !memcmp(out_ref, out_opt, e.out) &&
 	     y_ref && y_opt;
-	for (i = 0; i < e.out; i++) {
+	/* int32 outputs are never clamped: the statistic is the 8-bit ones' */
+	for (i = 0; !(d->flags & VPUX_DPU_F_OUT_I32) && i < e.out; i++) {
 		s32 v = d->flags & VPUX_DPU_F_OUT_SIGNED ? (s8)out_ref[i] :
 			out_ref[i];
 
@@ -653,7 +700,7 @@ struct neg {
 	static void neg_##n(struct vpux_hw_dpu_desc *d) { body; }
 
 NEG(op, d->op = VPUX_DPU_OPS)
-NEG(flags_unknown, d->flags |= 1u << 5)
+NEG(flags_unknown, d->flags |= 1u << 6)
 NEG(flags_high, d->flags |= 1u << 31)
 NEG(reserved0, d->reserved0 = 1)
 NEG(reserved1, d->reserved[0] = 1)
@@ -693,6 +740,20 @@ NEG(act_order, { d->act_min = 10; d->act_max = 9; })
 NEG(act_min_range, d->act_min = -1)
 NEG(act_max_range, d->act_max = 256)
 NEG(act_signed_range, { d->flags |= VPUX_DPU_F_OUT_SIGNED; d->act_min = -128; })
+#define I32_BASE() do { d->flags |= VPUX_DPU_F_OUT_I32; d->requant = RQ(0, 0); \
+	d->act_min = d->act_max = 0; } while (0)
+NEG(i32_signed, { I32_BASE(); d->flags |= VPUX_DPU_F_OUT_SIGNED; })
+NEG(i32_per_channel, { I32_BASE(); d->flags |= VPUX_DPU_F_PER_CHANNEL; })
+NEG(i32_requant, { I32_BASE(); d->requant = RQ_ONE; })
+NEG(i32_out_zp, { I32_BASE(); d->out_zp = 1; })
+NEG(i32_act_min, { I32_BASE(); d->act_min = -1; })
+NEG(i32_act_max, { I32_BASE(); d->act_max = 255; })
+NEG(i32_in_zp, { I32_BASE(); d->in_zp = 256; })
+NEG(i32_pool, { d->op = VPUX_DPU_OP_MAXPOOL; d->out_c = d->in_c; I32_BASE(); })
+NEG(i32_add, { d->op = VPUX_DPU_OP_ADD; d->kernel_h = d->kernel_w = 1;
+	d->pad_top = d->pad_bottom = d->pad_left = d->pad_right = 0;
+	d->out_h = d->in_h; d->out_w = d->in_w; d->out_c = d->in_c;
+	d->flags = 0; I32_BASE(); })
 NEG(mm_kernel, { d->op = VPUX_DPU_OP_MATMUL; d->kernel_h = d->kernel_w = 1;
 	d->pad_top = d->pad_bottom = d->pad_left = d->pad_right = 0;
 	d->out_h = d->in_h; d->out_w = d->in_w; d->kernel_w = 2; })
@@ -775,7 +836,9 @@ static const struct neg negs[] = {
 	N(mm_shape), N(mm_groups), N(mm_k), N(add_scale), N(add_in_scale), N(mul_groups), N(mul_dilation),
 	N(pool_pc), N(add_shape),
 	N(add_bias), N(pool_flag_w), N(pool_channels), N(pool_zp2),
-	N(pool_groups), N(pool_k),
+	N(pool_groups), N(pool_k), N(i32_signed), N(i32_per_channel),
+	N(i32_requant), N(i32_out_zp), N(i32_act_min), N(i32_act_max),
+	N(i32_in_zp), N(i32_pool), N(i32_add),
 #undef N
 };
 

@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The compiler's rules, one test each: models built in memory with the
+ * protobuf-c structs (packed, then imported like a file), expected error
+ * codes and message fragments; and end-to-end checks that a compiled
+ * network runs in-process with the CMX tiling giving the same bytes as
+ * the untiled program and as the CPU reference executor.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx.pb-c.h"
+#include "vpux.h"
+#include "vpux_compiler.h"
+#include "vpux_tap.h"
+
+/* ---- building models ---- */
+
+struct mb {
+	Onnx__ModelProto m;
+	Onnx__GraphProto g;
+	Onnx__OperatorSetIdProto op;
+	Onnx__OperatorSetIdProto *ops[1];
+	Onnx__NodeProto *nodes[32];
+	Onnx__ValueInfoProto *in[8], *out[8];
+	Onnx__TensorProto *init[16];
+	/* storage */
+	Onnx__NodeProto node_s[32];
+	Onnx__ValueInfoProto vi_s[16];
+	Onnx__TypeProto tp_s[16];
+	Onnx__TypeProto__Tensor tt_s[16];
+	Onnx__TensorShapeProto sh_s[16];
+	Onnx__TensorShapeProto__Dimension dim_s[16][6];
+	Onnx__TensorShapeProto__Dimension *dimp_s[16][6];
+	Onnx__TensorProto t_s[16];
+	Onnx__AttributeProto a_s[64];
+	Onnx__AttributeProto *ap_s[32][8];
+	unsigned int nvi, na;
+};
+
+static void mb_init(struct mb *b, int64_t opset)
+{
+	memset(b, 0, sizeof(*b));
+	onnx__model_proto__init(&b->m);
+	onnx__graph_proto__init(&b->g);
+	onnx__operator_set_id_proto__init(&b->op);
+	b->op.domain = "";
+	b->op.has_version = 1;
+	b->op.version = opset;
+	b->ops[0] = &b->op;
+	b->m.has_ir_version = 1;
+	b->m.ir_version = 8;
+	b->m.n_opset_import = 1;
+	b->m.opset_import = b->ops;
+	b->m.graph = &b->g;
+	b->g.name = "t";
+	b->g.node = b->nodes;
+	b->g.input = b->in;
+	b->g.output = b->out;
+	b->g.initializer = b->init;
+}
+
+static Onnx__ValueInfoProto *mb_vi(struct mb *b, const char *name, int dt,
+				   int rank, const int64_t *dims)
+{
+	unsigned int k = b->nvi++;
+	int i;
+
+	onnx__value_info_proto__init(&b->vi_s[k]);
+	onnx__type_proto__init(&b->tp_s[k]);
+	onnx__type_proto__tensor__init(&b->tt_s[k]);
+	onnx__tensor_shape_proto__init(&b->sh_s[k]);
+	b->vi_s[k].name = (char *)name;
+	b->vi_s[k].type = &b->tp_s[k];
+	b->tp_s[k].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+	b->tp_s[k].tensor_type = &b->tt_s[k];
+	b->tt_s[k].has_elem_type = 1;
+	b->tt_s[k].elem_type = dt;
+	if (rank >= 0) {
+		b->tt_s[k].shape = &b->sh_s[k];
+		b->sh_s[k].n_dim = (size_t)rank;
+		b->sh_s[k].dim = b->dimp_s[k];
+		for (i = 0; i < rank; i++) {
+			onnx__tensor_shape_proto__dimension__init(&b->dim_s[k][i]);
+			b->dim_s[k][i].value_case =
+				ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+			b->dim_s[k][i].dim_value = dims[i];
+			b->dimp_s[k][i] = &b->dim_s[k][i];
+		}
+	}
+	return &b->vi_s[k];
+}
+
+static void mb_input(struct mb *b, const char *name, int dt, int rank,
+		     const int64_t *dims)
+{
+	b->in[b->g.n_input++] = mb_vi(b, name, dt, rank, dims);
+}
+
+static void mb_output(struct mb *b, const char *name, int dt, int rank,
+		      const int64_t *dims)
+{
+	b->out[b->g.n_output++] = mb_vi(b, name, dt, rank, dims);
+}
+
+/* an initializer with raw data */
+static Onnx__TensorProto *mb_init_t(struct mb *b, const char *name, int dt,
+				    int rank, const int64_t *dims,
+				    const void *data, size_t size)
+{
+	unsigned int k = (unsigned int)b->g.n_initializer;
+	Onnx__TensorProto *t = &b->t_s[k];
+
+	onnx__tensor_proto__init(t);
+	t->name = (char *)name;
+	t->has_data_type = 1;
+	t->data_type = dt;
+	t->n_dims = (size_t)rank;
+	t->dims = (int64_t *)dims;
+	t->has_raw_data = 1;
+	t->raw_data.len = size;
+	t->raw_data.data = (uint8_t *)data;
+	b->init[b->g.n_initializer++] = t;
+	return t;
+}
+
+static float f1[1] = { 0.05f }, f2[1] = { 0.1f }, f3[1] = { 0.02f };
+static uint8_t zp128[1] = { 128 };
+static int8_t zp0[1] = { 0 };
+
+static Onnx__NodeProto *mb_node(struct mb *b, const char *op,
+				const char *name, char **in, size_t nin,
+				char **out, size_t nout)
+{
+	unsigned int k = (unsigned int)b->g.n_node;
+	Onnx__NodeProto *n = &b->node_s[k];
+
+	onnx__node_proto__init(n);
+	n->op_type = (char *)op;
+	n->name = (char *)name;
+	n->input = in;
+	n->n_input = nin;
+	n->output = out;
+	n->n_output = nout;
+	n->attribute = b->ap_s[k];
+	b->nodes[b->g.n_node++] = n;
+	return n;
+}
+
+static void mb_attr_ints(struct mb *b, Onnx__NodeProto *n, const char *name,
+			 const int64_t *v, size_t cnt)
+{
+	Onnx__AttributeProto *a = &b->a_s[b->na++];
+
+	onnx__attribute_proto__init(a);
+	a->name = (char *)name;
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+	a->n_ints = cnt;
+	a->ints = (int64_t *)v;
+	n->attribute[n->n_attribute++] = a;
+}
+
+static void mb_attr_int(struct mb *b, Onnx__NodeProto *n, const char *name,
+			int64_t v)
+{
+	Onnx__AttributeProto *a = &b->a_s[b->na++];
+
+	onnx__attribute_proto__init(a);
+	a->name = (char *)name;
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+	a->has_i = 1;
+	a->i = v;
+	n->attribute[n->n_attribute++] = a;
+}
+
+static void *mb_pack(struct mb *b, size_t *size)
+{
+	void *buf;
+
+	*size = onnx__model_proto__get_packed_size(&b->m);
+	buf = malloc(*size ? *size : 1);
+	onnx__model_proto__pack(&b->m, buf);
+	return buf;
+}
+
+/* import + compile; returns the compile (or import) status */
+static int build(struct mb *b, struct vpuxc_result *r, int no_cmx)
+{
+	struct vpuxc_options o = { .no_cmx = no_cmx, .report = 1 };
+	struct vpuxc_model *m;
+	size_t size;
+	void *buf = mb_pack(b, &size);
+	int ret = vpuxc_import_mem(buf, size, &m);
+
+	free(buf);
+	memset(r, 0, sizeof(*r));
+	if (ret)
+		return ret;
+	ret = vpuxc_compile(m, &o, r);
+	vpuxc_model_free(m);
+	return ret;
+}
+
+static void expect(struct mb *b, int code, const char *frag, const char *what)
+{
+	struct vpuxc_result r;
+	int ret = build(b, &r, 0);
+
+	tap_check(ret == code && (!frag || strstr(vpux_last_error(), frag)),
+		  "%s (%d: %s)", what, ret, ret ? vpux_last_error() : "ok");
+	vpuxc_result_fini(&r);
+}
+
+/* ---- import rules ---- */
+
+static void test_import(void)
+{
+	static const unsigned char junk[] = { 0x0a, 0xff, 0xff, 0xff, 0x0f };
+	static const int64_t d4[4] = { 1, 1, 4, 4 };
+	static char *in_x[] = { "x" }, *out_y[] = { "y" }, *in_z[] = { "z" };
+	struct vpuxc_model *m;
+	struct mb b;
+	size_t size;
+	void *buf;
+	int ret;
+
+	ret = vpuxc_import_mem(junk, sizeof(junk), &m);
+	tap_check(ret == VPUX_E_FORMAT && strstr(vpux_last_error(), "ModelProto"),
+		  "truncated protobuf refused: %s", vpux_last_error());
+	ret = vpuxc_import_mem(junk, 0, &m);
+	tap_check(ret == VPUX_E_FORMAT, "empty model refused");
+	ret = vpuxc_import_file("/nonexistent/model.onnx", &m);
+	tap_check(ret == VPUX_E_IO && strstr(vpux_last_error(), "/nonexistent"),
+		  "missing file names the path");
+
+	mb_init(&b, 13);
+	b.m.graph = NULL;
+	buf = mb_pack(&b, &size);
+	ret = vpuxc_import_mem(buf, size, &m);
+	free(buf);
+	tap_check(ret == VPUX_E_FORMAT && strstr(vpux_last_error(), "no graph"),
+		  "model without graph");
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, 4, d4);
+	mb_output(&b, "y", 2, 4, d4);
+	mb_node(&b, "Relu", "r", in_z, 1, out_y, 1);
+	expect(&b, VPUX_E_FORMAT, "input 'z' is not defined",
+	       "node input never defined");
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, 4, d4);
+	mb_output(&b, "y", 2, 4, d4);
+	mb_node(&b, "Relu", "r1", in_x, 1, out_y, 1);
+	mb_node(&b, "Relu", "r2", in_x, 1, out_y, 1);
+	expect(&b, VPUX_E_FORMAT, "already defined", "two producers of one value");
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, 4, d4);
+	mb_output(&b, "q", 2, 4, d4);
+	expect(&b, VPUX_E_FORMAT, "not produced", "graph output never produced");
+
+	{
+		static const int64_t d2[1] = { 2 };
+		static const uint8_t two[1] = { 1 };
+
+		mb_init(&b, 13);
+		mb_input(&b, "x", 2, 4, d4);
+		mb_output(&b, "y", 2, 4, d4);
+		mb_init_t(&b, "w", 2, 1, d2, two, 1);
+		mb_node(&b, "Relu", "r", in_x, 1, out_y, 1);
+		expect(&b, VPUX_E_FORMAT, "initializer 'w': data does not match dims",
+		       "initializer data shorter than its dims");
+	}
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, 4, d4);
+	mb_output(&b, "y", 2, 4, d4);
+	mb_node(&b, "Relu", "r", in_x, 1, out_y, 1)->domain = "com.example";
+	expect(&b, VPUX_E_UNSUPPORTED, "domain 'com.example'",
+	       "custom operator domain listed");
+}
+
+/* ---- lowering rules ---- */
+
+static void test_lowering(void)
+{
+	static const int64_t d4[4] = { 1, 2, 4, 4 }, d4b[4] = { 2, 2, 4, 4 };
+	static const int64_t d3b[4] = { 2, 2, 3, 3 };
+	static const int64_t s0[0];
+	static char *qin[] = { "x", "s", "z" }, *qout[] = { "q" };
+	static char *dqin[] = { "q", "s", "z" }, *dqout[] = { "f" };
+	static char *rin[] = { "f" }, *rout[] = { "g" }, *eout[] = { "e" };
+	static char *ein[] = { "g" };
+	struct mb b;
+
+	/* every unsupported node at once */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 1, 4, d4);
+	mb_output(&b, "e", 1, 4, d4);
+	mb_init_t(&b, "s", 1, 0, s0, f1, 4);
+	mb_init_t(&b, "z", 2, 0, s0, zp128, 1);
+	mb_node(&b, "QuantizeLinear", "q0", qin, 3, qout, 1);
+	mb_node(&b, "DequantizeLinear", "dq0", dqin, 3, dqout, 1);
+	mb_node(&b, "Erf", "erf1", rin, 1, rout, 1);
+	mb_node(&b, "Resize", "up1", ein, 1, eout, 1);
+	expect(&b, VPUX_E_UNSUPPORTED, "2 unsupported nodes", "two unsupported nodes counted");
+	expect(&b, VPUX_E_UNSUPPORTED, "Erf 'erf1': operator not supported",
+	       "first unsupported node named");
+	expect(&b, VPUX_E_UNSUPPORTED, "Resize 'up1'",
+	       "second unsupported node named");
+
+	/* a float op whose result is never quantized */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 1, 4, d4);
+	mb_output(&b, "g", 1, 4, d4);
+	mb_init_t(&b, "s", 1, 0, s0, f1, 4);
+	mb_init_t(&b, "z", 2, 0, s0, zp128, 1);
+	mb_node(&b, "QuantizeLinear", "q0", qin, 3, qout, 1);
+	mb_node(&b, "DequantizeLinear", "dq0", dqin, 3, dqout, 1);
+	mb_node(&b, "Sigmoid", "sig", rin, 1, rout, 1);
+	expect(&b, VPUX_E_UNSUPPORTED, "is a graph output",
+	       "float result as graph output refused");
+
+	/* batch 2 */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 1, 4, d4b);
+	mb_output(&b, "q2", 2, 4, d3b);
+	mb_init_t(&b, "s", 1, 0, s0, f1, 4);
+	mb_init_t(&b, "z", 2, 0, s0, zp128, 1);
+	{
+		static char *pin[] = { "q" }, *pout[] = { "p" };
+		static char *q2in[] = { "p" }, *q2out[] = { "q2" };
+		static const int64_t k[2] = { 2, 2 };
+
+		mb_node(&b, "QuantizeLinear", "q0", qin, 3, qout, 1);
+		mb_attr_ints(&b, mb_node(&b, "MaxPool", "mp", pin, 1, pout, 1),
+			     "kernel_shape", k, 2);
+		mb_node(&b, "Identity", "id", q2in, 1, q2out, 1);
+	}
+	expect(&b, VPUX_E_UNSUPPORTED, "only batch 1", "batch 2 refused");
+
+	/* a float graph input used without QuantizeLinear */
+	mb_init(&b, 13);
+	mb_input(&b, "f", 1, 4, d4);
+	mb_output(&b, "g", 1, 4, d4);
+	mb_node(&b, "Relu", "r", rin, 1, rout, 1);
+	expect(&b, VPUX_E_UNSUPPORTED, "not a quantized tensor",
+	       "float input without QuantizeLinear");
+	(void)f2;
+	(void)f3;
+	(void)zp0;
+}
+
+/* ---- end to end: QDQ conv + relu + maxpool + add, tiled and not ---- */
+
+static int run_net(const struct vpuxc_result *r, const uint8_t *in,
+		   size_t isz, uint8_t *out, size_t osz, int reference)
+{
+	struct vpux_device *dev;
+	struct vpux_network *net;
+	struct vpux_request *req;
+	struct vpux_buffer *bi, *bo;
+	int ret;
+
+	ret = vpux_device_open("inproc", &dev);
+	if (ret)
+		return ret;
+	ret = vpux_network_load(dev, r->loadable, r->size, &net);
+	if (ret)
+		goto out_dev;
+	if (reference) {
+		const void *ins[1] = { in };
+		void *outs[1] = { out };
+
+		ret = vpux_network_run_reference(net, ins, outs);
+		goto out_net;
+	}
+	ret = vpux_request_create(net, &req);
+	if (ret)
+		goto out_net;
+	vpux_buffer_alloc(dev, isz, &bi);
+	vpux_buffer_alloc(dev, osz, &bo);
+	memcpy(vpux_buffer_map(bi), in, isz);
+	ret = vpux_request_bind_input(req, 0, bi, 0);
+	ret = ret ? ret : vpux_request_bind_output(req, 0, bo, 0);
+	ret = ret ? ret : vpux_request_submit(req);
+	ret = ret ? ret : vpux_request_wait(req, 60000);
+	if (!ret)
+		memcpy(out, vpux_buffer_map(bo), osz);
+	vpux_request_destroy(req);
+	vpux_buffer_free(bi);
+	vpux_buffer_free(bo);
+out_net:
+	vpux_network_unload(net);
+out_dev:
+	vpux_device_close(dev);
+	return ret;
+}
+
+static void test_end_to_end(void)
+{
+	/* x[1,16,40,40] u8 -> DQ -> Conv 3x3 (16->16, pad 1) -> Relu -> Q
+	 * -> DQ -> Add(residual with DQ(x)) -> Q -> y  */
+	enum { C = 16, H = 40, W = 40 };
+	static const int64_t dx[4] = { 1, C, H, W }, dw[4] = { C, C, 3, 3 };
+	static const int64_t s0[0], dwsc[1] = { C }, db[1] = { C };
+	static const int64_t pads[4] = { 1, 1, 1, 1 };
+	static char *dq_x[] = { "x", "sx", "zx" }, *dq_xo[] = { "xf" };
+	static char *dq_w[] = { "w", "sw", "zw" }, *dq_wo[] = { "wf" };
+	static char *dq_b[] = { "b", "sb", "zb" }, *dq_bo[] = { "bf" };
+	static char *cv[] = { "xf", "wf", "bf" }, *cvo[] = { "c" };
+	static char *rl[] = { "c" }, *rlo[] = { "r" };
+	static char *q1[] = { "r", "sr", "zr" }, *q1o[] = { "rq" };
+	static char *dq_r[] = { "rq", "sr", "zr" }, *dq_ro[] = { "rf" };
+	static char *ad[] = { "rf", "xf" }, *ado[] = { "a" };
+	static char *q2[] = { "a", "sy", "zy" }, *q2o[] = { "y" };
+	static int8_t w[C * C * 9];
+	static float sw[C], sx = 0.02f, sr = 0.05f, sy = 0.08f;
+	static int8_t zw[C];
+	static int32_t bias[C], zb[C];
+	static float sb[C];
+	static uint8_t zx = 128, zr = 0, zy = 100;
+	static uint8_t in[C * H * W], out1[C * H * W], out2[C * H * W];
+	static uint8_t out3[C * H * W];
+	struct vpuxc_result r1, r2;
+	struct mb b;
+	unsigned int i, seed = 7, diff = 0, varied = 0;
+	int ret;
+
+	for (i = 0; i < sizeof(w); i++) {
+		seed = seed * 1103515245u + 12345u;
+		w[i] = (int8_t)((int)(seed >> 16) % 41 - 20);
+	}
+	for (i = 0; i < C; i++) {
+		sw[i] = 0.01f + 0.001f * (float)i;
+		bias[i] = (int32_t)i * 37 - 300;
+		sb[i] = sx * sw[i];
+	}
+	for (i = 0; i < sizeof(in); i++) {
+		seed = seed * 1103515245u + 12345u;
+		in[i] = (uint8_t)(seed >> 20);
+	}
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, 4, dx);
+	mb_output(&b, "y", 2, 4, dx);
+	mb_init_t(&b, "sx", 1, 0, s0, &sx, 4);
+	mb_init_t(&b, "zx", 2, 0, s0, &zx, 1);
+	mb_init_t(&b, "w", 3, 4, dw, w, sizeof(w));
+	mb_init_t(&b, "sw", 1, 1, dwsc, sw, sizeof(sw));
+	mb_init_t(&b, "zw", 3, 1, dwsc, zw, sizeof(zw));
+	mb_init_t(&b, "b", 6, 1, db, bias, sizeof(bias));
+	mb_init_t(&b, "sb", 1, 1, db, sb, sizeof(sb));
+	mb_init_t(&b, "zb", 6, 1, db, zb, sizeof(zb));
+	mb_init_t(&b, "sr", 1, 0, s0, &sr, 4);
+	mb_init_t(&b, "zr", 2, 0, s0, &zr, 1);
+	mb_init_t(&b, "sy", 1, 0, s0, &sy, 4);
+	mb_init_t(&b, "zy", 2, 0, s0, &zy, 1);
+	mb_node(&b, "DequantizeLinear", "dqx", dq_x, 3, dq_xo, 1);
+	mb_attr_int(&b, mb_node(&b, "DequantizeLinear", "dqw", dq_w, 3, dq_wo, 1),
+		    "axis", 0);
+	mb_attr_int(&b, mb_node(&b, "DequantizeLinear", "dqb", dq_b, 3, dq_bo, 1),
+		    "axis", 0);
+	mb_attr_ints(&b, mb_node(&b, "Conv", "conv", cv, 3, cvo, 1), "pads",
+		     pads, 4);
+	mb_node(&b, "Relu", "relu", rl, 1, rlo, 1);
+	mb_node(&b, "QuantizeLinear", "qr", q1, 3, q1o, 1);
+	mb_node(&b, "DequantizeLinear", "dqr", dq_r, 3, dq_ro, 1);
+	mb_node(&b, "Add", "add", ad, 2, ado, 1);
+	mb_node(&b, "QuantizeLinear", "qy", q2, 3, q2o, 1);
+
+	ret = build(&b, &r1, 0);
+	tap_check(!ret, "QDQ conv/relu/add compiles with CMX tiling (%s)",
+		  ret ? vpux_last_error() : "ok");
+	if (ret)
+		return;
+	if (getenv("SHOW_REPORT"))
+		fputs(r1.report, stderr);
+	tap_check(r1.report && strstr(r1.report, "conv") &&
+		  strstr(r1.report, "CMX bands"), "report lists the layers");
+	ret = build(&b, &r2, 1);
+	tap_check(!ret, "and without (%s)", ret ? vpux_last_error() : "ok");
+	if (ret) {
+		vpuxc_result_fini(&r1);
+		return;
+	}
+	ret = run_net(&r1, in, sizeof(in), out1, sizeof(out1), 0);
+	tap_check(!ret, "tiled network runs in-process (%s)",
+		  ret ? vpux_last_error() : "ok");
+	ret = run_net(&r2, in, sizeof(in), out2, sizeof(out2), 0);
+	tap_check(!ret, "untiled network runs in-process");
+	ret = run_net(&r1, in, sizeof(in), out3, sizeof(out3), 1);
+	tap_check(!ret, "tiled network runs on the CPU reference");
+	for (i = 0; i < sizeof(out1); i++) {
+		diff += out1[i] != out2[i] || out1[i] != out3[i];
+		varied += out1[i] != out1[0];
+	}
+	tap_check(!diff && varied > sizeof(out1) / 2,
+		  "tiled == untiled == reference, bit for bit (%u differ, %u varied)",
+		  diff, varied);
+	vpuxc_result_fini(&r1);
+	vpuxc_result_fini(&r2);
+}
+
+int main(void)
+{
+	test_import();
+	test_lowering();
+	test_end_to_end();
+	return tap_finish();
+}

@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * x86-64 SIMD kernels of the NPU model's DPU, user space only: the kernel
+ * module never builds this file (./Kbuild lists its objects) and the
+ * freestanding build compiles it to nothing (VPUX_DPU_SIMD,
+ * vpux_ops_internal.h). vpux_dpu_run() offers every descriptor to
+ * vpux_dpu_simd_run() first; what it declines runs on the generic code of
+ * dpu.c, which is what the kernel runs.
+ *
+ * Dense convolution (groups == 1, any kernel, stride, dilation, padding),
+ * MATMUL (a 1x1 convolution) and depthwise convolution (groups == in_c
+ * == out_c) run here when the CPU has AVX2, chosen once at run time
+ * (__builtin_cpu_supports). The results are the same bytes as
+ * vpux_ref_dpu_run(), by construction:
+ *
+ *  - the operands are widened once per op to int16 with their zero points
+ *    subtracted: (x - in_zp) and (w - in2_zp) lie in -255..255. The input
+ *    is copied into a zero-padded image (padding is "the zero point", so
+ *    it becomes 0 and every window is full: no border cases), channels
+ *    rounded up to even with a zero channel; the weights are repacked to
+ *    [block of 16 output channels][pair of taps' channels][16][2];
+ *  - vpmaddwd multiplies int16 pairs exactly and adds the two products
+ *    (|sum| <= 2 * 255 * 255) into int32; the sum over the window is the
+ *    definition's accumulator, exact in int32 because |acc| < 2^31 for
+ *    every valid descriptor (VPUX_DPU_MAX_K). No vpmaddubsw: u8 x s8
+ *    pairs saturate int16;
+ *  - the output stage (bias, requant, zero point, clamp) is the
+ *    definition's formula on 64-bit lanes, see simd_output8().
+ *
+ * The microkernel computes 6 output pixels x 16 output channels in 12
+ * accumulators: per pair of input channels, 2 loads of weights, 6
+ * broadcasts of the pixels' input pairs, 12 vpmaddwd and 12 vpaddd (192
+ * MACs). Depthwise has no reduction over channels to pair up: per tap,
+ * the 16 channels' inputs are sign-extended to int32 and multiplied by
+ * int32 weights with vpmulld (exact, |product| <= 65025).
+ *
+ * Scratch comes from malloc (user space; the op is large next to it); if
+ * an allocation fails or would exceed SIMD_MAX_SCRATCH the generic code
+ * runs the op instead.
+ */
+#include "vpux_ops_internal.h"
+
+#ifdef VPUX_DPU_SIMD
+
+#include <stdlib.h>
+#include <immintrin.h>
+
+#define SIMD_P		6u	/* output pixels per microkernel */
+#define SIMD_OCB	16u	/* output channels per block (two ymm of s32) */
+#define SIMD_MAX_SCRATCH	((size_t)512 << 20)
+
+/* the path in use: see vpux_dpu_set_path(); 0 until resolved */
+static int simd_path;
+
+int vpux_dpu_set_path(int path)
+{
+	if (path == VPUX_DPU_PATH_AUTO)
+		path = __builtin_cpu_supports("avx2") ? VPUX_DPU_PATH_AVX2 :
+		       VPUX_DPU_PATH_GENERIC;
+	else if (path == VPUX_DPU_PATH_AVX2 && !__builtin_cpu_supports("avx2"))
+		path = VPUX_DPU_PATH_GENERIC;
+	else if (path != VPUX_DPU_PATH_AVX2)
+		path = VPUX_DPU_PATH_GENERIC;
+	__atomic_store_n(&simd_path, path, __ATOMIC_RELAXED);
+	return path;
+}
+
+/* per-lane constants of the output stage, one block of 16 channels */
+struct simd_oq {
+	s32 bias[SIMD_OCB];
+	s32 mult[SIMD_OCB];
+	/* [half][even/odd lanes][4 x 64 bits], as simd_output8() uses them */
+	s64 shift[2][2][4];	/* n = 31 + shift */
+	s64 add[2][2][4];	/* 2^62 + (n ? 2^(n-1) : 0) */
+	s64 sub[2][2][4];	/* 2^(62 - n) */
+};
+
+struct simd_conv {
+	const struct vpux_hw_dpu_desc *d;
+	const struct vpux_dpu_operands *o;
+	u32 out_c, out_w, npix;		/* output pixels */
+	u32 sh, sw, cp;			/* cp: channels rounded up to even */
+	size_t wp;			/* padded image width */
+	u32 nruns, kpairs;		/* contiguous runs per window, pairs */
+	u32 *roff, *rlen;		/* run offsets (s16), lengths (pairs) */
+	u32 kmacs;			/* MACs per output element */
+	u64 since;			/* work since the last yield */
+	bool dw;			/* depthwise: simd_dw_micro() */
+	s16 *x;				/* padded, widened input */
+	void *w;			/* packed weights (depthwise: s32) */
+	struct simd_oq *q;		/* per block of 16 channels */
+};
+
+/* ---- output stage ---- */
+
+/*
+ * The definition's output stage for 8 lanes (vpux_dpu_output()):
+ * a = saturate_int32(acc + bias); p = a * mult (64 bits); q = floor((p +
+ * 2^(n-1)) / 2^n); out = clamp(q + out_zp, act_min, act_max). The floor
+ * division uses a logical shift of p + 2^62 (never negative, below 2^63)
+ * minus 2^(62-n), exact because 2^n divides 2^62. Saturating q to int32
+ * before adding out_zp cannot change a clamped result (|out_zp| <= 255,
+ * the clamp range lies inside -128..255), so q is clamped directly, in
+ * 64 bits, to [act_min - out_zp, act_max - out_zp].
+ */
+static inline __attribute__((always_inline, target("avx2"))) __m256i
+simd_output8(__m256i acc, const struct simd_oq *q, u32 h, __m256i lo,
+	     __m256i hi, __m256i zp)
+{
+	const __m256i imax = _mm256_set1_epi32(0x7fffffff);
+	__m256i b = _mm256_loadu_si256((const __m256i *)&q->bias[8 * h]);
+	__m256i m = _mm256_loadu_si256((const __m256i *)&q->mult[8 * h]);
+	__m256i s = _mm256_add_epi32(acc, b);
+	/* signed overflow of acc + b: operands alike in sign, sum not */
+	__m256i ov = _mm256_srai_epi32(_mm256_andnot_si256(
+		_mm256_xor_si256(acc, b), _mm256_xor_si256(acc, s)), 31);
+	__m256i sat = _mm256_xor_si256(_mm256_srai_epi32(acc, 31), imax);
+	__m256i a = _mm256_blendv_epi8(s, sat, ov);
+	__m256i r[2];
+	u32 k;
+
+	for (k = 0; k < 2; k++) {
+		/* k = 0: even lanes, 1: odd lanes (as 4 x 64 bits) */
+		__m256i ak = k ? _mm256_srli_epi64(a, 32) : a;
+		__m256i mk = k ? _mm256_srli_epi64(m, 32) : m;
+		__m256i p = _mm256_mul_epi32(ak, mk);
+		__m256i n = _mm256_loadu_si256((const __m256i *)q->shift[h][k]);
+		__m256i add = _mm256_loadu_si256((const __m256i *)q->add[h][k]);
+		__m256i sub = _mm256_loadu_si256((const __m256i *)q->sub[h][k]);
+		__m256i t;
+
+		t = _mm256_sub_epi64(_mm256_srlv_epi64(_mm256_add_epi64(p, add),
+						       n), sub);
+		t = _mm256_blendv_epi8(t, lo, _mm256_cmpgt_epi64(lo, t));
+		t = _mm256_blendv_epi8(t, hi, _mm256_cmpgt_epi64(t, hi));
+		r[k] = t;
+	}
+	return _mm256_add_epi32(_mm256_blend_epi32(r[0],
+			_mm256_slli_epi64(r[1], 32), 0xaa), zp);
+}
+
+/* @np pixels x channels [oc0, oc0 + nc) of the block's accumulators */
+static __attribute__((target("avx2"))) void
+simd_store(const struct simd_conv *c, const __m256i *acc, u32 np, u32 m0,
+	   u32 oc0, u32 nc)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	const struct simd_oq *q = &c->q[oc0 / SIMD_OCB];
+	__m256i lo = _mm256_set1_epi64x((s64)d->act_min - d->out_zp);
+	__m256i hi = _mm256_set1_epi64x((s64)d->act_max - d->out_zp);
+	__m256i zp = _mm256_set1_epi32(d->out_zp);
+	bool out_s = d->flags & VPUX_DPU_F_OUT_SIGNED;
+	u8 *out = c->o->out;
+	u32 p;
+
+	for (p = 0; p < np; p++) {
+		__m256i v0 = simd_output8(acc[2 * p], q, 0, lo, hi, zp);
+		__m256i v1 = simd_output8(acc[2 * p + 1], q, 1, lo, hi, zp);
+		/* values lie in -128..255: both packs are exact */
+		__m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(v0, v1),
+						     0xd8);
+		__m128i l = _mm256_castsi256_si128(w);
+		__m128i u = _mm256_extracti128_si256(w, 1);
+		__m128i b = out_s ? _mm_packs_epi16(l, u) : _mm_packus_epi16(l, u);
+		u8 *dst = out + (size_t)(m0 + p) * c->out_c + oc0;
+
+		if (nc == SIMD_OCB) {
+			_mm_storeu_si128((__m128i *)dst, b);
+		} else {
+			u8 tmp[SIMD_OCB];
+
+			_mm_storeu_si128((__m128i *)tmp, b);
+			memcpy(dst, tmp, nc);
+		}
+	}
+}
+
+/* ---- microkernel ---- */
+
+static inline __attribute__((always_inline, target("avx2"))) __m256i
+simd_bcast(const s16 *p)
+{
+	s32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return _mm256_set1_epi32(v);
+}
+
+/*
+ * Accumulators of @P pixels (inputs at @xp[p]) x 16 channels (weights at
+ * @w, packed) over the window's runs.
+ */
+static inline __attribute__((always_inline, target("avx2"))) void
+simd_micro(const struct simd_conv *c, const s16 *const *xp, const s16 *w,
+	   __m256i *out, const u32 P)
+{
+	__m256i acc[2 * SIMD_P];
+	u32 r, p, j;
+
+#pragma GCC unroll 12
+	for (p = 0; p < 2 * P; p++)
+		acc[p] = _mm256_setzero_si256();
+	for (r = 0; r < c->nruns; r++) {
+		const s16 *x[SIMD_P];
+		u32 len = c->rlen[r];
+
+#pragma GCC unroll 6
+		for (p = 0; p < P; p++)
+			x[p] = xp[p] + c->roff[r];
+		for (j = 0; j < len; j++, w += 2 * SIMD_OCB) {
+			__m256i w0 = _mm256_loadu_si256((const __m256i *)w);
+			__m256i w1 = _mm256_loadu_si256((const __m256i *)(w + 16));
+
+#pragma GCC unroll 6
+			for (p = 0; p < P; p++) {
+				__m256i xb = simd_bcast(x[p] + 2 * j);
+
+				acc[2 * p] = _mm256_add_epi32(acc[2 * p],
+						_mm256_madd_epi16(xb, w0));
+				acc[2 * p + 1] = _mm256_add_epi32(acc[2 * p + 1],
+						_mm256_madd_epi16(xb, w1));
+			}
+		}
+	}
+#pragma GCC unroll 12
+	for (p = 0; p < 2 * P; p++)
+		out[p] = acc[p];
+}
+
+/*
+ * Depthwise: accumulators of @P pixels x 16 channels from @c0, one tap
+ * at a time (runs are taps here): the int16 inputs sign-extended to
+ * int32 and multiplied by the int32 weights [block][tap][16] (exact:
+ * |product| <= 65025).
+ */
+static inline __attribute__((always_inline, target("avx2"))) void
+simd_dw_micro(const struct simd_conv *c, const s16 *const *xp,
+	      const s32 *w, u32 c0, __m256i *out, const u32 P)
+{
+	__m256i acc[2 * SIMD_P];
+	u32 t, p;
+
+#pragma GCC unroll 12
+	for (p = 0; p < 2 * P; p++)
+		acc[p] = _mm256_setzero_si256();
+	for (t = 0; t < c->nruns; t++, w += SIMD_OCB) {
+		__m256i w0 = _mm256_loadu_si256((const __m256i *)w);
+		__m256i w1 = _mm256_loadu_si256((const __m256i *)(w + 8));
+
+#pragma GCC unroll 6
+		for (p = 0; p < P; p++) {
+			const s16 *x = xp[p] + c->roff[t] + c0;
+			__m256i x0 = _mm256_cvtepi16_epi32(
+				_mm_loadu_si128((const __m128i *)x));
+			__m256i x1 = _mm256_cvtepi16_epi32(
+				_mm_loadu_si128((const __m128i *)(x + 8)));
+
+			acc[2 * p] = _mm256_add_epi32(acc[2 * p],
+					_mm256_mullo_epi32(x0, w0));
+			acc[2 * p + 1] = _mm256_add_epi32(acc[2 * p + 1],
+					_mm256_mullo_epi32(x1, w1));
+		}
+	}
+#pragma GCC unroll 12
+	for (p = 0; p < 2 * P; p++)
+		out[p] = acc[p];
+}
+
+#define SIMD_MICRO(P)							\
+static __attribute__((__noinline__, target("avx2"))) void			\
+simd_micro##P(const struct simd_conv *c, const s16 *const *xp, u32 oc0,	\
+	      __m256i *out)						\
+{									\
+	if (c->dw)							\
+		simd_dw_micro(c, xp, (const s32 *)c->w +		\
+			      (size_t)oc0 * c->nruns, oc0, out, P);	\
+	else								\
+		simd_micro(c, xp, (const s16 *)c->w +			\
+			   (size_t)oc0 * c->kpairs * 2, out, P);	\
+}
+
+SIMD_MICRO(1)
+SIMD_MICRO(2)
+SIMD_MICRO(3)
+SIMD_MICRO(4)
+SIMD_MICRO(5)
+SIMD_MICRO(6)
+
+static void (*const simd_micros[SIMD_P + 1])(const struct simd_conv *,
+					     const s16 *const *, u32,
+					     __m256i *) = {
+	NULL, simd_micro1, simd_micro2, simd_micro3, simd_micro4,
+	simd_micro5, simd_micro6,
+};
+
+/* ---- the op ---- */
+
+static bool simd_yield(const struct vpux_dpu_operands *o)
+{
+	return o->yield && o->yield(o->yield_arg);
+}
+
+/*
+ * Count @work and yield once VPUX_DPU_YIELD_WORK is reached, like the
+ * generic code; preparing the operands counts too (a large MATMUL's
+ * input takes a while to widen). Returns true if the op must stop.
+ */
+static bool simd_work(struct simd_conv *c, u64 work)
+{
+	c->since += work;
+	if (c->since < VPUX_DPU_YIELD_WORK)
+		return false;
+	c->since = 0;
+	return simd_yield(c->o);
+}
+
+/* Returns true if the op must stop. */
+static __attribute__((target("avx2"))) bool simd_conv_run(struct simd_conv *c)
+{
+	const struct vpux_dpu_operands *o = c->o;
+	u64 blk_work = (u64)SIMD_P * SIMD_OCB * c->kmacs;
+	u32 m0, oc0;
+
+	for (m0 = 0; m0 < c->npix; m0 += SIMD_P) {
+		u32 np = c->npix - m0 < SIMD_P ? c->npix - m0 : SIMD_P;
+		const s16 *xp[SIMD_P];
+		__m256i acc[2 * SIMD_P];
+		u32 p;
+
+		for (p = 0; p < np; p++) {
+			u32 oy = (m0 + p) / c->out_w, ox = (m0 + p) % c->out_w;
+
+			xp[p] = c->x + ((size_t)oy * c->sh * c->wp +
+					(size_t)ox * c->sw) * c->cp;
+		}
+		for (oc0 = 0; oc0 < c->out_c; oc0 += SIMD_OCB) {
+			u32 nc = c->out_c - oc0 < SIMD_OCB ? c->out_c - oc0 :
+				 SIMD_OCB;
+
+			simd_micros[np](c, xp, oc0, acc);
+			simd_store(c, acc, np, m0, oc0, nc);
+			if (simd_work(c, blk_work))
+				return true;
+		}
+		/* after every output row the block completes */
+		if ((m0 + np) / c->out_w != m0 / c->out_w ||
+		    m0 + np == c->npix) {
+			c->since = 0;
+			if (simd_yield(o))
+				return true;
+		}
+	}
+	return false;
+}
+
+static void simd_oq_init(struct simd_conv *c)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	const struct vpux_dpu_operands *o = c->o;
+	u32 oc;
+
+	for (oc = 0; oc < c->out_c; oc++) {
+		struct simd_oq *q = &c->q[oc / SIMD_OCB];
+		const struct vpux_hw_requant *rq =
+			(d->flags & VPUX_DPU_F_PER_CHANNEL) ? &o->quant[oc] :
+			&d->requant;
+		u32 l = oc % SIMD_OCB, n = (u32)(31 + rq->shift);
+		u32 h = l / 8, k = l % 2, i = l % 8 / 2;
+
+		q->bias[l] = (d->flags & VPUX_DPU_F_BIAS) ? o->bias[oc] : 0;
+		q->mult[l] = rq->mult;
+		q->shift[h][k][i] = n;
+		q->add[h][k][i] = ((s64)1 << 62) + (n ? (s64)1 << (n - 1) : 0);
+		q->sub[h][k][i] = (s64)1 << (62 - n);
+	}
+}
+
+/* padded, widened input with the zero point subtracted; true: stop */
+static __attribute__((target("avx2"))) bool
+simd_widen_input(struct simd_conv *c, u32 in_h, u32 in_w, u32 in_c, u32 pt,
+		 u32 pl)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
+	s32 xz = d->in_zp;
+	__m256i xzv = _mm256_set1_epi16((s16)xz);
+	u32 y, x, ch;
+
+	for (y = 0; y < in_h; y++) {
+		for (x = 0; x < in_w; x++) {
+			size_t src = ((size_t)y * in_w + x) * in_c;
+			s16 *dst = c->x + (((size_t)y + pt) * c->wp + x + pl) * c->cp;
+			const u8 *bp = (const u8 *)c->o->in + src;
+
+			/* 16 channels at a time, then the tail */
+			for (ch = 0; ch + 16 <= in_c; ch += 16) {
+				__m128i b = _mm_loadu_si128((const __m128i *)(bp + ch));
+				__m256i v = in_s ? _mm256_cvtepi8_epi16(b) :
+					    _mm256_cvtepu8_epi16(b);
+
+				_mm256_storeu_si256((__m256i *)(dst + ch),
+						    _mm256_sub_epi16(v, xzv));
+			}
+			src += ch;
+			dst += ch;
+			if (in_s) {
+				const s8 *s = (const s8 *)c->o->in + src;
+
+				for (; ch < in_c; ch++, s++)
+					*dst++ = (s16)(*s - xz);
+			} else {
+				const u8 *s = (const u8 *)c->o->in + src;
+
+				for (; ch < in_c; ch++, s++)
+					*dst++ = (s16)(*s - xz);
+			}
+		}
+		if (simd_work(c, (u64)in_w * in_c))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Weights [oc][tap][ci] to [oc / 16][pair][oc % 16][2] in the runs'
+ * order (taps in order, channels padded to cp), zero point subtracted;
+ * depthwise to [c / 16][tap][c % 16] as int32. Returns true to stop.
+ */
+static bool simd_pack_weights(struct simd_conv *c, u32 ntaps, u32 in_c)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
+	s32 wz = d->in2_zp;
+	u32 oc, t, ch;
+
+	if (c->dw) {	/* [block of 16][tap][16] as s32 */
+		for (oc = 0; oc < c->out_c; oc++)
+			for (t = 0; t < ntaps; t++)
+				((s32 *)c->w)[((size_t)(oc / SIMD_OCB) * ntaps + t) *
+					      SIMD_OCB + oc % SIMD_OCB] =
+					vpux_ld8(c->o->in2, (size_t)oc * ntaps + t,
+						 w_s) - wz;
+		return false;
+	}
+	for (oc = 0; oc < c->out_c; oc++) {
+		s16 *blk = (s16 *)c->w + (size_t)(oc / SIMD_OCB) * c->kpairs *
+			   2 * SIMD_OCB + (oc % SIMD_OCB) * 2;
+
+		for (t = 0; t < ntaps; t++) {
+			size_t src = ((size_t)oc * ntaps + t) * in_c;
+
+			for (ch = 0; ch < in_c; ch++) {
+				size_t k = (size_t)t * c->cp + ch;
+
+				blk[(k / 2) * 2 * SIMD_OCB + k % 2] = (s16)
+					(vpux_ld8(c->o->in2, src + ch, w_s) - wz);
+			}
+		}
+		if (simd_work(c, (u64)ntaps * in_c))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Run @d on the AVX2 path if it is one of its ops. Returns true with the
+ * result in *@ret if it ran, false if the generic code must run it.
+ * The caller has validated @d and the operands.
+ */
+bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
+		       const struct vpux_dpu_operands *o, int *ret)
+{
+	int path = __atomic_load_n(&simd_path, __ATOMIC_RELAXED);
+	u32 kh, kw, dh, dw, pt, pl, hp, sh, sw, ntaps, r;
+	size_t xs, ws, nblk, wp;
+	struct simd_conv c;
+	bool stop;
+
+	if (!path)
+		path = vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
+	if (path != VPUX_DPU_PATH_AVX2)
+		return false;
+	/* int32 accumulators out: the generic code's store */
+	if (d->flags & VPUX_DPU_F_OUT_I32)
+		return false;
+	if (d->op == VPUX_DPU_OP_MATMUL) {
+		kh = kw = dh = dw = 1;
+		pt = pl = 0;
+		sh = sw = 1;
+		hp = d->in_h;
+		wp = d->in_w;
+	} else if (d->op == VPUX_DPU_OP_CONV &&
+		   (d->groups == 1 ||
+		    (d->groups == d->in_c && d->out_c == d->in_c))) {
+		kh = d->kernel_h;
+		kw = d->kernel_w;
+		dh = d->dilation_h;
+		dw = d->dilation_w;
+		pt = d->pad_top;
+		pl = d->pad_left;
+		sh = d->stride_h;
+		sw = d->stride_w;
+		hp = (u32)d->in_h + pt + d->pad_bottom;
+		wp = (size_t)d->in_w + pl + d->pad_right;
+	} else {
+		return false;
+	}
+	memset(&c, 0, sizeof(c));
+	c.d = d;
+	c.sh = sh;
+	c.sw = sw;
+	c.wp = wp;
+	c.o = o;
+	c.out_c = d->out_c;
+	c.out_w = d->out_w;
+	c.npix = (u32)d->out_h * d->out_w;
+	/* depthwise: one input channel per output channel */
+	c.dw = d->op == VPUX_DPU_OP_CONV && d->groups > 1;
+	ntaps = kh * kw;
+	nblk = (d->out_c + SIMD_OCB - 1) / SIMD_OCB;
+	if (c.dw) {
+		/* whole blocks of 16 channels per pixel, one run per tap */
+		c.cp = (u32)nblk * SIMD_OCB;
+		c.nruns = ntaps;
+		c.kmacs = ntaps;
+		ws = nblk * SIMD_OCB * ntaps * sizeof(s32);
+	} else {
+		c.cp = (d->in_c + 1u) & ~1u;
+		c.kpairs = ntaps * c.cp / 2;
+		c.nruns = dw == 1 ? kh : ntaps;
+		c.kmacs = ntaps * d->in_c;
+		ws = nblk * SIMD_OCB * c.kpairs * 2 * sizeof(s16);
+	}
+	xs = (size_t)hp * c.wp * c.cp * sizeof(s16);
+	if (xs > SIMD_MAX_SCRATCH || ws > SIMD_MAX_SCRATCH)
+		return false;
+	c.x = calloc(1, xs);
+	c.w = calloc(1, ws);
+	c.q = malloc(nblk * sizeof(*c.q));
+	c.roff = malloc(2 * c.nruns * sizeof(u32));
+	if (!c.x || !c.w || !c.q || !c.roff) {
+		free(c.x);
+		free(c.w);
+		free(c.q);
+		free(c.roff);
+		return false;
+	}
+	c.rlen = c.roff + c.nruns;
+	for (r = 0; r < c.nruns; r++) {
+		/* dense with dilation_w 1: a window row is one run */
+		bool row = !c.dw && dw == 1;
+		u32 ky = row ? r : r / kw, kx = row ? 0 : r % kw;
+
+		c.roff[r] = (u32)(((size_t)ky * dh * c.wp + (size_t)kx * dw) * c.cp);
+		c.rlen[r] = (row ? kw : 1) * c.cp / 2;
+	}
+	stop = simd_widen_input(&c, d->in_h, d->in_w, d->in_c, pt, pl) ||
+	       simd_pack_weights(&c, ntaps, d->in_c);
+	if (!stop) {
+		simd_oq_init(&c);
+		stop = simd_conv_run(&c);
+	}
+	free(c.x);
+	free(c.w);
+	free(c.q);
+	free(c.roff);
+	*ret = stop ? VPUX_ERR(ABORTED) : 0;
+	return true;
+}
+
+#endif /* VPUX_DPU_SIMD */
