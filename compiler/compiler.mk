@@ -164,7 +164,8 @@ COMPILER_FUZZ_SRCS := $(COMPILER_SRCS) $(COMPILER_PB_C) $(REF_SRCS) \
 COMPILER_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -std=gnu11 -D_GNU_SOURCE \
 	-I$(SRCTOP)/include -I$(SRCTOP)/uapi $(HW_CFLAGS) $(COMPILER_CFLAGS)
-# seeds: a few dozen node models (the node-test list first), their inputs
+# seeds: a few dozen node models (the node-test list first), their inputs;
+# compiler/tests/fuzz/regress: inputs that once failed, run every time
 COMPILER_FUZZ_SEEDS := $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(addsuffix /model.onnx,$(ONNX_NODE_TESTS)))) \
 	$(wordlist 1,40,$(wildcard $(ONNX_NODE_DIR)/*/model.onnx))
 COMPILER_FUZZ_TSEEDS := $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(addsuffix /test_data_set_0/*.pb,$(ONNX_NODE_TESTS))))
@@ -196,7 +197,8 @@ compiler-fuzz-seeds:
 fuzz-onnx: $(COMPILER_FUZZ) $(COMPILER_FUZZ_T) compiler-fuzz-seeds
 	@mkdir -p $(B)/compiler/fuzz/corpus $(B)/compiler/fuzz/corpus-tensor
 	$(COMPILER_FUZZ) -max_total_time=$(COMPILER_FUZZ_TIME) -max_len=262144 \
-		-timeout=60 $(B)/compiler/fuzz/corpus $(B)/compiler/fuzz/seed
+		-timeout=60 $(B)/compiler/fuzz/corpus $(B)/compiler/fuzz/seed \
+		$(SRCTOP)/compiler/tests/fuzz/regress
 	$(COMPILER_FUZZ_T) -max_total_time=$(COMPILER_FUZZ_TIME) -max_len=65536 \
 		$(B)/compiler/fuzz/corpus-tensor $(B)/compiler/fuzz/seed-tensor
 
@@ -206,7 +208,8 @@ compiler-fuzz-smoke: $(COMPILER_FUZZ) $(COMPILER_FUZZ_T) compiler-fuzz-seeds
 	@mkdir -p $(B)/compiler/fuzz/smoke $(B)/compiler/fuzz/smoke-tensor
 	$(COMPILER_FUZZ) -seed=1 -timeout=60 -max_len=262144 \
 		-max_total_time=$(COMPILER_FUZZ_SMOKE_TIME) \
-		$(B)/compiler/fuzz/smoke $(B)/compiler/fuzz/seed
+		$(B)/compiler/fuzz/smoke $(B)/compiler/fuzz/seed \
+		$(SRCTOP)/compiler/tests/fuzz/regress
 	$(COMPILER_FUZZ_T) -seed=1 -timeout=60 -max_len=65536 \
 		-max_total_time=$(COMPILER_FUZZ_SMOKE_TIME) \
 		$(B)/compiler/fuzz/smoke-tensor $(B)/compiler/fuzz/seed-tensor
