@@ -215,9 +215,7 @@ compiler-fuzz-smoke: $(COMPILER_FUZZ) $(COMPILER_FUZZ_T) compiler-fuzz-seeds
 		$(B)/compiler/fuzz/smoke-tensor $(B)/compiler/fuzz/seed-tensor
 CHECK_STEPS += compiler-fuzz-smoke
 
-# ---- the VM: node tests through /dev/accel (tools/vm/tests.list) ----
+# ---- the VM: the node tests through /dev/accel (tools/vm/tests.list) ----
 # vpux-onnx and the test directories ride along (/vpux/data/NAME)
-ONNX_VM_TESTS := test_qlinearconv test_qlinearmatmul_2D test_maxpool_2d_uint8 \
-	test_quantizelinear test_dequantizelinear_axis test_clip_default_int8_min
 VM_EXTRA_BINS += $(VPUX_ONNX)
-VM_DATA_DIRS += $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(ONNX_VM_TESTS)))
+VM_DATA_DIRS += $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(ONNX_NODE_TESTS)))
