@@ -138,6 +138,8 @@ struct vpux_queue {
  * @profile: kernel address of the job's struct drm_vpux_profile (in one
  *	of @bos), NULL without DRM_VPUX_SUBMIT_PROFILE
  * @profile_size: bytes of the profile range
+ * @profile_times: DRM_VPUX_SUBMIT_PROFILE_TIMES: the profile also gets
+ *	each op's engine and start and end cycles
  * @cmx_tiles: the CMX tiles its task uses (dla_task_cmx_tiles())
  * @n_in_fences: entries of @in_fences
  * @in_fences: the fences of the in-syncobjs (references), checked for an
@@ -172,6 +174,7 @@ struct vpux_job {
 	u64 kcov_handle;
 	struct drm_vpux_profile *profile;
 	u32 profile_size;
+	bool profile_times;
 	u64 cmx_tiles;
 	u32 n_in_fences;
 	struct dma_fence **in_fences;
@@ -280,7 +283,7 @@ void vpux_set_job_run_limit_ms(struct vpux_device *vdev, unsigned int ms);
 
 /* vpux_profile.c */
 int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
-			const struct drm_vpux_buf *buf);
+			const struct drm_vpux_buf *buf, bool times);
 void vpux_profile_record(struct vpux_job *job);
 
 /* vpux_coredump.c */
