@@ -85,10 +85,11 @@ $(VPUX_DIS): $(SRCTOP)/tools/vpux-dis/dis.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A)
 
 # vpux-run uses only the public API, linked against the shared library
 $(VPUX_RUN): $(SRCTOP)/tools/vpux-run/run.c $(SRCTOP)/umd/include/vpux.h $(UMD_SO) \
+		$(SRCTOP)/tools/vpux-run/timeline.c $(SRCTOP)/tools/vpux-run/timeline.h \
 		$(SRCTOP)/umd/umd.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include $(JSONC_CFLAGS) -o $@ $< \
-		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib' \
+		$(SRCTOP)/tools/vpux-run/timeline.c -L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib' \
 		$(JSONC_LIBS)
 
 HOST_PROGS += $(UMD_SO) $(UMD_A) $(UMD_PC) $(VPUX_ASM) $(VPUX_DIS) $(VPUX_RUN)
