@@ -172,6 +172,8 @@ static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
 		(to_vpux_bo(obj)->flags & DRM_VPUX_BO_DEVICE_READONLY) &&
 		!READ_ONCE(vdev->skip_ro_check);
 	*bo_idx = vpux_job_hold_bo(job, obj);
+	job->ent[idx].bo = *bo_idx;
+	job->ent[idx].offset = buf->offset;
 	return 0;
 }
 

@@ -106,6 +106,41 @@ struct vpux_queue {
 };
 
 /**
+ * struct vpux_hang_state - the device as a hung job left it
+ * @seqno: the job's number in its file
+ * @priority: its priority
+ * @ctx_slot: the MMU context slot it ran in
+ * @st: the engine core's last status of its task
+ * @irq_status: VPUX_REG_IRQ_STATUS
+ * @irq_mask: VPUX_REG_IRQ_MASK
+ * @fault_status: VPUX_REG_FAULT_STATUS
+ * @fault_addr: VPUX_REG_FAULT_ADDR
+ * @n_engines: entries used in @eng
+ * @eng: each engine's kind, status, context, ops done and last op cycles
+ *
+ * Captured with register reads only, in the fence signalling path; the
+ * devcoredump is written from it after the job's fence signalled.
+ */
+struct vpux_hang_state {
+	u64 seqno;
+	u32 priority;
+	int ctx_slot;
+	struct dla_task_status st;
+	u32 irq_status;
+	u32 irq_mask;
+	u32 fault_status;
+	u64 fault_addr;
+	u32 n_engines;
+	struct {
+		u32 kind;
+		u32 status;
+		u32 ctx;
+		u32 ops_done;
+		u32 op_cycles;
+	} eng[VPUX_MAX_ENGINES];
+};
+
+/**
  * struct vpux_job - a submitted job
  * @base: the scheduler job
  * @vdev: the device
@@ -145,6 +180,13 @@ struct vpux_queue {
  * @in_fences: the fences of the in-syncobjs (references), checked for an
  *	error when the job is about to start (vpux_job_in_fence_error())
  * @stage: headed mode: what the firmware reads of the job
+ * @ent: each address-list entry's BO (index in @bos) and offset in it,
+ *	for the devcoredump
+ * @inject: the fault injection armed (debugfs) when the job started,
+ *	INJECT and INJECT_ARG, for the devcoredump
+ * @hung: the watchdog aborted it
+ * @hang: the watchdog's capture, if it hung
+ * @dump_work: writes the devcoredump, then frees the job
  */
 struct vpux_job {
 	struct drm_sched_job base;
@@ -179,42 +221,16 @@ struct vpux_job {
 	u32 n_in_fences;
 	struct dma_fence **in_fences;
 	struct vpux_job_stage stage;
+	struct {
+		u32 bo;
+		u64 offset;
+	} ent[DRM_VPUX_MAX_ADDR_ENTRIES];
+	u32 inject[2];
+	bool hung;
+	struct vpux_hang_state hang;
+	struct work_struct dump_work;
 };
 
-/**
- * struct vpux_hang_state - the device as a hung job left it
- * @seqno: the job's number in its file
- * @priority: its priority
- * @ctx_slot: the MMU context slot it ran in
- * @st: the engine core's last status of its task
- * @irq_status: VPUX_REG_IRQ_STATUS
- * @irq_mask: VPUX_REG_IRQ_MASK
- * @fault_status: VPUX_REG_FAULT_STATUS
- * @fault_addr: VPUX_REG_FAULT_ADDR
- * @n_engines: entries used in @eng
- * @eng: each engine's kind, status, context, ops done and last op cycles
- *
- * Captured with register reads only, in the fence signalling path; the
- * devcoredump is written from it after the job's fence signalled.
- */
-struct vpux_hang_state {
-	u64 seqno;
-	u32 priority;
-	int ctx_slot;
-	struct dla_task_status st;
-	u32 irq_status;
-	u32 irq_mask;
-	u32 fault_status;
-	u64 fault_addr;
-	u32 n_engines;
-	struct {
-		u32 kind;
-		u32 status;
-		u32 ctx;
-		u32 ops_done;
-		u32 op_cycles;
-	} eng[VPUX_MAX_ENGINES];
-};
 
 static inline struct vpux_job *to_vpux_job(struct drm_sched_job *job)
 {
@@ -290,8 +306,8 @@ void vpux_profile_record(struct vpux_job *job);
 void vpux_hang_capture(struct vpux_device *vdev, struct vpux_job *job,
 		       const struct dla_task_status *st,
 		       struct vpux_hang_state *hs);
-void vpux_hang_report(struct vpux_device *vdev,
-		      const struct vpux_hang_state *hs);
+bool vpux_job_wants_dump(struct vpux_job *job);
+void vpux_job_dump_and_free(struct vpux_job *job);
 
 /* vpux_irq.c */
 void vpux_process_events_locked(struct vpux_device *vdev);
