@@ -696,6 +696,13 @@ int dla_user_op_cycles(struct dla_user_dev *d, int handle, unsigned int kind,
 int dla_user_op_times(struct dla_user_dev *d, int handle,
 		      struct dla_op_time *times, unsigned int n)
 {
+	return dla_user_op_times_with(d, handle, NULL, times, n);
+}
+
+int dla_user_op_times_with(struct dla_user_dev *d, int handle,
+			   const uint32_t *cycles, struct dla_op_time *times,
+			   unsigned int n)
+{
 	struct dla_user_task *t;
 	unsigned int i;
 	int ret;
@@ -718,7 +725,7 @@ int dla_user_op_times(struct dla_user_dev *d, int handle,
 			if (dla_user_start_queued(d))
 				pthread_cond_broadcast(&d->done_cond);
 		}
-		ret = dla_task_op_times(t->task, NULL, n, times);
+		ret = dla_task_op_times(t->task, cycles, n, times);
 	}
 	pthread_mutex_unlock(&d->lock);
 	return ret;
