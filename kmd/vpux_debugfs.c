@@ -140,6 +140,12 @@ static ssize_t inject_write(struct file *f, const char __user *ubuf,
 		       engine << VPUX_INJECT_ENGINE_SHIFT |
 		       kind << VPUX_INJECT_KIND_SHIFT |
 		       count << VPUX_INJECT_COUNT_SHIFT);
+	/* what a job's devcoredump says the model's fault state was */
+	WRITE_ONCE(vdev->inject[1], arg);
+	WRITE_ONCE(vdev->inject[0], kind == VPUX_INJECT_NONE ? 0 :
+		   engine << VPUX_INJECT_ENGINE_SHIFT |
+		   kind << VPUX_INJECT_KIND_SHIFT |
+		   count << VPUX_INJECT_COUNT_SHIFT);
 	return len;
 }
 
@@ -258,6 +264,7 @@ void vpux_debugfs_init(struct vpux_device *vdev)
 				   &job_timeout_ms_fops);
 	debugfs_create_bool("skip_readonly_check", 0600, root,
 			    &vdev->skip_ro_check);
+	debugfs_create_bool("coredump_failed", 0600, root, &vdev->dump_failed);
 	if (!vdev->mc.on)
 		return;
 	debugfs_create_file("fw_log", 0444, root, vdev, &fw_log_fops);

@@ -93,6 +93,10 @@ struct vpux_hw_info {
  * @bo_pinned: bytes of system memory the device's BOs pin (vpux_gem.c)
  * @skip_ro_check: (debugfs, tests) SUBMIT lets jobs write BOs the device
  *	may only read, so that the MMU's read-only mappings stop them
+ * @inject: INJECT and INJECT_ARG as debugfs "inject" last wrote them
+ *	(the model's fault state, recorded in a job's devcoredump)
+ * @dump_failed: (debugfs coredump_failed) failed jobs get a devcoredump
+ *	too, not only hung ones
  * @result_lock: protects the last-job records of the BOs (vpux_bo)
  * @busy_jobs: (fw) jobs on the NPU now
  * @busy_since: (fw) when @busy_jobs last became non-zero
@@ -126,6 +130,8 @@ struct vpux_device {
 	atomic_t resets;
 	atomic64_t bo_pinned;
 	bool skip_ro_check;
+	u32 inject[2];
+	bool dump_failed;
 	spinlock_t result_lock;
 	u32 busy_jobs;
 	u64 busy_since;

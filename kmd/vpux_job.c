@@ -172,6 +172,8 @@ static int vpux_job_add_buf(struct vpux_job *job, struct drm_file *file,
 		(to_vpux_bo(obj)->flags & DRM_VPUX_BO_DEVICE_READONLY) &&
 		!READ_ONCE(vdev->skip_ro_check);
 	*bo_idx = vpux_job_hold_bo(job, obj);
+	job->ent[idx].bo = *bo_idx;
+	job->ent[idx].offset = buf->offset;
 	return 0;
 }
 
@@ -354,8 +356,9 @@ static int vpux_submit_check(struct vpux_device *vdev,
 	}
 	if (!(args->flags & DRM_VPUX_SUBMIT_PROFILE) &&
 	    (args->profile.handle || args->profile.pad ||
-	     args->profile.offset || args->profile.size)) {
-		vpux_dbg(vdev, "SUBMIT: profile range without DRM_VPUX_SUBMIT_PROFILE\n");
+	     args->profile.offset || args->profile.size ||
+	     (args->flags & DRM_VPUX_SUBMIT_PROFILE_TIMES))) {
+		vpux_dbg(vdev, "SUBMIT: profile range or times without DRM_VPUX_SUBMIT_PROFILE\n");
 		return -EINVAL;
 	}
 	if (args->priority >= VPUX_PRIORITIES) {
@@ -545,7 +548,9 @@ int vpux_submit(struct drm_device *dev, struct drm_vpux_submit *args,
 	if (ret)
 		goto err_free;
 	if (args->flags & DRM_VPUX_SUBMIT_PROFILE) {
-		ret = vpux_profile_attach(job, file, &args->profile);
+		ret = vpux_profile_attach(job, file, &args->profile,
+					  args->flags &
+					  DRM_VPUX_SUBMIT_PROFILE_TIMES);
 		if (ret)
 			goto err_free;
 	}

@@ -106,79 +106,6 @@ struct vpux_queue {
 };
 
 /**
- * struct vpux_job - a submitted job
- * @base: the scheduler job
- * @vdev: the device
- * @fpriv: the submitting file (a reference)
- * @queue: the queue it was submitted to (a reference)
- * @slot: the file's record of the job
- * @priority: DRM_VPUX_PRIORITY_*
- * @nbos: entries used in @bos
- * @bos: the distinct BOs of the address list (references)
- * @task_bo: index in @bos of the BO holding the task memory
- * @task_in: the address list as dla_task_prepare() reads it
- * @task_mem: kernel memory holding @task
- * @task: the task as the engine core validated and built it, NULL if
- *	the core refused it
- * @refused: the core's error when it refused the task, else 0
- * @hw_fence: allocated at SUBMIT, initialised by run_job, signalled in
- *	queue order once the job left the engine core
- * @link: in the queue's ready list, then in vpux_device.done
- * @result: filled when the job completes, before @hw_fence signals
- * @task_id: the core's task id while on the engine core, else -1
- * @hw_slot: MMU context slot the job runs in, -1 when not on the core
- * @ops_done: ops completed at the last watchdog check (progress)
- * @cycles: device cycle counter at the last watchdog check
- * @stalls: watchdog checks in a row without progress of its own while
- *	the device completed other ops
- * @quiet: watchdog checks in a row in which nothing completed at all
- * @start_ns: when the job was handed to the engine core
- * @kcov_handle: the submitter's KCOV common handle (0 without KCOV): the
- *	scheduler's work for the job counts as the submitter's coverage
- * @profile: kernel address of the job's struct drm_vpux_profile (in one
- *	of @bos), NULL without DRM_VPUX_SUBMIT_PROFILE
- * @profile_size: bytes of the profile range
- * @cmx_tiles: the CMX tiles its task uses (dla_task_cmx_tiles())
- * @n_in_fences: entries of @in_fences
- * @in_fences: the fences of the in-syncobjs (references), checked for an
- *	error when the job is about to start (vpux_job_in_fence_error())
- * @stage: headed mode: what the firmware reads of the job
- */
-struct vpux_job {
-	struct drm_sched_job base;
-	struct vpux_device *vdev;
-	struct vpux_file_priv *fpriv;
-	struct vpux_queue *queue;
-	struct vpux_job_slot *slot;
-	u32 priority;
-	u32 nbos;
-	/* every address-list entry's BO, and the profile BO */
-	struct drm_gem_object *bos[DRM_VPUX_MAX_ADDR_ENTRIES + 1];
-	u32 task_bo;
-	struct vpux_fw_task_in task_in;
-	void *task_mem;
-	struct dla_task *task;
-	u32 refused;
-	struct dma_fence *hw_fence;
-	struct list_head link;
-	struct vpux_job_result result;
-	int task_id;
-	int hw_slot;
-	u32 ops_done;
-	u64 cycles;
-	u32 stalls;
-	u32 quiet;
-	u64 start_ns;
-	u64 kcov_handle;
-	struct drm_vpux_profile *profile;
-	u32 profile_size;
-	u64 cmx_tiles;
-	u32 n_in_fences;
-	struct dma_fence **in_fences;
-	struct vpux_job_stage stage;
-};
-
-/**
  * struct vpux_hang_state - the device as a hung job left it
  * @seqno: the job's number in its file
  * @priority: its priority
@@ -212,6 +139,98 @@ struct vpux_hang_state {
 		u32 op_cycles;
 	} eng[VPUX_MAX_ENGINES];
 };
+
+/**
+ * struct vpux_job - a submitted job
+ * @base: the scheduler job
+ * @vdev: the device
+ * @fpriv: the submitting file (a reference)
+ * @queue: the queue it was submitted to (a reference)
+ * @slot: the file's record of the job
+ * @priority: DRM_VPUX_PRIORITY_*
+ * @nbos: entries used in @bos
+ * @bos: the distinct BOs of the address list (references)
+ * @task_bo: index in @bos of the BO holding the task memory
+ * @task_in: the address list as dla_task_prepare() reads it
+ * @task_mem: kernel memory holding @task
+ * @task: the task as the engine core validated and built it, NULL if
+ *	the core refused it
+ * @refused: the core's error when it refused the task, else 0
+ * @hw_fence: allocated at SUBMIT, initialised by run_job, signalled in
+ *	queue order once the job left the engine core
+ * @link: in the queue's ready list, then in vpux_device.done
+ * @result: filled when the job completes, before @hw_fence signals
+ * @task_id: the core's task id while on the engine core, else -1
+ * @hw_slot: MMU context slot the job runs in, -1 when not on the core
+ * @ops_done: ops completed at the last watchdog check (progress)
+ * @cycles: device cycle counter at the last watchdog check
+ * @stalls: watchdog checks in a row without progress of its own while
+ *	the device completed other ops
+ * @quiet: watchdog checks in a row in which nothing completed at all
+ * @start_ns: when the job was handed to the engine core
+ * @kcov_handle: the submitter's KCOV common handle (0 without KCOV): the
+ *	scheduler's work for the job counts as the submitter's coverage
+ * @profile: kernel address of the job's struct drm_vpux_profile (in one
+ *	of @bos), NULL without DRM_VPUX_SUBMIT_PROFILE
+ * @profile_size: bytes of the profile range
+ * @profile_times: DRM_VPUX_SUBMIT_PROFILE_TIMES: the profile also gets
+ *	each op's engine and start and end cycles
+ * @cmx_tiles: the CMX tiles its task uses (dla_task_cmx_tiles())
+ * @n_in_fences: entries of @in_fences
+ * @in_fences: the fences of the in-syncobjs (references), checked for an
+ *	error when the job is about to start (vpux_job_in_fence_error())
+ * @stage: headed mode: what the firmware reads of the job
+ * @ent: each address-list entry's BO (index in @bos) and offset in it,
+ *	for the devcoredump
+ * @inject: the fault injection armed (debugfs) when the job started,
+ *	INJECT and INJECT_ARG, for the devcoredump
+ * @hung: the watchdog aborted it
+ * @hang: the watchdog's capture, if it hung
+ * @dump_work: writes the devcoredump, then frees the job
+ */
+struct vpux_job {
+	struct drm_sched_job base;
+	struct vpux_device *vdev;
+	struct vpux_file_priv *fpriv;
+	struct vpux_queue *queue;
+	struct vpux_job_slot *slot;
+	u32 priority;
+	u32 nbos;
+	/* every address-list entry's BO, and the profile BO */
+	struct drm_gem_object *bos[DRM_VPUX_MAX_ADDR_ENTRIES + 1];
+	u32 task_bo;
+	struct vpux_fw_task_in task_in;
+	void *task_mem;
+	struct dla_task *task;
+	u32 refused;
+	struct dma_fence *hw_fence;
+	struct list_head link;
+	struct vpux_job_result result;
+	int task_id;
+	int hw_slot;
+	u32 ops_done;
+	u64 cycles;
+	u32 stalls;
+	u32 quiet;
+	u64 start_ns;
+	u64 kcov_handle;
+	struct drm_vpux_profile *profile;
+	u32 profile_size;
+	bool profile_times;
+	u64 cmx_tiles;
+	u32 n_in_fences;
+	struct dma_fence **in_fences;
+	struct vpux_job_stage stage;
+	struct {
+		u32 bo;
+		u64 offset;
+	} ent[DRM_VPUX_MAX_ADDR_ENTRIES];
+	u32 inject[2];
+	bool hung;
+	struct vpux_hang_state hang;
+	struct work_struct dump_work;
+};
+
 
 static inline struct vpux_job *to_vpux_job(struct drm_sched_job *job)
 {
@@ -280,15 +299,15 @@ void vpux_set_job_run_limit_ms(struct vpux_device *vdev, unsigned int ms);
 
 /* vpux_profile.c */
 int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
-			const struct drm_vpux_buf *buf);
+			const struct drm_vpux_buf *buf, bool times);
 void vpux_profile_record(struct vpux_job *job);
 
 /* vpux_coredump.c */
 void vpux_hang_capture(struct vpux_device *vdev, struct vpux_job *job,
 		       const struct dla_task_status *st,
 		       struct vpux_hang_state *hs);
-void vpux_hang_report(struct vpux_device *vdev,
-		      const struct vpux_hang_state *hs);
+bool vpux_job_wants_dump(struct vpux_job *job);
+void vpux_job_dump_and_free(struct vpux_job *job);
 
 /* vpux_irq.c */
 void vpux_process_events_locked(struct vpux_device *vdev);

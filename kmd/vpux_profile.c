@@ -19,6 +19,7 @@
  * @job: the job being submitted (its address list resolved)
  * @file: the submitter
  * @buf: drm_vpux_submit.profile
+ * @times: DRM_VPUX_SUBMIT_PROFILE_TIMES was given
  *
  * The BO must be one of @file's, writable by the device, and not an
  * import of another driver's dma-buf (the kernel writes the record
@@ -32,7 +33,7 @@
  * errno.
  */
 int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
-			const struct drm_vpux_buf *buf)
+			const struct drm_vpux_buf *buf, bool times)
 {
 	struct vpux_device *vdev = job->vdev;
 	struct drm_gem_object *obj;
@@ -77,6 +78,7 @@ int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
 	vpux_job_hold_bo(job, obj);
 	job->profile = vaddr + buf->offset;
 	job->profile_size = min_t(u64, buf->size, U32_MAX);
+	job->profile_times = times;
 	memset(job->profile, 0, sizeof(*job->profile));
 	return 0;
 }
@@ -86,8 +88,10 @@ int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
  * @job: a job that left the engine core (its task cleared)
  *
  * Called under the core's lock, maybe in hard-IRQ context: copies the
- * per-op cycles the task kept into the profile BO's kernel mapping.
- * No-op for a job without a profile.
+ * per-op cycles the task kept into the profile BO's kernel mapping and,
+ * with DRM_VPUX_SUBMIT_PROFILE_TIMES, the schedule the engine core
+ * rebuilds from them (dla_task_op_times(), O(ops * engines + edges),
+ * only for jobs that asked for it). No-op for a job without a profile.
  */
 void vpux_profile_record(struct vpux_job *job)
 {
@@ -95,6 +99,17 @@ void vpux_profile_record(struct vpux_job *job)
 	dla_s32 n;
 
 	BUILD_BUG_ON(ARRAY_SIZE(p->op_count) != DLA_OP_KINDS);
+	/* the engine core writes the uapi's records in place */
+	BUILD_BUG_ON(sizeof(struct dla_op_time) !=
+		     sizeof(struct drm_vpux_op_time));
+	BUILD_BUG_ON(offsetof(struct dla_op_time, end) !=
+		     offsetof(struct drm_vpux_op_time, end));
+	BUILD_BUG_ON(offsetof(struct dla_op_time, engine) !=
+		     offsetof(struct drm_vpux_op_time, engine));
+	BUILD_BUG_ON(offsetof(struct dla_op_time, done) !=
+		     offsetof(struct drm_vpux_op_time, flags));
+	BUILD_BUG_ON(DLA_OP_NOT_RUN != DRM_VPUX_OP_NOT_RUN);
+	BUILD_BUG_ON(DRM_VPUX_OP_TIME_DONE != 1);
 	if (!p)
 		return;
 	n = dla_task_op_cycles(job->task, p->op_count, p->op_cycles,
@@ -104,4 +119,9 @@ void vpux_profile_record(struct vpux_job *job)
 	if (n > 0 && job->stage.cpu)
 		vpux_headed_op_cycles(job, p->op_cycles, n);
 	p->entries = n > 0 ? n : 0;
+	if (job->profile_times && n > 0 &&
+	    (u32)n == p->op_count[0] + p->op_count[1] + p->op_count[2] &&
+	    job->profile_size >= DRM_VPUX_PROFILE_TIMES_SIZE(n))
+		dla_task_op_times(job->task, p->op_cycles, n,
+				  (void *)p + DRM_VPUX_PROFILE_TIMES_OFFSET(n));
 }

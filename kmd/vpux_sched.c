@@ -229,6 +229,8 @@ static int vpux_job_start_locked(struct vpux_device *vdev,
 	job->stalls = 0;
 	job->quiet = 0;
 	job->start_ns = ktime_get_ns();
+	job->inject[0] = READ_ONCE(vdev->inject[0]);
+	job->inject[1] = READ_ONCE(vdev->inject[1]);
 	job->cycles = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO,
 				      VPUX_REG_CYCLES_HI);
 	vdev->running[id] = job;

@@ -260,6 +260,9 @@ static void vpux_watchdog_work(struct work_struct *work)
 								 -ETIMEDOUT);
 
 		vpux_hang_capture(vdev, hung, &hung_st, &vdev->hang);
+		/* its devcoredump is written when it is freed */
+		hung->hang = vdev->hang;
+		hung->hung = true;
 		atomic_inc(&vdev->resets);
 		/* only this task is stopped; the others run on */
 		vpux_watchdog_abort_locked(vdev, hung, &res);
@@ -290,7 +293,6 @@ out_unlock:
 		drm_err_ratelimited(&vdev->drm, "job %llu hung after %u of %u ops: aborted\n",
 				    vdev->hang.seqno, vdev->hang.st.ops_done,
 				    vdev->hang.st.ops_total);
-		vpux_hang_report(vdev, &vdev->hang);
 	}
 }
 

@@ -746,8 +746,9 @@ static size_t three_copies(struct bo *task)
  * Run three_copies() with its profile at @off (@size bytes) of a fresh
  * 4 KiB BO filled with 0xa5; 0 if the job was DONE.
  */
-static int profiled_three_copies(FIXTURE_DATA(job) *self, struct bo *prof,
-				 __u64 off, __u64 size, struct drm_vpux_wait *w)
+static int profiled_three_copies_flags(FIXTURE_DATA(job) *self,
+				       struct bo *prof, __u64 off, __u64 size,
+				       __u32 flags, struct drm_vpux_wait *w)
 {
 	struct drm_vpux_submit s;
 	int ret;
@@ -757,13 +758,73 @@ static int profiled_three_copies(FIXTURE_DATA(job) *self, struct bo *prof,
 		return ret;
 	memset(prof->map, 0xa5, 4096);
 	submit_args(&s, &self->task, 0, three_copies(&self->task), self->list, 3);
-	s.flags = DRM_VPUX_SUBMIT_PROFILE;
+	s.flags = DRM_VPUX_SUBMIT_PROFILE | flags;
 	s.profile = (struct drm_vpux_buf){ .handle = prof->handle,
 					   .offset = off, .size = size };
 	ret = vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s);
 	if (!ret)
 		ret = job_wait(self->fd, s.seqno, 5000000000ll, w);
 	return ret ? ret : w->status == DRM_VPUX_STATUS_DONE ? 0 : -EIO;
+}
+
+static int profiled_three_copies(FIXTURE_DATA(job) *self, struct bo *prof,
+				 __u64 off, __u64 size, struct drm_vpux_wait *w)
+{
+	return profiled_three_copies_flags(self, prof, off, size, 0, w);
+}
+
+static int profile_submit(FIXTURE_DATA(job) *self, __u32 flags, __u32 handle,
+			  __u64 offset, __u64 size, __u32 pad);
+
+/*
+ * uapi 1.8: with DRM_VPUX_SUBMIT_PROFILE_TIMES each op's engine, start and
+ * end follow the cycles: dma1 waits for dma0 and starts as it ends, dma2
+ * starts at 0 on a second DMA engine (if there is one); end - start is
+ * the op's cycles; nothing is written past the record.
+ */
+TEST_F(job, profile_times_give_the_schedule)
+{
+	const __u64 size = DRM_VPUX_PROFILE_TIMES_SIZE(3);
+	struct drm_vpux_op_time *t;
+	struct drm_vpux_profile *p;
+	struct drm_vpux_wait w;
+	__u64 n_dma = 0;
+	struct bo prof;
+	int i;
+
+	if (uapi_minor(self->fd) < 8)
+		SKIP(return, "uapi 1.%d has no op times", uapi_minor(self->fd));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_NUM_DMA_ENGINES,
+				    &n_dma));
+	ASSERT_EQ(0, profiled_three_copies_flags(self, &prof, 64, size,
+						 DRM_VPUX_SUBMIT_PROFILE_TIMES,
+						 &w));
+	p = (struct drm_vpux_profile *)(prof.map + 64);
+	ASSERT_EQ(3u, p->entries);
+	t = (struct drm_vpux_op_time *)(prof.map + 64 +
+					DRM_VPUX_PROFILE_TIMES_OFFSET(3));
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(DRM_VPUX_OP_TIME_DONE, t[i].flags);
+		EXPECT_EQ((__u64)p->op_cycles[i], t[i].end - t[i].start);
+		EXPECT_LT(t[i].engine, (__u32)n_dma);
+	}
+	EXPECT_EQ(0u, t[0].start);
+	EXPECT_EQ(t[0].end, t[1].start);
+	EXPECT_EQ(t[0].engine, t[1].engine);
+	if (n_dma > 1) {
+		EXPECT_EQ(0u, t[2].start);
+		EXPECT_NE(t[0].engine, t[2].engine);
+	}
+	EXPECT_EQ(0xa5, prof.map[64 + size]);
+	/* a range too small for the times: the record as without the flag */
+	ASSERT_EQ(0, profiled_three_copies_flags(self, &prof, 0, size - 8,
+						 DRM_VPUX_SUBMIT_PROFILE_TIMES,
+						 &w));
+	EXPECT_EQ(3u, ((struct drm_vpux_profile *)prof.map)->entries);
+	EXPECT_EQ(0xa5, prof.map[DRM_VPUX_PROFILE_TIMES_OFFSET(3)]);
+	/* the flag alone is refused */
+	EXPECT_EQ(-EINVAL, profile_submit(self, DRM_VPUX_SUBMIT_PROFILE_TIMES,
+					  0, 0, 0, 0));
 }
 
 TEST_F(job, profile_records_each_op)
@@ -876,6 +937,8 @@ TEST_F(job, profile_bad_args)
 	EXPECT_EQ(-EINVAL, profile_submit(self, 0, prof.handle, 0, 64, 0));
 	EXPECT_EQ(-EINVAL, profile_submit(self, 0, 0, 8, 0, 0));
 	EXPECT_EQ(-EINVAL, profile_submit(self, 1u << 1, 0, 0, 0, 0));
+	EXPECT_EQ(-EINVAL, profile_submit(self, P | 1u << 2, prof.handle, 0,
+					  64, 0));
 	/* the range: pad, alignment, header size, inside the BO */
 	EXPECT_EQ(-EINVAL, profile_submit(self, P, prof.handle, 0, 64, 1));
 	EXPECT_EQ(-EINVAL, profile_submit(self, P, prof.handle, 4, 64, 0));

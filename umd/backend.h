@@ -105,6 +105,13 @@ struct vpux_backend_ops {
 	int (*op_cycles)(void *priv, const struct vpux_be_job *job,
 			 unsigned int kind, unsigned int index,
 			 uint32_t *cycles);
+	/*
+	 * Every op's engine, start and end (@n: the task's ops, in the
+	 * order of vpux_request_op_times()); VPUX_E_UNSUPPORTED if the
+	 * backend cannot report them
+	 */
+	int (*op_times)(void *priv, const struct vpux_be_job *job,
+			struct vpux_op_time *times, unsigned int n);
 	/* abort if running, forget the job */
 	void (*release)(void *priv, struct vpux_be_job *job);
 };

@@ -232,6 +232,32 @@ static int ip_op_cycles(void *priv, const struct vpux_be_job *job,
 			    r) : 0;
 }
 
+static int ip_op_times(void *priv, const struct vpux_be_job *job,
+		       struct vpux_op_time *times, unsigned int n)
+{
+	struct inproc *p = priv;
+	struct dla_op_time *t = calloc(n ? n : 1, sizeof(*t));
+	unsigned int i;
+	int r;
+
+	if (!t)
+		return vpux_err(VPUX_E_NOMEM, "inproc: op times: out of memory");
+	r = dla_user_op_times(p->dev, (int)job->id, t, n);
+	if (r < 0) {
+		free(t);
+		return vpux_err(dla_to_vpux(r), "inproc: op times: dla error %d",
+				r);
+	}
+	for (i = 0; i < n; i++) {
+		times[i].engine = t[i].engine;
+		times[i].done = t[i].done;
+		times[i].start = t[i].start;
+		times[i].end = t[i].end;
+	}
+	free(t);
+	return 0;
+}
+
 static void ip_release(void *priv, struct vpux_be_job *job)
 {
 	struct inproc *p = priv;
@@ -252,5 +278,6 @@ const struct vpux_backend_ops vpux_backend_inproc = {
 	.wait = ip_wait,
 	.status = ip_status,
 	.op_cycles = ip_op_cycles,
+	.op_times = ip_op_times,
 	.release = ip_release,
 };

@@ -57,6 +57,8 @@
 #define IOB_MINOR_WAIT_BO	3
 /* the first minor with DRM_VPUX_SUBMIT_PROFILE */
 #define IOB_MINOR_PROFILE	4
+/* the first minor with DRM_VPUX_SUBMIT_PROFILE_TIMES */
+#define IOB_MINOR_TIMES		8
 /*
  * the first minor with queues, BO_WAIT, the limits in GET_PARAM, the
  * split sys_error/core_error and CAP_SYS_NICE for HIGH and REALTIME
@@ -538,7 +540,9 @@ static int io_profile_alloc(void *priv, uint32_t ops, struct vpux_bo *bo)
 
 	if (p->minor < IOB_MINOR_PROFILE)
 		return VPUX_E_UNSUPPORTED;	/* not an error: no message */
-	ret = io_bo_alloc(priv, sizeof(struct drm_vpux_profile) +
+	ret = io_bo_alloc(priv, p->minor >= IOB_MINOR_TIMES ?
+			  DRM_VPUX_PROFILE_TIMES_SIZE(ops) :
+			  sizeof(struct drm_vpux_profile) +
 			  (uint64_t)ops * sizeof(uint32_t), 0, bo);
 	if (ret)
 		return ret;
@@ -654,6 +658,8 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
 		     DRM_VPUX_PRIORITY_REALTIME : prio;
 	if (prof) {
 		s.flags = DRM_VPUX_SUBMIT_PROFILE;
+		if (p->minor >= IOB_MINOR_TIMES)
+			s.flags |= DRM_VPUX_SUBMIT_PROFILE_TIMES;
 		s.profile.handle = (uint32_t)prof->handle;
 		s.profile.size = prof->size;
 	}
@@ -880,6 +886,42 @@ static int io_op_cycles(void *priv, const struct vpux_be_job *job,
 	return 0;
 }
 
+/*
+ * The schedule the kernel wrote after the per-op cycles (uapi 1.8): every
+ * op not run until the job left the engine core, or if it never ran.
+ */
+static int io_op_times(void *priv, const struct vpux_be_job *job,
+		       struct vpux_op_time *times, unsigned int n)
+{
+	const volatile struct drm_vpux_profile *pr;
+	const volatile struct drm_vpux_op_time *ot;
+	struct iob *p = priv;
+	unsigned int i;
+
+	if (!job->prof || p->minor < IOB_MINOR_TIMES)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s: op times: " IOB_DRIVER " uapi 1.%u has none (1.%d has)",
+				p->path, p->minor, IOB_MINOR_TIMES);
+	pr = job->prof->cpu;
+	for (i = 0; i < n; i++) {
+		memset(&times[i], 0, sizeof(times[i]));
+		times[i].engine = VPUX_OP_NOT_RUN;
+	}
+	if (pr->entries != n ||
+	    pr->op_count[0] + pr->op_count[1] + pr->op_count[2] != n ||
+	    DRM_VPUX_PROFILE_TIMES_SIZE(n) > job->prof->size)
+		return 0;
+	ot = (const volatile void *)((const volatile char *)pr +
+				     DRM_VPUX_PROFILE_TIMES_OFFSET(n));
+	for (i = 0; i < n; i++) {
+		times[i].engine = ot[i].engine;
+		times[i].done = ot[i].flags & DRM_VPUX_OP_TIME_DONE;
+		times[i].start = ot[i].start;
+		times[i].end = ot[i].end;
+	}
+	return 0;
+}
+
 static void io_release(void *priv, struct vpux_be_job *job)
 {
 	/*
@@ -903,6 +945,7 @@ const struct vpux_backend_ops vpux_backend_ioctl = {
 	.wait = io_wait,
 	.status = io_status,
 	.op_cycles = io_op_cycles,
+	.op_times = io_op_times,
 	.profile_alloc = io_profile_alloc,
 	.release = io_release,
 };

@@ -5,6 +5,7 @@
  * shared task memory. The loaded network is never written again.
  */
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -13,7 +14,9 @@
 
 #include "dla_limits.h"
 #include "err.h"
+#include "lf_hw.h"
 #include "priv.h"
+#include "vpux_dpu_rules.h"
 
 static int upload(struct vpux_device *dev, const void *src, uint64_t size,
 		  struct vpux_bo *bo)
@@ -213,6 +216,79 @@ unsigned int vpux_network_num_ops(const struct vpux_network *net,
 				  unsigned int kind)
 {
 	return net ? lf_op_count(&net->img, kind) : 0;
+}
+
+/* the tensor @r names, "" for no operand */
+static void ref_name(const struct lf_image *img, const struct vpux_lf_ref *r,
+		     char *out, size_t size)
+{
+	out[0] = 0;
+	if (!r->size || r->tensor >= img->n_tensors)
+		return;
+	memcpy(out, img->tensors[r->tensor].name,
+	       size < VPUX_LF_NAME_LEN ? size : VPUX_LF_NAME_LEN);
+	out[size - 1] = 0;
+}
+
+int vpux_network_op_info(const struct vpux_network *net, unsigned int kind,
+			 unsigned int index, struct vpux_op_info *info)
+{
+	static const char *const dpu_ops[] = {
+		"conv", "matmul", "add", "mul", "maxpool", "avgpool",
+	};
+	static const char *const kernels[] = {
+		"shave", "clamp", "softmax", "sigmoid", "tanh", "permute",
+		"quantize",
+	};
+	const struct vpux_lf_deps *dp;
+	const struct lf_image *img;
+	unsigned int i;
+
+	if (!net || !info || kind >= LF_KINDS ||
+	    index >= lf_op_count(&net->img, kind))
+		return vpux_err(VPUX_E_INVAL, "op info: no such op");
+	img = &net->img;
+	memset(info, 0, sizeof(*info));
+	if (kind == LF_DMA) {
+		const struct vpux_lf_dma *o = &img->dma[index];
+
+		strcpy(info->type, "copy");
+		ref_name(img, &o->dst, info->output, sizeof(info->output));
+		info->bytes = (uint64_t)o->src.size + o->dst.size;
+	} else if (kind == LF_DPU) {
+		const struct vpux_lf_dpu *o = &img->dpu[index];
+		struct vpux_hw_dpu_desc hd;
+		struct vpux_dpu_extents ext;
+
+		snprintf(info->type, sizeof(info->type), "%s",
+			 o->op < sizeof(dpu_ops) / sizeof(dpu_ops[0]) ?
+			 dpu_ops[o->op] : "dpu");
+		ref_name(img, &o->out, info->output, sizeof(info->output));
+		info->bytes = (uint64_t)o->in.size + o->in2.size +
+			      o->bias.size + o->quant.size + o->out.size;
+		lf_dpu_to_hw(o, &hd);
+		memset(&ext, 0, sizeof(ext));
+		if (vpux_dpu_check(&hd, &ext) == VPUX_DPU_RULE_OK)
+			info->macs = ext.macs;
+	} else {
+		const struct vpux_lf_shave *o = &img->shave[index];
+
+		snprintf(info->type, sizeof(info->type), "%s",
+			 o->kernel_id < sizeof(kernels) / sizeof(kernels[0]) ?
+			 kernels[o->kernel_id] : "shave");
+		ref_name(img, &o->windows[1], info->output,
+			 sizeof(info->output));
+		for (i = 0; i < VPUX_LF_MAX_WINDOWS; i++)
+			info->bytes += o->windows[i].size;
+	}
+	dp = lf_op_deps(img, kind, index);
+	info->num_waits = dp->num_waits;
+	info->num_updates = dp->num_updates;
+	for (i = 0; i < dp->num_waits && i < 8; i++)
+		info->waits[i] = dp->waits[i];
+	for (i = 0; i < dp->num_updates && i < 8; i++)
+		info->updates[i] = dp->updates[i];
+	return 0;
 }
 
 static void fill_desc(const struct vpux_lf_tensor *t,

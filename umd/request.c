@@ -261,3 +261,24 @@ int vpux_request_op_cycles(struct vpux_request *r, unsigned int kind,
 	return r->net->dev->ops->op_cycles(r->net->dev->priv, &r->job, kind,
 					   index, cycles);
 }
+
+int vpux_request_op_times(struct vpux_request *r, struct vpux_op_time *times,
+			  unsigned int n)
+{
+	unsigned int k, ops = 0;
+
+	if (!r || !times || !r->has_job)
+		return vpux_err(VPUX_E_INVAL, "op times: no request or no run");
+	for (k = 0; k < LF_KINDS; k++)
+		ops += lf_op_count(&r->net->img, k);
+	if (n != ops)
+		return vpux_err(VPUX_E_INVAL,
+				"op times: room for %u ops, the network has %u",
+				n, ops);
+	if (!r->net->dev->ops->op_times)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"op times: the %s backend has none",
+				r->net->dev->ops->name);
+	return r->net->dev->ops->op_times(r->net->dev->priv, &r->job, times,
+					  n);
+}

@@ -85,13 +85,27 @@ $(VPUX_DIS): $(SRCTOP)/tools/vpux-dis/dis.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A)
 
 # vpux-run uses only the public API, linked against the shared library
 $(VPUX_RUN): $(SRCTOP)/tools/vpux-run/run.c $(SRCTOP)/umd/include/vpux.h $(UMD_SO) \
+		$(SRCTOP)/tools/vpux-run/timeline.c $(SRCTOP)/tools/vpux-run/timeline.h \
 		$(SRCTOP)/umd/umd.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include $(JSONC_CFLAGS) -o $@ $< \
-		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib' \
+		$(SRCTOP)/tools/vpux-run/timeline.c -L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib' \
 		$(JSONC_LIBS)
 
-HOST_PROGS += $(UMD_SO) $(UMD_A) $(UMD_PC) $(VPUX_ASM) $(VPUX_DIS) $(VPUX_RUN)
+# vpux-replay runs a devcoredump's job on the in-process engine core and
+# model (libvpux.a), at the addresses it had: not the public API's job
+VPUX_REPLAY := $(B)/tools/vpux-replay
+REPLAY_SRCS := $(SRCTOP)/tools/vpux-replay/replay.c \
+	$(SRCTOP)/tools/vpux-replay/dump.c $(SRCTOP)/tools/vpux-run/timeline.c
+$(VPUX_REPLAY): $(REPLAY_SRCS) $(wildcard $(SRCTOP)/tools/vpux-replay/*.h) \
+		$(SRCTOP)/tools/vpux-run/timeline.h \
+		$(SRCTOP)/uapi/vpux/vpux_coredump.h $(UMD_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) -I$(SRCTOP)/tools/vpux-run -I$(SRCTOP)/tools/vpux-replay \
+		$(JSONC_CFLAGS) -o $@ $(REPLAY_SRCS) $(UMD_A) $(UMD_LIBS) $(JSONC_LIBS)
+
+HOST_PROGS += $(UMD_SO) $(UMD_A) $(UMD_PC) $(VPUX_ASM) $(VPUX_DIS) $(VPUX_RUN) \
+	$(VPUX_REPLAY)
 
 # ---- examples, assembled at build time ----
 EXAMPLES := $(basename $(notdir $(wildcard $(SRCTOP)/examples/*.vasm)))
@@ -180,6 +194,45 @@ umd-fuzz-smoke: $(UMD_FUZZ) $(EXAMPLE_BLOBS)
 	$(UMD_FUZZ) -seed=1 -timeout=60 -max_total_time=$(UMD_FUZZ_SMOKE_TIME) $(B)/umd/fuzz/smoke \
 		$(B)/examples
 CHECK_STEPS += umd-fuzz-smoke
+
+# ---- the screenshots of Documentation/profiling.rst (needs chromium) ----
+PROF_IMG := $(SRCTOP)/Documentation/images
+.PHONY: profiling-images
+profiling-images: $(VPUX_RUN) $(B)/examples/overlap_dma.vpux
+	@command -v chromium >/dev/null || { echo "profiling-images: apt-get install chromium" >&2; exit 1; }
+	@mkdir -p $(PROF_IMG) $(B)/profiling
+	cd $(B)/examples && $(VPUX_RUN) --trace $(B)/profiling/overlap_dma.json \
+		--timeline overlap_dma.vpux | sed -n '1,/^ran /p' | sed '$$d' \
+		>$(B)/profiling/timeline.txt
+	python3 $(SRCTOP)/tools/vpux-run/trace2html.py $(B)/profiling/overlap_dma.json \
+		$(B)/profiling/trace.html --title "vpux-run --trace overlap_dma.json"
+	python3 $(SRCTOP)/tools/vpux-run/trace2html.py --text $(B)/profiling/timeline.txt \
+		$(B)/profiling/timeline.html --title "$$ vpux-run --timeline overlap_dma.vpux"
+	chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size=1230,275 --screenshot=$(PROF_IMG)/trace-overlap_dma.png \
+		file://$(B)/profiling/trace.html
+	chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars \
+		--window-size=900,350 --screenshot=$(PROF_IMG)/timeline-overlap_dma.png \
+		file://$(B)/profiling/timeline.html
+
+# ---- libFuzzer harness of vpux-replay's devcoredump parser ----
+DUMP_FUZZ := $(B)/umd/fuzz/fuzz-coredump
+DUMP_FUZZ_SMOKE_TIME ?= 10
+
+$(DUMP_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_coredump.c \
+		$(SRCTOP)/tools/vpux-replay/dump.c $(SRCTOP)/tools/vpux-replay/dump.h \
+		$(SRCTOP)/uapi/vpux/vpux_coredump.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -D_GNU_SOURCE -I$(SRCTOP)/tools/vpux-replay \
+		-I$(SRCTOP)/uapi/vpux -o $@ $< $(SRCTOP)/tools/vpux-replay/dump.c
+
+.PHONY: fuzz-coredump-smoke
+fuzz-coredump-smoke: $(DUMP_FUZZ)
+	@rm -rf $(B)/umd/fuzz/dump-smoke && mkdir -p $(B)/umd/fuzz/dump-smoke
+	$(DUMP_FUZZ) -seed=1 -timeout=60 -max_total_time=$(DUMP_FUZZ_SMOKE_TIME) \
+		$(B)/umd/fuzz/dump-smoke
+CHECK_STEPS += fuzz-coredump-smoke
 
 # ---- benchmark ----
 UMD_BENCH := $(B)/umd/bench/umd-bench

@@ -273,6 +273,52 @@ dla_s32 dla_task_op_cycles(const struct dla_task *task, dla_u32 *count,
 			   dla_u32 *cycles, dla_u32 room);
 
 /**
+ * struct dla_op_time - where and when one op ran, in device cycles
+ * @start: cycles from the task's start to the op's start
+ * @end: @start + the op's cycles; @start for an op that did not complete
+ * @engine: global engine index (DMA engines first, then DPU, then SHAVE)
+ *	the op ran on, DLA_OP_NOT_RUN if it never became ready
+ * @done: 1 if the op completed, else 0
+ */
+struct dla_op_time {
+	dla_u64 start;
+	dla_u64 end;
+	dla_u32 engine;
+	dla_u32 done;
+};
+
+#define DLA_OP_NOT_RUN			0xffffffffu
+
+/**
+ * dla_task_op_times() - the schedule of a task on the device's cycle clock
+ * @task: a prepared task that is not running (finished, cleared or never
+ *	started; locking as for dla_task_result())
+ * @cycles: each op's cycles in the order of dla_task_op_cycles() (0: the
+ *	op did not complete), or NULL for the task's own
+ * @n: entries of @cycles and @times: the task's ops
+ * @times: out: one record per op, in the order of dla_task_op_cycles()
+ *
+ * The NPU model's clock is virtual and its engines complete ops in host
+ * order, so the schedule is rebuilt, deterministically, from the task's
+ * graph and the ops' cycles with the scheduler's own rules: time 0 is
+ * the task's start, an op is ready when its last wait barrier reaches
+ * zero and starts at once on the lowest-numbered idle engine of its kind
+ * (ready ops of a kind in the order they became ready), completions at
+ * the same cycle in the order their ops started. An op that did not
+ * complete holds its engine for good, so what waited on it never starts:
+ * a hung or failed op is where the timeline stops. The same task and
+ * cycles give the same schedule on every port. O(ops * engines + edges);
+ * rewinds the task's run-time counters (the next start rewinds them
+ * again), writes nothing else of the task.
+ *
+ * Return: the number of records written (@n), -DLA_ERR_INVAL for bad
+ * arguments or @n not the task's op count, -DLA_ERR_RUNNING for a
+ * running task.
+ */
+dla_s32 dla_task_op_times(struct dla_task *task, const dla_u32 *cycles,
+			  dla_u32 n, struct dla_op_time *times);
+
+/**
  * dla_task_id() - the slot a started task holds
  * @task: a prepared task
  *

@@ -181,6 +181,16 @@ static void test_hang(void)
 		  "hang: other task finished on the remaining engine");
 	tap_check(dla_user_wait(f.dev, ha, 20) == -DLA_ERR_RUNNING,
 		  "hang: wait times out");
+	{
+		struct dla_op_time ot[2];
+
+		/* the timeline stops at the hung op: it holds its engine */
+		tap_check(dla_user_op_times(f.dev, ha, ot, 2) == 2 &&
+			  ot[0].engine == 1 && !ot[0].done &&
+			  ot[0].end == ot[0].start && ot[1].engine == 2 &&
+			  ot[1].done && ot[1].end > ot[1].start,
+			  "hang: op times: dpu0 stuck on engine 1, dpu1 done on engine 2");
+	}
 	tap_check(dla_user_release(f.dev, ha) == 0 && !f.hw.eng[1].busy,
 		  "hang: release aborts the task and resets the hung engine");
 	dla_user_release(f.dev, hb);

@@ -92,6 +92,28 @@ static void test_diamond(void)
 	tap_check(dla_user_op_cycles(f.dev, h, DLA_OP_SHAVE, 1, &cyc) ==
 		  -DLA_ERR_INVAL, "diamond: per-op cycles index checked");
 	{
+		/* the schedule: DMA ops, DPU, SHAVE; engines DMA0 DPU0 SHAVE0 */
+		static const struct dla_op_time want[4] = {
+			{ 0, 100, 0, 1 }, { 1100, 1200, 0, 1 },
+			{ 100, 1100, 1, 1 }, { 100, 400, 2, 1 },
+		};
+		struct dla_op_time ot[4];
+		int ok;
+
+		ok = dla_user_op_times(f.dev, h, ot, 4) == 4 &&
+		     !memcmp(ot, want, sizeof(want));
+		tap_check(ok, "diamond: op times: dma0 0..100, dpu0 100..1100 on engine 1, shave0 100..400 on engine 2, dma1 1100..1200 (dma1 %llu..%llu)",
+			  (unsigned long long)ot[1].start,
+			  (unsigned long long)ot[1].end);
+		tap_check(ot[1].end == ft_status(&f, h).device_cycles,
+			  "diamond: the schedule ends at the device cycles");
+		tap_check(dla_user_op_times(f.dev, h, ot, 3) == -DLA_ERR_INVAL,
+			  "diamond: op times need room for every op");
+		tap_check(dla_user_op_times(f.dev, h, ot, 4) == 4 &&
+			  !memcmp(ot, want, sizeof(want)),
+			  "diamond: op times again: the same");
+	}
+	{
 		const struct vpux_hw_shave_desc *sd =
 			(const void *)f.hw.eng[2].run;
 

@@ -693,6 +693,44 @@ int dla_user_op_cycles(struct dla_user_dev *d, int handle, unsigned int kind,
 	return ret;
 }
 
+int dla_user_op_times(struct dla_user_dev *d, int handle,
+		      struct dla_op_time *times, unsigned int n)
+{
+	return dla_user_op_times_with(d, handle, NULL, times, n);
+}
+
+int dla_user_op_times_with(struct dla_user_dev *d, int handle,
+			   const uint32_t *cycles, struct dla_op_time *times,
+			   unsigned int n)
+{
+	struct dla_user_task *t;
+	unsigned int i;
+	int ret;
+
+	pthread_mutex_lock(&d->lock);
+	t = dla_user_lookup(d, handle);
+	if (!t) {
+		ret = -DLA_ERR_NOENT;
+	} else if (t->where == DLA_USER_QUEUED || t->refused) {
+		/* nothing ran (this time) */
+		for (i = 0; i < n; i++) {
+			memset(&times[i], 0, sizeof(times[i]));
+			times[i].engine = DLA_OP_NOT_RUN;
+		}
+		ret = (int)n;
+	} else {
+		if (t->where == DLA_USER_IN_CORE && !dla_user_finished(t)) {
+			/* a hung task: abort it, its stuck op stays stuck */
+			dla_user_retire(d, t->slot);
+			if (dla_user_start_queued(d))
+				pthread_cond_broadcast(&d->done_cond);
+		}
+		ret = dla_task_op_times(t->task, cycles, n, times);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
+
 int dla_user_release(struct dla_user_dev *d, int handle)
 {
 	struct dla_user_task *t, **pp;

@@ -85,6 +85,26 @@ int dla_user_status(struct dla_user_dev *d, int handle,
 int dla_user_op_cycles(struct dla_user_dev *d, int handle, unsigned int kind,
 		       unsigned int index, uint32_t *cycles);
 
+/*
+ * Every op's engine and start and end cycles (dla_task_op_times()), @n
+ * the task's ops, in the order of dla_task_op_cycles(). A task still
+ * running is aborted first (dla_clear_task(): its ops that did not
+ * complete stay so; the handle stays valid). A task that did not run
+ * reports every op as not run.
+ * Return: @n, or -DLA_ERR_*.
+ */
+int dla_user_op_times(struct dla_user_dev *d, int handle,
+		      struct dla_op_time *times, unsigned int n);
+/*
+ * The same with @cycles (@n, in the same order) in place of the task's
+ * own: the schedule those cycles give (vpux-replay: the original run's,
+ * from a devcoredump). A task that did not run reports every op as not
+ * run, whatever @cycles says.
+ */
+int dla_user_op_times_with(struct dla_user_dev *d, int handle,
+			   const uint32_t *cycles, struct dla_op_time *times,
+			   unsigned int n);
+
 /* Abort the task if it still runs, then free its handle (dla_clear_task). */
 int dla_user_release(struct dla_user_dev *d, int handle);
 

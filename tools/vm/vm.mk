@@ -4,7 +4,8 @@
 VM_TESTS := tools/vm/tests.list
 # every example network runs through the kernel driver in the VM
 VM_EXAMPLES := $(basename $(notdir $(wildcard examples/*.vasm)))
-VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(SRCTOP)/tools/vm/tap-cmd.sh \
+VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(VPUX_REPLAY) \
+	$(SRCTOP)/tools/vm/tap-cmd.sh \
 	$(SRCTOP)/tools/vm/split-check.sh $(SRCTOP)/tools/vm/headed-check.sh \
 	$(SRCTOP)/tools/vm/tap-lib.sh $(SPLIT_KOS) \
 	$(VM_EXTRA_BINS) $(addprefix $(B)/examples/,$(addsuffix .vpux,$(VM_EXAMPLES)))

@@ -4,13 +4,16 @@
  *
  *	vpux-run [--device NAME] [--input FILE]... [--seed N]
  *		 [--output FILE]... [--check] [--repeat N] [--inflight N] [--top K]
- *		 [--json] NET.vpux
+ *		 [--json] [--trace FILE] [--timeline] NET.vpux
  *
  * Inputs come from files (in order) or a seeded generator; --check runs
  * the CPU reference on the same inputs and compares every output byte;
  * --repeat N prints host latency min/median/max and device cycles;
  * --inflight N keeps N requests on the one network in flight (same inputs,
  * own outputs, all checked) and prints requests per second.
+ * --trace FILE writes the last run of every request as a Chrome
+ * trace-event JSON file (Perfetto, chrome://tracing), --timeline draws it
+ * in the terminal (timeline.c, Documentation/profiling.rst).
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "timeline.h"
 #include "vpux.h"
 
 #define MAX_IO 64
@@ -92,13 +96,56 @@ static void print_top(const struct vpux_tensor_desc *d, const void *data,
 	}
 }
 
+/* --trace FILE and --timeline: the last run of each request */
+static int show_timeline(struct vpux_device *dev, struct vpux_network *net,
+			 struct vpux_request **reqs, int n, const char *path,
+			 const char *trace, int print)
+{
+	struct tl_run runs[MAX_INFLIGHT];
+	struct vpux_device_info info;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	int j, got = 0, ret = 0;
+	char name[64];
+
+	if (vpux_device_query(dev, &info))
+		return die("query", VPUX_E_DEVICE);
+	for (j = 0; j < n; j++) {
+		snprintf(name, sizeof(name), "request %d: %s", j, base);
+		ret = tl_collect(net, reqs[j], name, &runs[j]);
+		if (ret) {
+			die("op times", ret);
+			break;
+		}
+		got++;
+	}
+	if (!ret && trace) {
+		FILE *f = fopen(trace, "w");
+
+		if (!f || tl_write_trace(f, runs, (unsigned int)got,
+					 info.engines)) {
+			fprintf(stderr, "vpux-run: cannot write %s\n", trace);
+			ret = VPUX_E_IO;
+		}
+		if (f && fclose(f) && !ret) {
+			fprintf(stderr, "vpux-run: cannot write %s\n", trace);
+			ret = VPUX_E_IO;
+		}
+	}
+	for (j = 0; !ret && print && j < got; j++)
+		tl_print(stdout, &runs[j], info.engines, 64);
+	for (j = 0; j < got; j++)
+		tl_run_free(&runs[j]);
+	return ret != 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev_name = "inproc", *path = NULL;
 	const char *in_files[MAX_IO], *out_files[MAX_IO];
 	unsigned int n_in_files = 0, n_out_files = 0, seed = 1, i, k;
 	int check = 0, json = 0, repeat = 1, ret, bad_total = 0, inflight = 1;
-	int top = 0;
+	int top = 0, timeline = 0;
+	const char *trace = NULL;
 	struct vpux_buffer *xb[MAX_INFLIGHT][MAX_IO];
 	struct vpux_request *xr[MAX_INFLIGHT];
 	double t_all;
@@ -135,10 +182,14 @@ int main(int argc, char **argv)
 			top = atoi(argv[++i]);
 		else if (!strcmp(a, "--json"))
 			json = 1;
+		else if (!strcmp(a, "--trace") && more)
+			trace = argv[++i];
+		else if (!strcmp(a, "--timeline"))
+			timeline = 1;
 		else if (a[0] != '-' && !path)
 			path = a;
 		else {
-			fprintf(stderr, "usage: vpux-run [--device NAME] [--input FILE]... [--seed N] [--output FILE]... [--check] [--repeat N] [--inflight N] [--top K] [--json] NET.vpux\n");
+			fprintf(stderr, "usage: vpux-run [--device NAME] [--input FILE]... [--seed N] [--output FILE]... [--check] [--repeat N] [--inflight N] [--top K] [--json] [--trace FILE] [--timeline] NET.vpux\n");
 			return 2;
 		}
 	}
@@ -267,10 +318,23 @@ int main(int argc, char **argv)
 		vpux_network_output(net, 0, &d);
 		print_top(&d, vpux_buffer_map(ob[0]), (unsigned int)top);
 	}
+	if ((trace || timeline) && show_timeline(dev, net, xr, inflight, path,
+						 trace, timeline && !json))
+		bad_total++;
 	qsort(lat, repeat, sizeof(*lat), cmp_d);
 	if (json) {
 		json_object *o = json_object_new_object(), *ops;
-		unsigned int kind;
+		unsigned int kind, n_times = 0, at = 0;
+		struct vpux_op_time *times;
+
+		for (kind = 0; kind < 3; kind++)
+			n_times += vpux_network_num_ops(net, kind);
+		times = calloc(n_times ? n_times : 1, sizeof(*times));
+		/* a kernel without op times (uapi < 1.8): cycles only */
+		if (times && vpux_request_op_times(req, times, n_times)) {
+			free(times);
+			times = NULL;
+		}
 
 		json_object_object_add(o, "loadable", json_object_new_string(path));
 		json_object_object_add(o, "device", json_object_new_string(dev_name));
@@ -298,9 +362,19 @@ int main(int argc, char **argv)
 						       json_object_new_string(kind == 0 ? "dma" : kind == 1 ? "dpu" : "shave"));
 				json_object_object_add(e, "index", json_object_new_int(i));
 				json_object_object_add(e, "cycles", json_object_new_int64(c));
+				if (times && at < n_times) {
+					json_object_object_add(e, "engine_index",
+							       json_object_new_int64(times[at].engine == VPUX_OP_NOT_RUN ? -1 : (int64_t)times[at].engine));
+					json_object_object_add(e, "start_cycle",
+							       json_object_new_int64((int64_t)times[at].start));
+					json_object_object_add(e, "end_cycle",
+							       json_object_new_int64((int64_t)times[at].end));
+				}
+				at++;
 				json_object_array_add(ops, e);
 			}
 		json_object_object_add(o, "ops", ops);
+		free(times);
 		if (check)
 			json_object_object_add(o, "check_ok",
 					       json_object_new_boolean(!bad_total));

@@ -23,7 +23,7 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
 #define DRM_VPUX_UAPI_VERSION_MAJOR	1
-#define DRM_VPUX_UAPI_VERSION_MINOR	7
+#define DRM_VPUX_UAPI_VERSION_MINOR	8
 
 #define DRM_VPUX_GET_PARAM		0x00
 #define DRM_VPUX_BO_CREATE		0x01
@@ -410,7 +410,14 @@ struct drm_vpux_submit {
  * the flag with -EINVAL.
  */
 #define DRM_VPUX_SUBMIT_PROFILE		(1u << 0)
-#define DRM_VPUX_SUBMIT_FLAGS		DRM_VPUX_SUBMIT_PROFILE
+/*
+ * DRM_VPUX_SUBMIT_PROFILE_TIMES - with DRM_VPUX_SUBMIT_PROFILE, also each
+ * op's engine and start and end cycles (struct drm_vpux_op_time, uapi
+ * 1.8). A kernel of an older minor refuses the flag with -EINVAL.
+ */
+#define DRM_VPUX_SUBMIT_PROFILE_TIMES	(1u << 1)
+#define DRM_VPUX_SUBMIT_FLAGS		(DRM_VPUX_SUBMIT_PROFILE | \
+					 DRM_VPUX_SUBMIT_PROFILE_TIMES)
 
 /**
  * struct drm_vpux_profile - a job's per-op cycles, written by the kernel
@@ -431,6 +438,40 @@ struct drm_vpux_profile {
 	__u32 entries;
 	__u32 op_cycles[];
 };
+
+/**
+ * struct drm_vpux_op_time - where and when one op ran (uapi 1.8)
+ * @start: device cycles from the job's start to the op's start
+ * @end: @start plus the op's cycles; @start if it did not complete
+ * @engine: the engine it ran on, numbered as the device's engines (DMA
+ *	engines first, then DPU, then SHAVE), or DRM_VPUX_OP_NOT_RUN if it
+ *	never became ready
+ * @flags: DRM_VPUX_OP_TIME_DONE if it completed
+ *
+ * With DRM_VPUX_SUBMIT_PROFILE_TIMES, the record of struct drm_vpux_profile
+ * goes on with one of these per op, in the order of op_cycles[], at
+ * DRM_VPUX_PROFILE_TIMES_OFFSET(entries) bytes from the record's start.
+ * They are written only when entries covers every op of the task (the
+ * range holds DRM_VPUX_PROFILE_TIMES_SIZE(ops) bytes); otherwise the
+ * record is as without the flag. The schedule is the engine core's
+ * replay of the task's graph with the ops' cycles on the device's cycle
+ * clock: the same task gives the same times on every kernel and in
+ * libvpux's in-process backend (Documentation/profiling.rst).
+ */
+struct drm_vpux_op_time {
+	__u64 start;
+	__u64 end;
+	__u32 engine;
+	__u32 flags;
+};
+
+#define DRM_VPUX_OP_NOT_RUN		0xffffffffu
+#define DRM_VPUX_OP_TIME_DONE		(1u << 0)
+#define DRM_VPUX_PROFILE_TIMES_OFFSET(entries) \
+	(16 + (((__u64)(entries) * 4 + 7) & ~(__u64)7))
+#define DRM_VPUX_PROFILE_TIMES_SIZE(ops) \
+	(DRM_VPUX_PROFILE_TIMES_OFFSET(ops) + \
+	 (__u64)(ops) * sizeof(struct drm_vpux_op_time))
 
 /*
  * Job status reported by DRM_IOCTL_VPUX_WAIT and DRM_IOCTL_VPUX_BO_WAIT:

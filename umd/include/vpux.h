@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define VPUX_API_VERSION_MAJOR	1
-#define VPUX_API_VERSION_MINOR	1
+#define VPUX_API_VERSION_MINOR	2
 
 /* ---- errors ---- */
 enum vpux_error {
@@ -279,6 +279,40 @@ unsigned int vpux_network_num_ops(const struct vpux_network *net,
 				  unsigned int kind);
 
 /**
+ * struct vpux_op_info - what the loadable says of one op (API 1.2)
+ * @type: "copy" for DMA, the DPU operation ("conv", "matmul", "add",
+ *	"mul", "maxpool", "avgpool") or the SHAVE kernel ("clamp",
+ *	"softmax", "sigmoid", "tanh", "permute", "quantize")
+ * @output: the name of the tensor the op writes (for DMA its
+ *	destination, for SHAVE its window 1), the closest the loadable
+ *	comes to naming a layer; "" if none
+ * @bytes: bytes the op reads and writes (its operands' sizes)
+ * @macs: DPU: multiply-accumulates (or element operations); else 0
+ * @num_waits: entries of @waits: the barriers the op waits for
+ * @num_updates: entries of @updates: the barriers it counts down
+ * @waits: barrier ids
+ * @updates: barrier ids
+ */
+struct vpux_op_info {
+	char type[16];
+	char output[32];
+	uint64_t bytes;
+	uint64_t macs;
+	uint32_t num_waits;
+	uint32_t num_updates;
+	uint16_t waits[8];
+	uint16_t updates[8];
+};
+
+/**
+ * vpux_network_op_info() - op @index of engine kind @kind (API 1.2)
+ *
+ * Return: 0, or VPUX_E_INVAL for no such op.
+ */
+int vpux_network_op_info(const struct vpux_network *net, unsigned int kind,
+			 unsigned int index, struct vpux_op_info *info);
+
+/**
  * vpux_network_run_reference() - run the network on the CPU reference
  * @net: network
  * @inputs: host copies of every input (desc.size bytes each)
@@ -382,6 +416,44 @@ int vpux_request_status(struct vpux_request *req,
 /** vpux_request_op_cycles() - device cycles of op @index of @kind */
 int vpux_request_op_cycles(struct vpux_request *req, unsigned int kind,
 			   unsigned int index, uint32_t *cycles);
+
+/**
+ * struct vpux_op_time - where and when an op ran (API 1.2)
+ * @engine: the device's engine it ran on, numbered DMA engines first,
+ *	then DPU, then SHAVE (vpux_device_info.engines gives how many of
+ *	each), or VPUX_OP_NOT_RUN if it never became ready
+ * @done: 1 if it completed; 0 for an op that started and did not (a
+ *	hung or failed op: @end == @start) or that never ran
+ * @start: device cycles from the request's start to the op's start
+ * @end: @start plus the op's cycles
+ */
+struct vpux_op_time {
+	uint32_t engine;
+	uint32_t done;
+	uint64_t start;
+	uint64_t end;
+};
+
+#define VPUX_OP_NOT_RUN		0xffffffffu
+
+/**
+ * vpux_request_op_times() - the schedule of the request's last run
+ * @req: a submitted request, finished (a running one is waited for by
+ *	nobody: in-process it is aborted, through the kernel its times are
+ *	those of a job that has not finished, every op not run)
+ * @times: out: one record per op of the network: the DMA ops, then the
+ *	DPU ops, then the SHAVE ops, each kind in task order
+ * @n: entries of @times: the network's ops (the sum of vpux_network_num_ops())
+ *
+ * The engine core rebuilds the schedule from the task's graph and the
+ * ops' cycles on the device's cycle clock, so both backends give the
+ * same times for the same network (Documentation/profiling.rst). API 1.2.
+ *
+ * Return: 0; VPUX_E_INVAL for bad arguments or @n not the op count;
+ * VPUX_E_UNSUPPORTED on a vpux_accel kernel older than uapi 1.8.
+ */
+int vpux_request_op_times(struct vpux_request *req,
+			  struct vpux_op_time *times, unsigned int n);
 
 #ifdef __cplusplus
 }

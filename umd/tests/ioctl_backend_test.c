@@ -207,6 +207,8 @@ struct opcyc {
 	uint32_t c[MAXOPS];
 	unsigned int n;
 	int err;		/* the first vpux_request_op_cycles() error */
+	struct vpux_op_time t[MAXOPS];	/* vpux_request_op_times() */
+	int terr;
 };
 
 static void read_op_cycles(struct vpux_network *net, struct vpux_request *req,
@@ -224,6 +226,7 @@ static void read_op_cycles(struct vpux_network *net, struct vpux_request *req,
 				oc->err = r;
 		}
 	}
+	oc->terr = vpux_request_op_times(req, oc->t, oc->n);
 }
 
 /*
@@ -418,6 +421,9 @@ static void test_old_kernel(const char *node)
 		if (!e)
 			tap_check(!ret && oc.err == VPUX_E_UNSUPPORTED,
 				  "uapi 1.2 kernel: per-op cycles VPUX_E_UNSUPPORTED (no job profiles)");
+		if (!e)
+			tap_check(!ret && oc.terr == VPUX_E_UNSUPPORTED,
+				  "uapi 1.2 kernel: op times VPUX_E_UNSUPPORTED");
 		free_outs(ko);
 		free_outs(ro);
 	}
@@ -842,8 +848,9 @@ static void test_1_4(const char *node)
 	for (e = 0; e < sizeof(examples) / sizeof(examples[0]); e++) {
 		ret = run_on(kd, &examples[e], 21, ko, &st, 1, NULL, &oc);
 		tap_check(!ret && run_ref(kd, &examples[e], 21, ro) == 0 &&
-			  same(kd, &examples[e], ko, ro) && !oc.err && oc.n,
-			  "uapi 1.4 kernel: %s bit-exact vs the CPU reference, per-op cycles read (%s)",
+			  same(kd, &examples[e], ko, ro) && !oc.err && oc.n &&
+			  oc.terr == VPUX_E_UNSUPPORTED,
+			  "uapi 1.4 kernel: %s bit-exact vs the CPU reference, per-op cycles read, op times unsupported (%s)",
 			  examples[e].name, ret ? vpux_last_error() : "ran");
 		free_outs(ko);
 		free_outs(ro);
@@ -965,6 +972,14 @@ int main(int argc, char **argv)
 				  ock.c[0] > 0,
 				  "%s seed %u: the kernel's per-op cycles (job profile) equal the in-process ones (%u ops, op 0: %u)",
 				  ex->name, seed, ock.n, ock.c[0]);
+			/* the same schedule: engines, starts and ends */
+			tap_check(!ock.terr && !oci.terr && ock.n == oci.n &&
+				  !memcmp(ock.t, oci.t, ock.n * sizeof(ock.t[0])) &&
+				  ock.t[0].done && ock.t[ock.n - 1].end > 0,
+				  "%s seed %u: the kernel's op times (engine, start, end) equal the in-process ones (last op on engine %u, %llu..%llu)",
+				  ex->name, seed, ock.t[ock.n - 1].engine,
+				  (unsigned long long)ock.t[ock.n - 1].start,
+				  (unsigned long long)ock.t[ock.n - 1].end);
 			free_outs(ko);
 			free_outs(io);
 			free_outs(ro);

@@ -138,6 +138,35 @@ static void test_examples(void)
 		tap_check(!rc && c > 0 &&
 			  vpux_request_op_cycles(req, 1, 999, &c) == VPUX_E_INVAL,
 			  "%s: per-op cycles (DPU op 0: %u)", names[i], c);
+		if (i == 0) {
+			struct vpux_op_time t[6], t2[6];
+			struct vpux_op_info oi;
+
+			/* tiny_cnn: dma0 -> dpu0..3 -> shave0, one engine each */
+			r = vpux_request_op_times(req, t, 6);
+			tap_check(!r && t[0].done && t[0].start == 0 &&
+				  t[1].start == t[0].end && t[4].end == t[5].start &&
+				  t[5].end == st.op_cycles && t[1].engine == 2 &&
+				  t[5].engine == 4 &&
+				  vpux_request_op_times(req, t2, 6) == 0 &&
+				  !memcmp(t, t2, sizeof(t)) &&
+				  vpux_request_op_times(req, t2, 5) == VPUX_E_INVAL,
+				  "%s: op times: a chain back to back, DPU on engine 2, SHAVE on 4, ends at the ops' sum %llu",
+				  names[i], (unsigned long long)t[5].end);
+			tap_check(!vpux_network_op_info(net, 1, 0, &oi) &&
+				  !strcmp(oi.type, "conv") &&
+				  !strcmp(oi.output, "c1") &&
+				  oi.macs == 16ull * 16 * 16 * 3 * 3 * 8 &&
+				  oi.num_waits == 1 && oi.num_updates == 1 &&
+				  !vpux_network_op_info(net, 0, 0, &oi) &&
+				  !strcmp(oi.type, "copy") && !strcmp(oi.output, "x0") &&
+				  oi.bytes == 2 * 2048 && !oi.macs &&
+				  !vpux_network_op_info(net, 2, 0, &oi) &&
+				  !strcmp(oi.type, "softmax") &&
+				  vpux_network_op_info(net, 2, 1, &oi) == VPUX_E_INVAL,
+				  "%s: op info: type, output tensor, bytes, MACs, barriers",
+				  names[i]);
+		}
 		vpux_request_destroy(req);
 		if (i)
 			cyc[i - 1] = st.device_cycles;

@@ -85,5 +85,24 @@ EOT
 	"$B/tools/vpux-run" --check "$T/f.vpux" | grep -q bit-exact
 ok $? "vpux-asm fill=file: weights from a file, visible in vpux-dis, run bit-exact"
 
+# --trace: a Chrome trace-event file of the overlap example (profiling.rst)
+ov="$B/examples/overlap_dma.vpux"
+"$B/tools/vpux-run" --json --trace "$T/ov.json" "$ov" >"$T/ov.run" &&
+	"$B/tools/vpux-run" --trace "$T/ov2.json" "$ov" >/dev/null &&
+	python3 "$SRC/tools/vpux-run/trace_check.py" "$T/ov.json" "$T/ov.run" \
+		--overlap dma,dpu >"$T/tc" 2>&1
+st=$?
+ok $st "vpux-run --trace: trace-event format, one track per engine, DMA and DPU slices overlap, durations = per-op cycles ($(tail -1 "$T/tc"))"
+cmp -s "$T/ov.json" "$T/ov2.json"
+ok $? "vpux-run --trace: the same network gives the same trace"
+"$B/tools/vpux-run" --inflight 2 --trace "$T/ov3.json" "$ov" >/dev/null &&
+	python3 "$SRC/tools/vpux-run/trace_check.py" "$T/ov3.json" --processes 2 \
+		>"$T/tc" 2>&1
+ok $? "vpux-run --inflight 2 --trace: one process per request ($(tail -1 "$T/tc"))"
+"$B/tools/vpux-run" --timeline "$ov" >"$T/tl"
+grep -q '^DMA0 *|0' "$T/tl" && grep -q '^DPU0 *|\.*0' "$T/tl" &&
+	grep -q 'dpu#3 conv y3' "$T/tl"
+ok $? "vpux-run --timeline: a row per engine, ops labelled"
+
 echo "1..$n"
 exit $fail
