@@ -91,8 +91,10 @@ static int io_tables(const struct qprog *p, struct vpuxc_io_rec **recs,
 		r[i].rank = t->rank;
 		for (d = 0; d < t->rank; d++)
 			r[i].dims[d] = t->dims[d];
-		if (v->rank == 0)	/* a scalar travels as [1] */
+		if (v->rank == 0) {	/* a scalar travels as [1] */
 			r[i].rank = 0;
+			memset(r[i].dims, 0, sizeof(r[i].dims));
+		}
 		r[i].axis = -1;
 		if (v->dtype != VPUXC_FLOAT)
 			continue;

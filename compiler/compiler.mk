@@ -154,6 +154,16 @@ onnx-node-check: $(VPUX_ONNX)
 		cat $(B)/compiler/onnx-node-check.tap; exit $$rc
 CHECK_STEPS += onnx-node-check
 
+# the test models of compiler/models (both formats, onnxruntime references)
+ONNX_MODEL_DIRS = $(sort $(patsubst %/model.onnx,%,$(wildcard $(SRCTOP)/compiler/models/*/model.onnx)))
+
+.PHONY: onnx-models-check
+onnx-models-check: $(VPUX_ONNX)
+	@mkdir -p $(B)/compiler
+	@$(VPUX_ONNX) test $(ONNX_MODEL_DIRS) >$(B)/compiler/onnx-models-check.tap; \
+		rc=$$?; cat $(B)/compiler/onnx-models-check.tap; exit $$rc
+CHECK_STEPS += onnx-models-check
+
 # ---- libFuzzer harnesses: ONNX import + compile, TensorProto parsing ----
 COMPILER_FUZZ := $(B)/compiler/fuzz/fuzz-onnx
 COMPILER_FUZZ_T := $(B)/compiler/fuzz/fuzz-tensor

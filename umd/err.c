@@ -5,7 +5,8 @@
 
 #include "err.h"
 
-static _Thread_local char last_msg[256];
+/* room for a compile error that lists every unsupported node */
+static _Thread_local char last_msg[4096];
 
 int vpux_err(int code, const char *fmt, ...)
 {
