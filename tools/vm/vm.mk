@@ -44,11 +44,21 @@ debug-kernel: deps
 # timing; then the same network through the in-process backend (engine
 # core + NPU model in the process).
 DEMO_NET := $(B)/examples/tiny_cnn.vpux
+DEMO_DIR := $(B)/demo-fashion
 demo: deps
 	@$(MAKE) -s module userspace firmware-image >/dev/null
-	@$(VM_ENV) tools/vm/vm-run.sh demo $(B)/demo \
+	@rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
+	@echo "== the trained Fashion-MNIST model (compiler/models/fashion): compile"
+	@$(VPUX_ONNX) compile $(SRCTOP)/compiler/models/fashion_qdq/model.onnx \
+		-o $(DEMO_DIR)/fashion.vpuxl --report | tail -n 6
+	@$(SRCTOP)/compiler/models/fashion/demo.sh prepare $(DEMO_DIR) 8
+	@$(VM_ENV) VPUX_DATA="$(DEMO_DIR)" \
+		VPUX_BINS="$(VM_BINS) $(SRCTOP)/compiler/models/fashion/demo.sh" \
+		tools/vm/vm-run.sh demo $(B)/demo \
 		'vpux-info && echo && echo "== examples/tiny_cnn.vasm through /dev/accel/accel0" &&' \
-		'vpux-run --device /dev/accel/accel0 --check --top 3 --repeat 20 /vpux/bin/tiny_cnn.vpux'
+		'vpux-run --device /dev/accel/accel0 --check --top 3 --repeat 20 /vpux/bin/tiny_cnn.vpux &&' \
+		'echo && echo "== Fashion-MNIST test images through /dev/accel/accel0" &&' \
+		'sh /vpux/bin/demo.sh run /vpux/data/demo-fashion /vpux/data/demo-fashion/fashion.vpuxl /dev/accel/accel0 /vpux/bin/vpux-onnx'
 	@echo
 	@echo "== examples/tiny_cnn.vasm in-process (on the host)"
 	@$(B)/tools/vpux-run --check --top 3 --repeat 20 $(DEMO_NET)
