@@ -229,3 +229,14 @@ CHECK_STEPS += compiler-fuzz-smoke
 # vpux-onnx and the test directories ride along (/vpux/data/NAME)
 VM_EXTRA_BINS += $(VPUX_ONNX)
 VM_DATA_DIRS += $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(ONNX_NODE_TESTS)))
+# and a subset of the test models, one per family (tests.list)
+ONNX_VM_MODELS := lenet_qdq mobilenet_qop resnet_qop mlp_qdq
+VM_DATA_DIRS += $(addprefix $(SRCTOP)/compiler/models/,$(ONNX_VM_MODELS))
+
+# ---- the test models compiled, for the kernel-path benchmark ----
+COMPILED_MODELS := $(addprefix $(B)/compiler/models/,$(addsuffix .vpuxl,\
+	$(notdir $(ONNX_MODEL_DIRS))))
+
+$(B)/compiler/models/%.vpuxl: $(SRCTOP)/compiler/models/%/model.onnx $(VPUX_ONNX)
+	@mkdir -p $(dir $@)
+	$(VPUX_ONNX) compile $< -o $@

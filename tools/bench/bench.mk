@@ -36,13 +36,17 @@ $(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c tools/bench/bench_util.h uapi/dr
 		-I$(SRCTOP)/firmware/tests -o $@ $<
 
 # Boot the VM with the module loaded and run the benchmark there.
-bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH)
+bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
+		$(COMPILED_MODELS)
 	@echo "host: $$(nproc) CPUs, load average $$(cut -d' ' -f1-3 /proc/loadavg) (the VM's 2 vCPUs share them)"
 	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_FW=$(FW_BIN) \
-		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET)" \
+		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET) $(VPUX_RUN) $(COMPILED_MODELS)" \
 		tools/vm/vm-run.sh demo $(B)/bench-vm \
 		'vpux-job-bench $(BENCH_ARGS) && echo && echo "== vpux-req-bench" &&' \
-		'vpux-req-bench $(REQ_BENCH_ARGS) && echo && echo "== vpux-job-bench, headed" &&' \
+		'vpux-req-bench $(REQ_BENCH_ARGS) && echo &&' \
+		'echo "== the compiled ONNX test models through /dev/accel/accel0" &&' \
+		'for m in /vpux/bin/*.vpuxl; do vpux-run --device /dev/accel/accel0 --repeat 10 $$m | grep latency || exit 1; done &&' \
+		'echo && echo "== vpux-job-bench, headed" &&' \
 		'rmmod vpux_accel && insmod /vpux/vpux_accel.ko mode=headed &&' \
 		'vpux-job-bench --quick $(BENCH_ARGS)' | tee $(B)/bench-vm.txt
 	@awk '/^bench: /{ for (i = 2; i <= NF; i++) if ($$i ~ /^job_ns=/) { \
