@@ -17,13 +17,17 @@ KVER ?= $(shell ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | sort -V |
 KDIR ?= /usr/src/linux-headers-$(KVER)
 
 CC ?= cc
+# The release: every tool's --version, vpux.pc, the DKMS package and
+# debian/changelog (make version-check) say this.
+VERSION := 1.1.0
 # The hardware contract (include/hw/: registers, descriptors, SHAVE ABI)
 # and what user space writes for the engine core (uapi/vpux/: task format,
 # error codes): every part of the stack builds against them.
 HW_CFLAGS := -I$(SRCTOP)/include/hw -I$(SRCTOP)/uapi/vpux
 HW_HDRS := $(wildcard $(SRCTOP)/include/hw/*.h $(SRCTOP)/uapi/vpux/*.h)
 HOST_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
-	-I$(SRCTOP)/include -I$(SRCTOP)/uapi $(HW_CFLAGS)
+	-I$(SRCTOP)/include -I$(SRCTOP)/uapi $(HW_CFLAGS) \
+	-I$(SRCTOP)/tools/common -DVPUX_VERSION='"$(VERSION)"'
 SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 PKG_CONFIG ?= pkg-config

@@ -1,5 +1,12 @@
 # User-space tools. Included by the top-level Makefile.
 
+# Every command-line tool installed to $(BINDIR), each built as
+# $(B)/tools/NAME with a man page Documentation/man/NAME.1.rst: adding a
+# tool is one word here. The CLI test (--help, --version, a bad option),
+# `make install` and the Debian package vpux-tools loop over this list.
+VPUX_TOOLS := vpux-info vpux-run vpux-asm vpux-dis
+VPUX_TOOL_BINS = $(addprefix $(B)/tools/,$(VPUX_TOOLS))
+
 LIBDRM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
 LIBDRM_LIBS := $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null)
 JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
@@ -8,7 +15,7 @@ JSONC_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
 VPUX_INFO := $(B)/tools/vpux-info
 HOST_PROGS += $(VPUX_INFO)
 
-$(VPUX_INFO): tools/vpux-info/vpux-info.c uapi/drm/vpux_accel.h
+$(VPUX_INFO): tools/vpux-info/vpux-info.c uapi/drm/vpux_accel.h tools/common/vpux_cli.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -o $@ $< \
 		$(LIBDRM_LIBS) $(JSONC_LIBS)
@@ -25,3 +32,12 @@ $(VPUX_INFO_CHECK): tools/vpux-info/vpux-info-check.c uapi/drm/vpux_accel.h \
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -o $@ $< $(JSONC_LIBS)
 
 -include tools/ort/ort.mk
+
+# every tool's --help, --version and a bad option (TAP)
+TOOLS_CLI_TEST := $(B)/tools/tests/cli_test
+HOST_TESTS += $(TOOLS_CLI_TEST)
+
+$(TOOLS_CLI_TEST): tools/tests/cli_test.sh $(VPUX_TOOL_BINS) tools/tools.mk
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh %s %s %s\n' $(SRCTOP)/$< $(VERSION) "$(VPUX_TOOL_BINS)" >$@
+	chmod +x $@

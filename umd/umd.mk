@@ -74,19 +74,21 @@ VPUX_ASM := $(B)/tools/vpux-asm
 VPUX_DIS := $(B)/tools/vpux-dis
 VPUX_RUN := $(B)/tools/vpux-run
 
-$(VPUX_ASM): $(SRCTOP)/tools/vpux-asm/main.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A)
+CLI_HDR := $(SRCTOP)/tools/common/vpux_cli.h
+
+$(VPUX_ASM): $(SRCTOP)/tools/vpux-asm/main.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A) $(CLI_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -o $@ $< $(VASM_SRCS) $(UMD_A) $(UMD_LIBS)
 
-$(VPUX_DIS): $(SRCTOP)/tools/vpux-dis/dis.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A)
+$(VPUX_DIS): $(SRCTOP)/tools/vpux-dis/dis.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A) $(CLI_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ $< $(SRCTOP)/tools/vpux-asm/vasm_tables.c \
-		$(UMD_A) $(UMD_LIBS)
+	$(CC) $(TOOL_CFLAGS) $(JSONC_CFLAGS) -o $@ $< $(SRCTOP)/tools/vpux-asm/vasm_tables.c \
+		$(UMD_A) $(UMD_LIBS) $(JSONC_LIBS)
 
 # vpux-run uses only the public API, linked against the shared library
 $(VPUX_RUN): $(SRCTOP)/tools/vpux-run/run.c $(SRCTOP)/umd/include/vpux.h $(UMD_SO) \
 		$(SRCTOP)/tools/vpux-run/timeline.c $(SRCTOP)/tools/vpux-run/timeline.h \
-		$(SRCTOP)/umd/umd.mk
+		$(SRCTOP)/umd/umd.mk $(CLI_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include $(JSONC_CFLAGS) -o $@ $< \
 		$(SRCTOP)/tools/vpux-run/timeline.c -L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib' \

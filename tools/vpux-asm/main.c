@@ -3,8 +3,12 @@
  * vpux-asm: assemble a network description (Documentation/vpux-asm.rst)
  * into a loadable (Documentation/loadable.rst).
  *
- *	vpux-asm [--explicit-barriers] [-o OUT] IN.vasm
+ *	vpux-asm [--explicit-barriers] [-o OUT] IN.vasm	(vpux-asm(1))
+ *
+ * Errors in the text are "FILE:LINE:COLUMN: error: ...", the form
+ * editors and compilers use; every other error is "vpux-asm: ...".
  */
+#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +16,9 @@
 
 #include "asm.h"
 #include "vpux.h"
+#include "vpux_cli.h"
+
+#define PROG "vpux-asm"
 
 static char *slurp(const char *path)
 {
@@ -41,38 +48,70 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: vpux-asm [-e] [-o OUT] IN.vasm\n"
+		   "Assemble a network description into a loadable; see vpux-asm(1).\n"
+		   "  -o, --output OUT          write the loadable to OUT (default a.vpux)\n"
+		   "  -e, --explicit-barriers   only the barriers the text declares\n"
+		   "  -h, --help                print this help and exit\n"
+		   "      --version             print the version and exit\n"
+		   "IN.vasm may be - for standard input.\n"
+		   "Exit status: 0 ok, 1 error in the input or output, 2 usage error.\n");
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "explicit-barriers", no_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, VPUX_OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *out = "a.vpux", *in = NULL;
 	struct asm_opts o;
 	struct lf_image img;
 	char *text, *dir;
-	int i, ret;
+	int c, ret;
 
 	memset(&o, 0, sizeof(o));
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!strcmp(argv[i], "--explicit-barriers"))
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:eh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'e':
 			o.explicit_only = 1;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: vpux-asm [--explicit-barriers] [-o OUT] IN.vasm\n");
-			return 0;
-		} else if (!in)
-			in = argv[i];
-		else {
-			fprintf(stderr, "vpux-asm: unexpected '%s'\n", argv[i]);
-			return 2;
+			break;
+		case 'h':
+			usage(stdout);
+			return VPUX_EXIT_OK;
+		case VPUX_OPT_VERSION:
+			vpux_cli_version(PROG);
+			return VPUX_EXIT_OK;
+		default:
+			vpux_cli_bad_option(PROG, c, argv);
+			usage(stderr);
+			return VPUX_EXIT_USAGE;
 		}
 	}
-	if (!in) {
-		fprintf(stderr, "usage: vpux-asm [--explicit-barriers] [-o OUT] IN.vasm\n");
-		return 2;
+	if (optind == argc) {
+		vpux_cli_err(PROG, "no input file");
+		usage(stderr);
+		return VPUX_EXIT_USAGE;
 	}
+	if (optind + 1 < argc) {
+		vpux_cli_err(PROG, "one input file only ('%s' too)", argv[optind + 1]);
+		usage(stderr);
+		return VPUX_EXIT_USAGE;
+	}
+	in = argv[optind];
 	text = slurp(in);
 	if (!text) {
-		fprintf(stderr, "vpux-asm: cannot read %s\n", in);
-		return 1;
+		vpux_cli_err(PROG, "cannot read %s", in);
+		return VPUX_EXIT_FAIL;
 	}
 	dir = strdup(in);
 	o.base_dir = dir ? dirname(dir) : NULL;
@@ -81,11 +120,11 @@ int main(int argc, char **argv)
 	if (!ret) {
 		ret = lf_validate(&img);
 		if (ret)
-			fprintf(stderr, "%s: error: %s\n", in, vpux_last_error());
+			vpux_cli_err(PROG, "%s: %s", in, vpux_last_error());
 		else if ((ret = lf_write_file(&img, out)))
-			fprintf(stderr, "vpux-asm: %s\n", vpux_last_error());
+			vpux_cli_err(PROG, "%s", vpux_last_error());
 		asm_free(&img);
 	}
 	free(dir);
-	return ret ? 1 : 0;
+	return ret ? VPUX_EXIT_FAIL : VPUX_EXIT_OK;
 }

@@ -3,9 +3,11 @@
  * vpux-dis: loadable -> the vpux-asm text, in the explicit-barrier form
  * (assembling the output gives back the same bytes), or a --summary.
  *
- *	vpux-dis [--summary] IN.vpux [-o OUT.vasm]
+ *	vpux-dis [--summary [--json]] IN.vpux [-o OUT.vasm]	(vpux-dis(1))
  */
 #include <fcntl.h>
+#include <getopt.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,10 @@
 #include "lf.h"
 #include "vasm.h"
 #include "vpux.h"
+#include "vpux_cli.h"
 #include "vpux_shave_abi.h"
+
+#define PROG "vpux-dis"
 
 static const struct lf_image *G;
 
@@ -287,52 +292,154 @@ static void summary(FILE *f, const struct lf_image *img, size_t size)
 			(long long)img->symbols[t].max);
 }
 
+/* --json: the summary as a JSON document */
+static void summary_json(FILE *f, const struct lf_image *img, size_t size)
+{
+	json_object *o = json_object_new_object(), *arr, *e, *dims;
+	uint32_t t, d;
+	char r[32];
+
+	json_object_object_add(o, "network", json_object_new_string(img->hdr.name));
+	json_object_object_add(o, "format_major", json_object_new_int(img->hdr.version_major));
+	json_object_object_add(o, "format_minor", json_object_new_int(img->hdr.version_minor));
+	json_object_object_add(o, "size", json_object_new_uint64(size));
+	json_object_object_add(o, "target", json_object_new_int64(img->hdr.target));
+	json_object_object_add(o, "caps", json_object_new_uint64(img->hdr.caps));
+	json_object_object_add(o, "weights_size", json_object_new_uint64(img->hdr.weights_size));
+	json_object_object_add(o, "scratch_size", json_object_new_uint64(img->hdr.scratch_size));
+	json_object_object_add(o, "dma_ops", json_object_new_int64(img->n_dma));
+	json_object_object_add(o, "dpu_ops", json_object_new_int64(img->n_dpu));
+	json_object_object_add(o, "shave_ops", json_object_new_int64(img->n_shave));
+	json_object_object_add(o, "barriers", json_object_new_int64(img->n_barriers));
+	json_object_object_add(o, "inputs", json_object_new_int64(img->hdr.num_inputs));
+	json_object_object_add(o, "outputs", json_object_new_int64(img->hdr.num_outputs));
+	arr = json_object_new_array();
+	for (t = 0; t < img->n_tensors; t++) {
+		const struct vpux_lf_tensor *x = &img->tensors[t];
+
+		e = json_object_new_object();
+		region_name(r, sizeof(r), x->region);
+		json_object_object_add(e, "name", json_object_new_string(x->name));
+		json_object_object_add(e, "type", json_object_new_string(
+			vasm_name_of(vasm_dtypes, x->data_type)));
+		dims = json_object_new_array();
+		for (d = 0; d < x->rank; d++)
+			json_object_array_add(dims, json_object_new_int64(x->dims[d]));
+		json_object_object_add(e, "dims", dims);
+		json_object_object_add(e, "dims_order", json_object_new_uint64(x->dims_order));
+		json_object_object_add(e, "region", json_object_new_string(r));
+		json_object_object_add(e, "offset", json_object_new_uint64(x->offset));
+		json_object_object_add(e, "size", json_object_new_uint64(x->size));
+		json_object_object_add(e, "io", json_object_new_boolean(!!(x->flags & VPUX_LF_T_IO)));
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "tensors", arr);
+	arr = json_object_new_array();
+	for (t = 0; t < img->n_symbols; t++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "name", json_object_new_string(img->symbols[t].name));
+		json_object_object_add(e, "min", json_object_new_int64(img->symbols[t].min));
+		json_object_object_add(e, "max", json_object_new_int64(img->symbols[t].max));
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "symbols", arr);
+	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+	json_object_put(o);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: vpux-dis [-s [-j]] [-o OUT] IN.vpux\n"
+		   "Disassemble a loadable into vpux-asm text; see vpux-dis(1).\n"
+		   "  -o, --output OUT  write to OUT instead of standard output\n"
+		   "  -s, --summary     print a summary of the loadable instead\n"
+		   "  -j, --json        the summary as JSON (implies --summary)\n"
+		   "  -h, --help        print this help and exit\n"
+		   "      --version     print the version and exit\n"
+		   "Exit status: 0 ok, 1 unreadable or invalid loadable, 2 usage error.\n");
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, VPUX_OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *in = NULL, *out = NULL;
-	int sum = 0, i, fd, ret;
+	int sum = 0, json = 0, c, fd, ret;
 	struct lf_image img;
 	struct stat st;
 	void *p;
 	FILE *f = stdout;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--summary"))
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:sjh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 's':
 			sum = 1;
-		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
-		else if (!in)
-			in = argv[i];
-		else
-			in = NULL, i = argc;
+			break;
+		case 'j':
+			sum = json = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return VPUX_EXIT_OK;
+		case VPUX_OPT_VERSION:
+			vpux_cli_version(PROG);
+			return VPUX_EXIT_OK;
+		default:
+			vpux_cli_bad_option(PROG, c, argv);
+			usage(stderr);
+			return VPUX_EXIT_USAGE;
+		}
 	}
-	if (!in) {
-		fprintf(stderr, "usage: vpux-dis [--summary] IN.vpux [-o OUT]\n");
-		return 2;
+	if (optind == argc) {
+		vpux_cli_err(PROG, "no input file");
+		usage(stderr);
+		return VPUX_EXIT_USAGE;
 	}
+	if (optind + 1 < argc) {
+		vpux_cli_err(PROG, "one input file only ('%s' too)", argv[optind + 1]);
+		usage(stderr);
+		return VPUX_EXIT_USAGE;
+	}
+	in = argv[optind];
 	fd = open(in, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st) || !st.st_size) {
-		fprintf(stderr, "vpux-dis: cannot read %s\n", in);
-		return 1;
+		vpux_cli_err(PROG, "cannot read %s", in);
+		if (fd >= 0)
+			close(fd);
+		return VPUX_EXIT_FAIL;
 	}
 	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (p == MAP_FAILED)
-		return 1;
+	if (p == MAP_FAILED) {
+		vpux_cli_err(PROG, "cannot map %s", in);
+		return VPUX_EXIT_FAIL;
+	}
 	ret = lf_parse(p, st.st_size, &img);
 	if (!ret)
 		ret = lf_validate(&img);
 	if (ret) {
-		fprintf(stderr, "%s: error: %s\n", in, vpux_last_error());
+		vpux_cli_err(PROG, "%s: %s", in, vpux_last_error());
 		lf_image_free(&img);
-		return 1;
+		return VPUX_EXIT_FAIL;
 	}
 	if (out && !(f = fopen(out, "w"))) {
-		fprintf(stderr, "vpux-dis: cannot create %s\n", out);
-		return 1;
+		vpux_cli_err(PROG, "cannot create %s", out);
+		return VPUX_EXIT_FAIL;
 	}
 	G = &img;
-	if (sum)
+	if (json)
+		summary_json(f, &img, st.st_size);
+	else if (sum)
 		summary(f, &img, st.st_size);
 	else
 		disassemble(f, &img);

@@ -4,10 +4,10 @@
  *
  *	vpux-info            human-readable table, one column per device
  *	vpux-info --json     the same as a JSON document
- *	vpux-info -d N       only /dev/accel/accelN
+ *	vpux-info -d DEV     only DEV: /dev/accel/accelN, or N
  *
- * Exit status: 0 on success, 1 when no device (or no driver) is present,
- * 2 on a usage error or a failed query. A parameter the driver is too
+ * Exit status (vpux-info(1)): 0 on success, 1 when no device (or no
+ * driver) is present, 2 on a usage error, 3 on a failed query. A parameter the driver is too
  * old to know (uapi 1.5's limits on a 1.4 kernel) prints as "-" in the
  * table and null in JSON.
  */
@@ -27,6 +27,11 @@
 #include <xf86drm.h>
 
 #include <drm/vpux_accel.h>
+
+#include "vpux_cli.h"
+
+#define PROG "vpux-info"
+#define EXIT_QUERY 3
 
 #define VPUX_DRIVER_NAME "vpux_accel"
 #define MAX_MINORS 64
@@ -131,8 +136,8 @@ static int probe_device(int minor, struct device *dev)
 			ret = 0;
 		}
 		if (ret) {
-			fprintf(stderr, "vpux-info: %s: GET_PARAM %s: %s\n",
-				dev->path, params[i].key, strerror(-ret));
+			vpux_cli_err(PROG, "%s: GET_PARAM %s: %s",
+				     dev->path, params[i].key, strerror(-ret));
 			break;
 		}
 	}
@@ -264,9 +269,27 @@ static int print_json(const struct device *devs, int n)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: vpux-info [--json] [-d MINOR]\n"
-		   "  --json      print JSON instead of a table\n"
-		   "  -d MINOR    only /dev/accel/accelMINOR\n");
+	fprintf(f, "usage: vpux-info [-j] [-d DEV]\n"
+		   "List vpux NPUs and their parameters; see vpux-info(1).\n"
+		   "  -d, --device DEV  only DEV: /dev/accel/accelN or N\n"
+		   "  -j, --json        print JSON instead of a table\n"
+		   "  -h, --help        print this help and exit\n"
+		   "      --version     print the version and exit\n"
+		   "Exit status: 0 ok, 1 no vpux device, 2 usage error, 3 query failed.\n");
+}
+
+/* the minor of /dev/accel/accelN (the device node itself, not a link) */
+static int path_minor(const char *path)
+{
+	char *end;
+	long n;
+
+	if (strncmp(path, "/dev/accel/accel", 16))
+		return -1;
+	n = strtol(path + 16, &end, 10);
+	if (end == path + 16 || *end || n < 0 || n >= MAX_MINORS)
+		return -1;
+	return (int)n;
 }
 
 int main(int argc, char **argv)
@@ -275,40 +298,48 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, VPUX_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct device devs[MAX_MINORS];
 	bool json = false;
 	int only = -1, n = 0, minor, c, ret;
+	const char *path;
+	char buf[32];
 	struct stat st;
 
-	while ((c = getopt_long(argc, argv, "jd:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jd:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
-		case 'd': {
-			char *end;
-
-			only = (int)strtol(optarg, &end, 10);
-			if (*end || only < 0 || only >= MAX_MINORS) {
-				fprintf(stderr, "vpux-info: bad device minor '%s'\n",
-					optarg);
-				return 2;
+		case 'd':
+			path = vpux_cli_device(optarg, buf, sizeof(buf));
+			only = path ? path_minor(path) : -1;
+			if (only < 0) {
+				vpux_cli_err(PROG, "bad device '%s' (/dev/accel/accelN or N, N < %d)",
+					     optarg, MAX_MINORS);
+				usage(stderr);
+				return VPUX_EXIT_USAGE;
 			}
 			break;
-		}
 		case 'h':
 			usage(stdout);
-			return 0;
+			return VPUX_EXIT_OK;
+		case VPUX_OPT_VERSION:
+			vpux_cli_version(PROG);
+			return VPUX_EXIT_OK;
 		default:
+			vpux_cli_bad_option(PROG, c, argv);
 			usage(stderr);
-			return 2;
+			return VPUX_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
+		vpux_cli_err(PROG, "unexpected argument '%s'", argv[optind]);
 		usage(stderr);
-		return 2;
+		return VPUX_EXIT_USAGE;
 	}
 
 	for (minor = 0; minor < MAX_MINORS; minor++) {
@@ -316,22 +347,21 @@ int main(int argc, char **argv)
 			continue;
 		ret = probe_device(minor, &devs[n]);
 		if (ret < 0) {
-			fprintf(stderr, "vpux-info: %s: %s\n", devs[n].path,
-				strerror(-ret));
-			return 2;
+			vpux_cli_err(PROG, "%s: %s", devs[n].path, strerror(-ret));
+			return EXIT_QUERY;
 		}
 		n += ret;
 	}
 
 	if (!n) {
 		if (stat("/sys/module/vpux_accel", &st))
-			fprintf(stderr, "vpux-info: no vpux device: the vpux_accel module is not loaded (try: modprobe vpux_accel)\n");
+			vpux_cli_err(PROG, "no vpux device: the vpux_accel module is not loaded (try: modprobe vpux_accel)");
 		else if (only >= 0)
-			fprintf(stderr, "vpux-info: /dev/accel/accel%d is not a vpux device\n",
-				only);
+			vpux_cli_err(PROG, "/dev/accel/accel%d is not a vpux device",
+				     only);
 		else
-			fprintf(stderr, "vpux-info: no vpux device: vpux_accel is loaded but no /dev/accel/accelN belongs to it\n");
-		return 1;
+			vpux_cli_err(PROG, "no vpux device: vpux_accel is loaded but no /dev/accel/accelN belongs to it");
+		return VPUX_EXIT_FAIL;
 	}
 
 	if (json)

@@ -2,9 +2,9 @@
 /*
  * vpux-run: run a loadable through libvpux (in-process by default).
  *
- *	vpux-run [--device NAME] [--input FILE]... [--seed N]
- *		 [--output FILE]... [--check] [--repeat N] [--inflight N] [--top K]
- *		 [--json] [--trace FILE] [--timeline] NET.vpux
+ *	vpux-run [-d DEV] [-i FILE]... [-s N] [-o FILE]... [-c] [-r N]
+ *		 [-n N] [-t K] [-j] [--trace FILE] [--timeline] NET.vpux
+ *							(vpux-run(1))
  *
  * Inputs come from files (in order) or a seeded generator; --check runs
  * the CPU reference on the same inputs and compares every output byte;
@@ -15,7 +15,11 @@
  * trace-event JSON file (Perfetto, chrome://tracing), --timeline draws it
  * in the terminal (timeline.c, Documentation/profiling.rst).
  */
+#include <errno.h>
+#include <getopt.h>
 #include <json-c/json.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +27,12 @@
 
 #include "timeline.h"
 #include "vpux.h"
+#include "vpux_cli.h"
+
+#define PROG "vpux-run"
+
+/* long options without a short form */
+enum { OPT_TRACE = VPUX_OPT_VERSION + 1, OPT_TIMELINE };
 
 #define MAX_IO 64
 #define MAX_INFLIGHT 8	/* the engine core's task slots */
@@ -44,9 +54,54 @@ static int cmp_d(const void *a, const void *b)
 
 static int die(const char *what, int err)
 {
-	fprintf(stderr, "vpux-run: %s: %s: %s\n", what, vpux_strerror(err),
-		vpux_last_error());
-	return 1;
+	vpux_cli_err(PROG, "%s: %s: %s", what, vpux_strerror(err),
+		     vpux_last_error());
+	return VPUX_EXIT_FAIL;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vpux-run [OPTION]... NET.vpux\n"
+		"Run a loadable through libvpux; see vpux-run(1).\n"
+		"  -d, --device DEV    inproc (default), auto, /dev/accel/accelN or N\n"
+		"  -i, --input FILE    input tensor i from FILE (repeat, in order)\n"
+		"  -s, --seed N        seed of generated inputs (default 1)\n"
+		"  -o, --output FILE   write output tensor i to FILE (repeat)\n"
+		"  -c, --check         compare every output with the CPU reference\n"
+		"  -r, --repeat N      run N times, print latency min/median/max\n"
+		"  -n, --inflight N    N requests in flight (1..%d)\n"
+		"  -t, --top K         print the K largest values of output 0\n"
+		"  -j, --json          print the results as JSON\n"
+		"      --trace FILE    write the timeline as Chrome trace-event JSON\n"
+		"      --timeline      draw the timeline in the terminal\n"
+		"  -h, --help          print this help and exit\n"
+		"      --version       print the version and exit\n"
+		"Exit status: 0 ok, 1 error, 2 usage error, 3 outputs differ.\n",
+		MAX_INFLIGHT);
+}
+
+/* a usage error: "vpux-run: MSG", then the usage, exit status 2 */
+static int __attribute__((format(printf, 1, 2))) usage_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage(stderr);
+	return VPUX_EXIT_USAGE;
+}
+
+static int parse_int(const char *s, long long lo, long long hi, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 0);
+	return errno || end == s || *end || *out < lo || *out > hi;
 }
 
 static void gen(void *p, size_t n, unsigned int seed)
@@ -159,45 +214,94 @@ int main(int argc, char **argv)
 	struct vpux_request *req;
 	double *lat;
 	unsigned int nin, nout;
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "inflight", required_argument, NULL, 'n' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "top", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "trace", required_argument, NULL, OPT_TRACE },
+		{ "timeline", no_argument, NULL, OPT_TIMELINE },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, VPUX_OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	char dev_buf[32];
+	long long v;
+	int c;
 
-	for (i = 1; i < (unsigned int)argc; i++) {
-		const char *a = argv[i];
-		int more = i + 1 < (unsigned int)argc;
-
-		if (!strcmp(a, "--device") && more)
-			dev_name = argv[++i];
-		else if (!strcmp(a, "--input") && more && n_in_files < MAX_IO)
-			in_files[n_in_files++] = argv[++i];
-		else if (!strcmp(a, "--output") && more && n_out_files < MAX_IO)
-			out_files[n_out_files++] = argv[++i];
-		else if (!strcmp(a, "--seed") && more)
-			seed = (unsigned int)strtoul(argv[++i], NULL, 0);
-		else if (!strcmp(a, "--repeat") && more)
-			repeat = atoi(argv[++i]);
-		else if (!strcmp(a, "--inflight") && more)
-			inflight = atoi(argv[++i]);
-		else if (!strcmp(a, "--check"))
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:i:o:s:r:n:ct:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			dev_name = vpux_cli_device(optarg, dev_buf, sizeof(dev_buf));
+			if (!dev_name)
+				return usage_err("bad device '%s'", optarg);
+			break;
+		case 'i':
+			if (n_in_files == MAX_IO)
+				return usage_err("more than %d --input files", MAX_IO);
+			in_files[n_in_files++] = optarg;
+			break;
+		case 'o':
+			if (n_out_files == MAX_IO)
+				return usage_err("more than %d --output files", MAX_IO);
+			out_files[n_out_files++] = optarg;
+			break;
+		case 's':
+			if (parse_int(optarg, 0, UINT32_MAX, &v))
+				return usage_err("bad --seed '%s'", optarg);
+			seed = (unsigned int)v;
+			break;
+		case 'r':
+			if (parse_int(optarg, 1, 100000000, &v))
+				return usage_err("bad --repeat '%s' (1..100000000)", optarg);
+			repeat = (int)v;
+			break;
+		case 'n':
+			if (parse_int(optarg, 1, MAX_INFLIGHT, &v))
+				return usage_err("bad --inflight '%s' (1..%d)", optarg,
+						 MAX_INFLIGHT);
+			inflight = (int)v;
+			break;
+		case 'c':
 			check = 1;
-		else if (!strcmp(a, "--top") && more)
-			top = atoi(argv[++i]);
-		else if (!strcmp(a, "--json"))
+			break;
+		case 't':
+			if (parse_int(optarg, 1, 4096, &v))
+				return usage_err("bad --top '%s' (1..4096)", optarg);
+			top = (int)v;
+			break;
+		case 'j':
 			json = 1;
-		else if (!strcmp(a, "--trace") && more)
-			trace = argv[++i];
-		else if (!strcmp(a, "--timeline"))
+			break;
+		case OPT_TRACE:
+			trace = optarg;
+			break;
+		case OPT_TIMELINE:
 			timeline = 1;
-		else if (a[0] != '-' && !path)
-			path = a;
-		else {
-			fprintf(stderr, "usage: vpux-run [--device NAME] [--input FILE]... [--seed N] [--output FILE]... [--check] [--repeat N] [--inflight N] [--top K] [--json] [--trace FILE] [--timeline] NET.vpux\n");
-			return 2;
+			break;
+		case 'h':
+			usage(stdout);
+			return VPUX_EXIT_OK;
+		case VPUX_OPT_VERSION:
+			vpux_cli_version(PROG);
+			return VPUX_EXIT_OK;
+		default:
+			vpux_cli_bad_option(PROG, c, argv);
+			usage(stderr);
+			return VPUX_EXIT_USAGE;
 		}
 	}
-	if (!path || repeat < 1 || inflight < 1 || inflight > MAX_INFLIGHT) {
-		fprintf(stderr, "vpux-run: no loadable, or --repeat/--inflight (1..%d) out of range\n",
-			MAX_INFLIGHT);
-		return 2;
-	}
+	if (optind == argc)
+		return usage_err("no loadable given");
+	if (optind + 1 < argc)
+		return usage_err("one loadable only ('%s' too)", argv[optind + 1]);
+	path = argv[optind];
 	ret = vpux_device_open(dev_name, &dev);
 	if (ret)
 		return die(dev_name, ret);
@@ -222,10 +326,10 @@ int main(int argc, char **argv)
 			if (f)
 				fclose(f);
 			if (got != d.size) {
-				fprintf(stderr, "vpux-run: %s: need %llu bytes for input '%s'\n",
-					in_files[i], (unsigned long long)d.size,
-					d.name);
-				return 1;
+				vpux_cli_err(PROG, "%s: need %llu bytes for input '%s'",
+					     in_files[i], (unsigned long long)d.size,
+					     d.name);
+				return VPUX_EXIT_FAIL;
 			}
 		} else {
 			gen(inptr[i], d.size, seed + i);
@@ -273,8 +377,8 @@ int main(int argc, char **argv)
 			vpux_network_output(net, i, &d);
 			if (memcmp(vpux_buffer_map(xb[j][i]),
 				   vpux_buffer_map(ob[i]), d.size)) {
-				fprintf(stderr, "vpux-run: request %d output %u differs from request 0's\n",
-					j, i);
+				vpux_cli_err(PROG, "request %d output %u differs from request 0's",
+					     j, i);
 				bad_total++;
 			}
 		}
@@ -284,8 +388,8 @@ int main(int argc, char **argv)
 
 		vpux_network_output(net, i, &d);
 		if (!f || fwrite(vpux_buffer_map(ob[i]), 1, d.size, f) != d.size) {
-			fprintf(stderr, "vpux-run: cannot write %s\n", out_files[i]);
-			return 1;
+			vpux_cli_err(PROG, "cannot write %s", out_files[i]);
+			return VPUX_EXIT_FAIL;
 		}
 		fclose(f);
 	}

@@ -66,6 +66,20 @@ st=$?
 grep -q "accel63" "$T/err"
 ok $(( $? || ! st )) "vpux-run --device /dev/accel/accel63: absent node refused, named"
 
+"$B/tools/vpux-run" -d 63 "$T/t.vpux" 2>"$T/err" >/dev/null
+st=$?
+grep -q "^vpux-run: /dev/accel/accel63: " "$T/err"
+ok $(( $? || st != 1 )) "vpux-run -d 63: an index is /dev/accel/accelN, exit 1 ($(head -n1 "$T/err"))"
+
+"$B/tools/vpux-dis" --json "$T/t.vpux" >"$T/json"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["network"] == "tiny_cnn" and (d["dma_ops"], d["dpu_ops"], d["shave_ops"]) == (1, 4, 1)
+assert d["inputs"] == 1 and d["outputs"] == 1 and len(d["tensors"]) >= 2
+' "$T/json"
+ok $? "vpux-dis --json: the summary as JSON (op counts, tensors)"
+
 "$B/tools/vpux-run" --check --inflight 8 --repeat 5 "$T/t.vpux" >"$T/run"
 st=$?
 grep -q "with 8 in flight" "$T/run" && grep -q bit-exact "$T/run"
