@@ -51,6 +51,8 @@ all: module userspace
 -include umd/umd.mk
 -include compiler/compiler.mk
 -include tools/tools.mk
+-include Documentation/man/man.mk
+-include tools/install.mk
 -include selftests/selftests.mk
 -include tools/vm/vm.mk
 -include tools/bench/bench.mk
