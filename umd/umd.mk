@@ -60,11 +60,11 @@ $(UMD_A): $(UMD_FAST_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-PREFIX ?= /usr/local
-DESTDIR ?=
+# the in-tree vpux.pc (make install writes its own, tools/install.mk)
 $(UMD_PC): $(SRCTOP)/umd/vpux.pc.in
 	@mkdir -p $(dir $@)
-	sed 's|@PREFIX@|$(PREFIX)|' $< >$@
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
 
 # ---- tools ----
 VASM_SRCS := $(SRCTOP)/tools/vpux-asm/asm.c $(SRCTOP)/tools/vpux-asm/vasm_tables.c
@@ -143,7 +143,7 @@ $(UMD_TOOLS_TEST): $(SRCTOP)/umd/tests/tools_test.sh $(VPUX_ASM) $(VPUX_DIS) \
 	printf '#!/bin/sh\nexec sh %s %s %s\n' $< $(B) $(SRCTOP) >$@
 	chmod +x $@
 
-.PHONY: umd-check examples-check install
+.PHONY: umd-check examples-check
 umd-check: $(UMD_TESTS) $(UMD_TOOLS_TEST)
 	tools/run-tests.sh umd $(UMD_TESTS) $(UMD_TOOLS_TEST)
 
@@ -159,18 +159,6 @@ examples-check: $(EXAMPLE_BLOBS) $(VPUX_DIS) $(VPUX_RUN) $(VPUX_ASM)
 		echo "examples: $$e: bit-exact vs reference, asm|dis|asm identical"; \
 	done
 CHECK_STEPS += examples-check
-
-install: $(UMD_SO) $(UMD_A) $(UMD_PC) $(VPUX_ASM) $(VPUX_DIS) $(VPUX_RUN)
-	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
-		$(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(UMD_SO) $(DESTDIR)$(PREFIX)/lib/libvpux.so.1
-	ln -sf libvpux.so.1 $(DESTDIR)$(PREFIX)/lib/libvpux.so
-	install -m 644 $(UMD_A) $(DESTDIR)$(PREFIX)/lib/
-	sed 's|@PREFIX@|$(PREFIX)|' $(SRCTOP)/umd/vpux.pc.in \
-		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/vpux.pc
-	install -m 644 $(SRCTOP)/umd/include/vpux.h $(DESTDIR)$(PREFIX)/include/
-	install -m 755 $(VPUX_ASM) $(VPUX_DIS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 755 $(VPUX_RUN) $(DESTDIR)$(PREFIX)/bin/
 
 # ---- libFuzzer harness of the loader ----
 UMD_FUZZ := $(B)/umd/fuzz/fuzz-loader

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# make install / uninstall (Documentation/install.rst). Included by the
+# top-level Makefile after umd/, tools/ and the man pages.
+#
+#   make install [DESTDIR=...] [PREFIX=/usr/local] [LIBDIR=...] ...
+#
+# installs libvpux (libvpux.so.VERSION, the soname link libvpux.so.1, the
+# development link libvpux.so, libvpux.a, vpux.h, vpux.pc), the tools of
+# $(VPUX_TOOLS), the man pages, the udev rule and the module's source for
+# DKMS; `make uninstall` with the same variables removes exactly those
+# files (and the directories of vpux's own that it leaves empty).
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+# udev reads /usr/local/lib/udev/rules.d as well as /usr/lib/udev/rules.d
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+# dkms(8) finds module sources only in /usr/src, whatever the PREFIX
+DKMS_SRCDIR ?= /usr/src/vpux-$(VERSION)
+
+SONAME_MAJOR := 1
+UMD_REALNAME := libvpux.so.$(VERSION)
+
+# The module's source: what ./Kbuild compiles, nothing of user space's.
+DKMS_FILES := Kbuild Kconfig dkms.conf $(sort $(patsubst $(SRCTOP)/%,%,$(wildcard \
+	$(SRCTOP)/kmd/*.[ch] $(SRCTOP)/firmware/*.[ch] $(SRCTOP)/firmware/include/*.h \
+	$(SRCTOP)/portability/linux/*.[ch] $(SRCTOP)/sim/*.[ch] $(SRCTOP)/sim/include/*.h \
+	$(SRCTOP)/sim/linux/*.[ch] $(SRCTOP)/sim/ops/*.[ch] $(SRCTOP)/ref/*.[ch] \
+	$(SRCTOP)/include/*.h $(SRCTOP)/include/hw/*.h $(SRCTOP)/uapi/drm/*.h \
+	$(SRCTOP)/uapi/vpux/*.h)))
+
+MAN_INSTALLED = $(foreach p,$(MAN_PAGES) $(MAN_LINK_PAGES),\
+	$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+
+.PHONY: install install-lib install-dev install-tools install-man \
+	install-udev install-dkms uninstall install-check
+
+install: install-lib install-dev install-tools install-man install-udev \
+	install-dkms
+
+install-lib: $(UMD_SO)
+	install -d $(DESTDIR)$(LIBDIR)
+	install -m 644 $(UMD_SO) $(DESTDIR)$(LIBDIR)/$(UMD_REALNAME)
+	ln -sf $(UMD_REALNAME) $(DESTDIR)$(LIBDIR)/libvpux.so.$(SONAME_MAJOR)
+
+install-dev: $(UMD_A) $(SRCTOP)/umd/vpux.pc.in
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	ln -sf libvpux.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/libvpux.so
+	install -m 644 $(UMD_A) $(DESTDIR)$(LIBDIR)/libvpux.a
+	install -m 644 $(SRCTOP)/umd/include/vpux.h $(DESTDIR)$(INCLUDEDIR)/vpux.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		$(SRCTOP)/umd/vpux.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/vpux.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/vpux.pc
+
+install-tools: $(VPUX_TOOL_BINS)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(VPUX_TOOL_BINS) $(DESTDIR)$(BINDIR)/
+
+install-man: $(MAN_PAGES) $(MAN_LINK_PAGES)
+	@set -e; for p in $(MAN_PAGES) $(MAN_LINK_PAGES); do \
+		s=$${p##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
+		echo "install -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/"; \
+		install -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/; done
+
+install-udev:
+	install -d $(DESTDIR)$(UDEVRULESDIR)
+	install -m 644 $(SRCTOP)/tools/udev/60-vpux.rules $(DESTDIR)$(UDEVRULESDIR)/
+
+# the module's source as dkms(8) wants it: dkms.conf at the top, the
+# version filled in (dh_dkms -V does the same for the Debian package)
+install-dkms:
+	@set -e; for f in $(DKMS_FILES); do \
+		install -D -m 644 $(SRCTOP)/$$f $(DESTDIR)$(DKMS_SRCDIR)/$$f; done
+	sed -i 's/#MODULE_VERSION#/$(VERSION)/' $(DESTDIR)$(DKMS_SRCDIR)/dkms.conf
+	@echo "install-dkms: $(words $(DKMS_FILES)) files in $(DESTDIR)$(DKMS_SRCDIR)"
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/$(UMD_REALNAME) \
+		$(DESTDIR)$(LIBDIR)/libvpux.so.$(SONAME_MAJOR) \
+		$(DESTDIR)$(LIBDIR)/libvpux.so $(DESTDIR)$(LIBDIR)/libvpux.a \
+		$(DESTDIR)$(INCLUDEDIR)/vpux.h $(DESTDIR)$(PKGCONFIGDIR)/vpux.pc \
+		$(addprefix $(DESTDIR)$(BINDIR)/,$(VPUX_TOOLS)) \
+		$(addprefix $(DESTDIR),$(MAN_INSTALLED)) \
+		$(DESTDIR)$(UDEVRULESDIR)/60-vpux.rules
+	rm -f $(addprefix $(DESTDIR)$(DKMS_SRCDIR)/,$(DKMS_FILES))
+	-find $(DESTDIR)$(DKMS_SRCDIR) -depth -type d -empty -delete 2>/dev/null
+
+# install into a scratch DESTDIR, check every file and what it says, use
+# it (pkg-config, a program linked against it, the tools from there),
+# then uninstall and check that exactly vpux's files went
+install-check: $(UMD_SO) $(UMD_A) $(VPUX_TOOL_BINS) $(MAN_PAGES) \
+		$(MAN_LINK_PAGES) $(B)/examples/tiny_cnn.vpux
+	@VERSION=$(VERSION) VPUX_TOOLS="$(VPUX_TOOLS)" B=$(B) \
+		MAN_PAGES="$(notdir $(MAN_PAGES) $(MAN_LINK_PAGES))" \
+		DKMS_FILES="$(DKMS_FILES)" \
+		$(SRCTOP)/tools/tests/install_check.sh
+CHECK_STEPS += install-check
