@@ -101,3 +101,10 @@ install-check: $(UMD_SO) $(UMD_A) $(VPUX_TOOL_BINS) $(MAN_PAGES) \
 		DKMS_FILES="$(DKMS_FILES)" \
 		$(SRCTOP)/tools/tests/install_check.sh
 CHECK_STEPS += install-check
+
+# The module through Debian's dkms against the 6.12 headers: add, build,
+# install, remove, in private trees (tools/dkms-check.sh). Not in make
+# check: the build is a second full module build (about a minute).
+.PHONY: dkms-check
+dkms-check:
+	@VERSION=$(VERSION) B=$(B) MAKE="$(MAKE)" $(SRCTOP)/tools/dkms-check.sh $(KVER) $(KDIR)
