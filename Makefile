@@ -31,6 +31,11 @@ HOST_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 SAN_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 PKG_CONFIG ?= pkg-config
+# A distribution's flags (CPPFLAGS, CFLAGS, LDFLAGS from the environment,
+# e.g. dpkg-buildflags' hardening) for what gets installed: libvpux and
+# the tools. Empty in a plain build.
+DIST_CFLAGS = $(CPPFLAGS) $(CFLAGS)
+DIST_LDFLAGS = $(LDFLAGS)
 
 # Fragments append to these.
 HOST_TESTS :=		# test programs run by `make host-check` (print TAP)

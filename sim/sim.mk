@@ -44,7 +44,7 @@ SIM_FAST_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj-fast/%.o,$(SIM_TEST_SRCS)
 
 $(B)/sim/obj-fast/%.o: $(SRCTOP)/%.c $(SIM_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -pthread -c -o $@ $<
+	$(CC) $(HOST_CFLAGS) $(DIST_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -pthread -c -o $@ $<
 
 # The model for libvpux, in each flavour of its objects.
 SIM_HOST_OBJS_SAN := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj/%.o,$(SIM_HOST_SRCS))
@@ -54,7 +54,7 @@ SIM_HOST_OBJS_TSAN := $(patsubst $(SRCTOP)/%.c,$(B)/sim/obj-tsan/%.o,$(SIM_HOST_
 
 $(B)/sim/obj-pic/%.o: $(SRCTOP)/%.c $(SIM_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -fPIC $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -pthread -c -o $@ $<
+	$(CC) $(HOST_CFLAGS) $(DIST_CFLAGS) -fPIC $(SIM_CFLAGS) -I$(SRCTOP)/sim/ops -pthread -c -o $@ $<
 
 # as umd/umd.mk builds its ThreadSanitizer test (FUZZ_CC: firmware.mk)
 $(B)/sim/obj-tsan/%.o: $(SRCTOP)/%.c $(SIM_HDRS)

@@ -17,8 +17,8 @@ HOST_PROGS += $(VPUX_INFO)
 
 $(VPUX_INFO): tools/vpux-info/vpux-info.c uapi/drm/vpux_accel.h tools/common/vpux_cli.h
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -o $@ $< \
-		$(LIBDRM_LIBS) $(JSONC_LIBS)
+	$(CC) $(HOST_CFLAGS) $(DIST_CFLAGS) $(DIST_LDFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) \
+		-o $@ $< $(LIBDRM_LIBS) $(JSONC_LIBS)
 
 # vpux-info's output against GET_PARAM and the expected values the VM rig
 # passes on its command line (TAP, run by tools/vm/tests.list)

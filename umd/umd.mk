@@ -36,11 +36,11 @@ UMD_SAN_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/san/%.o,$(UMD_ALL_SRCS)) \
 
 $(B)/umd/pic/%.o: $(SRCTOP)/%.c $(UMD_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -fPIC $(UMD_CFLAGS) -c -o $@ $<
+	$(CC) $(HOST_CFLAGS) $(DIST_CFLAGS) -fPIC $(UMD_CFLAGS) -c -o $@ $<
 
 $(B)/umd/fast/%.o: $(SRCTOP)/%.c $(UMD_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $(UMD_CFLAGS) -c -o $@ $<
+	$(CC) $(HOST_CFLAGS) $(DIST_CFLAGS) $(UMD_CFLAGS) -c -o $@ $<
 
 $(B)/umd/san/%.o: $(SRCTOP)/%.c $(UMD_HDRS)
 	@mkdir -p $(dir $@)
@@ -51,7 +51,7 @@ UMD_A := $(B)/umd/libvpux.a
 UMD_PC := $(B)/umd/vpux.pc
 
 $(UMD_SO): $(UMD_PIC_OBJS) $(SRCTOP)/umd/libvpux.map
-	$(CC) -shared -Wl,-soname,libvpux.so.1 \
+	$(CC) $(DIST_CFLAGS) $(DIST_LDFLAGS) -shared -Wl,-soname,libvpux.so.1 \
 		-Wl,--version-script=$(SRCTOP)/umd/libvpux.map -Wl,-z,defs \
 		-o $@ $(UMD_PIC_OBJS) $(UMD_LIBS)
 	ln -sf libvpux.so.1 $(B)/umd/libvpux.so
@@ -69,7 +69,7 @@ $(UMD_PC): $(SRCTOP)/umd/vpux.pc.in
 # ---- tools ----
 VASM_SRCS := $(SRCTOP)/tools/vpux-asm/asm.c $(SRCTOP)/tools/vpux-asm/vasm_tables.c
 VASM_HDRS := $(wildcard $(SRCTOP)/tools/vpux-asm/*.h)
-TOOL_CFLAGS := $(HOST_CFLAGS) $(UMD_CFLAGS) -I$(SRCTOP)/tools/vpux-asm
+TOOL_CFLAGS = $(HOST_CFLAGS) $(DIST_CFLAGS) $(UMD_CFLAGS) -I$(SRCTOP)/tools/vpux-asm
 VPUX_ASM := $(B)/tools/vpux-asm
 VPUX_DIS := $(B)/tools/vpux-dis
 VPUX_RUN := $(B)/tools/vpux-run
@@ -78,20 +78,26 @@ CLI_HDR := $(SRCTOP)/tools/common/vpux_cli.h
 
 $(VPUX_ASM): $(SRCTOP)/tools/vpux-asm/main.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A) $(CLI_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ $< $(VASM_SRCS) $(UMD_A) $(UMD_LIBS)
+	$(CC) $(TOOL_CFLAGS) $(DIST_LDFLAGS) -o $@ $< $(VASM_SRCS) $(UMD_A) $(UMD_LIBS)
 
 $(VPUX_DIS): $(SRCTOP)/tools/vpux-dis/dis.c $(VASM_SRCS) $(VASM_HDRS) $(UMD_A) $(CLI_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(JSONC_CFLAGS) -o $@ $< $(SRCTOP)/tools/vpux-asm/vasm_tables.c \
+	$(CC) $(TOOL_CFLAGS) $(DIST_LDFLAGS) $(JSONC_CFLAGS) -o $@ $< $(SRCTOP)/tools/vpux-asm/vasm_tables.c \
 		$(UMD_A) $(UMD_LIBS) $(JSONC_LIBS)
 
-# vpux-run uses only the public API, linked against the shared library
+# vpux-run uses only the public API, linked against the shared library,
+# found through TOOL_RPATH in the tree and from an install under one
+# PREFIX (a distribution's package sets it empty: no RUNPATH)
+comma := ,
+TOOL_RPATH ?= $$ORIGIN/../umd:$$ORIGIN/../lib
 $(VPUX_RUN): $(SRCTOP)/tools/vpux-run/run.c $(SRCTOP)/umd/include/vpux.h $(UMD_SO) \
 		$(SRCTOP)/tools/vpux-run/timeline.c $(SRCTOP)/tools/vpux-run/timeline.h \
 		$(SRCTOP)/umd/umd.mk $(CLI_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include $(JSONC_CFLAGS) -o $@ $< \
-		$(SRCTOP)/tools/vpux-run/timeline.c -L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib' \
+	$(CC) $(HOST_CFLAGS) $(DIST_CFLAGS) $(DIST_LDFLAGS) -I$(SRCTOP)/umd/include \
+		$(JSONC_CFLAGS) -o $@ $< $(SRCTOP)/tools/vpux-run/timeline.c \
+		-L$(B)/umd -l:libvpux.so.1 \
+		$(if $(TOOL_RPATH),-Wl$(comma)-rpath$(comma)'$(TOOL_RPATH)') \
 		$(JSONC_LIBS)
 
 # vpux-replay runs a devcoredump's job on the in-process engine core and
@@ -230,7 +236,7 @@ BENCH_PROGS += $(UMD_BENCH)
 
 $(UMD_BENCH): $(SRCTOP)/umd/tests/bench/umd_bench.c $(UMD_A) $(VASM_SRCS) $(VASM_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) -o $@ $< $(VASM_SRCS) $(UMD_A) $(UMD_LIBS)
+	$(CC) $(TOOL_CFLAGS) $(DIST_LDFLAGS) -o $@ $< $(VASM_SRCS) $(UMD_A) $(UMD_LIBS)
 
 # ---- logical and memory dims cannot be mixed up: these must not compile ----
 .PHONY: umd-dims-typecheck
