@@ -25,7 +25,10 @@
 # e.g. the debug kernel, and the base cpio made for it by mkbase.sh),
 # VPUX_FW (the management core's firmware image, installed as
 # /lib/firmware/vpux/vpux_fw.bin where request_firmware() finds it;
-# default $B/firmware/vpux_fw.bin when it was built, empty for none).
+# default $B/firmware/vpux_fw.bin when it was built, empty for none),
+# VPUX_ROOTFS (a directory laid over the guest's /, e.g. installed
+# packages: its files keep their paths, and the shared libraries its
+# programs and libraries need follow at the paths they have here).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -77,6 +80,23 @@ if [ -n "${VPUX_DATA:-}" ]; then
 	for d in $VPUX_DATA; do
 		[ -d "$d" ] || die "$d: no such directory (VPUX_DATA)"
 		cp -r "$d" "$pay/vpux/data/"
+	done
+fi
+
+# Files at their installed paths (make deb-check: the packages' files).
+if [ -n "${VPUX_ROOTFS:-}" ]; then
+	[ -d "$VPUX_ROOTFS" ] || die "$VPUX_ROOTFS: no such directory"
+	cp -a "$VPUX_ROOTFS/." "$pay/"
+	libpath=$(find "$VPUX_ROOTFS" -name '*.so*' -printf '%h\n' | sort -u | tr '\n' :)
+	find "$VPUX_ROOTFS" -type f \( -perm -u+x -o -name '*.so*' \) |
+	while read -r f; do
+		head -c 4 "$f" | grep -q ELF || continue
+		LD_LIBRARY_PATH=$libpath ldd "$f" 2>/dev/null |
+			awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }'
+	done | sort -u | while read -r lib; do
+		case "$lib" in "$VPUX_ROOTFS"/*) continue ;; esac
+		[ -e "$pay$lib" ] || cp -L --parents "$lib" "$pay/" 2>/dev/null ||
+			{ mkdir -p "$pay$(dirname "$lib")" && cp -L "$lib" "$pay$lib"; }
 	done
 fi
 
