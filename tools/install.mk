@@ -34,11 +34,22 @@ DKMS_FILES := Kbuild Kconfig dkms.conf $(sort $(patsubst $(SRCTOP)/%,%,$(wildcar
 	$(SRCTOP)/include/*.h $(SRCTOP)/include/hw/*.h $(SRCTOP)/uapi/drm/*.h \
 	$(SRCTOP)/uapi/vpux/*.h)))
 
-MAN_INSTALLED = $(foreach p,$(MAN_PAGES) $(MAN_LINK_PAGES),\
+# the sections install-man installs (the Debian packages split them)
+MAN_SECTIONS ?= 1 3 7
+MAN_SELECTED = $(foreach p,$(MAN_PAGES) $(MAN_LINK_PAGES),\
+	$(if $(filter $(subst .,,$(suffix $(p))),$(MAN_SECTIONS)),$(p)))
+MAN_INSTALLED = $(foreach p,$(MAN_SELECTED),\
 	$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 
 .PHONY: install install-lib install-dev install-tools install-man \
-	install-udev install-dkms uninstall install-check
+	install-udev install-dkms install-dkms-tree uninstall install-check \
+	dist-userspace print-version
+
+# what the install targets need, and nothing else (debian/rules)
+dist-userspace: $(UMD_SO) $(UMD_A) $(VPUX_TOOL_BINS) $(MAN_PAGES) $(MAN_LINK_PAGES)
+
+print-version:
+	@echo $(VERSION)
 
 install: install-lib install-dev install-tools install-man install-udev \
 	install-dkms
@@ -63,7 +74,7 @@ install-tools: $(VPUX_TOOL_BINS)
 	install -m 755 $(VPUX_TOOL_BINS) $(DESTDIR)$(BINDIR)/
 
 install-man: $(MAN_PAGES) $(MAN_LINK_PAGES)
-	@set -e; for p in $(MAN_PAGES) $(MAN_LINK_PAGES); do \
+	@set -e; for p in $(MAN_SELECTED); do \
 		s=$${p##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		echo "install -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/"; \
 		install -m 644 $$p $(DESTDIR)$(MANDIR)/man$$s/; done
@@ -74,11 +85,16 @@ install-udev:
 
 # the module's source as dkms(8) wants it: dkms.conf at the top, the
 # version filled in (dh_dkms -V does the same for the Debian package)
-install-dkms:
-	@set -e; for f in $(DKMS_FILES); do \
-		install -D -m 644 $(SRCTOP)/$$f $(DESTDIR)$(DKMS_SRCDIR)/$$f; done
-	sed -i 's/#MODULE_VERSION#/$(VERSION)/' $(DESTDIR)$(DKMS_SRCDIR)/dkms.conf
+install-dkms: install-dkms-tree
+	sed 's/#MODULE_VERSION#/$(VERSION)/' $(SRCTOP)/dkms.conf \
+		>$(DESTDIR)$(DKMS_SRCDIR)/dkms.conf
+	chmod 644 $(DESTDIR)$(DKMS_SRCDIR)/dkms.conf
 	@echo "install-dkms: $(words $(DKMS_FILES)) files in $(DESTDIR)$(DKMS_SRCDIR)"
+
+# the source without dkms.conf (which dh_dkms installs in the package)
+install-dkms-tree:
+	@set -e; for f in $(filter-out dkms.conf,$(DKMS_FILES)); do \
+		install -D -m 644 $(SRCTOP)/$$f $(DESTDIR)$(DKMS_SRCDIR)/$$f; done
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(UMD_REALNAME) \
@@ -108,3 +124,26 @@ CHECK_STEPS += install-check
 .PHONY: dkms-check
 dkms-check:
 	@VERSION=$(VERSION) B=$(B) MAKE="$(MAKE)" $(SRCTOP)/tools/dkms-check.sh $(KVER) $(KDIR)
+
+# The Debian packages (tools/deb-build.sh, debian/): built from a copy of
+# the sources with dpkg-buildpackage, then lintian.
+.PHONY: deb
+deb:
+	@VERSION=$(VERSION) B=$(B) SRCTOP=$(SRCTOP) $(SRCTOP)/tools/deb-build.sh
+
+# The built packages installed with dpkg into a scratch root and used
+# there (tools/deb-install-check.sh), then in the VM: the tools from
+# /usr/bin on the real module, udev applying 60-vpux.rules
+# (tools/vm/pkg-check.sh). make check runs deb and deb-check.
+.PHONY: deb-install-check deb-vm-check deb-check
+deb-install-check: $(B)/examples/tiny_cnn.vpux
+	@VERSION=$(VERSION) B=$(B) $(SRCTOP)/tools/deb-install-check.sh
+
+deb-vm-check: module firmware-image $(B)/examples/tiny_cnn.vpux
+	@$(VM_ENV) VPUX_ROOTFS=$(B)/deb/root VPUX_BINS="$(SRCTOP)/tools/vm/pkg-check.sh \
+		$(SRCTOP)/tools/vm/tap-lib.sh $(B)/examples/tiny_cnn.vpux" \
+		tools/vm/vm-suite.sh pkg $(B)/vm-pkg tools/vm/tests-pkg.list
+
+deb-check: deb
+	@$(MAKE) -s deb-install-check
+	@$(MAKE) -s deb-vm-check
