@@ -18,12 +18,34 @@ $(KSFT_HDRS) &:
 		linux-source-6.12/tools/testing/selftests/kselftest.h
 	@touch $(KSFT_HDRS)
 
-$(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h) \
-		uapi/drm/vpux_accel.h selftests/Makefile \
-		$(wildcard firmware/include/*.h) $(HW_HDRS) firmware/tests/task_builder.h
+$(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h selftests/include/*.h) \
+		uapi/drm/vpux_accel.h selftests/Makefile
 	@mkdir -p $(SELFTEST_OUT)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) UAPI_DIR=$(SRCTOP)/uapi \
-		FW_DIR=$(SRCTOP)/firmware OUTPUT=$(SELFTEST_OUT) all
+		OUTPUT=$(SELFTEST_OUT) all
+
+# selftests/include/: copies of the project's headers the tests need, so
+# that selftests/ builds in a kernel tree with only the uapi header
+# installed there. They must stay identical to the originals:
+# selftests-headers-check fails on any difference, selftests-headers
+# copies the originals over.
+SELFTEST_HDR_SRCS := uapi/vpux/dla_types.h uapi/vpux/dla_task_format.h \
+	firmware/tests/task_builder.h firmware/include/dla_limits.h \
+	include/hw/vpux_regs.h
+
+.PHONY: selftests-headers selftests-headers-check
+selftests-headers:
+	@for f in $(SELFTEST_HDR_SRCS); do cp $$f selftests/include/; done
+
+selftests-headers-check:
+	@set -e; for f in $(SELFTEST_HDR_SRCS); do \
+		cmp -s $$f selftests/include/$$(basename $$f) || \
+		{ echo "selftests/include/$$(basename $$f) differs from $$f: make selftests-headers"; exit 1; }; done; \
+	extra=$$(cd selftests/include && ls | while read -r h; do \
+		echo " $(SELFTEST_HDR_SRCS)" | grep -q "/$$h\b" || echo $$h; done); \
+	[ -z "$$extra" ] || { echo "selftests/include: $$extra is a copy of nothing"; exit 1; }; \
+	echo "selftests: $(words $(SELFTEST_HDR_SRCS)) copied headers identical to their originals"
+CHECK_STEPS += selftests-headers-check
 
 # The syzkaller descriptions of the uapi (selftests/syzkaller/vpux.txt)
 # against uapi/drm/vpux_accel.h: ioctl numbers, struct sizes, field
@@ -35,3 +57,12 @@ syzlang-check:
 syzlang-const:
 	@tools/syz-check.sh --update-const selftests/syzkaller/vpux.txt uapi/drm/vpux_accel.h
 CHECK_STEPS += syzlang-check
+
+# selftests/ inside Debian's linux-source-6.12 as
+# tools/testing/selftests/drivers/accel/vpux/ with only the uapi header
+# installed: built and run by the kselftest framework
+# (tools/ksft-intree-check.sh).
+.PHONY: ksft-intree-check
+ksft-intree-check:
+	@B=$(B) SRCTOP=$(SRCTOP) $(SRCTOP)/tools/ksft-intree-check.sh
+CHECK_STEPS += ksft-intree-check

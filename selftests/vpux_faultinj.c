@@ -47,7 +47,9 @@
  * random numbers: a seed repeats the calls, the nth phase repeats exactly.
  * Output is TAP; "# " lines give the figures.
  */
+#ifndef _GNU_SOURCE	/* the kselftest lib.mk defines it */
 #define _GNU_SOURCE
+#endif
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>

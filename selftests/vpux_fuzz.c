@@ -44,7 +44,9 @@
  * guidance the programs also depend on which coverage the other threads
  * found first. Output is TAP.
  */
+#ifndef _GNU_SOURCE	/* the kselftest lib.mk defines it */
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <getopt.h>
 #include <inttypes.h>

@@ -43,7 +43,9 @@
  * interleaving, and so the kills' timing, is up to the kernel). Output is
  * TAP. Needs vpux_accel loaded; fault injection needs debugfs.
  */
+#ifndef _GNU_SOURCE	/* the kselftest lib.mk defines it */
 #define _GNU_SOURCE
+#endif
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>

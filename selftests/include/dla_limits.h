@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Every limit of the engine core, in one place.
+ *
+ * All per-task state lives in fixed arrays sized by these constants (the
+ * core never allocates). A build may override any of them on the compiler
+ * command line (-DDLA_MAX_OPS_PER_TASK=...): the microcontroller image uses
+ * small values, the scheduler benchmark large ones. The task format
+ * (uapi/vpux/dla_task_format.h) fixes the wait/update list lengths and the
+ * SHAVE windows: those are defined there.
+ */
+#ifndef DLA_LIMITS_H
+#define DLA_LIMITS_H
+
+/* Tasks in flight at once (distinct task slots); at most 32. */
+#ifndef DLA_MAX_TASKS
+#define DLA_MAX_TASKS			8u
+#endif
+
+/* Ops in one task, summed over every engine kind; below 2^24. */
+#ifndef DLA_MAX_OPS_PER_TASK
+#define DLA_MAX_OPS_PER_TASK		4096u
+#endif
+
+/* Barriers in one task's barrier table; at most 65535. */
+#ifndef DLA_MAX_BARRIERS
+#define DLA_MAX_BARRIERS		4096u
+#endif
+
+/*
+ * Dependency edges of one task, per direction: the sum of every op's wait
+ * list lengths (barrier -> consumer edges) and, separately, the sum of
+ * every op's update list lengths (op -> barrier edges).
+ */
+#ifndef DLA_MAX_DEPS_PER_TASK
+#define DLA_MAX_DEPS_PER_TASK		16384u
+#endif
+
+/* Entries of a task's address list (entry 0 = the task descriptor). */
+#ifndef DLA_MAX_ADDR_ENTRIES
+#define DLA_MAX_ADDR_ENTRIES		256u
+#endif
+
+/* Engines the core drives (all kinds together); the hardware has <= 16. */
+#define DLA_MAX_ENGINES			16u
+
+/* Priority levels: 0 (lowest) .. DLA_PRIO_LEVELS - 1 (highest). */
+#define DLA_PRIO_LEVELS			4u
+
+#endif /* DLA_LIMITS_H */

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/*
+ * Task memory format: what the user-mode driver writes and the engine core
+ * reads through dla_data_read(). Documentation/task-format.rst describes it
+ * in prose. All fields are little endian and naturally aligned; every
+ * record is a whole number of 32-bit words.
+ *
+ * A task is handed to the core as an address list (entry i = one buffer:
+ * device address + size, held by the port). Entry 0 holds the task
+ * descriptor at offset 0; the barrier table and the op lists live in entry
+ * 0 at the offsets the descriptor gives. Ops refer to memory only through
+ * buffer references (address-list index, offset, size) or CMX references
+ * (tile, offset, size); the core resolves them to device addresses.
+ */
+#ifndef DLA_TASK_FORMAT_H
+#define DLA_TASK_FORMAT_H
+
+#include "dla_types.h"
+
+/* Fixed by the format: barriers one op may wait on / update. */
+#define DLA_MAX_OP_WAITS		8u
+#define DLA_MAX_OP_UPDATES		8u
+
+/* Memory windows of one SHAVE invocation (= VPUX_SHAVE_WINDOWS). */
+#define DLA_MAX_SHAVE_WINDOWS		8u
+
+#define DLA_TASK_MAGIC			0x4b534154u	/* "TASK" in memory */
+#define DLA_TASK_VERSION_MAJOR		1u
+#define DLA_TASK_VERSION_MINOR		0u
+
+/* Engine kinds, equal to VPUX_ENGINE_KIND_*; index of dla_task_desc.ops[] */
+enum dla_op_kind {
+	DLA_OP_DMA = 0,
+	DLA_OP_DPU = 1,
+	DLA_OP_SHAVE = 2,
+	DLA_OP_KINDS = 3,
+};
+
+/**
+ * struct dla_op_list - one engine kind's ordered op list
+ * @count: number of op records
+ * @offset: byte offset of the first record in address-list entry 0
+ */
+struct dla_op_list {
+	dla_u32 count;
+	dla_u32 offset;
+};
+
+/**
+ * struct dla_task_desc - the task descriptor, at offset 0 of entry 0
+ * @magic: DLA_TASK_MAGIC
+ * @version_major: DLA_TASK_VERSION_MAJOR (must be equal)
+ * @version_minor: <= DLA_TASK_VERSION_MINOR
+ * @header_size: sizeof(struct dla_task_desc)
+ * @flags: none defined, 0
+ * @num_barriers: entries of the barrier table
+ * @barriers_offset: byte offset of the barrier table in entry 0
+ * @ops: per engine kind (enum dla_op_kind) op lists
+ * @reserved: 0
+ */
+struct dla_task_desc {
+	dla_u32 magic;
+	dla_u16 version_major;
+	dla_u16 version_minor;
+	dla_u32 header_size;
+	dla_u32 flags;
+	dla_u32 num_barriers;
+	dla_u32 barriers_offset;
+	struct dla_op_list ops[DLA_OP_KINDS];
+	dla_u32 reserved[6];
+};
+
+/**
+ * struct dla_barrier_desc - one barrier: a counter that starts at
+ * @producer_count and drops by one each time an op that lists the barrier
+ * in its update list completes. When it reaches zero every op that lists it
+ * in its wait list has that wait satisfied.
+ * @producer_count: must equal the number of ops that update the barrier
+ * @consumer_count: must equal the number of ops that wait on the barrier
+ * @reserved: 0
+ */
+struct dla_barrier_desc {
+	dla_u16 producer_count;
+	dla_u16 consumer_count;
+	dla_u32 reserved;
+};
+
+/* dla_buf_ref.flags */
+#define DLA_REF_CMX			(1u << 0)	/* @index is a CMX tile */
+#define DLA_REF_FLAGS_ALL		DLA_REF_CMX
+
+/**
+ * struct dla_buf_ref - a buffer reference
+ * @index: address-list index, or the CMX tile if DLA_REF_CMX
+ * @flags: DLA_REF_*
+ * @offset: byte offset in the buffer (or in the tile's CMX)
+ * @size: bytes the op may touch from @offset; 0 = no buffer (then every
+ *	field must be 0)
+ */
+struct dla_buf_ref {
+	dla_u32 index;
+	dla_u32 flags;
+	dla_u32 offset;
+	dla_u32 size;
+};
+
+/**
+ * struct dla_op_deps - the scheduling part every op record starts with
+ * @num_waits: used entries of @waits
+ * @num_updates: used entries of @updates
+ * @reserved: 0
+ * @waits: barrier ids the op waits on; unused entries 0
+ * @updates: barrier ids the op decrements when it completes; unused 0
+ */
+struct dla_op_deps {
+	dla_u8 num_waits;
+	dla_u8 num_updates;
+	dla_u16 reserved;
+	dla_u16 waits[DLA_MAX_OP_WAITS];
+	dla_u16 updates[DLA_MAX_OP_UPDATES];
+};
+
+/**
+ * struct dla_dma_op - 4-D strided copy; becomes a vpux_hw_dma_desc
+ * @deps: barriers
+ * @flags: 0
+ * @len: bytes per contiguous row (dim 0), >= 1
+ * @src: source buffer; the copy reads
+ *	sum((count[i] - 1) * src_stride[i]) + len bytes from it
+ * @dst: destination buffer, likewise with dst_stride
+ * @count: dims 1..3, each >= 1
+ * @src_stride: byte strides of dims 1..3 in @src
+ * @dst_stride: byte strides of dims 1..3 in @dst
+ * @reserved: 0
+ */
+struct dla_dma_op {
+	struct dla_op_deps deps;
+	dla_u32 flags;
+	dla_u32 len;
+	struct dla_buf_ref src;
+	struct dla_buf_ref dst;
+	dla_u32 count[3];
+	dla_u32 src_stride[3];
+	dla_u32 dst_stride[3];
+	dla_u32 reserved;
+};
+
+/* Fixed-point requantisation record, as struct vpux_hw_requant. */
+struct dla_requant {
+	dla_s32 mult;
+	dla_s32 shift;
+};
+
+/**
+ * struct dla_dpu_op - one DPU workload; becomes a vpux_hw_dpu_desc whose
+ * five operand addresses are resolved from the buffer refs. Every other
+ * field has the meaning and position of the hardware descriptor's.
+ */
+struct dla_dpu_op {
+	struct dla_op_deps deps;
+	dla_u32 op;			/* VPUX_DPU_OP_* */
+	dla_u32 flags;			/* VPUX_DPU_F_* */
+	struct dla_buf_ref in;
+	struct dla_buf_ref in2;		/* weights / 2nd input; empty for pools */
+	struct dla_buf_ref bias;	/* only with VPUX_DPU_F_BIAS */
+	struct dla_buf_ref quant;	/* only with VPUX_DPU_F_PER_CHANNEL */
+	struct dla_buf_ref out;
+	dla_u16 in_c, in_h, in_w, out_c, out_h, out_w;
+	dla_u16 kernel_h, kernel_w, stride_h, stride_w;
+	dla_u16 pad_top, pad_left, pad_bottom, pad_right;
+	dla_u16 dilation_h, dilation_w, groups, reserved0;
+	dla_s32 in_zp;
+	dla_s32 in2_zp;
+	dla_s32 out_zp;
+	dla_s32 act_min;
+	dla_s32 act_max;
+	struct dla_requant requant;
+	struct dla_requant in_scale;
+	struct dla_requant in2_scale;
+	dla_u32 reserved[2];
+};
+
+/**
+ * struct dla_shave_op - one software-kernel invocation; becomes a
+ * vpux_hw_shave_desc
+ * @deps: barriers
+ * @kernel_id: VPUX_SHAVE_KERNEL_* (checked by the engine)
+ * @reserved: 0
+ * @args: the opaque argument buffer, 1..VPUX_SHAVE_ARGS_MAX bytes
+ * @windows: memory windows; window w's base and size are the resolved
+ *	address and size of @windows[w]; an empty ref disables the window.
+ *	Each window is at most 2^28 bytes (the window-address offset width).
+ */
+struct dla_shave_op {
+	struct dla_op_deps deps;
+	dla_u32 kernel_id;
+	dla_u32 reserved;
+	struct dla_buf_ref args;
+	struct dla_buf_ref windows[DLA_MAX_SHAVE_WINDOWS];
+};
+
+#define DLA_SHAVE_WINDOW_MAX		0x10000000u
+
+DLA_STATIC_ASSERT(sizeof(struct dla_task_desc) == 72, "task desc size");
+DLA_STATIC_ASSERT(sizeof(struct dla_op_deps) == 36, "deps size");
+DLA_STATIC_ASSERT(sizeof(struct dla_dma_op) == 116, "dma op size");
+DLA_STATIC_ASSERT(sizeof(struct dla_dpu_op) % 4 == 0, "dpu op size");
+DLA_STATIC_ASSERT(sizeof(struct dla_shave_op) % 4 == 0, "shave op size");
+
+#endif /* DLA_TASK_FORMAT_H */
