@@ -15,6 +15,9 @@ PKGS="$PKGS dataset-fashion-mnist libonnx-dev libonnx-testdata"
 PKGS="$PKGS libprotobuf-c-dev protobuf-c-compiler"
 PKGS="$PKGS python3-jsonschema python3-numpy python3-onnx"
 
+# packaging and installing: DKMS, Debian packages, man pages, udev
+PKGS="$PKGS debhelper dh-dkms dkms dpkg-dev fakeroot lintian man-db python3-docutils udev"
+
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
