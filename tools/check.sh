@@ -4,6 +4,9 @@
 #   host      unit tests of model, engine core, UMD (ASan + UBSan)
 #   build     the kernel module (W=1), the firmware image
 #   vm        the kselftests and tools inside a VM running the real module
+#   pkg       the Debian packages: built (dpkg-buildpackage, lintian),
+#             installed with dpkg into a scratch root, used there and in
+#             a VM (make deb, deb-install-check, deb-vm-check)
 #
 # Each stage records "SUITE PASSED FAILED SKIPPED" in build/results/summary.
 set -u
@@ -50,6 +53,11 @@ make -s -j"$JOBS" host-check
 
 echo "== VM tests"
 make -s vm-check
+
+echo "== packages"
+record deb make -s deb
+record deb-install-check make -s deb-install-check
+make -s deb-vm-check
 
 # The failures again, last, so that a log cut to its tail still names them.
 if [ -s "$RESULTS/failures" ]; then

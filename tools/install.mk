@@ -147,3 +147,14 @@ deb-vm-check: module firmware-image $(B)/examples/tiny_cnn.vpux
 deb-check: deb
 	@$(MAKE) -s deb-install-check
 	@$(MAKE) -s deb-vm-check
+
+# One release number: the Makefile's VERSION is debian/changelog's
+# upstream version, and its major is libvpux's soname.
+.PHONY: version-check
+version-check:
+	@deb=$$(dpkg-parsechangelog -l $(SRCTOP)/debian/changelog -SVersion | sed 's/-[^-]*$$//'); \
+	[ "$$deb" = "$(VERSION)" ] || { echo "version-check: debian/changelog says $$deb, the Makefile $(VERSION)"; exit 1; }; \
+	[ "$(firstword $(subst ., ,$(VERSION)))" = "$(SONAME_MAJOR)" ] || \
+		{ echo "version-check: VERSION $(VERSION) but soname libvpux.so.$(SONAME_MAJOR)"; exit 1; }; \
+	echo "version-check: $(VERSION) in the Makefile, debian/changelog and the soname"
+CHECK_STEPS += version-check
