@@ -115,6 +115,11 @@ help:
 	@echo "make vm-shell   boot the VM with the module and a shell"
 	@echo "make check-debug  the VM suite on the debug kernel (KASAN, lockdep, kmemleak)"
 	@echo "make fuzz-long  1,000,000 coverage-guided fuzzer calls on the debug kernel"
+	@echo "make install    libvpux, tools, man pages, udev rule, DKMS source (DESTDIR, PREFIX)"
+	@echo "make uninstall  remove what make install installed"
+	@echo "make deb        Debian packages in build/deb (dpkg-buildpackage, lintian)"
+	@echo "make deb-check  the packages installed with dpkg, used on the host and in the VM"
+	@echo "make dkms-check the module through Debian's dkms against the 6.12 headers"
 	@echo "make clean      remove build products"
 
 clean:
