@@ -117,7 +117,7 @@ VPUX_ONNX := $(B)/tools/vpux-onnx
 HOST_PROGS += $(VPUX_ONNX)
 
 $(VPUX_ONNX): $(SRCTOP)/tools/vpux-onnx/vpux-onnx.c $(COMPILER_A) $(UMD_A) \
-		$(COMPILER_HDRS)
+		$(COMPILER_HDRS) $(CLI_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(COMPILER_CFLAGS) $(JSONC_CFLAGS) -o $@ $< \
 		$(COMPILER_A) $(UMD_A) $(COMPILER_LIBS) $(JSONC_LIBS)

@@ -4,7 +4,7 @@
 # $(B)/tools/NAME with a man page Documentation/man/NAME.1.rst: adding a
 # tool is one word here. The CLI test (--help, --version, a bad option),
 # `make install` and the Debian package vpux-tools loop over this list.
-VPUX_TOOLS := vpux-info vpux-run vpux-asm vpux-dis
+VPUX_TOOLS := vpux-info vpux-run vpux-asm vpux-dis vpux-onnx vpux-replay
 VPUX_TOOL_BINS = $(addprefix $(B)/tools/,$(VPUX_TOOLS))
 
 LIBDRM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)

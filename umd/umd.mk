@@ -107,7 +107,7 @@ REPLAY_SRCS := $(SRCTOP)/tools/vpux-replay/replay.c \
 	$(SRCTOP)/tools/vpux-replay/dump.c $(SRCTOP)/tools/vpux-run/timeline.c
 $(VPUX_REPLAY): $(REPLAY_SRCS) $(wildcard $(SRCTOP)/tools/vpux-replay/*.h) \
 		$(SRCTOP)/tools/vpux-run/timeline.h \
-		$(SRCTOP)/uapi/vpux/vpux_coredump.h $(UMD_A)
+		$(SRCTOP)/uapi/vpux/vpux_coredump.h $(UMD_A) $(CLI_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) -I$(SRCTOP)/tools/vpux-run -I$(SRCTOP)/tools/vpux-replay \
 		$(JSONC_CFLAGS) -o $@ $(REPLAY_SRCS) $(UMD_A) $(UMD_LIBS) $(JSONC_LIBS)

@@ -266,7 +266,9 @@ struct vpux_hw_dma_desc {
 #define VPUX_DPU_F_OUT_SIGNED		(1u << 2)	/* output int8 (else uint8) */
 #define VPUX_DPU_F_BIAS			(1u << 3)	/* int32 bias[out_c] at bias */
 #define VPUX_DPU_F_PER_CHANNEL		(1u << 4)	/* requant[out_c] at quant */
-#define VPUX_DPU_F_ALL			0x1fu
+/* CONV/MATMUL: int32 accumulators out (no output stage), 4 bytes each */
+#define VPUX_DPU_F_OUT_I32		(1u << 5)
+#define VPUX_DPU_F_ALL			0x3fu
 
 /* fixed-point requantisation record: see Documentation/hw-model.rst */
 struct vpux_hw_requant {

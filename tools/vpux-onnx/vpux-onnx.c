@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "vpux.h"
+#include "vpux_cli.h"
 #include "vpux_compiler.h"
 
 #define EXIT_FAIL	1
@@ -34,7 +35,6 @@
 
 #define MAX_INPUTS	256
 #define MAX_IO		64	/* inputs or outputs of a loadable */
-#define VERSION		"1.0"
 
 static void usage(FILE *f)
 {
@@ -42,10 +42,11 @@ static void usage(FILE *f)
 		"usage: vpux-onnx compile MODEL.onnx -o OUT.vpuxl [--report] [--vasm FILE]\n"
 		"                         [--name NAME] [--no-cmx] [--fold NAME=FILE]...\n"
 		"       vpux-onnx run MODEL.onnx|NET.vpuxl --input NAME=FILE... --output-dir DIR\n"
-		"                     [--device inproc|/dev/accel/accelN] [--json]\n"
-		"       vpux-onnx test DIR... [--device inproc|/dev/accel/accelN] [--json]\n"
+		"                     [-d DEV] [--json]\n"
+		"       vpux-onnx test DIR... [-d DEV] [--json]\n"
 		"       vpux-onnx --help | --version\n"
 		"\n"
+		"DEV: inproc (default), auto, /dev/accel/accelN or N; see vpux-onnx(1).\n"
 		"Tensor files are ONNX TensorProto (.pb) or NumPy (.npy: <f4 |u1 |i1 <i4 <i8).\n"
 		"Exit status: 0 ok, 1 test/comparison failed, 2 usage or bad input file,\n"
 		"3 compile error (unsupported model), 4 runtime or device error.\n");
@@ -452,7 +453,8 @@ static int cmd_compile(int argc, char **argv)
 	int c, ret;
 	FILE *f;
 
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			outp = optarg;
@@ -488,6 +490,7 @@ static int cmd_compile(int argc, char **argv)
 			free_named(fold, nfold);
 			return 0;
 		default:
+			vpux_cli_bad_option("vpux-onnx", c, argv);
 			usage(stderr);
 			free_named(fold, nfold);
 			return EXIT_USAGE;
@@ -548,6 +551,7 @@ static int cmd_run(int argc, char **argv)
 	};
 	struct named in[MAX_INPUTS];
 	const char *dir = NULL, *device = "inproc", *model;
+	char devbuf[32];
 	unsigned int nin = 0, i;
 	struct vpuxc_result r;
 	struct run_out out;
@@ -559,7 +563,8 @@ static int cmd_run(int argc, char **argv)
 	struct stat sb;
 
 	memset(&r, 0, sizeof(r));
-	while ((c = getopt_long(argc, argv, "i:d:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (nin == MAX_INPUTS) {
@@ -578,7 +583,12 @@ static int cmd_run(int argc, char **argv)
 			dir = optarg;
 			break;
 		case 'd':
-			device = optarg;
+			device = vpux_cli_device(optarg, devbuf, sizeof(devbuf));
+			if (!device) {
+				err("bad device '%s' (inproc, /dev/accel/accelN or N)",
+				    optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'j':
 			json = 1;
@@ -588,6 +598,7 @@ static int cmd_run(int argc, char **argv)
 			free_named(in, nin);
 			return 0;
 		default:
+			vpux_cli_bad_option("vpux-onnx", c, argv);
 			usage(stderr);
 			free_named(in, nin);
 			return EXIT_USAGE;
@@ -933,14 +944,21 @@ static int cmd_test(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *device = "inproc";
+	char devbuf[32];
 	unsigned int passed = 0, failed = 0, t = 0;
 	json_object *jo = NULL, *ja = NULL;
 	int c, json = 0, a;
 
-	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			device = optarg;
+			device = vpux_cli_device(optarg, devbuf, sizeof(devbuf));
+			if (!device) {
+				err("bad device '%s' (inproc, /dev/accel/accelN or N)",
+				    optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'j':
 			json = 1;
@@ -949,6 +967,7 @@ static int cmd_test(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
+			vpux_cli_bad_option("vpux-onnx", c, argv);
 			usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -1074,9 +1093,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("vpux-onnx %s (libvpux API %d.%d)\n", VERSION,
-		       VPUX_API_VERSION_MAJOR, VPUX_API_VERSION_MINOR);
+		vpux_cli_version("vpux-onnx");
 		return 0;
+	}
+	if (cmd[0] == '-') {
+		err("unknown option '%s'", cmd);
+		usage(stderr);
+		return EXIT_USAGE;
 	}
 	/* getopt_long on the subcommand's arguments */
 	optind = 1;

@@ -26,6 +26,7 @@
 #include "dla_user.h"
 #include "dump.h"
 #include "timeline.h"
+#include "vpux_cli.h"
 #include "vpux_hw_host.h"
 #include "vpux_regs.h"
 
@@ -43,15 +44,15 @@ static const char *st_name(uint32_t s)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: vpux-replay [--json] [--timeout MS] [--width N] COREDUMP\n"
+	fprintf(f, "usage: vpux-replay [-j] [-t MS] [-w N] COREDUMP\n"
 		"Run the job of a vpux_accel devcoredump (/sys/class/devcoredump/devcdN/data,\n"
 		"saved to a file) again in-process and check that it fails the same way.\n"
-		"  --json        print the outcome as JSON\n"
-		"  --timeout MS  how long the replayed job may run before it counts as hung (2000)\n"
-		"  --width N     columns of the timelines (64)\n"
-		"  -h, --help    this text\n"
-		"  --version     the version\n"
-		"Exit status: 0 reproduced, 1 not reproduced, 2 cannot replay.\n");
+		"  -j, --json        print the outcome as JSON\n"
+		"  -t, --timeout MS  how long the replayed job may run before it counts as hung (2000)\n"
+		"  -w, --width N     columns of the timelines (64)\n"
+		"  -h, --help        print this help and exit\n"
+		"      --version     print the version and exit\n"
+		"Exit status: 0 reproduced, 1 not reproduced, 2 usage error, 3 cannot replay.\n");
 }
 
 static void *read_all(const char *path, size_t *size)
@@ -157,10 +158,10 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		{ "version", no_argument, NULL, VPUX_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
-	int json = 0, timeout = 2000, width = 64, c, ret = 2, h = -1, hung = 0;
+	int json = 0, timeout = 2000, width = 64, c, ret = 3, h = -1, hung = 0;
 	int reproduced = 0;
 	struct dla_user_buf list[VPUX_DUMP_MAX_ENTRIES];
 	struct range rg[VPUX_DUMP_MAX_ENTRIES];
@@ -176,7 +177,8 @@ int main(int argc, char **argv)
 	void *buf = NULL;
 	size_t size = 0;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jt:w:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -190,18 +192,21 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		case 'V':
-			printf("vpux-replay (vpux) dump format %u\n",
-			       VPUX_DUMP_VERSION);
-			return 0;
+		case VPUX_OPT_VERSION:
+			vpux_cli_version("vpux-replay");
+			return VPUX_EXIT_OK;
 		default:
+			vpux_cli_bad_option("vpux-replay", c, argv);
 			usage(stderr);
-			return 2;
+			return VPUX_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1 || timeout < 1 || width < 8) {
+		vpux_cli_err("vpux-replay", optind != argc - 1 ?
+			     "one devcoredump file needed" :
+			     "--timeout must be >= 1 and --width >= 8");
 		usage(stderr);
-		return 2;
+		return VPUX_EXIT_USAGE;
 	}
 	buf = read_all(argv[optind], &size);
 	d = calloc(1, sizeof(*d));
