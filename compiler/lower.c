@@ -715,6 +715,30 @@ struct conv_geom {
 	int64_t kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, groups;
 };
 
+/* the shape and window fields of a CONV, MAXPOOL or AVGPOOL descriptor */
+static void dpu_window(struct vpux_hw_dpu_desc *d, const struct conv_geom *g,
+		       int64_t C, int64_t H, int64_t W, int64_t OC, int64_t oh,
+		       int64_t ow)
+{
+	d->in_c = (uint16_t)C;
+	d->in_h = (uint16_t)H;
+	d->in_w = (uint16_t)W;
+	d->out_c = (uint16_t)OC;
+	d->out_h = (uint16_t)oh;
+	d->out_w = (uint16_t)ow;
+	d->kernel_h = (uint16_t)g->kh;
+	d->kernel_w = (uint16_t)g->kw;
+	d->stride_h = (uint16_t)g->sh;
+	d->stride_w = (uint16_t)g->sw;
+	d->pad_top = (uint16_t)g->pt;
+	d->pad_left = (uint16_t)g->pl;
+	d->pad_bottom = (uint16_t)g->pb;
+	d->pad_right = (uint16_t)g->pr;
+	d->dilation_h = (uint16_t)g->dh;
+	d->dilation_w = (uint16_t)g->dw;
+	d->groups = (uint16_t)g->groups;
+}
+
 static int conv_geom(struct lctx *c, const struct vc_node *n, int64_t H,
 		     int64_t W, int64_t kh, int64_t kw, struct conv_geom *g)
 {
@@ -1003,23 +1027,7 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 	q.t[QD_BIAS] = bt;
 	q.t[QD_QUANT] = qt;
 	q.t[QD_OUT] = y;
-	q.d.in_c = (uint16_t)C;
-	q.d.in_h = (uint16_t)H;
-	q.d.in_w = (uint16_t)W;
-	q.d.out_c = (uint16_t)OC;
-	q.d.out_h = (uint16_t)oh;
-	q.d.out_w = (uint16_t)ow;
-	q.d.kernel_h = (uint16_t)KH;
-	q.d.kernel_w = (uint16_t)KW;
-	q.d.stride_h = (uint16_t)g.sh;
-	q.d.stride_w = (uint16_t)g.sw;
-	q.d.pad_top = (uint16_t)g.pt;
-	q.d.pad_left = (uint16_t)g.pl;
-	q.d.pad_bottom = (uint16_t)g.pb;
-	q.d.pad_right = (uint16_t)g.pr;
-	q.d.dilation_h = (uint16_t)g.dh;
-	q.d.dilation_w = (uint16_t)g.dw;
-	q.d.groups = (uint16_t)g.groups;
+	dpu_window(&q.d, &g, C, H, W, OC, oh, ow);
 	q.d.in_zp = d.in_zp;
 	q.d.in2_zp = d.w_zp;
 	q.d.out_zp = d.out_zp;
@@ -1325,21 +1333,8 @@ static int avg_as_conv(struct lctx *c, int node, const struct vc_value *yv,
 	q.t[QD_IN] = x;
 	q.t[QD_IN2] = wt;
 	q.t[QD_OUT] = y;
-	q.d.in_c = q.d.out_c = q.d.groups = (uint16_t)C;
-	q.d.in_h = (uint16_t)H;
-	q.d.in_w = (uint16_t)W;
-	q.d.out_h = (uint16_t)oh;
-	q.d.out_w = (uint16_t)ow;
-	q.d.kernel_h = (uint16_t)g->kh;
-	q.d.kernel_w = (uint16_t)g->kw;
-	q.d.stride_h = (uint16_t)g->sh;
-	q.d.stride_w = (uint16_t)g->sw;
-	q.d.pad_top = (uint16_t)g->pt;
-	q.d.pad_left = (uint16_t)g->pl;
-	q.d.pad_bottom = (uint16_t)g->pb;
-	q.d.pad_right = (uint16_t)g->pr;
-	q.d.dilation_h = (uint16_t)g->dh;
-	q.d.dilation_w = (uint16_t)g->dw;
+	dpu_window(&q.d, g, C, H, W, C, oh, ow);
+	q.d.groups = (uint16_t)C;	/* depthwise */
 	q.d.in_zp = p->t[x].zp;
 	q.d.out_zp = zy;
 	q.d.act_min = d.act_min;
@@ -1450,21 +1445,8 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 		 flags_of(&d, 0, 0));
 	q.t[QD_IN] = x;
 	q.t[QD_OUT] = y;
-	q.d.in_c = q.d.out_c = (uint16_t)C;
-	q.d.in_h = (uint16_t)H;
-	q.d.in_w = (uint16_t)W;
-	q.d.out_h = (uint16_t)oh;
-	q.d.out_w = (uint16_t)ow;
-	q.d.kernel_h = (uint16_t)g.kh;
-	q.d.kernel_w = (uint16_t)g.kw;
-	q.d.stride_h = (uint16_t)g.sh;
-	q.d.stride_w = (uint16_t)g.sw;
-	q.d.pad_top = (uint16_t)g.pt;
-	q.d.pad_left = (uint16_t)g.pl;
-	q.d.pad_bottom = (uint16_t)g.pb;
-	q.d.pad_right = (uint16_t)g.pr;
-	q.d.dilation_h = (uint16_t)g.dh;
-	q.d.dilation_w = (uint16_t)g.dw;
+	dpu_window(&q.d, &g, C, H, W, C, oh, ow);
+	q.d.groups = 0;		/* pools: no groups */
 	q.d.in_zp = d.in_zp;
 	q.d.out_zp = d.out_zp;
 	q.d.act_min = amin;

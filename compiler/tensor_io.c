@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "ir.h"
 #include "onnx.pb-c.h"
 #include "vpux_compiler.h"
 
@@ -310,12 +311,65 @@ static int pb_fill(const char *what, const Onnx__TensorProto *tp,
 	return 0;
 }
 
+/*
+ * An unpacked TensorProto as a host tensor: the rules every tensor the
+ * compiler reads follows, from a .pb file or inside a model (initializers,
+ * Constant values). @what names it in messages.
+ */
+int vc_tensor_from_proto(const Onnx__TensorProto *tp, struct vpuxc_tensor *t,
+			 const char *what)
+{
+	size_t count, esize;
+	uint32_t i;
+	int ret;
+
+	tensor_init(t);
+	if (tp->n_external_data || (tp->has_data_location &&
+	    tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL))
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s: external data (data_location EXTERNAL%s%s) not supported: store the tensor in the file",
+				what,
+				tp->n_external_data ? ", location " : "",
+				tp->n_external_data && tp->external_data[0]->key &&
+				!strcmp(tp->external_data[0]->key, "location") &&
+				tp->external_data[0]->value ?
+				tp->external_data[0]->value : "");
+	if (tp->segment)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s: segmented tensor not supported", what);
+	if (!tp->has_data_type)
+		return vpux_err(VPUX_E_FORMAT, "%s: no data_type", what);
+	esize = vpuxc_dtype_size(tp->data_type);
+	if (!esize)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s: unsupported dtype %d (%s); float, uint8, int8, int32 and int64 are",
+				what, tp->data_type,
+				vpuxc_dtype_name(tp->data_type));
+	t->dtype = tp->data_type;
+	if (tp->n_dims > VPUXC_MAX_RANK)
+		return vpux_err(VPUX_E_UNSUPPORTED, "%s: rank %zu above %d",
+				what, tp->n_dims, VPUXC_MAX_RANK);
+	t->rank = (uint32_t)tp->n_dims;
+	for (i = 0; i < t->rank; i++)
+		t->dims[i] = tp->dims[i];
+	ret = dims_count(what, t->rank, t->dims, esize, &count);
+	if (ret)
+		return ret;
+	/* a model's value names are kept by the IR; here only informative */
+	if (tp->name)
+		snprintf(t->name, sizeof(t->name), "%s", tp->name);
+	ret = pb_fill(what, tp, t, count);
+	if (ret) {
+		vpuxc_tensor_fini(t);
+		tensor_init(t);
+	}
+	return ret;
+}
+
 static int parse_pb(const char *what, const void *data, size_t size,
 		    struct vpuxc_tensor *t)
 {
 	Onnx__TensorProto *tp;
-	size_t count, esize;
-	uint32_t i;
 	int ret;
 
 	tensor_init(t);
@@ -327,65 +381,14 @@ static int parse_pb(const char *what, const void *data, size_t size,
 		return vpux_err(VPUX_E_FORMAT,
 				"%s: not a TensorProto (protobuf decoding failed: truncated or corrupt, %zu bytes)",
 				what, size);
-	ret = 0;
-	if (tp->n_external_data || (tp->has_data_location &&
-	    tp->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)) {
+	/* a tensor file's name names a graph input: it must fit */
+	if (tp->name && strlen(tp->name) >= VPUXC_NAME_MAX)
 		ret = vpux_err(VPUX_E_UNSUPPORTED,
-			       "%s: external data (data_location EXTERNAL%s%s) not supported: store the tensor in the file",
-			       what,
-			       tp->n_external_data ? ", location " : "",
-			       tp->n_external_data && tp->external_data[0]->key &&
-			       !strcmp(tp->external_data[0]->key, "location") &&
-			       tp->external_data[0]->value ?
-			       tp->external_data[0]->value : "");
-		goto out;
-	}
-	if (tp->segment) {
-		ret = vpux_err(VPUX_E_UNSUPPORTED,
-			       "%s: segmented tensor not supported", what);
-		goto out;
-	}
-	if (!tp->has_data_type) {
-		ret = vpux_err(VPUX_E_FORMAT, "%s: no data_type", what);
-		goto out;
-	}
-	esize = vpuxc_dtype_size(tp->data_type);
-	if (!esize) {
-		ret = vpux_err(VPUX_E_UNSUPPORTED,
-			       "%s: unsupported dtype %d (%s); float, uint8, int8, int32 and int64 are",
-			       what, tp->data_type,
-			       vpuxc_dtype_name(tp->data_type));
-		goto out;
-	}
-	t->dtype = tp->data_type;
-	if (tp->n_dims > VPUXC_MAX_RANK) {
-		ret = vpux_err(VPUX_E_UNSUPPORTED, "%s: rank %zu above %d",
-			       what, tp->n_dims, VPUXC_MAX_RANK);
-		goto out;
-	}
-	t->rank = (uint32_t)tp->n_dims;
-	for (i = 0; i < t->rank; i++)
-		t->dims[i] = tp->dims[i];
-	ret = dims_count(what, t->rank, t->dims, esize, &count);
-	if (ret)
-		goto out;
-	if (tp->name) {
-		if (strlen(tp->name) >= VPUXC_NAME_MAX) {
-			ret = vpux_err(VPUX_E_UNSUPPORTED,
-				       "%s: name of %zu bytes, longer than %d",
-				       what, strlen(tp->name),
-				       VPUXC_NAME_MAX - 1);
-			goto out;
-		}
-		strcpy(t->name, tp->name);
-	}
-	ret = pb_fill(what, tp, t, count);
-out:
+			       "%s: name of %zu bytes, longer than %d", what,
+			       strlen(tp->name), VPUXC_NAME_MAX - 1);
+	else
+		ret = vc_tensor_from_proto(tp, t, what);
 	onnx__tensor_proto__free_unpacked(tp, NULL);
-	if (ret) {
-		vpuxc_tensor_fini(t);
-		tensor_init(t);
-	}
 	return ret;
 }
 

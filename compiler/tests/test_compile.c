@@ -273,7 +273,7 @@ static void test_import(void)
 		mb_output(&b, "y", 2, 4, d4);
 		mb_init_t(&b, "w", 2, 1, d2, two, 1);
 		mb_node(&b, "Relu", "r", in_x, 1, out_y, 1);
-		expect(&b, VPUX_E_FORMAT, "initializer 'w': data does not match dims",
+		expect(&b, VPUX_E_FORMAT, "initializer 'w': data size mismatch",
 		       "initializer data shorter than its dims");
 	}
 	mb_init(&b, 13);
