@@ -2642,6 +2642,14 @@ static int lower_output(struct lctx *c, unsigned int i)
 		return -1;
 	}
 	q = &p->t[t];
+	if (!is_float(v) && vc_dt_of_onnx(v->dtype) != q->dt) {
+		vc_unsupported(p, v->producer >= 0 ? &c->m->n[v->producer] : NULL,
+			       "graph output '%s' is declared %s but holds %s values",
+			       v->name, vpuxc_dtype_name(v->dtype),
+			       q->dt == VPUX_DT_U8 ? "uint8" :
+			       q->dt == VPUX_DT_I8 ? "int8" : "int32");
+		return -1;
+	}
 	if (is_float(v) && !(q->scale > 0) &&
 	    !(v->producer >= 0 &&
 	      !strcmp(c->m->n[v->producer].op, "DequantizeLinear"))) {
