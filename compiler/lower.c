@@ -1784,7 +1784,7 @@ static int shave_op(struct lctx *c, int node, int x, int y, const char *fmt,
 	op = vc_emit_op(p, QOP_SHAVE, node, "shave %s", params);
 	if (op < 0)
 		return op;
-	/* the statement's in=/out= are appended by the caller's format */
+	/* @fmt names @x and @y as in= and out=; they are its tensors */
 	vc_op_uses(p, op, x);
 	vc_op_uses(p, op, y);
 	return op;
