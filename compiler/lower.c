@@ -223,8 +223,8 @@ void vc_unsupported(struct qprog *p, const struct vc_node *n,
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	if (asprintf(&line, "  %s '%s': %s\n", n ? n->op : "graph",
-		     n ? n->name : "", why) < 0)
+	if ((n ? asprintf(&line, "  %s '%s': %s\n", n->op, n->name, why) :
+		 asprintf(&line, "  graph: %s\n", why)) < 0)
 		return;
 	len = strlen(line);
 	e = realloc(p->errs, p->errs_len + len + 1);
