@@ -440,24 +440,21 @@ static int twins(struct lctx *c)
 }
 
 /*
- * Copy @src into a new tensor of the same dims in @order: one strided DMA
- * per item of the outermost dim (N; a runtime weight tensor has N > 1).
+ * Copy 4-D @src into tensor @t of the same dims stored in @order: one
+ * strided DMA per item of the outermost dim (N; a runtime weight tensor
+ * has N > 1).
  */
-static int reorder(struct lctx *c, int node, int src, uint64_t order)
+static int reorder_into(struct lctx *c, int node, int src, int t,
+			uint64_t order)
 {
 	struct qprog *p = c->p;
 	const struct qt *s = &p->t[src];
 	int64_t N = s->dims[0], C = s->dims[1], H = s->dims[2], W = s->dims[3];
 	unsigned int e = vc_dt_bytes(s->dt);
 	uint64_t item = (uint64_t)(C * H * W * e);
-	int t = vc_new_qt(p, s->dt, s->rank, s->dims, order), op;
 	int64_t n;
+	int op;
 
-	if (t < 0)
-		return t;
-	s = &p->t[src];
-	p->t[t].scale = s->scale;
-	p->t[t].zp = s->zp;
 	for (n = 0; n < N; n++) {
 		unsigned long long off = (unsigned long long)n * item;
 
@@ -485,7 +482,22 @@ static int reorder(struct lctx *c, int node, int src, uint64_t order)
 		vc_op_uses(p, op, t);
 	}
 	p->dma_bytes += s->size;
-	return t;
+	return 0;
+}
+
+/* @src copied into a new tensor of the same dims in @order */
+static int reorder(struct lctx *c, int node, int src, uint64_t order)
+{
+	struct qprog *p = c->p;
+	int t = vc_new_qt(p, p->t[src].dt, p->t[src].rank, p->t[src].dims,
+			  order), ret;
+
+	if (t < 0)
+		return t;
+	p->t[t].scale = p->t[src].scale;
+	p->t[t].zp = p->t[src].zp;
+	ret = reorder_into(c, node, src, t, order);
+	return ret < 0 ? ret : t;
 }
 
 /* @t as an NHWC tensor (the DPU's layout): itself, a view or a copy */
@@ -2670,21 +2682,10 @@ static int lower_output(struct lctx *c, unsigned int i)
 	p->t[o].zp = q->zp;
 	p->out_q[i] = o;
 	if (q->rank == 4 && q->order == ORDER_NHWC && q->dims[1] > 1 &&
-	    q->dims[2] * q->dims[3] > 1) {
-		unsigned int e = vc_dt_bytes(q->dt);
-		int64_t C = q->dims[1], H = q->dims[2], W = q->dims[3];
-
-		op = vc_emit_op(p, QOP_DMA, -1,
-				"dma src=t%d dst=t%d len=%u count=%lld,%lld,%lld src_stride=%lld,%lld,%lld dst_stride=%lld,%lld,%lld",
-				t, o, e, (long long)W, (long long)H, (long long)C,
-				(long long)(C * e), (long long)(W * C * e),
-				(long long)e, (long long)e, (long long)(W * e),
-				(long long)(H * W * e));
-	} else {
-		op = vc_emit_op(p, QOP_DMA, -1,
-				"dma src=t%d dst=t%d len=%llu", t, o,
-				(unsigned long long)q->size);
-	}
+	    q->dims[2] * q->dims[3] > 1)
+		return reorder_into(c, -1, t, o, p->t[o].order) < 0 ? -1 : 0;
+	op = vc_emit_op(p, QOP_DMA, -1, "dma src=t%d dst=t%d len=%llu", t, o,
+			(unsigned long long)q->size);
 	if (op < 0)
 		return -1;
 	vc_op_uses(p, op, t);
