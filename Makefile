@@ -55,6 +55,7 @@ all: module userspace
 -include portability/user/user.mk
 -include umd/umd.mk
 -include compiler/compiler.mk
+-include umd/cpuops/cpuops.mk
 -include tools/tools.mk
 -include Documentation/man/man.mk
 -include tools/install.mk
