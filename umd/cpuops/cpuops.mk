@@ -28,3 +28,14 @@ $(CPUOPS_SO): $(CPUOPS_PIC_OBJS)
 		-o $@ $(CPUOPS_PIC_OBJS) -lm
 
 HOST_PROGS += $(CPUOPS_SO)
+
+# ---- host tests of the functions (ASan/UBSan), through library_init ----
+CPUOPS_TEST_NAMES := $(basename $(notdir $(wildcard $(SRCTOP)/umd/cpuops/tests/test_*.c)))
+CPUOPS_TESTS := $(addprefix $(B)/cpuops/tests/,$(CPUOPS_TEST_NAMES))
+HOST_TESTS += $(CPUOPS_TESTS)
+
+$(B)/cpuops/tests/%: $(SRCTOP)/umd/cpuops/tests/%.c $(CPUOPS_SAN_OBJS) $(CPUOPS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(CPUOPS_CFLAGS) -o $@ $< \
+		$(CPUOPS_SAN_OBJS) -lm
+.SECONDARY: $(CPUOPS_SAN_OBJS)
