@@ -59,6 +59,7 @@ struct vpux_be_job {
 	uint32_t queue_id;	/* ioctl: the kernel queue (0: default) */
 	uint16_t qprio, qidx;	/* ioctl: its pool, while it counts as busy */
 	int queued;		/* ioctl: the job counts in its queue's busy */
+	uint32_t syncobj;	/* ioctl: signalled when the job ends, or 0 */
 };
 
 /* What a task may hold on the device (the kernel's GET_PARAM limits). */
@@ -97,6 +98,17 @@ struct vpux_backend_ops {
 	int (*submit)(void *priv, const struct vpux_be_entry *list,
 		      unsigned int n, unsigned int prio, int own,
 		      const struct vpux_bo *prof, struct vpux_be_job *job);
+	/*
+	 * submit, with the job starting only once @after (a job of this
+	 * device not yet released, or NULL) has ended; if @after failed,
+	 * the job does not run and fails too. A run recipe's consecutive
+	 * NPU runs (runner.c) go to the device this way, without waiting
+	 * for each other on the host.
+	 */
+	int (*submit_after)(void *priv, const struct vpux_be_entry *list,
+			    unsigned int n, unsigned int prio, int own,
+			    const struct vpux_be_job *after,
+			    struct vpux_be_job *job);
 	/* 0, VPUX_E_TIMEOUT; @timeout_ms < 0 waits forever */
 	int (*wait)(void *priv, struct vpux_be_job *job, int timeout_ms);
 	int (*status)(void *priv, struct vpux_be_job *job,

@@ -187,6 +187,33 @@ static int ip_submit(void *priv, const struct vpux_be_entry *list,
 	return 0;
 }
 
+/*
+ * The engine core and the model run in this process: the dependency is
+ * kept by waiting for @after here, in the submitting thread (a run
+ * recipe's runner thread), and submitting when it is done; if it failed,
+ * the job is not submitted.
+ */
+static int ip_submit_after(void *priv, const struct vpux_be_entry *list,
+			   unsigned int n, unsigned int prio, int own,
+			   const struct vpux_be_job *after,
+			   struct vpux_be_job *job)
+{
+	struct inproc *p = priv;
+	struct dla_task_status ds;
+	int r;
+
+	if (after) {
+		r = dla_user_wait(p->dev, (int)after->id, -1);
+		memset(&ds, 0, sizeof(ds));
+		if (!r)
+			r = dla_user_status(p->dev, (int)after->id, &ds);
+		if (r || ds.state != DLA_TASK_DONE)
+			return vpux_err(VPUX_E_DEVICE,
+					"inproc: not submitted: the job it depends on failed");
+	}
+	return ip_submit(priv, list, n, prio, own, NULL, job);
+}
+
 static int ip_wait(void *priv, struct vpux_be_job *job, int timeout_ms)
 {
 	struct inproc *p = priv;
@@ -275,6 +302,7 @@ const struct vpux_backend_ops vpux_backend_inproc = {
 	.bo_free = ip_bo_free,
 	.bo_map = ip_bo_map,
 	.submit = ip_submit,
+	.submit_after = ip_submit_after,
 	.wait = ip_wait,
 	.status = ip_status,
 	.op_cycles = ip_op_cycles,

@@ -623,11 +623,18 @@ static void queue_put(struct iob *p, struct vpux_be_job *job)
 	pthread_mutex_unlock(&p->qlock);
 }
 
-static int io_submit(void *priv, const struct vpux_be_entry *list,
-		     unsigned int n, unsigned int prio, int own,
-		     const struct vpux_bo *prof, struct vpux_be_job *job)
+/*
+ * SUBMIT; with @chain, the job waits for the in-syncobj of @after (if
+ * any) and signals a new syncobj of its own (job->syncobj), which
+ * io_release() destroys
+ */
+static int submit_job(void *priv, const struct vpux_be_entry *list,
+		      unsigned int n, unsigned int prio, int own,
+		      const struct vpux_bo *prof, int chain,
+		      const struct vpux_be_job *after, struct vpux_be_job *job)
 {
 	struct drm_vpux_buf bufs[DRM_VPUX_MAX_ADDR_ENTRIES - 1];
+	struct drm_vpux_syncobj in = { 0 };
 	struct drm_vpux_submit s;
 	struct vpux_be_limits lim;
 	struct vpux_be_job j;
@@ -663,14 +670,32 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
 		s.profile.handle = (uint32_t)prof->handle;
 		s.profile.size = prof->size;
 	}
+	if (chain) {
+		if (drmSyncobjCreate(p->fd, 0, &j.syncobj)) {
+			e = errno;
+			return vpux_err(errno_to_vpux(e), "%s: SYNCOBJ_CREATE: %s",
+					p->path, strerror(e));
+		}
+		s.out_syncobj = j.syncobj;
+		if (after && after->syncobj) {
+			in.handle = after->syncobj;
+			s.in_syncobjs = (uintptr_t)&in;
+			s.in_syncobj_count = 1;
+		}
+	}
 	ret = queue_get(p, s.priority, &j);
-	if (ret)
+	if (ret) {
+		if (j.syncobj)
+			drmSyncobjDestroy(p->fd, j.syncobj);
 		return ret;
+	}
 	s.queue_id = j.queue_id;
 	t0 = now_ns();
 	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_SUBMIT, &s)) {
 		e = errno;
 		queue_put(p, &j);
+		if (j.syncobj)
+			drmSyncobjDestroy(p->fd, j.syncobj);
 		if (e == EBADFD)
 			return vpux_err(VPUX_E_DEVICE,
 					"%s: SUBMIT: this file is banned after a hung or faulting job; reopen the device",
@@ -689,6 +714,26 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
 	j.prof = prof;
 	*job = j;
 	return 0;
+}
+
+static int io_submit(void *priv, const struct vpux_be_entry *list,
+		     unsigned int n, unsigned int prio, int own,
+		     const struct vpux_bo *prof, struct vpux_be_job *job)
+{
+	return submit_job(priv, list, n, prio, own, prof, 0, NULL, job);
+}
+
+/*
+ * The kernel orders the chain: the job's in-syncobj is the out-syncobj
+ * of @after, so it starts on the device when @after's fence signals and
+ * fails with ECANCELED ("a dependency failed") if @after failed.
+ */
+static int io_submit_after(void *priv, const struct vpux_be_entry *list,
+			   unsigned int n, unsigned int prio, int own,
+			   const struct vpux_be_job *after,
+			   struct vpux_be_job *job)
+{
+	return submit_job(priv, list, n, prio, own, NULL, 1, after, job);
 }
 
 /*
@@ -942,6 +987,7 @@ const struct vpux_backend_ops vpux_backend_ioctl = {
 	.bo_free = io_bo_free,
 	.bo_map = io_bo_map,
 	.submit = io_submit,
+	.submit_after = io_submit_after,
 	.wait = io_wait,
 	.status = io_status,
 	.op_cycles = io_op_cycles,
