@@ -56,6 +56,7 @@ all: module userspace
 -include umd/umd.mk
 -include compiler/compiler.mk
 -include umd/cpuops/cpuops.mk
+-include umd/recipe.mk
 -include tools/tools.mk
 -include Documentation/man/man.mk
 -include tools/install.mk

@@ -23,9 +23,17 @@ UMD_ALL_SRCS := $(UMD_SRCS) $(UMD_DEP_SRCS)
 # the ioctl backend (backend_ioctl.c) talks to vpux_accel.ko through libdrm
 UMD_DRM_CFLAGS := $(shell $(or $(PKG_CONFIG),pkg-config) --cflags libdrm 2>/dev/null)
 UMD_DRM_LIBS := $(or $(shell $(or $(PKG_CONFIG),pkg-config) --libs libdrm 2>/dev/null),-ldrm)
+# run recipes (recipe.c) are JSON, parsed with json-c; their CPU
+# libraries are dlopen()ed from VPUX_CPU_LIBRARY_PATH, then CPU_LIBDIR
+UMD_JSONC_CFLAGS := $(shell $(or $(PKG_CONFIG),pkg-config) --cflags json-c 2>/dev/null)
+UMD_JSONC_LIBS := $(or $(shell $(or $(PKG_CONFIG),pkg-config) --libs json-c 2>/dev/null),-ljson-c)
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+CPU_LIBDIR ?= $(LIBDIR)/vpux
 UMD_CFLAGS := -I$(SRCTOP)/umd/include -I$(SRCTOP)/umd $(PORT_USER_CFLAGS) \
-	-I$(SRCTOP)/uapi $(UMD_DRM_CFLAGS) -pthread
-UMD_LIBS := -lelf -lz -pthread -lm $(UMD_DRM_LIBS)
+	-I$(SRCTOP)/uapi $(UMD_DRM_CFLAGS) $(UMD_JSONC_CFLAGS) -pthread \
+	-DVPUX_CPU_LIBDIR='"$(CPU_LIBDIR)"'
+UMD_LIBS := -lelf -lz -pthread -lm $(UMD_DRM_LIBS) $(UMD_JSONC_LIBS) -ldl
 
 UMD_PIC_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/umd/pic/%.o,$(UMD_ALL_SRCS)) \
 	$(SIM_HOST_OBJS_PIC)

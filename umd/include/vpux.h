@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define VPUX_API_VERSION_MAJOR	1
-#define VPUX_API_VERSION_MINOR	2
+#define VPUX_API_VERSION_MINOR	3
 
 /* ---- errors ---- */
 enum vpux_error {
@@ -454,6 +454,89 @@ struct vpux_op_time {
  */
 int vpux_request_op_times(struct vpux_request *req,
 			  struct vpux_op_time *times, unsigned int n);
+
+
+/* ---- run recipes (API 1.3, Documentation/run-recipes.rst) ---- */
+struct vpux_runner;
+
+/**
+ * vpux_runner_create() - load a run recipe
+ * @dev: the device every kernel of the recipe runs on
+ * @recipe_path: the recipe (JSON); its kernels' loadables are found
+ *	relative to its directory, its CPU libraries through the CPU
+ *	library search path (VPUX_CPU_LIBRARY_PATH, then the install
+ *	directory)
+ * @out: the runner
+ *
+ * Parses and checks the recipe, loads every loadable and CPU library,
+ * looks up every CPU function and creates the internal buffers (and the
+ * sized external ones). Errors name the JSON path of what is wrong
+ * ("execution.runs[3].arguments[1].offset: ...").
+ *
+ * Return: 0; VPUX_E_IO (file), VPUX_E_FORMAT (recipe, loadable or CPU
+ * library), VPUX_E_VERSION, VPUX_E_UNSUPPORTED (target), VPUX_E_NOMEM.
+ */
+int vpux_runner_create(struct vpux_device *dev, const char *recipe_path,
+		       struct vpux_runner **out);
+/** vpux_runner_destroy() - waits for a running execution first */
+void vpux_runner_destroy(struct vpux_runner *runner);
+/**
+ * vpux_runner_bind_input() - bind the recipe buffer @name to @buf
+ * @runner: the runner
+ * @name: a buffer of type input, weight, spill or unknown
+ * @buf: device memory of the runner's device
+ * @offset: where the recipe buffer starts in @buf; a sized recipe buffer
+ *	must fit, an unsized one extends to the end of @buf
+ *
+ * Return: 0, VPUX_E_INVAL (no such buffer, wrong type, too small, or
+ * the runner is running: VPUX_E_BUSY).
+ */
+int vpux_runner_bind_input(struct vpux_runner *runner, const char *name,
+			   struct vpux_buffer *buf, size_t offset);
+/** vpux_runner_bind_output() - the same for type output or unknown */
+int vpux_runner_bind_output(struct vpux_runner *runner, const char *name,
+			    struct vpux_buffer *buf, size_t offset);
+/**
+ * vpux_runner_buffer_size() - bytes the recipe buffer @name needs
+ *
+ * Its size in the recipe, or else the least size its runs' sub-buffers
+ * need (0 if no run says). Return: 0 or VPUX_E_INVAL (no such buffer).
+ */
+int vpux_runner_buffer_size(const struct vpux_runner *runner,
+			    const char *name, size_t *size);
+
+/* VPUX_RUNNER_CHECK: compare every NPU run with the CPU reference */
+#define VPUX_RUNNER_CHECK	(1u << 0)
+
+/**
+ * vpux_runner_set_flags() - VPUX_RUNNER_* for the next executions
+ *
+ * With VPUX_RUNNER_CHECK every NPU run is submitted alone and its
+ * outputs are compared with vpux_network_run_reference() on the same
+ * inputs; a difference fails the execution (VPUX_E_DEVICE), the message
+ * names the run, the output and the first byte that differs.
+ */
+int vpux_runner_set_flags(struct vpux_runner *runner, unsigned int flags);
+/**
+ * vpux_runner_execute() - start the recipe's runs, in order
+ *
+ * Returns at once: the runs go on in a thread of the runner. Consecutive
+ * NPU runs go to the device as one chain without a host round trip; a
+ * CPU run starts when everything before it is done.
+ *
+ * Return: 0; VPUX_E_UNBOUND (an unsized external buffer not bound),
+ * VPUX_E_FORMAT (a sub-buffer past the end of a bound buffer),
+ * VPUX_E_BUSY (the last execution has not been waited for).
+ */
+int vpux_runner_execute(struct vpux_runner *runner);
+/**
+ * vpux_runner_wait() - wait for the execution; @timeout_ms < 0: forever
+ *
+ * Return: 0; VPUX_E_TIMEOUT (still running; wait again), VPUX_E_STATE
+ * (nothing executed), or the execution's error: VPUX_E_DEVICE for a
+ * failed NPU run or CPU function, with the run and its message.
+ */
+int vpux_runner_wait(struct vpux_runner *runner, int timeout_ms);
 
 #ifdef __cplusplus
 }

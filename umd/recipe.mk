@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# Run recipes (Documentation/run-recipes.rst): the example recipes next
+# to the example loadables they name, the test CPU libraries, the JSON
+# Schema check of every recipe, the recipe parser's fuzzer and the VM
+# data. Included by the top-level Makefile after umd/ and umd/cpuops/.
+
+RECIPE_SCHEMA := $(SRCTOP)/Documentation/run-recipes.schema.json
+RECIPE_SRCS := $(wildcard $(SRCTOP)/examples/recipes/*.json)
+# the recipes of the tests that must load (the bad ones live in the tests)
+RECIPE_TEST_SRCS := $(wildcard $(SRCTOP)/umd/tests/fuzz/recipe-corpus/*.json)
+# a recipe's loadables are found relative to it: beside the examples'
+RECIPE_BUILT := $(patsubst $(SRCTOP)/examples/recipes/%,$(B)/examples/recipes/%,$(RECIPE_SRCS))
+
+$(B)/examples/recipes/%.json: $(SRCTOP)/examples/recipes/%.json
+	@mkdir -p $(dir $@)
+	sed 's|"loadable": "|"loadable": "../|' $< >$@
+
+# the CPU library the runner's tests use, and one without library_init
+RECIPE_TEST_DIR := $(B)/umd/tests/recipe
+RECIPE_PLUGINS := $(RECIPE_TEST_DIR)/libvpux-testplugin.so \
+	$(RECIPE_TEST_DIR)/libvpux-noinit.so
+
+$(RECIPE_TEST_DIR)/libvpux-testplugin.so: $(SRCTOP)/umd/tests/recipe/plugin.c $(SRCTOP)/umd/include/vpux_cpu.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include -fPIC -shared -fvisibility=hidden \
+		-Wl,-z,defs -o $@ $<
+
+$(RECIPE_TEST_DIR)/libvpux-noinit.so: $(SRCTOP)/umd/tests/recipe/plugin.c $(SRCTOP)/umd/include/vpux_cpu.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include -fPIC -shared -fvisibility=hidden \
+		-DPLUGIN_NO_INIT -Wl,-z,defs -o $@ $<
+
+$(B)/umd/tests/test_recipe: $(CPUOPS_SO) $(RECIPE_PLUGINS) $(RECIPE_BUILT)
+HOST_PROGS += $(RECIPE_BUILT)
+
+# every recipe in the tree against the JSON Schema (python3-jsonschema)
+.PHONY: recipe-schema-check
+recipe-schema-check: $(RECIPE_SCHEMA) $(RECIPE_SRCS) $(RECIPE_TEST_SRCS)
+	@/usr/bin/python3 $(SRCTOP)/tools/recipe-schema-check.py $(RECIPE_SCHEMA) \
+		$(RECIPE_SRCS) $(RECIPE_TEST_SRCS)
+CHECK_STEPS += recipe-schema-check
+
+# ---- libFuzzer harness of the recipe parser (recipe.c) ----
+RECIPE_FUZZ := $(B)/umd/fuzz/fuzz-recipe
+RECIPE_FUZZ_SMOKE_TIME ?= 10
+
+$(RECIPE_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_recipe.c $(SRCTOP)/umd/recipe.c \
+		$(SRCTOP)/umd/err.c $(UMD_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) -o $@ $< \
+		$(SRCTOP)/umd/recipe.c $(SRCTOP)/umd/err.c $(UMD_JSONC_LIBS)
+
+.PHONY: fuzz-recipe fuzz-recipe-smoke
+fuzz-recipe: $(RECIPE_FUZZ)
+	@mkdir -p $(B)/umd/fuzz/corpus-recipe
+	$(RECIPE_FUZZ) -max_total_time=$(UMD_FUZZ_TIME) -dict=$(SRCTOP)/umd/tests/fuzz/recipe.dict \
+		$(B)/umd/fuzz/corpus-recipe $(SRCTOP)/umd/tests/fuzz/recipe-corpus \
+		$(SRCTOP)/examples/recipes
+
+fuzz-recipe-smoke: $(RECIPE_FUZZ)
+	@rm -rf $(B)/umd/fuzz/recipe-smoke && mkdir -p $(B)/umd/fuzz/recipe-smoke
+	$(RECIPE_FUZZ) -seed=1 -timeout=60 -max_total_time=$(RECIPE_FUZZ_SMOKE_TIME) \
+		-dict=$(SRCTOP)/umd/tests/fuzz/recipe.dict $(B)/umd/fuzz/recipe-smoke \
+		$(SRCTOP)/umd/tests/fuzz/recipe-corpus $(SRCTOP)/examples/recipes
+CHECK_STEPS += fuzz-recipe-smoke
