@@ -65,3 +65,6 @@ fuzz-recipe-smoke: $(RECIPE_FUZZ)
 		-dict=$(SRCTOP)/umd/tests/fuzz/recipe.dict $(B)/umd/fuzz/recipe-smoke \
 		$(SRCTOP)/umd/tests/fuzz/recipe-corpus $(SRCTOP)/examples/recipes
 CHECK_STEPS += fuzz-recipe-smoke
+
+# vpux-run --recipe in the tools test: the example recipe and the library
+$(UMD_TOOLS_TEST): $(CPUOPS_SO) $(RECIPE_BUILT)

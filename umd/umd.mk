@@ -100,11 +100,12 @@ comma := ,
 TOOL_RPATH ?= $$ORIGIN/../umd:$$ORIGIN/../lib
 $(VPUX_RUN): $(SRCTOP)/tools/vpux-run/run.c $(SRCTOP)/umd/include/vpux.h $(UMD_SO) \
 		$(SRCTOP)/tools/vpux-run/timeline.c $(SRCTOP)/tools/vpux-run/timeline.h \
+		$(SRCTOP)/tools/vpux-run/recipe.c $(SRCTOP)/tools/vpux-run/recipe.h \
 		$(SRCTOP)/umd/umd.mk $(CLI_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(DIST_CFLAGS) $(DIST_LDFLAGS) -I$(SRCTOP)/umd/include \
 		$(JSONC_CFLAGS) -o $@ $< $(SRCTOP)/tools/vpux-run/timeline.c \
-		-L$(B)/umd -l:libvpux.so.1 \
+		$(SRCTOP)/tools/vpux-run/recipe.c -L$(B)/umd -l:libvpux.so.1 \
 		$(if $(TOOL_RPATH),-Wl$(comma)-rpath$(comma)'$(TOOL_RPATH)') \
 		$(JSONC_LIBS)
 

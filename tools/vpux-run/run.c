@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "recipe.h"
 #include "timeline.h"
 #include "vpux.h"
 #include "vpux_cli.h"
@@ -32,7 +33,7 @@
 #define PROG "vpux-run"
 
 /* long options without a short form */
-enum { OPT_TRACE = VPUX_OPT_VERSION + 1, OPT_TIMELINE };
+enum { OPT_TRACE = VPUX_OPT_VERSION + 1, OPT_TIMELINE, OPT_RECIPE };
 
 #define MAX_IO 64
 #define MAX_INFLIGHT 8	/* the engine core's task slots */
@@ -63,7 +64,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: vpux-run [OPTION]... NET.vpux\n"
-		"Run a loadable through libvpux; see vpux-run(1).\n"
+		"       vpux-run [OPTION]... --recipe FILE [-i NAME=FILE]... [-o NAME=FILE]...\n"
+		"Run a loadable or a run recipe through libvpux; see vpux-run(1).\n"
 		"  -d, --device DEV    inproc (default), auto, /dev/accel/accelN or N\n"
 		"  -i, --input FILE    input tensor i from FILE (repeat, in order)\n"
 		"  -s, --seed N        seed of generated inputs (default 1)\n"
@@ -75,6 +77,7 @@ static void usage(FILE *f)
 		"  -j, --json          print the results as JSON\n"
 		"      --trace FILE    write the timeline as Chrome trace-event JSON\n"
 		"      --timeline      draw the timeline in the terminal\n"
+		"      --recipe FILE   run the run recipe FILE; -i/-o take NAME=FILE\n"
 		"  -h, --help          print this help and exit\n"
 		"      --version       print the version and exit\n"
 		"Exit status: 0 ok, 1 error, 2 usage error, 3 outputs differ.\n",
@@ -200,7 +203,7 @@ int main(int argc, char **argv)
 	unsigned int n_in_files = 0, n_out_files = 0, seed = 1, i, k;
 	int check = 0, json = 0, repeat = 1, ret, bad_total = 0, inflight = 1;
 	int top = 0, timeline = 0;
-	const char *trace = NULL;
+	const char *trace = NULL, *recipe = NULL;
 	struct vpux_buffer *xb[MAX_INFLIGHT][MAX_IO];
 	struct vpux_request *xr[MAX_INFLIGHT];
 	double t_all;
@@ -226,6 +229,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "timeline", no_argument, NULL, OPT_TIMELINE },
+		{ "recipe", required_argument, NULL, OPT_RECIPE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, VPUX_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -285,6 +289,9 @@ int main(int argc, char **argv)
 		case OPT_TIMELINE:
 			timeline = 1;
 			break;
+		case OPT_RECIPE:
+			recipe = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return VPUX_EXIT_OK;
@@ -296,6 +303,15 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return VPUX_EXIT_USAGE;
 		}
+	}
+	if (recipe) {
+		if (optind < argc)
+			return usage_err("a recipe or a loadable, not both ('%s')",
+					 argv[optind]);
+		if (inflight > 1 || top || trace || timeline)
+			return usage_err("--inflight, --top, --trace and --timeline run a loadable, not a recipe");
+		return run_recipe(dev_name, recipe, in_files, n_in_files,
+				  out_files, n_out_files, check, repeat, json);
 	}
 	if (optind == argc)
 		return usage_err("no loadable given");

@@ -118,5 +118,30 @@ grep -q '^DMA0 *|0' "$T/tl" && grep -q '^DPU0 *|\.*0' "$T/tl" &&
 	grep -q 'dpu#3 conv y3' "$T/tl"
 ok $? "vpux-run --timeline: a row per engine, ops labelled"
 
+# --recipe: examples/recipes/halves.json, the CPU library from the tree
+rc="$B/examples/recipes/halves.json"
+python3 -c "import struct; open('$T/ifm.bin','wb').write(struct.pack('<256f', *[(i * 37 % 257 - 128) / 16 for i in range(256)]))"
+VPUX_CPU_LIBRARY_PATH="$B/umd" "$B/tools/vpux-run" --recipe "$rc" --check --repeat 2 \
+	--input ifm="$T/ifm.bin" --output ofm="$T/ofm.bin" >"$T/out" 2>&1
+grep -q "check: every NPU run bit-exact vs the CPU reference" "$T/out" &&
+	[ "$(wc -c <"$T/ofm.bin")" -eq 1024 ]
+ok $? "vpux-run --recipe --check: every NPU run bit-exact, 1024-byte output ($(tail -1 "$T/out"))"
+VPUX_CPU_LIBRARY_PATH="$B/umd" "$B/tools/vpux-run" --recipe "$rc" --json \
+	--input ifm="$T/ifm.bin" --output ofm="$T/ofm2.bin" >"$T/out.json" &&
+	python3 -c "import json,sys; d=json.load(open('$T/out.json')); sys.exit(d['repeat'] != 1)" &&
+	cmp -s "$T/ofm.bin" "$T/ofm2.bin"
+ok $? "vpux-run --recipe --json: JSON, the same output bytes"
+VPUX_CPU_LIBRARY_PATH="$T" "$B/tools/vpux-run" --recipe "$rc" \
+	--input ifm="$T/ifm.bin" >"$T/out" 2>&1
+st=$?
+grep -q 'resources.cpus\[0\].library_path: "libvpux-cpuops.so" is neither in VPUX_CPU_LIBRARY_PATH' "$T/out"
+ok $(( $? || st != 1 )) "vpux-run --recipe: a CPU library not in the search path: exit 1, named ($(head -1 "$T/out"))"
+"$B/tools/vpux-run" --recipe "$rc" --input ifm "$T/out" >/dev/null 2>"$T/err"
+ok $(( $? != 2 )) "vpux-run --recipe with a loadable too: usage error"
+VPUX_CPU_LIBRARY_PATH="$B/umd" "$B/tools/vpux-run" --recipe "$rc" --input ifm >/dev/null 2>"$T/err"
+st=$?
+grep -q "\-\-input 'ifm': not NAME=FILE" "$T/err"
+ok $(( $? || st != 2 )) "vpux-run --recipe --input without NAME=FILE: usage error"
+
 echo "1..$n"
 exit $fail
