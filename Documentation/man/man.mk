@@ -24,7 +24,12 @@ MAN_LINKS := \
 	vpux_request_bind_output:vpux_request_create \
 	vpux_request_submit:vpux_request_create \
 	vpux_request_wait:vpux_request_create \
-	vpux_request_status:vpux_request_create
+	vpux_request_status:vpux_request_create \
+	vpux_runner_destroy:vpux_runner_create \
+	vpux_runner_bind_input:vpux_runner_create \
+	vpux_runner_bind_output:vpux_runner_create \
+	vpux_runner_execute:vpux_runner_create \
+	vpux_runner_wait:vpux_runner_create
 MAN_LINK_PAGES := $(foreach l,$(MAN_LINKS),$(B)/man/$(firstword $(subst :, ,$(l))).3)
 
 HOST_PROGS += $(MAN_PAGES) $(MAN_LINK_PAGES)
