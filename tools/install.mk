@@ -6,7 +6,8 @@
 #   make install [DESTDIR=...] [PREFIX=/usr/local] [LIBDIR=...] ...
 #
 # installs libvpux (libvpux.so.VERSION, the soname link libvpux.so.1, the
-# development link libvpux.so, libvpux.a, vpux.h, vpux.pc), the tools of
+# development link libvpux.so, libvpux.a, vpux.h, vpux_cpu.h, vpux.pc),
+# the CPU library of run recipes (CPU_LIBDIR/libvpux-cpuops.so), the tools of
 # $(VPUX_TOOLS), the man pages, the udev rule and the module's source for
 # DKMS; `make uninstall` with the same variables removes exactly those
 # files (and the directories of vpux's own that it leaves empty).
@@ -46,7 +47,8 @@ MAN_INSTALLED = $(foreach p,$(MAN_SELECTED),\
 	dist-userspace print-version
 
 # what the install targets need, and nothing else (debian/rules)
-dist-userspace: $(UMD_SO) $(UMD_A) $(VPUX_TOOL_BINS) $(MAN_PAGES) $(MAN_LINK_PAGES)
+dist-userspace: $(UMD_SO) $(UMD_A) $(CPUOPS_SO) $(VPUX_TOOL_BINS) $(MAN_PAGES) \
+	$(MAN_LINK_PAGES)
 
 print-version:
 	@echo $(VERSION)
@@ -54,16 +56,19 @@ print-version:
 install: install-lib install-dev install-tools install-man install-udev \
 	install-dkms
 
-install-lib: $(UMD_SO)
+install-lib: $(UMD_SO) $(CPUOPS_SO)
 	install -d $(DESTDIR)$(LIBDIR)
 	install -m 644 $(UMD_SO) $(DESTDIR)$(LIBDIR)/$(UMD_REALNAME)
 	ln -sf $(UMD_REALNAME) $(DESTDIR)$(LIBDIR)/libvpux.so.$(SONAME_MAJOR)
+	install -d $(DESTDIR)$(CPU_LIBDIR)
+	install -m 644 $(CPUOPS_SO) $(DESTDIR)$(CPU_LIBDIR)/libvpux-cpuops.so
 
 install-dev: $(UMD_A) $(SRCTOP)/umd/vpux.pc.in
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	ln -sf libvpux.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/libvpux.so
 	install -m 644 $(UMD_A) $(DESTDIR)$(LIBDIR)/libvpux.a
 	install -m 644 $(SRCTOP)/umd/include/vpux.h $(DESTDIR)$(INCLUDEDIR)/vpux.h
+	install -m 644 $(SRCTOP)/umd/include/vpux_cpu.h $(DESTDIR)$(INCLUDEDIR)/vpux_cpu.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		$(SRCTOP)/umd/vpux.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/vpux.pc
@@ -100,10 +105,13 @@ uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/$(UMD_REALNAME) \
 		$(DESTDIR)$(LIBDIR)/libvpux.so.$(SONAME_MAJOR) \
 		$(DESTDIR)$(LIBDIR)/libvpux.so $(DESTDIR)$(LIBDIR)/libvpux.a \
-		$(DESTDIR)$(INCLUDEDIR)/vpux.h $(DESTDIR)$(PKGCONFIGDIR)/vpux.pc \
+		$(DESTDIR)$(INCLUDEDIR)/vpux.h $(DESTDIR)$(INCLUDEDIR)/vpux_cpu.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/vpux.pc \
+		$(DESTDIR)$(CPU_LIBDIR)/libvpux-cpuops.so \
 		$(addprefix $(DESTDIR)$(BINDIR)/,$(VPUX_TOOLS)) \
 		$(addprefix $(DESTDIR),$(MAN_INSTALLED)) \
 		$(DESTDIR)$(UDEVRULESDIR)/60-vpux.rules
+	-rmdir $(DESTDIR)$(CPU_LIBDIR) 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(DKMS_SRCDIR)/,$(DKMS_FILES))
 	-find $(DESTDIR)$(DKMS_SRCDIR) -depth -type d -empty -delete 2>/dev/null
 
@@ -111,7 +119,8 @@ uninstall:
 # it (pkg-config, a program linked against it, the tools from there),
 # then uninstall and check that exactly vpux's files went
 install-check: $(UMD_SO) $(UMD_A) $(VPUX_TOOL_BINS) $(MAN_PAGES) \
-		$(MAN_LINK_PAGES) $(B)/examples/tiny_cnn.vpux
+		$(MAN_LINK_PAGES) $(B)/examples/tiny_cnn.vpux $(CPUOPS_SO) \
+		$(RECIPE_BUILT)
 	@VERSION=$(VERSION) VPUX_TOOLS="$(VPUX_TOOLS)" B=$(B) \
 		MAN_PAGES="$(notdir $(MAN_PAGES) $(MAN_LINK_PAGES))" \
 		DKMS_FILES="$(DKMS_FILES)" \

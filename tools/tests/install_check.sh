@@ -38,6 +38,10 @@ readelf -d "$D$P/lib/libvpux.so.$VERSION" | grep -q 'SONAME.*\[libvpux.so.1\]' |
 	fail "libvpux.so.$VERSION: soname is not libvpux.so.1"
 [ -f "$D$P/lib/libvpux.a" ] || fail "no libvpux.a"
 cmp -s "$D$P/include/vpux.h" "$TOP/umd/include/vpux.h" || fail "vpux.h not installed"
+cmp -s "$D$P/include/vpux_cpu.h" "$TOP/umd/include/vpux_cpu.h" || fail "vpux_cpu.h not installed"
+# the CPU library of run recipes, in the runner's install directory
+readelf --dyn-syms -W "$D$P/lib/vpux/libvpux-cpuops.so" | grep -q ' library_init$' ||
+	fail "no $P/lib/vpux/libvpux-cpuops.so exporting library_init"
 for t in $VPUX_TOOLS; do
 	[ -x "$D$P/bin/$t" ] || fail "no $P/bin/$t"
 done
@@ -55,7 +59,9 @@ bad=$(find "$D" -newer "$D.before" -type f ! -perm 644 ! -perm 755)
 [ -z "$bad" ] || fail "files neither 644 nor 755: $bad"
 
 # vpux.pc through pkg-config, and a program built and run with it
-export PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$D$P/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$D"
+# (vpux.pc requires json-c privately: the system's .pc files stay visible)
+sys_pc=$(pkg-config --variable pc_path pkg-config)
+export PKG_CONFIG_PATH="$sys_pc" PKG_CONFIG_LIBDIR="$D$P/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$D"
 [ "$(pkg-config --modversion vpux)" = "$VERSION" ] || fail "pkg-config: vpux is not $VERSION"
 cat >"$D.c" <<'EOT'
 #include <stdio.h>
@@ -103,6 +109,11 @@ env -u LD_LIBRARY_PATH ldd "$D$P/bin/vpux-run" | grep -q "libvpux.so.1 => $D$P/b
 	fail "installed vpux-run does not load the installed libvpux.so.1"
 env -u LD_LIBRARY_PATH "$D$P/bin/vpux-run" --check "$B/examples/tiny_cnn.vpux" | grep -q bit-exact ||
 	fail "installed vpux-run --check is not bit-exact"
+# a run recipe with the installed CPU library (DESTDIR: through the path)
+head -c 1024 /dev/zero >"$D.ifm"
+env -u LD_LIBRARY_PATH VPUX_CPU_LIBRARY_PATH="$D$P/lib/vpux" "$D$P/bin/vpux-run" --check \
+	--recipe "$B/examples/recipes/halves.json" --input ifm="$D.ifm" | grep -q bit-exact ||
+	fail "installed vpux-run --recipe with the installed libvpux-cpuops.so fails"
 
 # man finds and renders the installed pages, .so links included
 for m in $MAN_PAGES; do
@@ -118,5 +129,5 @@ make -s -C "$TOP" B="$B" DESTDIR="$D" PREFIX="$P" uninstall >"$D.log" 2>&1 ||
 find "$D" \( -type f -o -type l \) | sort >"$D.after"
 diff -u "$D.before" "$D.after" | sed -n 's|^[-+]/|&|p' >"$D.diff"
 [ -s "$D.diff" ] && { cat "$D.diff"; fail "make uninstall left or removed files (above)"; }
-rm -f "$D.before" "$D.after" "$D.diff" "$D.log" "$D.c" "$D.prog" "$D.sprog"
+rm -f "$D.before" "$D.after" "$D.diff" "$D.log" "$D.c" "$D.prog" "$D.sprog" "$D.ifm"
 echo "install-check: $(echo $VPUX_TOOLS | wc -w) tools, libvpux $VERSION, $(echo $MAN_PAGES | wc -w) man pages, udev rule, $(echo $DKMS_FILES | wc -w) DKMS files installed, used and uninstalled"
