@@ -68,3 +68,24 @@ CHECK_STEPS += fuzz-recipe-smoke
 
 # vpux-run --recipe in the tools test: the example recipe and the library
 $(UMD_TOOLS_TEST): $(CPUOPS_SO) $(RECIPE_BUILT)
+
+# ---- the example recipe through /dev/accel in the VM (tools/vm/tests.list) ----
+# /vpux/data/recipe: the recipe beside its loadable, the CPU library, an
+# input and the output the in-process device gives for it (checked
+# against the CPU reference here), which the VM's run must reproduce.
+RECIPE_VM_DIR := $(B)/vm-data/recipe
+RECIPE_VM_STAMP := $(RECIPE_VM_DIR)/.stamp
+
+$(RECIPE_VM_STAMP): $(SRCTOP)/examples/recipes/halves.json \
+		$(B)/examples/half_sigmoid.vpux $(CPUOPS_SO) $(VPUX_RUN)
+	@rm -rf $(RECIPE_VM_DIR) && mkdir -p $(RECIPE_VM_DIR)
+	cp $(SRCTOP)/examples/recipes/halves.json $(B)/examples/half_sigmoid.vpux \
+		$(CPUOPS_SO) $(RECIPE_VM_DIR)/
+	/usr/bin/python3 -c "import struct; open('$(RECIPE_VM_DIR)/ifm.bin', 'wb').write(struct.pack('<256f', *[((i * 97) % 331 - 165) / 20 for i in range(256)]))"
+	VPUX_CPU_LIBRARY_PATH=$(RECIPE_VM_DIR) $(VPUX_RUN) --check \
+		--recipe $(RECIPE_VM_DIR)/halves.json --input ifm=$(RECIPE_VM_DIR)/ifm.bin \
+		--output ofm=$(RECIPE_VM_DIR)/ofm.inproc.bin >/dev/null
+	touch $@
+
+VM_DATA_DIRS += $(RECIPE_VM_DIR)
+vm-check check-debug: $(RECIPE_VM_STAMP)
