@@ -102,7 +102,7 @@ struct vpux_backend_ops {
 	 * submit, with the job starting only once @after (a job of this
 	 * device not yet released, or NULL) has ended; if @after failed,
 	 * the job does not run and fails too. A run recipe's consecutive
-	 * NPU runs (runner.c) go to the device this way, without waiting
+	 * NPU runs (umd/runner/) go to the device this way, without waiting
 	 * for each other on the host.
 	 */
 	int (*submit_after)(void *priv, const struct vpux_be_entry *list,

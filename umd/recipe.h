@@ -2,11 +2,11 @@
 /*
  * Run recipes (Documentation/run-recipes.rst): the JSON text parsed into
  * plain records, with every rule checked that needs neither the device,
- * the loadables nor the CPU libraries. The runner (runner.c) checks the
- * rest when it loads them. Errors are VPUX_E_FORMAT (VPUX_E_VERSION for a
- * recipe major version this library does not read) with a message that
- * starts with the JSON path of the offending value
- * ("execution.runs[3].arguments[1].offset: ...").
+ * the loadables nor the CPU libraries (umd/runner/recipe.c). The runner
+ * (umd/runner/runner.c) checks the rest when it loads them. Errors are
+ * VPUX_E_FORMAT (VPUX_E_VERSION for a recipe major version this library
+ * does not read) with a message that starts with the JSON path of the
+ * offending value ("execution.runs[3].arguments[1].offset: ...").
  */
 #ifndef VPUX_RECIPE_H
 #define VPUX_RECIPE_H

@@ -41,16 +41,16 @@ recipe-schema-check: $(RECIPE_SCHEMA) $(RECIPE_SRCS) $(RECIPE_TEST_SRCS)
 		$(RECIPE_SRCS) $(RECIPE_TEST_SRCS)
 CHECK_STEPS += recipe-schema-check
 
-# ---- libFuzzer harness of the recipe parser (recipe.c) ----
+# ---- libFuzzer harness of the recipe parser (umd/runner/recipe.c) ----
 RECIPE_FUZZ := $(B)/umd/fuzz/fuzz-recipe
 RECIPE_FUZZ_SMOKE_TIME ?= 10
 
-$(RECIPE_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_recipe.c $(SRCTOP)/umd/recipe.c \
+$(RECIPE_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_recipe.c $(SRCTOP)/umd/runner/recipe.c \
 		$(SRCTOP)/umd/err.c $(UMD_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) -o $@ $< \
-		$(SRCTOP)/umd/recipe.c $(SRCTOP)/umd/err.c $(UMD_JSONC_LIBS)
+		$(SRCTOP)/umd/runner/recipe.c $(SRCTOP)/umd/err.c $(UMD_JSONC_LIBS)
 
 .PHONY: fuzz-recipe fuzz-recipe-smoke
 fuzz-recipe: $(RECIPE_FUZZ)

@@ -19,7 +19,10 @@ UMD_HDRS := $(wildcard $(SRCTOP)/umd/*.h $(SRCTOP)/umd/include/*.h) \
 # the ops' definition (ref/: the CPU reference executor's kernels)
 UMD_DEP_SRCS := $(FW_SRCS) $(PORT_USER_SRCS) $(PORT_USER_HOST_SRCS) \
 	$(REF_SRCS)
-UMD_ALL_SRCS := $(UMD_SRCS) $(UMD_DEP_SRCS)
+# run recipes (umd/runner/): outside UMD_SRCS, which the fuzzers of the
+# loader, the assembler and the compiler take parts of
+UMD_RUNNER_SRCS := $(wildcard $(SRCTOP)/umd/runner/*.c)
+UMD_ALL_SRCS := $(UMD_SRCS) $(UMD_RUNNER_SRCS) $(UMD_DEP_SRCS)
 # the ioctl backend (backend_ioctl.c) talks to vpux_accel.ko through libdrm
 UMD_DRM_CFLAGS := $(shell $(or $(PKG_CONFIG),pkg-config) --cflags libdrm 2>/dev/null)
 UMD_DRM_LIBS := $(or $(shell $(or $(PKG_CONFIG),pkg-config) --libs libdrm 2>/dev/null),-ldrm)

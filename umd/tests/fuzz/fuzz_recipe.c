@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * libFuzzer harness of the run-recipe parser (umd/recipe.c): whatever
- * the bytes, recipe_parse() either refuses them with a message that
+ * libFuzzer harness of the run-recipe parser (umd/runner/recipe.c):
+ * whatever the bytes, recipe_parse() either refuses them with a message that
  * starts with a JSON path (or "recipe:"/"header.") or returns records
  * whose references all resolve and whose sub-buffers of sized buffers lie
  * inside them. Seeds: umd/tests/fuzz/recipe-corpus and examples/recipes.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * The run-recipe runner (Documentation/run-recipes.rst): loads a recipe
- * (recipe.c), its kernels (one network per kernel, one request per NPU
- * run) and its CPU functions (dlopen, library_init, lookup:
+ * (umd/runner/recipe.c), its kernels (one network per kernel, one
+ * request per NPU run) and its CPU functions (dlopen, library_init, lookup:
  * include/vpux_cpu.h), checks every rule that needs them, and executes
  * the runs in order on a thread of its own.
  *
