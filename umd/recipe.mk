@@ -31,7 +31,16 @@ $(RECIPE_TEST_DIR)/libvpux-noinit.so: $(SRCTOP)/umd/tests/recipe/plugin.c $(SRCT
 	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include -fPIC -shared -fvisibility=hidden \
 		-DPLUGIN_NO_INIT -Wl,-z,defs -o $@ $<
 
-$(B)/umd/tests/test_recipe: $(CPUOPS_SO) $(RECIPE_PLUGINS) $(RECIPE_BUILT)
+# one DMA op copying 4 MiB: long enough (tens of ms in process) that a
+# chained run started before it ends would read stale bytes
+$(RECIPE_TEST_DIR)/copy_big.vpux: $(VPUX_ASM) $(SRCTOP)/umd/recipe.mk
+	@mkdir -p $(dir $@)
+	printf 'network copy_big\ninput x i8 4194304\noutput y i8 4194304\ndma src=x dst=y\n' \
+		>$(RECIPE_TEST_DIR)/copy_big.vasm
+	$(VPUX_ASM) -o $@ $(RECIPE_TEST_DIR)/copy_big.vasm
+
+$(B)/umd/tests/test_recipe: $(CPUOPS_SO) $(RECIPE_PLUGINS) $(RECIPE_BUILT) \
+	$(RECIPE_TEST_DIR)/copy_big.vpux
 HOST_PROGS += $(RECIPE_BUILT)
 
 # every recipe in the tree against the JSON Schema (python3-jsonschema)

@@ -248,6 +248,60 @@ static void test_chain(struct vpux_device *dev)
 	vpux_buffer_free(ob);
 }
 
+/*
+ * A 4 MiB DMA copy, then a SHAVE kernel on the first 128 bytes it wrote:
+ * two engine kinds, so only the chain's dependency keeps the kernel from
+ * reading the bytes before the copy wrote them.
+ */
+static void test_chain_big(struct vpux_device *dev)
+{
+	static const char json[] =
+		"{'header':{'target':'vpux1','version':'1.0'},"
+		"'resources':{'buffers':[{'name':'in','type':'input','size':4194304},"
+		"{'name':'t','type':'internal','size':4194304},{'name':'out','type':'output','size':128}],"
+		"'kernels':[{'name':'copy','loadable':'" BUILDDIR "/umd/tests/recipe/copy_big.vpux'},"
+		"{'name':'k','loadable':'" LOADABLE "'}]},"
+		"'execution':{'runs':["
+		"{'name':'copy','arguments':[{'name':'in','argidx':0},{'name':'t','argidx':1}]},"
+		"{'name':'k','arguments':[{'name':'t','argidx':0,'size':128},{'name':'out','argidx':1}]}]}}";
+	struct vpux_network *net;
+	struct vpux_runner *r;
+	struct vpux_buffer *ib, *ob;
+	unsigned char *in, want[128];
+	const void *ins[1];
+	void *outs[1];
+	int ret, round, same = 1;
+	size_t k;
+
+	ret = vpux_runner_create(dev, put("chain_big", json), &r);
+	ok(!ret, "chain_big.json loads (%s)", ret ? vpux_last_error() : "");
+	if (ret)
+		return;
+	vpux_network_load_file(dev, LOADABLE, &net);
+	vpux_buffer_alloc(dev, 4194304, &ib);
+	vpux_buffer_alloc(dev, 128, &ob);
+	vpux_runner_bind_input(r, "in", ib, 0);
+	vpux_runner_bind_output(r, "out", ob, 0);
+	in = vpux_buffer_map(ib);
+	for (round = 0; round < 4 && same; round++) {
+		for (k = 0; k < 4194304; k++)
+			in[k] = (unsigned char)(k * 7 + (size_t)round * 13 + 1);
+		ins[0] = in;
+		outs[0] = want;
+		vpux_network_run_reference(net, ins, outs);
+		ret = vpux_runner_execute(r);
+		if (!ret)
+			ret = vpux_runner_wait(r, -1);
+		same = !ret && !memcmp(vpux_buffer_map(ob), want, 128);
+	}
+	ok(same, "chain_big.json: a SHAVE run after a 4 MiB DMA copy reads what the copy wrote, %d executions (%s)",
+	   round, ret ? vpux_last_error() : "");
+	vpux_runner_destroy(r);
+	vpux_network_unload(net);
+	vpux_buffer_free(ib);
+	vpux_buffer_free(ob);
+}
+
 /* ---- bad recipes: the error code and the message ---- */
 #define HDR "'header':{'target':'vpux1','version':'1.0'}"
 #define KER "'kernels':[{'name':'k','loadable':'" LOADABLE "'}]"
@@ -491,6 +545,7 @@ int main(void)
 	}
 	test_halves(dev);
 	test_chain(dev);
+	test_chain_big(dev);
 	test_bad(dev);
 	test_runtime_errors(dev);
 	vpux_device_close(dev);
