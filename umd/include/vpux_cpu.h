@@ -26,7 +26,10 @@
  * header therefore keeps working with a newer runner and the reverse: the
  * runner zeroes @args and @largs, sets their @size and @abi_version, and
  * treats fields the library did not write as absent. Neither side frees
- * memory the other allocated.
+ * memory the other allocated. The one exception is struct vpux_cpu_arg:
+ * it is an array element (call->args), whose stride a library built
+ * against this header assumes, so it never grows; a new kind of argument
+ * is a new enum vpux_cpu_arg_type value whose data fits the union.
  */
 #ifndef VPUX_CPU_H
 #define VPUX_CPU_H
