@@ -739,7 +739,7 @@ static void run_chain(struct vpux_runner *r, unsigned int first,
 
 			snprintf(why, sizeof(why), "%s", vpux_last_error());
 			/* a failure of a run before explains this one */
-			for (i = first; i < n; i++)
+			for (i = first; i < n && !r->result; i++)
 				job_result(r, i);
 			run_fail(r, n, ret, "submit: %s", why);
 			break;
@@ -747,9 +747,12 @@ static void run_chain(struct vpux_runner *r, unsigned int first,
 		r->runs[i].has_job = 1;
 		prev = &r->runs[i].job;
 	}
+	/* after a failure, the rest only end (ioctl: ECANCELED) */
 	for (i = first; i < n; i++)
 		if (!r->result)
 			job_result(r, i);
+		else
+			dev->ops->wait(dev->priv, &r->runs[i].job, -1);
 	for (i = first; i < n; i++) {
 		dev->ops->release(dev->priv, &r->runs[i].job);
 		r->runs[i].has_job = 0;
