@@ -508,7 +508,7 @@ static void test_runtime_errors(struct vpux_device *dev)
 
 	/* execute while running */
 	p = put("slow", "{" HDR ",'resources':{'cpus':[{'name':'slow','library_path':'libvpux-testplugin.so'}]},"
-		"'execution':{'runs':[{'name':'slow','where':'cpu','constants':[{'value':200,'type':'int','argidx':0}]}]}}");
+		"'execution':{'runs':[{'name':'slow','where':'cpu','constants':[{'value':1000,'type':'int','argidx':0}]}]}}");
 	ret = vpux_runner_create(dev, p, &r);
 	ok(!ret, "slow.json loads (%s)", ret ? vpux_last_error() : "");
 	if (!ret) {
@@ -520,6 +520,11 @@ static void test_runtime_errors(struct vpux_device *dev)
 		   "execute while running: VPUX_E_BUSY (%s)", vpux_last_error());
 		ret = vpux_runner_bind_input(r, "x", big, 0);
 		ok(ret == VPUX_E_INVAL, "bind of a name the recipe lacks while running: VPUX_E_INVAL");
+		ret = vpux_runner_wait(r, 0);
+		ok(ret == VPUX_E_TIMEOUT &&
+		   strstr(vpux_last_error(), "wait: the runner still runs after 0 ms"),
+		   "wait(0) while a 1 s CPU run goes on: VPUX_E_TIMEOUT (%s)",
+		   vpux_last_error());
 		ret = vpux_runner_wait(r, -1);
 		ok(!ret, "wait: the first execution completes (%s)", ret ? vpux_last_error() : "");
 		ret = vpux_runner_execute(r);
