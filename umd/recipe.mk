@@ -98,3 +98,14 @@ $(RECIPE_VM_STAMP): $(SRCTOP)/examples/recipes/halves.json \
 
 VM_DATA_DIRS += $(RECIPE_VM_DIR)
 vm-check check-debug: $(RECIPE_VM_STAMP)
+
+# ---- benchmark: the runner in process (make bench) ----
+RECIPE_BENCH := $(B)/umd/bench/recipe-bench
+BENCH_PROGS += $(RECIPE_BENCH)
+
+$(RECIPE_BENCH): $(SRCTOP)/umd/tests/bench/recipe_bench.c $(UMD_A) \
+		$(SRCTOP)/umd/include/vpux.h $(CPUOPS_SO) $(RECIPE_BUILT) \
+		$(B)/examples/half_sigmoid.vpux
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) $(DIST_LDFLAGS) -DBUILDDIR='"$(B)"' -o $@ $< \
+		$(UMD_A) $(UMD_LIBS)
