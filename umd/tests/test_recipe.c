@@ -507,7 +507,7 @@ static void test_runtime_errors(struct vpux_device *dev)
 	}
 
 	/* execute while running */
-	p = put("slow", "{" HDR ",'resources':{'cpus':[{'name':'slow','library_path':'libvpux-testplugin.so'}]},"
+	p = put("slow", "{" HDR ",'resources':{'buffers':[{'name':'x','type':'input','size':8}],'cpus':[{'name':'slow','library_path':'libvpux-testplugin.so'}]},"
 		"'execution':{'runs':[{'name':'slow','where':'cpu','constants':[{'value':1000,'type':'int','argidx':0}]}]}}");
 	ret = vpux_runner_create(dev, p, &r);
 	ok(!ret, "slow.json loads (%s)", ret ? vpux_last_error() : "");
@@ -519,7 +519,9 @@ static void test_runtime_errors(struct vpux_device *dev)
 		   strstr(vpux_last_error(), "execute: the runner's last execution has not been waited for"),
 		   "execute while running: VPUX_E_BUSY (%s)", vpux_last_error());
 		ret = vpux_runner_bind_input(r, "x", big, 0);
-		ok(ret == VPUX_E_INVAL, "bind of a name the recipe lacks while running: VPUX_E_INVAL");
+		ok(ret == VPUX_E_BUSY &&
+		   strstr(vpux_last_error(), "bind input: \"x\": the runner is executing"),
+		   "bind while running: VPUX_E_BUSY (%s)", vpux_last_error());
 		ret = vpux_runner_wait(r, 0);
 		ok(ret == VPUX_E_TIMEOUT &&
 		   strstr(vpux_last_error(), "wait: the runner still runs after 0 ms"),
