@@ -109,3 +109,22 @@ $(RECIPE_BENCH): $(SRCTOP)/umd/tests/bench/recipe_bench.c $(UMD_A) \
 	@mkdir -p $(dir $@)
 	$(CC) $(TOOL_CFLAGS) $(DIST_LDFLAGS) -DBUILDDIR='"$(B)"' -o $@ $< \
 		$(UMD_A) $(UMD_LIBS)
+
+# ---- the runner's test under ThreadSanitizer: its execution thread, two
+# runners on one device from two threads ----
+RECIPE_TSAN := $(B)/umd/tsan/test_recipe
+
+$(RECIPE_TSAN): $(SRCTOP)/umd/tests/test_recipe.c $(UMD_ALL_SRCS) $(UMD_HDRS) \
+		$(SIM_HOST_OBJS_TSAN) $(CPUOPS_SO) $(RECIPE_PLUGINS) $(RECIPE_BUILT) \
+		$(RECIPE_TEST_DIR)/copy_big.vpux $(EXAMPLE_BLOBS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread \
+		-I$(SRCTOP)/include $(UMD_CFLAGS) -DBUILDDIR='"$(B)"' -o $@ $< \
+		$(UMD_ALL_SRCS) $(SIM_HOST_OBJS_TSAN) $(UMD_LIBS)
+
+.PHONY: recipe-tsan
+recipe-tsan: $(RECIPE_TSAN)
+	@TSAN_OPTIONS=halt_on_error=1 $(RECIPE_TSAN) >$(B)/umd/tsan/recipe.log 2>&1 || \
+		{ tail -40 $(B)/umd/tsan/recipe.log; exit 1; }
+	@echo "umd: run-recipe test race-free under ThreadSanitizer ($$(grep -c '^ok' $(B)/umd/tsan/recipe.log) points)"
+CHECK_STEPS += recipe-tsan
