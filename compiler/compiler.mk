@@ -31,6 +31,10 @@ COMPILER_CFLAGS := -I$(SRCTOP)/compiler/include -I$(SRCTOP)/compiler \
 	-I$(SRCTOP)/tools/vpux-asm \
 	-I$(COMPILER_GEN) $(UMD_CFLAGS) $(PBC_CFLAGS)
 COMPILER_LIBS := $(PBC_LIBS) $(UMD_LIBS)
+# partition.c writes run recipes with json-c
+COMPILER_JSONC_LIBS := $(or $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null),-ljson-c)
+COMPILER_CFLAGS += $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
+COMPILER_LIBS += $(COMPILER_JSONC_LIBS)
 
 $(COMPILER_PB_H): $(COMPILER_PB_C)
 $(COMPILER_PB_C): $(ONNX_PROTO)
@@ -157,10 +161,12 @@ CHECK_STEPS += onnx-node-check
 # the test models of compiler/models (both formats, onnxruntime references)
 ONNX_MODEL_DIRS = $(sort $(patsubst %/model.onnx,%,$(wildcard $(SRCTOP)/compiler/models/*/model.onnx)))
 
+# (mixed_qdq runs as a recipe: its CPU functions from the build tree)
 .PHONY: onnx-models-check
-onnx-models-check: $(VPUX_ONNX)
+onnx-models-check: $(VPUX_ONNX) $(B)/umd/libvpux-cpuops.so
 	@mkdir -p $(B)/compiler
-	@$(VPUX_ONNX) test $(ONNX_MODEL_DIRS) >$(B)/compiler/onnx-models-check.tap; \
+	@VPUX_CPU_LIBRARY_PATH=$(B)/umd \
+		$(VPUX_ONNX) test $(ONNX_MODEL_DIRS) >$(B)/compiler/onnx-models-check.tap; \
 		rc=$$?; cat $(B)/compiler/onnx-models-check.tap; exit $$rc
 CHECK_STEPS += onnx-models-check
 
@@ -184,13 +190,13 @@ $(COMPILER_FUZZ): $(SRCTOP)/compiler/tests/fuzz/fuzz_onnx.c $(COMPILER_FUZZ_SRCS
 		$(COMPILER_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(COMPILER_FUZZ_FLAGS) -o $@ $< $(COMPILER_FUZZ_SRCS) \
-		$(PBC_LIBS) -lelf -lz -lm -pthread
+		$(PBC_LIBS) $(COMPILER_JSONC_LIBS) -lelf -lz -lm -pthread
 
 $(COMPILER_FUZZ_T): $(SRCTOP)/compiler/tests/fuzz/fuzz_onnx.c $(COMPILER_FUZZ_SRCS) \
 		$(COMPILER_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(COMPILER_FUZZ_FLAGS) -DFUZZ_TENSOR -o $@ $< \
-		$(COMPILER_FUZZ_SRCS) $(PBC_LIBS) -lelf -lz -lm -pthread
+		$(COMPILER_FUZZ_SRCS) $(PBC_LIBS) $(COMPILER_JSONC_LIBS) -lelf -lz -lm -pthread
 
 # the seed corpora, copied under distinct names
 .PHONY: compiler-fuzz-seeds
@@ -234,8 +240,9 @@ ONNX_VM_MODELS := lenet_qdq mobilenet_qop resnet_qop mlp_qdq
 VM_DATA_DIRS += $(addprefix $(SRCTOP)/compiler/models/,$(ONNX_VM_MODELS))
 
 # ---- the test models compiled, for the kernel-path benchmark ----
+# (not mixed_qdq: it compiles to a recipe, not to one loadable)
 COMPILED_MODELS := $(addprefix $(B)/compiler/models/,$(addsuffix .vpuxl,\
-	$(notdir $(ONNX_MODEL_DIRS))))
+	$(filter-out mixed_qdq,$(notdir $(ONNX_MODEL_DIRS)))))
 
 $(B)/compiler/models/%.vpuxl: $(SRCTOP)/compiler/models/%/model.onnx $(VPUX_ONNX)
 	@mkdir -p $(dir $@)

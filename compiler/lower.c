@@ -226,6 +226,8 @@ void vc_unsupported(struct qprog *p, const struct vc_node *n,
 	if ((n ? asprintf(&line, "  %s '%s': %s\n", n->op, n->name, why) :
 		 asprintf(&line, "  graph: %s\n", why)) < 0)
 		return;
+	if (n && p->first_bad < 0 && p->m)
+		p->first_bad = (int)(n - p->m->n);
 	len = strlen(line);
 	e = realloc(p->errs, p->errs_len + len + 1);
 	if (e) {
@@ -2705,6 +2707,7 @@ int vc_lower(const struct vpuxc_model *m, struct qprog *p)
 	c.p = p;
 	c.m = m;
 	p->m = m;
+	p->first_bad = -1;
 	p->vq = malloc(sizeof(int) * (m->n_v + 1));
 	c.pend = malloc(sizeof(*c.pend) * (m->n_v + 1));
 	p->n_in = m->n_inputs;

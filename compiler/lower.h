@@ -113,6 +113,8 @@ struct qprog {
 	char *errs;
 	size_t errs_len;
 	unsigned int n_errs;
+	/* the first node reported unsupported (-1: none or graph-level) */
+	int first_bad;
 	/* statistics for the report */
 	uint64_t dma_bytes;
 };

@@ -128,6 +128,53 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 void vpuxc_result_fini(struct vpuxc_result *r);
 
 /*
+ * Partitioning (Documentation/compiler.rst, "Models the NPU cannot run
+ * whole"): when vpuxc_compile() reports VPUX_E_UNSUPPORTED, the model
+ * can still become a run recipe (Documentation/run-recipes.rst): one NPU
+ * loadable per maximal run of supported nodes, a CPU function of
+ * libvpux-cpuops (Documentation/cpuops.rst) per other node, and
+ * quantize/dequantize runs at each NPU/CPU boundary with the scales and
+ * zero points of the QuantizeLinear/DequantizeLinear nodes at the cut.
+ *
+ * The recipe's buffers are named after the ONNX values; its graph inputs
+ * and outputs are buffers of type input and output holding the ONNX
+ * element type (float32 for a float tensor), row-major.
+ */
+struct vpuxc_recipe_file {
+	char name[VPUXC_NAME_MAX + 32];	/* relative to the recipe */
+	void *data;			/* a loadable (malloc'ed) */
+	size_t size;
+};
+
+/**
+ * struct vpuxc_recipe - what vpuxc_partition() produced
+ * @json: the recipe (NUL-terminated JSON text, malloc'ed)
+ * @files: the loadables it names, @n_files of them
+ * @n_npu: NPU loadables (= @n_files)
+ * @n_cpu: nodes run by CPU functions
+ * @report: the parts, one line each (NULL unless options->report)
+ */
+struct vpuxc_recipe {
+	char *json;
+	struct vpuxc_recipe_file *files;
+	unsigned int n_files;
+	unsigned int n_npu, n_cpu;
+	char *report;
+};
+
+/*
+ * Partition and compile @m. Loadables are named "<@prefix>npuN.vpuxl".
+ * VPUX_E_UNSUPPORTED if a node runs neither on the NPU nor on the CPU
+ * (vpux_last_error() says which and why; callers show vpuxc_compile()'s
+ * message first, which names every unsupported node).
+ */
+int vpuxc_partition(struct vpuxc_model *m, const struct vpuxc_options *o,
+		    const char *prefix, struct vpuxc_recipe *r);
+/* @json_path, and the loadables in the same directory */
+int vpuxc_recipe_write(const struct vpuxc_recipe *r, const char *json_path);
+void vpuxc_recipe_fini(struct vpuxc_recipe *r);
+
+/*
  * The ONNX view of a loadable's inputs and outputs, from its optional
  * ".vpux.io" section (written by vpuxc_compile()).
  *
