@@ -159,6 +159,22 @@ def mlp(b, variant):
     return b.softmax(y, "softmax")
 
 
+def mixed(b, variant):
+    """Two quantized convolutions around a float Resize the NPU cannot run:
+    1x3x16x16 -> 10 probabilities. vpux-onnx partitions it into two NPU
+    loadables and a CPU Resize (Documentation/compiler.rst)."""
+    rng = np.random.default_rng(6006)
+    x = b.input("input", [1, 3, 16, 16], (-1.0, 1.0))
+    x = b.conv(x, "conv1", he(rng, 8, 3, 3, 3), bias(rng, 8), pad=1, act="relu")             # 8x16x16
+    x = b.resize(x, "upsample", [1, 1, 2, 2], mode="nearest",
+                 coordinate_transformation_mode="asymmetric", nearest_mode="floor")        # 8x32x32
+    x = b.conv(x, "conv2", he(rng, 16, 8, 3, 3), bias(rng, 16), stride=2, pad=1, act="relu")  # 16x16x16
+    x = b.gap(x, "gap")
+    x = b.flatten(x, "flatten")
+    x = b.gemm(x, "fc", 2 * he(rng, 10, 16), bias(rng, 10))
+    return b.softmax(x, "softmax")
+
+
 def inputs(family, n, seed):
     rng = np.random.default_rng(seed)
     if family == "lenet":
@@ -168,15 +184,19 @@ def inputs(family, n, seed):
         return [np.clip(rng.standard_normal(shape), -3, 3).astype(np.float32) for _ in range(n)]
     if family == "mobilenet":
         return [rng.uniform(-1, 1, (1, 3, 96, 96)).astype(np.float32) for _ in range(n)]
+    if family == "mixed":
+        return [rng.uniform(-1, 1, (1, 3, 16, 16)).astype(np.float32) for _ in range(n)]
     return [np.clip(rng.standard_normal((1, 256)), -4, 4).astype(np.float32) for _ in range(n)]
 
 
-FAMILIES = {"lenet": lenet, "resnet": resnet, "mobilenet": mobilenet, "mlp": mlp, "resnet18": resnet18}
+FAMILIES = {"lenet": lenet, "resnet": resnet, "mobilenet": mobilenet, "mlp": mlp, "resnet18": resnet18,
+            "mixed": mixed}
 OUT_SHAPE = {f: [1, 10] for f in FAMILIES}
 # the models: every family in both formats, but resnet18 (a size test:
 # 800 kB activations; the formats are covered by the others) only as
-# QDQ, with one test input (600 kB)
-MODELS = [f"{f}_{v}" for f in ("lenet", "resnet", "mobilenet", "mlp") for v in ("qdq", "qop")] + ["resnet18_qdq"]
+# QDQ, with one test input (600 kB); mixed (an NPU/CPU recipe) only as QDQ
+MODELS = [f"{f}_{v}" for f in ("lenet", "resnet", "mobilenet", "mlp") for v in ("qdq", "qop")] + \
+    ["resnet18_qdq", "mixed_qdq"]
 BIG = {"resnet18"}
 # format -> family -> Builder options
 OPTIONS = {

@@ -428,6 +428,11 @@ class Builder:
     def tanh(self, x, key):
         return self._float_op("Tanh", [x], key, "tanh")
 
+    def resize(self, x, key, scales, mode="nearest", **attrs):
+        """Resize by constant @scales (same quantization in and out)."""
+        sc = self.init(key + "_scales", np.array(scales, np.float32))
+        return self._float_extra("Resize", x, key, ["", sc], mode=mode, **attrs)
+
     def transpose(self, x, key, perm):
         return self._layout_op("Transpose", x, key, perm=list(perm))
 
