@@ -140,7 +140,7 @@ $(ONNX_MKNET): $(SRCTOP)/compiler/tests/mk_copy_net.c \
 		$(UMD_A) $(COMPILER_LIBS)
 
 $(ONNX_TOOLS_TEST): $(SRCTOP)/compiler/tests/onnx_tools_test.sh $(VPUX_ONNX) \
-		$(ONNX_MKNET)
+		$(ONNX_MKNET) $(B)/umd/libvpux-cpuops.so
 	@mkdir -p $(dir $@)
 	printf '#!/bin/sh\nexec sh %s %s %s\n' $< $(B) $(SRCTOP) >$@
 	chmod +x $@

@@ -172,5 +172,92 @@ if [ -d "$NODE/test_quantizelinear" ]; then
 	ok $? "run test_quantizelinear: scale and zero point inputs folded, float input quantized"
 fi
 
+# ---- a model the NPU cannot run whole: a run recipe (compiler/models/mixed_qdq) ----
+MIX=$SRC/compiler/models/mixed_qdq
+export VPUX_CPU_LIBRARY_PATH=$B/umd
+"$X" compile "$MIX/model.onnx" -o "$T/mix" --report >"$T/rep" &&
+	[ -s "$T/mix/recipe.json" ] && [ -s "$T/mix/npu0.vpuxl" ] && [ -s "$T/mix/npu1.vpuxl" ]
+ok $? "compile mixed_qdq -o DIR: recipe.json, npu0.vpuxl, npu1.vpuxl ($(tail -1 "$T/rep"))"
+grep -q "cpu   Resize 'upsample_Resize'" "$T/rep"
+ok $? "compile --report: the Resize runs on the CPU"
+python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+runs = [(x["name"], x.get("where", "npu")) for x in r["execution"]["runs"]]
+assert runs == [("quantize", "cpu"), ("npu0", "npu"), ("dequantize", "cpu"),
+                ("resize", "cpu"), ("quantize", "cpu"), ("npu1", "npu"),
+                ("dequantize", "cpu")], runs
+assert r["header"]["target"] == "vpux1"
+assert [c["library_path"] for c in r["resources"]["cpus"]] == ["libvpux-cpuops.so"] * 3
+# the cut converts with the Q/DQ parameters of the model (conv1: its DQ, upsample: its Q)
+q = r["execution"]["runs"][4]["constants"]
+d = r["execution"]["runs"][2]["constants"]
+assert q[0]["value"] == d[0]["value"] and q[2]["value"] == "int8", (q, d)
+bufs = {b["name"]: b for b in r["resources"]["buffers"]}
+assert bufs["input"]["type"] == "input" and bufs["input"]["size"] == 3 * 16 * 16 * 4
+assert bufs["output"]["type"] == "output" and bufs["npu0:out0"]["size"] == 8 * 16 * 16
+' "$T/mix/recipe.json"
+ok $? "recipe: the runs in order, the glue with the cut's scale and zero point, the buffers"
+if [ -f "$SRC/tools/recipe-schema-check.py" ] && [ -f "$SRC/Documentation/run-recipes.schema.json" ]; then
+	python3 "$SRC/tools/recipe-schema-check.py" "$SRC/Documentation/run-recipes.schema.json" \
+		"$T/mix/recipe.json" >/dev/null 2>&1
+	ok $? "recipe: valid against Documentation/run-recipes.schema.json"
+else
+	skip "no run-recipe schema in the tree"
+fi
+"$X" compile "$MIX/model.onnx" -o "$T/m.json" >/dev/null &&
+	[ -s "$T/m.json" ] && [ -s "$T/m.npu0.vpuxl" ] && grep -q '"m.npu1.vpuxl"' "$T/m.json"
+ok $? "compile -o NAME.json: loadables NAME.npuN.vpuxl next to it"
+expect 2 "needs the CPU for 1 node.*recipe" "compile of a partitioned model -o X.vpuxl: exit 2" \
+	"$X" compile "$MIX/model.onnx" -o "$T/m.vpuxl"
+mkdir "$T/o7" "$T/o8"
+"$X" run "$MIX/model.onnx" --input input="$MIX/test_data_set_0/input_0.pb" \
+	--output-dir "$T/o7" >/dev/null &&
+	"$X" run "$T/mix/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" \
+	--output-dir "$T/o8" >/dev/null &&
+	cmp -s "$T/o7/output_0.pb" "$T/o8/output_0.pb"
+ok $? "run: the .onnx (partitioned on the fly) and its compiled recipe give the same output"
+"$X" test "$MIX" >"$T/tap"
+ok $? "test mixed_qdq through the recipe: $(grep -c '^ok' "$T/tap") of 3 data sets match onnxruntime"
+expect 2 "input 'nope'.*no such input" "run of a recipe with an unknown input: exit 2" \
+	"$X" run "$T/mix/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" \
+	--input nope="$MIX/test_data_set_0/input_0.pb" --output-dir "$T/o8"
+# a node neither path runs: the old message, then why the CPU cannot either
+PYO=/usr/bin/python3
+if "$PYO" -c "import onnx" 2>/dev/null; then
+	"$PYO" - "$MIX/model.onnx" "$T/abs.onnx" <<'PY'
+import sys, onnx
+m = onnx.load(sys.argv[1])
+for n in m.graph.node:
+    if n.op_type == "Resize":
+        n.op_type = "Abs"
+        del n.input[1:]
+        del n.attribute[:]
+onnx.save(m, sys.argv[2])
+PY
+	expect 3 "Abs 'upsample_Resize' cannot run on the NPU, nor on the CPU: libvpux-cpuops has no such function" \
+		"compile: a node without an NPU or CPU path: why the CPU cannot, exit 3" \
+		"$X" compile "$T/abs.onnx" -o "$T/abs"
+	grep -q "^  Abs 'upsample_Resize': operator not supported by the NPU compiler" "$T/err"
+	ok $? "compile: ... after the lowering's precise message, unchanged"
+	"$PYO" - "$MIX/model.onnx" "$T/cubic.onnx" <<'PY'
+import sys, onnx
+m = onnx.load(sys.argv[1])
+for n in m.graph.node:
+    if n.op_type == "Resize":
+        for a in n.attribute:
+            if a.name == "mode":
+                a.s = b"cubic"
+onnx.save(m, sys.argv[2])
+PY
+	expect 3 "Resize 'upsample_Resize'.*mode must be nearest or linear" \
+		"compile: a Resize mode libvpux-cpuops lacks is refused by the compiler, exit 3" \
+		"$X" compile "$T/cubic.onnx" -o "$T/cubic"
+else
+	skip "no python3-onnx: the partitioning error tests"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
+fi
+
 echo "1..$n"
 exit $fail
