@@ -238,6 +238,10 @@ VM_DATA_DIRS += $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(ONNX_NODE_TESTS)))
 # and a subset of the test models, one per family (tests.list)
 ONNX_VM_MODELS := lenet_qdq mobilenet_qop resnet_qop mlp_qdq
 VM_DATA_DIRS += $(addprefix $(SRCTOP)/compiler/models/,$(ONNX_VM_MODELS))
+# the partitioned model runs as a recipe: its CPU library rides along in
+# /vpux/bin (VPUX_CPU_LIBRARY_PATH in tests.list)
+VM_DATA_DIRS += $(SRCTOP)/compiler/models/mixed_qdq
+VM_EXTRA_BINS += $(B)/umd/libvpux-cpuops.so
 
 # ---- the test models compiled, for the kernel-path benchmark ----
 # (not mixed_qdq: it compiles to a recipe, not to one loadable)
