@@ -253,8 +253,36 @@ PY
 	expect 3 "Resize 'upsample_Resize'.*mode must be nearest or linear" \
 		"compile: a Resize mode libvpux-cpuops lacks is refused by the compiler, exit 3" \
 		"$X" compile "$T/cubic.onnx" -o "$T/cubic"
+	# conv2 with float weights (its int8 weights dequantized): the NPU
+	# refuses it, so Conv and Relu run on the CPU with the weights and
+	# bias in fill runs; the same numbers as mixed_qdq's QDQ graph, so
+	# mixed_qdq's onnxruntime references hold
+	mkdir "$T/fconv"
+	cp -r "$MIX"/test_data_set_* "$T/fconv/"
+	"$PYO" - "$MIX/model.onnx" "$T/fconv/model.onnx" <<'PY'
+import sys, onnx, numpy as np
+from onnx import numpy_helper
+m = onnx.load(sys.argv[1])
+g = m.graph
+inits = {i.name: i for i in g.initializer}
+for n in list(g.node):
+    if n.name == "conv2_W_DequantizeLinear":
+        q = numpy_helper.to_array(inits[n.input[0]]).astype(np.float32)
+        s = numpy_helper.to_array(inits[n.input[1]]).astype(np.float32)
+        g.initializer.append(numpy_helper.from_array(q * s.reshape(-1, 1, 1, 1), n.output[0]))
+        g.node.remove(n)
+onnx.save(m, sys.argv[2])
+PY
+	"$X" compile "$T/fconv/model.onnx" -o "$T/fc" --report >"$T/rep" &&
+		grep -q "cpu   Conv 'conv2_Conv'" "$T/rep" && grep -q "cpu   Relu 'conv2_Relu'" "$T/rep" &&
+		grep -q '"name": "fill"' "$T/fc/recipe.json"
+	ok $? "compile: a float-weight Conv and its Relu on the CPU, weights and bias by fill runs"
+	"$X" test "$T/fconv" >"$T/tap"
+	ok $? "test: the CPU Conv recipe matches onnxruntime ($(grep -c '^ok' "$T/tap") of 3 data sets)"
 else
 	skip "no python3-onnx: the partitioning error tests"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
 	skip "no python3-onnx"
 	skip "no python3-onnx"
 fi
