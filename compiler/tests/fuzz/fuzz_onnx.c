@@ -5,7 +5,9 @@
  * fuzz-onnx (default): bytes as an ONNX ModelProto through
  * vpuxc_import_mem() and, when the import succeeds and the graph's inputs
  * and outputs are of bounded size, vpuxc_compile(); a compiled loadable
- * is read back by vpuxc_io_read() (the .vpux.io/.vpux.ioq it wrote).
+ * is read back by vpuxc_io_read() (the .vpux.io/.vpux.ioq it wrote). A
+ * model the NPU cannot run whole goes through vpuxc_partition(), and
+ * each loadable of its recipe is read back the same way.
  * Seeds: libonnx-testdata's node models (make fuzz-onnx).
  *
  * fuzz-tensor (-DFUZZ_TENSOR): bytes as a TensorProto through
@@ -17,6 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "vpux.h"
 #include "vpux_compiler.h"
 
 #define MAX_INPUT	(256u << 10)	/* bytes */
@@ -70,17 +73,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vpuxc_model *m;
 	struct vpuxc_options o = { .report = 1, .vasm = 1 };
 	struct vpuxc_result r;
+	struct vpuxc_recipe rc;
 	struct vpuxc_io_table io;
+	unsigned int i;
+	int ret;
 
 	if (size > MAX_INPUT)
 		return 0;
 	if (vpuxc_import_mem(data, size, &m))
 		return 0;
-	if (bounded(m) && !vpuxc_compile(m, &o, &r)) {
+	ret = bounded(m) ? vpuxc_compile(m, &o, &r) : -1;
+	if (!ret) {
 		if (vpuxc_io_read(r.loadable, r.size, &io))
 			abort();	/* the compiler wrote a bad .vpux.io */
 		vpuxc_io_fini(&io);
 		vpuxc_result_fini(&r);
+	} else if (ret == VPUX_E_UNSUPPORTED &&
+		   !vpuxc_partition(m, &o, "", &rc)) {
+		/* a recipe: every part's loadable reads back too */
+		for (i = 0; i < rc.n_files; i++) {
+			if (vpuxc_io_read(rc.files[i].data, rc.files[i].size, &io))
+				abort();
+			vpuxc_io_fini(&io);
+		}
+		if (!rc.json || rc.json[0] != '{')
+			abort();
+		vpuxc_recipe_fini(&rc);
 	}
 	vpuxc_model_free(m);
 	return 0;
