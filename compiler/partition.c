@@ -119,9 +119,14 @@ static int infer_extra(struct vpuxc_model *m)
 				for (d = 0; d < x->rank; d++)
 					y->dims[d] = vc_cst_i(sz->cst, (size_t)d);
 			} else if (sc && sc->cst && vpuxc_tensor_count(sc->cst) == (size_t)x->rank) {
-				for (d = 0; d < x->rank; d++)
-					y->dims[d] = (int64_t)floor((double)x->dims[d] *
-								    (double)(float)vc_cst_f(sc->cst, (size_t)d));
+				for (d = 0; d < x->rank; d++) {
+					double f = floor((double)x->dims[d] *
+							 (double)(float)vc_cst_f(sc->cst, (size_t)d));
+
+					/* NaN, <= 0 or huge: unknown (refused later) */
+					y->dims[d] = f >= 1 && f < (double)(1ll << 40) ?
+						     (int64_t)f : -1;
+				}
 			} else {
 				continue;
 			}
@@ -138,7 +143,8 @@ static int infer_extra(struct vpuxc_model *m)
 			for (k = 0; k < n->n_in; k++) {
 				const struct vc_value *v = vc_in(m, n, k);
 
-				if (!value_known(v) || v->rank != x->rank)
+				if (!value_known(v) || v->rank != x->rank ||
+				    v->dims[axis] > (1ll << 40))
 					break;
 				sum += v->dims[axis];
 			}
@@ -384,6 +390,16 @@ static const char *cpu_refuses(const struct pctx *c, int k)
 		known |= is_op(n, ops[i]);
 	if (!known || (*n->domain && strcmp(n->domain, "ai.onnx")))
 		return "libvpux-cpuops has no such function";
+	/* the inputs each function needs, and one output */
+	for (i = 0; i < (is_op(n, "Concat") ? n->n_in :
+			 is_op(n, "Relu") || is_op(n, "Softmax") ||
+			 is_op(n, "Resize") ? 1 : 2); i++)
+		if (!vc_in(m, n, i))
+			return "a required input is missing";
+	if ((is_op(n, "Add") || is_op(n, "MatMul")) && n->n_in != 2)
+		return "two inputs expected";
+	if (!vc_out(m, n, 0))
+		return "no output";
 	for (i = 0; i < n->n_out; i++)
 		if (n->out[i] >= 0 && !value_known(&m->v[n->out[i]]))
 			return "an output has no static shape";
@@ -427,8 +443,18 @@ static const char *cpu_refuses(const struct pctx *c, int k)
 			if (vc_in(m, n, i)->rank < (is_op(n, "Gemm") ? 2 : 1))
 				return "operand rank not supported";
 	} else if (is_op(n, "Concat")) {
+		int64_t axis = vc_attr_i(n, "axis", 0);
+		const struct vc_value *y = vc_out(m, n, 0);
+
 		if (n->n_in < 2 || n->n_in > 8)
 			return "2 to 8 inputs";
+		if (axis < 0)
+			axis += y->rank;
+		if (axis < 0 || axis >= y->rank)
+			return "axis out of range";
+		for (i = 0; i < n->n_in; i++)
+			if (vc_in(m, n, i)->rank != y->rank)
+				return "inputs of another rank than the output";
 	} else if (is_op(n, "Resize")) {
 		const char *mode = vc_attr_s(n, "mode", "nearest");
 		const char *ct = vc_attr_s(n, "coordinate_transformation_mode",
@@ -445,8 +471,23 @@ static const char *cpu_refuses(const struct pctx *c, int k)
 			return "keep_aspect_ratio_policy must be stretch";
 		if (m->opset < 11)
 			return "opset 10 Resize is not supported";
-		if (n->n_in > 2 && vc_in(m, n, 2) && !vc_in(m, n, 2)->cst)
-			return "scales are not a constant";
+		{
+			const struct vc_value *sc = vc_in(m, n, 2), *x = vc_in(m, n, 0);
+			size_t cnt = sc && sc->cst ? vpuxc_tensor_count(sc->cst) : 0;
+
+			if (sc && !sc->cst)
+				return "scales are not a constant";
+			if (cnt && cnt != (size_t)x->rank)
+				return "not one scale per dim";
+			for (i = 0; i < cnt; i++) {
+				double f = vc_cst_f(sc->cst, i);
+
+				if (!(f > 0) || f > 1e9)
+					return "a scale is not positive and finite";
+			}
+			if (vc_out(m, n, 0)->rank != x->rank)
+				return "the output's rank differs from the input's";
+		}
 	}
 	return NULL;
 }
@@ -619,6 +660,11 @@ static int const_floats(struct pctx *c, const struct vc_value *v, float **out)
 	if (!f)
 		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
 	if (v->cst) {
+		if (v->cst->dtype != VPUXC_FLOAT || v->cst->size != sizeof(float) * n) {
+			free(f);
+			return give_up(c, "constant '%s': not %zu float32 values",
+				       v->name, n);
+		}
 		memcpy(f, v->cst->data, sizeof(float) * n);
 	} else {
 		const struct vc_node *dq = &m->n[v->producer];
@@ -629,7 +675,9 @@ static int const_floats(struct pctx *c, const struct vc_value *v, float **out)
 		size_t inner = 1;
 		int d;
 
-		if (!x || !x->cst || !cnt || (z && !z->cst)) {
+		if (!x || !x->cst || !cnt || (z && !z->cst) ||
+		    vpuxc_tensor_count(x->cst) != n ||
+		    (z && vpuxc_tensor_count(z->cst) != cnt)) {
 			free(f);
 			return give_up(c, "%s '%s': not a constant the compiler evaluates",
 				       dq->op, dq->name);
