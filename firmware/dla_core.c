@@ -155,7 +155,7 @@ dla_s32 dla_task_result(const struct dla_task *t, struct dla_task_status *st)
 	st->eng_status = t->eng_status;
 	st->fault_status = t->fault_status;
 	st->fault_addr = t->fault_addr;
-	st->ops_total = t->n_ops;
+	st->ops_total = t->n_total;
 	st->ops_done = t->n_done;
 	st->ops_running = t->n_running;
 	st->oldest_seq = 0;

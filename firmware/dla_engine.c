@@ -79,6 +79,9 @@ dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
 		return dla_fail(c, field, -DLA_ERR_ADDR_INDEX);
 	slot = &p->addr[i & (DLA_ADDR_CACHE - 1)];
 	if (slot->tag != i + 1) {
+		/* a plan expanding under the lock: resolved at prepare */
+		if (p->no_port)
+			return dla_fail(c, field, -DLA_ERR_ADDR_INDEX);
 		if (dla_get_dma_address(p->drv, p->task_data, (dla_s16)i,
 					&slot->a, DESTINATION_DMA)) {
 			slot->tag = 0;
@@ -335,6 +338,31 @@ static dla_s32 dla_build_shave(const struct dla_opctx *c,
 	}
 	hw->kernel_id = s->kernel_id;
 	hw->args_size = s->args.size;
+	return 0;
+}
+
+/*
+ * Resolve address-list entry @entry into @p's cache for good (a plan's
+ * templates, before the scheduler expands them without the port): it
+ * must exist and must not share a cache slot with another entry.
+ */
+dla_s32 dla_addr_preload(struct dla_prep *p, dla_u32 kind, dla_u32 index,
+			 const char *field, dla_u32 entry)
+{
+	struct dla_opctx c = { p, kind, index };
+	struct dla_addr_slot *slot;
+
+	if (entry >= DLA_MAX_ADDR_ENTRIES)
+		return dla_fail(&c, field, -DLA_ERR_ADDR_INDEX);
+	slot = &p->addr[entry & (DLA_ADDR_CACHE - 1)];
+	if (slot->tag == entry + 1)
+		return 0;
+	if (slot->tag)
+		return dla_fail(&c, field, -DLA_ERR_ADDR_INDEX);
+	if (dla_get_dma_address(p->drv, p->task_data, (dla_s16)entry,
+				&slot->a, DESTINATION_DMA))
+		return dla_fail(&c, field, -DLA_ERR_ADDR_INDEX);
+	slot->tag = entry + 1;
 	return 0;
 }
 

@@ -104,7 +104,8 @@ dla_s32 dla_task_op_times(struct dla_task *t, const dla_u32 *cycles,
 	dla_u32 busy = 0, seq = 0, at = 0, k, i, op;
 	dla_u64 now = 0;
 
-	if (!dla_task_ok(t) || !times || n != t->n_ops)
+	/* a plan keeps no per-op record (it would grow with the count) */
+	if (!dla_task_ok(t) || !times || n != t->n_ops || t->plan)
 		return -DLA_ERR_INVAL;
 	if (t->slot >= 0 && (t->state == DLA_TASK_RUNNING ||
 			     t->state == DLA_TASK_FAILING))

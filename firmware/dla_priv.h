@@ -23,6 +23,12 @@ DLA_STATIC_ASSERT(DLA_MAX_ENGINES == VPUX_MAX_ENGINES, "engines");
 DLA_STATIC_ASSERT(DLA_OP_KINDS == VPUX_ENGINE_KINDS, "kinds");
 DLA_STATIC_ASSERT(DLA_MAX_SHAVE_WINDOWS == VPUX_SHAVE_WINDOWS, "windows");
 
+DLA_STATIC_ASSERT(DLA_PLAN_WINDOW >= 2 && DLA_PLAN_WINDOW <= 128 &&
+		  (DLA_PLAN_WINDOW & (DLA_PLAN_WINDOW - 1)) == 0,
+		  "plan window: a power of two, u8 slot fields");
+DLA_STATIC_ASSERT(DLA_PLAN_MAX_EXPANDED <= (1u << 24), "expanded ops");
+DLA_STATIC_ASSERT(DLA_PLAN_SIZE_MAX <= 65536u, "plan offsets are u16");
+
 #define DLA_ENGINE_MAGIC		0x45414c44u	/* "DLAE" */
 #define DLA_TASK_READY			0x50414c44u	/* "DLAP" */
 
@@ -97,6 +103,11 @@ DLA_STATIC_ASSERT(DLA_PAIRS(vpux_hw_dpu_desc) * 2 <= VPUX_ENG_PARAM_WORDS &&
 		  DLA_PAIRS(vpux_hw_shave_desc) * 2 <= VPUX_ENG_PARAM_WORDS,
 		  "descriptors fit the PARAM words");
 
+/* Descriptor slot of a plan's window op: room for every kind's. */
+#define DLA_PLAN_PAIRS			(DLA_DESC_SIZE_MAX / 8u)
+
+struct dla_plan_rt;
+
 /*
  * A prepared task: this header at the start of the port's memory, then
  * the arrays it points to (dla_task.c, dla_task_layout(), gives the
@@ -125,6 +136,11 @@ struct dla_task {
 	dla_u32 base[DLA_OP_KINDS];	/* global index of a kind's op 0 */
 	dla_u32 count[DLA_OP_KINDS];
 	dla_u32 pairs[DLA_OP_KINDS];	/* descriptor size, PARAM word pairs */
+	/* pairs from one op's descriptor to the next: pairs[k], or
+	 * DLA_PLAN_PAIRS in a plan's window
+	 */
+	dla_u32 dstride[DLA_OP_KINDS];
+	dla_u32 n_total;		/* ops in all (a plan: expanded) */
 	dla_u32 fail_kind;
 	dla_u32 fail_index;
 	dla_u32 eng_status;
@@ -141,6 +157,8 @@ struct dla_task {
 	dla_u16 *upd;			/* update edges, by op */
 	dla_u32 *cons;			/* consumer edges, by barrier */
 	dla_u64 *desc[DLA_OP_KINDS];	/* [count[k] * pairs[k]] */
+	/* NULL, or the task is a plan whose ops[] are the window's slots */
+	struct dla_plan_rt *plan;
 };
 
 /* One device. */
@@ -207,6 +225,8 @@ struct dla_engine {
  */
 union dla_op_rec {
 	dla_u32 words[9];
+	dla_u32 all[sizeof(struct dla_dpu_op) / 4];
+	dla_u16 half[sizeof(struct dla_dpu_op) / 2];
 	struct dla_op_deps deps;
 	struct dla_dma_op dma;
 	struct dla_dpu_op dpu;
@@ -243,6 +263,62 @@ struct dla_prep {
 	dla_u32 max_cons;		/* room of t->cons */
 	dla_u16 *cons_fill;		/* [n_barriers] consumers seen */
 	struct dla_addr_slot *addr;	/* [DLA_ADDR_CACHE] */
+	/* under the lock (a plan expanding): a cache miss fails, the port
+	 * is not asked
+	 */
+	dla_u32 no_port;
+};
+
+DLA_STATIC_ASSERT(sizeof(struct dla_dpu_op) >= sizeof(struct dla_dma_op) &&
+		  sizeof(struct dla_dpu_op) >= sizeof(struct dla_shave_op),
+		  "the DPU record is the largest");
+
+/*
+ * A prepared plan (dla_plan.c), in the prepared task's memory: the plan
+ * copied from task memory and parsed, the symbol values, the expander's
+ * position and the window, a ring of DLA_PLAN_WINDOW op slots indexed by
+ * expansion sequence number modulo the window (t->ops[], its descriptors
+ * at @desc).
+ */
+struct dla_plan_blk {
+	dla_u32 depth, first, n;
+	dla_u32 extent[DLA_PLAN_MAX_DEPTH];
+	dla_u32 tile[DLA_PLAN_MAX_DEPTH];
+	dla_u32 count[DLA_PLAN_MAX_DEPTH];
+	dla_u32 empty;			/* some count is 0: no iteration */
+};
+
+struct dla_plan_tpl {
+	dla_u32 kind, wait_mask, n_patches, words;
+	/* bits of the body's templates that wait for this one */
+	dla_u32 waiters;
+	const struct dla_plan_patch *patch;
+	union dla_op_rec *rec;		/* in the plan's copy, patched */
+};
+
+struct dla_plan_rt {
+	dla_u32 n_blocks;
+	dla_u32 expr_words;
+	const dla_u32 *expr;
+	dla_u64 *desc;			/* [DLA_PLAN_WINDOW * DLA_PLAN_PAIRS] */
+	struct dla_prep prep;		/* the builder's context under the lock */
+	dla_u32 sym[DLA_PLAN_MAX_SYMBOLS];
+	struct dla_plan_blk blk[DLA_PLAN_MAX_BLOCKS];
+	struct dla_plan_tpl tpl[DLA_PLAN_MAX_TEMPLATES];
+
+	/* expander, rewound by dla_plan_start() */
+	dla_u32 head;			/* oldest op in the window (sequence) */
+	dla_u32 tail;			/* next op to expand (sequence) */
+	dla_u32 b, j;			/* its block and template in the body */
+	dla_u32 wblk;			/* block of the ops in the window */
+	dla_u32 fresh;			/* b is new: wait for an empty window */
+	dla_u32 exhausted;		/* every op expanded */
+	dla_s32 err;			/* a deferred expansion failure */
+	dla_u32 err_kind;
+	dla_u32 idx[DLA_PLAN_MAX_DEPTH];
+	dla_u32 var[DLA_PLAN_MAX_DEPTH * 3];	/* IDX, OFF, LEN per level */
+	dla_u8 done[DLA_PLAN_WINDOW];	/* slot's op completed */
+	dla_u8 tj[DLA_PLAN_WINDOW];	/* slot's template in the body */
 };
 
 /* dla_util.c */
@@ -343,6 +419,22 @@ void dla_engine_start(struct dla_engine *e, dla_u32 eng, const dla_u64 *w,
 		      dla_u32 pairs, dla_u32 ctx);
 dla_u64 dla_read_cycles(struct dla_engine *e);
 
+/* dla_plan.c */
+dla_s32 dla_plan_prepare(struct dla_prep *p, const struct dla_task_desc *d,
+			 struct dla_plan_rt *pl, void *copy, dla_u64 *desc);
+void dla_plan_start(struct dla_engine *e, struct dla_task *t, dla_u32 slot);
+void dla_plan_complete(struct dla_engine *e, struct dla_task *t,
+		       dla_u32 slot, dla_u32 op);
+
+static inline dla_u32 dla_plan_seq(const struct dla_plan_rt *pl, dla_u32 op)
+{
+	return pl->head + ((op - pl->head) & (DLA_PLAN_WINDOW - 1));
+}
+
+/* dla_engine.c */
+dla_s32 dla_addr_preload(struct dla_prep *p, dla_u32 kind, dla_u32 index,
+			 const char *field, dla_u32 entry);
+
 /* dla_sched.c */
 void dla_sched_start_task(struct dla_engine *e, dla_u32 slot);
 void dla_sched_dispatch(struct dla_engine *e);
@@ -353,9 +445,28 @@ void dla_sched_fail(struct dla_engine *e, dla_u32 slot, dla_s32 err,
 void dla_sched_release_engine(struct dla_engine *e, dla_u32 eng);
 void dla_sched_drained(struct dla_engine *e, dla_u32 slot);
 
+/* A plan's op is named by its expansion sequence number. */
 static inline dla_u32 dla_op_kind_index(const struct dla_task *t, dla_u32 op)
 {
+	if (t->plan)
+		return dla_plan_seq(t->plan, op);
 	return op - t->base[t->ops[op].kind];
+}
+
+/* Queue ready op @op of @t (in @slot) on its kind's FIFO. */
+static inline void dla_enqueue(struct dla_engine *e, struct dla_task *t,
+			       dla_u32 slot, dla_u32 op)
+{
+	dla_u32 k = t->ops[op].kind, p = t->priority;
+
+	t->ops[op].next = DLA_NIL;
+	if (t->rq_tail[k] == DLA_NIL)
+		t->rq_head[k] = op;
+	else
+		t->ops[t->rq_tail[k]].next = op;
+	t->rq_tail[k] = op;
+	e->ready[k][p] |= 1u << slot;
+	e->qmask[k] |= 1u << p;
 }
 
 #endif /* DLA_PRIV_H */

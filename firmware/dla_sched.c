@@ -14,21 +14,6 @@
  */
 #include "dla_priv.h"
 
-static inline void dla_enqueue(struct dla_engine *e, struct dla_task *t,
-			       dla_u32 slot, dla_u32 op)
-{
-	dla_u32 k = t->ops[op].kind, p = t->priority;
-
-	t->ops[op].next = DLA_NIL;
-	if (t->rq_tail[k] == DLA_NIL)
-		t->rq_head[k] = op;
-	else
-		t->ops[t->rq_tail[k]].next = op;
-	t->rq_tail[k] = op;
-	e->ready[k][p] |= 1u << slot;
-	e->qmask[k] |= 1u << p;
-}
-
 /* Highest set bit of a mask of priorities (< 2^DLA_PRIO_LEVELS), != 0 */
 static const dla_u8 dla_top_prio[16] = {
 	0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
@@ -171,6 +156,12 @@ void dla_sched_complete(struct dla_engine *e, dla_u32 slot, dla_u32 op,
 		dla_sched_drained(e, slot);
 		return;
 	}
+	if (t->plan) {
+		dla_plan_complete(e, t, slot, op);
+		if (t->n_done == t->n_total && t->state == DLA_TASK_RUNNING)
+			dla_sched_finish(e, t, DLA_TASK_DONE);
+		return;
+	}
 	u = &t->upd[ops[op].upd];
 	uend = u + ops[op].n_upd;
 	for (; u < uend; u++) {
@@ -186,7 +177,7 @@ void dla_sched_complete(struct dla_engine *e, dla_u32 slot, dla_u32 op,
 				dla_enqueue(e, t, slot, c);
 		}
 	}
-	if (t->n_done == t->n_ops)
+	if (t->n_done == t->n_total)
 		dla_sched_finish(e, t, DLA_TASK_DONE);
 }
 
@@ -204,15 +195,15 @@ void dla_sched_dispatch(struct dla_engine *e)
 			dla_u32 link = dla_dequeue(e, k);
 			dla_u32 slot = DLA_LINK_SLOT(link), op = DLA_LINK_OP(link);
 			struct dla_task *t = e->task[slot];
-			dla_u32 eng = dla_ffs(e->idle[k]), pairs = t->pairs[k];
+			dla_u32 eng = dla_ffs(e->idle[k]);
 
 			e->idle[k] &= ~(1u << eng);
 			e->owner[eng] = link;
 			e->owner_seq[eng] = ++e->start_seq;
 			t->n_running++;
-			dla_engine_start(e, eng,
-					 t->desc[k] + (op - t->base[k]) * pairs,
-					 pairs, t->mmu_ctx);
+			dla_engine_start(e, eng, t->desc[k] +
+					 (op - t->base[k]) * t->dstride[k],
+					 t->pairs[k], t->mmu_ctx);
 		}
 	}
 }
@@ -231,6 +222,11 @@ void dla_sched_start_task(struct dla_engine *e, dla_u32 slot)
 	}
 	/* a new task has waited longest: its first ready op goes next */
 	e->slot_served[slot] = e->serve_seq - 0x80000000u;
+	if (t->plan) {
+		dla_plan_start(e, t, slot);
+		dla_sched_dispatch(e);
+		return;
+	}
 	for (op = 0; op < t->n_ops; op++)
 		if (!t->ops[op].pending)
 			dla_enqueue(e, t, slot, op);

@@ -42,6 +42,13 @@ DLA_STATIC_ASSERT(sizeof(struct dla_task) + 16 * 8 +
 		  DLA_ADDR_CACHE * sizeof(struct dla_addr_slot) <= 2048,
 		  "header, address cache and alignment");
 
+/* a plan task, at its largest, fits the static memory of a task slot */
+DLA_STATIC_ASSERT(sizeof(struct dla_task) + sizeof(struct dla_plan_rt) +
+		  DLA_PLAN_SIZE_MAX + DLA_PLAN_WINDOW *
+		  (sizeof(struct dla_op_rt) + DLA_PLAN_PAIRS * 8u) +
+		  DLA_ADDR_CACHE * sizeof(struct dla_addr_slot) + 64 <=
+		  DLA_TASK_SIZE_MAX, "a plan task fits DLA_TASK_SIZE_MAX");
+
 __attribute__((__cold__))
 dla_s32 dla_op_fail(dla_u32 kind, dla_u32 index, const char *field,
 		    dla_s32 err)
@@ -78,6 +85,29 @@ static int dla_in_entry0(dla_u64 entry0, dla_u32 offset, dla_u32 n,
 	return end <= entry0;
 }
 
+/* A plan's descriptor (Documentation/dynamic-shapes.rst, rule 1). */
+static dla_s32 dla_read_plan_header(const struct dla_task_desc *d,
+				    dla_u64 entry0)
+{
+	dla_u32 k;
+
+	if (d->num_barriers || d->barriers_offset)
+		return dla_desc_fail("num_barriers", -DLA_ERR_PLAN_FORMAT);
+	for (k = 0; k < DLA_OP_KINDS; k++)
+		if (d->ops[k].count || d->ops[k].offset)
+			return dla_desc_fail("ops.count",
+					     -DLA_ERR_PLAN_FORMAT);
+	if (d->plan_size < sizeof(struct dla_plan_header) ||
+	    d->plan_size > DLA_PLAN_SIZE_MAX || (d->plan_size & 3) ||
+	    (d->plan_offset & 3))
+		return dla_desc_fail("plan_size", -DLA_ERR_PLAN_FORMAT);
+	if (!dla_in_entry0(entry0, d->plan_offset, 1, d->plan_size))
+		return dla_desc_fail("plan_offset", -DLA_ERR_TABLE_RANGE);
+	if (!d->sym_index || d->sym_index >= DLA_MAX_ADDR_ENTRIES)
+		return dla_desc_fail("sym_index", -DLA_ERR_ADDR_INDEX);
+	return 0;
+}
+
 /* Read the task descriptor into @d and check it (rules 1 and 2). */
 static dla_s32 dla_read_header(const struct dla_engine *e, void *task_data,
 			       struct dla_task_desc *d, dla_u64 *entry0)
@@ -101,11 +131,17 @@ static dla_s32 dla_read_header(const struct dla_engine *e, void *task_data,
 		return dla_desc_fail("version", -DLA_ERR_BAD_VERSION);
 	if (d->header_size != sizeof(*d))
 		return dla_desc_fail("header_size", -DLA_ERR_HEADER_SIZE);
-	if (d->flags)
+	if (d->flags & ~DLA_TASK_FLAGS_ALL)
 		return dla_desc_fail("flags", -DLA_ERR_RESERVED);
 	for (i = 0; i < DLA_ARRAY_SIZE(d->reserved); i++)
 		if (d->reserved[i])
 			return dla_desc_fail("reserved", -DLA_ERR_RESERVED);
+	if (d->flags & DLA_TASK_F_PLAN) {
+		*entry0 = a0.size;
+		return dla_read_plan_header(d, a0.size);
+	}
+	if (d->plan_offset || d->plan_size || d->sym_index)
+		return dla_desc_fail("plan_offset", -DLA_ERR_RESERVED);
 	if (d->num_barriers > DLA_MAX_BARRIERS)
 		return dla_desc_fail("num_barriers",
 				     -DLA_ERR_TOO_MANY_BARRIERS);
@@ -132,6 +168,7 @@ static dla_s32 dla_read_header(const struct dla_engine *e, void *task_data,
 
 /* Byte offsets of a prepared task's arrays (see the top of the file). */
 struct dla_layout {
+	dla_u32 plan, pcopy;		/* a plan's: dla_plan_rt, its copy */
 	dla_u32 ops, bar, upd, cons, desc[DLA_OP_KINDS];
 	dla_u32 cons_fill, addr;
 	dla_u32 max_edges;
@@ -159,6 +196,21 @@ static dla_s32 dla_task_layout(const struct dla_task_desc *d,
 	dla_u32 n_ops = 0, n_b = d->num_barriers, k;
 	dla_u64 end = 0;
 
+	if (d->flags & DLA_TASK_F_PLAN) {
+		/* constant in the loop counts: the window, not the ops */
+		dla_place(&end, 1, sizeof(struct dla_task));
+		l->plan = dla_place(&end, 1, sizeof(struct dla_plan_rt));
+		l->pcopy = dla_place(&end, d->plan_size, 1);
+		l->ops = dla_place(&end, DLA_PLAN_WINDOW,
+				   sizeof(struct dla_op_rt));
+		l->bar = dla_place(&end, 1, sizeof(struct dla_bar_rt));
+		l->desc[0] = dla_place(&end, DLA_PLAN_WINDOW,
+				       DLA_PLAN_PAIRS * 8u);
+		l->addr = dla_place(&end, DLA_ADDR_CACHE,
+				    sizeof(struct dla_addr_slot));
+		l->size = (dla_u32)end;
+		return 0;
+	}
 	for (k = 0; k < DLA_OP_KINDS; k++)
 		n_ops += d->ops[k].count;
 	l->max_edges = n_ops < DLA_MAX_DEPS_PER_TASK / DLA_MAX_OP_WAITS ?
@@ -354,6 +406,56 @@ static dla_s32 dla_load_op(struct dla_prep *p, dla_u32 kind, dla_u32 index,
 			    t->desc[kind] + index * t->pairs[kind]);
 }
 
+/* A plan task: the window's slots, then the plan itself (dla_plan.c). */
+static dla_s32 dla_prepare_plan(struct dla_prep *p,
+				const struct dla_task_desc *d,
+				const struct dla_layout *l, struct dla_task **task)
+{
+	struct dla_task *t = p->t;
+	char *base = (char *)t;
+	dla_u64 *desc = (dla_u64 *)(base + l->desc[0]);
+	dla_u32 k, i;
+	dla_s32 ret;
+
+	t->n_barriers = 0;
+	t->ops = (struct dla_op_rt *)(base + l->ops);
+	t->bar = (struct dla_bar_rt *)(base + l->bar);
+	t->bar[0].count = t->bar[0].init = 0;
+	t->bar[0].cons = 0;
+	t->upd = NULL;
+	t->cons = NULL;
+	for (k = 0; k < DLA_OP_KINDS; k++) {
+		t->base[k] = 0;
+		t->count[k] = 0;
+		t->pairs[k] = dla_desc_pairs(k);
+		t->dstride[k] = DLA_PLAN_PAIRS;
+		t->desc[k] = desc;
+	}
+	t->n_ops = DLA_PLAN_WINDOW;
+	for (i = 0; i < DLA_PLAN_WINDOW; i++) {
+		t->ops[i].next = DLA_NIL;
+		t->ops[i].cycles = 0;
+		t->ops[i].upd = 0;
+		t->ops[i].n_upd = 0;
+		t->ops[i].pending = 0;
+		t->ops[i].init_pending = 0;
+		t->ops[i].kind = 0;
+	}
+	p->addr = (struct dla_addr_slot *)(base + l->addr);
+	for (i = 0; i < DLA_ADDR_CACHE; i++)
+		p->addr[i].tag = 0;
+	p->no_port = 0;
+	p->cons_fill = NULL;
+	p->n_upd = p->max_upd = p->max_cons = 0;
+	t->plan = (struct dla_plan_rt *)(base + l->plan);
+	ret = dla_plan_prepare(p, d, t->plan, base + l->pcopy, desc);
+	if (ret)
+		return ret;
+	t->magic = DLA_TASK_READY;
+	*task = t;
+	return 0;
+}
+
 dla_s32 dla_task_prepare(const struct dla_engine *e, void *task_data,
 			 void *mem, dla_u32 size, struct dla_task **task)
 {
@@ -388,19 +490,24 @@ dla_s32 dla_task_prepare(const struct dla_engine *e, void *task_data,
 		return dla_desc_fail("size", -DLA_ERR_CHANGED);
 
 	t->size = l.size;
+	if (d.flags & DLA_TASK_F_PLAN)
+		return dla_prepare_plan(&p, &d, &l, task);
 	t->n_barriers = d.num_barriers;
 	t->ops = (struct dla_op_rt *)(base + l.ops);
 	t->bar = (struct dla_bar_rt *)(base + l.bar);
+	t->plan = NULL;
 	t->upd = (dla_u16 *)(base + l.upd);
 	t->cons = (dla_u32 *)(base + l.cons);
 	for (k = 0, op = 0; k < DLA_OP_KINDS; k++) {
 		t->base[k] = op;
 		t->count[k] = d.ops[k].count;
 		t->pairs[k] = dla_desc_pairs(k);
+		t->dstride[k] = t->pairs[k];
 		t->desc[k] = (dla_u64 *)(base + l.desc[k]);
 		op += d.ops[k].count;
 	}
 	t->n_ops = op;
+	t->n_total = op;
 	p.n_upd = 0;
 	p.max_upd = l.max_edges;
 	p.max_cons = l.max_edges;
@@ -408,6 +515,7 @@ dla_s32 dla_task_prepare(const struct dla_engine *e, void *task_data,
 	p.addr = (struct dla_addr_slot *)(base + l.addr);
 	for (i = 0; i < DLA_ADDR_CACHE; i++)
 		p.addr[i].tag = 0;
+	p.no_port = 0;
 
 	ret = dla_load_barriers(&p, d.barriers_offset);
 	if (ret)

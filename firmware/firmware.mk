@@ -14,7 +14,8 @@
 #   PORT_USER_CFLAGS   include paths of the host port
 
 FW_SRCS := $(addprefix $(SRCTOP)/firmware/,dla_core.c dla_task.c \
-	dla_graph.c dla_engine.c dla_sched.c dla_isr.c dla_util.c)
+	dla_graph.c dla_engine.c dla_sched.c dla_isr.c dla_util.c \
+	dla_plan.c)
 FW_CFLAGS := -I$(SRCTOP)/firmware/include $(HW_CFLAGS)
 FW_HDRS := $(wildcard $(SRCTOP)/firmware/include/*.h $(SRCTOP)/firmware/*.h) \
 	$(HW_HDRS)
@@ -31,7 +32,7 @@ FW_FAKE_SRCS := $(SRCTOP)/firmware/tests/fake_hw.c
 
 # ---- host tests on the fake register backend ----
 FW_FAKE_TESTS := $(addprefix $(B)/firmware/tests/,fw-sched fw-validate \
-	fw-faults fw-prepare)
+	fw-faults fw-prepare fw-plan)
 HOST_TESTS += $(FW_FAKE_TESTS)
 
 $(B)/firmware/tests/fw-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
@@ -43,7 +44,7 @@ $(B)/firmware/tests/fw-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
 # The same tests as a 32-bit program (gcc-multilib): the core, the port and
 # the tests with 32-bit pointers and longs, as on the microcontroller.
 FW_FAKE_TESTS32 := $(addprefix $(B)/firmware/tests/,fw32-sched fw32-validate \
-	fw32-faults fw32-prepare)
+	fw32-faults fw32-prepare fw32-plan)
 HOST_TESTS += $(FW_FAKE_TESTS32)
 
 $(B)/firmware/tests/fw32-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
@@ -63,6 +64,15 @@ $(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(FW_TEST_DEPS)
 	$(CC) $(HOST_CFLAGS) $(PORT_USER_CFLAGS) -I$(SRCTOP)/firmware/tests \
 		$(FW_BENCH_LIMITS) -pthread -o $@ $< \
 		$(FW_SRCS) $(PORT_USER_SRCS)
+
+# ---- plan benchmark: cost per expanded op, memory (dynamic-shapes.rst) ----
+FW_PLAN_BENCH := $(B)/firmware/bench/fw-plan-bench
+BENCH_PROGS += $(FW_PLAN_BENCH)
+
+$(FW_PLAN_BENCH): $(SRCTOP)/firmware/tests/plan_bench.c $(FW_TEST_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(PORT_USER_CFLAGS) -I$(SRCTOP)/firmware/tests \
+		-pthread -o $@ $< $(FW_SRCS) $(PORT_USER_SRCS)
 
 # ---- the firmware image: freestanding rv32 ELF, flat binary, fwpack ----
 # Documentation/firmware.rst. The engine core's limits are the kernel

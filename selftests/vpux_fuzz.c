@@ -1506,7 +1506,7 @@ static void mutate(struct thr *t, unsigned char *task, size_t size, struct tb *t
 			case 1: op->flags = rand_u32(t); break;
 			case 2: tb->d->flags = 1u << below(t, 32); break;
 			case 3: tb->d->version_minor++; break;
-			default: tb->d->reserved[below(t, 6)] = 1; break;
+			default: tb->d->reserved[below(t, 3)] = 1; break;
 			}
 			break;
 		}

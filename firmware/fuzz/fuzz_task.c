@@ -7,8 +7,12 @@
  * to completion on the fake backend, whose DMA engine really copies,
  * including into the task memory itself (which must change nothing of
  * what runs: the core does not read it again). Entries 1..4 are 4 KiB
- * data buffers. ASan/UBSan catch any out-of-bounds access or overflow in
- * the core.
+ * data buffers. Entry 5, for plans (Documentation/dynamic-shapes.rst), is
+ * the symbol buffer: the input's last 128 bytes (16 u64 slots), a view
+ * of entry 0's tail, so that a plan seed carries its symbol values. The
+ * plan is expanded while the task runs: an accepted plan must finish too,
+ * all its ops done. ASan/UBSan catch any out-of-bounds access or overflow
+ * in the core.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 
 #define NBUF 4
 #define BUF_SIZE 4096
+#define SYM_BYTES 128
 
 static struct fake_hw hw;
 static struct dla_user_dev *dev;
@@ -28,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct dla_user_buf list[NBUF + 1];
+	struct dla_user_buf list[NBUF + 2];
+	unsigned int n = NBUF + 1;
 	unsigned char *task;
 	unsigned int i;
 	int h;
@@ -56,7 +62,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		list[i].cpu = bufs[i - 1];
 		fake_hw_map(&hw, list[i].va, bufs[i - 1], BUF_SIZE);
 	}
-	h = dla_user_submit(dev, list, NBUF + 1, size & 1, (size >> 1) & 3);
+	if (size >= SYM_BYTES) {
+		list[n] = (struct dla_user_buf){ FAKE_VA_BASE + n * 0x1000000ull,
+						 SYM_BYTES,
+						 task + size - SYM_BYTES };
+		fake_hw_map(&hw, list[n].va, list[n].cpu, SYM_BYTES);
+		n++;
+	}
+	h = dla_user_submit(dev, list, n, size & 1, (size >> 1) & 3);
 	if (h >= 0) {
 		struct dla_task_status st;
 

@@ -2,7 +2,7 @@
 /*
  * Writes the fuzz corpus seeds (valid tasks of every op kind and graph
  * shape) into the directory given as argument. Run by hand when the task
- * format changes:
+ * format changes (the plan seeds end with their symbol buffer):
  *   cc -Ifirmware/include -Iinclude/hw -Iuapi/vpux -Ifirmware/tests \
  *      firmware/fuzz/gen_seeds.c -o /tmp/gen && /tmp/gen firmware/fuzz/corpus
  */
@@ -10,7 +10,29 @@
 #include <stdlib.h>
 
 #include "task_builder.h"
+#include "plan_builder.h"
 #include "vpux_regs.h"
+
+/*
+ * A plan seed: the plan task, then the symbol buffer (16 u64 slots),
+ * which the harness maps as entry 5 (the last 128 bytes of the input).
+ */
+static void save_plan(const char *dir, const char *name, struct pb *p,
+		      const dla_u64 *vals, unsigned int n)
+{
+	dla_u64 slots[16] = { 0 };
+	char path[512];
+	FILE *f;
+
+	memcpy(slots, vals, n * 8);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(p->buf, 1, p->size, f) != p->size ||
+	    fwrite(slots, 1, sizeof(slots), f) != sizeof(slots))
+		exit(1);
+	fclose(f);
+	free(p->buf);
+}
 
 static void save(const char *dir, const char *name, struct tb *t)
 {
@@ -134,5 +156,80 @@ int main(int argc, char **argv)
 	tb_dpu_quant(&t.dpu[1]);
 	tb_wait(&t, &t.dpu[1].deps, 0);
 	save(dir, "matmul-add", &t);
+
+	/* plans: sym_index 5, the trailing symbol buffer */
+	{
+		static struct pb p;
+		struct dla_dma_op *o;
+		struct dla_dpu_op *d;
+		dla_u64 v[2] = { 77, 0 };
+
+		pb_row_copy(&p, 1, 200, 8, 16);
+		pb_finish(&p, 5);
+		save_plan(dir, "plan-rows", &p, v, 1);
+
+		/* nested 2-D tiles, two templates (copy, copy on), 2 blocks */
+		pb_init(&p);
+		pb_symbol(&p, 1, 10);
+		pb_symbol(&p, 1, 64);
+		pb_block(&p, 2);
+		pb_loop(&p, 0, 3, PB_E(PB_T(SYM, 0)));
+		pb_loop(&p, 1, 16, PB_E(PB_T(SYM, 1)));
+		for (i = 0; i < 2; i++) {
+			o = pb_template(&p, DLA_OP_DMA, i);
+			o->src.index = 1 + i;
+			o->dst.index = 2 + i;
+			o->count[1] = o->count[2] = 1;
+			o->src_stride[0] = o->dst_stride[0] = 64;
+			pb_patch(&p, PB_DMA(len), 4, PB_E(PB_T(LEN, 1)));
+			pb_patch(&p, PB_DMA(count[0]), 4, PB_E(PB_T(LEN, 0)));
+			pb_patch(&p, PB_DMA(src.offset), 4,
+				 PB_E(PB_T(OFF, 0), PB_T(CONST, 64),
+				      PB_OP(MUL), PB_T(OFF, 1), PB_OP(ADD)));
+			pb_patch(&p, PB_DMA(dst.offset), 4,
+				 PB_E(PB_T(OFF, 0), PB_T(CONST, 64),
+				      PB_OP(MUL), PB_T(OFF, 1), PB_OP(ADD)));
+			pb_patch(&p, PB_DMA(src.size), 4,
+				 PB_E(PB_T(LEN, 0), PB_T(CONST, 1), PB_OP(SUB),
+				      PB_T(CONST, 64), PB_OP(MUL),
+				      PB_T(LEN, 1), PB_OP(ADD)));
+			pb_patch(&p, PB_DMA(dst.size), 4,
+				 PB_E(PB_T(LEN, 0), PB_T(CONST, 1), PB_OP(SUB),
+				      PB_T(CONST, 64), PB_OP(MUL),
+				      PB_T(LEN, 1), PB_OP(ADD)));
+		}
+		pb_block(&p, 0);
+		o = pb_template(&p, DLA_OP_DMA, 0);
+		tb_copy(o, tb_ref(3, 0, 640), tb_cmx(0, 0, 640), 640);
+		v[0] = 7, v[1] = 33;
+		pb_finish(&p, 5);
+		save_plan(dir, "plan-nested", &p, v, 2);
+
+		/* matmul over a dynamic token count, u16 patches */
+		pb_init(&p);
+		pb_symbol(&p, 1, 64);
+		pb_block(&p, 1);
+		pb_loop(&p, 0, 16, PB_E(PB_T(SYM, 0)));
+		d = pb_template(&p, DLA_OP_DPU, 0);
+		d->op = VPUX_DPU_OP_MATMUL;
+		d->in_c = 32, d->in_w = 1, d->out_c = 16, d->out_w = 1;
+		d->in.index = 1;
+		d->in2 = tb_ref(3, 0, 32 * 16);
+		d->out.index = 2;
+		tb_dpu_quant(d);
+		pb_patch(&p, PB_DPU(in_h), 2, PB_E(PB_T(LEN, 0)));
+		pb_patch(&p, PB_DPU(out_h), 2, PB_E(PB_T(LEN, 0)));
+		pb_patch(&p, PB_DPU(in.offset), 4, PB_E(PB_T(OFF, 0),
+			 PB_T(CONST, 32), PB_OP(MUL)));
+		pb_patch(&p, PB_DPU(in.size), 4, PB_E(PB_T(LEN, 0),
+			 PB_T(CONST, 32), PB_OP(MUL)));
+		pb_patch(&p, PB_DPU(out.offset), 4, PB_E(PB_T(OFF, 0),
+			 PB_T(CONST, 16), PB_OP(MUL)));
+		pb_patch(&p, PB_DPU(out.size), 4, PB_E(PB_T(LEN, 0),
+			 PB_T(CONST, 16), PB_OP(MUL)));
+		v[0] = 37;
+		pb_finish(&p, 5);
+		save_plan(dir, "plan-tokens", &p, v, 1);
+	}
 	return 0;
 }

@@ -129,8 +129,8 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 	case 1: t->d->version_major = 2; break;
 	case 2: t->d->version_minor = DLA_TASK_VERSION_MINOR + 1; break;
 	case 3: t->d->header_size = 64; break;
-	case 4: t->d->flags = 1; break;
-	case 5: t->d->reserved[5] = 1; break;
+	case 4: t->d->flags = 2; break;
+	case 5: t->d->reserved[2] = 1; break;
 	case 6: f->list[0].size = sizeof(struct dla_task_desc) - 4; break;
 	case 7: t->d->num_barriers = DLA_MAX_BARRIERS + 1; break;
 	case 8: t->d->barriers_offset = (dla_u32)t->size - 8; break;

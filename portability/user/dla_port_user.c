@@ -37,6 +37,7 @@ struct dla_user_task {
 	struct dla_user_task *next;	/* DLA_USER_QUEUED */
 	struct dla_task *task;		/* the prepared task, in @mem */
 	void *mem;
+	unsigned int mem_size;		/* bytes at @mem (measured) */
 	unsigned int n;
 	struct dla_user_buf list[DLA_MAX_ADDR_ENTRIES];
 };
@@ -569,6 +570,7 @@ static int dla_user_prepare(struct dla_user_dev *d, struct dla_user_task *t)
 		return ret;
 	if (posix_memalign(&t->mem, 8, size))
 		return -DLA_ERR_BUSY;
+	t->mem_size = size;
 	return dla_task_prepare(d->engine, t, t->mem, size, &t->task);
 }
 
@@ -669,6 +671,18 @@ int dla_user_status(struct dla_user_dev *d, int handle,
 	} else {
 		ret = dla_task_result(t->task, st);
 	}
+	pthread_mutex_unlock(&d->lock);
+	return ret;
+}
+
+int dla_user_task_bytes(struct dla_user_dev *d, int handle)
+{
+	struct dla_user_task *t;
+	int ret;
+
+	pthread_mutex_lock(&d->lock);
+	t = dla_user_lookup(d, handle);
+	ret = t ? (int)t->mem_size : -DLA_ERR_NOENT;
 	pthread_mutex_unlock(&d->lock);
 	return ret;
 }

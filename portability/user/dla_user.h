@@ -81,6 +81,12 @@ int dla_user_wait(struct dla_user_dev *d, int handle, int timeout_ms);
 int dla_user_status(struct dla_user_dev *d, int handle,
 		    struct dla_task_status *st);
 
+/*
+ * Bytes of the prepared task's memory (what dla_task_measure() asked
+ * for): for a plan, constant in its loop counts.
+ */
+int dla_user_task_bytes(struct dla_user_dev *d, int handle);
+
 /* Device cycles of op @index of engine kind @kind (enum dla_op_kind). */
 int dla_user_op_cycles(struct dla_user_dev *d, int handle, unsigned int kind,
 		       unsigned int index, uint32_t *cycles);

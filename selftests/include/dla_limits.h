@@ -41,6 +41,28 @@
 #define DLA_MAX_ADDR_ENTRIES		256u
 #endif
 
+/*
+ * Plans (Documentation/dynamic-shapes.rst): bytes of one plan, its blocks
+ * and templates, the ops it may expand to in all (below 2^24, the op
+ * link encoding), and the window: expanded ops alive at once, a power of
+ * two of at most 128. The format fixes the rest (dla_task_format.h).
+ */
+#ifndef DLA_PLAN_SIZE_MAX
+#define DLA_PLAN_SIZE_MAX		8192u
+#endif
+#ifndef DLA_PLAN_MAX_BLOCKS
+#define DLA_PLAN_MAX_BLOCKS		16u
+#endif
+#ifndef DLA_PLAN_MAX_TEMPLATES
+#define DLA_PLAN_MAX_TEMPLATES		32u
+#endif
+#ifndef DLA_PLAN_MAX_EXPANDED
+#define DLA_PLAN_MAX_EXPANDED		(1u << 24)
+#endif
+#ifndef DLA_PLAN_WINDOW
+#define DLA_PLAN_WINDOW			32u
+#endif
+
 /* Engines the core drives (all kinds together); the hardware has <= 16. */
 #define DLA_MAX_ENGINES			16u
 

@@ -52,6 +52,13 @@ enum dla_err {
 	DLA_ERR_PRIORITY = 151,		/* priority out of range */
 	DLA_ERR_QUANT = 152,		/* DPU zero point, requant or clamp */
 	DLA_ERR_READONLY = 153,		/* op writes a read-only entry */
+	/* validation: plans (Documentation/dynamic-shapes.rst) */
+	DLA_ERR_PLAN_FORMAT = 160,	/* plan header/block/template malformed */
+	DLA_ERR_PLAN_DEPTH = 161,	/* loop nesting above the limit */
+	DLA_ERR_PLAN_EXPR = 162,	/* malformed expression */
+	DLA_ERR_PLAN_SYMBOL = 163,	/* symbol buffer short / value out of bounds */
+	DLA_ERR_PLAN_COUNT = 164,	/* loop count overflow: too many ops */
+	DLA_ERR_PLAN_PATCH = 165,	/* patch outside the record / fixed word */
 
 	/* run time */
 	DLA_ERR_ENGINE = 200,		/* engine reported ERROR */
@@ -62,6 +69,9 @@ enum dla_err {
 	 * than the port gives (it changed since dla_task_measure())
 	 */
 	DLA_ERR_CHANGED = 203,
+	/* a plan expression overflowed (or went below 0) / divided by 0 */
+	DLA_ERR_EXPR_OVERFLOW = 204,
+	DLA_ERR_EXPR_DIV0 = 205,
 };
 
 #endif /* DLA_ERR_H */

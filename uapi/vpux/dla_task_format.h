@@ -26,7 +26,11 @@
 
 #define DLA_TASK_MAGIC			0x4b534154u	/* "TASK" in memory */
 #define DLA_TASK_VERSION_MAJOR		1u
-#define DLA_TASK_VERSION_MINOR		0u
+#define DLA_TASK_VERSION_MINOR		1u	/* 1: plans */
+
+/* dla_task_desc.flags */
+#define DLA_TASK_F_PLAN			(1u << 0)	/* a plan, no static ops */
+#define DLA_TASK_FLAGS_ALL		DLA_TASK_F_PLAN
 
 /* Engine kinds, equal to VPUX_ENGINE_KIND_*; index of dla_task_desc.ops[] */
 enum dla_op_kind {
@@ -52,10 +56,15 @@ struct dla_op_list {
  * @version_major: DLA_TASK_VERSION_MAJOR (must be equal)
  * @version_minor: <= DLA_TASK_VERSION_MINOR
  * @header_size: sizeof(struct dla_task_desc)
- * @flags: none defined, 0
+ * @flags: DLA_TASK_F_*
  * @num_barriers: entries of the barrier table
  * @barriers_offset: byte offset of the barrier table in entry 0
  * @ops: per engine kind (enum dla_op_kind) op lists
+ * @plan_offset: with DLA_TASK_F_PLAN: byte offset of the plan in entry 0;
+ *	else 0
+ * @plan_size: with DLA_TASK_F_PLAN: bytes of the plan; else 0
+ * @sym_index: with DLA_TASK_F_PLAN: address-list entry (>= 1) of the
+ *	request's symbol buffer (u64 slots); else 0
  * @reserved: 0
  */
 struct dla_task_desc {
@@ -67,7 +76,10 @@ struct dla_task_desc {
 	dla_u32 num_barriers;
 	dla_u32 barriers_offset;
 	struct dla_op_list ops[DLA_OP_KINDS];
-	dla_u32 reserved[6];
+	dla_u32 plan_offset;
+	dla_u32 plan_size;
+	dla_u32 sym_index;
+	dla_u32 reserved[3];
 };
 
 /**
@@ -201,7 +213,150 @@ struct dla_shave_op {
 
 #define DLA_SHAVE_WINDOW_MAX		0x10000000u
 
+/*
+ * Plans (Documentation/dynamic-shapes.rst): loops over op templates whose
+ * fields are expressions over per-request symbols, expanded by the core
+ * while it schedules. A plan is, in this order: the header, n_symbols
+ * symbol records, n_blocks blocks, n_templates templates (each a
+ * dla_plan_template followed by a whole op record of its kind),
+ * n_patches patches, expr_words expression words.
+ */
+#define DLA_PLAN_MAGIC			0x4e414c50u	/* "PLAN" in memory */
+#define DLA_PLAN_MAX_SYMBOLS		16u
+#define DLA_PLAN_MAX_DEPTH		3u	/* loop nesting of a block */
+#define DLA_PLAN_MAX_BODY		8u	/* templates of one block */
+#define DLA_PLAN_MAX_PATCHES		16u	/* patches of one template */
+#define DLA_PLAN_MAX_EXPR		32u	/* words of one expression */
+#define DLA_PLAN_STACK			8u	/* expression stack depth */
+
+/**
+ * struct dla_plan_header - start of a plan
+ * @magic: DLA_PLAN_MAGIC
+ * @n_symbols: symbol records (<= DLA_PLAN_MAX_SYMBOLS); the symbol buffer
+ *	holds as many u64 slots
+ * @n_blocks: blocks, run one after the other
+ * @n_templates: op templates
+ * @n_patches: patches (all templates')
+ * @expr_words: u32 words of the expression pool
+ * @reserved: 0
+ */
+struct dla_plan_header {
+	dla_u32 magic;
+	dla_u32 n_symbols;
+	dla_u32 n_blocks;
+	dla_u32 n_templates;
+	dla_u32 n_patches;
+	dla_u32 expr_words;
+	dla_u32 reserved[2];
+};
+
+/**
+ * struct dla_plan_symbol - bounds a symbol's value must lie in
+ * @min: smallest value
+ * @max: largest value (the sizes were laid out for it)
+ */
+struct dla_plan_symbol {
+	dla_u32 min;
+	dla_u32 max;
+};
+
+/**
+ * struct dla_plan_loop - one loop level: the tiles of an axis
+ * @extent: first word of the extent's expression (symbols, constants)
+ * @len: words of that expression; 0 for an unused level
+ * @tile: tile size, >= 1; ceil(extent / tile) iterations, the last one a
+ *	tail of extent mod tile elements when that is not 0
+ */
+struct dla_plan_loop {
+	dla_u16 extent;
+	dla_u16 len;
+	dla_u32 tile;
+};
+
+/**
+ * struct dla_plan_block - a loop nest over a body of templates
+ * @depth: loop levels, 0..DLA_PLAN_MAX_DEPTH (0: one iteration)
+ * @first_template: index of the body's first template
+ * @n_templates: templates of the body, 1..DLA_PLAN_MAX_BODY, instantiated
+ *	in order for every iteration (innermost level fastest)
+ * @reserved: 0
+ * @loop: levels, outermost first; levels >= @depth all 0
+ */
+struct dla_plan_block {
+	dla_u32 depth;
+	dla_u32 first_template;
+	dla_u32 n_templates;
+	dla_u32 reserved;
+	struct dla_plan_loop loop[DLA_PLAN_MAX_DEPTH];
+};
+
+/**
+ * struct dla_plan_template - an op template, followed by its op record
+ * @kind: enum dla_op_kind of the record that follows
+ * @wait_mask: bit i: waits for the body's template i of the same
+ *	iteration (earlier templates only)
+ * @first_patch: index of its first patch
+ * @n_patches: patches applied, in order, to each instance
+ *
+ * The op record's deps are all 0: the plan says what waits for what.
+ */
+struct dla_plan_template {
+	dla_u32 kind;
+	dla_u32 wait_mask;
+	dla_u32 first_patch;
+	dla_u32 n_patches;
+};
+
+/**
+ * struct dla_plan_patch - write an expression's value into the record
+ * @offset: byte offset in the op record (past its deps; not a buffer
+ *	reference's index or flags word)
+ * @width: 4 (u32 word) or 2 (u16, value <= 65535); @offset a multiple
+ * @expr: first word of the expression
+ * @len: its words, 1..DLA_PLAN_MAX_EXPR
+ */
+struct dla_plan_patch {
+	dla_u16 offset;
+	dla_u16 width;
+	dla_u16 expr;
+	dla_u16 len;
+};
+
+/*
+ * Expression tokens (reverse Polish): opcode in bits 31..24, operand in
+ * 23..0. Unsigned 32-bit arithmetic, checked: overflow, a negative
+ * difference and division by zero fail the task.
+ */
+#define DLA_EXPR_TOKEN(op, arg)		(((dla_u32)(op) << 24) | (arg))
+#define DLA_EXPR_OP(tok)		((tok) >> 24)
+#define DLA_EXPR_ARG(tok)		((tok) & 0x00ffffffu)
+enum dla_expr_op {
+	DLA_EXPR_CONST = 1,		/* push arg */
+	DLA_EXPR_CONST32 = 2,		/* push the next word */
+	DLA_EXPR_SYM = 3,		/* push symbol arg */
+	DLA_EXPR_IDX = 4,		/* push loop level arg's tile index */
+	DLA_EXPR_OFF = 5,		/* ... its first element (idx * tile) */
+	DLA_EXPR_LEN = 6,		/* ... its elements (tail on the last) */
+	DLA_EXPR_ADD = 16,		/* a b -- a + b */
+	DLA_EXPR_SUB = 17,		/* a b -- a - b */
+	DLA_EXPR_MUL = 18,
+	DLA_EXPR_DIV = 19,
+	DLA_EXPR_MOD = 20,
+	DLA_EXPR_MIN = 21,
+	DLA_EXPR_MAX = 22,
+	DLA_EXPR_CDIV = 23,		/* a b -- ceil(a / b) */
+	/*
+	 * The same eight with the operand as b: a -- a op arg
+	 * (DLA_EXPR_ADD + DLA_EXPR_IMM is "add arg", ...)
+	 */
+	DLA_EXPR_IMM = 16,
+};
+
 DLA_STATIC_ASSERT(sizeof(struct dla_task_desc) == 72, "task desc size");
+DLA_STATIC_ASSERT(sizeof(struct dla_plan_header) == 32, "plan header");
+DLA_STATIC_ASSERT(sizeof(struct dla_plan_block) == 40, "plan block");
+DLA_STATIC_ASSERT(sizeof(struct dla_plan_template) == 16, "plan template");
+DLA_STATIC_ASSERT(sizeof(struct dla_plan_patch) == 8, "plan patch");
 DLA_STATIC_ASSERT(sizeof(struct dla_op_deps) == 36, "deps size");
 DLA_STATIC_ASSERT(sizeof(struct dla_dma_op) == 116, "dma op size");
 DLA_STATIC_ASSERT(sizeof(struct dla_dpu_op) % 4 == 0, "dpu op size");
