@@ -14,6 +14,7 @@
 #include "dla_user_priv.h"
 #include "dla_priv.h"
 #include "task_builder.h"
+#include "plan_builder.h"
 #include "vpux_ops.h"
 #include "vpux_shave_abi.h"
 #include "vpux_sim_host.h"
@@ -1500,6 +1501,152 @@ static void test_dpu_zero_conventions(void)
 	mdev_close(&m);
 }
 
+/* ---- a plan over a dynamic token count (Documentation/dynamic-shapes.rst) ---- */
+
+#define PT_K		32	/* features in */
+#define PT_OC		16	/* features out */
+#define PT_TILE		16	/* tokens per DPU op */
+#define PT_MAX		64	/* tokens the buffers are laid out for */
+
+/*
+ * One MLP layer over SYM0 tokens: per tile of 16 tokens a DPU MATMUL of
+ * [LEN0 x 32] by [16 x 32] weights into [LEN0 x 16], the tail tile
+ * shorter; entry 1 input, 2 weights, 3 output, 4 the symbol buffer.
+ */
+static void plan_mlp(struct pb *p)
+{
+	struct dla_dpu_op *d;
+
+	pb_init(p);
+	pb_symbol(p, 1, PT_MAX);
+	pb_block(p, 1);
+	pb_loop(p, 0, PT_TILE, PB_E(PB_T(SYM, 0)));
+	d = pb_template(p, DLA_OP_DPU, 0);
+	d->op = VPUX_DPU_OP_MATMUL;
+	d->in_c = PT_K, d->in_w = 1, d->out_c = PT_OC, d->out_w = 1;
+	d->in_zp = 7;
+	d->in.index = 1;
+	d->in2 = tb_ref(2, 0, PT_OC * PT_K);
+	d->out.index = 3;
+	tb_dpu_quant(d);
+	d->requant.shift = 4;
+	pb_patch(p, PB_DPU(in_h), 2, PB_E(PB_T(LEN, 0)));
+	pb_patch(p, PB_DPU(out_h), 2, PB_E(PB_T(LEN, 0)));
+	pb_patch(p, PB_DPU(in.offset), 4, PB_E(PB_T(OFF, 0), PB_I(MUL, PT_K)));
+	pb_patch(p, PB_DPU(in.size), 4, PB_E(PB_T(LEN, 0), PB_I(MUL, PT_K)));
+	pb_patch(p, PB_DPU(out.offset), 4,
+		 PB_E(PB_T(OFF, 0), PB_I(MUL, PT_OC)));
+	pb_patch(p, PB_DPU(out.size), 4, PB_E(PB_T(LEN, 0), PB_I(MUL, PT_OC)));
+	pb_finish(p, 4);
+}
+
+/*
+ * The CPU reference of the whole layer at @n tokens in one op: the rows
+ * of a matmul are independent, so the tiles and the tail must give the
+ * same bytes.
+ */
+static int plan_mlp_matches(const struct pb *p, unsigned int n,
+			    const struct mbuf *in, const struct mbuf *w,
+			    const unsigned char *out)
+{
+	static unsigned char ref[PT_MAX * PT_OC];
+	const struct dla_dpu_op *d = &p->tpl[0].rec.dpu;
+	struct vpux_hw_dpu_desc hd;
+	struct vpux_dpu_operands o;
+	unsigned int i;
+
+	memset(&hd, 0, sizeof(hd));
+	hd.op = d->op;
+	hd.flags = d->flags;
+	hd.in_c = PT_K, hd.in_h = (u16)n, hd.in_w = 1;
+	hd.out_c = PT_OC, hd.out_h = (u16)n, hd.out_w = 1;
+	hd.dilation_h = hd.dilation_w = hd.groups = 1;
+	hd.in_zp = d->in_zp;
+	hd.act_min = d->act_min;
+	hd.act_max = d->act_max;
+	hd.requant.mult = d->requant.mult;
+	hd.requant.shift = d->requant.shift;
+	memset(&o, 0, sizeof(o));
+	o.in = in->cpu;
+	o.in2 = w->cpu;
+	o.out = ref;
+	if (vpux_ref_dpu_run(&hd, &o))
+		return 0;
+	for (i = n * PT_OC; i < PT_MAX * PT_OC; i++)
+		if (out[i])
+			return 0;	/* wrote past the tokens */
+	return !memcmp(ref, out, n * PT_OC);
+}
+
+static void test_plan_mlp(struct mdev *m)
+{
+	static const unsigned int sizes[] = { 1, 15, 16, 17, 45, PT_MAX };
+	struct mbuf b[6];
+	struct dla_user_buf list[5], l2[5];
+	struct pb p;
+	unsigned int i, k;
+	int h, h2;
+
+	plan_mlp(&p);
+	mbuf_alloc(m, &b[0], PT_MAX * PT_K, 0);
+	mbuf_alloc(m, &b[1], PT_OC * PT_K, 0);
+	mbuf_alloc(m, &b[2], PT_MAX * PT_OC, 0);
+	mbuf_alloc(m, &b[3], 8, 0);
+	mbuf_alloc(m, &b[4], PT_MAX * PT_OC, 0);
+	mbuf_alloc(m, &b[5], 8, 0);
+	fill(b[0].cpu, PT_MAX * PT_K, 11);
+	fill(b[1].cpu, PT_OC * PT_K, 12);
+	list[0] = (struct dla_user_buf){ 0, p.size, p.buf };
+	for (k = 0; k < 4; k++)
+		list[k + 1] = mbuf_entry(&b[k]);
+	/* the tile size, the sizes 1 (min), 64 (max) and tails */
+	for (i = 0; i < DLA_ARRAY_SIZE(sizes); i++) {
+		struct dla_task_status st;
+		u64 n = sizes[i];
+
+		memset(b[2].cpu, 0, b[2].size);
+		memcpy(b[3].cpu, &n, 8);
+		h = dla_user_submit(m->dev, list, 5, 0, 0);
+		run_steps(m);
+		st = mstatus(m, h);
+		tap_check(h >= 0 && st.state == DLA_TASK_DONE &&
+			  st.ops_done == (sizes[i] + PT_TILE - 1) / PT_TILE,
+			  "plan mlp %2u tokens: %u matmul tiles done (%d)",
+			  sizes[i], st.ops_done, st.error);
+		tap_check(plan_mlp_matches(&p, sizes[i], &b[0], &b[1],
+					   b[2].cpu),
+			  "plan mlp %2u tokens: bit-exact against the CPU "
+			  "reference of the whole layer", sizes[i]);
+		if (h >= 0)
+			dla_user_release(m->dev, h);
+	}
+	/* two requests of different sizes on the same task memory at once */
+	memcpy(l2, list, sizeof(l2));
+	l2[3] = mbuf_entry(&b[4]);
+	l2[4] = mbuf_entry(&b[5]);
+	memset(b[2].cpu, 0, b[2].size);
+	memset(b[4].cpu, 0, b[4].size);
+	{
+		u64 n1 = 61, n2 = 9;
+
+		memcpy(b[3].cpu, &n1, 8);
+		memcpy(b[5].cpu, &n2, 8);
+	}
+	h = dla_user_submit(m->dev, list, 5, 0, 0);
+	h2 = dla_user_submit(m->dev, l2, 5, 0, 0);
+	run_steps(m);
+	tap_check(h >= 0 && h2 >= 0 &&
+		  mstatus(m, h).state == DLA_TASK_DONE &&
+		  mstatus(m, h2).state == DLA_TASK_DONE &&
+		  plan_mlp_matches(&p, 61, &b[0], &b[1], b[2].cpu) &&
+		  plan_mlp_matches(&p, 9, &b[0], &b[1], b[4].cpu),
+		  "plan mlp: 61 and 9 tokens at once on one task memory, both "
+		  "bit-exact");
+	dla_user_release(m->dev, h);
+	dla_user_release(m->dev, h2);
+	free(p.buf);
+}
+
 int main(void)
 {
 	struct mdev m;
@@ -1511,6 +1658,7 @@ int main(void)
 	test_pipeline(&m, "step");
 	test_faults(&m);
 	test_queue(&m);
+	test_plan_mlp(&m);
 	mdev_close(&m);
 	test_overlap();
 	test_dpu_extents();
