@@ -234,6 +234,26 @@ out:
 }
 
 /*
+ * The kernel mapping of address-list entry @index (>= 1) for the engine
+ * core's dla_data_read() in dla_task_prepare(): a plan's symbol buffer
+ * (Documentation/dynamic-shapes.rst). Called in the SUBMIT ioctl without
+ * the device lock, like the task BO's own mapping, which lasts as long as
+ * the BO (vpux_bo_kmap()). NULL for memory the CPU cannot map: the core
+ * then refuses the plan (PLAN_SYMBOL).
+ */
+static const void *vpux_job_entry_map(const struct vpux_fw_task_in *in,
+				      u32 index)
+{
+	const struct vpux_job *job = container_of_const(in, struct vpux_job,
+							task_in);
+	void *vaddr;
+
+	if (vpux_bo_kmap(to_vpux_bo(job->bos[job->ent[index].bo]), &vaddr))
+		return NULL;
+	return vaddr + job->ent[index].offset;
+}
+
+/*
  * Have the engine core validate the task once and build it into kernel
  * memory, reading the task BO through its kernel mapping. A task the core
  * refuses still becomes a job, which completes with the core's error at
@@ -252,6 +272,7 @@ static int vpux_job_prepare_task(struct vpux_job *job,
 	if (ret)
 		return ret;
 	job->task_in.cpu = vaddr + task->offset;
+	job->task_in.map = vpux_job_entry_map;
 	ret = vpux_fw_prepare(job->vdev, &job->task_in, &job->task_mem,
 			      &job->task);
 	/* headed: the firmware validates and builds it again from a copy */
@@ -261,6 +282,7 @@ static int vpux_job_prepare_task(struct vpux_job *job,
 			ret = -EINVAL;
 	}
 	job->task_in.cpu = NULL;
+	job->task_in.map = NULL;
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret == -DLA_ERR_READONLY) {

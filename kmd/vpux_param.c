@@ -59,8 +59,11 @@ VPUX_CORE_ERR(ARGS_SIZE); VPUX_CORE_ERR(WINDOW); VPUX_CORE_ERR(MISSING_REF);
 VPUX_CORE_ERR(UNUSED_REF); VPUX_CORE_ERR(CTX); VPUX_CORE_ERR(PRIORITY);
 VPUX_CORE_ERR(QUANT);
 VPUX_CORE_ERR(READONLY);
+VPUX_CORE_ERR(PLAN_FORMAT); VPUX_CORE_ERR(PLAN_DEPTH); VPUX_CORE_ERR(PLAN_EXPR);
+VPUX_CORE_ERR(PLAN_SYMBOL); VPUX_CORE_ERR(PLAN_COUNT); VPUX_CORE_ERR(PLAN_PATCH);
 VPUX_CORE_ERR(ENGINE); VPUX_CORE_ERR(MMU_FAULT); VPUX_CORE_ERR(ABORTED);
 VPUX_CORE_ERR(CHANGED);
+VPUX_CORE_ERR(EXPR_OVERFLOW); VPUX_CORE_ERR(EXPR_DIV0);
 static_assert(DLA_MAX_ADDR_ENTRIES == DRM_VPUX_MAX_ADDR_ENTRIES);
 
 static int vpux_param_value(struct vpux_device *vdev,
@@ -102,6 +105,13 @@ static int vpux_param_value(struct vpux_device *vdev,
 		break;
 	case DRM_VPUX_PARAM_CAPABILITIES:
 		*value = vpux_uapi_caps(vpux_reg_read(vdev, VPUX_REG_CAPS));
+		/*
+		 * plans: the driver's core reads the symbol buffer; the
+		 * firmware's port reads entry 0 only (headed mode refuses
+		 * them, PLAN_SYMBOL)
+		 */
+		if (!vdev->mc.on)
+			*value |= DRM_VPUX_CAP_PLANS;
 		break;
 	case DRM_VPUX_PARAM_CLOCK_KHZ:
 		*value = vpux_reg_read(vdev, VPUX_REG_CLOCK_KHZ);

@@ -1504,7 +1504,7 @@ static void mutate(struct thr *t, unsigned char *task, size_t size, struct tb *t
 			switch (below(t, 5)) {
 			case 0: op->reserved = 1; break;
 			case 1: op->flags = rand_u32(t); break;
-			case 2: tb->d->flags = 1u << below(t, 32); break;
+			case 2: tb->d->flags = 1u << (1 + below(t, 31)); break;
 			case 3: tb->d->version_minor++; break;
 			default: tb->d->reserved[below(t, 3)] = 1; break;
 			}

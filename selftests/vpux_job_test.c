@@ -16,6 +16,7 @@
 #include "kselftest_harness.h"
 #include "vpux_common.h"
 #include "task_builder.h"
+#include "plan_builder.h"
 #include "vpux_job_util.h"
 
 #define SZ 8192
@@ -445,7 +446,7 @@ TEST_F(job, corrupt_task_is_refused_by_the_core)
 	static const struct { size_t off; __u32 val; int err; } cases[] = {
 		{ 0, 0x12345678, -101 },	/* magic: DLA_ERR_BAD_MAGIC */
 		{ 4, 2, -102 },			/* major version */
-		{ 12, 1, -104 },		/* flags: reserved */
+		{ 12, 2, -104 },		/* flags: reserved (1 = plan) */
 		{ 24, 1u << 20, -105 },		/* DMA op count */
 	};
 	struct drm_vpux_submit s;
@@ -2154,6 +2155,168 @@ TEST_F_TIMEOUT(job, max_ops_per_task, 120)
 			EXPECT_EQ(0, self->b.map[0]);
 		}
 	}
+}
+
+/* ---- plans: a dynamic axis bound per job (uapi 1.9) ---- */
+
+#define PLAN_ROW	16u
+#define PLAN_MAX	(SZ / PLAN_ROW)
+
+static int plans_supported(int fd)
+{
+	__u64 caps = 0;
+
+	return !vpux_get_param(fd, DRM_VPUX_PARAM_CAPABILITIES, &caps) &&
+	       (caps & DRM_VPUX_CAP_PLANS);
+}
+
+/*
+ * The row copy of a -> b over SYM0 rows in tiles of 8 into the task BO;
+ * entry 3 (c) is the symbol buffer. Returns the task's size.
+ */
+static size_t plan_task(struct bo *task, unsigned int breakage)
+{
+	struct pb p;
+	size_t size;
+
+	pb_row_copy(&p, 1, PLAN_MAX, 8, PLAN_ROW);
+	if (breakage == 1)
+		p.blk[0].depth = DLA_PLAN_MAX_DEPTH + 1;
+	if (breakage == 2) {
+		p.blk[0].depth = 2;
+		p.blk[0].loop[1].tile = 1;
+		p.blk[0].loop[1].len = 2;
+		p.blk[0].loop[1].extent = (dla_u16)pb_expr(&p,
+			PB_E(PB_OP(CONST32), 0xffffffffu));
+	}
+	pb_finish(&p, 3);
+	memcpy(task->map, p.buf, p.size);
+	size = p.size;
+	free(p.buf);
+	return size;
+}
+
+static int plan_run(struct __test_metadata *_metadata, int fd,
+		    struct bo *task, size_t size, struct drm_vpux_buf *list,
+		    struct drm_vpux_wait *w)
+{
+	struct drm_vpux_submit s;
+
+	submit_args(&s, task, 0, size, list, 3);
+	if (vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s))
+		return -1;
+	return job_wait(fd, s.seqno, 5000000000ll, w);
+}
+
+TEST_F(job, plan_runs_at_every_size)
+{
+	static const __u64 sizes[] = { 1, 7, 8, 13, 100, PLAN_MAX };
+	struct drm_vpux_wait w;
+	size_t size, i, k;
+
+	if (!plans_supported(self->fd))
+		SKIP(return, "no DRM_VPUX_CAP_PLANS");
+	size = plan_task(&self->task, 0);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		int same = 1;
+
+		memset(self->b.map, 0, SZ);
+		memcpy(self->c.map, &sizes[i], 8);
+		ASSERT_EQ(0, plan_run(_metadata, self->fd, &self->task, size,
+				      self->list, &w));
+		EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status)
+			TH_LOG("%llu rows: error %d", (unsigned long long)sizes[i],
+			       w.error);
+		for (k = 0; k < SZ; k++)
+			same &= self->b.map[k] ==
+				(k < sizes[i] * PLAN_ROW ? self->a.map[k] : 0);
+		EXPECT_TRUE(same) TH_LOG("%llu rows: not exactly copied",
+					 (unsigned long long)sizes[i]);
+	}
+}
+
+TEST_F(job, forged_plan_is_refused_by_the_core)
+{
+	static const struct { unsigned int breakage; __u64 n; __u32 sym_size;
+			      int err; } cases[] = {
+		{ 0, PLAN_MAX + 1, SZ, -163 },	/* symbol above its max */
+		{ 0, 0, SZ, -163 },		/* below its min */
+		{ 0, 5, 4, -163 },		/* symbol buffer too short */
+		{ 1, 5, SZ, -161 },		/* nesting past the limit */
+		{ 2, 5, SZ, -164 },		/* loop count overflow */
+	};
+	struct drm_vpux_wait w;
+	unsigned int i;
+	size_t size;
+
+	if (!plans_supported(self->fd))
+		SKIP(return, "no DRM_VPUX_CAP_PLANS");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size = plan_task(&self->task, cases[i].breakage);
+		memset(self->b.map, 0, SZ);
+		memcpy(self->c.map, &cases[i].n, 8);
+		self->list[2].size = cases[i].sym_size;
+		ASSERT_EQ(0, plan_run(_metadata, self->fd, &self->task, size,
+				      self->list, &w));
+		EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status)
+			TH_LOG("case %u", i);
+		EXPECT_EQ(cases[i].err, w.error) TH_LOG("case %u", i);
+		EXPECT_EQ(0, self->b.map[0]) TH_LOG("case %u: ran", i);
+	}
+	self->list[2].size = SZ;
+	/* the same buffers sized for 100 rows: fine at 100, refused at max */
+	size = plan_task(&self->task, 0);
+	self->list[1].size = 100 * PLAN_ROW;
+	{
+		__u64 n = PLAN_MAX;
+
+		memcpy(self->c.map, &n, 8);
+		ASSERT_EQ(0, plan_run(_metadata, self->fd, &self->task, size,
+				      self->list, &w));
+		EXPECT_EQ(-140, w.error);	/* DLA_ERR_BUF_RANGE at max */
+		n = 100;
+		memcpy(self->c.map, &n, 8);
+		ASSERT_EQ(0, plan_run(_metadata, self->fd, &self->task, size,
+				      self->list, &w));
+		EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	}
+}
+
+TEST_F(job, two_plan_jobs_of_different_sizes_share_a_task)
+{
+	struct drm_vpux_buf l2[3];
+	struct drm_vpux_submit s1, s2;
+	struct drm_vpux_wait w1, w2;
+	struct bo d2, sym2;
+	__u64 n1 = 300, n2 = 77;
+	size_t size, k;
+	int same = 1;
+
+	if (!plans_supported(self->fd))
+		SKIP(return, "no DRM_VPUX_CAP_PLANS");
+	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &d2));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &sym2));
+	size = plan_task(&self->task, 0);
+	memset(self->b.map, 0, SZ);
+	memset(d2.map, 0, SZ);
+	memcpy(self->c.map, &n1, 8);
+	memcpy(sym2.map, &n2, 8);
+	memcpy(l2, self->list, sizeof(l2));
+	l2[1].handle = d2.handle;
+	l2[2] = (struct drm_vpux_buf){ .handle = sym2.handle, .size = 8 };
+	submit_args(&s1, &self->task, 0, size, self->list, 3);
+	submit_args(&s2, &self->task, 0, size, l2, 3);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s1));
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s2));
+	ASSERT_EQ(0, job_wait(self->fd, s1.seqno, 5000000000ll, &w1));
+	ASSERT_EQ(0, job_wait(self->fd, s2.seqno, 5000000000ll, &w2));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w1.status);
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w2.status);
+	for (k = 0; k < SZ; k++) {
+		same &= self->b.map[k] == (k < n1 * PLAN_ROW ? self->a.map[k] : 0);
+		same &= d2.map[k] == (k < n2 * PLAN_ROW ? self->a.map[k] : 0);
+	}
+	EXPECT_TRUE(same);
 }
 
 TEST_HARNESS_MAIN

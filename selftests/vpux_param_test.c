@@ -113,7 +113,8 @@ TEST_F(dev, param_caps_clock)
 	EXPECT_EQ(0ull, caps & ~(__u64)(DRM_VPUX_CAP_DMA_4D | DRM_VPUX_CAP_DPU_INT8 |
 				     DRM_VPUX_CAP_SHAVE | DRM_VPUX_CAP_MMU |
 				     DRM_VPUX_CAP_CYCLES |
-				     DRM_VPUX_CAP_FAULT_INJECT));
+				     DRM_VPUX_CAP_FAULT_INJECT |
+				     DRM_VPUX_CAP_PLANS));
 	EXPECT_NE(0ull, caps & DRM_VPUX_CAP_MMU);
 	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_CLOCK_KHZ, &khz));
 	EXPECT_NE(0ull, khz);

@@ -547,7 +547,8 @@ static void spoil(struct wk *w, struct tb *tb, int kind)
 		tb->d->version_major = DLA_TASK_VERSION_MAJOR + 1 + below(w, 100);
 		break;
 	case K_RESERVED:
-		tb->d->flags = 1u << below(w, 32);
+		/* bit 0 is DLA_TASK_F_PLAN (refused otherwise: PLAN_FORMAT) */
+		tb->d->flags = 1u << (1 + below(w, 31));
 		break;
 	case K_TOO_MANY_OPS:
 		tb->d->ops[DLA_OP_DMA].count = DLA_MAX_OPS_PER_TASK + 1 + below(w, 1 << 20);

@@ -69,10 +69,30 @@ static void *vpux_fw_range(void *task_data, dla_u64 index, dla_u32 size,
 	return (void *)t->cpu + offset;
 }
 
+/*
+ * Entries other than 0 are read, never written: a plan's symbol buffer,
+ * through the submitter's mapping of its BO (vpux_fw_task_in.map).
+ */
+static const void *vpux_fw_range_ro(void *task_data, dla_u64 index,
+				    dla_u32 size, dla_u64 offset)
+{
+	const struct vpux_fw_task_in *t = task_data;
+	const void *base;
+
+	if (!index)
+		return vpux_fw_range(task_data, index, size, offset);
+	if (!t || index >= t->count || !t->map ||
+	    offset > t->list[index].size ||
+	    size > t->list[index].size - offset)
+		return NULL;
+	base = t->map(t, index);
+	return base ? base + offset : NULL;
+}
+
 dla_s32 dla_data_read(void *driver_context, void *task_data, dla_u64 src,
 		      void *dst, dla_u32 size, dla_u64 offset)
 {
-	const void *p = vpux_fw_range(task_data, src, size, offset);
+	const void *p = vpux_fw_range_ro(task_data, src, size, offset);
 
 	if (!p)
 		return -DLA_ERR_BUF_RANGE;

@@ -31,11 +31,15 @@ struct vpux_fw_buf {
  * struct vpux_fw_task_in - a task as dla_task_prepare() reads it (task_data)
  * @count: entries in @list; entry 0 is the task memory
  * @cpu: kernel mapping of entry 0, which the core reads once
+ * @map: kernel mapping of entry @index (>= 1), or NULL if it has none: the
+ *	core reads a plan's symbol buffer (Documentation/dynamic-shapes.rst)
+ *	through it, once, in dla_task_prepare(); process context, may sleep
  * @list: device address and size of each entry
  */
 struct vpux_fw_task_in {
 	u32 count;
 	const void *cpu;
+	const void *(*map)(const struct vpux_fw_task_in *in, u32 index);
 	struct vpux_fw_buf list[DRM_VPUX_MAX_ADDR_ENTRIES];
 };
 

@@ -304,13 +304,14 @@ static void check_json_dev(json_object *o, const struct dev *d, const char *how)
 	if (json_object_object_get_ex(o, "capability_names", &x)) {
 		static const char *const names[] = {
 			"dma-4d", "dpu-int8", "shave", "mmu", "cycles", "fault-inject",
+			"plans",
 		};
 		uint64_t caps = d->v[param_index(DRM_VPUX_PARAM_CAPABILITIES)];
 		uint64_t from_names = 0;
 		size_t k, c;
 
 		for (k = 0; k < json_object_array_length(x); k++)
-			for (c = 0; c < 6; c++)
+			for (c = 0; c < 7; c++)
 				if (!strcmp(json_object_get_string(json_object_array_get_idx(x, k)),
 					    names[c]))
 					from_names |= 1ull << c;

@@ -78,7 +78,7 @@ static const struct param_desc {
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
 
 static const char *const cap_names[] = {
-	"dma-4d", "dpu-int8", "shave", "mmu", "cycles", "fault-inject",
+	"dma-4d", "dpu-int8", "shave", "mmu", "cycles", "fault-inject", "plans",
 };
 #define NCAPS (sizeof(cap_names) / sizeof(cap_names[0]))
 

@@ -23,7 +23,7 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
 #define DRM_VPUX_UAPI_VERSION_MAJOR	1
-#define DRM_VPUX_UAPI_VERSION_MINOR	8
+#define DRM_VPUX_UAPI_VERSION_MINOR	9
 
 #define DRM_VPUX_GET_PARAM		0x00
 #define DRM_VPUX_BO_CREATE		0x01
@@ -99,6 +99,12 @@ extern "C" {
 #define DRM_VPUX_CAP_CYCLES		(1ull << 4)
 /* DRM_VPUX_CAP_FAULT_INJECT: the device supports fault injection */
 #define DRM_VPUX_CAP_FAULT_INJECT	(1ull << 5)
+/*
+ * DRM_VPUX_CAP_PLANS (uapi 1.9): tasks may be plans (task format minor 1,
+ * Documentation/dynamic-shapes.rst) whose symbol buffer is one of the
+ * job's buffers; the engine core reads and checks it at SUBMIT
+ */
+#define DRM_VPUX_CAP_PLANS		(1ull << 6)
 
 /**
  * struct drm_vpux_get_param - query one device parameter
@@ -529,10 +535,22 @@ struct drm_vpux_op_time {
  *	invalid
  * @DRM_VPUX_CORE_ERR_READONLY: an op would write a buffer the device may
  *	only read (the kernel fails SUBMIT with -EACCES instead)
+ * @DRM_VPUX_CORE_ERR_PLAN_FORMAT: plan header, block or template malformed
+ *	(uapi 1.9, Documentation/dynamic-shapes.rst)
+ * @DRM_VPUX_CORE_ERR_PLAN_DEPTH: plan loops nested past the limit (3)
+ * @DRM_VPUX_CORE_ERR_PLAN_EXPR: malformed plan expression
+ * @DRM_VPUX_CORE_ERR_PLAN_SYMBOL: symbol buffer missing or short, or a
+ *	value outside 32 bits or outside its bounds
+ * @DRM_VPUX_CORE_ERR_PLAN_COUNT: loop count overflow: the plan expands to
+ *	too many ops
+ * @DRM_VPUX_CORE_ERR_PLAN_PATCH: patch outside its op record, or on a
+ *	word that may not vary
  * @DRM_VPUX_CORE_ERR_ENGINE: an engine reported an error
  * @DRM_VPUX_CORE_ERR_MMU_FAULT: an op raised an MMU fault
  * @DRM_VPUX_CORE_ERR_ABORTED: the task was aborted (hang, teardown)
  * @DRM_VPUX_CORE_ERR_CHANGED: the task memory changed while it was read
+ * @DRM_VPUX_CORE_ERR_EXPR_OVERFLOW: a plan expression overflowed (uapi 1.9)
+ * @DRM_VPUX_CORE_ERR_EXPR_DIV0: a plan expression divided by zero
  *
  * Codes below 100 are about a call into the core, 100..199 name the rule
  * of task validation that failed (Documentation/engine-core.rst), 200 and
@@ -577,10 +595,18 @@ enum drm_vpux_core_error {
 	DRM_VPUX_CORE_ERR_PRIORITY = 151,
 	DRM_VPUX_CORE_ERR_QUANT = 152,
 	DRM_VPUX_CORE_ERR_READONLY = 153,
+	DRM_VPUX_CORE_ERR_PLAN_FORMAT = 160,
+	DRM_VPUX_CORE_ERR_PLAN_DEPTH = 161,
+	DRM_VPUX_CORE_ERR_PLAN_EXPR = 162,
+	DRM_VPUX_CORE_ERR_PLAN_SYMBOL = 163,
+	DRM_VPUX_CORE_ERR_PLAN_COUNT = 164,
+	DRM_VPUX_CORE_ERR_PLAN_PATCH = 165,
 	DRM_VPUX_CORE_ERR_ENGINE = 200,
 	DRM_VPUX_CORE_ERR_MMU_FAULT = 201,
 	DRM_VPUX_CORE_ERR_ABORTED = 202,
 	DRM_VPUX_CORE_ERR_CHANGED = 203,
+	DRM_VPUX_CORE_ERR_EXPR_OVERFLOW = 204,
+	DRM_VPUX_CORE_ERR_EXPR_DIV0 = 205,
 };
 
 /*
