@@ -15,7 +15,8 @@
 
 #define VPUX_CAPS_ALL	(VPUX_CAP_DMA_4D | VPUX_CAP_DPU_INT8 | VPUX_CAP_SHAVE | \
 			 VPUX_CAP_MMU | VPUX_CAP_CYCLE_COUNTER | \
-			 VPUX_CAP_FAULT_INJECT | VPUX_CAP_CMX_CLEAR)
+			 VPUX_CAP_FAULT_INJECT | VPUX_CAP_CMX_CLEAR | \
+			 VPUX_CAP_POWER)
 
 /* The interrupt bits the host's IRQ_MASK keeps. */
 #define VPUX_IRQ_HOST	(VPUX_IRQ_ALL | VPUX_IRQ_MC)
@@ -126,6 +127,7 @@ struct vpux_sim *vpux_sim_create(const struct vpux_sim_config *cfg,
 	sim->env = env;
 	sim->n_engines = cfg->n_dma + cfg->n_dpu + cfg->n_shave;
 	sim->cmx_base = VPUX_DEFAULT_CMX_BASE;
+	sim->pwr_ctrl = VPUX_PWR_ON;
 	sim->cmx_bytes = (u64)cfg->n_tiles * cfg->cmx_size;
 	for (e = 0; e < sim->n_engines; e++)
 		sim_engine_init(sim, e);
@@ -374,6 +376,72 @@ void vpux_sim_reset_npu(struct vpux_sim *sim)
 	sim_tlb_invalidate(sim, ~0u);
 }
 
+/* ---- power ---- */
+
+/* The always-on domain: identity, the cycle counter, PWR_*. */
+static bool pwr_always_on(u32 off)
+{
+	return off <= VPUX_REG_SERIAL || off == VPUX_REG_CYCLES_LO ||
+	       off == VPUX_REG_CYCLES_HI ||
+	       (off >= VPUX_REG_PWR_CTRL && off <= VPUX_REG_PWR_OFF_COUNT);
+}
+
+/*
+ * An access to @off reaches its register: true, or false (counted) when
+ * the register's domain is off.
+ */
+static bool pwr_reachable(struct vpux_sim *sim, u32 off)
+{
+	if ((sim->pwr_ctrl & VPUX_PWR_ON) || pwr_always_on(off))
+		return true;
+	sim->pwr_violations++;
+	return false;
+}
+
+/*
+ * Power the switchable domain off: what runs there is cut (a violation:
+ * the driver should have let it finish), and its registers lose their
+ * state. Powering on finds them as this left them: at reset values.
+ */
+static void pwr_off(struct vpux_sim *sim)
+{
+	u32 e, c;
+
+	for (e = 0; e < sim->n_engines; e++)
+		if (eng_busy(&sim->eng[e]))
+			sim->pwr_violations++;
+	if (sim->clr.busy)
+		sim->pwr_violations++;
+	if (sim->mc.ctrl & VPUX_MC_CTRL_RUN)
+		sim->pwr_violations++;
+	vpux_sim_reset_npu(sim);
+	vpux_sim_mc_reset(sim);
+	sim->irq_mask = 0;
+	for (c = 0; c < VPUX_MAX_CTX_SLOTS; c++) {
+		sim->mmu_pt_lo[c] = 0;
+		sim->mmu_pt_hi[c] = 0;
+		sim->mmu_ctrl[c] = 0;
+	}
+	for (e = 0; e < sim->n_engines; e++) {
+		sim->eng[e].ctx = 0;
+		memset(sim->eng[e].param, 0, sizeof(sim->eng[e].param));
+	}
+	sim->pwr_ctrl = 0;
+	sim->pwr_off_count++;
+}
+
+static void pwr_ctrl_write(struct vpux_sim *sim, u32 val)
+{
+	bool on = val & VPUX_PWR_ON;
+
+	if (on == !!(sim->pwr_ctrl & VPUX_PWR_ON))
+		return;
+	if (on)
+		sim->pwr_ctrl = VPUX_PWR_ON;
+	else
+		pwr_off(sim);
+}
+
 /* ---- register access ---- */
 
 static u32 eng_reg_read(struct vpux_sim *sim, u32 e, u32 reg)
@@ -428,6 +496,8 @@ u32 vpux_sim_reg_read_locked(struct vpux_sim *sim, u32 off)
 {
 	const struct vpux_sim_config *cfg = &sim->cfg;
 
+	if (!pwr_reachable(sim, off))
+		return 0;
 	if (off >= VPUX_REG_ENGINE_BASE) {
 		u32 e = (off - VPUX_REG_ENGINE_BASE) / VPUX_REG_ENGINE_STRIDE;
 
@@ -512,6 +582,13 @@ u32 vpux_sim_reg_read_locked(struct vpux_sim *sim, u32 off)
 		return lo32(sim->clr.busy);
 	case VPUX_REG_CMX_CLEAR_HI:
 		return hi32(sim->clr.busy);
+	case VPUX_REG_PWR_CTRL:
+	case VPUX_REG_PWR_STATUS:
+		return sim->pwr_ctrl;
+	case VPUX_REG_PWR_VIOLATIONS:
+		return sim->pwr_violations;
+	case VPUX_REG_PWR_OFF_COUNT:
+		return sim->pwr_off_count;
 	}
 	return 0;
 }
@@ -561,6 +638,8 @@ bool vpux_sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
 	u32 old = sim_pending(sim);
 	u32 e;
 
+	if (!pwr_reachable(sim, off))
+		return false;
 	if (off >= VPUX_REG_ENGINE_BASE) {
 		e = (off - VPUX_REG_ENGINE_BASE) / VPUX_REG_ENGINE_STRIDE;
 		if (e >= sim->n_engines)
@@ -622,6 +701,12 @@ bool vpux_sim_reg_write_locked(struct vpux_sim *sim, u32 off, u32 val,
 		return false;
 	case VPUX_REG_CMX_CLEAR_HI:
 		clr_request(sim, (u64)val << 32, kick);
+		return false;
+	case VPUX_REG_PWR_CTRL:
+		pwr_ctrl_write(sim, val);
+		return false;
+	case VPUX_REG_PWR_VIOLATIONS:
+		sim->pwr_violations = 0;
 		return false;
 	}
 	return false;

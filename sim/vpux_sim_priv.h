@@ -251,6 +251,9 @@ struct vpux_sim {
 	u32 mmu_pt_lo[VPUX_MAX_CTX_SLOTS];
 	u32 mmu_pt_hi[VPUX_MAX_CTX_SLOTS];
 	u32 mmu_ctrl[VPUX_MAX_CTX_SLOTS];
+	u32 pwr_ctrl;		/* VPUX_PWR_ON: the switchable domain is on */
+	u32 pwr_violations;	/* accesses to it while off, cut work */
+	u32 pwr_off_count;	/* power-offs since creation */
 	bool step_mode;
 	u64 seq;
 	struct vpux_sim_engine eng[VPUX_MAX_ENGINES];

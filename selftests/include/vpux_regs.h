@@ -47,6 +47,7 @@
 #define VPUX_CAP_FAULT_INJECT		(1u << 5)
 #define VPUX_CAP_CMX_CLEAR		(1u << 6)	/* CMX_CLEAR_LO/HI */
 #define VPUX_CAP_MGMT_CORE		(1u << 7)	/* VPUX_REG_MC_*, vpux_mc.h */
+#define VPUX_CAP_POWER			(1u << 8)	/* VPUX_REG_PWR_* */
 
 /* ---- interrupts, reset, time, faults ---- */
 #define VPUX_REG_IRQ_STATUS		0x0100u	/* latched; read-only */
@@ -68,6 +69,30 @@
  */
 #define VPUX_REG_CMX_CLEAR_LO		0x0130u
 #define VPUX_REG_CMX_CLEAR_HI		0x0134u
+
+/*
+ * ---- power (VPUX_CAP_POWER) ----
+ * The NPU has two power domains. The always-on one holds the identity
+ * registers (0x0000..0x003c), the cycle counter (CYCLES_LO/HI) and the
+ * PWR_* registers. Everything else is in the switchable domain: the
+ * engines, the MMU, interrupts and faults, fault injection, the CMX
+ * clear unit and the management core. CMX keeps its contents (retention).
+ *
+ * Writing PWR_CTRL without ON powers the domain off: every engine and the
+ * CMX clear stop as on VPUX_RESET_DEVICE, the management core is reset,
+ * and every register of the domain loses its state (IRQ_MASK and the
+ * MMU's page-table roots and enables read 0, cached walks are dropped).
+ * Writing ON powers it back on with those reset values. While the domain
+ * is off its registers read 0 and ignore writes, and each such access
+ * counts in PWR_VIOLATIONS, as does a power-off that cut an op or a
+ * clear short: a driver that counts none never touched a suspended NPU.
+ */
+#define VPUX_REG_PWR_CTRL		0x0140u	/* VPUX_PWR_ON */
+#define VPUX_REG_PWR_STATUS		0x0144u	/* RO: VPUX_PWR_ON while powered */
+#define VPUX_REG_PWR_VIOLATIONS		0x0148u	/* RO count; any write clears */
+#define VPUX_REG_PWR_OFF_COUNT		0x014cu	/* RO: power-offs since creation */
+
+#define VPUX_PWR_ON			(1u << 0)
 
 /* IRQ_STATUS bits: bit e (0..15) = global engine e finished an op */
 #define VPUX_IRQ_ENGINE(e)		(1u << (e))

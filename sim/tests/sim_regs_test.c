@@ -3,7 +3,7 @@
  * Register-level tests of the NPU model against a bare environment (no
  * host platform): identity, IRQ status/mask/W1C and when the line is
  * signalled, reset, engine reset, cycle counter latch, START/ABORT rules,
- * INJECT bookkeeping, MMU register masking.
+ * INJECT bookkeeping, MMU register masking, the power domains.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,7 +160,7 @@ static void test_identity(void)
 	tap_check(rd(VPUX_REG_REVISION) == (VPUX_HW_REV_MAJOR << 16 | VPUX_HW_REV_MINOR),
 		  "revision");
 	tap_check(rd(VPUX_REG_DEVICE_ID) == VPUX_HW_DEVICE_ID, "device id");
-	tap_check(rd(VPUX_REG_CAPS) == 0xff, "caps: all eight capabilities");
+	tap_check(rd(VPUX_REG_CAPS) == 0x1ff, "caps: all nine capabilities");
 	tap_check(rd(VPUX_REG_ENGINES) == (2 | 3 << 8 | 1 << 16), "engines 2/3/1");
 	tap_check(rd(VPUX_REG_TILES) == 2, "tiles");
 	tap_check(rd(VPUX_REG_CMX_SIZE) == 128 * 1024, "cmx size");
@@ -470,6 +470,52 @@ static void test_step_kick(void)
 	wr(VPUX_REG_IRQ_CLEAR, VPUX_IRQ_ALL);
 }
 
+static void test_power(void)
+{
+	u32 off0 = rd(VPUX_REG_PWR_OFF_COUNT);
+	u64 cyc;
+
+	tap_check(rd(VPUX_REG_PWR_STATUS) == VPUX_PWR_ON &&
+		  rd(VPUX_REG_PWR_VIOLATIONS) == 0, "powered on at creation");
+	wr(VPUX_REG_IRQ_MASK, VPUX_IRQ_ENGINE(0));
+	wr(VPUX_REG_MMU_PT_LO(1), 0x12345000);
+	wr(VPUX_REG_MMU_CTRL(1), VPUX_MMU_CTRL_ENABLE);
+	wr(VPUX_REG_PWR_CTRL, 0);
+	tap_check(rd(VPUX_REG_PWR_STATUS) == 0 &&
+		  rd(VPUX_REG_PWR_OFF_COUNT) == off0 + 1, "power off");
+	tap_check(rd(VPUX_REG_PWR_VIOLATIONS) == 0,
+		  "an idle power-off is no violation");
+	tap_check(rd(VPUX_REG_ID) == VPUX_ID_MAGIC &&
+		  rd(VPUX_REG_SERIAL) == 7, "identity reads while off");
+	cyc = rd(VPUX_REG_CYCLES_LO);
+	tap_check(rd(VPUX_REG_CYCLES_LO) == cyc && rd(VPUX_REG_PWR_VIOLATIONS) == 0,
+		  "the cycle counter is always on");
+	tap_check(erd(2, VPUX_ENG_KIND) == 0 && erd(5, VPUX_ENG_KIND) == 0,
+		  "switchable registers read 0 while off");
+	start_cmx_copy(0, 10);
+	tap_check(vpux_sim_run(sim) == 0, "START while off runs nothing");
+	tap_check(rd(VPUX_REG_PWR_VIOLATIONS) > 2,
+		  "accesses while off are counted (%u)",
+		  rd(VPUX_REG_PWR_VIOLATIONS));
+	wr(VPUX_REG_PWR_VIOLATIONS, 0);
+	tap_check(rd(VPUX_REG_PWR_VIOLATIONS) == 0, "any write clears the count");
+	wr(VPUX_REG_PWR_CTRL, VPUX_PWR_ON);
+	tap_check(rd(VPUX_REG_PWR_STATUS) == VPUX_PWR_ON, "power on");
+	tap_check(rd(VPUX_REG_IRQ_MASK) == 0 && rd(VPUX_REG_MMU_PT_LO(1)) == 0 &&
+		  rd(VPUX_REG_MMU_CTRL(1)) == 0,
+		  "IRQ_MASK and the MMU lost their state");
+	tap_check(erd(2, VPUX_ENG_KIND) == 1, "engines answer again");
+	start_cmx_copy(0, 10);
+	wr(VPUX_REG_PWR_CTRL, 0);
+	tap_check(rd(VPUX_REG_PWR_VIOLATIONS) == 1,
+		  "a power-off that cuts an op is a violation");
+	wr(VPUX_REG_PWR_CTRL, VPUX_PWR_ON);
+	tap_check(vpux_sim_run(sim) == 0 && erd(0, VPUX_ENG_STATUS) == 0,
+		  "the cut op never completes");
+	wr(VPUX_REG_PWR_VIOLATIONS, 0);
+	tap_check(env.lock_errors == 0, "lock discipline held throughout");
+}
+
 int main(void)
 {
 	struct vpux_sim_config cfg;
@@ -495,6 +541,7 @@ int main(void)
 	test_reset_mmu_regs();
 	test_yield();
 	test_step_kick();
+	test_power();
 
 	vpux_sim_destroy(sim);
 	return tap_finish();
