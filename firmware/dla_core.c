@@ -79,6 +79,12 @@ dla_s32 dla_register_driver(struct dla_engine **engine, void *mem,
 	return 0;
 }
 
+void dla_engines_lost_state(struct dla_engine *e)
+{
+	if (dla_engine_ok(e))
+		e->shadow_valid = 0;
+}
+
 void dla_unregister_driver(struct dla_engine *e)
 {
 	dla_u32 i, k, p;

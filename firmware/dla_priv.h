@@ -212,8 +212,9 @@ struct dla_engine {
 	 * Last value written to each engine's PARAM words: unchanged words
 	 * are not written again (MMIO is the expensive part of starting an
 	 * op). Bit e of shadow_valid: engine e's shadow is trustworthy;
-	 * cleared when the core resets the engine. A port that resets the
-	 * whole device re-registers the core.
+	 * cleared when the core resets the engine, or by
+	 * dla_engines_lost_state() after a power cycle. A port that resets
+	 * the whole device re-registers the core.
 	 */
 	dla_u32 shadow_valid;
 	dla_u64 shadow[DLA_MAX_ENGINES][VPUX_ENG_PARAM_WORDS / 2];

@@ -209,6 +209,16 @@ dla_s32 dla_isr_handler(struct dla_engine *engine);
 dla_s32 dla_process_events(struct dla_engine *engine, dla_u32 *task_complete);
 
 /**
+ * dla_engines_lost_state() - the engines' registers were lost
+ * @engine: instance from dla_register_driver(), no task on an engine
+ *
+ * For a port whose NPU was powered off and on again: the engines' PARAM
+ * words read 0 now, so what the core last wrote there is forgotten and
+ * the next op on each engine writes its whole descriptor.
+ */
+void dla_engines_lost_state(struct dla_engine *engine);
+
+/**
  * dla_poll_engines() - latch completions whose interrupt went missing
  * @engine: instance from dla_register_driver()
  *
