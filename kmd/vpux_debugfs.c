@@ -15,6 +15,10 @@
  *   job_timeout_ms  read/write: time a job may run without progress
  *                   before it is aborted (module parameter job_timeout_ms
  *                   is the default); tests shorten it
+ *   power           the NPU's power: PWR_STATUS, PWR_VIOLATIONS (register
+ *                   accesses to it while off: 0 unless the driver is
+ *                   wrong), PWR_OFF_COUNT, and the driver's runtime
+ *                   suspends and resumes; reading it does not wake it
  *   skip_readonly_check  read/write, N by default: Y lets SUBMIT pass jobs
  *                   that write a BO the device may only read (-EACCES
  *                   otherwise), so that tests reach the MMU's read-only
@@ -59,7 +63,55 @@ static int engines_show(struct seq_file *m, void *data)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(engines);
+
+static int engines_open(struct inode *inode, struct file *file)
+{
+	struct vpux_device *vdev = inode->i_private;
+	int ret;
+
+	/* the engines' registers answer only while the NPU is powered */
+	ret = vpux_pm_get(vdev);
+	if (ret)
+		return ret;
+	ret = single_open(file, engines_show, vdev);
+	if (ret)
+		vpux_pm_put(vdev);
+	return ret;
+}
+
+static int engines_release(struct inode *inode, struct file *file)
+{
+	vpux_pm_put(inode->i_private);
+	return single_release(inode, file);
+}
+
+static const struct file_operations engines_fops = {
+	.owner = THIS_MODULE,
+	.open = engines_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = engines_release,
+};
+
+static int power_show(struct seq_file *m, void *data)
+{
+	struct vpux_device *vdev = m->private;
+
+	if (!(vdev->hw.caps & VPUX_CAP_POWER)) {
+		seq_puts(m, "no power control\n");
+		return 0;
+	}
+	seq_printf(m, "status %s\nviolations %u\noff_count %u\nsuspends %d\nresumes %d\nsystem_suspends %d\n",
+		   vpux_reg_read(vdev, VPUX_REG_PWR_STATUS) & VPUX_PWR_ON ?
+		   "on" : "off",
+		   vpux_reg_read(vdev, VPUX_REG_PWR_VIOLATIONS),
+		   vpux_reg_read(vdev, VPUX_REG_PWR_OFF_COUNT),
+		   atomic_read(&vdev->pm.suspends),
+		   atomic_read(&vdev->pm.resumes),
+		   atomic_read(&vdev->pm.system_suspends));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(power);
 
 static int resets_show(struct seq_file *m, void *data)
 {
@@ -118,7 +170,7 @@ static ssize_t inject_write(struct file *f, const char __user *ubuf,
 	u32 n = vdev->hw.n_dma + vdev->hw.n_dpu + vdev->hw.n_shave;
 	unsigned int engine = 0, count = 0, arg = 1, kind;
 	char buf[64], name[16];
-	int fields;
+	int fields, ret;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
@@ -135,6 +187,9 @@ static ssize_t inject_write(struct file *f, const char __user *ubuf,
 	    engine >= n || count > 0xffff)
 		return -EINVAL;
 
+	ret = vpux_pm_get(vdev);
+	if (ret)
+		return ret;
 	vpux_reg_write(vdev, VPUX_REG_INJECT_ARG, arg);
 	vpux_reg_write(vdev, VPUX_REG_INJECT,
 		       engine << VPUX_INJECT_ENGINE_SHIFT |
@@ -146,6 +201,7 @@ static ssize_t inject_write(struct file *f, const char __user *ubuf,
 		   engine << VPUX_INJECT_ENGINE_SHIFT |
 		   kind << VPUX_INJECT_KIND_SHIFT |
 		   count << VPUX_INJECT_COUNT_SHIFT);
+	vpux_pm_put(vdev);
 	return len;
 }
 
@@ -218,6 +274,7 @@ static ssize_t fw_inject_write(struct file *f, const char __user *ubuf,
 	struct vpux_device *vdev = file_inode(f)->i_private;
 	char buf[16];
 	u32 kind;
+	int ret;
 
 	if (len >= sizeof(buf))
 		return -EINVAL;
@@ -232,7 +289,11 @@ static ssize_t fw_inject_write(struct file *f, const char __user *ubuf,
 		kind = VPUX_MC_INJECT_FREEZE;
 	else
 		return -EINVAL;
+	ret = vpux_pm_get(vdev);
+	if (ret)
+		return ret;
 	vpux_reg_write(vdev, VPUX_REG_MC_INJECT, kind);
+	vpux_pm_put(vdev);
 	return len;
 }
 
@@ -256,6 +317,7 @@ void vpux_debugfs_init(struct vpux_device *vdev)
 	debugfs_create_file("engines", 0444, root, vdev, &engines_fops);
 	debugfs_create_file("resets", 0444, root, vdev, &resets_fops);
 	debugfs_create_file("cmx_clears", 0444, root, vdev, &cmx_clears_fops);
+	debugfs_create_file("power", 0444, root, vdev, &power_fops);
 	debugfs_create_file("bo_list", 0444, root, vdev, &bo_list_fops);
 	debugfs_create_file("inject", 0200, root, vdev, &inject_fops);
 	debugfs_create_file("force_recovery", 0200, root, vdev,

@@ -8,6 +8,7 @@
 #include <linux/compat.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -348,11 +349,18 @@ static int vpux_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	ret = drm_dev_register(&vdev->drm, 0);
+	ret = vpux_pm_init(vdev);
 	if (ret)
 		return ret;
+
+	ret = drm_dev_register(&vdev->drm, 0);
+	if (ret) {
+		pm_runtime_put_noidle(&pdev->dev);
+		return ret;
+	}
 	vpux_debugfs_init(vdev);
 	atomic_inc(&vpux_bound_devices);
+	vpux_pm_probe_done(vdev);
 
 	return 0;
 }
@@ -363,15 +371,18 @@ static int vpux_probe(struct platform_device *pdev)
  * ops were stopped, the watchdog stops, the engine core lets go of the
  * device, and the device is masked and reset. Nothing touches a register
  * after this returns (devm then frees the interrupt); open files keep
- * their state until closed.
+ * their state until closed. The NPU is powered on for it first, and
+ * stays so.
  */
 static void vpux_remove(struct platform_device *pdev)
 {
 	struct vpux_device *vdev = platform_get_drvdata(pdev);
 
 	atomic_dec(&vpux_bound_devices);
+	vpux_pm_remove_begin(vdev);
 	drm_dev_unplug(&vdev->drm);
 	vpux_sched_quiesce(vdev);
+	vpux_pm_remove_end(vdev);
 }
 
 static struct platform_driver vpux_platform_driver = {
@@ -379,6 +390,7 @@ static struct platform_driver vpux_platform_driver = {
 	.remove = vpux_remove,
 	.driver = {
 		.name = VPUX_PLATFORM_NAME,
+		.pm = pm_ptr(&vpux_pm_ops),
 	},
 };
 
@@ -418,6 +430,9 @@ module_exit(vpux_drv_module_exit);
 #endif
 
 MODULE_ALIAS("platform:" VPUX_PLATFORM_NAME);
+/* the version DRM_IOCTL_VERSION reports: uapi major.minor, patchlevel 0 */
+MODULE_VERSION(__stringify(DRM_VPUX_UAPI_VERSION_MAJOR) "."
+	       __stringify(DRM_VPUX_UAPI_VERSION_MINOR) ".0");
 MODULE_DESCRIPTION(DRIVER_DESC);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("vpux developers");

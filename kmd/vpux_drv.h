@@ -21,6 +21,7 @@ struct platform_device;
 #include "vpux_fw.h"
 #include "vpux_job.h"
 #include "vpux_mmu.h"
+#include "vpux_pm.h"
 
 #define DRIVER_NAME	"vpux_accel"
 #define DRIVER_DESC	"vpux NPU accelerator"
@@ -105,6 +106,7 @@ struct vpux_hw_info {
  * @cmx: (fw) CMX ownership (vpux_cmx.c): each tile's owning file (its
  *	id), how many of the owner's jobs on the NPU use it, the tiles
  *	being cleared, and how many clears were started (debugfs)
+ * @pm: power state (vpux_pm.c)
  */
 struct vpux_device {
 	struct drm_device drm;
@@ -143,6 +145,7 @@ struct vpux_device {
 		u64 clearing;
 		atomic_t clears;
 	} cmx;
+	struct vpux_pm pm;
 };
 
 /**

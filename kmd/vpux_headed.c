@@ -395,6 +395,45 @@ void vpux_headed_fini(struct vpux_device *vdev)
 }
 
 /**
+ * vpux_headed_power_down() - stop the firmware: the NPU powers off
+ * @vdev: the device, nothing on the NPU (vpux_pm.c)
+ */
+void vpux_headed_power_down(struct vpux_device *vdev)
+{
+	if (vdev->mc.on && !vdev->mc.failed)
+		vpux_reg_write(vdev, VPUX_REG_MC_CTRL, 0);
+}
+
+/**
+ * vpux_headed_power_up() - boot the firmware again after a power-off
+ * @vdev: the device, powered on, no job started yet (vpux_pm.c)
+ *
+ * The power-off cleared the management core's RAM: the image kept for
+ * reloads is loaded again. A firmware that does not boot fails the jobs
+ * from then on, as a failed reload does.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vpux_headed_power_up(struct vpux_device *vdev)
+{
+	struct vpux_headed *h = &vdev->mc;
+	unsigned long flags;
+	int ret;
+
+	if (!h->on || h->failed)
+		return 0;
+	ret = vpux_headed_boot(vdev);
+	if (ret) {
+		vpux_err(vdev, "firmware boot after power-on failed (%d): jobs fail until the device is bound again\n",
+			 ret);
+		spin_lock_irqsave(&vdev->fw.lock, flags);
+		h->failed = true;
+		spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	}
+	return ret;
+}
+
+/**
  * vpux_headed_stage() - a headed job's staging buffer
  * @job: a job whose task the kernel's core prepared, its task memory
  *	still mapped (job->task_in.cpu)

@@ -95,5 +95,7 @@ void vpux_headed_watchdog_locked(struct vpux_device *vdev, u64 now);
 void vpux_headed_op_cycles(struct vpux_job *job, u32 *cycles, u32 n);
 u32 vpux_headed_log(struct vpux_device *vdev, char *buf, u32 len);
 bool vpux_headed_mode(void);
+void vpux_headed_power_down(struct vpux_device *vdev);
+int vpux_headed_power_up(struct vpux_device *vdev);
 
 #endif /* __VPUX_HEADED_H__ */

@@ -129,6 +129,9 @@ int vpux_hw_probe(struct vpux_device *vdev)
 	if (vpux_hw_check(vdev))
 		return -ENODEV;
 
+	/* a previous driver may have left it powered off */
+	if (hw->caps & VPUX_CAP_POWER)
+		vpux_reg_write(vdev, VPUX_REG_PWR_CTRL, VPUX_PWR_ON);
 	vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, 0);
 	vpux_reg_write(vdev, VPUX_REG_RESET, VPUX_RESET_DEVICE);
 	vpux_reg_write(vdev, VPUX_REG_IRQ_CLEAR, VPUX_IRQ_ALL);

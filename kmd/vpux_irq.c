@@ -85,8 +85,8 @@ static irqreturn_t vpux_irq_handler(int irq, void *arg)
 	bool handled = false;
 
 	spin_lock(&vdev->fw.lock);
-	if (!vdev->fw.engine || vdev->dead) {
-		/* nothing to do: the device is going */
+	if (!vdev->fw.engine || vdev->dead || vdev->pm.off) {
+		/* nothing to do: the device is going, or powered off */
 	} else if (vdev->mc.on) {
 		handled = vpux_headed_irq_locked(vdev,
 						 vpux_reg_read(vdev, VPUX_REG_IRQ_STATUS));

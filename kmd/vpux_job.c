@@ -111,6 +111,7 @@ void vpux_job_free(struct vpux_job *job)
 	else
 		kfree(job->hw_fence);	/* never initialised by run_job */
 	vpux_queue_put(job->queue);
+	vpux_pm_job_put(job);
 	if (job->fpriv)
 		vpux_file_priv_put(job->fpriv);
 	kfree(job);
@@ -550,6 +551,10 @@ int vpux_submit(struct drm_device *dev, struct drm_vpux_submit *args,
 	job->hw_slot = -1;
 	INIT_LIST_HEAD(&job->link);
 	job->kcov_handle = kcov_common_handle();
+	/* the NPU stays powered from now until the job is done */
+	ret = vpux_pm_job_get(job);
+	if (ret)
+		goto err_free;
 
 	job->queue = vpux_queue_lookup(fpriv, args->queue_id, args->priority);
 	if (IS_ERR(job->queue)) {

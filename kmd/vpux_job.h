@@ -184,6 +184,8 @@ struct vpux_hang_state {
  *	for the devcoredump
  * @inject: the fault injection armed (debugfs) when the job started,
  *	INJECT and INJECT_ARG, for the devcoredump
+ * @pm_ref: it holds a runtime PM reference (vpux_pm.c): from SUBMIT
+ *	until its hardware fence signalled or it was freed
  * @hung: the watchdog aborted it
  * @hang: the watchdog's capture, if it hung
  * @dump_work: writes the devcoredump, then frees the job
@@ -226,6 +228,7 @@ struct vpux_job {
 		u64 offset;
 	} ent[DRM_VPUX_MAX_ADDR_ENTRIES];
 	u32 inject[2];
+	bool pm_ref;
 	bool hung;
 	struct vpux_hang_state hang;
 	struct work_struct dump_work;

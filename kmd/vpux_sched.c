@@ -88,7 +88,8 @@ void vpux_ctx_invalidate(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 	unsigned long flags;
 
 	spin_lock_irqsave(&vdev->fw.lock, flags);
-	if (ctx->slot >= 0 && !vdev->dead)
+	/* powered off, the MMU caches nothing */
+	if (ctx->slot >= 0 && !vdev->dead && !vdev->pm.off)
 		vpux_reg_write(vdev, VPUX_REG_MMU_INVALIDATE, BIT(ctx->slot));
 	spin_unlock_irqrestore(&vdev->fw.lock, flags);
 }
@@ -105,7 +106,7 @@ void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 	spin_lock_irqsave(&vdev->fw.lock, flags);
 	if (ctx->slot >= 0) {
 		WARN_ON(vdev->slots[ctx->slot].active);
-		if (!vdev->dead) {
+		if (!vdev->dead && !vdev->pm.off) {
 			vpux_reg_write(vdev, VPUX_REG_MMU_CTRL(ctx->slot), 0);
 			vpux_reg_write(vdev, VPUX_REG_MMU_INVALIDATE,
 				       BIT(ctx->slot));
@@ -316,6 +317,9 @@ void vpux_sched_dispatch_locked(struct vpux_device *vdev)
 	/* headed, while the firmware is reloaded: the jobs wait */
 	if (vdev->mc.down && !vdev->mc.failed && !vdev->dead)
 		return;
+	/* powered off, or system sleep under way: the jobs wait */
+	if ((vdev->pm.off || vdev->pm.hold) && !vdev->dead)
+		return;
 	for (p = VPUX_PRIORITIES - 1; p >= 0; p--)
 		list_for_each_entry_safe(q, tmp, &vdev->runq[p], runq_link)
 			if (!vpux_sched_dispatch_queue(vdev, q, &reserved))
@@ -386,6 +390,8 @@ static void vpux_job_signal(struct vpux_job *job)
 			    res->sys_error, res->device_cycles);
 	if (res->status != DRM_VPUX_STATUS_DONE)
 		dma_fence_set_error(fence, vpux_job_fence_error(res));
+	/* the NPU may autosuspend once the last job is done with it */
+	vpux_pm_job_put(job);
 	/* the job may be freed as soon as its fence signalled */
 	dma_fence_signal(fence);
 }
@@ -413,6 +419,7 @@ void vpux_sched_signal_done(struct vpux_device *vdev)
 		vpux_job_signal(job);
 	}
 	spin_unlock_irqrestore(&vdev->signal_lock, flags);
+	vpux_pm_wake(vdev);
 }
 
 /**

@@ -232,7 +232,8 @@ static void vpux_watchdog_work(struct work_struct *work)
 
 	cookie = dma_fence_begin_signalling();
 	spin_lock_irqsave(&vdev->fw.lock, flags);
-	if (vdev->dead)
+	/* powered off: nothing runs, and no register may be touched */
+	if (vdev->dead || vdev->pm.off)
 		goto out_unlock;
 	now = ktime_get_ns();
 	/* completions whose interrupt went missing first */
