@@ -10,6 +10,15 @@
  * job_run_limit_ms (root may write): the longest time a job may spend on
  * the NPU before it is aborted, progress or not; 0: no limit (the
  * default, from the module parameter of that name).
+ *
+ * reset_count (read-only): engine recoveries after hung jobs since probe
+ * (the count debugfs "resets" shows).
+ *
+ * power_state (read-only): "on" or "off", the NPU's switchable power
+ * domain as its always-on PWR_STATUS register reports it (vpux_pm.c);
+ * reading it does not wake the NPU.
+ *
+ * Documentation/ABI/testing/sysfs-driver-vpux documents them all.
  */
 
 #include <linux/device.h>
@@ -86,9 +95,29 @@ static ssize_t job_run_limit_ms_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(job_run_limit_ms);
 
+static ssize_t reset_count_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct vpux_device *vdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%d\n", atomic_read(&vdev->resets));
+}
+static DEVICE_ATTR_RO(reset_count);
+
+static ssize_t power_state_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct vpux_device *vdev = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%s\n", vpux_pm_hw_on(vdev) ? "on" : "off");
+}
+static DEVICE_ATTR_RO(power_state);
+
 static struct attribute *vpux_dev_attrs[] = {
 	&dev_attr_npu_busy_time_us.attr,
 	&dev_attr_job_run_limit_ms.attr,
+	&dev_attr_reset_count.attr,
+	&dev_attr_power_state.attr,
 	NULL,
 };
 
