@@ -7,7 +7,7 @@ KSFT_HDRS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 SELFTEST_OUT := $(B)/selftests
 SELFTEST_PROGS := $(addprefix $(SELFTEST_OUT)/,vpux_param_test vpux_reload_test vpux_bo_test \
 	vpux_job_test vpux_stress_test vpux_fuzz vpux_soak vpux_faultinj vpux_queue_test \
-	vpux_fence_test vpux_access_test vpux_headed_test vpux_coredump_test)
+	vpux_fence_test vpux_access_test vpux_headed_test vpux_coredump_test vpux_pm_test)
 HOST_PROGS += $(SELFTEST_PROGS)
 
 $(KSFT_HDRS) &:
