@@ -11,6 +11,8 @@ LIBDRM_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdrm 2>/dev/null)
 LIBDRM_LIBS := $(shell $(PKG_CONFIG) --libs libdrm 2>/dev/null)
 JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 JSONC_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
+KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
+KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null)
 
 VPUX_INFO := $(B)/tools/vpux-info
 HOST_PROGS += $(VPUX_INFO)
@@ -18,7 +20,7 @@ HOST_PROGS += $(VPUX_INFO)
 $(VPUX_INFO): tools/vpux-info/vpux-info.c uapi/drm/vpux_accel.h tools/common/vpux_cli.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(DIST_CFLAGS) $(DIST_LDFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) \
-		-o $@ $< $(LIBDRM_LIBS) $(JSONC_LIBS)
+		$(KMOD_CFLAGS) -o $@ $< $(LIBDRM_LIBS) $(JSONC_LIBS) $(KMOD_LIBS)
 
 # vpux-info's output against GET_PARAM and the expected values the VM rig
 # passes on its command line (TAP, run by tools/vm/tests.list)

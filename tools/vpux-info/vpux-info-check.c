@@ -20,12 +20,18 @@
  * expected values: the hardware's and the uapi's fixed ones (device id,
  * revision, uapi version, the uapi's limits) and those given on the
  * command line.
+ * Then the power state each device's JSON reports against its sysfs
+ * power_state and power/runtime_status, and vpux-info --module (plain and
+ * JSON) against /sys/module/vpux_accel: version (which must also be the
+ * DRM driver version), srcversion, refcount, holders, and every
+ * parameter's value, no parameter missing or invented.
  * The per-file BO memory figures are the ones of a fresh file, which
  * vpux-info's file and this program's are; the device's BO memory in use
  * may change while the checks run (BOs of processes that just exited
  * are freed by the kernel's workers), so it must lie between what this
  * program reads just before and just after each run of vpux-info.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -415,6 +421,197 @@ static void check_table(void)
 	free(out);
 }
 
+/* a sysfs file's first line without its newline, "" if unreadable */
+static void sysfs_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static const char *json_str(json_object *o, const char *key)
+{
+	json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x) || !x)
+		return NULL;
+	return json_object_get_string(x);
+}
+
+/* power_state and runtime_status of each device, against sysfs around the run */
+static void check_power(void)
+{
+	static const char *const attr[2][2] = {
+		{ "power_state", "power_state" },
+		{ "runtime_status", "power/runtime_status" },
+	};
+	char before[MAX_DEVS][2][32], after[32], path[128];
+	json_object *root, *arr;
+	unsigned int bad = 0;
+	char *out;
+	int rc, i, k;
+
+	for (i = 0; i < ndevs; i++)
+		for (k = 0; k < 2; k++) {
+			snprintf(path, sizeof(path), "/sys/class/accel/accel%d/device/%s",
+				 devs[i].minor, attr[k][1]);
+			sysfs_line(path, before[i][k], sizeof(before[i][k]));
+		}
+	out = run(&rc, "--json");
+	root = out ? json_tokener_parse(out) : NULL;
+	if (!tap_check(rc == 0 && root && json_object_object_get_ex(root, "devices", &arr) &&
+		       (int)json_object_array_length(arr) == ndevs,
+		       "vpux-info --json for the power state: exit %d", rc)) {
+		free(out);
+		return;
+	}
+	for (i = 0; i < ndevs; i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+
+		for (k = 0; k < 2; k++) {
+			const char *s = json_str(o, attr[k][0]);
+
+			snprintf(path, sizeof(path), "/sys/class/accel/accel%d/device/%s",
+				 devs[i].minor, attr[k][1]);
+			sysfs_line(path, after, sizeof(after));
+			/* the NPU may autosuspend while vpux-info runs */
+			if (!s || !*before[i][k] ||
+			    (strcmp(s, before[i][k]) && strcmp(s, after))) {
+				tap_diag("%s: %s is \"%s\", sysfs \"%s\" then \"%s\"",
+					 devs[i].path, attr[k][0], s ? s : "(null)",
+					 before[i][k], after);
+				bad++;
+			}
+		}
+	}
+	tap_check(!bad, "vpux-info --json: power_state and runtime_status of %d devices equal to sysfs (%u differ)",
+		  ndevs, bad);
+	json_object_put(root);
+	free(out);
+}
+
+#define SYSMOD "/sys/module/vpux_accel"
+
+static int name_filter(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* the entries of a /sys/module directory, comma-separated and sorted */
+static void dir_list(const char *dir, char *buf, size_t len)
+{
+	struct dirent **names;
+	size_t n = 0;
+	int i, k;
+
+	buf[0] = '\0';
+	k = scandir(dir, &names, name_filter, alphasort);
+	for (i = 0; i < k; i++) {
+		if (n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "," : "",
+					      names[i]->d_name);
+		free(names[i]);
+	}
+	if (k >= 0)
+		free(names);
+}
+
+static void check_module(void)
+{
+	char srcv[64], ver[64], refcnt[32], refcnt2[32], want[2048], got[2048];
+	char path[384], val[256];
+	json_object *root, *m, *arr, *x;
+	unsigned int bad = 0;
+	size_t n = 0, i;
+	char *out;
+	int rc;
+
+	sysfs_line(SYSMOD "/srcversion", srcv, sizeof(srcv));
+	sysfs_line(SYSMOD "/version", ver, sizeof(ver));
+	sysfs_line(SYSMOD "/refcnt", refcnt, sizeof(refcnt));
+	out = run(&rc, "--module --json");
+	sysfs_line(SYSMOD "/refcnt", refcnt2, sizeof(refcnt2));
+	root = out ? json_tokener_parse(out) : NULL;
+	if (!tap_check(rc == 0 && root && json_object_object_get_ex(root, "module", &m),
+		       "vpux-info --module --json: exit %d, a JSON document with \"module\"",
+		       rc)) {
+		free(out);
+		return;
+	}
+	tap_check(json_str(m, "name") && !strcmp(json_str(m, "name"), "vpux_accel") &&
+		  json_str(m, "state") && !strcmp(json_str(m, "state"), "live"),
+		  "--module: name vpux_accel, state live");
+	tap_check(*srcv && json_str(m, "srcversion") &&
+		  !strcmp(json_str(m, "srcversion"), srcv),
+		  "--module: srcversion %s equals sysfs's \"%s\"",
+		  json_str(m, "srcversion") ? json_str(m, "srcversion") : "(null)", srcv);
+	tap_check(*ver && json_str(m, "version") && !strcmp(json_str(m, "version"), ver) &&
+		  !strcmp(ver, devs[0].version),
+		  "--module: version %s equals sysfs's \"%s\" and the DRM driver's %s",
+		  json_str(m, "version") ? json_str(m, "version") : "(null)", ver,
+		  devs[0].version);
+	x = NULL;
+	json_object_object_get_ex(m, "refcount", &x);
+	i = x ? (size_t)json_object_get_int(x) : ~(size_t)0;
+	tap_check(x && *refcnt && in_range(i, strtoull(refcnt, NULL, 10),
+					   strtoull(refcnt2, NULL, 10)),
+		  "--module: refcount %zd equals sysfs refcnt (%s..%s)",
+		  (ssize_t)i, refcnt, refcnt2);
+
+	got[0] = '\0';
+	if (json_object_object_get_ex(m, "holders", &arr))
+		for (i = 0; i < json_object_array_length(arr) && n < sizeof(got); i++)
+			n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%s", n ? "," : "",
+					      json_object_get_string(json_object_array_get_idx(arr, i)));
+	dir_list(SYSMOD "/holders", want, sizeof(want));
+	tap_check(!strcmp(got, want), "--module: holders [%s] equal sysfs's [%s]", got, want);
+
+	/* every parameter, named as sysfs names them, with sysfs's value */
+	n = 0;
+	got[0] = '\0';
+	if (json_object_object_get_ex(m, "parameters", &arr)) {
+		for (i = 0; i < json_object_array_length(arr); i++) {
+			json_object *p = json_object_array_get_idx(arr, i);
+			const char *name = json_str(p, "name"), *v = json_str(p, "value");
+
+			if (!name)
+				continue;
+			if (n < sizeof(got))
+				n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%s",
+						      n ? "," : "", name);
+			snprintf(path, sizeof(path), SYSMOD "/parameters/%s", name);
+			sysfs_line(path, val, sizeof(val));
+			if (access(path, R_OK) ? v != NULL : !v || strcmp(v, val)) {
+				tap_diag("parameter %s: \"%s\", sysfs \"%s\"", name,
+					 v ? v : "(null)", val);
+				bad++;
+			}
+		}
+	}
+	dir_list(SYSMOD "/parameters", want, sizeof(want));
+	tap_check(*want && !strcmp(got, want) && !bad,
+		  "--module: parameters [%s] as sysfs's [%s], every value equal (%u differ)",
+		  got, want, bad);
+	json_object_put(root);
+	free(out);
+
+	/* the plain view says the same */
+	out = run(&rc, "--module");
+	snprintf(want, sizeof(want), "\nsrcversion   %s\n", srcv);
+	sysfs_line(SYSMOD "/parameters/autosuspend_delay_ms", val, sizeof(val));
+	snprintf(path, sizeof(path), "\n  %-22s %-10s ", "autosuspend_delay_ms", val);
+	tap_check(rc == 0 && out && strstr(out, want) && strstr(out, path),
+		  "vpux-info --module: exit %d, srcversion and autosuspend_delay_ms %s shown",
+		  rc, val);
+	free(out);
+}
+
 /* the fixed values, then KEY=VALUE arguments; the last other one is vpux-info */
 static int parse_args(int argc, char **argv)
 {
@@ -472,5 +669,7 @@ int main(int argc, char **argv)
 	}
 	check_json();
 	check_table();
+	check_power();
+	check_module();
 	return tap_finish();
 }
