@@ -5,7 +5,8 @@
  * the MMU context of a file is restored (a job on BOs mapped before the
  * suspend runs); a stream of jobs from several processes across many
  * suspends and resumes has every result right; system suspend (through
- * /sys/power/pm_test "devices") under a stream of jobs loses none. The
+ * /sys/power/pm_test "devices") under a stream of jobs, long ones among
+ * them, loses none and cuts none short. The
  * model counts every register access to a powered-off NPU (debugfs
  * power "violations"): it must stay 0. Needs root and debugfs.
  */
@@ -241,6 +242,51 @@ static int stream(int seconds, unsigned int seed)
 	return n ? 0 : 2;
 }
 
+/*
+ * Long jobs back to back (32 chained DMA ops of 1 MiB: a good part of a
+ * second under TCG), so that a system suspend finds one on the NPU: it
+ * must finish, not be cut by the power-off.
+ */
+static int stream_long(int seconds, unsigned int seed)
+{
+	const __u32 rows = 256, nops = 32, sz = rows * 4096;
+	__s64 end = now_ns() + seconds * 1000000000ll;
+	int fd = vpux_open_nth(0, NULL), n = 0;
+	struct drm_vpux_buf l[2];
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo t, a, b;
+	__u32 i;
+
+	if (fd < 0 || bo_new(fd, 65536, 0, &t) || bo_new(fd, sz, 0, &a) ||
+	    bo_new(fd, sz, 0, &b) || tb_bytes_chain(nops) > 65536)
+		return 100;
+	l[0] = (struct drm_vpux_buf){ .handle = a.handle, .size = sz };
+	l[1] = (struct drm_vpux_buf){ .handle = b.handle, .size = sz };
+	while (now_ns() < end) {
+		for (i = 0; i < sz; i++)
+			a.map[i] = (unsigned char)(seed + n + i * 13);
+		memset(b.map, 0, sz);
+		submit_args(&s, &t, 0, chain_task(t.map, nops, rows), l, 2);
+		if (vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s) ||
+		    job_wait(fd, s.seqno, 60000000000ll, &w) ||
+		    w.status != DRM_VPUX_STATUS_DONE) {
+			fprintf(stderr, "# pid %d long job %d: status %u\n",
+				getpid(), n, w.status);
+			return 1;
+		}
+		for (i = 0; i < sz; i++)
+			if (b.map[i] != (unsigned char)(seed + n + i * 13)) {
+				fprintf(stderr, "# pid %d long job %d: byte %u wrong\n",
+					getpid(), n, i);
+				return 1;
+			}
+		n++;
+	}
+	close(fd);
+	return n ? 0 : 2;
+}
+
 static int reap(pid_t *pids, int n)
 {
 	int i, st, bad = 0;
@@ -281,7 +327,7 @@ TEST_F(pm, system_suspend_devices)
 	const char *state;
 	long ss0 = power_field(self->minor, "system_suspends");
 	FILE *f;
-	pid_t pids[2];
+	pid_t pids[3];
 	int i, ret;
 
 	f = fopen("/sys/power/pm_test", "r");
@@ -307,11 +353,11 @@ TEST_F(pm, system_suspend_devices)
 		file_write("/sys/module/suspend/parameters/pm_test_delay", "1");
 	}
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		pids[i] = fork();
 		ASSERT_GE(pids[i], 0);
 		if (!pids[i])
-			_exit(stream(8, 5000 * (i + 1)));
+			_exit(i < 2 ? stream(8, 5000 * (i + 1)) : stream_long(8, 77));
 	}
 	ASSERT_EQ(0, file_write("/sys/power/pm_test", "devices"));
 	for (i = 0; i < 2; i++) {
@@ -322,7 +368,7 @@ TEST_F(pm, system_suspend_devices)
 	file_write("/sys/power/pm_test", "none");
 	if (delay[0])
 		file_write("/sys/module/suspend/parameters/pm_test_delay", delay);
-	EXPECT_EQ(0, reap(pids, 2));
+	EXPECT_EQ(0, reap(pids, 3));
 	EXPECT_LE(ss0 + 1, power_field(self->minor, "system_suspends"));
 	EXPECT_EQ(0, power_field(self->minor, "violations"));
 	/* and it still works */
