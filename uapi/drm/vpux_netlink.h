@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/vpux.yaml */
+/* YNL-GEN uapi header */
+
+#ifndef _UAPI_LINUX_VPUX_H
+#define _UAPI_LINUX_VPUX_H
+
+#define VPUX_FAMILY_NAME	"vpux"
+#define VPUX_FAMILY_VERSION	1
+
+/**
+ * enum vpux_power_state - Power state of a device.
+ * @VPUX_POWER_STATE_ACTIVE: The device is powered; jobs may run.
+ * @VPUX_POWER_STATE_SUSPENDED: The device is runtime-suspended (its engines
+ *   are off).
+ */
+enum vpux_power_state {
+	VPUX_POWER_STATE_ACTIVE,
+	VPUX_POWER_STATE_SUSPENDED,
+};
+
+/**
+ * enum vpux_engine - Kinds of engines, as the hardware numbers them.
+ */
+enum vpux_engine {
+	VPUX_ENGINE_DMA,
+	VPUX_ENGINE_DPU,
+	VPUX_ENGINE_SHAVE,
+};
+
+/**
+ * enum vpux_job_status - How a job ended (the uapi's DRM_VPUX_STATUS_*
+ *   values).
+ */
+enum vpux_job_status {
+	VPUX_JOB_STATUS_DONE = 1,
+	VPUX_JOB_STATUS_ERROR,
+	VPUX_JOB_STATUS_MMU_FAULT,
+	VPUX_JOB_STATUS_TIMEOUT,
+	VPUX_JOB_STATUS_ABORTED,
+};
+
+enum {
+	VPUX_A_ENGINE_KIND = 1,
+	VPUX_A_ENGINE_COUNT,
+	VPUX_A_ENGINE_BUSY_NS,
+	VPUX_A_ENGINE_PAD,
+
+	__VPUX_A_ENGINE_MAX,
+	VPUX_A_ENGINE_MAX = (__VPUX_A_ENGINE_MAX - 1)
+};
+
+enum {
+	VPUX_A_DEV_ID = 1,
+	VPUX_A_DEV_NAME,
+	VPUX_A_DEV_DEVICE_ID,
+	VPUX_A_DEV_REVISION,
+	VPUX_A_DEV_SERIAL,
+	VPUX_A_DEV_POWER_STATE,
+	VPUX_A_DEV_UPTIME_NS,
+	VPUX_A_DEV_JOBS_SUBMITTED,
+	VPUX_A_DEV_JOBS_COMPLETED,
+	VPUX_A_DEV_JOBS_FAILED,
+	VPUX_A_DEV_JOBS_TIMEDOUT,
+	VPUX_A_DEV_RESETS,
+	VPUX_A_DEV_BUSY_NS,
+	VPUX_A_DEV_ENGINE,
+	VPUX_A_DEV_MEM_USED,
+	VPUX_A_DEV_MEM_LIMIT,
+	VPUX_A_DEV_OPEN_FILES,
+	VPUX_A_DEV_PAD,
+
+	__VPUX_A_DEV_MAX,
+	VPUX_A_DEV_MAX = (__VPUX_A_DEV_MAX - 1)
+};
+
+enum {
+	VPUX_A_CTX_DEV_ID = 1,
+	VPUX_A_CTX_ID,
+	VPUX_A_CTX_PID,
+	VPUX_A_CTX_COMM,
+	VPUX_A_CTX_UID,
+	VPUX_A_CTX_PRIORITY,
+	VPUX_A_CTX_JOBS_SUBMITTED,
+	VPUX_A_CTX_JOBS_COMPLETED,
+	VPUX_A_CTX_JOBS_FAILED,
+	VPUX_A_CTX_BUSY_NS,
+	VPUX_A_CTX_MEM_USED,
+	VPUX_A_CTX_BANNED,
+	VPUX_A_CTX_PAD,
+
+	__VPUX_A_CTX_MAX,
+	VPUX_A_CTX_MAX = (__VPUX_A_CTX_MAX - 1)
+};
+
+enum {
+	VPUX_A_EVENT_DEV_ID = 1,
+	VPUX_A_EVENT_CTX_ID,
+	VPUX_A_EVENT_SEQNO,
+	VPUX_A_EVENT_STATUS,
+	VPUX_A_EVENT_ERROR,
+	VPUX_A_EVENT_ADDR,
+	VPUX_A_EVENT_RESETS,
+	VPUX_A_EVENT_POWER_STATE,
+	VPUX_A_EVENT_PAD,
+
+	__VPUX_A_EVENT_MAX,
+	VPUX_A_EVENT_MAX = (__VPUX_A_EVENT_MAX - 1)
+};
+
+enum {
+	VPUX_CMD_DEV_GET = 1,
+	VPUX_CMD_CTX_GET,
+	VPUX_CMD_HANG_NTF,
+	VPUX_CMD_RESET_NTF,
+	VPUX_CMD_MMU_FAULT_NTF,
+	VPUX_CMD_JOB_ERROR_NTF,
+	VPUX_CMD_POWER_NTF,
+
+	__VPUX_CMD_MAX,
+	VPUX_CMD_MAX = (__VPUX_CMD_MAX - 1)
+};
+
+#define VPUX_MCGRP_EVENTS	"events"
+
+#endif /* _UAPI_LINUX_VPUX_H */
