@@ -359,6 +359,13 @@ static int vpux_probe(struct platform_device *pdev)
 		return ret;
 	}
 	vpux_debugfs_init(vdev);
+	ret = vpux_nl_device_add(vdev);
+	if (ret) {
+		drm_dev_unplug(&vdev->drm);
+		vpux_sched_quiesce(vdev);
+		pm_runtime_put_noidle(&pdev->dev);
+		return ret;
+	}
 	atomic_inc(&vpux_bound_devices);
 	vpux_pm_probe_done(vdev);
 
@@ -382,6 +389,7 @@ static void vpux_remove(struct platform_device *pdev)
 	vpux_pm_remove_begin(vdev);
 	drm_dev_unplug(&vdev->drm);
 	vpux_sched_quiesce(vdev);
+	vpux_nl_device_remove(vdev);
 	vpux_pm_remove_end(vdev);
 }
 
@@ -408,9 +416,18 @@ int vpux_drv_module_init(void)
 	ret = vpux_queues_module_init();
 	if (ret)
 		return ret;
+	ret = vpux_nl_module_init();
+	if (ret)
+		goto err_queues;
 	ret = platform_driver_register(&vpux_platform_driver);
 	if (ret)
-		vpux_queues_module_exit();
+		goto err_nl;
+	return 0;
+
+err_nl:
+	vpux_nl_module_exit();
+err_queues:
+	vpux_queues_module_exit();
 	return ret;
 }
 
@@ -420,6 +437,7 @@ int vpux_drv_module_init(void)
 void vpux_drv_module_exit(void)
 {
 	platform_driver_unregister(&vpux_platform_driver);
+	vpux_nl_module_exit();
 	vpux_queues_module_exit();
 }
 

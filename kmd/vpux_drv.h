@@ -22,6 +22,7 @@ struct platform_device;
 #include "vpux_job.h"
 #include "vpux_mmu.h"
 #include "vpux_pm.h"
+#include "vpux_netlink.h"
 
 #define DRIVER_NAME	"vpux_accel"
 #define DRIVER_DESC	"vpux NPU accelerator"
@@ -107,6 +108,7 @@ struct vpux_hw_info {
  *	id), how many of the owner's jobs on the NPU use it, the tiles
  *	being cleared, and how many clears were started (debugfs)
  * @pm: power state (vpux_pm.c)
+ * @nl: telemetry counters and pending events (vpux_netlink.c)
  */
 struct vpux_device {
 	struct drm_device drm;
@@ -146,6 +148,7 @@ struct vpux_device {
 		atomic_t clears;
 	} cmx;
 	struct vpux_pm pm;
+	struct vpux_nl_dev nl;
 };
 
 /**
@@ -163,6 +166,7 @@ struct vpux_device {
  * @busy_ns: time its jobs spent on the NPU (fdinfo drm-engine-npu)
  * @id: the DRM file's client id: unique for the device's lifetime (CMX
  *	ownership, vpux_cmx.c)
+ * @nl: its job counters (vpux_netlink.c)
  */
 struct vpux_file_priv {
 	struct kref ref;
@@ -177,6 +181,7 @@ struct vpux_file_priv {
 	bool banned;
 	atomic64_t busy_ns;
 	u64 id;
+	struct vpux_nl_file nl;
 };
 
 void vpux_file_priv_put(struct vpux_file_priv *fpriv);
@@ -193,6 +198,7 @@ unsigned int vpux_num_devices(void);
 int vpux_sysfs_init(struct vpux_device *vdev);
 void vpux_busy_begin_locked(struct vpux_device *vdev);
 void vpux_busy_end_locked(struct vpux_device *vdev);
+u64 vpux_busy_time_ns(struct vpux_device *vdev);
 
 /**
  * vpux_reg_read() - read an NPU register

@@ -461,6 +461,7 @@ retry:
 	memset(slot, 0, sizeof(*slot));
 	slot->seqno = fpriv->next_seqno++;
 	job->slot = slot;
+	vpux_nl_job_submitted(fpriv);
 
 	drm_sched_job_arm(&job->base);
 	done = &job->base.s_fence->finished;

@@ -260,6 +260,7 @@ static void vpux_job_done_locked(struct vpux_device *vdev,
 	if (res->status != DRM_VPUX_STATUS_DONE)
 		dma_fence_set_error(&job->base.s_fence->finished,
 				    vpux_job_fence_error(res));
+	vpux_nl_job_done_locked(vdev, job, res);
 	list_add_tail(&job->link, &vdev->done);
 }
 
@@ -350,6 +351,7 @@ void vpux_sched_complete_locked(struct vpux_device *vdev, struct vpux_job *job,
 		dla_clear_task(vdev->fw.engine, job->task_id);
 	job->task_id = -1;
 	vpux_profile_record(job);
+	vpux_nl_job_cycles_locked(vdev, job);
 	atomic64_add(ktime_get_ns() - job->start_ns, &job->fpriv->busy_ns);
 	vpux_busy_end_locked(vdev);
 	vpux_slot_put_locked(vdev, job->hw_slot);

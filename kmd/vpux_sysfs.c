@@ -51,7 +51,13 @@ void vpux_busy_end_locked(struct vpux_device *vdev)
 		vdev->busy_ns += ktime_get_ns() - vdev->busy_since;
 }
 
-static u64 vpux_busy_time_ns(struct vpux_device *vdev)
+/**
+ * vpux_busy_time_ns() - how long the NPU had at least one job on it
+ * @vdev: the device
+ *
+ * Return: the time in ns (sysfs npu_busy_time_us, netlink dev-get).
+ */
+u64 vpux_busy_time_ns(struct vpux_device *vdev)
 {
 	unsigned long flags;
 	u64 ns;

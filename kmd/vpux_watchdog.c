@@ -264,7 +264,8 @@ static void vpux_watchdog_work(struct work_struct *work)
 		/* its devcoredump is written when it is freed */
 		hung->hang = vdev->hang;
 		hung->hung = true;
-		atomic_inc(&vdev->resets);
+		vpux_nl_notify_hang(vdev, hung);
+		vpux_nl_notify_reset(vdev, atomic_inc_return(&vdev->resets));
 		/* only this task is stopped; the others run on */
 		vpux_watchdog_abort_locked(vdev, hung, &res);
 		/*
