@@ -7,7 +7,8 @@ KSFT_HDRS := $(KSFT_DIR)/kselftest_harness.h $(KSFT_DIR)/kselftest.h
 SELFTEST_OUT := $(B)/selftests
 SELFTEST_PROGS := $(addprefix $(SELFTEST_OUT)/,vpux_param_test vpux_reload_test vpux_bo_test \
 	vpux_job_test vpux_stress_test vpux_fuzz vpux_soak vpux_faultinj vpux_queue_test \
-	vpux_fence_test vpux_access_test vpux_headed_test vpux_coredump_test vpux_pm_test)
+	vpux_fence_test vpux_access_test vpux_headed_test vpux_coredump_test \
+	vpux_pm_test vpux_netlink_test)
 HOST_PROGS += $(SELFTEST_PROGS)
 
 $(KSFT_HDRS) &:
@@ -19,7 +20,7 @@ $(KSFT_HDRS) &:
 	@touch $(KSFT_HDRS)
 
 $(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h selftests/include/*.h) \
-		uapi/drm/vpux_accel.h selftests/Makefile
+		uapi/drm/vpux_accel.h uapi/drm/vpux_netlink.h selftests/Makefile
 	@mkdir -p $(SELFTEST_OUT)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) UAPI_DIR=$(SRCTOP)/uapi \
 		OUTPUT=$(SELFTEST_OUT) all

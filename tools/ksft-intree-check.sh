@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # selftests/ as a kernel tree carries it: Debian's linux-source-6.12 gets
-# uapi/drm/vpux_accel.h as include/uapi/drm/vpux_accel.h (exported by
+# uapi/drm/vpux_accel.h and vpux_netlink.h as include/uapi/drm/ (exported by
 # make headers) and selftests/ as tools/testing/selftests/drivers/accel/vpux/,
 # and nothing else of the project; then the kselftest framework builds it
 #   make -C tools/testing/selftests TARGETS=drivers/accel/vpux
@@ -55,10 +55,13 @@ for d in usr include/generated arch/x86/include/generated tools/testing/selftest
 	rm -rf "${K:?}/$d"
 	cp -a "$pristine/$d" "$K/$d"
 done
-# only the uapi header goes into the kernel tree
-cp "$SRCTOP/uapi/drm/vpux_accel.h" "$K/include/uapi/drm/"
+# only the uapi headers go into the kernel tree (the ioctls, the netlink
+# family)
+cp "$SRCTOP/uapi/drm/vpux_accel.h" "$SRCTOP/uapi/drm/vpux_netlink.h" "$K/include/uapi/drm/"
 make -s -C "$K" headers >>"$log" 2>&1 || fail "make headers failed"
-[ -f "$K/usr/include/drm/vpux_accel.h" ] || fail "make headers did not export drm/vpux_accel.h"
+for h in vpux_accel.h vpux_netlink.h; do
+	[ -f "$K/usr/include/drm/$h" ] || fail "make headers did not export drm/$h"
+done
 T=$K/tools/testing/selftests/drivers/accel/vpux
 mkdir -p "$(dirname "$T")"
 cp -a "$SRCTOP/selftests" "$T"
@@ -77,4 +80,4 @@ ok=$(grep -c '^ok [0-9]* selftests: drivers/accel/vpux: ' "$B/ksft-tree-run.tap"
 notok=$(grep -c '^not ok' "$B/ksft-tree-run.tap" || true)
 [ "$ok" -eq "$progs" ] && [ "$notok" -eq 0 ] ||
 	{ grep '^not ok\|^ok' "$B/ksft-tree-run.tap" >&2; fail "run_tests: $ok ok, $notok not ok of $progs"; }
-echo "ksft-intree: linux-source-6.12 + only drivers/accel/vpux and the uapi header: $built tests built in-tree (${secs}s), run_tests: $ok ok (no device: skips)"
+echo "ksft-intree: linux-source-6.12 + only drivers/accel/vpux and the uapi headers: $built tests built in-tree (${secs}s), run_tests: $ok ok (no device: skips)"

@@ -1,0 +1,812 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The "vpux" generic netlink family (Documentation/netlink.rst) over raw
+ * netlink sockets, no library: dev-get (do and dump) against GET_PARAM,
+ * sysfs and fdinfo after a known workload; ctx-get for the caller's own
+ * files, another user's refused; malformed requests (missing, unknown,
+ * short, long and unexpected attributes); the "events" group's hang,
+ * reset, MMU fault and job error notifications for injected faults
+ * (debugfs "inject").
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <drm/vpux_netlink.h>
+
+#include "kselftest_harness.h"
+#include "vpux_common.h"
+#include "vpux_job_util.h"
+
+#define NOBODY		65534
+#define BUF		16384
+
+struct nl {
+	int fd;
+	__u16 family;
+	__u32 events_grp;
+	__u32 seq;
+	char ext_msg[256];	/* the kernel's extack message */
+	int miss_type;		/* NLMSGERR_ATTR_MISS_TYPE, or -1 */
+};
+
+/* one received message's attributes, by type */
+struct msg {
+	__u8 cmd;
+	struct nlattr *tb[32];
+	char buf[1024];
+};
+
+static void put_attr(struct nlmsghdr *n, __u16 type, const void *data,
+		     __u16 len)
+{
+	struct nlattr *a = (void *)n + NLMSG_ALIGN(n->nlmsg_len);
+
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	memcpy((char *)a + NLA_HDRLEN, data, len);
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + NLA_ALIGN(a->nla_len);
+}
+
+static void parse_attrs(struct nlattr **tb, int max, void *p, int len)
+{
+	struct nlattr *a;
+
+	memset(tb, 0, sizeof(*tb) * max);
+	for (a = p; len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN &&
+	     a->nla_len <= len;
+	     len -= NLA_ALIGN(a->nla_len),
+	     a = (void *)a + NLA_ALIGN(a->nla_len))
+		if ((a->nla_type & NLA_TYPE_MASK) < max)
+			tb[a->nla_type & NLA_TYPE_MASK] = a;
+}
+
+static __u32 a_u32(const struct nlattr *a) { return *(__u32 *)((char *)a + NLA_HDRLEN); }
+static __u64 a_u64(const struct nlattr *a)
+{
+	__u64 v;
+
+	memcpy(&v, (char *)a + NLA_HDRLEN, sizeof(v));
+	return v;
+}
+static const char *a_str(const struct nlattr *a) { return (char *)a + NLA_HDRLEN; }
+
+static int nl_send(struct nl *nl, struct nlmsghdr *n)
+{
+	n->nlmsg_seq = ++nl->seq;
+	return send(nl->fd, n, n->nlmsg_len, 0) < 0 ? -errno : 0;
+}
+
+/*
+ * Receive the answer to the last request: each data message is copied
+ * into @out (up to @max), the count in *@n. Returns 0 or the kernel's
+ * -errno (its extack in @nl).
+ */
+static int nl_recv(struct nl *nl, struct msg *out, int max, int *n)
+{
+	static char buf[BUF];
+
+	*n = 0;
+	nl->ext_msg[0] = 0;
+	nl->miss_type = -1;
+	for (;;) {
+		ssize_t len = recv(nl->fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (len < 0)
+			return -errno;
+		for (h = (void *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+			if (h->nlmsg_seq != nl->seq)
+				continue;	/* a notification */
+			if (h->nlmsg_type == NLMSG_DONE)	/* a dump's status */
+				return h->nlmsg_len >= NLMSG_LENGTH(sizeof(int)) ?
+				       *(int *)NLMSG_DATA(h) : 0;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				struct nlmsgerr *e = NLMSG_DATA(h);
+				struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+				int off = sizeof(*e);
+
+				if (!(h->nlmsg_flags & NLM_F_CAPPED))
+					off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+				if (h->nlmsg_flags & NLM_F_ACK_TLVS) {
+					parse_attrs(tb, NLMSGERR_ATTR_MAX + 1,
+						    (char *)e + off,
+						    h->nlmsg_len - NLMSG_HDRLEN - off);
+					if (tb[NLMSGERR_ATTR_MSG])
+						snprintf(nl->ext_msg, sizeof(nl->ext_msg),
+							 "%s", a_str(tb[NLMSGERR_ATTR_MSG]));
+					if (tb[NLMSGERR_ATTR_MISS_TYPE])
+						nl->miss_type = a_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
+				}
+				return e->error;
+			}
+			if (h->nlmsg_type == nl->family && *n < max) {
+				struct genlmsghdr *g = NLMSG_DATA(h);
+				int plen = h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+				struct msg *m = &out[(*n)++];
+
+				if (plen > (int)sizeof(m->buf))
+					plen = sizeof(m->buf);
+				m->cmd = g->cmd;
+				memcpy(m->buf, (char *)g + GENL_HDRLEN, plen);
+				parse_attrs(m->tb, 32, m->buf, plen);
+				if (!(h->nlmsg_flags & NLM_F_MULTI))
+					return 0;
+			}
+		}
+	}
+}
+
+/* a request of @cmd; attributes are added with put_attr() */
+static struct nlmsghdr *nl_req(char *buf, __u16 family, __u8 cmd, int dump)
+{
+	struct nlmsghdr *n = (void *)buf;
+	struct genlmsghdr *g;
+
+	memset(buf, 0, 512);
+	n->nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	n->nlmsg_type = family;
+	n->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
+	g = NLMSG_DATA(n);
+	g->cmd = cmd;
+	g->version = 1;
+	return n;
+}
+
+static int nl_open(struct nl *nl)
+{
+	char req[512];
+	struct msg m;
+	struct nlmsghdr *n;
+	struct nlattr *grp, *tb[8];
+	int one = 1, cnt, ret, left;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (nl->fd < 0)
+		return -errno;
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	nl->family = GENL_ID_CTRL;
+	n = nl_req(req, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	put_attr(n, CTRL_ATTR_FAMILY_NAME, VPUX_FAMILY_NAME,
+		 sizeof(VPUX_FAMILY_NAME));
+	ret = nl_send(nl, n);
+	if (!ret)
+		ret = nl_recv(nl, &m, 1, &cnt);
+	if (ret)
+		return ret;
+	if (cnt != 1 || !m.tb[CTRL_ATTR_FAMILY_ID])
+		return -EPROTO;
+	nl->family = *(__u16 *)((char *)m.tb[CTRL_ATTR_FAMILY_ID] + NLA_HDRLEN);
+	grp = m.tb[CTRL_ATTR_MCAST_GROUPS];
+	if (!grp)
+		return 0;
+	left = grp->nla_len - NLA_HDRLEN;
+	for (grp = (void *)grp + NLA_HDRLEN; left >= NLA_HDRLEN;
+	     left -= NLA_ALIGN(grp->nla_len), grp = (void *)grp + NLA_ALIGN(grp->nla_len)) {
+		parse_attrs(tb, 8, (char *)grp + NLA_HDRLEN, grp->nla_len - NLA_HDRLEN);
+		if (tb[CTRL_ATTR_MCAST_GRP_NAME] && tb[CTRL_ATTR_MCAST_GRP_ID] &&
+		    !strcmp(a_str(tb[CTRL_ATTR_MCAST_GRP_NAME]), VPUX_MCGRP_EVENTS))
+			nl->events_grp = a_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+	}
+	return 0;
+}
+
+/* dev-get of accel minor @id (do), or of every device (@id < 0: dump) */
+static int dev_get(struct nl *nl, int id, struct msg *out, int max, int *cnt)
+{
+	char req[512];
+	struct nlmsghdr *n = nl_req(req, nl->family, VPUX_CMD_DEV_GET, id < 0);
+	__u32 v = id;
+	int ret;
+
+	if (id >= 0)
+		put_attr(n, VPUX_A_DEV_ID, &v, sizeof(v));
+	ret = nl_send(nl, n);
+	return ret ? ret : nl_recv(nl, out, max, cnt);
+}
+
+/* ctx-get of client @id on @dev (do), or a dump (@id 0; @dev < 0: all) */
+static int ctx_get(struct nl *nl, int dev, __u64 id, struct msg *out, int max,
+		   int *cnt)
+{
+	char req[512];
+	struct nlmsghdr *n = nl_req(req, nl->family, VPUX_CMD_CTX_GET, !id);
+	__u32 d = dev;
+	int ret;
+
+	if (dev >= 0)
+		put_attr(n, VPUX_A_CTX_DEV_ID, &d, sizeof(d));
+	if (id)
+		put_attr(n, VPUX_A_CTX_ID, &id, sizeof(id));
+	ret = nl_send(nl, n);
+	return ret ? ret : nl_recv(nl, out, max, cnt);
+}
+
+/* a "key:\tvalue" number of /proc/self/fdinfo/@fd, or -1 */
+static long long fdinfo(int fd, const char *key)
+{
+	char path[64], line[256];
+	long long v = -1;
+	size_t kl = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && line[kl] == ':')
+			v = strtoll(line + kl + 1, NULL, 0);
+	fclose(f);
+	return v;
+}
+
+static long long sysfs_busy_us(int minor)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/accel/accel%d/device/npu_busy_time_us", minor);
+	return file_read_long(path);
+}
+
+/* 1 if sysfs says accel minor @minor is runtime-suspended, 0 if not, -1 */
+static int rpm_suspended(int minor)
+{
+	char path[96], buf[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/accel/accel%d/device/power/runtime_status", minor);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return !strncmp(buf, "suspended", 9);
+}
+
+static const struct nlattr *engine(const struct msg *m, __u32 kind)
+{
+	const struct nlattr *a;
+	int len = 0;
+
+	/* the nests are in the message's buffer: walk it for each one */
+	for (a = (void *)m->buf; ; a = (void *)a + NLA_ALIGN(a->nla_len)) {
+		struct nlattr *tb[VPUX_A_ENGINE_MAX + 1];
+
+		if ((char *)a - m->buf >= (int)sizeof(m->buf) - NLA_HDRLEN ||
+		    a->nla_len < NLA_HDRLEN)
+			return NULL;
+		len += NLA_ALIGN(a->nla_len);
+		if ((a->nla_type & NLA_TYPE_MASK) != VPUX_A_DEV_ENGINE)
+			continue;
+		parse_attrs(tb, VPUX_A_ENGINE_MAX + 1, (char *)a + NLA_HDRLEN,
+			    a->nla_len - NLA_HDRLEN);
+		if (tb[VPUX_A_ENGINE_KIND] && a_u32(tb[VPUX_A_ENGINE_KIND]) == kind)
+			return tb[VPUX_A_ENGINE_BUSY_NS] ? a : NULL;
+	}
+}
+
+static __u64 engine_busy(const struct msg *m, __u32 kind, __u32 *count)
+{
+	const struct nlattr *a = engine(m, kind);
+	struct nlattr *tb[VPUX_A_ENGINE_MAX + 1];
+
+	if (!a)
+		return ~0ull;
+	parse_attrs(tb, VPUX_A_ENGINE_MAX + 1, (char *)a + NLA_HDRLEN,
+		    a->nla_len - NLA_HDRLEN);
+	if (count)
+		*count = tb[VPUX_A_ENGINE_COUNT] ? a_u32(tb[VPUX_A_ENGINE_COUNT]) : ~0u;
+	return a_u64(tb[VPUX_A_ENGINE_BUSY_NS]);
+}
+
+FIXTURE(nl) {
+	int fd, minor;
+	struct nl nl;
+	struct bo task, a, b;
+	struct drm_vpux_buf list[2];
+	long saved_timeout;
+	struct msg m[8];
+};
+
+FIXTURE_SETUP(nl)
+{
+	int ret;
+
+	self->saved_timeout = -1;
+	self->fd = vpux_open_nth(0, &self->minor);
+	if (self->fd == -ENODEV)
+		SKIP(return, "no vpux device (is vpux_accel loaded?)");
+	ASSERT_GE(self->fd, 0);
+	ret = nl_open(&self->nl);
+	if (ret == -ENOENT)
+		SKIP(return, "no vpux netlink family in this kernel");
+	ASSERT_EQ(0, ret) TH_LOG("family lookup: %s", strerror(-ret));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->task));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->a));
+	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->b));
+	self->list[0] = (struct drm_vpux_buf){ .handle = self->a.handle, .size = 4096 };
+	self->list[1] = (struct drm_vpux_buf){ .handle = self->b.handle, .size = 4096 };
+}
+
+FIXTURE_TEARDOWN(nl)
+{
+	if (self->fd < 0)
+		return;
+	dbg_write(self->minor, "inject", "none 0");
+	if (self->saved_timeout > 0) {
+		char v[24];
+
+		snprintf(v, sizeof(v), "%ld", self->saved_timeout);
+		dbg_write(self->minor, "job_timeout_ms", v);
+	}
+	close(self->nl.fd);
+	close(self->fd);
+}
+
+/* a -> b copy of @len bytes; WAIT's answer in *@w, the seqno in *@seq */
+static int copy(FIXTURE_DATA(nl) *self, __u32 len, struct drm_vpux_wait *w,
+		__u64 *seq)
+{
+	struct drm_vpux_submit s;
+
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, len),
+		    self->list, 2);
+	if (vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s))
+		return -1;
+	if (seq)
+		*seq = s.seqno;
+	return job_wait(self->fd, s.seqno, 30000000000ll, w);
+}
+
+TEST_F(nl, family_has_the_events_group)
+{
+	EXPECT_NE(0, self->nl.family);
+	EXPECT_NE(0u, self->nl.events_grp);
+}
+
+TEST_F(nl, dev_get_dump_lists_every_device_with_its_identity)
+{
+	int cnt, i, devs = vpux_count_devices();
+
+	ASSERT_EQ(0, dev_get(&self->nl, -1, self->m, 8, &cnt));
+	ASSERT_EQ(devs, cnt);
+	for (i = 0; i < cnt; i++) {
+		struct msg *m = &self->m[i];
+		char path[64], name[128];
+		__u32 c = 0;
+		__u64 v;
+		int a, fd;
+
+		EXPECT_EQ(VPUX_CMD_DEV_GET, m->cmd);
+		/* every attribute of the reply is there */
+		for (a = VPUX_A_DEV_ID; a <= VPUX_A_DEV_OPEN_FILES; a++) {
+			EXPECT_NE(NULL, m->tb[a]) TH_LOG("attribute %d missing", a);
+		}
+		if (!m->tb[VPUX_A_DEV_ID] || !m->tb[VPUX_A_DEV_OPEN_FILES])
+			continue;
+		snprintf(path, sizeof(path), "/dev/accel/accel%u",
+			 a_u32(m->tb[VPUX_A_DEV_ID]));
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(1, vpux_is_vpux(fd));
+		ASSERT_EQ(0, vpux_dev_name(a_u32(m->tb[VPUX_A_DEV_ID]), name,
+					   sizeof(name)));
+		EXPECT_STREQ(name, a_str(m->tb[VPUX_A_DEV_NAME]));
+		ASSERT_EQ(0, vpux_get_param(fd, DRM_VPUX_PARAM_DEVICE_ID, &v));
+		EXPECT_EQ(v, a_u32(m->tb[VPUX_A_DEV_DEVICE_ID]));
+		ASSERT_EQ(0, vpux_get_param(fd, DRM_VPUX_PARAM_DEVICE_REVISION, &v));
+		EXPECT_EQ(v, a_u32(m->tb[VPUX_A_DEV_REVISION]));
+		ASSERT_EQ(0, vpux_get_param(fd, DRM_VPUX_PARAM_SERIAL, &v));
+		EXPECT_EQ(v, a_u32(m->tb[VPUX_A_DEV_SERIAL]));
+		ASSERT_EQ(0, vpux_get_param(fd, DRM_VPUX_PARAM_BO_MEMORY_LIMIT, &v));
+		EXPECT_EQ(v, a_u64(m->tb[VPUX_A_DEV_MEM_LIMIT]));
+		ASSERT_EQ(0, vpux_get_param(fd, DRM_VPUX_PARAM_NUM_DMA_ENGINES, &v));
+		engine_busy(m, VPUX_ENGINE_DMA, &c);
+		EXPECT_EQ(v, c);
+		ASSERT_EQ(0, vpux_get_param(fd, DRM_VPUX_PARAM_NUM_SHAVE_ENGINES, &v));
+		engine_busy(m, VPUX_ENGINE_SHAVE, &c);
+		EXPECT_EQ(v, c);
+		EXPECT_GT(a_u64(m->tb[VPUX_A_DEV_UPTIME_NS]), 0ull);
+		EXPECT_LE(a_u32(m->tb[VPUX_A_DEV_POWER_STATE]),
+			  (__u32)VPUX_POWER_STATE_SUSPENDED);
+		close(fd);
+	}
+}
+
+/*
+ * power-state is what sysfs runtime_status says: "suspended" or not
+ * (without runtime PM it reads "unsupported": active). Sampled around
+ * the request until both samples agree, for a device autosuspending
+ * meanwhile.
+ */
+TEST_F(nl, dev_get_power_state_agrees_with_runtime_status)
+{
+	int tries, before, after = -2, cnt;
+	__u32 state = ~0u;
+
+	for (tries = 0; tries < 20; tries++) {
+		before = rpm_suspended(self->minor);
+		ASSERT_EQ(0, dev_get(&self->nl, self->minor, self->m, 1, &cnt));
+		state = a_u32(self->m[0].tb[VPUX_A_DEV_POWER_STATE]);
+		after = rpm_suspended(self->minor);
+		if (before == after)
+			break;
+	}
+	ASSERT_GE(after, 0);
+	EXPECT_EQ(after ? (__u32)VPUX_POWER_STATE_SUSPENDED :
+		  (__u32)VPUX_POWER_STATE_ACTIVE, state);
+}
+
+TEST_F(nl, dev_get_counts_open_files)
+{
+	int cnt, fd2;
+	__u32 before;
+
+	ASSERT_EQ(0, dev_get(&self->nl, self->minor, self->m, 1, &cnt));
+	ASSERT_EQ(1, cnt);
+	EXPECT_EQ((__u32)self->minor, a_u32(self->m[0].tb[VPUX_A_DEV_ID]));
+	before = a_u32(self->m[0].tb[VPUX_A_DEV_OPEN_FILES]);
+	EXPECT_GE(before, 1u);
+	fd2 = vpux_open_nth(0, NULL);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, dev_get(&self->nl, self->minor, self->m, 1, &cnt));
+	EXPECT_EQ(before + 1, a_u32(self->m[0].tb[VPUX_A_DEV_OPEN_FILES]));
+	close(fd2);
+}
+
+TEST_F(nl, malformed_requests_are_refused)
+{
+	char req[512];
+	struct nlmsghdr *n;
+	__u64 v64 = self->minor;
+	__u16 v16 = self->minor;
+	__u32 v32 = self->minor;
+	int cnt;
+
+	/* do without the device id: the missing attribute is named */
+	n = nl_req(req, self->nl.family, VPUX_CMD_DEV_GET, 0);
+	ASSERT_EQ(0, nl_send(&self->nl, n));
+	EXPECT_EQ(-EINVAL, nl_recv(&self->nl, self->m, 1, &cnt));
+	EXPECT_EQ(VPUX_A_DEV_ID, self->nl.miss_type);
+	/* an id no device has */
+	EXPECT_EQ(-ENODEV, dev_get(&self->nl, 4095, self->m, 1, &cnt));
+	EXPECT_NE(NULL, strstr(self->nl.ext_msg, "no vpux device"))
+		TH_LOG("extack: %s", self->nl.ext_msg);
+	/* the id as a u16 and as a u64: wrong types */
+	n = nl_req(req, self->nl.family, VPUX_CMD_DEV_GET, 0);
+	put_attr(n, VPUX_A_DEV_ID, &v16, sizeof(v16));
+	ASSERT_EQ(0, nl_send(&self->nl, n));
+	EXPECT_EQ(-EINVAL, nl_recv(&self->nl, self->m, 1, &cnt));
+	n = nl_req(req, self->nl.family, VPUX_CMD_DEV_GET, 0);
+	put_attr(n, VPUX_A_DEV_ID, &v64, sizeof(v64));
+	ASSERT_EQ(0, nl_send(&self->nl, n));
+	EXPECT_EQ(-EINVAL, nl_recv(&self->nl, self->m, 1, &cnt));
+	/* an attribute the request does not take (strict validation) */
+	n = nl_req(req, self->nl.family, VPUX_CMD_DEV_GET, 0);
+	put_attr(n, VPUX_A_DEV_ID, &v32, sizeof(v32));
+	put_attr(n, VPUX_A_DEV_OPEN_FILES, &v32, sizeof(v32));
+	ASSERT_EQ(0, nl_send(&self->nl, n));
+	EXPECT_EQ(-EINVAL, nl_recv(&self->nl, self->m, 1, &cnt));
+	/* ctx-get: a u32 context id, a missing one, a missing device */
+	n = nl_req(req, self->nl.family, VPUX_CMD_CTX_GET, 0);
+	put_attr(n, VPUX_A_CTX_DEV_ID, &v32, sizeof(v32));
+	put_attr(n, VPUX_A_CTX_ID, &v32, sizeof(v32));
+	ASSERT_EQ(0, nl_send(&self->nl, n));
+	EXPECT_EQ(-EINVAL, nl_recv(&self->nl, self->m, 1, &cnt));
+	n = nl_req(req, self->nl.family, VPUX_CMD_CTX_GET, 0);
+	put_attr(n, VPUX_A_CTX_DEV_ID, &v32, sizeof(v32));
+	ASSERT_EQ(0, nl_send(&self->nl, n));
+	EXPECT_EQ(-EINVAL, nl_recv(&self->nl, self->m, 1, &cnt));
+	EXPECT_EQ(VPUX_A_CTX_ID, self->nl.miss_type);
+	n = nl_req(req, self->nl.family, VPUX_CMD_CTX_GET, 0);
+	put_attr(n, VPUX_A_CTX_ID, &v64, sizeof(v64));
+	ASSERT_EQ(0, nl_send(&self->nl, n));
+	EXPECT_EQ(-EINVAL, nl_recv(&self->nl, self->m, 1, &cnt));
+	EXPECT_EQ(VPUX_A_CTX_DEV_ID, self->nl.miss_type);
+	/* a context no file has; a dump of a device that is not there */
+	EXPECT_EQ(-ENOENT, ctx_get(&self->nl, self->minor, ~0ull, self->m, 1, &cnt));
+	EXPECT_EQ(-ENODEV, ctx_get(&self->nl, 4095, 0, self->m, 1, &cnt));
+	/* a command the family does not have */
+	n = nl_req(req, self->nl.family, VPUX_CMD_MAX + 1, 0);
+	ASSERT_EQ(0, nl_send(&self->nl, n));
+	EXPECT_EQ(-EOPNOTSUPP, nl_recv(&self->nl, self->m, 1, &cnt));
+	/* notifications are not requests */
+	n = nl_req(req, self->nl.family, VPUX_CMD_HANG_NTF, 0);
+	ASSERT_EQ(0, nl_send(&self->nl, n));
+	EXPECT_EQ(-EOPNOTSUPP, nl_recv(&self->nl, self->m, 1, &cnt));
+}
+
+TEST_F(nl, counters_agree_with_sysfs_fdinfo_and_get_param)
+{
+	__u64 sub0, done0, fail0, to0, dma0, v;
+	long long us0, us1, client;
+	struct drm_vpux_wait w;
+	int cnt, i, a;
+	struct msg *m = &self->m[0];
+
+	ASSERT_EQ(0, dev_get(&self->nl, self->minor, m, 1, &cnt));
+	sub0 = a_u64(m->tb[VPUX_A_DEV_JOBS_SUBMITTED]);
+	done0 = a_u64(m->tb[VPUX_A_DEV_JOBS_COMPLETED]);
+	fail0 = a_u64(m->tb[VPUX_A_DEV_JOBS_FAILED]);
+	to0 = a_u64(m->tb[VPUX_A_DEV_JOBS_TIMEDOUT]);
+	dma0 = engine_busy(m, VPUX_ENGINE_DMA, NULL);
+	/* the workload: 5 copies that complete, 1 refused op that fails */
+	for (i = 0; i < 5; i++) {
+		ASSERT_EQ(0, copy(self, 4096, &w, NULL));
+		ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	}
+	{
+		struct drm_vpux_submit s;
+		struct tb t;
+
+		tb_init(&t, self->task.map, 0, 1, 0, 0);
+		dma_op(&t.dma[0], 1, 0, 5, 0, 64);
+		submit_args(&s, &self->task, 0, t.size, self->list, 2);
+		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+		ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+		ASSERT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
+	}
+
+	us0 = sysfs_busy_us(self->minor);
+	ASSERT_EQ(0, dev_get(&self->nl, self->minor, m, 1, &cnt));
+	us1 = sysfs_busy_us(self->minor);
+	/* other tests' files may run jobs too, but not at the same time */
+	EXPECT_EQ(sub0 + 6, a_u64(m->tb[VPUX_A_DEV_JOBS_SUBMITTED]));
+	EXPECT_EQ(done0 + 5, a_u64(m->tb[VPUX_A_DEV_JOBS_COMPLETED]));
+	EXPECT_EQ(fail0 + 1, a_u64(m->tb[VPUX_A_DEV_JOBS_FAILED]));
+	EXPECT_EQ(to0, a_u64(m->tb[VPUX_A_DEV_JOBS_TIMEDOUT]));
+	EXPECT_GT(engine_busy(m, VPUX_ENGINE_DMA, NULL), dma0);
+	/* idle: sysfs and netlink read the same busy time */
+	EXPECT_LE(us0, (long long)(a_u64(m->tb[VPUX_A_DEV_BUSY_NS]) / 1000));
+	EXPECT_GE(us1, (long long)(a_u64(m->tb[VPUX_A_DEV_BUSY_NS]) / 1000));
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_USED, &v));
+	EXPECT_EQ(v, a_u64(m->tb[VPUX_A_DEV_MEM_USED]));
+
+	/* the file's context: fdinfo's client id and busy time */
+	client = fdinfo(self->fd, "drm-client-id");
+	ASSERT_GT(client, 0);
+	ASSERT_EQ(0, ctx_get(&self->nl, self->minor, client, m, 1, &cnt));
+	ASSERT_EQ(1, cnt);
+	for (a = VPUX_A_CTX_DEV_ID; a <= VPUX_A_CTX_BANNED; a++) {
+		EXPECT_NE(NULL, m->tb[a]) TH_LOG("attribute %d missing", a);
+	}
+	EXPECT_EQ((__u64)client, a_u64(m->tb[VPUX_A_CTX_ID]));
+	EXPECT_EQ((__u32)self->minor, a_u32(m->tb[VPUX_A_CTX_DEV_ID]));
+	EXPECT_EQ((__u32)getpid(), a_u32(m->tb[VPUX_A_CTX_PID]));
+	EXPECT_EQ(0u, a_u32(m->tb[VPUX_A_CTX_UID]));
+	EXPECT_EQ(0, strncmp(a_str(m->tb[VPUX_A_CTX_COMM]), "vpux_netlink_te", 15))
+		TH_LOG("comm %s", a_str(m->tb[VPUX_A_CTX_COMM]));
+	EXPECT_EQ(6ull, a_u64(m->tb[VPUX_A_CTX_JOBS_SUBMITTED]));
+	EXPECT_EQ(5ull, a_u64(m->tb[VPUX_A_CTX_JOBS_COMPLETED]));
+	EXPECT_EQ(1ull, a_u64(m->tb[VPUX_A_CTX_JOBS_FAILED]));
+	EXPECT_EQ((__u32)DRM_VPUX_PRIORITY_NORMAL, a_u32(m->tb[VPUX_A_CTX_PRIORITY]));
+	EXPECT_EQ((__u64)fdinfo(self->fd, "drm-engine-npu"),
+		  a_u64(m->tb[VPUX_A_CTX_BUSY_NS]));
+	EXPECT_GT(a_u64(m->tb[VPUX_A_CTX_BUSY_NS]), 0ull);
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &v));
+	EXPECT_EQ(v, a_u64(m->tb[VPUX_A_CTX_MEM_USED]));
+	EXPECT_EQ(0, *((__u8 *)m->tb[VPUX_A_CTX_BANNED] + NLA_HDRLEN));
+}
+
+/*
+ * As uid NOBODY: a file of its own is reported, root's is refused (do)
+ * and left out (dump). Root sees both.
+ */
+TEST_F(nl, another_users_context_is_refused)
+{
+	char node[64];
+	struct stat st;
+	long long root_id = fdinfo(self->fd, "drm-client-id");
+	int pipefd[2], back[2], status, cnt, i;
+	long long child_id = 0;
+	pid_t pid;
+
+	snprintf(node, sizeof(node), "/dev/accel/accel%d", self->minor);
+	ASSERT_EQ(0, stat(node, &st));
+	ASSERT_EQ(0, chmod(node, 0666));
+	ASSERT_EQ(0, pipe(pipefd));
+	ASSERT_EQ(0, pipe(back));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		struct nl nl;
+		struct msg m[16];
+		int fd, ret, own = 0, other = 0, rc = 0;
+		long long id;
+		char c;
+
+		if (setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(10);
+		fd = open(node, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			_exit(11);
+		id = fdinfo(fd, "drm-client-id");
+		if (write(pipefd[1], &id, sizeof(id)) != sizeof(id))
+			_exit(12);
+		if (nl_open(&nl))
+			_exit(13);
+		ret = ctx_get(&nl, self->minor, id, m, 1, &cnt);
+		if (ret || cnt != 1 || a_u32(m[0].tb[VPUX_A_CTX_UID]) != NOBODY)
+			rc |= 1;
+		ret = ctx_get(&nl, self->minor, root_id, m, 1, &cnt);
+		if (ret != -EPERM || !strstr(nl.ext_msg, "another user"))
+			rc |= 2;
+		ret = ctx_get(&nl, -1, 0, m, 16, &cnt);
+		for (i = 0; !ret && i < cnt; i++) {
+			if (a_u64(m[i].tb[VPUX_A_CTX_ID]) == (__u64)id)
+				own++;
+			if (a_u32(m[i].tb[VPUX_A_CTX_UID]) != NOBODY)
+				other++;
+		}
+		if (ret || own != 1 || other)
+			rc |= 4;
+		/* dev-get needs no privilege */
+		if (dev_get(&nl, self->minor, m, 1, &cnt) || cnt != 1)
+			rc |= 8;
+		/* stay open until the parent looked */
+		if (read(back[0], &c, 1) != 1)
+			rc |= 16;
+		_exit(rc);
+	}
+	ASSERT_EQ((ssize_t)sizeof(child_id), read(pipefd[0], &child_id, sizeof(child_id)));
+	chmod(node, st.st_mode & 07777);
+	/* root sees the child's file and its own */
+	{
+		int found = 0;
+
+		ASSERT_EQ(0, ctx_get(&self->nl, self->minor, 0, self->m, 8, &cnt));
+		for (i = 0; i < cnt; i++) {
+			__u64 id = a_u64(self->m[i].tb[VPUX_A_CTX_ID]);
+
+			if (id == (__u64)child_id) {
+				found++;
+				EXPECT_EQ((__u32)NOBODY, a_u32(self->m[i].tb[VPUX_A_CTX_UID]));
+			}
+			if (id == (__u64)root_id)
+				found++;
+		}
+		EXPECT_EQ(2, found);
+	}
+	ASSERT_EQ(1, write(back[1], "x", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("child: 1 own refused, 2 other's not refused, 4 dump wrong, 8 dev-get, 1x setup");
+	close(pipefd[0]);
+	close(pipefd[1]);
+	close(back[0]);
+	close(back[1]);
+}
+
+/*
+ * Wait up to 10 s for notification @cmd of device @minor; its attributes
+ * in *@m. Other notifications are skipped.
+ */
+static int wait_event(struct nl *nl, int minor, __u8 cmd, struct msg *m)
+{
+	static char buf[BUF];
+	__s64 end = now_ns() + 10000000000ll;
+	struct timeval tv = { .tv_sec = 0, .tv_usec = 200000 };
+
+	setsockopt(nl->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	while (now_ns() < end) {
+		ssize_t len = recv(nl->fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *h;
+
+		if (len < 0)
+			continue;
+		for (h = (void *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+			struct genlmsghdr *g = NLMSG_DATA(h);
+			int plen = h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+
+			if (h->nlmsg_type != nl->family || g->cmd != cmd)
+				continue;
+			if (plen > (int)sizeof(m->buf))
+				plen = sizeof(m->buf);
+			memcpy(m->buf, (char *)g + GENL_HDRLEN, plen);
+			parse_attrs(m->tb, 32, m->buf, plen);
+			m->cmd = g->cmd;
+			if (m->tb[VPUX_A_EVENT_DEV_ID] &&
+			    a_u32(m->tb[VPUX_A_EVENT_DEV_ID]) == (__u32)minor)
+				return 0;
+		}
+	}
+	return -ETIMEDOUT;
+}
+
+static int join_events(struct nl *nl)
+{
+	return setsockopt(nl->fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+			  &nl->events_grp, sizeof(nl->events_grp)) ? -errno : 0;
+}
+
+TEST_F(nl, events_of_an_injected_hang_and_its_reset)
+{
+	struct drm_vpux_wait w;
+	struct msg *m = &self->m[0];
+	__u64 seq;
+	long long client = fdinfo(self->fd, "drm-client-id");
+	__u32 resets;
+	int cnt;
+
+	if (dbg_read(self->minor, "job_timeout_ms") < 0)
+		SKIP(return, "no debugfs");
+	ASSERT_EQ(0, join_events(&self->nl));
+	self->saved_timeout = dbg_read(self->minor, "job_timeout_ms");
+	ASSERT_EQ(0, dbg_write(self->minor, "job_timeout_ms", "300"));
+	ASSERT_EQ(0, dbg_write(self->minor, "inject", "hang 0 1"));
+	ASSERT_EQ(0, copy(self, 4096, &w, &seq));
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_TIMEOUT, w.status);
+
+	ASSERT_EQ(0, wait_event(&self->nl, self->minor, VPUX_CMD_HANG_NTF, m));
+	EXPECT_EQ((__u64)client, a_u64(m->tb[VPUX_A_EVENT_CTX_ID]));
+	EXPECT_EQ(seq, a_u64(m->tb[VPUX_A_EVENT_SEQNO]));
+	ASSERT_EQ(0, wait_event(&self->nl, self->minor, VPUX_CMD_RESET_NTF, m));
+	resets = a_u32(m->tb[VPUX_A_EVENT_RESETS]);
+	ASSERT_EQ(0, dev_get(&self->nl, self->minor, self->m + 1, 1, &cnt));
+	EXPECT_EQ(resets, a_u32(self->m[1].tb[VPUX_A_DEV_RESETS]));
+	EXPECT_GE(a_u64(self->m[1].tb[VPUX_A_DEV_JOBS_TIMEDOUT]), 1ull);
+	/* the file is banned now, and says so */
+	ASSERT_EQ(0, ctx_get(&self->nl, self->minor, client, self->m + 1, 1, &cnt));
+	EXPECT_EQ(1, *((__u8 *)self->m[1].tb[VPUX_A_CTX_BANNED] + NLA_HDRLEN));
+}
+
+TEST_F(nl, event_of_an_injected_mmu_fault)
+{
+	struct drm_vpux_wait w;
+	struct msg *m = &self->m[0];
+	long long client = fdinfo(self->fd, "drm-client-id");
+	__u64 seq;
+
+	if (dbg_write(self->minor, "inject", "none 0"))
+		SKIP(return, "no debugfs");
+	ASSERT_EQ(0, join_events(&self->nl));
+	ASSERT_EQ(0, dbg_write(self->minor, "inject", "mmu_fault 0 1"));
+	ASSERT_EQ(0, copy(self, 4096, &w, &seq));
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+	ASSERT_EQ(0, wait_event(&self->nl, self->minor, VPUX_CMD_MMU_FAULT_NTF, m));
+	EXPECT_EQ((__u64)client, a_u64(m->tb[VPUX_A_EVENT_CTX_ID]));
+	EXPECT_EQ(seq, a_u64(m->tb[VPUX_A_EVENT_SEQNO]));
+	ASSERT_NE(NULL, m->tb[VPUX_A_EVENT_ADDR]);
+	EXPECT_EQ(w.fault_addr, a_u64(m->tb[VPUX_A_EVENT_ADDR]));
+}
+
+TEST_F(nl, event_of_a_job_error)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct msg *m = &self->m[0];
+	struct tb t;
+
+	ASSERT_EQ(0, join_events(&self->nl));
+	/* the op names address-list entry 5 of a 3-entry list */
+	tb_init(&t, self->task.map, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 5, 0, 64);
+	submit_args(&s, &self->task, 0, t.size, self->list, 2);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
+	ASSERT_EQ(0, wait_event(&self->nl, self->minor, VPUX_CMD_JOB_ERROR_NTF, m));
+	EXPECT_EQ(s.seqno, a_u64(m->tb[VPUX_A_EVENT_SEQNO]));
+	EXPECT_EQ((__u32)VPUX_JOB_STATUS_ERROR, a_u32(m->tb[VPUX_A_EVENT_STATUS]));
+	EXPECT_EQ(-(__s32)w.core_error, (__s32)a_u32(m->tb[VPUX_A_EVENT_ERROR]));
+}
+
+TEST_HARNESS_MAIN
