@@ -13,14 +13,21 @@ JSONC_CFLAGS := $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null)
 JSONC_LIBS := $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null)
 KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
 KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null)
+LIBNL_CFLAGS := $(shell $(PKG_CONFIG) --cflags libnl-genl-3.0 2>/dev/null)
+LIBNL_LIBS := $(shell $(PKG_CONFIG) --libs libnl-genl-3.0 2>/dev/null)
 
 VPUX_INFO := $(B)/tools/vpux-info
 HOST_PROGS += $(VPUX_INFO)
 
-$(VPUX_INFO): tools/vpux-info/vpux-info.c uapi/drm/vpux_accel.h tools/common/vpux_cli.h
+# the netlink views (--stats, --contexts, --watch, --events), libnl-genl
+VPUX_INFO_NL_SRCS := tools/vpux-info/vpux-info-nl.c
+
+$(VPUX_INFO): tools/vpux-info/vpux-info.c uapi/drm/vpux_accel.h tools/common/vpux_cli.h \
+		$(VPUX_INFO_NL_SRCS) tools/vpux-info/vpux-info-nl.h uapi/drm/vpux_netlink.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(DIST_CFLAGS) $(DIST_LDFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) \
-		$(KMOD_CFLAGS) -o $@ $< $(LIBDRM_LIBS) $(JSONC_LIBS) $(KMOD_LIBS)
+		$(KMOD_CFLAGS) $(LIBNL_CFLAGS) -o $@ $< $(VPUX_INFO_NL_SRCS) \
+		$(LIBDRM_LIBS) $(JSONC_LIBS) $(KMOD_LIBS) $(LIBNL_LIBS)
 
 # vpux-info's output against GET_PARAM and the expected values the VM rig
 # passes on its command line (TAP, run by tools/vm/tests.list)
@@ -30,6 +37,17 @@ VM_EXTRA_BINS += $(VPUX_INFO_CHECK)
 
 $(VPUX_INFO_CHECK): tools/vpux-info/vpux-info-check.c uapi/drm/vpux_accel.h \
 		include/vpux_tap.h $(HW_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -o $@ $< $(JSONC_LIBS)
+
+# vpux-info's netlink views against GET_PARAM, sysfs, fdinfo and an
+# injected fault (TAP, run by tools/vm/tests.list)
+VPUX_INFO_NL_CHECK := $(B)/tools/vpux-info-nl-check
+HOST_PROGS += $(VPUX_INFO_NL_CHECK)
+VM_EXTRA_BINS += $(VPUX_INFO_NL_CHECK)
+
+$(VPUX_INFO_NL_CHECK): tools/vpux-info/vpux-info-nl-check.c uapi/drm/vpux_accel.h \
+		include/vpux_tap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -o $@ $< $(JSONC_LIBS)
 

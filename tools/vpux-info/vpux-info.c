@@ -34,6 +34,7 @@
 #include <drm/vpux_accel.h>
 
 #include "vpux_cli.h"
+#include "vpux-info-nl.h"
 
 #define PROG "vpux-info"
 #define EXIT_QUERY 3
@@ -567,6 +568,7 @@ static void usage(FILE *f)
 		   "      --version     print the version and exit\n"
 		   "Exit status: 0 ok, 1 no vpux device, 2 usage error, 3 query failed,\n"
 		   "4 module not loaded (--module).\n");
+	vpux_info_nl_usage(f);
 }
 
 /* the minor of /dev/accel/accelN (the device node itself, not a link) */
@@ -599,6 +601,10 @@ int main(int argc, char **argv)
 	const char *path;
 	char buf[32];
 	struct stat st;
+
+	/* --stats, --contexts, --watch, --events: vpux-info-nl.c */
+	if (vpux_info_nl_wanted(argc, argv))
+		return vpux_info_nl_main(argc, argv);
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":jd:mh", opts, NULL)) != -1) {
