@@ -55,13 +55,13 @@ MODULE_PARM_DESC(autosuspend_delay_ms, "Idle time before the NPU powers down (ms
 #define VPUX_PWR_ON_US		10000
 
 /*
- * The one place power-state changes are announced. The netlink family
- * (vpux_netlink.c) multicasts them: at merge this calls
- * vpux_nl_notify_power(vdev, active) from vpux_netlink.h.
+ * The one place power-state changes are announced: the netlink family's
+ * events group multicasts them (vpux_netlink.c, from a work item).
  */
 static void vpux_pm_state_changed(struct vpux_device *vdev, bool active)
 {
 	vpux_dbg(vdev, "NPU powered %s\n", active ? "on" : "off");
+	vpux_nl_notify_power(vdev, active);
 }
 
 static bool vpux_has_power_ctrl(struct vpux_device *vdev)

@@ -809,4 +809,50 @@ TEST_F(nl, event_of_a_job_error)
 	EXPECT_EQ(-(__s32)w.core_error, (__s32)a_u32(m->tb[VPUX_A_EVENT_ERROR]));
 }
 
+/* the next power-state notification of the device: its state, or -1 */
+static int next_power_event(FIXTURE_DATA(nl) *self)
+{
+	struct msg *m = &self->m[0];
+
+	if (wait_event(&self->nl, self->minor, VPUX_CMD_POWER_NTF, m) ||
+	    !m->tb[VPUX_A_EVENT_POWER_STATE])
+		return -1;
+	return a_u32(m->tb[VPUX_A_EVENT_POWER_STATE]);
+}
+
+TEST_F(nl, events_of_autosuspend_and_of_the_resume_a_submit_causes)
+{
+	char path[128], saved[24] = "";
+	struct drm_vpux_wait w;
+	int state = -1, i, ret;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/accel/accel%d/device/power/autosuspend_delay_ms",
+		 self->minor);
+	f = fopen(path, "r");
+	if (!f)
+		SKIP(return, "no runtime PM in this kernel");
+	if (!fgets(saved, sizeof(saved), f))
+		saved[0] = 0;
+	fclose(f);
+	ASSERT_EQ(0, join_events(&self->nl));
+	ASSERT_EQ(0, file_write(path, "50"));
+	/* powered by this job, then idle: suspended 50 ms after it */
+	ret = copy(self, 4096, &w, NULL);
+	for (i = 0; i < 4 && state != VPUX_POWER_STATE_SUSPENDED; i++)
+		state = next_power_event(self);
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(VPUX_POWER_STATE_SUSPENDED, state);
+	EXPECT_EQ(1, rpm_suspended(self->minor));
+	/* a submit wakes it: the next notification says so */
+	ret = copy(self, 4096, &w, NULL);
+	state = next_power_event(self);
+	file_write(path, saved);
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(VPUX_POWER_STATE_ACTIVE, state);
+}
+
 TEST_HARNESS_MAIN
