@@ -129,7 +129,7 @@ static int error_cb(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 }
 
 /*
- * Connect and resolve the family: 0, EXIT_NO_FAMILY or VPUX_EXIT_FAIL
+ * Connect and resolve the family: 0, EXIT_NO_MODULE, EXIT_NO_FAMILY or VPUX_EXIT_FAIL
  * (with the message printed).
  */
 static int vnl_open(struct nl *nl)
@@ -150,7 +150,7 @@ static int vnl_open(struct nl *nl)
 		return 0;
 	if (stat("/sys/module/vpux_accel", &st)) {
 		vpux_cli_err(PROG, "no vpux device: the vpux_accel module is not loaded (try: modprobe vpux_accel)");
-		return VPUX_EXIT_FAIL;
+		return EXIT_NO_MODULE;
 	}
 	vpux_cli_err(PROG, "the loaded vpux_accel has no \"%s\" netlink family (a driver older than the telemetry)",
 		     VPUX_FAMILY_NAME);

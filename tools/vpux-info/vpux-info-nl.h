@@ -10,6 +10,9 @@
 #include <stdio.h>
 
 /* the kernel's vpux_accel has no "vpux" netlink family */
+/* exit codes of vpux-info(1) beyond vpux_cli.h's: the module is not
+ * loaded (every view), the loaded module has no netlink family */
+#define EXIT_NO_MODULE 4
 #define EXIT_NO_FAMILY 5
 
 /* true if @argv asks for one of the netlink views */

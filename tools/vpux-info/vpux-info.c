@@ -7,9 +7,9 @@
  *	vpux-info -d DEV     only DEV: /dev/accel/accelN, or N
  *	vpux-info --module   the loaded module (libkmod and /sys/module)
  *
- * Exit status (vpux-info(1)): 0 on success, 1 when no device (or no
- * driver) is present, 2 on a usage error, 3 on a failed query, 4 when
- * --module finds the module not loaded. A parameter the driver is too
+ * Exit status (vpux-info(1)): 0 on success, 1 when no device is present,
+ * 2 on a usage error, 3 on a failed query, 4 when the module is not
+ * loaded (every view), 5 when it has no netlink family (netlink views). A parameter the driver is too
  * old to know (uapi 1.5's limits on a 1.4 kernel) prints as "-" in the
  * table and null in JSON; so does a sysfs attribute an older driver does
  * not have (power_state).
@@ -38,7 +38,6 @@
 
 #define PROG "vpux-info"
 #define EXIT_QUERY 3
-#define EXIT_NO_MODULE 4
 
 #define VPUX_DRIVER_NAME "vpux_accel"
 #define MAX_MINORS 64
@@ -567,7 +566,7 @@ static void usage(FILE *f)
 		   "  -h, --help        print this help and exit\n"
 		   "      --version     print the version and exit\n"
 		   "Exit status: 0 ok, 1 no vpux device, 2 usage error, 3 query failed,\n"
-		   "4 module not loaded (--module).\n");
+		   "4 module not loaded, 5 no netlink family (netlink views).\n");
 	vpux_info_nl_usage(f);
 }
 
@@ -662,9 +661,10 @@ int main(int argc, char **argv)
 	}
 
 	if (!n) {
-		if (stat("/sys/module/vpux_accel", &st))
+		if (stat("/sys/module/vpux_accel", &st)) {
 			vpux_cli_err(PROG, "no vpux device: the vpux_accel module is not loaded (try: modprobe vpux_accel)");
-		else if (only >= 0)
+			return EXIT_NO_MODULE;
+		} else if (only >= 0)
 			vpux_cli_err(PROG, "/dev/accel/accel%d is not a vpux device",
 				     only);
 		else
