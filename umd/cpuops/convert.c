@@ -21,63 +21,21 @@
 #include <string.h>
 
 #include "cpuops.h"
+#include "float_args.h"
 
 #define CONV_MAX_RANK 6
-
-/* write "fn: message" into the call's error buffer; return -EINVAL */
-static int __attribute__((format(printf, 3, 4)))
-fail(const struct vpux_cpu_call *c, const char *fn, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!c->err || !c->err_size)
-		return -EINVAL;
-	n = snprintf(c->err, c->err_size, "%s: ", fn);
-	if (n < 0 || (size_t)n >= c->err_size)
-		return -EINVAL;
-	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->err_size - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-static const char *type_name(uint32_t t)
-{
-	switch (t) {
-	case VPUX_CPU_ARG_BUFFER:
-		return "a buffer";
-	case VPUX_CPU_ARG_INT:
-		return "an int";
-	case VPUX_CPU_ARG_STRING:
-		return "a string";
-	default:
-		return "of unknown type";
-	}
-}
-
-static int want(const struct vpux_cpu_call *c, const char *fn, unsigned int i,
-		const char *what, uint32_t type)
-{
-	if (i >= c->num_args)
-		return fail(c, fn, "argument %u (%s) missing", i, what);
-	if (c->args[i].type != type)
-		return fail(c, fn, "argument %u (%s) must be %s, not %s", i,
-			    what, type_name(type), type_name(c->args[i].type));
-	return 0;
-}
 
 static int arg_buf(const struct vpux_cpu_call *c, const char *fn,
 		   unsigned int i, const char *what,
 		   const struct vpux_cpu_buffer **b)
 {
-	int ret = want(c, fn, i, what, VPUX_CPU_ARG_BUFFER);
+	int ret = fa_want(c, fn, i, what, VPUX_CPU_ARG_BUFFER);
 
 	if (ret)
 		return ret;
 	*b = &c->args[i].buf;
 	if (!(*b)->data && (*b)->size)
-		return fail(c, fn, "argument %u (%s): no memory", i, what);
+		return fa_fail(c, fn, "argument %u (%s): no memory", i, what);
 	return 0;
 }
 
@@ -87,18 +45,16 @@ static int arg_scale(const struct vpux_cpu_call *c, const char *fn,
 {
 	const char *s;
 	char *end;
-	int ret = want(c, fn, i, "scale", VPUX_CPU_ARG_STRING);
+	int ret = fa_want(c, fn, i, "scale", VPUX_CPU_ARG_STRING);
 
 	if (ret)
 		return ret;
 	s = c->args[i].str;
-	if (!s)
-		return fail(c, fn, "argument %u (scale): NULL string", i);
 	errno = 0;
 	*scale = strtof(s, &end);
 	if (end == s || *end || errno == ERANGE || !isfinite(*scale) ||
 	    !(*scale > 0))
-		return fail(c, fn,
+		return fa_fail(c, fn,
 			    "argument %u (scale): \"%s\" is not a finite decimal float > 0",
 			    i, s);
 	return 0;
@@ -108,7 +64,7 @@ static int arg_scale(const struct vpux_cpu_call *c, const char *fn,
 static int arg_type(const struct vpux_cpu_call *c, const char *fn,
 		    unsigned int i, int *is_signed)
 {
-	int ret = want(c, fn, i, "type", VPUX_CPU_ARG_STRING);
+	int ret = fa_want(c, fn, i, "type", VPUX_CPU_ARG_STRING);
 
 	if (ret)
 		return ret;
@@ -117,7 +73,7 @@ static int arg_type(const struct vpux_cpu_call *c, const char *fn,
 	else if (c->args[i].str && !strcmp(c->args[i].str, "uint8"))
 		*is_signed = 0;
 	else
-		return fail(c, fn, "argument %u (type): \"%s\" is not int8 or uint8",
+		return fa_fail(c, fn, "argument %u (type): \"%s\" is not int8 or uint8",
 			    i, c->args[i].str ? c->args[i].str : "(null)");
 	return 0;
 }
@@ -126,13 +82,13 @@ static int arg_zp(const struct vpux_cpu_call *c, const char *fn,
 		  unsigned int i, int is_signed, int32_t *zp)
 {
 	int64_t v;
-	int ret = want(c, fn, i, "zero_point", VPUX_CPU_ARG_INT);
+	int ret = fa_want(c, fn, i, "zero_point", VPUX_CPU_ARG_INT);
 
 	if (ret)
 		return ret;
 	v = c->args[i].i;
 	if (is_signed ? v < -128 || v > 127 : v < 0 || v > 255)
-		return fail(c, fn, "argument %u (zero_point): %lld outside %s",
+		return fa_fail(c, fn, "argument %u (zero_point): %lld outside %s",
 			    i, (long long)v, is_signed ? "-128..127" : "0..255");
 	*zp = (int32_t)v;
 	return 0;
@@ -148,13 +104,11 @@ static int arg_list(const struct vpux_cpu_call *c, const char *fn,
 	const char *s, *p;
 	char *end;
 	unsigned int n = 0;
-	int ret = want(c, fn, i, what, VPUX_CPU_ARG_STRING);
+	int ret = fa_want(c, fn, i, what, VPUX_CPU_ARG_STRING);
 
 	if (ret)
 		return ret;
 	s = c->args[i].str;
-	if (!s)
-		return fail(c, fn, "argument %u (%s): NULL string", i, what);
 	p = s;
 	for (;;) {
 		unsigned long long v;
@@ -162,12 +116,12 @@ static int arg_list(const struct vpux_cpu_call *c, const char *fn,
 		if (*p < '0' || *p > '9')
 			break;
 		if (n == CONV_MAX_RANK)
-			return fail(c, fn, "argument %u (%s): \"%s\" has more than %d values",
+			return fa_fail(c, fn, "argument %u (%s): \"%s\" has more than %d values",
 				    i, what, s, CONV_MAX_RANK);
 		errno = 0;
 		v = strtoull(p, &end, 10);
 		if (errno || v < min || v > max)
-			return fail(c, fn, "argument %u (%s): \"%s\": value %u outside %llu..%llu",
+			return fa_fail(c, fn, "argument %u (%s): \"%s\": value %u outside %llu..%llu",
 				    i, what, s, n, (unsigned long long)min,
 				    (unsigned long long)max);
 		d[n++] = v;
@@ -177,7 +131,7 @@ static int arg_list(const struct vpux_cpu_call *c, const char *fn,
 		p++;
 	}
 	if (!n || *p)
-		return fail(c, fn, "argument %u (%s): \"%s\" is not a comma-separated list of integers",
+		return fa_fail(c, fn, "argument %u (%s): \"%s\" is not a comma-separated list of integers",
 			    i, what, s);
 	*rank = n;
 	return 0;
@@ -265,11 +219,11 @@ static int quantize(const struct vpux_cpu_call *c)
 	if (ret)
 		return ret;
 	if (src->size % 4)
-		return fail(c, fn, "argument 0 (src): %llu bytes, not a multiple of 4 (float32)",
+		return fa_fail(c, fn, "argument 0 (src): %llu bytes, not a multiple of 4 (float32)",
 			    (unsigned long long)src->size);
 	n = src->size / 4;
 	if (dst->size != n)
-		return fail(c, fn, "argument 1 (dst): %llu bytes, %llu needed (one per float of src)",
+		return fa_fail(c, fn, "argument 1 (dst): %llu bytes, %llu needed (one per float of src)",
 			    (unsigned long long)dst->size,
 			    (unsigned long long)n);
 	for (i = 0; i < n; i++)
@@ -296,7 +250,7 @@ static int dequantize(const struct vpux_cpu_call *c)
 	if (ret)
 		return ret;
 	if (dst->size != src->size * 4)
-		return fail(c, fn, "argument 1 (dst): %llu bytes, %llu needed (a float per byte of src)",
+		return fa_fail(c, fn, "argument 1 (dst): %llu bytes, %llu needed (a float per byte of src)",
 			    (unsigned long long)dst->size,
 			    (unsigned long long)src->size * 4);
 	for (i = 0; i < src->size; i++)
@@ -321,12 +275,12 @@ static int transpose(const struct vpux_cpu_call *c)
 	if (!ret)
 		ret = arg_buf(c, fn, 1, "dst", &dst);
 	if (!ret)
-		ret = want(c, fn, 2, "element size", VPUX_CPU_ARG_INT);
+		ret = fa_want(c, fn, 2, "element size", VPUX_CPU_ARG_INT);
 	if (ret)
 		return ret;
 	es = (uint64_t)c->args[2].i;
 	if (c->args[2].i != 1 && c->args[2].i != 2 && c->args[2].i != 4)
-		return fail(c, fn, "argument 2 (element size): %lld is not 1, 2 or 4",
+		return fa_fail(c, fn, "argument 2 (element size): %lld is not 1, 2 or 4",
 			    (long long)c->args[2].i);
 	ret = arg_list(c, fn, 3, "shape", 1, UINT32_MAX, shape, &rank);
 	if (!ret)
@@ -335,24 +289,24 @@ static int transpose(const struct vpux_cpu_call *c)
 	if (ret)
 		return ret;
 	if (prank != rank)
-		return fail(c, fn, "argument 4 (perm): %u values for a shape of rank %u",
+		return fa_fail(c, fn, "argument 4 (perm): %u values for a shape of rank %u",
 			    prank, rank);
 	for (k = 0; k < rank; k++) {
 		if (perm[k] >= rank || seen & 1u << perm[k])
-			return fail(c, fn, "argument 4 (perm): \"%s\" is not a permutation of 0..%u",
+			return fa_fail(c, fn, "argument 4 (perm): \"%s\" is not a permutation of 0..%u",
 				    c->args[4].str, rank - 1);
 		seen |= 1u << perm[k];
 	}
 	n = count(shape, rank);
 	if (!n)
-		return fail(c, fn, "argument 3 (shape): \"%s\" is too large",
+		return fa_fail(c, fn, "argument 3 (shape): \"%s\" is too large",
 			    c->args[3].str);
 	if (src->size != n * es)
-		return fail(c, fn, "argument 0 (src): %llu bytes, the shape needs %llu",
+		return fa_fail(c, fn, "argument 0 (src): %llu bytes, the shape needs %llu",
 			    (unsigned long long)src->size,
 			    (unsigned long long)(n * es));
 	if (dst->size != n * es)
-		return fail(c, fn, "argument 1 (dst): %llu bytes, the shape needs %llu",
+		return fa_fail(c, fn, "argument 1 (dst): %llu bytes, the shape needs %llu",
 			    (unsigned long long)dst->size,
 			    (unsigned long long)(n * es));
 	/* source strides in elements; the output walks dims perm[0..] */
@@ -387,11 +341,11 @@ static int arg_nchw(const struct vpux_cpu_call *c, const char *fn,
 	if (ret)
 		return ret;
 	if (rank != 4)
-		return fail(c, fn, "argument %u (shape): \"%s\" is not N,C,H,W",
+		return fa_fail(c, fn, "argument %u (shape): \"%s\" is not N,C,H,W",
 			    i, c->args[i].str);
 	*n = count(d, 4);
 	if (!*n)
-		return fail(c, fn, "argument %u (shape): \"%s\" is too large",
+		return fa_fail(c, fn, "argument %u (shape): \"%s\" is too large",
 			    i, c->args[i].str);
 	return 0;
 }
@@ -419,11 +373,11 @@ static int quantize_nchw_to_nhwc(const struct vpux_cpu_call *c)
 	if (ret)
 		return ret;
 	if (src->size != n * 4)
-		return fail(c, fn, "argument 0 (src): %llu bytes, the shape needs %llu (float32)",
+		return fa_fail(c, fn, "argument 0 (src): %llu bytes, the shape needs %llu (float32)",
 			    (unsigned long long)src->size,
 			    (unsigned long long)(n * 4));
 	if (dst->size != n)
-		return fail(c, fn, "argument 1 (dst): %llu bytes, the shape needs %llu",
+		return fa_fail(c, fn, "argument 1 (dst): %llu bytes, the shape needs %llu",
 			    (unsigned long long)dst->size,
 			    (unsigned long long)n);
 	N = d[0];
@@ -463,11 +417,11 @@ static int dequantize_nhwc_to_nchw(const struct vpux_cpu_call *c)
 	if (ret)
 		return ret;
 	if (src->size != n)
-		return fail(c, fn, "argument 0 (src): %llu bytes, the shape needs %llu",
+		return fa_fail(c, fn, "argument 0 (src): %llu bytes, the shape needs %llu",
 			    (unsigned long long)src->size,
 			    (unsigned long long)n);
 	if (dst->size != n * 4)
-		return fail(c, fn, "argument 1 (dst): %llu bytes, the shape needs %llu (float32)",
+		return fa_fail(c, fn, "argument 1 (dst): %llu bytes, the shape needs %llu (float32)",
 			    (unsigned long long)dst->size,
 			    (unsigned long long)(n * 4));
 	N = d[0];

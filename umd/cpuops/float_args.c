@@ -44,8 +44,8 @@ int fa_nargs(const struct vpux_cpu_call *c, const char *fn, uint32_t n)
 	return 0;
 }
 
-static int want(const struct vpux_cpu_call *c, const char *fn, uint32_t i,
-		const char *what, uint32_t type)
+int fa_want(const struct vpux_cpu_call *c, const char *fn, uint32_t i,
+	    const char *what, uint32_t type)
 {
 	if (i >= c->num_args)
 		return fa_fail(c, fn, "argument %u (%s) missing", i, what);
@@ -62,7 +62,7 @@ int fa_fbuf(const struct vpux_cpu_call *c, const char *fn, uint32_t i,
 	    const char *what, uint64_t count, float **p)
 {
 	const struct vpux_cpu_buffer *b;
-	int ret = want(c, fn, i, what, VPUX_CPU_ARG_BUFFER);
+	int ret = fa_want(c, fn, i, what, VPUX_CPU_ARG_BUFFER);
 
 	if (ret)
 		return ret;
@@ -83,7 +83,7 @@ int fa_fbuf(const struct vpux_cpu_call *c, const char *fn, uint32_t i,
 int fa_int(const struct vpux_cpu_call *c, const char *fn, uint32_t i,
 	   const char *what, int64_t min, int64_t max, int64_t *v)
 {
-	int ret = want(c, fn, i, what, VPUX_CPU_ARG_INT);
+	int ret = fa_want(c, fn, i, what, VPUX_CPU_ARG_INT);
 
 	if (ret)
 		return ret;
@@ -98,7 +98,7 @@ int fa_int(const struct vpux_cpu_call *c, const char *fn, uint32_t i,
 int fa_str(const struct vpux_cpu_call *c, const char *fn, uint32_t i,
 	   const char *what, const char **s)
 {
-	int ret = want(c, fn, i, what, VPUX_CPU_ARG_STRING);
+	int ret = fa_want(c, fn, i, what, VPUX_CPU_ARG_STRING);
 
 	if (!ret)
 		*s = c->args[i].str;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * Argument checking for the float operators of libvpux-cpuops
- * (float_*.c, Documentation/cpuops.rst). Every helper checks one
+ * Argument checking for the functions of libvpux-cpuops (float_*.c,
+ * convert.c, Documentation/cpuops.rst). Every helper checks one
  * argument of a call and, when it is wrong, writes a message naming the
  * function, the argument's index and name (and the recipe buffer) into
  * call->err and returns -EINVAL.
@@ -27,6 +27,9 @@ __attribute__((format(printf, 3, 4)))
 int fa_fail(const struct vpux_cpu_call *c, const char *fn,
 	    const char *fmt, ...);
 
+/* argument @i named @what is there and of @type (a non-NULL string) */
+int fa_want(const struct vpux_cpu_call *c, const char *fn, uint32_t i,
+	    const char *what, uint32_t type);
 /* the number of arguments must be @n (the runner guarantees it) */
 int fa_nargs(const struct vpux_cpu_call *c, const char *fn, uint32_t n);
 

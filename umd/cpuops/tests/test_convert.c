@@ -175,12 +175,12 @@ static void test_quantize(void)
 	a[2] = S("1x");
 	bad("quantize", a, 5, "argument 2 (scale): \"1x\"");
 	a[2] = I(1);
-	bad("quantize", a, 5, "argument 2 (scale) must be a string, not an int");
+	bad("quantize", a, 5, "argument 2 (scale) is an integer, a string expected");
 	a[2] = S("1");
 	a[3] = I(128);
 	bad("quantize", a, 5, "argument 3 (zero_point): 128 outside -128..127");
 	a[3] = S("0");
-	bad("quantize", a, 5, "argument 3 (zero_point) must be an int");
+	bad("quantize", a, 5, "argument 3 (zero_point) is a string, an integer expected");
 	a[3] = I(0);
 	a[4] = S("int4");
 	bad("quantize", a, 5, "argument 4 (type): \"int4\" is not int8 or uint8");
@@ -189,7 +189,7 @@ static void test_quantize(void)
 	bad("quantize", a, 5, "argument 3 (zero_point): -1 outside 0..255");
 	a[3] = I(0);
 	a[0] = I(0);
-	bad("quantize", a, 5, "argument 0 (src) must be a buffer");
+	bad("quantize", a, 5, "argument 0 (src) is an integer, a buffer expected");
 	{
 		int8_t s[4] = { 0 };
 		float f[4];
