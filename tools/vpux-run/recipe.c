@@ -28,21 +28,6 @@ struct binding {
 	size_t size;
 };
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* "NAME=FILE" into @b; -1 if malformed */
 static int split(const char *arg, struct binding *b)
 {
@@ -183,12 +168,12 @@ int run_recipe(const char *dev_name, const char *recipe,
 		}
 	}
 	for (k = 0; k < repeat; k++) {
-		double t0 = now_us();
+		double t0 = run_now_us();
 
 		ret = vpux_runner_execute(r);
 		if (!ret)
 			ret = vpux_runner_wait(r, -1);
-		lat[k] = now_us() - t0;
+		lat[k] = run_now_us() - t0;
 		if (ret) {
 			status = check && strstr(vpux_last_error(),
 						 "differs from the CPU reference") ?
@@ -201,7 +186,7 @@ int run_recipe(const char *dev_name, const char *recipe,
 	for (i = n_ins; i < n_ins + n_outs; i++)
 		if (write_output(&bi[i]))
 			goto out;
-	qsort(lat, (size_t)repeat, sizeof(*lat), cmp_d);
+	qsort(lat, (size_t)repeat, sizeof(*lat), run_cmp_d);
 	if (json) {
 		json_object *o = json_object_new_object();
 

@@ -13,4 +13,8 @@ int run_recipe(const char *dev_name, const char *recipe,
 	       const char *const *outs, unsigned int n_outs, int check,
 	       int repeat, int json);
 
+/* run.c's clock (CLOCK_MONOTONIC, in us) and qsort() order of doubles */
+double run_now_us(void);
+int run_cmp_d(const void *a, const void *b);
+
 #endif /* VPUX_RUN_RECIPE_H */

@@ -38,7 +38,7 @@ enum { OPT_TRACE = VPUX_OPT_VERSION + 1, OPT_TIMELINE, OPT_RECIPE };
 #define MAX_IO 64
 #define MAX_INFLIGHT 8	/* the engine core's task slots */
 
-static double now_us(void)
+double run_now_us(void)
 {
 	struct timespec ts;
 
@@ -46,7 +46,7 @@ static double now_us(void)
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-static int cmp_d(const void *a, const void *b)
+int run_cmp_d(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -375,19 +375,19 @@ int main(int argc, char **argv)
 	if (ret)
 		return die("setup", ret);
 	lat = calloc(repeat, sizeof(*lat));
-	t_all = now_us();
+	t_all = run_now_us();
 	for (k = 0; k < (unsigned int)repeat; k++) {
-		double t0 = now_us();
+		double t0 = run_now_us();
 
 		for (j = 0; !ret && j < inflight; j++)
 			ret = vpux_request_submit(xr[j]);
 		for (j = 0; !ret && j < inflight; j++)
 			ret = vpux_request_wait(xr[j], 10000);
-		lat[k] = now_us() - t0;
+		lat[k] = run_now_us() - t0;
 		if (ret)
 			return die("run", ret);
 	}
-	t_all = now_us() - t_all;
+	t_all = run_now_us() - t_all;
 	for (j = 1; j < inflight; j++)
 		for (i = 0; i < nout; i++) {
 			vpux_network_output(net, i, &d);
@@ -441,7 +441,7 @@ int main(int argc, char **argv)
 	if ((trace || timeline) && show_timeline(dev, net, xr, inflight, path,
 						 trace, timeline && !json))
 		bad_total++;
-	qsort(lat, repeat, sizeof(*lat), cmp_d);
+	qsort(lat, repeat, sizeof(*lat), run_cmp_d);
 	if (json) {
 		json_object *o = json_object_new_object(), *ops;
 		unsigned int kind, n_times = 0, at = 0;
