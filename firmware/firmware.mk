@@ -59,7 +59,8 @@ BENCH_PROGS += $(FW_BENCH)
 FW_BENCH_LIMITS := -DDLA_MAX_TASKS=2u -DDLA_MAX_OPS_PER_TASK=131072u \
 	-DDLA_MAX_BARRIERS=65535u -DDLA_MAX_DEPS_PER_TASK=262144u
 
-$(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(FW_TEST_DEPS)
+$(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(SRCTOP)/firmware/tests/bench_callgrind.h \
+		$(FW_TEST_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(PORT_USER_CFLAGS) -I$(SRCTOP)/firmware/tests \
 		$(FW_BENCH_LIMITS) -pthread -o $@ $< \
@@ -69,7 +70,8 @@ $(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(FW_TEST_DEPS)
 FW_PLAN_BENCH := $(B)/firmware/bench/fw-plan-bench
 BENCH_PROGS += $(FW_PLAN_BENCH)
 
-$(FW_PLAN_BENCH): $(SRCTOP)/firmware/tests/plan_bench.c $(FW_TEST_DEPS)
+$(FW_PLAN_BENCH): $(SRCTOP)/firmware/tests/plan_bench.c $(SRCTOP)/firmware/tests/bench_callgrind.h \
+		$(FW_TEST_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(PORT_USER_CFLAGS) -I$(SRCTOP)/firmware/tests \
 		-pthread -o $@ $< $(FW_SRCS) $(PORT_USER_SRCS)
