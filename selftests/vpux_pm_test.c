@@ -147,9 +147,12 @@ FIXTURE_SETUP(pm)
 {
 	char st[32];
 
+	self->fd = -1;
 	if (geteuid())
 		SKIP(return, "needs root");
 	self->fd = vpux_open_nth(0, &self->minor);
+	if (self->fd == -ENODEV)
+		SKIP(return, "no vpux device (is vpux_accel loaded?)");
 	ASSERT_GE(self->fd, 0);
 	if (dev_read(self->minor, "power/runtime_status", st, sizeof(st)) ||
 	    !strcmp(st, "unsupported"))
