@@ -60,6 +60,7 @@ FW_BENCH_LIMITS := -DDLA_MAX_TASKS=2u -DDLA_MAX_OPS_PER_TASK=131072u \
 	-DDLA_MAX_BARRIERS=65535u -DDLA_MAX_DEPS_PER_TASK=262144u
 
 $(FW_BENCH): $(SRCTOP)/firmware/tests/bench.c $(SRCTOP)/firmware/tests/bench_callgrind.h \
+		$(SRCTOP)/firmware/tests/bench_hw.h \
 		$(FW_TEST_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(PORT_USER_CFLAGS) -I$(SRCTOP)/firmware/tests \
@@ -71,6 +72,7 @@ FW_PLAN_BENCH := $(B)/firmware/bench/fw-plan-bench
 BENCH_PROGS += $(FW_PLAN_BENCH)
 
 $(FW_PLAN_BENCH): $(SRCTOP)/firmware/tests/plan_bench.c $(SRCTOP)/firmware/tests/bench_callgrind.h \
+		$(SRCTOP)/firmware/tests/bench_hw.h \
 		$(FW_TEST_DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(PORT_USER_CFLAGS) -I$(SRCTOP)/firmware/tests \
