@@ -206,27 +206,7 @@ int main(int argc, char **argv)
 		save_plan(dir, "plan-nested", &p, v, 2);
 
 		/* matmul over a dynamic token count, u16 patches */
-		pb_init(&p);
-		pb_symbol(&p, 1, 64);
-		pb_block(&p, 1);
-		pb_loop(&p, 0, 16, PB_E(PB_T(SYM, 0)));
-		d = pb_template(&p, DLA_OP_DPU, 0);
-		d->op = VPUX_DPU_OP_MATMUL;
-		d->in_c = 32, d->in_w = 1, d->out_c = 16, d->out_w = 1;
-		d->in.index = 1;
-		d->in2 = tb_ref(3, 0, 32 * 16);
-		d->out.index = 2;
-		tb_dpu_quant(d);
-		pb_patch(&p, PB_DPU(in_h), 2, PB_E(PB_T(LEN, 0)));
-		pb_patch(&p, PB_DPU(out_h), 2, PB_E(PB_T(LEN, 0)));
-		pb_patch(&p, PB_DPU(in.offset), 4, PB_E(PB_T(OFF, 0),
-			 PB_T(CONST, 32), PB_OP(MUL)));
-		pb_patch(&p, PB_DPU(in.size), 4, PB_E(PB_T(LEN, 0),
-			 PB_T(CONST, 32), PB_OP(MUL)));
-		pb_patch(&p, PB_DPU(out.offset), 4, PB_E(PB_T(OFF, 0),
-			 PB_T(CONST, 16), PB_OP(MUL)));
-		pb_patch(&p, PB_DPU(out.size), 4, PB_E(PB_T(LEN, 0),
-			 PB_T(CONST, 16), PB_OP(MUL)));
+		pb_token_matmul(&p, 3);
 		v[0] = 37;
 		pb_finish(&p, 5);
 		save_plan(dir, "plan-tokens", &p, v, 1);

@@ -318,33 +318,12 @@ static void test_two_requests(void)
 static void test_dpu_tokens(void)
 {
 	struct dla_task_status st;
-	struct dla_dpu_op *d;
 	struct pb p;
 	struct ft f;
 	dla_u64 n = 37;
 
 	ft_init(&f, 1, 2, 1);
-	pb_init(&p);
-	pb_symbol(&p, 1, 64);
-	pb_block(&p, 1);
-	pb_loop(&p, 0, 16, PB_E(PB_T(SYM, 0)));
-	d = pb_template(&p, DLA_OP_DPU, 0);
-	d->op = VPUX_DPU_OP_MATMUL;
-	d->in_c = 32, d->in_w = 1, d->out_c = 16, d->out_w = 1;
-	d->in.index = 1;
-	d->in2 = tb_ref(4, 0, 32 * 16);
-	d->out.index = 2;
-	tb_dpu_quant(d);
-	pb_patch(&p, PB_DPU(in_h), 2, PB_E(PB_T(LEN, 0)));
-	pb_patch(&p, PB_DPU(out_h), 2, PB_E(PB_T(LEN, 0)));
-	pb_patch(&p, PB_DPU(in.offset), 4, PB_E(PB_T(OFF, 0),
-		 PB_T(CONST, 32), PB_OP(MUL)));
-	pb_patch(&p, PB_DPU(in.size), 4, PB_E(PB_T(LEN, 0),
-		 PB_T(CONST, 32), PB_OP(MUL)));
-	pb_patch(&p, PB_DPU(out.offset), 4, PB_E(PB_T(OFF, 0),
-		 PB_T(CONST, 16), PB_OP(MUL)));
-	pb_patch(&p, PB_DPU(out.size), 4, PB_E(PB_T(LEN, 0),
-		 PB_T(CONST, 16), PB_OP(MUL)));
+	pb_token_matmul(&p, 4);
 	pb_finish(&p, SYM_ENTRY);
 	pt_list(&f, &p, &n, 1, 64 * 32);
 	tap_check(!pt_run(&f, &st) && st.state == DLA_TASK_DONE &&

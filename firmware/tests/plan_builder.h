@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dla_task_format.h"
+#include "task_builder.h"
 
 #define PB_MAX_TPL	40
 #define PB_MAX_PAT	600
@@ -193,6 +194,39 @@ static inline void pb_row_copy(struct pb *p, dla_u32 min, dla_u32 max,
 	pb_patch(p, PB_DMA(src.size), 4, PB_E(PB_T(LEN, 0), PB_I(MUL, row)));
 	pb_patch(p, PB_DMA(dst.offset), 4, PB_E(PB_T(OFF, 0), PB_I(MUL, row)));
 	pb_patch(p, PB_DMA(dst.size), 4, PB_E(PB_T(LEN, 0), PB_I(MUL, row)));
+}
+
+/*
+ * A matmul over a dynamic token count (symbol 0 in [1, 64]), shared by the
+ * tests and the fuzzer's seeds: SYM0 rows of 32 int8 from entry 1 times
+ * the 32x16 weights of entry @w give SYM0 rows of 16 in entry 2, in tiles
+ * of 16 rows; the DPU's u16 row counts are patched to the tile's length.
+ */
+static inline void pb_token_matmul(struct pb *p, unsigned int w)
+{
+	struct dla_dpu_op *d;
+
+	pb_init(p);
+	pb_symbol(p, 1, 64);
+	pb_block(p, 1);
+	pb_loop(p, 0, 16, PB_E(PB_T(SYM, 0)));
+	d = pb_template(p, DLA_OP_DPU, 0);
+	d->op = VPUX_DPU_OP_MATMUL;
+	d->in_c = 32, d->in_w = 1, d->out_c = 16, d->out_w = 1;
+	d->in.index = 1;
+	d->in2 = tb_ref(w, 0, 32 * 16);
+	d->out.index = 2;
+	tb_dpu_quant(d);
+	pb_patch(p, PB_DPU(in_h), 2, PB_E(PB_T(LEN, 0)));
+	pb_patch(p, PB_DPU(out_h), 2, PB_E(PB_T(LEN, 0)));
+	pb_patch(p, PB_DPU(in.offset), 4, PB_E(PB_T(OFF, 0),
+		 PB_T(CONST, 32), PB_OP(MUL)));
+	pb_patch(p, PB_DPU(in.size), 4, PB_E(PB_T(LEN, 0),
+		 PB_T(CONST, 32), PB_OP(MUL)));
+	pb_patch(p, PB_DPU(out.offset), 4, PB_E(PB_T(OFF, 0),
+		 PB_T(CONST, 16), PB_OP(MUL)));
+	pb_patch(p, PB_DPU(out.size), 4, PB_E(PB_T(LEN, 0),
+		 PB_T(CONST, 16), PB_OP(MUL)));
 }
 
 #endif /* PLAN_BUILDER_H */
