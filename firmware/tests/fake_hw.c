@@ -45,8 +45,11 @@ static int fake_dma(struct fake_hw *hw, uint32_t e)
 	 * The fake is no model: it refuses copies of more than 1 Ki rows or
 	 * 16 MiB, so a fuzzed task of thousands of ops cannot take minutes
 	 * (one did, 30 of them, with 64 Ki rows allowed; rows of up to 4 GiB
-	 * each were still allowed).
+	 * each were still allowed; three counts of 2^24 wrapped the product
+	 * of 64 bits to 0 and ran 2^72 rows).
 	 */
+	if (d.count[0] > 1024 || d.count[1] > 1024 || d.count[2] > 1024)
+		return VPUX_ENG_ERR_DESC;	/* the product would wrap */
 	rows = (uint64_t)d.count[0] * d.count[1] * d.count[2];
 	if (rows > 1024 || rows * d.len > (16u << 20))
 		return VPUX_ENG_ERR_DESC;
