@@ -183,6 +183,10 @@ firmware-kbuild:
 CHECK_STEPS += firmware-kbuild
 
 # ---- libFuzzer harness on task validation + execution ----
+# Small limits, so that every accepted input finishes within the timeout:
+# a plan may expand to DLA_PLAN_MAX_EXPANDED ops, and 16M of them on the
+# fake engines under ASan take minutes (a valid job, not a hang); 256,
+# as DLA_MAX_OPS_PER_TASK, bounds a plan as a static task is bounded.
 FW_FUZZ := $(B)/firmware/fuzz/fw-fuzz
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 600
@@ -194,8 +198,8 @@ $(FW_FUZZ): $(SRCTOP)/firmware/fuzz/fuzz_task.c $(FW_TEST_DEPS) $(FW_FAKE_SRCS)
 		-fno-sanitize-recover=all $(PORT_USER_CFLAGS) \
 		-I$(SRCTOP)/firmware/tests -DDLA_MAX_TASKS=2u \
 		-DDLA_MAX_OPS_PER_TASK=256u -DDLA_MAX_BARRIERS=256u \
-		-DDLA_MAX_DEPS_PER_TASK=1024u -pthread \
-		-o $@ $< $(FW_FAKE_SRCS) $(FW_SRCS) $(PORT_USER_SRCS)
+		-DDLA_MAX_DEPS_PER_TASK=1024u -DDLA_PLAN_MAX_EXPANDED=256u \
+		-pthread -o $@ $< $(FW_FAKE_SRCS) $(FW_SRCS) $(PORT_USER_SRCS)
 
 .PHONY: fuzz firmware-fuzz-smoke
 fuzz: $(FW_FUZZ)
