@@ -46,6 +46,15 @@ struct lf_image {
 	uint32_t kargs_size;
 	struct vpux_lf_symbol *symbols;
 	uint32_t n_symbols;
+	/* 1.2 plan: n_blocks == 0 means a static loadable */
+	struct vpux_lf_plan_block *blocks;
+	uint32_t n_blocks;
+	struct vpux_lf_plan_template *templates;
+	uint32_t n_templates;
+	struct vpux_lf_plan_patch *patches;
+	uint32_t n_patches;
+	uint32_t *expr;
+	uint32_t n_expr;
 	/* writer only */
 	const struct lf_extra_section *extra;
 	unsigned int n_extra;
@@ -58,7 +67,8 @@ struct lf_image {
 	int owned;
 };
 
-enum { LF_DMA = 0, LF_DPU = 1, LF_SHAVE = 2, LF_KINDS = 3 };
+enum { LF_DMA = VPUX_LF_OP_DMA, LF_DPU = VPUX_LF_OP_DPU,
+       LF_SHAVE = VPUX_LF_OP_SHAVE, LF_KINDS = 3 };
 
 /*
  * Parse and check the container (ELF, section table, section headers,

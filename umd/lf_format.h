@@ -12,7 +12,8 @@
 
 #define VPUX_LF_MAGIC			0x5850564eu	/* "NVPX" */
 #define VPUX_LF_VERSION_MAJOR		1u
-#define VPUX_LF_VERSION_MINOR		1u	/* 1.1: CMX tensors */
+/* 1.1: CMX tensors; 1.2: symbols with hash and width, dynamic dims, plans */
+#define VPUX_LF_VERSION_MINOR		2u
 #define VPUX_LF_SEC_MAGIC		0x53585056u	/* "VPXS" */
 
 /* vpux_lf_sechdr.flags */
@@ -84,7 +85,12 @@ struct vpux_lf_tensor {
 	int32_t zero_point;
 	int32_t scale_mult;
 	int32_t scale_shift;
-	uint32_t reserved;
+	/*
+	 * 1.2 (0 before): bit d set = dims[d] is the index of an axis symbol
+	 * in .vpux.symbols instead of a number; @size, @strides and every
+	 * extent are laid out for the symbol's max. Bits >= rank are 0.
+	 */
+	uint32_t dyn_dims;
 };
 
 /* .vpux.barriers */
@@ -155,13 +161,84 @@ struct vpux_lf_shave {
 	struct vpux_lf_ref windows[VPUX_LF_MAX_WINDOWS];
 };
 
-/* .vpux.symbols: dynamic axes / scalars a request may bind */
+/* vpux_lf_symbol.kind */
+#define VPUX_LF_SYM_AXIS		1u	/* the size of a tensor axis */
+#define VPUX_LF_SYM_SCALAR		2u	/* a value plan expressions use */
+#define VPUX_LF_MAX_SYMBOLS		16u	/* = DLA_PLAN_MAX_SYMBOLS */
+
+/*
+ * .vpux.symbols: dynamic axes and scalars a request binds. A symbol's
+ * index is its id: the slot of the request's symbol buffer and the SYM
+ * operand of plan expressions. 0 <= min <= max <= 2^32 - 1.
+ */
 struct vpux_lf_symbol {
-	char name[VPUX_LF_NAME_LEN];
-	uint32_t kind;		/* 1 = axis size */
-	uint32_t reserved;
+	char name[VPUX_LF_NAME_LEN];	/* NUL-terminated, unique, non-empty */
+	uint32_t kind;		/* VPUX_LF_SYM_* */
+	uint32_t reserved;	/* 0 */
 	int64_t min, max;
+	/* 1.2; a 1.0/1.1 record (56 bytes) reads as hash of the name, width 8 */
+	uint32_t hash;		/* FNV-1a (32-bit) of the name's bytes */
+	uint32_t width;		/* bytes of the value: 4 or 8 */
 };
+
+/*
+ * Plans (1.2, Documentation/dynamic-shapes.rst): a loadable with a
+ * .vpux.plan.blocks section has no barriers; its op sections hold the
+ * plan's op templates (every op exactly one template, deps all 0), run
+ * in blocks of loops whose extents, and the templates' patched fields,
+ * are expressions over the symbols.
+ */
+#define VPUX_LF_OP_DMA			0u	/* template kinds */
+#define VPUX_LF_OP_DPU			1u
+#define VPUX_LF_OP_SHAVE		2u
+#define VPUX_LF_PLAN_MAX_DEPTH		3u	/* = DLA_PLAN_MAX_DEPTH */
+
+struct vpux_lf_plan_loop {
+	uint32_t extent;	/* first word in .vpux.plan.expr */
+	uint32_t extent_len;	/* its words; 0 for a level >= depth */
+	uint32_t tile;		/* >= 1; 0 for a level >= depth */
+	uint32_t reserved;	/* 0 */
+};
+
+/* .vpux.plan.blocks: run one after the other */
+struct vpux_lf_plan_block {
+	uint32_t depth;		/* 0..VPUX_LF_PLAN_MAX_DEPTH */
+	uint32_t first_template;	/* into .vpux.plan.templates */
+	uint32_t n_templates;	/* 1..8 */
+	uint32_t reserved;	/* 0 */
+	struct vpux_lf_plan_loop loop[VPUX_LF_PLAN_MAX_DEPTH];	/* outermost first */
+};
+
+/* .vpux.plan.templates */
+struct vpux_lf_plan_template {
+	uint32_t kind;		/* VPUX_LF_OP_* */
+	uint32_t op;		/* index in that kind's op section */
+	uint32_t wait_mask;	/* bit i: the block's template i, i < this one */
+	uint32_t first_patch;	/* into .vpux.plan.patches */
+	uint32_t n_patches;	/* 0..16 */
+	uint32_t reserved;	/* 0 */
+};
+
+/*
+ * .vpux.plan.patches: field @field (VPUX_LF_FIELD(), umd/lf_fields.c) of
+ * the template's op takes the value of expression [@expr, @expr + @len)
+ * at each instance. A buffer reference's offset is relative to its
+ * tensor, as in the op record.
+ */
+#define VPUX_LF_FIELD(kind, n)		(((uint32_t)(kind) << 8) | (uint32_t)(n))
+#define VPUX_LF_FIELD_KIND(f)		((f) >> 8)
+struct vpux_lf_plan_patch {
+	uint32_t field;
+	uint32_t expr;		/* first word in .vpux.plan.expr */
+	uint32_t len;		/* words, >= 1 */
+	uint32_t reserved;	/* 0 */
+};
+
+/*
+ * .vpux.plan.expr: u32 words, the reverse-Polish tokens of
+ * uapi/vpux/dla_task_format.h (DLA_EXPR_*); SYM's operand is a symbol
+ * index, IDX/OFF/LEN's a loop level of the template's block.
+ */
 
 #define VPUX_LF_SEC_HEADER		".vpux.header"
 #define VPUX_LF_SEC_TENSORS		".vpux.tensors"
@@ -172,6 +249,10 @@ struct vpux_lf_symbol {
 #define VPUX_LF_SEC_SHAVE		".vpux.ops.shave"
 #define VPUX_LF_SEC_KARGS		".vpux.kargs"
 #define VPUX_LF_SEC_SYMBOLS		".vpux.symbols"
+#define VPUX_LF_SEC_PLAN_BLOCKS		".vpux.plan.blocks"
+#define VPUX_LF_SEC_PLAN_TEMPLATES	".vpux.plan.templates"
+#define VPUX_LF_SEC_PLAN_PATCHES	".vpux.plan.patches"
+#define VPUX_LF_SEC_PLAN_EXPR		".vpux.plan.expr"
 
 _Static_assert(sizeof(struct vpux_lf_sechdr) == 24, "sechdr");
 _Static_assert(sizeof(struct vpux_lf_header) == 96, "header");
@@ -180,6 +261,9 @@ _Static_assert(sizeof(struct vpux_lf_deps) == 36, "deps");
 _Static_assert(sizeof(struct vpux_lf_dma) == 116, "dma");
 _Static_assert(sizeof(struct vpux_lf_dpu) == 212, "dpu");
 _Static_assert(sizeof(struct vpux_lf_shave) == 180, "shave");
-_Static_assert(sizeof(struct vpux_lf_symbol) == 56, "symbol");
+_Static_assert(sizeof(struct vpux_lf_symbol) == 64, "symbol");
+_Static_assert(sizeof(struct vpux_lf_plan_block) == 64, "plan block");
+_Static_assert(sizeof(struct vpux_lf_plan_template) == 24, "plan template");
+_Static_assert(sizeof(struct vpux_lf_plan_patch) == 16, "plan patch");
 
 #endif /* VPUX_LF_FORMAT_H */

@@ -39,6 +39,12 @@ static const struct sec_desc known[] = {
 	{ VPUX_LF_SEC_KARGS, 1, offsetof(struct lf_image, kargs),
 	  offsetof(struct lf_image, kargs_size), 1 },
 	ARR(VPUX_LF_SEC_SYMBOLS, struct vpux_lf_symbol, symbols, n_symbols),
+	ARR(VPUX_LF_SEC_PLAN_BLOCKS, struct vpux_lf_plan_block, blocks, n_blocks),
+	ARR(VPUX_LF_SEC_PLAN_TEMPLATES, struct vpux_lf_plan_template, templates,
+	    n_templates),
+	ARR(VPUX_LF_SEC_PLAN_PATCHES, struct vpux_lf_plan_patch, patches,
+	    n_patches),
+	ARR(VPUX_LF_SEC_PLAN_EXPR, uint32_t, expr, n_expr),
 };
 #define N_KNOWN (sizeof(known) / sizeof(known[0]))
 
@@ -326,5 +332,9 @@ void lf_image_free(struct lf_image *img)
 	free(img->dpu);
 	free(img->shave);
 	free(img->symbols);
+	free(img->blocks);
+	free(img->templates);
+	free(img->patches);
+	free(img->expr);
 	memset(img, 0, sizeof(*img));
 }

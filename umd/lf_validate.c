@@ -126,8 +126,8 @@ static int check_tensors(const struct lf_image *img)
 
 		if (!name_ok(t->name))
 			return BAD(S, i, "name", "empty or not NUL-terminated");
-		if (t->flags & ~VPUX_LF_T_FLAGS_ALL || t->reserved)
-			return BAD(S, i, t->reserved ? "reserved" : "flags",
+		if (t->flags & ~VPUX_LF_T_FLAGS_ALL || t->dyn_dims)
+			return BAD(S, i, t->dyn_dims ? "dyn_dims" : "flags",
 				   "unknown bits");
 		if (k < VPUX_LF_RK_WEIGHTS || k > VPUX_LF_RK_CMX ||
 		    (!io && !cmx && idx) ||

@@ -122,6 +122,24 @@ static int write_fd(const struct lf_image *img, int fd)
 			      img->kargs_size);
 	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_SYMBOLS, 0, img->symbols,
 			      sizeof(*img->symbols), img->n_symbols);
+	/*
+	 * Only a loadable with a plan has the plan's sections, each
+	 * required: a reader that does not know plans must refuse it.
+	 */
+	if (img->n_blocks) {
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_PLAN_BLOCKS, R,
+				      img->blocks, sizeof(*img->blocks),
+				      img->n_blocks);
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_PLAN_TEMPLATES, R,
+				      img->templates, sizeof(*img->templates),
+				      img->n_templates);
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_PLAN_PATCHES, R,
+				      img->patches, sizeof(*img->patches),
+				      img->n_patches);
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_PLAN_EXPR, R,
+				      img->expr, sizeof(*img->expr),
+				      img->n_expr);
+	}
 	for (i = 0; !ret && i < img->n_extra; i++) {
 		const struct lf_extra_section *x = &img->extra[i];
 		uint32_t rs = x->rec_size ? x->rec_size : 1;
