@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define VPUX_API_VERSION_MAJOR	1
-#define VPUX_API_VERSION_MINOR	3
+#define VPUX_API_VERSION_MINOR	4
 
 /* ---- errors ---- */
 enum vpux_error {
@@ -48,7 +48,7 @@ enum vpux_error {
 	VPUX_E_REQUIRED = -7,	/* unknown section flagged required */
 	VPUX_E_CHECKSUM = -8,	/* section checksum mismatch */
 	VPUX_E_UNSUPPORTED = -9,/* target/capabilities the device lacks */
-	VPUX_E_UNBOUND = -10,	/* an input or output is not bound */
+	VPUX_E_UNBOUND = -10,	/* an input, output or symbol is not bound */
 	VPUX_E_STATE = -11,	/* call not valid in the request's state */
 	VPUX_E_TIMEOUT = -12,	/* wait timed out; the request still runs */
 	VPUX_E_DEVICE = -13,	/* the device rejected or failed the task */
@@ -257,7 +257,7 @@ int vpux_network_output(const struct vpux_network *net, unsigned int i,
  * @num_outputs: outputs
  * @num_ops: ops per engine kind (DMA, DPU, SHAVE)
  * @num_barriers: barriers
- * @num_symbols: dynamic symbols (none are bindable yet)
+ * @num_symbols: symbols a request binds (vpux_network_symbol(), API 1.4)
  * @weights_bytes: device memory shared by every request
  * @request_bytes: device memory each request adds (scratch)
  */
@@ -405,8 +405,9 @@ int vpux_request_set_priority(struct vpux_request *req, unsigned int priority);
  * one has been seen finished by vpux_request_wait() or
  * vpux_request_status() (or destroyed).
  *
- * Return: 0; VPUX_E_UNBOUND, VPUX_E_STATE (still running), VPUX_E_BUSY,
- * or the backend's error.
+ * Return: 0; VPUX_E_UNBOUND (a buffer, or a symbol of the network: the
+ * message names it), VPUX_E_STATE (still running), VPUX_E_BUSY, or the
+ * backend's error.
  */
 int vpux_request_submit(struct vpux_request *req);
 /** vpux_request_wait() - @timeout_ms < 0 waits forever; 0 or error */
@@ -455,6 +456,110 @@ struct vpux_op_time {
 int vpux_request_op_times(struct vpux_request *req,
 			  struct vpux_op_time *times, unsigned int n);
 
+
+/* ---- dynamic shapes (API 1.4, Documentation/dynamic-shapes.rst) ---- */
+
+/**
+ * enum vpux_symbol_kind - what a symbol stands for
+ * @VPUX_SYMBOL_AXIS: the size of one or more tensor axes
+ * @VPUX_SYMBOL_SCALAR: a value only the network's plan uses
+ */
+enum vpux_symbol_kind {
+	VPUX_SYMBOL_AXIS = 1,
+	VPUX_SYMBOL_SCALAR = 2,
+};
+
+/**
+ * struct vpux_symbol_info - one symbol of a network
+ * @name: NUL-terminated
+ * @kind: enum vpux_symbol_kind
+ * @width: bytes of the value (4 or 8)
+ * @min: smallest value a request may bind
+ * @max: largest value; buffers are laid out for it
+ */
+struct vpux_symbol_info {
+	char name[32];
+	uint32_t kind;
+	uint32_t width;
+	uint64_t min;
+	uint64_t max;
+};
+
+/**
+ * vpux_network_symbol() - symbol @i of @net (i < vpux_network_info.num_symbols)
+ *
+ * Return: 0, or VPUX_E_INVAL for no such symbol.
+ */
+int vpux_network_symbol(const struct vpux_network *net, unsigned int i,
+			struct vpux_symbol_info *info);
+/**
+ * vpux_network_dim_symbol() - which symbol a tensor's dim names
+ * @net: network
+ * @is_output: 0 for input @index, 1 for output @index
+ * @index: the tensor
+ * @dim: logical dim, < the tensor's rank
+ * @symbol: out: the symbol's index, or -1 for a static dim
+ *
+ * A dynamic dim's size in struct vpux_tensor_desc is the symbol's max;
+ * its size in a request is the value bound to the symbol.
+ *
+ * Return: 0, or VPUX_E_INVAL for no such tensor or dim.
+ */
+int vpux_network_dim_symbol(const struct vpux_network *net, int is_output,
+			    unsigned int index, unsigned int dim, int *symbol);
+/**
+ * vpux_request_set_symbol() - bind symbol @name for the request's runs
+ * @req: the request (not running)
+ * @name: the symbol's name
+ * @value: within the symbol's [min, max]
+ *
+ * The value lives in the request's own symbol buffer: the network stays
+ * unchanged and shared by every request.
+ *
+ * Return: 0; VPUX_E_INVAL (no such symbol, or the value out of bounds:
+ * the message names the symbol and its bounds), VPUX_E_STATE (running).
+ */
+int vpux_request_set_symbol(struct vpux_request *req, const char *name,
+			    uint64_t value);
+/**
+ * vpux_request_set_input_shape() - bind the symbols input @i's dims name
+ * @req: the request (not running)
+ * @i: the input
+ * @shape: its actual logical shape: the static dims must equal the
+ *	network's, a dynamic dim binds its symbol (bounds checked; two dims
+ *	naming one symbol must agree, also with a value already bound)
+ *
+ * Return: 0, VPUX_E_INVAL naming the dim and what was wrong, or
+ * VPUX_E_STATE.
+ */
+int vpux_request_set_input_shape(struct vpux_request *req, unsigned int i,
+				 const struct vpux_shape *shape);
+/**
+ * vpux_request_output_shape() - the actual shape of output @i
+ * @req: the request, every symbol its output names bound
+ * @i: the output
+ * @shape: out: dims evaluated with the bound values. The data is laid
+ *	out with the tensor's strides (those of the max shape), so when only
+ *	the outermost dim is dynamic it is a dense prefix of the buffer.
+ *
+ * Return: 0, or VPUX_E_INVAL (no such output, a symbol unbound).
+ */
+int vpux_request_output_shape(struct vpux_request *req, unsigned int i,
+			      struct vpux_shape *shape);
+/**
+ * vpux_request_run_reference() - the CPU reference with the request's
+ * bound symbols
+ * @req: the request (its bindings of buffers are not used)
+ * @inputs: host copies of every input (desc.size bytes each)
+ * @outputs: host buffers for every output (desc.size bytes each)
+ *
+ * vpux_network_run_reference() for a network with symbols.
+ *
+ * Return: 0, VPUX_E_INVAL for an unbound symbol, or the reference's error.
+ */
+int vpux_request_run_reference(struct vpux_request *req,
+			       const void *const *inputs,
+			       void *const *outputs);
 
 /* ---- run recipes (API 1.3, Documentation/run-recipes.rst) ---- */
 struct vpux_runner;
