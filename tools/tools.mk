@@ -36,6 +36,7 @@ HOST_PROGS += $(VPUX_INFO_CHECK)
 VM_EXTRA_BINS += $(VPUX_INFO_CHECK)
 
 $(VPUX_INFO_CHECK): tools/vpux-info/vpux-info-check.c uapi/drm/vpux_accel.h \
+		tools/common/vpux_capture.h \
 		include/vpux_tap.h $(HW_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -o $@ $< $(JSONC_LIBS)
@@ -47,6 +48,7 @@ HOST_PROGS += $(VPUX_INFO_NL_CHECK)
 VM_EXTRA_BINS += $(VPUX_INFO_NL_CHECK)
 
 $(VPUX_INFO_NL_CHECK): tools/vpux-info/vpux-info-nl-check.c uapi/drm/vpux_accel.h \
+		tools/common/vpux_capture.h \
 		include/vpux_tap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -o $@ $< $(JSONC_LIBS)

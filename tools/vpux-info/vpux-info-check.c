@@ -47,6 +47,7 @@
 #include <drm/vpux_accel.h>
 
 #include "vpux_regs.h"
+#include "vpux_capture.h"
 #include "vpux_tap.h"
 
 #define MAX_DEVS	8
@@ -185,38 +186,17 @@ static int find_devices(void)
 /* the output of "vpux-info ARGS" (malloc'd), its exit status in *@rc */
 static char *run(int *rc, const char *fmt, ...)
 {
-	char cmd[512], *out = NULL;
-	size_t len = 0, cap = 0, n;
+	char cmd[512], *out;
 	va_list ap;
-	FILE *f;
-	int st;
+	size_t n;
 
 	va_start(ap, fmt);
 	n = (size_t)snprintf(cmd, sizeof(cmd), "%s ", info);
 	vsnprintf(cmd + n, sizeof(cmd) - n, fmt, ap);
 	va_end(ap);
 	read_used(0);
-	f = popen(cmd, "r");
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *p = realloc(out, cap = cap ? 2 * cap : 16384);
-
-			if (!p)
-				break;
-			out = p;
-		}
-		n = fread(out + len, 1, cap - len - 1, f);
-		if (!n)
-			break;
-		len += n;
-	}
-	if (out)
-		out[len] = '\0';
-	st = pclose(f);
+	out = vpux_capture(cmd, rc);
 	read_used(1);
-	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	return out;
 }
 

@@ -30,6 +30,7 @@
 
 #include <drm/vpux_accel.h>
 
+#include "vpux_capture.h"
 #include "vpux_tap.h"
 
 static const char *info = "vpux-info";
@@ -39,36 +40,13 @@ static const char *network = "/vpux/bin/tiny_cnn.vpux";
 /* run "@info ARGS", its stdout in a malloc'd string, exit status in *@rc */
 static char *run(int *rc, const char *fmt, ...)
 {
-	char cmd[512], *out = NULL;
-	size_t len = 0, cap = 0, n;
+	char cmd[512];
 	va_list ap;
-	FILE *f;
-	int st;
 
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
-	f = popen(cmd, "r");
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *p = realloc(out, cap = cap ? 2 * cap : 16384);
-
-			if (!p)
-				break;
-			out = p;
-		}
-		n = fread(out + len, 1, cap - len - 1, f);
-		if (!n)
-			break;
-		len += n;
-	}
-	if (out)
-		out[len] = '\0';
-	st = pclose(f);
-	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return out;
+	return vpux_capture(cmd, rc);
 }
 
 static uint64_t jget(json_object *o, const char *key)
