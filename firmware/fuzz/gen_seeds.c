@@ -108,6 +108,18 @@ int main(int argc, char **argv)
 	}
 	save(dir, "dma-chain", &t);
 
+	/*
+	 * a valid copy of 2^72 one-byte rows onto one byte: the fake engine
+	 * refuses it; when its row bound wrapped (three counts of 2^24 make
+	 * a 64-bit product of 0) this ran for ever, a fuzzer timeout
+	 */
+	tb_init(&t, NULL, 4, 1, 0, 0);
+	t.dma[0].len = 1;
+	t.dma[0].count[0] = t.dma[0].count[1] = t.dma[0].count[2] = 1u << 24;
+	t.dma[0].src = tb_ref(1, 0, 1);
+	t.dma[0].dst = tb_cmx(0, 0, 1);
+	save(dir, "dma-wrapping-rows", &t);
+
 	/* fan-out / fan-in */
 	tb_init(&t, NULL, 2, 2, 4, 4);
 	tb_copy(&t.dma[0], tb_ref(1, 0, 64), tb_cmx(0, 0, 64), 64);
