@@ -79,6 +79,12 @@ int lf_parse(const void *data, size_t size, struct lf_image *img);
 /* Semantic checks: every record and field, extents, the barrier graph. */
 int lf_validate(const struct lf_image *img);
 void lf_image_free(struct lf_image *img);
+/*
+ * The checks of lf_validate() for op record @rec of @kind (op @i of
+ * its section, for messages): a plan template's instance is checked so.
+ */
+int lf_check_op(const struct lf_image *img, unsigned int kind, uint32_t i,
+		const void *rec);
 
 int lf_write_mem(const struct lf_image *img, void **data, size_t *size);
 int lf_write_file(const struct lf_image *img, const char *path);
@@ -89,6 +95,16 @@ unsigned int lf_dt_bits(uint32_t dt);
 uint32_t lf_kernel_args_size(uint32_t id);
 /* Bytes a tensor description spans (0 on overflow). */
 uint64_t lf_tensor_extent(const struct vpux_lf_tensor *t);
+/* FNV-1a (32-bit) of a symbol name's bytes (vpux_lf_symbol.hash) */
+uint32_t lf_fnv1a(const char *name);
+/*
+ * @t with each dynamic dim replaced by its symbol's value in @sym (one
+ * u64 per symbol), or by the symbol's max when @sym is NULL; a value that
+ * does not fit (or a symbol that does not exist) becomes 0.
+ */
+void lf_tensor_resolve(const struct lf_image *img,
+		       const struct vpux_lf_tensor *t, const uint64_t *sym,
+		       struct vpux_lf_tensor *out);
 /* Bytes of a region (0 if none) */
 uint64_t lf_region_size(const struct lf_image *img, uint32_t region);
 

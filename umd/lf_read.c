@@ -134,6 +134,9 @@ out:
 	return ret;
 }
 
+/* A 1.0/1.1 symbol record: no hash, no width */
+#define LF_SYMBOL_V1_SIZE	56u
+
 static int read_section(struct lf_image *img, const struct sec_desc *k,
 			const unsigned char *pay, uint32_t count,
 			uint32_t rec_size)
@@ -141,6 +144,24 @@ static int read_section(struct lf_image *img, const struct sec_desc *k,
 	unsigned char *base = (unsigned char *)img;
 	unsigned char *arr;
 	uint32_t i;
+
+	if (rec_size < k->rec_size) {	/* only old symbol records */
+		struct vpux_lf_symbol *y = calloc(count ? count : 1,
+						  sizeof(*y));
+
+		if (!y)
+			return vpux_err(VPUX_E_NOMEM, "%s: out of memory",
+					k->name);
+		for (i = 0; i < count; i++) {
+			memcpy(&y[i], pay + (size_t)i * rec_size,
+			       LF_SYMBOL_V1_SIZE);
+			y[i].hash = lf_fnv1a(y[i].name);
+			y[i].width = 8;
+		}
+		img->symbols = y;
+		img->n_symbols = count;
+		return 0;
+	}
 
 	if (k->blob) {
 		*(const uint8_t **)(base + k->field) = pay;
@@ -170,6 +191,7 @@ static int read_section(struct lf_image *img, const struct sec_desc *k,
 static int parse_elf(Elf *e, const unsigned char *p, struct lf_image *img)
 {
 	unsigned int seen = 0;
+	uint32_t sym_rec = 0;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	int ret;
@@ -184,6 +206,7 @@ static int parse_elf(Elf *e, const unsigned char *p, struct lf_image *img)
 		GElf_Shdr gs;
 		unsigned int i;
 		uint64_t pay;
+		int is_sym;
 
 		if (!gelf_getshdr(scn, &gs))
 			return vpux_err(VPUX_E_FORMAT, "section %zu: %s",
@@ -238,7 +261,12 @@ static int parse_elf(Elf *e, const unsigned char *p, struct lf_image *img)
 			return vpux_err(VPUX_E_FORMAT, "%s: appears twice",
 					name);
 		seen |= 1u << i;
-		if (sh.rec_size < k->rec_size || (k->blob && sh.rec_size != 1))
+		is_sym = !strcmp(name, VPUX_LF_SEC_SYMBOLS);
+		if (is_sym)
+			sym_rec = sh.rec_size;
+		if ((sh.rec_size < k->rec_size &&
+		     !(is_sym && sh.rec_size >= LF_SYMBOL_V1_SIZE)) ||
+		    (k->blob && sh.rec_size != 1))
 			return vpux_err(VPUX_E_FORMAT,
 					"%s: header field rec_size %u < %u",
 					name, sh.rec_size, k->rec_size);
@@ -272,6 +300,14 @@ static int parse_elf(Elf *e, const unsigned char *p, struct lf_image *img)
 	if (!(seen & 1))
 		return vpux_err(VPUX_E_FORMAT, "%s: missing",
 				VPUX_LF_SEC_HEADER);
+	/* 1.2 records are 64 bytes; only an older file has 56 */
+	if (sym_rec && sym_rec < sizeof(struct vpux_lf_symbol) &&
+	    img->hdr.version_minor >= 2)
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: header field rec_size %u < %zu (a 1.%u file)",
+				VPUX_LF_SEC_SYMBOLS, sym_rec,
+				sizeof(struct vpux_lf_symbol),
+				img->hdr.version_minor);
 	if (img->hdr.weights_size && !img->weights)
 		return vpux_err(VPUX_E_FORMAT,
 				"%s: missing (header field weights_size %llu)",

@@ -173,3 +173,38 @@ int lf_schedule(const struct lf_image *img,
 					VPUX_LF_SEC_SHAVE, head[k]);
 	return 0;
 }
+
+uint32_t lf_fnv1a(const char *name)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < VPUX_LF_NAME_LEN && name[i]; i++) {
+		h ^= (unsigned char)name[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+void lf_tensor_resolve(const struct lf_image *img,
+		       const struct vpux_lf_tensor *t, const uint64_t *sym,
+		       struct vpux_lf_tensor *out)
+{
+	uint32_t d;
+
+	*out = *t;
+	for (d = 0; d < VPUX_LF_MAX_RANK && d < t->rank; d++) {
+		uint32_t s = t->dims[d];
+		uint64_t v;
+
+		if (!(t->dyn_dims & (1u << d)))
+			continue;
+		if (s >= img->n_symbols) {
+			out->dims[d] = 0;
+			continue;
+		}
+		v = sym ? sym[s] : (uint64_t)img->symbols[s].max;
+		out->dims[d] = v > UINT32_MAX ? 0 : (uint32_t)v;
+	}
+	out->dyn_dims = 0;
+}

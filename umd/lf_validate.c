@@ -12,9 +12,12 @@
 #include <string.h>
 
 #include "dla_limits.h"
+#include "dla_task_format.h"
 #include "err.h"
 #include "lf.h"
+#include "lf_fields.h"
 #include "lf_hw.h"
+#include "lf_plan.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"
 
@@ -108,6 +111,78 @@ static int check_layout(const struct vpux_lf_tensor *t, uint32_t i)
 	return 0;
 }
 
+/*
+ * Symbols (1.2): unique non-empty names, a known kind, the hash of the
+ * name, width 4 or 8, 0 <= min <= max <= 2^32 - 1, at most 16.
+ */
+static int check_symbols(const struct lf_image *img)
+{
+	const char *S = VPUX_LF_SEC_SYMBOLS;
+	uint32_t i, j;
+
+	if (img->n_symbols > VPUX_LF_MAX_SYMBOLS)
+		return BAD(S, VPUX_LF_MAX_SYMBOLS, "count",
+			   "%u symbols, at most %u", img->n_symbols,
+			   VPUX_LF_MAX_SYMBOLS);
+	for (i = 0; i < img->n_symbols; i++) {
+		const struct vpux_lf_symbol *y = &img->symbols[i];
+
+		if (!name_ok(y->name))
+			return BAD(S, i, "name", "empty or not NUL-terminated");
+		for (j = 0; j < i; j++)
+			if (!strncmp(img->symbols[j].name, y->name,
+				     VPUX_LF_NAME_LEN))
+				return BAD(S, i, "name",
+					   "'%s' not unique (record %u)",
+					   y->name, j);
+		if (y->kind != VPUX_LF_SYM_AXIS && y->kind != VPUX_LF_SYM_SCALAR)
+			return BAD(S, i, "kind", "%u unknown (AXIS 1, SCALAR 2)",
+				   y->kind);
+		if (y->reserved)
+			return BAD(S, i, "reserved", "not zero");
+		if (y->hash != lf_fnv1a(y->name))
+			return BAD(S, i, "hash",
+				   "0x%08x, FNV-1a of '%s' is 0x%08x", y->hash,
+				   y->name, lf_fnv1a(y->name));
+		if (y->width != 4 && y->width != 8)
+			return BAD(S, i, "width", "%u, must be 4 or 8",
+				   y->width);
+		if (y->min < 0 || y->min > y->max || y->max > UINT32_MAX)
+			return BAD(S, i, "min/max",
+				   "[%lld, %lld] not within 0 <= min <= max <= 2^32 - 1",
+				   (long long)y->min, (long long)y->max);
+	}
+	return 0;
+}
+
+/* dyn_dims: bits below the rank, each dim naming an AXIS symbol */
+static int check_dyn_dims(const struct lf_image *img,
+			  const struct vpux_lf_tensor *t, uint32_t i)
+{
+	const char *S = VPUX_LF_SEC_TENSORS;
+	uint32_t d;
+
+	if (!t->dyn_dims)
+		return 0;
+	if (t->rank > VPUX_LF_MAX_RANK || t->dyn_dims >> t->rank)
+		return BAD(S, i, "dyn_dims", "0x%x has bits at or above rank %u",
+			   t->dyn_dims, t->rank);
+	for (d = 0; d < t->rank; d++) {
+		if (!(t->dyn_dims & (1u << d)))
+			continue;
+		if (t->dims[d] >= img->n_symbols)
+			return BAD(S, i, "dims", "dim %u: symbol %u does not exist (%u symbols)",
+				   d, t->dims[d], img->n_symbols);
+		if (img->symbols[t->dims[d]].kind != VPUX_LF_SYM_AXIS)
+			return BAD(S, i, "dims", "dim %u: symbol '%s' is not an axis",
+				   d, img->symbols[t->dims[d]].name);
+		if (!img->symbols[t->dims[d]].max)
+			return BAD(S, i, "dims", "dim %u: symbol '%s' has max 0",
+				   d, img->symbols[t->dims[d]].name);
+	}
+	return 0;
+}
+
 static int check_tensors(const struct lf_image *img)
 {
 	const char *S = VPUX_LF_SEC_TENSORS;
@@ -122,13 +197,16 @@ static int check_tensors(const struct lf_image *img)
 		uint32_t idx = VPUX_LF_REGION_INDEX(t->region);
 		int io = k == VPUX_LF_RK_INPUT || k == VPUX_LF_RK_OUTPUT;
 		int cmx = k == VPUX_LF_RK_CMX;
+		struct vpux_lf_tensor tmax;
 		uint64_t rsize, ext;
 
 		if (!name_ok(t->name))
 			return BAD(S, i, "name", "empty or not NUL-terminated");
-		if (t->flags & ~VPUX_LF_T_FLAGS_ALL || t->dyn_dims)
-			return BAD(S, i, t->dyn_dims ? "dyn_dims" : "flags",
-				   "unknown bits");
+		if (t->flags & ~VPUX_LF_T_FLAGS_ALL)
+			return BAD(S, i, "flags", "unknown bits");
+		ret = check_dyn_dims(img, t, i);
+		if (ret)
+			return ret;
 		if (k < VPUX_LF_RK_WEIGHTS || k > VPUX_LF_RK_CMX ||
 		    (!io && !cmx && idx) ||
 		    (cmx && idx >= VPUX_LF_CMX_TILES) ||
@@ -140,6 +218,9 @@ static int check_tensors(const struct lf_image *img)
 				   "IO descriptor outside an I/O region or at an offset");
 		if (t->flags & VPUX_LF_T_IO)
 			k == VPUX_LF_RK_INPUT ? io_in++ : io_out++;
+		/* a dynamic dim counts with its symbol's max */
+		lf_tensor_resolve(img, &img->tensors[i], NULL, &tmax);
+		t = &tmax;
 		ret = check_layout(t, i);
 		if (ret)
 			return ret;
@@ -268,9 +349,9 @@ static int check_ref(const struct lf_image *img, unsigned int kind, uint32_t i,
 	return 0;
 }
 
-static int check_dma(const struct lf_image *img, uint32_t i)
+static int check_dma(const struct lf_image *img, uint32_t i,
+		     const struct vpux_lf_dma *o)
 {
-	const struct vpux_lf_dma *o = &img->dma[i];
 	const char *S = VPUX_LF_SEC_DMA;
 	uint64_t se = o->len, de = o->len;
 	unsigned int d;
@@ -294,9 +375,9 @@ static int check_dma(const struct lf_image *img, uint32_t i)
 	return ret ? ret : check_ref(img, LF_DMA, i, "dst", &o->dst, de, 1);
 }
 
-static int check_dpu(const struct lf_image *img, uint32_t i)
+static int check_dpu(const struct lf_image *img, uint32_t i,
+		     const struct vpux_lf_dpu *o)
 {
-	const struct vpux_lf_dpu *o = &img->dpu[i];
 	const char *S = VPUX_LF_SEC_DPU;
 	struct vpux_hw_dpu_desc hd;
 	struct vpux_dpu_extents e;
@@ -357,9 +438,9 @@ static int check_memref(const struct vpux_lf_shave *o, uint32_t i,
 	return 0;
 }
 
-static int check_shave(const struct lf_image *img, uint32_t i)
+static int check_shave(const struct lf_image *img, uint32_t i,
+		       const struct vpux_lf_shave *o)
 {
-	const struct vpux_lf_shave *o = &img->shave[i];
 	const char *S = VPUX_LF_SEC_SHAVE;
 	uint32_t want = lf_kernel_args_size(o->kernel_id);
 	struct vpux_memref m[2];
@@ -394,6 +475,268 @@ static int check_shave(const struct lf_image *img, uint32_t i)
 	return ret ? ret : check_memref(o, i, &m[1], "args.out", img, 1);
 }
 
+int lf_check_op(const struct lf_image *img, unsigned int kind, uint32_t i,
+		const void *rec)
+{
+	return kind == LF_DMA ? check_dma(img, i, rec) :
+	       kind == LF_DPU ? check_dpu(img, i, rec) :
+	       check_shave(img, i, rec);
+}
+
+static const char *const plan_at[2] = { "min", "max" };
+
+/*
+ * Every block's first and last iteration with every symbol at its min,
+ * then at its max: each template's instance checked as a static op, and
+ * every loop count and expression evaluated (an overflow, a division by
+ * zero, a value too large for its field refused here, not at a run).
+ */
+static int check_plan_corners(const struct lf_image *img, unsigned int at)
+{
+	const char *ST = VPUX_LF_SEC_PLAN_TEMPLATES;
+	uint64_t sym[VPUX_LF_MAX_SYMBOLS], total = 0;
+	struct lf_block_iter it;
+	struct lf_loop_vals lv;
+	union lf_op_rec rec;
+	uint32_t i, b, j, pa;
+	unsigned int c;
+	char msg[512];
+	int ret;
+
+	for (i = 0; i < img->n_symbols; i++)
+		sym[i] = (uint64_t)(at ? img->symbols[i].max :
+				    img->symbols[i].min);
+	for (b = 0; b < img->n_blocks; b++) {
+		const struct vpux_lf_plan_block *bl = &img->blocks[b];
+
+		ret = lf_block_iter(img, b, sym, &it);
+		if (ret)
+			return BAD(VPUX_LF_SEC_PLAN_BLOCKS, b, "loop.extent",
+				   "%s with every symbol at its %s",
+				   ret == LF_EXPR_DIV0 ? "division by zero" :
+				   "overflows 32 bits", plan_at[at]);
+		total += it.ops;
+		if (it.ops > DLA_PLAN_MAX_EXPANDED ||
+		    total > DLA_PLAN_MAX_EXPANDED)
+			return BAD(VPUX_LF_SEC_PLAN_BLOCKS, b, "loop.extent",
+				   "loop count overflow: more than %u ops with every symbol at its %s",
+				   DLA_PLAN_MAX_EXPANDED, plan_at[at]);
+		if (!it.ops)
+			continue;
+		for (c = 0; c < 2; c++) {
+			lf_block_vals(img, b, &it,
+				      c ? it.ops / bl->n_templates - 1 : 0, &lv);
+			for (j = 0; j < bl->n_templates; j++) {
+				const struct vpux_lf_plan_template *t =
+					&img->templates[bl->first_template + j];
+				const struct lf_field *f;
+
+				ret = lf_plan_instance(img, bl->first_template + j,
+						       sym, &lv, &rec, &pa);
+				if (ret) {
+					f = lf_field_by_id(img->patches[pa].field);
+					return BAD(VPUX_LF_SEC_PLAN_PATCHES, pa,
+						   "expr",
+						   "field %s of template %u (block %u): %s at the %s iteration with every symbol at its %s",
+						   f->name,
+						   bl->first_template + j, b,
+						   ret == LF_EXPR_DIV0 ?
+						   "division by zero" :
+						   "value overflows the field",
+						   c ? "last" : "first",
+						   plan_at[at]);
+				}
+				ret = lf_check_op(img, t->kind, t->op, &rec);
+				if (ret) {
+					snprintf(msg, sizeof(msg), "%s",
+						 vpux_last_error());
+					return vpux_err(ret,
+							"%s: record %u: block %u, %s iteration, every symbol at its %s: %s",
+							ST, bl->first_template + j,
+							b, c ? "last" : "first",
+							plan_at[at], msg);
+				}
+			}
+		}
+	}
+	if (!total)
+		return BAD(VPUX_LF_SEC_PLAN_BLOCKS, 0, "loop.extent",
+			   "the plan expands to no op with every symbol at its %s",
+			   plan_at[at]);
+	return 0;
+}
+
+/*
+ * The plan sections (1.2): ranges, every op exactly one template, no
+ * barriers and no deps, known fields of the template's kind, well-formed
+ * expressions, the core's limits; then the instances at the bounds.
+ */
+static int check_plan(const struct lf_image *img)
+{
+	const char *SB = VPUX_LF_SEC_PLAN_BLOCKS;
+	const char *ST = VPUX_LF_SEC_PLAN_TEMPLATES;
+	const char *SP = VPUX_LF_SEC_PLAN_PATCHES;
+	uint32_t *owner, *tpl_of[LF_KINDS], i, j, k, l, total = 0;
+	static const struct vpux_lf_deps zero;
+	const char *why;
+	int ret = 0;
+
+	if (!img->n_blocks) {
+		if (img->n_templates || img->n_patches || img->n_expr)
+			return vpux_err(VPUX_E_FORMAT,
+					"%s: missing, but %u templates, %u patches and %u expression words given",
+					SB, img->n_templates, img->n_patches,
+					img->n_expr);
+		return 0;
+	}
+	if (img->n_barriers)
+		return BAD(VPUX_LF_SEC_BARRIERS, 0, "count",
+			   "%u barriers in a loadable with a plan (the plan orders its ops)",
+			   img->n_barriers);
+	if (img->n_blocks > DLA_PLAN_MAX_BLOCKS)
+		return BAD(SB, DLA_PLAN_MAX_BLOCKS, "count",
+			   "%u blocks, at most %u", img->n_blocks,
+			   DLA_PLAN_MAX_BLOCKS);
+	if (!img->n_templates || img->n_templates > DLA_PLAN_MAX_TEMPLATES)
+		return BAD(ST, 0, "count", "%u templates, must be 1..%u",
+			   img->n_templates, DLA_PLAN_MAX_TEMPLATES);
+	for (k = 0; k < LF_KINDS; k++)
+		for (i = 0; i < lf_op_count(img, k); i++)
+			if (memcmp(lf_op_deps(img, k, i), &zero, sizeof(zero)))
+				return BAD(sec_of(k), i, "deps",
+					   "not zero in a loadable with a plan");
+	for (k = 0; k < LF_KINDS; k++)
+		total += lf_op_count(img, k);
+	owner = malloc((total + img->n_templates + 1u) * sizeof(*owner));
+	if (!owner)
+		return vpux_err(VPUX_E_NOMEM, "out of memory");
+	memset(owner, 0xff, (total + img->n_templates + 1u) * sizeof(*owner));
+	tpl_of[0] = owner;
+	tpl_of[1] = tpl_of[0] + img->n_dma;
+	tpl_of[2] = tpl_of[1] + img->n_dpu;
+	/* owner + total: the block of each template */
+	for (i = 0; i < img->n_templates && !ret; i++) {
+		const struct vpux_lf_plan_template *t = &img->templates[i];
+
+		if (t->reserved)
+			ret = BAD(ST, i, "reserved", "not zero");
+		else if (t->kind >= LF_KINDS)
+			ret = BAD(ST, i, "kind", "%u unknown", t->kind);
+		else if (t->op >= lf_op_count(img, t->kind))
+			ret = BAD(ST, i, "op", "%s record %u does not exist (%u records)",
+				  sec_of(t->kind), t->op,
+				  lf_op_count(img, t->kind));
+		else if (tpl_of[t->kind][t->op] != UINT32_MAX)
+			ret = BAD(ST, i, "op", "%s record %u is already template %u",
+				  sec_of(t->kind), t->op,
+				  tpl_of[t->kind][t->op]);
+		else if (t->n_patches > LF_PLAN_MAX_PATCHES ||
+			 t->first_patch > img->n_patches ||
+			 t->n_patches > img->n_patches - t->first_patch)
+			ret = BAD(ST, i, "first_patch/n_patches",
+				  "%u+%u outside %s (%u records; at most %u each)",
+				  t->first_patch, t->n_patches, SP,
+				  img->n_patches, LF_PLAN_MAX_PATCHES);
+		else
+			tpl_of[t->kind][t->op] = i;
+		for (j = 0; !ret && j < t->n_patches; j++) {
+			const struct vpux_lf_plan_patch *pa =
+				&img->patches[t->first_patch + j];
+			const struct lf_field *f = lf_field_by_id(pa->field);
+
+			if (pa->reserved)
+				ret = BAD(SP, t->first_patch + j, "reserved",
+					  "not zero");
+			else if (!f || VPUX_LF_FIELD_KIND(pa->field) != t->kind)
+				ret = BAD(SP, t->first_patch + j, "field",
+					  "0x%x is no field of a %s op (template %u)",
+					  pa->field, sec_of(t->kind), i);
+		}
+	}
+	for (k = 0; k < LF_KINDS && !ret; k++)
+		for (i = 0; i < lf_op_count(img, k) && !ret; i++)
+			if (tpl_of[k][i] == UINT32_MAX)
+				ret = BAD(sec_of(k), i, "deps",
+					  "the op is no template of the plan (each op is exactly one)");
+	for (i = 0; i < img->n_blocks && !ret; i++) {
+		const struct vpux_lf_plan_block *b = &img->blocks[i];
+
+		if (b->reserved) {
+			ret = BAD(SB, i, "reserved", "not zero");
+			break;
+		}
+		if (b->depth > VPUX_LF_PLAN_MAX_DEPTH) {
+			ret = BAD(SB, i, "depth",
+				  "%u: nesting past the limit of %u loops",
+				  b->depth, VPUX_LF_PLAN_MAX_DEPTH);
+			break;
+		}
+		if (!b->n_templates || b->n_templates > LF_PLAN_MAX_BODY ||
+		    b->first_template >= img->n_templates ||
+		    b->n_templates > img->n_templates - b->first_template) {
+			ret = BAD(SB, i, "first_template/n_templates",
+				  "%u+%u: 1..%u templates of the %u",
+				  b->first_template, b->n_templates,
+				  LF_PLAN_MAX_BODY, img->n_templates);
+			break;
+		}
+		for (l = 0; l < VPUX_LF_PLAN_MAX_DEPTH && !ret; l++) {
+			const struct vpux_lf_plan_loop *lp = &b->loop[l];
+
+			if (l >= b->depth) {
+				if (lp->extent || lp->extent_len || lp->tile ||
+				    lp->reserved)
+					ret = BAD(SB, i, "loop",
+						  "level %u not used but not zero", l);
+				continue;
+			}
+			if (!lp->tile || lp->reserved)
+				ret = BAD(SB, i, "loop.tile",
+					  "level %u: tile 0 or reserved not zero", l);
+			else if ((why = lf_expr_check(img, lp->extent,
+						      lp->extent_len, 0)))
+				ret = BAD(SB, i, "loop.extent", "level %u: %s",
+					  l, why);
+		}
+		for (j = 0; j < b->n_templates && !ret; j++) {
+			uint32_t ti = b->first_template + j;
+			const struct vpux_lf_plan_template *t =
+				&img->templates[ti];
+
+			if (owner[total + ti] != UINT32_MAX) {
+				ret = BAD(SB, i, "first_template",
+					  "template %u already in block %u",
+					  ti, owner[total + ti]);
+				break;
+			}
+			owner[total + ti] = i;
+			if (t->wait_mask >> j)
+				ret = BAD(ST, ti, "wait_mask",
+					  "0x%x: waits for itself or a later template of block %u",
+					  t->wait_mask, i);
+			for (k = 0; k < t->n_patches && !ret; k++) {
+				const struct vpux_lf_plan_patch *pa =
+					&img->patches[t->first_patch + k];
+
+				why = lf_expr_check(img, pa->expr, pa->len,
+						    b->depth);
+				if (why)
+					ret = BAD(SP, t->first_patch + k, "expr",
+						  "%s (template %u, block %u of depth %u)",
+						  why, ti, i, b->depth);
+			}
+		}
+	}
+	for (i = 0; i < img->n_templates && !ret; i++)
+		if (owner[total + i] == UINT32_MAX)
+			ret = BAD(ST, i, "kind", "in no block");
+	free(owner);
+	if (ret)
+		return ret;
+	ret = check_plan_corners(img, 0);
+	return ret ? ret : check_plan_corners(img, 1);
+}
+
 int lf_validate(const struct lf_image *img)
 {
 	uint32_t *pc, *cc, i, total;
@@ -401,6 +744,9 @@ int lf_validate(const struct lf_image *img)
 	int ret;
 
 	ret = check_header(img);
+	if (ret)
+		return ret;
+	ret = check_symbols(img);
 	if (ret)
 		return ret;
 	ret = check_tensors(img);
@@ -437,6 +783,9 @@ int lf_validate(const struct lf_image *img)
 		return vpux_err(VPUX_E_FORMAT,
 				"ops: %u wait and %u update edges, the engine core takes %u each",
 				i, total, DLA_MAX_DEPS_PER_TASK);
+	ret = check_plan(img);
+	if (ret)
+		return ret;
 	pc = calloc(2 * (img->n_barriers + 1u), sizeof(*pc));
 	if (!pc)
 		return vpux_err(VPUX_E_NOMEM, "out of memory");
@@ -444,10 +793,10 @@ int lf_validate(const struct lf_image *img)
 	for (k = 0; k < LF_KINDS && !ret; k++)
 		for (i = 0; i < lf_op_count(img, k) && !ret; i++) {
 			ret = check_deps(img, k, i, pc, cc);
-			if (!ret)
-				ret = k == LF_DMA ? check_dma(img, i) :
-				      k == LF_DPU ? check_dpu(img, i) :
-				      check_shave(img, i);
+			/* a plan's templates are checked as instances */
+			if (!ret && !img->n_blocks)
+				ret = lf_check_op(img, k, i,
+					       lf_op_record(img, k, i));
 		}
 	for (i = 0; i < img->n_barriers && !ret; i++) {
 		const struct vpux_lf_barrier *b = &img->barriers[i];
@@ -467,11 +816,5 @@ int lf_validate(const struct lf_image *img)
 				  "0 but %u ops wait on it", cc[i]);
 	}
 	free(pc);
-	for (i = 0; i < img->n_symbols && !ret; i++)
-		if (!name_ok(img->symbols[i].name) ||
-		    img->symbols[i].kind != 1 || img->symbols[i].reserved ||
-		    img->symbols[i].min > img->symbols[i].max)
-			ret = BAD(VPUX_LF_SEC_SYMBOLS, i, "name/min/max",
-				  "bad symbol");
 	return ret ? ret : lf_schedule(img, NULL, NULL);
 }

@@ -18,7 +18,6 @@
 
 static const char *base =
 	"network t\n"
-	"symbol n 1 4\n"
 	"input x i8 1x8x4x4 order=NHWC\n"
 	"output y i8 1x8x4x4 order=NHWC\n"
 	"tensor w i8 8x1x1x8 region=weights fill=seed:1\n"
@@ -94,15 +93,14 @@ static void test_semantic(void)
 	img.tensors[T_X].flags = 0;
 	expect(VPUX_E_FORMAT, "record 0: field offset/size",
 	       "input without descriptor");
-	img.tensors[T_C].reserved = 1;
-	expect(VPUX_E_FORMAT, "field reserved", "tensor reserved field");
+	img.tensors[T_C].dyn_dims = 1u << 4;
+	expect(VPUX_E_FORMAT, "field dyn_dims", "dyn_dims bit above the rank");
+	img.tensors[T_C].dyn_dims = 1;
+	expect(VPUX_E_FORMAT, "symbol 1 does not exist",
+	       "dynamic dim without symbols");
 	img.tensors[T_C].scale_shift = 40;
 	expect(VPUX_E_FORMAT, "field scale", "quant scale shift out of range");
 
-	img.symbols[0].min = 5;
-	expect(VPUX_E_FORMAT, ".vpux.symbols: record 0", "symbol min > max");
-	img.symbols[0].kind = 7;
-	expect(VPUX_E_FORMAT, ".vpux.symbols: record 0", "unknown symbol kind");
 	img.hdr.target = 99;
 	expect(VPUX_E_UNSUPPORTED, "field target", "unknown target");
 	img.hdr.caps = VPUX_NET_CAP_DMA;
