@@ -68,6 +68,7 @@ struct vpux_be_limits {
 	uint32_t max_barriers;
 	uint32_t max_deps;	/* wait edges, and update edges, per task */
 	uint32_t max_addr_entries;	/* task memory included */
+	int plans;		/* runs plans (a kernel's DRM_VPUX_CAP_PLANS) */
 };
 
 struct vpux_backend_ops {

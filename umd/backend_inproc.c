@@ -93,6 +93,7 @@ static void ip_limits(void *priv, struct vpux_be_limits *lim)
 	lim->max_barriers = DLA_MAX_BARRIERS;
 	lim->max_deps = DLA_MAX_DEPS_PER_TASK;
 	lim->max_addr_entries = DLA_MAX_ADDR_ENTRIES;
+	lim->plans = 1;
 }
 
 static int ip_bo_alloc(void *priv, uint64_t size, unsigned int flags,

@@ -423,6 +423,9 @@ static void io_limits(void *priv, struct vpux_be_limits *lim)
 				      DRM_VPUX_MAX_ADDR_ENTRIES);
 	if (lim->max_addr_entries > DRM_VPUX_MAX_ADDR_ENTRIES)
 		lim->max_addr_entries = DRM_VPUX_MAX_ADDR_ENTRIES;
+	/* uapi 1.9: the symbol buffer is one more SUBMIT buffer */
+	lim->plans = !!(p->param[DRM_VPUX_PARAM_CAPABILITIES] &
+			DRM_VPUX_CAP_PLANS);
 }
 
 static int io_query(void *priv, struct vpux_device_info *info)

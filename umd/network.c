@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "dla_limits.h"
+#include "dla_task_format.h"
 #include "err.h"
 #include "lf_hw.h"
 #include "priv.h"
@@ -69,6 +70,7 @@ static int check_limits(struct vpux_device *dev, const struct lf_image *img,
 	uint32_t ops = 0, waits = 0, updates = 0, i;
 	unsigned int k;
 
+	lim.plans = 0;
 	if (dev->ops->limits)
 		dev->ops->limits(dev->priv, &lim);
 	for (k = 0; k < LF_KINDS; k++) {
@@ -91,6 +93,10 @@ static int check_limits(struct vpux_device *dev, const struct lf_image *img,
 		return vpux_err(VPUX_E_UNSUPPORTED,
 				"ops: %u wait and %u update edges, the device takes %u each per task",
 				waits, updates, lim.max_deps);
+	if (img->n_blocks && !lim.plans)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s: the network is a plan (dynamic shapes) and the %s device lacks DRM_VPUX_CAP_PLANS (vpux_accel uapi 1.9)",
+				VPUX_LF_SEC_PLAN_BLOCKS, dev->ops->name);
 	if (slots > lim.max_addr_entries)
 		return vpux_err(VPUX_E_UNSUPPORTED,
 				"%s: too many inputs/outputs: %u address-list entries, the device takes %u",
@@ -127,8 +133,10 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 			       (unsigned long long)img->hdr.caps, info.target,
 			       (unsigned long long)info.caps);
 	net->n_slots = SLOT_IO + img->hdr.num_inputs + img->hdr.num_outputs;
+	/* a plan's symbol buffer: one past the fixed slots */
+	net->n_list = net->n_slots + (img->n_blocks ? 1 : 0);
 	if (!ret)
-		ret = check_limits(dev, img, net->n_slots);
+		ret = check_limits(dev, img, net->n_list);
 	if (!ret) {
 		net->io_tensor = calloc(net->n_slots, sizeof(uint32_t));
 		if (!net->io_tensor)
@@ -154,8 +162,23 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 		img->weights = net->weights.cpu;
 		img->kargs = net->kargs.cpu;
 		net->task_size = vpux_task_size(img);
-		ret = dev->ops->bo_alloc(dev->priv, net->task_size,
-					 VPUX_BE_BO_READONLY, &net->task);
+		if (img->n_blocks && net->task_size -
+		    sizeof(struct dla_task_desc) > DLA_PLAN_SIZE_MAX)
+			ret = vpux_err(VPUX_E_FORMAT,
+				       "%s: the plan takes %zu bytes of task memory, the engine core reads at most %u",
+				       VPUX_LF_SEC_PLAN_BLOCKS,
+				       net->task_size -
+				       sizeof(struct dla_task_desc),
+				       DLA_PLAN_SIZE_MAX);
+		else
+			ret = dev->ops->bo_alloc(dev->priv, net->task_size,
+						 VPUX_BE_BO_READONLY,
+						 &net->task);
+	}
+	if (!ret) {
+		vpux_task_build(net, dev->ops->bo_map(dev->priv, &net->task));
+		if (img->n_blocks)
+			ret = vpux_plan_core_check(net, net->task.cpu);
 	}
 	if (ret) {
 		img->weights = NULL;
@@ -163,7 +186,6 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 		net_free(net);
 		return ret;
 	}
-	vpux_task_build(net, dev->ops->bo_map(dev->priv, &net->task));
 	*out = net;
 	return 0;
 }
@@ -291,11 +313,16 @@ int vpux_network_op_info(const struct vpux_network *net, unsigned int kind,
 	return 0;
 }
 
-static void fill_desc(const struct vpux_lf_tensor *t,
+static void fill_desc(const struct lf_image *img,
+		      const struct vpux_lf_tensor *dyn,
 		      struct vpux_tensor_desc *d)
 {
+	struct vpux_lf_tensor tmax;
+	const struct vpux_lf_tensor *t = &tmax;
 	uint32_t i;
 
+	/* a dynamic dim: its symbol's max (the layout's) */
+	lf_tensor_resolve(img, dyn, NULL, &tmax);
 	memset(d, 0, sizeof(*d));
 	memcpy(d->name, t->name, sizeof(d->name));
 	d->name[sizeof(d->name) - 1] = 0;
@@ -318,7 +345,7 @@ int vpux_network_input(const struct vpux_network *net, unsigned int i,
 {
 	if (!net || !desc || i >= net->img.hdr.num_inputs)
 		return vpux_err(VPUX_E_INVAL, "input %u does not exist", i);
-	fill_desc(&net->img.tensors[net->io_tensor[i]], desc);
+	fill_desc(&net->img, &net->img.tensors[net->io_tensor[i]], desc);
 	return 0;
 }
 
@@ -327,8 +354,8 @@ int vpux_network_output(const struct vpux_network *net, unsigned int i,
 {
 	if (!net || !desc || i >= net->img.hdr.num_outputs)
 		return vpux_err(VPUX_E_INVAL, "output %u does not exist", i);
-	fill_desc(&net->img.tensors[net->io_tensor[net->img.hdr.num_inputs +
-						   i]], desc);
+	fill_desc(&net->img, &net->img.tensors[net->io_tensor[net->img.hdr.num_inputs +
+								 i]], desc);
 	return 0;
 }
 
@@ -356,5 +383,47 @@ int vpux_network_query(const struct vpux_network *net,
 			      net->task.size;
 	info->request_bytes = img->hdr.scratch_size ?
 			      (img->hdr.scratch_size + 4095) & ~4095ull : 4096;
+	return 0;
+}
+
+int vpux_network_symbol(const struct vpux_network *net, unsigned int i,
+			struct vpux_symbol_info *info)
+{
+	const struct vpux_lf_symbol *y;
+
+	if (!net || !info || i >= net->img.n_symbols)
+		return vpux_err(VPUX_E_INVAL, "symbol %u does not exist (%u symbols)",
+				i, net ? net->img.n_symbols : 0);
+	y = &net->img.symbols[i];
+	memset(info, 0, sizeof(*info));
+	memcpy(info->name, y->name, sizeof(info->name));
+	info->name[sizeof(info->name) - 1] = 0;
+	info->kind = y->kind;
+	info->width = y->width;
+	info->min = (uint64_t)y->min;
+	info->max = (uint64_t)y->max;
+	return 0;
+}
+
+int vpux_network_dim_symbol(const struct vpux_network *net, int is_output,
+			    unsigned int index, unsigned int dim, int *symbol)
+{
+	const struct vpux_lf_tensor *t;
+	unsigned int n;
+
+	if (!net || !symbol)
+		return vpux_err(VPUX_E_INVAL, "dim symbol: NULL argument");
+	n = is_output ? net->img.hdr.num_outputs : net->img.hdr.num_inputs;
+	if (index >= n)
+		return vpux_err(VPUX_E_INVAL, "%s %u does not exist",
+				is_output ? "output" : "input", index);
+	t = &net->img.tensors[net->io_tensor[index + (is_output ?
+						     net->img.hdr.num_inputs :
+						     0)]];
+	if (dim >= t->rank)
+		return vpux_err(VPUX_E_INVAL, "%s %u: dim %u not below its rank %u",
+				is_output ? "output" : "input", index, dim,
+				t->rank);
+	*symbol = t->dyn_dims & (1u << dim) ? (int)t->dims[dim] : -1;
 	return 0;
 }

@@ -41,7 +41,8 @@ struct vpux_network {
 	struct lf_image img;	/* weights/kargs point at the device copies */
 	struct vpux_bo weights, kargs, task;
 	uint32_t task_size;
-	unsigned int n_slots;
+	unsigned int n_slots;	/* fixed address-list slots */
+	unsigned int n_list;	/* entries a request passes: + symbols */
 	uint32_t *io_tensor;	/* tensor index of input i / output j */
 	int uses_cmx;		/* some tensor lives in CMX */
 };
@@ -55,10 +56,32 @@ struct vpux_request {
 	struct vpux_be_job job;	/* the backend's record, valid if @has_job */
 	int has_job;
 	unsigned int prio;	/* enum vpux_priority of the next submit */
+	/*
+	 * Symbols: the values bound (@sym_bound bit i: symbol i), those
+	 * bound since the last submit (@sym_round: vpux_request_set_input_
+	 * shape() must agree with them), and for a plan the buffer the
+	 * device reads them from (u64 slots, written at submit).
+	 */
+	uint64_t sym_val[VPUX_LF_MAX_SYMBOLS];
+	uint32_t sym_bound, sym_round;
+	struct vpux_bo sym;
+	int has_sym;
 };
+
+/*
+ * The CPU reference with symbol values @sym (NULL: none; a network with
+ * symbols then runs at their max); a plan is expanded in loadable terms.
+ */
+int vpux_run_reference_sym(struct vpux_network *net, const uint64_t *sym,
+			   const void *const *inputs, void *const *outputs);
 
 /* Build the immutable task memory of @net into @mem (net->task_size). */
 void vpux_task_build(const struct vpux_network *net, void *mem);
 uint32_t vpux_task_size(const struct lf_image *img);
+/*
+ * A plan network's task memory @task through the engine core's prepare
+ * with every symbol at its min, then at its max (plan_check.c).
+ */
+int vpux_plan_core_check(const struct vpux_network *net, const void *task);
 
 #endif /* VPUX_PRIV_H */

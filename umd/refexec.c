@@ -10,6 +10,7 @@
 
 #include "err.h"
 #include "lf_hw.h"
+#include "lf_plan.h"
 #include "priv.h"
 
 struct ref_ctx {
@@ -114,16 +115,17 @@ static int run_dma(struct ref_ctx *c, const struct vpux_lf_dma *o)
 	return 0;
 }
 
-static int run_op(void *ctx, unsigned int kind, uint32_t i)
+/* op @i of @kind as record @rec (a plan template's instance) */
+static int run_rec(struct ref_ctx *c, unsigned int kind, uint32_t i,
+		   const void *rec)
 {
-	struct ref_ctx *c = ctx;
 	const struct lf_image *img = c->img;
 	int ret;
 
 	if (kind == LF_DMA)
-		return run_dma(c, &img->dma[i]);
+		return run_dma(c, rec);
 	if (kind == LF_DPU) {
-		const struct vpux_lf_dpu *o = &img->dpu[i];
+		const struct vpux_lf_dpu *o = rec;
 		struct vpux_hw_dpu_desc hd;
 		struct vpux_dpu_operands ops;
 
@@ -136,7 +138,7 @@ static int run_op(void *ctx, unsigned int kind, uint32_t i)
 		ops.out = ptr(c, &o->out);
 		ret = vpux_ref_dpu_run(&hd, &ops);
 	} else {
-		const struct vpux_lf_shave *o = &img->shave[i];
+		const struct vpux_lf_shave *o = rec;
 		struct vpux_shave_mem mem = { c, mem_read, mem_write, mem_alloc,
 					      mem_free, NULL };
 		unsigned int w;
@@ -156,10 +158,71 @@ static int run_op(void *ctx, unsigned int kind, uint32_t i)
 	return 0;
 }
 
+static int run_op(void *ctx, unsigned int kind, uint32_t i)
+{
+	struct ref_ctx *c = ctx;
+
+	return run_rec(c, kind, i, lf_op_record(c->img, kind, i));
+}
+
+/*
+ * A plan, expanded here in loadable terms (lf_plan.c, not the engine
+ * core's expander): blocks in order, each iteration's templates in
+ * order (a template's waits are on earlier ones). Every instance is
+ * checked as the loader checks a static op before it runs: validation
+ * saw only the first and last iterations.
+ */
+static int run_plan(struct ref_ctx *c, const uint64_t *sym)
+{
+	const struct lf_image *img = c->img;
+	struct lf_block_iter it;
+	struct lf_loop_vals lv;
+	union lf_op_rec rec;
+	uint64_t flat;
+	uint32_t b, j, pa;
+	int ret;
+
+	for (b = 0; b < img->n_blocks; b++) {
+		const struct vpux_lf_plan_block *bl = &img->blocks[b];
+
+		if (lf_block_iter(img, b, sym, &it))
+			return vpux_err(VPUX_E_DEVICE,
+					"reference: plan block %u: a loop extent overflows",
+					b);
+		for (flat = 0; flat < it.ops / bl->n_templates; flat++) {
+			lf_block_vals(img, b, &it, flat, &lv);
+			for (j = 0; j < bl->n_templates; j++) {
+				uint32_t ti = bl->first_template + j;
+				const struct vpux_lf_plan_template *t =
+					&img->templates[ti];
+
+				if (lf_plan_instance(img, ti, sym, &lv, &rec,
+						     &pa))
+					return vpux_err(VPUX_E_DEVICE,
+							"reference: plan block %u template %u: patch %u overflows",
+							b, ti, pa);
+				ret = lf_check_op(img, t->kind, t->op, &rec);
+				if (!ret)
+					ret = run_rec(c, t->kind, t->op, &rec);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return 0;
+}
+
 int vpux_network_run_reference(struct vpux_network *net,
 			       const void *const *inputs,
 			       void *const *outputs)
 {
+	return vpux_run_reference_sym(net, NULL, inputs, outputs);
+}
+
+int vpux_run_reference_sym(struct vpux_network *net, const uint64_t *sym,
+			   const void *const *inputs, void *const *outputs)
+{
+	uint64_t smax[VPUX_LF_MAX_SYMBOLS];
 	const struct lf_image *img;
 	struct ref_ctx c;
 	unsigned int i, nin;
@@ -190,7 +253,14 @@ int vpux_network_run_reference(struct vpux_network *net,
 	}
 	for (i = 0; !ret && i < img->hdr.num_outputs; i++)
 		c.out[i] = outputs[i];
-	if (!ret)
+	if (!sym) {
+		for (i = 0; i < img->n_symbols; i++)
+			smax[i] = (uint64_t)img->symbols[i].max;
+		sym = smax;
+	}
+	if (!ret && img->n_blocks)
+		ret = run_plan(&c, sym);
+	else if (!ret)
 		ret = lf_schedule(img, run_op, &c);
 	for (i = 0; c.in && i < nin; i++)
 		free(c.in[i]);

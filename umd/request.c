@@ -4,6 +4,7 @@
  * with the bound inputs/outputs, the backend's task handle). The network's
  * task memory, weights and kernel arguments are shared read-only.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return vpux_err(VPUX_E_NOMEM, "request: out of memory");
-	r->list = calloc(net->n_slots, sizeof(*r->list));
+	r->list = calloc(net->n_list, sizeof(*r->list));
 	if (!r->list) {
 		free(r);
 		return vpux_err(VPUX_E_NOMEM, "request: out of memory");
@@ -36,7 +37,26 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 	}
 	r->net = net;
 	r->prio = VPUX_PRIORITY_NORMAL;
-	if (dev->ops->profile_alloc) {
+	if (net->n_list > net->n_slots) {
+		/* the device only reads it */
+		ret = dev->ops->bo_alloc(dev->priv,
+					 VPUX_LF_MAX_SYMBOLS * sizeof(uint64_t),
+					 VPUX_BE_BO_READONLY, &r->sym);
+		if (ret || !dev->ops->bo_map(dev->priv, &r->sym)) {
+			if (!ret)
+				dev->ops->bo_free(dev->priv, &r->sym);
+			dev->ops->bo_free(dev->priv, &r->scratch);
+			free(r->list);
+			free(r);
+			return ret ? ret : vpux_err(VPUX_E_NOMEM,
+						    "request: cannot map the symbol buffer");
+		}
+		r->has_sym = 1;
+		r->list[net->n_slots] = (struct vpux_be_entry){
+			&r->sym, 0, net->img.n_symbols * sizeof(uint64_t) };
+	}
+	/* a plan's ops are counted on the device: no profile of them */
+	if (dev->ops->profile_alloc && !net->img.n_blocks) {
 		uint32_t ops = 0;
 		unsigned int k;
 
@@ -44,6 +64,8 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 			ops += lf_op_count(&net->img, k);
 		ret = dev->ops->profile_alloc(dev->priv, ops, &r->prof);
 		if (ret && ret != VPUX_E_UNSUPPORTED) {
+			if (r->has_sym)
+				dev->ops->bo_free(dev->priv, &r->sym);
 			dev->ops->bo_free(dev->priv, &r->scratch);
 			free(r->list);
 			free(r);
@@ -116,6 +138,8 @@ void vpux_request_destroy(struct vpux_request *r)
 	cmx_release(r);
 	if (r->has_prof)
 		dev->ops->bo_free(dev->priv, &r->prof);
+	if (r->has_sym)
+		dev->ops->bo_free(dev->priv, &r->sym);
 	dev->ops->bo_free(dev->priv, &r->scratch);
 	free(r->list);
 	free(r);
@@ -191,6 +215,11 @@ int vpux_request_submit(struct vpux_request *r)
 					s - SLOT_IO < r->net->img.hdr.num_inputs ?
 					s - SLOT_IO :
 					s - SLOT_IO - r->net->img.hdr.num_inputs);
+	for (s = 0; s < r->net->img.n_symbols; s++)
+		if (!(r->sym_bound & (1u << s)))
+			return vpux_err(VPUX_E_UNBOUND,
+					"symbol '%s' is not bound (vpux_request_set_symbol, vpux_request_set_input_shape)",
+					r->net->img.symbols[s].name);
 	if (r->has_job) {
 		if (dev->ops->status(dev->priv, &r->job, &st) ||
 		    st.state == VPUX_REQ_RUNNING)
@@ -198,11 +227,16 @@ int vpux_request_submit(struct vpux_request *r)
 					"submit: the request is still running");
 		forget(r);
 	}
+	/* the request's own values: the network is never written */
+	if (r->has_sym)
+		memcpy(r->sym.cpu, r->sym_val,
+		       r->net->img.n_symbols * sizeof(uint64_t));
+	r->sym_round = 0;
 	ret = cmx_claim(r);
 	if (ret)
 		return ret;
 	/* the scratch buffer is the request's alone: its last job is this one */
-	ret = dev->ops->submit(dev->priv, r->list, r->net->n_slots, r->prio,
+	ret = dev->ops->submit(dev->priv, r->list, r->net->n_list, r->prio,
 			       SLOT_SCRATCH, r->has_prof ? &r->prof : NULL,
 			       &job);
 	if (ret) {
@@ -271,6 +305,9 @@ int vpux_request_op_times(struct vpux_request *r, struct vpux_op_time *times,
 		return vpux_err(VPUX_E_INVAL, "op times: no request or no run");
 	for (k = 0; k < LF_KINDS; k++)
 		ops += lf_op_count(&r->net->img, k);
+	if (r->net->img.n_blocks)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"op times: the network is a plan, its ops are expanded on the device");
 	if (n != ops)
 		return vpux_err(VPUX_E_INVAL,
 				"op times: room for %u ops, the network has %u",
@@ -281,4 +318,156 @@ int vpux_request_op_times(struct vpux_request *r, struct vpux_op_time *times,
 				r->net->dev->ops->name);
 	return r->net->dev->ops->op_times(r->net->dev->priv, &r->job, times,
 					  n);
+}
+
+/* Is @r's last job still running? */
+static int running(struct vpux_request *r)
+{
+	struct vpux_request_status st;
+
+	if (!r->has_job)
+		return 0;
+	return r->net->dev->ops->status(r->net->dev->priv, &r->job, &st) ||
+	       st.state == VPUX_REQ_RUNNING;
+}
+
+/* Bind symbol @s to @v: bounds checked; @what names the caller's dim. */
+static int bind_symbol(struct vpux_request *r, uint32_t s, uint64_t v,
+		       const char *what)
+{
+	const struct vpux_lf_symbol *y = &r->net->img.symbols[s];
+
+	if (v < (uint64_t)y->min || v > (uint64_t)y->max)
+		return vpux_err(VPUX_E_INVAL,
+				"%ssymbol '%s': %llu outside its bounds [%lld, %lld]",
+				what, y->name, (unsigned long long)v,
+				(long long)y->min, (long long)y->max);
+	r->sym_val[s] = v;
+	r->sym_bound |= 1u << s;
+	r->sym_round |= 1u << s;
+	return 0;
+}
+
+int vpux_request_set_symbol(struct vpux_request *r, const char *name,
+			    uint64_t value)
+{
+	const struct lf_image *img;
+	uint32_t s;
+
+	if (!r || !name)
+		return vpux_err(VPUX_E_INVAL, "set symbol: NULL argument");
+	img = &r->net->img;
+	for (s = 0; s < img->n_symbols; s++)
+		if (!strncmp(img->symbols[s].name, name, VPUX_LF_NAME_LEN))
+			break;
+	if (s == img->n_symbols)
+		return vpux_err(VPUX_E_INVAL,
+				"symbol '%s': the network has no such symbol (%u symbols)",
+				name, img->n_symbols);
+	if (running(r))
+		return vpux_err(VPUX_E_STATE,
+				"set symbol '%s': the request is running", name);
+	return bind_symbol(r, s, value, "");
+}
+
+int vpux_request_set_input_shape(struct vpux_request *r, unsigned int i,
+				 const struct vpux_shape *shape)
+{
+	const struct vpux_lf_tensor *t;
+	uint64_t val[VPUX_LF_MAX_SYMBOLS];
+	uint32_t set = 0, d, s;
+	char what[64];
+	int ret;
+
+	if (!r || !shape)
+		return vpux_err(VPUX_E_INVAL, "input shape: NULL argument");
+	if (i >= r->net->img.hdr.num_inputs)
+		return vpux_err(VPUX_E_INVAL, "input %u does not exist", i);
+	t = &r->net->img.tensors[r->net->io_tensor[i]];
+	if (shape->rank != t->rank)
+		return vpux_err(VPUX_E_INVAL, "input %u: rank %u, the tensor '%s' has rank %u",
+				i, shape->rank, t->name, t->rank);
+	if (running(r))
+		return vpux_err(VPUX_E_STATE, "input shape: the request is running");
+	/* check everything first: a refused shape binds nothing */
+	for (d = 0; d < t->rank; d++) {
+		if (!(t->dyn_dims & (1u << d))) {
+			if (shape->d[d] != t->dims[d])
+				return vpux_err(VPUX_E_INVAL,
+						"input %u: dim %u is %llu, the static dim of '%s' is %u",
+						i, d, (unsigned long long)shape->d[d],
+						t->name, t->dims[d]);
+			continue;
+		}
+		s = t->dims[d];
+		snprintf(what, sizeof(what), "input %u: dim %u: ", i, d);
+		if (shape->d[d] < (uint64_t)r->net->img.symbols[s].min ||
+		    shape->d[d] > (uint64_t)r->net->img.symbols[s].max)
+			return bind_symbol(r, s, shape->d[d], what);
+		if ((set & (1u << s)) && val[s] != shape->d[d])
+			return vpux_err(VPUX_E_INVAL,
+					"input %u: dims disagree on symbol '%s': %llu and %llu",
+					i, r->net->img.symbols[s].name,
+					(unsigned long long)val[s],
+					(unsigned long long)shape->d[d]);
+		if ((r->sym_round & (1u << s)) && r->sym_val[s] != shape->d[d])
+			return vpux_err(VPUX_E_INVAL,
+					"input %u: dim %u is %llu, symbol '%s' is already bound to %llu for this run",
+					i, d, (unsigned long long)shape->d[d],
+					r->net->img.symbols[s].name,
+					(unsigned long long)r->sym_val[s]);
+		set |= 1u << s;
+		val[s] = shape->d[d];
+	}
+	for (s = 0; s < VPUX_LF_MAX_SYMBOLS; s++)
+		if (set & (1u << s)) {
+			ret = bind_symbol(r, s, val[s], "");
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
+int vpux_request_output_shape(struct vpux_request *r, unsigned int i,
+			      struct vpux_shape *shape)
+{
+	const struct vpux_lf_tensor *t;
+	uint32_t d;
+
+	if (!r || !shape)
+		return vpux_err(VPUX_E_INVAL, "output shape: NULL argument");
+	if (i >= r->net->img.hdr.num_outputs)
+		return vpux_err(VPUX_E_INVAL, "output %u does not exist", i);
+	t = &r->net->img.tensors[r->net->io_tensor[r->net->img.hdr.num_inputs +
+						   i]];
+	memset(shape, 0, sizeof(*shape));
+	shape->rank = t->rank;
+	for (d = 0; d < t->rank; d++) {
+		if (!(t->dyn_dims & (1u << d))) {
+			shape->d[d] = t->dims[d];
+			continue;
+		}
+		if (!(r->sym_bound & (1u << t->dims[d])))
+			return vpux_err(VPUX_E_INVAL,
+					"output %u: dim %u: symbol '%s' is not bound",
+					i, d, r->net->img.symbols[t->dims[d]].name);
+		shape->d[d] = r->sym_val[t->dims[d]];
+	}
+	return 0;
+}
+
+int vpux_request_run_reference(struct vpux_request *r,
+			       const void *const *inputs,
+			       void *const *outputs)
+{
+	uint32_t s;
+
+	if (!r)
+		return vpux_err(VPUX_E_INVAL, "reference: NULL request");
+	for (s = 0; s < r->net->img.n_symbols; s++)
+		if (!(r->sym_bound & (1u << s)))
+			return vpux_err(VPUX_E_INVAL,
+					"reference: symbol '%s' is not bound",
+					r->net->img.symbols[s].name);
+	return vpux_run_reference_sym(r->net, r->sym_val, inputs, outputs);
 }

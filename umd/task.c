@@ -9,16 +9,9 @@
 #include <string.h>
 
 #include "dla_task_format.h"
+#include "lf_fields.h"
+#include "lf_plan.h"
 #include "priv.h"
-
-uint32_t vpux_task_size(const struct lf_image *img)
-{
-	return (uint32_t)(sizeof(struct dla_task_desc) +
-			  img->n_barriers * sizeof(struct dla_barrier_desc) +
-			  img->n_dma * sizeof(struct dla_dma_op) +
-			  img->n_dpu * sizeof(struct dla_dpu_op) +
-			  img->n_shave * sizeof(struct dla_shave_op));
-}
 
 static unsigned int slot_of(const struct lf_image *img, uint32_t region)
 {
@@ -36,13 +29,17 @@ static unsigned int slot_of(const struct lf_image *img, uint32_t region)
 	}
 }
 
-static struct dla_buf_ref ref(const struct lf_image *img,
-			      const struct vpux_lf_ref *r)
+/*
+ * @r as a buffer reference; an empty one stays all zero unless @patched
+ * (a template whose plan patches its offset or size).
+ */
+static struct dla_buf_ref ref_p(const struct lf_image *img,
+				const struct vpux_lf_ref *r, int patched)
 {
 	struct dla_buf_ref d = { 0, 0, 0, 0 };
 	const struct vpux_lf_tensor *t;
 
-	if (!r->size)
+	if ((!r->size && !patched) || r->tensor >= img->n_tensors)
 		return d;
 	t = &img->tensors[r->tensor];
 	if (VPUX_LF_REGION_KIND(t->region) == VPUX_LF_RK_CMX) {
@@ -63,23 +60,258 @@ static void deps(struct dla_op_deps *d, const struct vpux_lf_deps *s)
 	memcpy(d, s, sizeof(*d));
 }
 
+/* Does a patch of template @tpl write the offset or size of @r? */
+static int patched(const struct lf_image *img,
+		   const struct vpux_lf_plan_template *tpl, const void *rec,
+		   const struct vpux_lf_ref *r)
+{
+	size_t at = (size_t)((const char *)r - (const char *)rec);
+	uint32_t i;
+
+	if (!tpl)
+		return 0;
+	for (i = 0; i < tpl->n_patches; i++) {
+		const struct lf_field *f =
+			lf_field_by_id(img->patches[tpl->first_patch + i].field);
+
+		if (f && f->lf_offset >= at + 8 && f->lf_offset < at + 16)
+			return 1;
+	}
+	return 0;
+}
+
+#define REF(field) ref_p(img, &s->field, patched(img, tpl, s, &s->field))
+
+static void dma_rec(const struct lf_image *img,
+		    const struct vpux_lf_plan_template *tpl,
+		    const struct vpux_lf_dma *s, struct dla_dma_op *d)
+{
+	deps(&d->deps, &s->deps);
+	d->len = s->len;
+	d->src = REF(src);
+	d->dst = REF(dst);
+	memcpy(d->count, s->count, sizeof(s->count));
+	memcpy(d->src_stride, s->src_stride, sizeof(s->src_stride));
+	memcpy(d->dst_stride, s->dst_stride, sizeof(s->dst_stride));
+}
+
+static void dpu_rec(const struct lf_image *img,
+		    const struct vpux_lf_plan_template *tpl,
+		    const struct vpux_lf_dpu *s, struct dla_dpu_op *d)
+{
+	deps(&d->deps, &s->deps);
+	d->op = s->op;
+	d->flags = s->flags;
+	d->in = REF(in);
+	d->in2 = REF(in2);
+	d->bias = REF(bias);
+	d->quant = REF(quant);
+	d->out = REF(out);
+	memcpy(&d->in_c, &s->in_c, 20 * sizeof(dla_u16));
+	d->in_zp = s->in_zp;
+	d->in2_zp = s->in2_zp;
+	d->out_zp = s->out_zp;
+	d->act_min = s->act_min;
+	d->act_max = s->act_max;
+	d->requant = (struct dla_requant){ s->requant_mult, s->requant_shift };
+	d->in_scale = (struct dla_requant){ s->in_scale_mult,
+					    s->in_scale_shift };
+	d->in2_scale = (struct dla_requant){ s->in2_scale_mult,
+					     s->in2_scale_shift };
+}
+
+static void shave_rec(const struct lf_image *img,
+		      const struct vpux_lf_plan_template *tpl,
+		      const struct vpux_lf_shave *s, struct dla_shave_op *d)
+{
+	uint32_t w;
+
+	deps(&d->deps, &s->deps);
+	d->kernel_id = s->kernel_id;
+	d->args = (struct dla_buf_ref){ SLOT_KARGS, 0, s->args_offset,
+					 s->args_size };
+	for (w = 0; w < VPUX_LF_MAX_WINDOWS; w++)
+		d->windows[w] = REF(windows[w]);
+}
+
+static size_t dla_rec_size(uint32_t kind)
+{
+	return kind == LF_DMA ? sizeof(struct dla_dma_op) :
+	       kind == LF_DPU ? sizeof(struct dla_dpu_op) :
+	       sizeof(struct dla_shave_op);
+}
+
+/* The tensor offset a ref-offset patch of @tpl's record adds, or 0. */
+static uint32_t patch_base(const struct lf_image *img,
+			   const struct vpux_lf_plan_template *tpl,
+			   const struct lf_field *f)
+{
+	const char *rec = lf_op_record(img, tpl->kind, tpl->op);
+	struct vpux_lf_ref r;
+
+	if (!f->is_ref_offset)
+		return 0;
+	memcpy(&r, rec + f->lf_offset - offsetof(struct vpux_lf_ref, offset),
+	       sizeof(r));
+	return r.tensor < img->n_tensors ?
+	       (uint32_t)img->tensors[r.tensor].offset : 0;
+}
+
+/* Words of the add of @base to an expression */
+static uint32_t add_words(uint32_t base)
+{
+	return !base ? 0 : base <= DLA_EXPR_ARG(~0u) ? 1 : 3;
+}
+
+/*
+ * Lay out the device plan of @img at @p (or only count its bytes, @p
+ * NULL): header, symbols' bounds, blocks, templates each followed by its
+ * op record, every template's own copy of its patches (a ref-offset
+ * patch's expression gains "+ the tensor's offset": two templates
+ * sharing a patch may name different tensors), the expression pool
+ * (the blocks' extents as they are, then the patches').
+ */
+static size_t plan_build(const struct lf_image *img, unsigned char *p)
+{
+	struct dla_plan_header h = { .magic = DLA_PLAN_MAGIC };
+	uint32_t i, j, l, words = 0, npat = 0;
+	size_t off, pat_off, expr_off;
+
+	for (i = 0; i < img->n_blocks; i++)
+		for (l = 0; l < img->blocks[i].depth; l++)
+			words += img->blocks[i].loop[l].extent_len;
+	for (i = 0; i < img->n_templates; i++) {
+		const struct vpux_lf_plan_template *t = &img->templates[i];
+
+		for (j = 0; j < t->n_patches; j++) {
+			const struct vpux_lf_plan_patch *pa =
+				&img->patches[t->first_patch + j];
+
+			words += pa->len + add_words(patch_base(img, t,
+						lf_field_by_id(pa->field)));
+		}
+		npat += t->n_patches;
+	}
+	h.n_symbols = img->n_symbols;
+	h.n_blocks = img->n_blocks;
+	h.n_templates = img->n_templates;
+	h.n_patches = npat;
+	h.expr_words = words;
+	off = sizeof(h) + img->n_symbols * sizeof(struct dla_plan_symbol) +
+	      img->n_blocks * sizeof(struct dla_plan_block);
+	for (i = 0; i < img->n_templates; i++)
+		off += sizeof(struct dla_plan_template) +
+		       dla_rec_size(img->templates[i].kind);
+	pat_off = off;
+	expr_off = off + npat * sizeof(struct dla_plan_patch);
+	if (!p)
+		return expr_off + (size_t)words * 4;
+
+	memcpy(p, &h, sizeof(h));
+	off = sizeof(h);
+	for (i = 0; i < img->n_symbols; i++, off += sizeof(struct dla_plan_symbol)) {
+		struct dla_plan_symbol y = { (dla_u32)img->symbols[i].min,
+					     (dla_u32)img->symbols[i].max };
+
+		memcpy(p + off, &y, sizeof(y));
+	}
+	words = 0;
+	for (i = 0; i < img->n_blocks; i++, off += sizeof(struct dla_plan_block)) {
+		const struct vpux_lf_plan_block *s = &img->blocks[i];
+		struct dla_plan_block b;
+
+		memset(&b, 0, sizeof(b));
+		b.depth = s->depth;
+		b.first_template = s->first_template;
+		b.n_templates = s->n_templates;
+		for (l = 0; l < s->depth; l++) {
+			b.loop[l].extent = (dla_u16)words;
+			b.loop[l].len = (dla_u16)s->loop[l].extent_len;
+			b.loop[l].tile = s->loop[l].tile;
+			memcpy(p + expr_off + words * 4u,
+			       img->expr + s->loop[l].extent,
+			       s->loop[l].extent_len * 4u);
+			words += s->loop[l].extent_len;
+		}
+		memcpy(p + off, &b, sizeof(b));
+	}
+	npat = 0;
+	for (i = 0; i < img->n_templates; i++) {
+		const struct vpux_lf_plan_template *t = &img->templates[i];
+		const void *rec = lf_op_record(img, t->kind, t->op);
+		struct dla_plan_template dt = { t->kind, t->wait_mask, npat,
+						t->n_patches };
+
+		memcpy(p + off, &dt, sizeof(dt));
+		off += sizeof(dt);
+		if (t->kind == LF_DMA)
+			dma_rec(img, t, rec, (void *)(p + off));
+		else if (t->kind == LF_DPU)
+			dpu_rec(img, t, rec, (void *)(p + off));
+		else
+			shave_rec(img, t, rec, (void *)(p + off));
+		off += dla_rec_size(t->kind);
+		for (j = 0; j < t->n_patches; j++, npat++) {
+			const struct vpux_lf_plan_patch *pa =
+				&img->patches[t->first_patch + j];
+			const struct lf_field *f = lf_field_by_id(pa->field);
+			uint32_t base = patch_base(img, t, f), n = pa->len;
+			uint32_t *x = (uint32_t *)(p + expr_off) + words;
+			struct dla_plan_patch dp = { f->dla_offset, f->width,
+						     (dla_u16)words, 0 };
+
+			memcpy(x, img->expr + pa->expr, n * 4u);
+			if (add_words(base) == 1) {
+				x[n++] = DLA_EXPR_TOKEN(DLA_EXPR_ADD +
+							DLA_EXPR_IMM, base);
+			} else if (base) {
+				x[n++] = DLA_EXPR_TOKEN(DLA_EXPR_CONST32, 0);
+				x[n++] = base;
+				x[n++] = DLA_EXPR_TOKEN(DLA_EXPR_ADD, 0);
+			}
+			dp.len = (dla_u16)n;
+			words += n;
+			memcpy(p + pat_off + (size_t)npat * sizeof(dp), &dp,
+			       sizeof(dp));
+		}
+	}
+	return expr_off + (size_t)words * 4;
+}
+
+uint32_t vpux_task_size(const struct lf_image *img)
+{
+	if (img->n_blocks)
+		return (uint32_t)(sizeof(struct dla_task_desc) +
+				  plan_build(img, NULL));
+	return (uint32_t)(sizeof(struct dla_task_desc) +
+			  img->n_barriers * sizeof(struct dla_barrier_desc) +
+			  img->n_dma * sizeof(struct dla_dma_op) +
+			  img->n_dpu * sizeof(struct dla_dpu_op) +
+			  img->n_shave * sizeof(struct dla_shave_op));
+}
+
 void vpux_task_build(const struct vpux_network *net, void *mem)
 {
 	const struct lf_image *img = &net->img;
 	unsigned char *p = mem;
 	struct dla_task_desc *td = mem;
 	struct dla_barrier_desc *bar;
-	struct dla_dma_op *dma;
-	struct dla_dpu_op *dpu;
-	struct dla_shave_op *sh;
 	size_t off = sizeof(*td);
-	uint32_t i, w;
+	uint32_t i;
 
 	memset(mem, 0, net->task_size);
 	td->magic = DLA_TASK_MAGIC;
 	td->version_major = DLA_TASK_VERSION_MAJOR;
-	td->version_minor = DLA_TASK_VERSION_MINOR;
+	td->version_minor = img->n_blocks ? 1 : 0;
 	td->header_size = sizeof(*td);
+	if (img->n_blocks) {
+		/* a plan: no static ops, the symbols one past the slots */
+		td->flags = DLA_TASK_F_PLAN;
+		td->plan_offset = (dla_u32)off;
+		td->plan_size = (dla_u32)plan_build(img, p + off);
+		td->sym_index = net->n_slots;
+		return;
+	}
 	td->num_barriers = img->n_barriers;
 	td->barriers_offset = (dla_u32)off;
 	bar = (void *)(p + off);
@@ -90,60 +322,14 @@ void vpux_task_build(const struct vpux_network *net, void *mem)
 	off += img->n_barriers * sizeof(*bar);
 	td->ops[DLA_OP_DMA].count = img->n_dma;
 	td->ops[DLA_OP_DMA].offset = (dla_u32)off;
-	dma = (void *)(p + off);
-	for (i = 0; i < img->n_dma; i++) {
-		const struct vpux_lf_dma *s = &img->dma[i];
-
-		deps(&dma[i].deps, &s->deps);
-		dma[i].len = s->len;
-		dma[i].src = ref(img, &s->src);
-		dma[i].dst = ref(img, &s->dst);
-		memcpy(dma[i].count, s->count, sizeof(s->count));
-		memcpy(dma[i].src_stride, s->src_stride, sizeof(s->src_stride));
-		memcpy(dma[i].dst_stride, s->dst_stride, sizeof(s->dst_stride));
-	}
-	off += img->n_dma * sizeof(*dma);
+	for (i = 0; i < img->n_dma; i++, off += sizeof(struct dla_dma_op))
+		dma_rec(img, NULL, &img->dma[i], (void *)(p + off));
 	td->ops[DLA_OP_DPU].count = img->n_dpu;
 	td->ops[DLA_OP_DPU].offset = (dla_u32)off;
-	dpu = (void *)(p + off);
-	for (i = 0; i < img->n_dpu; i++) {
-		const struct vpux_lf_dpu *s = &img->dpu[i];
-		struct dla_dpu_op *d = &dpu[i];
-
-		deps(&d->deps, &s->deps);
-		d->op = s->op;
-		d->flags = s->flags;
-		d->in = ref(img, &s->in);
-		d->in2 = ref(img, &s->in2);
-		d->bias = ref(img, &s->bias);
-		d->quant = ref(img, &s->quant);
-		d->out = ref(img, &s->out);
-		memcpy(&d->in_c, &s->in_c, 20 * sizeof(dla_u16));
-		d->in_zp = s->in_zp;
-		d->in2_zp = s->in2_zp;
-		d->out_zp = s->out_zp;
-		d->act_min = s->act_min;
-		d->act_max = s->act_max;
-		d->requant = (struct dla_requant){ s->requant_mult,
-						   s->requant_shift };
-		d->in_scale = (struct dla_requant){ s->in_scale_mult,
-						    s->in_scale_shift };
-		d->in2_scale = (struct dla_requant){ s->in2_scale_mult,
-						     s->in2_scale_shift };
-	}
-	off += img->n_dpu * sizeof(*dpu);
+	for (i = 0; i < img->n_dpu; i++, off += sizeof(struct dla_dpu_op))
+		dpu_rec(img, NULL, &img->dpu[i], (void *)(p + off));
 	td->ops[DLA_OP_SHAVE].count = img->n_shave;
 	td->ops[DLA_OP_SHAVE].offset = (dla_u32)off;
-	sh = (void *)(p + off);
-	for (i = 0; i < img->n_shave; i++) {
-		const struct vpux_lf_shave *s = &img->shave[i];
-
-		deps(&sh[i].deps, &s->deps);
-		sh[i].kernel_id = s->kernel_id;
-		sh[i].args = (struct dla_buf_ref){ SLOT_KARGS, 0,
-						   s->args_offset,
-						   s->args_size };
-		for (w = 0; w < VPUX_LF_MAX_WINDOWS; w++)
-			sh[i].windows[w] = ref(img, &s->windows[w]);
-	}
+	for (i = 0; i < img->n_shave; i++, off += sizeof(struct dla_shave_op))
+		shave_rec(img, NULL, &img->shave[i], (void *)(p + off));
 }

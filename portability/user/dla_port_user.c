@@ -574,6 +574,25 @@ static int dla_user_prepare(struct dla_user_dev *d, struct dla_user_task *t)
 	return dla_task_prepare(d->engine, t, t->mem, size, &t->task);
 }
 
+int dla_user_check(struct dla_user_dev *d, const struct dla_user_buf *list,
+		   unsigned int n)
+{
+	struct dla_user_task *t;
+	int ret;
+
+	if (!d || !list || !n || n > DLA_MAX_ADDR_ENTRIES)
+		return -DLA_ERR_INVAL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -DLA_ERR_BUSY;
+	t->n = n;
+	memcpy(t->list, list, n * sizeof(*list));
+	ret = dla_user_prepare(d, t);
+	free(t->mem);
+	free(t);
+	return ret;
+}
+
 int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 		    unsigned int n, unsigned int ctx, unsigned int prio)
 {

@@ -72,6 +72,15 @@ int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 		    unsigned int n, unsigned int ctx, unsigned int prio);
 
 /*
+ * Validate a task as dla_user_submit() does (dla_task_measure(),
+ * dla_task_prepare()) and drop it: nothing runs, no handle. libvpux
+ * runs the core's checks of a plan at its symbols' bounds at load.
+ * Return: 0 or -DLA_ERR_* (dla_user_last_error() says why).
+ */
+int dla_user_check(struct dla_user_dev *d, const struct dla_user_buf *list,
+		   unsigned int n);
+
+/*
  * Wait until the task is DONE or FAILED. @timeout_ms < 0: forever.
  * Return: 0, -DLA_ERR_NOENT, or -DLA_ERR_RUNNING on timeout.
  */
