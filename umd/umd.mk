@@ -191,16 +191,23 @@ $(UMD_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_loader.c $(UMD_SRCS) $(UMD_HDRS) \
 		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c %/plan_check.c,$(UMD_SRCS)) \
 		$(REF_SRCS) -lelf -lz
 
+# seeds beyond the examples: a plan loadable (dynamic shapes), written by
+# the test that builds it in C
+UMD_FUZZ_SEEDS := $(B)/umd/fuzz/seeds/mlp_tokens.vpux
+$(B)/umd/fuzz/seeds/mlp_tokens.vpux: $(B)/umd/tests/test_plan
+	@mkdir -p $(dir $@)
+	VPUX_PLAN_SEED=$@ $<
+
 .PHONY: fuzz-loader umd-fuzz-smoke
-fuzz-loader: $(UMD_FUZZ) $(EXAMPLE_BLOBS)
+fuzz-loader: $(UMD_FUZZ) $(EXAMPLE_BLOBS) $(UMD_FUZZ_SEEDS)
 	@mkdir -p $(B)/umd/fuzz/corpus
 	$(UMD_FUZZ) -max_total_time=$(UMD_FUZZ_TIME) $(B)/umd/fuzz/corpus \
-		$(B)/examples
+		$(B)/examples $(B)/umd/fuzz/seeds
 
-umd-fuzz-smoke: $(UMD_FUZZ) $(EXAMPLE_BLOBS)
+umd-fuzz-smoke: $(UMD_FUZZ) $(EXAMPLE_BLOBS) $(UMD_FUZZ_SEEDS)
 	@rm -rf $(B)/umd/fuzz/smoke && mkdir -p $(B)/umd/fuzz/smoke
 	$(UMD_FUZZ) -seed=1 -timeout=60 -max_total_time=$(UMD_FUZZ_SMOKE_TIME) $(B)/umd/fuzz/smoke \
-		$(B)/examples
+		$(B)/examples $(B)/umd/fuzz/seeds
 CHECK_STEPS += umd-fuzz-smoke
 
 # ---- the screenshots of Documentation/profiling.rst (needs chromium) ----

@@ -9,6 +9,7 @@
  * load names what it refuses; the API refuses bad bindings.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -572,6 +573,20 @@ static void test_core_check(struct vpux_network *net)
 	h = (void *)(copy + td->plan_offset);
 	b = (void *)(copy + td->plan_offset + sizeof(*h) +
 		     h->n_symbols * sizeof(struct dla_plan_symbol));
+	{
+		/* template 0's 5th patch, out.offset: OFF0 * 64 + 256 (h's offset) */
+		const dla_u32 *ex = (const dla_u32 *)(copy + td->plan_offset +
+						      td->plan_size) - h->expr_words;
+		const struct dla_plan_patch *pa = (const void *)((const char *)ex -
+			h->n_patches * sizeof(*pa));
+
+		tap_check(pa[4].offset == offsetof(struct dla_dpu_op, out.offset) &&
+			  pa[4].len == 4 &&
+			  ex[pa[4].expr + 3] == DLA_EXPR_TOKEN(DLA_EXPR_ADD + DLA_EXPR_IMM, 256) &&
+			  pa[0].offset == offsetof(struct dla_dpu_op, in_h) &&
+			  pa[0].width == 2,
+			  "task memory: a ref-offset patch adds its tensor's offset (+256 for h)");
+	}
 	b[0].depth = 4;
 	r = vpux_plan_core_check(net, copy);
 	tap_check(r == VPUX_E_FORMAT && strstr(vpux_last_error(), "block 0") &&
@@ -626,7 +641,14 @@ static void test_bad_load(void)
 
 int main(void)
 {
+	const char *seed = getenv("VPUX_PLAN_SEED");
 	struct vpux_network *net;
+
+	/* the loader fuzzer's seed (umd.mk): the valid MLP plan loadable */
+	if (seed) {
+		fresh();
+		return lf_write_file(&M.img, seed) ? 1 : 0;
+	}
 
 	test_symbols();
 	test_dyn_dims();

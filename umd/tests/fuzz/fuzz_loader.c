@@ -4,7 +4,9 @@
  * checksums, versions) and every semantic check, then the barrier
  * schedule. Checksums would stop most mutations at the first section, so
  * half of the inputs get their section CRCs fixed up before parsing.
- * Corpus seeds: the assembled examples (make fuzz-loader).
+ * Corpus seeds: the assembled examples and a plan loadable (dynamic
+ * shapes: symbols, dynamic dims, blocks, templates, patches; written by
+ * test_plan) whose every-bound checks run lf_plan.c (make fuzz-loader).
  */
 #include <elf.h>
 #include <stdint.h>
