@@ -59,6 +59,8 @@
 #define IOB_MINOR_PROFILE	4
 /* the first minor with DRM_VPUX_SUBMIT_PROFILE_TIMES */
 #define IOB_MINOR_TIMES		8
+/* the first minor with DRM_VPUX_CAP_PLANS */
+#define IOB_MINOR_PLANS		9
 /*
  * the first minor with queues, BO_WAIT, the limits in GET_PARAM, the
  * split sys_error/core_error and CAP_SYS_NICE for HIGH and REALTIME
@@ -424,8 +426,9 @@ static void io_limits(void *priv, struct vpux_be_limits *lim)
 	if (lim->max_addr_entries > DRM_VPUX_MAX_ADDR_ENTRIES)
 		lim->max_addr_entries = DRM_VPUX_MAX_ADDR_ENTRIES;
 	/* uapi 1.9: the symbol buffer is one more SUBMIT buffer */
-	lim->plans = !!(p->param[DRM_VPUX_PARAM_CAPABILITIES] &
-			DRM_VPUX_CAP_PLANS);
+	lim->plans = p->minor >= IOB_MINOR_PLANS &&
+		     (p->param[DRM_VPUX_PARAM_CAPABILITIES] &
+		      DRM_VPUX_CAP_PLANS);
 }
 
 static int io_query(void *priv, struct vpux_device_info *info)

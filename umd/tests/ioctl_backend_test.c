@@ -11,6 +11,11 @@
  * on uapi 1.5 its queues (16 requests in flight on 16 queues), BO_WAIT,
  * the limits from GET_PARAM, the split error fields and CAP_SYS_NICE;
  * the same driver presented as 1.4 and 1.2 takes the older paths.
+ * Dynamic shapes (uapi 1.9): test_plan's MLP over a token count loads
+ * once and runs with several counts (the symbol buffer one more SUBMIT
+ * BO), two at once, bit for bit against the CPU reference and the
+ * in-process backend; presented as 1.8 the kernel lacks
+ * DRM_VPUX_CAP_PLANS and the network fails to load.
  *
  *	ioctl_backend_test [/dev/accel/accelN]
  */
@@ -34,6 +39,7 @@
 #include "vpux_tap.h"
 #include "iob_examples.h"	/* generated: struct iob_example examples[] */
 #include "iob_many_ops.h"	/* generated: many_ops_vpux[], 1025 DMA ops */
+#include "iob_plan.h"	/* generated: mlp_tokens_vpux[], test_plan's plan */
 
 /*
  * An older (or newer) kernel, seen through libdrm: this program's
@@ -881,6 +887,127 @@ out:
 	fake_minor = -1;
 }
 
+/* run the plan network @net on @dev with @t tokens; outputs into @y, @e */
+static int plan_run(struct vpux_device *dev, struct vpux_network *net,
+		    unsigned int t, const int8_t *x, struct vpux_request **keep,
+		    struct vpux_buffer *b[3])
+{
+	struct vpux_shape s = { 2, { t, 32 } };
+	struct vpux_request *req = NULL;
+	int ret;
+
+	ret = vpux_request_create(net, &req);
+	ret = ret ? ret : vpux_buffer_alloc(dev, 64 * 32, &b[0]);
+	ret = ret ? ret : vpux_buffer_alloc(dev, 64 * 64, &b[1]);
+	ret = ret ? ret : vpux_buffer_alloc(dev, 64 * 32, &b[2]);
+	if (ret)
+		return ret;
+	memcpy(vpux_buffer_map(b[0]), x, 64 * 32);
+	memset(vpux_buffer_map(b[1]), 0, 64 * 64);
+	memset(vpux_buffer_map(b[2]), 0, 64 * 32);
+	ret = vpux_request_bind_input(req, 0, b[0], 0);
+	ret = ret ? ret : vpux_request_bind_output(req, 0, b[1], 0);
+	ret = ret ? ret : vpux_request_bind_output(req, 1, b[2], 0);
+	ret = ret ? ret : vpux_request_set_input_shape(req, 0, &s);
+	ret = ret ? ret : vpux_request_submit(req);
+	*keep = req;
+	return ret;
+}
+
+/* outputs of a finished plan run == its reference, first @t rows */
+static int plan_same(struct vpux_request *req, unsigned int t,
+		     const int8_t *x, struct vpux_buffer *b[3])
+{
+	static unsigned char y[64 * 64], e[64 * 32];
+	const void *in[1] = { x };
+	void *out[2] = { y, e };
+
+	memset(y, 0, sizeof(y));
+	memset(e, 0, sizeof(e));
+	return !vpux_request_run_reference(req, in, out) &&
+	       !memcmp(vpux_buffer_map(b[1]), y, 64 * t) &&
+	       !memcmp(vpux_buffer_map(b[2]), e, 32 * t) &&
+	       !memcmp(e, x, 32 * t);
+}
+
+static void plan_free(struct vpux_request *req, struct vpux_buffer *b[3])
+{
+	vpux_request_destroy(req);
+	vpux_buffer_free(b[0]);
+	vpux_buffer_free(b[1]);
+	vpux_buffer_free(b[2]);
+	b[0] = b[1] = b[2] = NULL;
+}
+
+static void test_plans(const char *node, struct vpux_device *kd,
+		       struct vpux_device *ip)
+{
+	static const unsigned int sizes[] = { 1, 16, 17, 40, 63, 64 };
+	struct vpux_network *kn = NULL, *in = NULL;
+	struct vpux_buffer *kb[3] = { 0 }, *ib[3] = { 0 }, *b2[3] = { 0 };
+	struct vpux_request *kr, *ir, *r2;
+	struct vpux_request_status st;
+	struct vpux_device *old = NULL;
+	int8_t x[64 * 32];
+	unsigned int i;
+	int ret;
+
+	gen(x, sizeof(x), 77);
+	ret = vpux_network_load(kd, mlp_tokens_vpux, sizeof(mlp_tokens_vpux),
+				&kn);
+	ret = ret ? ret : vpux_network_load(ip, mlp_tokens_vpux,
+					    sizeof(mlp_tokens_vpux), &in);
+	if (!tap_check(!ret, "plan: the MLP over tokens loads on the kernel and in-process (%s)",
+		       ret ? vpux_last_error() : "ok"))
+		return;
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unsigned int t = sizes[i];
+
+		memset(&st, 0, sizeof(st));
+		ret = plan_run(kd, kn, t, x, &kr, kb);
+		ret = ret ? ret : vpux_request_wait(kr, 10000);
+		ret = ret ? ret : vpux_request_status(kr, &st);
+		if (ret)
+			tap_diag("kernel: %s", vpux_last_error());
+		ret = ret ? ret : plan_run(ip, in, t, x, &ir, ib);
+		ret = ret ? ret : vpux_request_wait(ir, 10000);
+		tap_check(!ret && st.state == VPUX_REQ_DONE &&
+			  plan_same(kr, t, x, kb) &&
+			  !memcmp(vpux_buffer_map(kb[1]), vpux_buffer_map(ib[1]),
+				  64 * t),
+			  "plan: %u tokens through %s: bit-exact vs the reference and in-process (%llu device cycles)",
+			  t, node, (unsigned long long)st.device_cycles);
+		plan_free(kr, kb);
+		plan_free(ir, ib);
+	}
+	ret = plan_run(kd, kn, 64, x, &kr, kb);
+	ret = ret ? ret : plan_run(kd, kn, 23, x, &r2, b2);
+	ret = ret ? ret : vpux_request_wait(r2, 10000);
+	ret = ret ? ret : vpux_request_wait(kr, 10000);
+	tap_check(!ret && plan_same(kr, 64, x, kb) && plan_same(r2, 23, x, b2),
+		  "plan: 64 and 23 tokens concurrently on one network through the kernel (%s)",
+		  ret ? vpux_last_error() : "ok");
+	plan_free(kr, kb);
+	plan_free(r2, b2);
+	vpux_network_unload(kn);
+	vpux_network_unload(in);
+
+	/* a kernel before uapi 1.9: no DRM_VPUX_CAP_PLANS */
+	fake_major = 1;
+	fake_minor = 8;
+	kn = NULL;
+	ret = vpux_device_open(node, &old);
+	ret = ret ? ret : vpux_network_load(old, mlp_tokens_vpux,
+					    sizeof(mlp_tokens_vpux), &kn);
+	tap_check(ret == VPUX_E_UNSUPPORTED && !kn &&
+		  strstr(vpux_last_error(), "DRM_VPUX_CAP_PLANS"),
+		  "plan: uapi 1.8 kernel: the network fails to load naming the capability (%s)",
+		  vpux_last_error());
+	vpux_network_unload(kn);
+	vpux_device_close(old);
+	fake_major = fake_minor = -1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *node = argc > 1 ? argv[1] : "/dev/accel/accel0";
@@ -1098,6 +1225,7 @@ int main(int argc, char **argv)
 		free_outs(io);
 	}
 
+	test_plans(node, kd, ip);
 	test_1_5(node);
 	test_1_4(node);
 	test_old_kernel(node);
