@@ -40,7 +40,7 @@ $(RECIPE_TEST_DIR)/copy_big.vpux: $(VPUX_ASM) $(SRCTOP)/umd/recipe.mk
 	$(VPUX_ASM) -o $@ $(RECIPE_TEST_DIR)/copy_big.vasm
 
 $(B)/umd/tests/test_recipe: $(CPUOPS_SO) $(RECIPE_PLUGINS) $(RECIPE_BUILT) \
-	$(RECIPE_TEST_DIR)/copy_big.vpux
+	$(RECIPE_TEST_DIR)/copy_big.vpux $(B)/umd/fuzz/seeds/mlp_tokens.vpux
 HOST_PROGS += $(RECIPE_BUILT)
 
 # every recipe in the tree against the JSON Schema (python3-jsonschema)

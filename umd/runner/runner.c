@@ -373,6 +373,12 @@ static int load(struct vpux_runner *r, const char *path)
 			return ret;
 		}
 		free(file);
+		if (r->nets[i]->img.n_symbols) {
+			free(dir);
+			return vpux_err(VPUX_E_UNSUPPORTED,
+					"resources.kernels[%u].loadable: %s has symbols (dynamic shapes), which a recipe cannot bind yet",
+					i, rc->kernels[i].loadable);
+		}
 		if (r->nets[i]->uses_cmx) {
 			free(dir);
 			return vpux_err(VPUX_E_UNSUPPORTED,

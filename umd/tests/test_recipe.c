@@ -22,6 +22,8 @@
 #define TMP BUILDDIR "/umd/tests/recipe-tmp"
 #define HALVES BUILDDIR "/examples/recipes/halves.json"
 #define LOADABLE BUILDDIR "/examples/half_sigmoid.vpux"
+/* a network with symbols (test_plan writes it) */
+#define PLAN BUILDDIR "/umd/fuzz/seeds/mlp_tokens.vpux"
 
 static int fails, tests;
 
@@ -317,6 +319,8 @@ static const struct bad {
 	const char *msg;
 } bad[] = {
 	{ "syntax", "{'header':", VPUX_E_FORMAT, "recipe: not JSON: unexpected end of text" },
+	{ "kernel-symbols", "{" HDR ",'resources':{" BUFS ",'kernels':[{'name':'k','loadable':'" PLAN "'}]," CPU "},'execution':{'runs':[" RUN_OK "]}}",
+	  VPUX_E_UNSUPPORTED, "resources.kernels[0].loadable: " PLAN " has symbols (dynamic shapes), which a recipe cannot bind yet" },
 	{ "trailing", R(RUN_OK) " x", VPUX_E_FORMAT, "recipe: text after the JSON value" },
 	{ "no-header", "{}", VPUX_E_FORMAT, "recipe: missing member \"header\"" },
 	{ "root-member", "{" HDR "," RES ",'execution':{'runs':[" RUN_OK "]},'x':1}",
