@@ -527,7 +527,9 @@ int vpux_request_set_symbol(struct vpux_request *req, const char *name,
  * @i: the input
  * @shape: its actual logical shape: the static dims must equal the
  *	network's, a dynamic dim binds its symbol (bounds checked; two dims
- *	naming one symbol must agree, also with a value already bound)
+ *	naming one symbol must agree, also with a value bound for the same
+ *	run, i.e. since the last vpux_request_submit(); a refused shape
+ *	binds nothing)
  *
  * Return: 0, VPUX_E_INVAL naming the dim and what was wrong, or
  * VPUX_E_STATE.
