@@ -171,10 +171,9 @@ int lf_block_iter(const struct lf_image *img, uint32_t b,
 		it->count[l] = (uint32_t)(((uint64_t)it->extent[l] +
 					   bl->loop[l].tile - 1) /
 					  bl->loop[l].tile);
-		/* ops <= 8 * (2^32)^3 would overflow: saturate */
-		if (it->ops > (1ull << 40))
-			it->ops = 1ull << 40;
-		it->ops *= it->count[l];
+		/* 8 * (2^32)^3 does not fit: saturate */
+		if (__builtin_mul_overflow(it->ops, it->count[l], &it->ops))
+			it->ops = UINT64_MAX;
 	}
 	return 0;
 }

@@ -38,7 +38,7 @@ struct lf_loop_vals {
 struct lf_block_iter {
 	uint32_t extent[VPUX_LF_PLAN_MAX_DEPTH];
 	uint32_t count[VPUX_LF_PLAN_MAX_DEPTH];
-	uint64_t ops;		/* instances of the block, all templates */
+	uint64_t ops;		/* instances, all templates (UINT64_MAX: more) */
 };
 
 /*

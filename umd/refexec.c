@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dla_limits.h"
 #include "err.h"
 #include "lf_hw.h"
 #include "lf_plan.h"
@@ -189,6 +190,12 @@ static int run_plan(struct ref_ctx *c, const uint64_t *sym)
 			return vpux_err(VPUX_E_DEVICE,
 					"reference: plan block %u: a loop extent overflows",
 					b);
+		/* the load checked the bounds, not every value between */
+		if (it.ops > DLA_PLAN_MAX_EXPANDED)
+			return vpux_err(VPUX_E_DEVICE,
+					"reference: plan block %u: %llu ops, the engine core expands at most %u",
+					b, (unsigned long long)it.ops,
+					DLA_PLAN_MAX_EXPANDED);
 		for (flat = 0; flat < it.ops / bl->n_templates; flat++) {
 			lf_block_vals(img, b, &it, flat, &lv);
 			for (j = 0; j < bl->n_templates; j++) {

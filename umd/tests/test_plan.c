@@ -199,6 +199,15 @@ static void test_plan_bounds(void)
 	M.blk[0].loop[0].extent_len = 6;
 	expect(VPUX_E_FORMAT, "overflows 32 bits with every symbol at its max",
 	       "loop extent overflowing 32 bits");
+	/* three levels of 2^31 iterations: 2^94 ops, saturated, not wrapped */
+	M.blk[0].depth = 3;
+	for (unsigned int l = 0; l < 3; l++) {
+		M.blk[0].loop[l].extent = mlp_expr(&M, MLP_E(X_(CONST32, 0),
+							     1u << 31));
+		M.blk[0].loop[l].extent_len = 2;
+		M.blk[0].loop[l].tile = 1;
+	}
+	expect(VPUX_E_FORMAT, "loop count overflow", "loop counts whose product passes 2^64");
 	set_patch(0, MLP_E(X_(LEN, 0), XI_(MUL, 70000)));
 	expect(VPUX_E_FORMAT, "field in_h of template 0 (block 0): value overflows the field",
 	       "patch value too large for a 16-bit field");
