@@ -80,7 +80,7 @@ void vpux_task_build(const struct vpux_network *net, void *mem);
 uint32_t vpux_task_size(const struct lf_image *img);
 /*
  * A plan network's task memory @task through the engine core's prepare
- * with every symbol at its min, then at its max (plan_check.c).
+ * with every symbol at its min, then at its max (network.c).
  */
 int vpux_plan_core_check(const struct vpux_network *net, const void *task);
 

@@ -188,7 +188,7 @@ $(UMD_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_loader.c $(UMD_SRCS) $(UMD_HDRS) \
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) -o $@ $< \
-		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c %/plan_check.c,$(UMD_SRCS)) \
+		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
 		$(REF_SRCS) -lelf -lz
 
 # seeds beyond the examples: a plan loadable (dynamic shapes), written by
@@ -280,7 +280,7 @@ $(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) \
 		-I$(SRCTOP)/tools/vpux-asm -o $@ $< $(VASM_SRCS) \
-		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c %/plan_check.c,$(UMD_SRCS)) \
+		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
 		$(REF_SRCS) -lelf -lz
 
 .PHONY: fuzz-asm
