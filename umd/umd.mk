@@ -292,9 +292,13 @@ fuzz-asm: $(UMD_FUZZ_ASM)
 # ---- the runtime test under ThreadSanitizer: requests on several threads
 # share a network and the in-process device (engine core, port, model) ----
 UMD_TSAN := $(B)/umd/tsan/test_runtime
+# and the plan test: two requests of different sizes on one network, the
+# engine core's check at load on its own device
+UMD_TSAN_PLAN := $(B)/umd/tsan/test_plan
 
-$(UMD_TSAN): $(SRCTOP)/umd/tests/test_runtime.c $(UMD_ALL_SRCS) $(VASM_SRCS) \
-		$(UMD_HDRS) $(VASM_HDRS) $(EXAMPLE_BLOBS) $(SIM_HOST_OBJS_TSAN)
+$(B)/umd/tsan/%: $(SRCTOP)/umd/tests/%.c $(UMD_ALL_SRCS) $(VASM_SRCS) \
+		$(UMD_HDRS) $(VASM_HDRS) $(wildcard $(SRCTOP)/umd/tests/*.h) \
+		$(EXAMPLE_BLOBS) $(SIM_HOST_OBJS_TSAN)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread \
 		-I$(SRCTOP)/include $(UMD_CFLAGS) -I$(SRCTOP)/tools/vpux-asm \
@@ -302,10 +306,13 @@ $(UMD_TSAN): $(SRCTOP)/umd/tests/test_runtime.c $(UMD_ALL_SRCS) $(VASM_SRCS) \
 		$(SIM_HOST_OBJS_TSAN) $(UMD_LIBS)
 
 .PHONY: umd-tsan
-umd-tsan: $(UMD_TSAN)
+umd-tsan: $(UMD_TSAN) $(UMD_TSAN_PLAN)
 	@TSAN_OPTIONS=halt_on_error=1 $(UMD_TSAN) >$(B)/umd/tsan/log 2>&1 || \
 		{ tail -40 $(B)/umd/tsan/log; exit 1; }
 	@echo "umd: runtime test race-free under ThreadSanitizer ($$(grep -c '^ok' $(B)/umd/tsan/log) points)"
+	@TSAN_OPTIONS=halt_on_error=1 $(UMD_TSAN_PLAN) >$(B)/umd/tsan/log-plan 2>&1 || \
+		{ tail -40 $(B)/umd/tsan/log-plan; exit 1; }
+	@echo "umd: plan test race-free under ThreadSanitizer ($$(grep -c '^ok' $(B)/umd/tsan/log-plan) points)"
 CHECK_STEPS += umd-tsan
 
 # ---- the ioctl backend against vpux_accel.ko, in the VM rig ----
