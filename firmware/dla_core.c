@@ -224,3 +224,18 @@ dla_u64 dla_task_cmx_tiles(const struct dla_task *t)
 		return 0;
 	return (dla_u64)t->cmx_tiles[1] << 32 | t->cmx_tiles[0];
 }
+
+dla_s32 dla_task_symbols(const struct dla_task *t, dla_u32 *index,
+			 dla_u64 *values, dla_u32 n)
+{
+	const struct dla_plan_rt *pl;
+	dla_u32 i;
+
+	if (!dla_task_ok(t) || !t->plan || !index || (n && !values))
+		return -DLA_ERR_INVAL;
+	pl = t->plan;
+	*index = pl->sym_index;
+	for (i = 0; i < pl->n_sym && i < n; i++)
+		values[i] = pl->sym[i];
+	return (dla_s32)pl->n_sym;
+}

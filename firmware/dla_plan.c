@@ -264,6 +264,8 @@ static dla_s32 dla_plan_symbols(struct dla_prep *p, struct dla_plan_rt *pl,
 					     -DLA_ERR_PLAN_SYMBOL);
 		pl->sym[i] = (dla_u32)v[i];
 	}
+	pl->n_sym = n;
+	pl->sym_index = d->sym_index;
 	return 0;
 }
 

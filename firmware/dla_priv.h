@@ -304,6 +304,8 @@ struct dla_plan_rt {
 	dla_u64 *desc;			/* [DLA_PLAN_WINDOW * DLA_PLAN_PAIRS] */
 	struct dla_prep prep;		/* the builder's context under the lock */
 	dla_u32 sym[DLA_PLAN_MAX_SYMBOLS];
+	dla_u32 n_sym;			/* symbols in @sym */
+	dla_u32 sym_index;		/* their address-list entry */
 	struct dla_plan_blk blk[DLA_PLAN_MAX_BLOCKS];
 	struct dla_plan_tpl tpl[DLA_PLAN_MAX_TEMPLATES];
 

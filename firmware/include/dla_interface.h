@@ -349,4 +349,23 @@ dla_s32 dla_task_id(const struct dla_task *task);
  */
 dla_u64 dla_task_cmx_tiles(const struct dla_task *task);
 
+/**
+ * dla_task_symbols() - the symbol values a prepared plan runs with
+ * @task: a prepared task
+ * @index: out: the address-list entry they were read from (sym_index)
+ * @values: out: the first @n values, symbol id order, as u64 slots
+ * @n: room in @values
+ *
+ * The values dla_task_prepare() read and checked, once: a port that has
+ * another core prepare the task again (headed mode: the firmware) hands
+ * it these, so both run the same sizes whatever the symbol buffer holds
+ * by then (Documentation/dynamic-shapes.rst). Reads only what
+ * dla_task_prepare() wrote, which nothing changes later: no lock needed.
+ *
+ * Return: the plan's number of symbols (0 .. DLA_PLAN_MAX_SYMBOLS; may
+ * be above @n), or -DLA_ERR_INVAL for a task that is not a prepared plan.
+ */
+dla_s32 dla_task_symbols(const struct dla_task *task, dla_u32 *index,
+			 dla_u64 *values, dla_u32 n);
+
 #endif /* DLA_INTERFACE_H */
