@@ -17,7 +17,9 @@
 
 #define VPUX_FW_MAGIC			0x57465856u	/* "VXFW" in memory */
 #define VPUX_FW_ABI_MAJOR		1u	/* changes break the protocol */
-#define VPUX_FW_ABI_MINOR		0u	/* additions */
+#define VPUX_FW_ABI_MINOR		1u	/* additions */
+/* minor 1: struct vpux_fw_task's symbol copy; the image runs plans */
+#define VPUX_FW_ABI_MINOR_PLANS		1u
 
 /**
  * struct vpux_fw_header - the first bytes of the image
@@ -190,7 +192,14 @@ DLA_STATIC_ASSERT(sizeof(struct vpux_fw_cmd) == 32, "cmd layout");
  *	(u32 each, in the order of dla_task_op_cycles()) before it posts
  *	the completion
  * @cycles_count: room for that many
- * @reserved: zero
+ * @sym_index: (ABI 1.1) a plan's symbol buffer: the address-list entry
+ *	(sym_index of the task descriptor, >= 1) whose bytes the core reads
+ *	at @sym_offset; 0 for none (a static task, or a plan without
+ *	symbols). Zero in ABI 1.0, whose firmware refuses plans
+ *	(PLAN_SYMBOL)
+ * @sym_offset: offset in the staging buffer of the copy of that entry's
+ *	first @sym_size bytes: the u64 slots the host's core checked
+ * @sym_size: bytes of that copy (8 per symbol); 0 with @sym_index 0
  * @addr: the address list; entry 0's device address is what the
  *	core's references to entry 0 resolve to
  */
@@ -200,7 +209,9 @@ struct vpux_fw_task {
 	dla_u32 data_size;
 	dla_u32 cycles_offset;
 	dla_u32 cycles_count;
-	dla_u32 reserved[3];
+	dla_u32 sym_index;
+	dla_u32 sym_offset;
+	dla_u32 sym_size;
 	struct vpux_fw_addr {
 		dla_u64 addr;
 		dla_u64 size;
@@ -208,6 +219,7 @@ struct vpux_fw_task {
 		dla_u32 reserved;
 	} addr[];
 };
+DLA_STATIC_ASSERT(sizeof(struct vpux_fw_task) == 32, "task layout");
 
 /* ---- completions (firmware -> host) ---- */
 

@@ -36,6 +36,10 @@ static inline void fw_mc_write(dla_u32 off, dla_u32 val)
  * @n_addr: entries in @addr
  * @data: the copy of entry 0's bytes, through the window
  * @data_size: its bytes
+ * @sym_index: a plan's symbol buffer entry (>= 1), 0 for none
+ * @sym_size: bytes of its copy
+ * @sym: the copy of that entry's first @sym_size bytes, through the
+ *	window (the host stages the values its own core checked)
  * @addr: the address list, copied out of the staging buffer
  *
  * Only dla_task_measure() and dla_task_prepare() read it; the prepared
@@ -45,6 +49,9 @@ struct fw_stage {
 	dla_u32 n_addr;
 	dla_u32 data_size;
 	const volatile dla_u8 *data;
+	dla_u32 sym_index;
+	dla_u32 sym_size;
+	const volatile dla_u8 *sym;
 	struct vpux_fw_addr addr[DLA_MAX_ADDR_ENTRIES];
 };
 

@@ -3,9 +3,10 @@
  * Bare-metal portability layer of the engine core (dla_port.h) on the
  * management core: the NPU's registers at VPUX_MC_NPU_BASE, the task
  * being prepared read through the window (struct fw_stage: the address
- * list copied out of the staging buffer, entry 0's bytes read where the
- * host staged them), the time from mtime, and the messages formatted into
- * the log ring in shared memory, mirrored to the model's console.
+ * list copied out of the staging buffer, entry 0's bytes and a plan's
+ * symbol values read where the host staged them), the time from mtime,
+ * and the messages formatted into the log ring in shared memory,
+ * mirrored to the model's console.
  *
  * Single-threaded: main.c's loop makes every call into the core, and the
  * trap handler never returns into it, so nothing here takes a lock.
@@ -65,6 +66,22 @@ static const volatile dla_u8 *fw_range(const struct fw_stage *t, dla_u64 index,
 }
 
 /*
+ * For reading: entry 0's copy, or the symbol buffer's (a plan's
+ * sym_index, read once by dla_task_prepare()); no other entry is staged.
+ */
+static const volatile dla_u8 *fw_range_ro(const struct fw_stage *t,
+					  dla_u64 index, dla_u32 size,
+					  dla_u64 offset)
+{
+	if (!index)
+		return fw_range(t, index, size, offset);
+	if (!t || !t->sym_index || index != t->sym_index ||
+	    offset > t->sym_size || size > t->sym_size - offset)
+		return NULL;
+	return t->sym + offset;
+}
+
+/*
  * Copy out of host memory: word loads where both sides are aligned, else
  * bytes (the window takes naturally aligned 1, 2 and 4-byte accesses).
  */
@@ -84,7 +101,7 @@ void fw_win_copy_from(void *dst, const volatile void *src, dla_u32 len)
 dla_s32 dla_data_read(void *driver_context, void *task_data, dla_u64 src,
 		      void *dst, dla_u32 size, dla_u64 offset)
 {
-	const volatile dla_u8 *p = fw_range(task_data, src, size, offset);
+	const volatile dla_u8 *p = fw_range_ro(task_data, src, size, offset);
 
 	(void)driver_context;
 	if (!p)

@@ -195,7 +195,7 @@ static dla_s32 fw_stage_task(const struct vpux_fw_cmd *cmd, struct fw_slot *s)
 {
 	const dla_u32 hsize = sizeof(struct vpux_fw_task);
 	volatile const struct vpux_fw_task *t;
-	dla_u32 n, off, size, coff, ccount;
+	dla_u32 n, off, size, coff, ccount, sidx, soff, ssize;
 
 	if (cmd->task_size < hsize ||
 	    (cmd->task_addr & 0xfff) + (dla_u64)cmd->task_size > VPUX_MC_WIN_SIZE)
@@ -206,17 +206,24 @@ static dla_s32 fw_stage_task(const struct vpux_fw_cmd *cmd, struct fw_slot *s)
 	size = t->data_size;
 	coff = t->cycles_offset;
 	ccount = t->cycles_count;
-	if (!n || n > DLA_MAX_ADDR_ENTRIES)
+	sidx = t->sym_index;
+	soff = t->sym_offset;
+	ssize = t->sym_size;
+	if (!n || n > DLA_MAX_ADDR_ENTRIES || (sidx && sidx >= n))
 		return -DLA_ERR_ADDR_INDEX;
 	if (hsize + (dla_u64)n * sizeof(struct vpux_fw_addr) > cmd->task_size ||
 	    (dla_u64)off + size > cmd->task_size ||
-	    (dla_u64)coff + (dla_u64)ccount * 4 > cmd->task_size)
+	    (dla_u64)coff + (dla_u64)ccount * 4 > cmd->task_size ||
+	    (dla_u64)soff + ssize > cmd->task_size || (!sidx && ssize))
 		return -DLA_ERR_BUF_RANGE;
 	fw_win_copy_from(fw_stage.addr, (const volatile dla_u8 *)t + hsize,
 			 n * sizeof(struct vpux_fw_addr));
 	fw_stage.n_addr = n;
 	fw_stage.data = (const volatile dla_u8 *)t + off;
 	fw_stage.data_size = size;
+	fw_stage.sym_index = sidx;
+	fw_stage.sym = (const volatile dla_u8 *)t + soff;
+	fw_stage.sym_size = ssize;
 	s->task_addr = cmd->task_addr;
 	s->cycles_offset = coff;
 	s->cycles_count = ccount;
