@@ -6,9 +6,10 @@
  * SUBMIT is the same in both modes: the kernel's own core instance
  * validates the task and builds it, so a task is refused with the same
  * error either way, and CMX ownership and profiles work from the kernel's
- * copy. A headed job also gets a staging buffer: its address list and a
- * copy of its task memory, which the firmware validates and builds again
- * on its side. Starting a job posts a RUN command and rings the doorbell;
+ * copy. A headed job also gets a staging buffer: its address list, a
+ * copy of its task memory and, for a plan, the symbol values the kernel's
+ * core checked, which the firmware validates and builds again on its
+ * side. Starting a job posts a RUN command and rings the doorbell;
  * the firmware's completion interrupt hands back each task's status and
  * each op's cycles, and the job completes as a headless one would.
  *
@@ -37,6 +38,7 @@
 
 #include "dla_interface.h"
 #include "dla_port.h"
+#include "dla_task_format.h"
 #include "vpux_drv.h"
 #include "vpux_fw_abi.h"
 #include "vpux_headed.h"
@@ -363,8 +365,10 @@ int vpux_headed_init(struct vpux_device *vdev)
 	if (ret)
 		goto err_release;
 	hdr = (const void *)h->image->data;
-	drm_info(&vdev->drm, "headed: firmware %.32s (ABI %u.%u) running\n",
-		 hdr->version, hdr->abi_major, hdr->abi_minor);
+	h->plans = hdr->abi_minor >= VPUX_FW_ABI_MINOR_PLANS;
+	drm_info(&vdev->drm, "headed: firmware %.32s (ABI %u.%u) running%s\n",
+		 hdr->version, hdr->abi_major, hdr->abi_minor,
+		 h->plans ? "" : ", no plans");
 	return 0;
 
 err_release:
@@ -438,7 +442,9 @@ int vpux_headed_power_up(struct vpux_device *vdev)
  * @job: a job whose task the kernel's core prepared, its task memory
  *	still mapped (job->task_in.cpu)
  *
- * Process context (SUBMIT): allocates.
+ * Process context (SUBMIT): allocates. A plan's symbol values are taken
+ * from the prepared task (dla_task_symbols()), not from their BO: the
+ * firmware prepares the plan with the very values checked here.
  *
  * Return: 0 (nothing to do headless), -E2BIG for task memory larger
  * than the firmware's window onto host memory, or -ENOMEM.
@@ -448,9 +454,11 @@ int vpux_headed_stage(struct vpux_job *job)
 	struct vpux_device *vdev = job->vdev;
 	const struct vpux_fw_task_in *in = &job->task_in;
 	struct vpux_job_stage *s = &job->stage;
+	u64 sym[DLA_PLAN_MAX_SYMBOLS];
 	struct vpux_fw_task *t;
-	size_t head, data;
-	u32 i;
+	size_t head, data, sym_off;
+	u32 i, sym_index = 0, n_sym = 0;
+	int ret;
 
 	if (!vdev->mc.on)
 		return 0;
@@ -461,8 +469,19 @@ int vpux_headed_stage(struct vpux_job *job)
 			 data, VPUX_MC_WIN_SIZE / 2);
 		return -E2BIG;
 	}
+	/*
+	 * A plan: the symbol values this kernel's core checked, not the
+	 * BO's bytes now, so that the firmware runs the sizes validated
+	 * here whatever user space writes after SUBMIT.
+	 */
+	ret = dla_task_symbols(job->task, &sym_index, sym, ARRAY_SIZE(sym));
+	if (ret > 0 && ret <= (int)ARRAY_SIZE(sym))
+		n_sym = ret;
+	else
+		sym_index = 0;
+	sym_off = ALIGN(head + data, 8);
 	s->cycles_count = DLA_MAX_OPS_PER_TASK;
-	s->cycles_offset = ALIGN(head + data, 8);
+	s->cycles_offset = sym_off + n_sym * sizeof(u64);
 	s->size = s->cycles_offset + s->cycles_count * sizeof(u32);
 	s->cpu = dma_alloc_coherent(vdev->drm.dev, s->size, &s->dma,
 				    GFP_KERNEL);
@@ -474,6 +493,10 @@ int vpux_headed_stage(struct vpux_job *job)
 	t->data_size = data;
 	t->cycles_offset = s->cycles_offset;
 	t->cycles_count = s->cycles_count;
+	t->sym_index = sym_index;
+	t->sym_offset = sym_off;
+	t->sym_size = n_sym * sizeof(u64);
+	memcpy(s->cpu + sym_off, sym, n_sym * sizeof(u64));
 	for (i = 0; i < in->count; i++) {
 		t->addr[i].addr = in->list[i].addr;
 		t->addr[i].size = in->list[i].size;

@@ -22,6 +22,8 @@ struct vpux_job_result;
 /**
  * struct vpux_headed - the firmware of one device
  * @on: the device runs headed (module parameter mode=headed at probe)
+ * @plans: the image runs plans (ABI minor VPUX_FW_ABI_MINOR_PLANS or
+ *	later: it reads the symbol copy a staging buffer carries)
  * @image: the firmware file, kept for reloads
  * @shm: the shared memory (coherent DMA memory, devm)
  * @shm_dma: its bus address
@@ -41,6 +43,7 @@ struct vpux_job_result;
  */
 struct vpux_headed {
 	bool on;
+	bool plans;
 	const struct firmware *image;
 	struct vpux_fw_shm *shm;
 	dma_addr_t shm_dma;

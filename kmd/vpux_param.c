@@ -106,11 +106,12 @@ static int vpux_param_value(struct vpux_device *vdev,
 	case DRM_VPUX_PARAM_CAPABILITIES:
 		*value = vpux_uapi_caps(vpux_reg_read(vdev, VPUX_REG_CAPS));
 		/*
-		 * plans: the driver's core reads the symbol buffer; the
-		 * firmware's port reads entry 0 only (headed mode refuses
-		 * them, PLAN_SYMBOL)
+		 * plans: the driver's core reads the symbol buffer; headed,
+		 * the staging buffer carries its checked values to a
+		 * firmware of ABI 1.1 or later (an older one refuses plans,
+		 * PLAN_SYMBOL)
 		 */
-		if (!vdev->mc.on)
+		if (!vdev->mc.on || vdev->mc.plans)
 			*value |= DRM_VPUX_CAP_PLANS;
 		break;
 	case DRM_VPUX_PARAM_CLOCK_KHZ:
