@@ -7,6 +7,7 @@
  * requests of different sizes on one task memory at once; and every
  * validation rule with its error code, at prepare and while expanding.
  */
+#include "dla_user_priv.h"
 #include "fw_test.h"
 #include "plan_builder.h"
 
@@ -569,6 +570,76 @@ static void test_read_once(void)
 	free(p.buf);
 }
 
+/*
+ * dla_task_symbols(): a prepared plan hands out the values it checked
+ * and their entry, whatever the symbol buffer holds afterwards (what a
+ * second core instance, the headed firmware, is given); a static task
+ * and bad arguments are refused.
+ */
+static void test_task_symbols(void)
+{
+	struct dla_engine *e;
+	struct dla_task *task = NULL;
+	dla_u64 n[2] = { 42, 0 }, v[2] = { 0, 7 };
+	dla_u32 size = 0, index = 0;
+	struct pb p;
+	struct ft f;
+	void *td, *m;
+	dla_s32 r;
+
+	ft_init(&f, 2, 1, 1);
+	e = dla_user_engine(f.dev);
+	pb_row_copy(&p, 1, MAXROWS, 8, ROW);
+	pb_symbol(&p, 0, 9);
+	pb_finish(&p, SYM_ENTRY);
+	n[1] = 9;
+	pt_list(&f, &p, n, 2, MAXROWS * ROW);
+	td = dla_user_task_handle(f.list, f.n);
+	m = aligned_alloc(8, (DLA_TASK_SIZE_MAX + 7u) & ~7u);
+	tap_check(!dla_task_measure(e, td, &size) &&
+		  !dla_task_prepare(e, td, m, size, &task),
+		  "task symbols: a two-symbol plan prepared");
+	memset(ft_buf(&f, SYM_ENTRY), 0xff, 16);
+	r = dla_task_symbols(task, &index, v, 2);
+	tap_check(r == 2 && index == SYM_ENTRY && v[0] == 42 && v[1] == 9,
+		  "task symbols: 2 values as checked, entry %u (%d: %llu %llu)",
+		  index, r, (unsigned long long)v[0], (unsigned long long)v[1]);
+	v[1] = 7;
+	r = dla_task_symbols(task, &index, v, 1);
+	tap_check(r == 2 && v[0] == 42 && v[1] == 7,
+		  "task symbols: room for 1 fills 1, returns the count 2");
+	tap_check(dla_task_symbols(task, NULL, v, 2) == -DLA_ERR_INVAL &&
+		  dla_task_symbols(task, &index, NULL, 2) == -DLA_ERR_INVAL &&
+		  dla_task_symbols(NULL, &index, v, 2) == -DLA_ERR_INVAL &&
+		  dla_task_symbols(task, &index, NULL, 0) == 2,
+		  "task symbols: NULL task, index or values refused");
+	free(m);
+	free(td);
+	free(p.buf);
+
+	/* a static task is not a plan */
+	{
+		struct tb t;
+		unsigned char *buf = calloc(1, 4096);
+
+		tb_init(&t, buf, 0, 1, 0, 0);
+		tb_copy(&t.dma[0], tb_ref(1, 0, 64), tb_ref(2, 0, 64), 64);
+		f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, buf };
+		td = dla_user_task_handle(f.list, f.n);
+		m = aligned_alloc(8, (DLA_TASK_SIZE_MAX + 7u) & ~7u);
+		task = NULL;
+		tap_check(!dla_task_measure(e, td, &size) &&
+			  !dla_task_prepare(e, td, m, size, &task) &&
+			  dla_task_symbols(task, &index, v, 2) ==
+			  -DLA_ERR_INVAL,
+			  "task symbols: a static task has none (INVAL)");
+		free(m);
+		free(td);
+		free(buf);
+	}
+	ft_fini(&f);
+}
+
 int main(void)
 {
 	test_sizes();
@@ -580,5 +651,6 @@ int main(void)
 	test_refusals();
 	test_runtime_refusal();
 	test_read_once();
+	test_task_symbols();
 	return tap_finish();
 }
