@@ -86,6 +86,19 @@ TEST_F(headed, refused_task_same_error)
 	EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_BAD_MAGIC, w.core_error);
 }
 
+/*
+ * The firmware runs plans (ABI 1.1: the staging buffer carries the
+ * symbol values): the driver says so, so vpux_job_test's plan cases run
+ * here instead of skipping.
+ */
+TEST_F(headed, plans_are_reported)
+{
+	__u64 caps = 0;
+
+	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_CAPABILITIES, &caps));
+	EXPECT_NE(0ull, caps & DRM_VPUX_CAP_PLANS);
+}
+
 TEST_F(headed, log_is_readable)
 {
 	char path[200], buf[4096];

@@ -2282,6 +2282,112 @@ TEST_F(job, forged_plan_is_refused_by_the_core)
 	}
 }
 
+/*
+ * src.offset = OFF0 * ROW + @jump, where the jump is an expression that
+ * is fine at the first and last tiles (what prepare checks) but fails at
+ * tile 1 of 4: m = min(min(IDX0 mod 3, 1), IDX0 mod 2) is 1 at tile 1
+ * only. 204: (1 - m) - 1 goes below 0; 205: 1 / (1 - m) divides by 0.
+ */
+static size_t plan_task_failing(struct bo *task, int div0)
+{
+	static const dla_u32 m[] = {
+		PB_T(IDX, 0), PB_I(MOD, 3), PB_I(MIN, 1), PB_T(IDX, 0),
+		PB_I(MOD, 2), PB_OP(MIN),
+	};
+	dla_u32 x[DLA_PLAN_MAX_EXPR];
+	unsigned int n = 0, i;
+	struct pb p;
+	size_t size;
+
+	x[n++] = PB_T(OFF, 0);
+	x[n++] = PB_I(MUL, PLAN_ROW);
+	if (div0)
+		x[n++] = PB_T(CONST, 1);
+	x[n++] = PB_T(CONST, 1);
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		x[n++] = m[i];
+	x[n++] = PB_OP(SUB);
+	x[n++] = div0 ? PB_OP(DIV) : PB_I(SUB, 1);
+	x[n++] = PB_OP(ADD);
+	if (div0)
+		x[n++] = PB_I(SUB, 1);
+	pb_row_copy(&p, 1, PLAN_MAX, 8, PLAN_ROW);
+	p.pat[1].expr = (dla_u16)pb_expr(&p, x, n);
+	p.pat[1].len = (dla_u16)n;
+	pb_finish(&p, 3);
+	memcpy(task->map, p.buf, p.size);
+	size = p.size;
+	free(p.buf);
+	return size;
+}
+
+/*
+ * An expression that overflows (204) or divides by zero (205) at an op
+ * the corners do not reach fails the job while it runs, in either mode:
+ * ERROR with the core's code, fail_op the DMA op of expansion sequence
+ * 1; tile 0 ran, nothing after tile 1.
+ */
+TEST_F(job, plan_expression_fails_at_run)
+{
+	static const int codes[] = { 204, 205 };
+	struct drm_vpux_wait w;
+	__u64 n = 32;
+	size_t size, k;
+	unsigned int i;
+
+	if (!plans_supported(self->fd))
+		SKIP(return, "no DRM_VPUX_CAP_PLANS");
+	for (i = 0; i < 2; i++) {
+		int same = 1;
+
+		size = plan_task_failing(&self->task, i);
+		memset(self->b.map, 0, SZ);
+		memcpy(self->c.map, &n, 8);
+		ASSERT_EQ(0, plan_run(_metadata, self->fd, &self->task, size,
+				      self->list, &w));
+		EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status)
+			TH_LOG("%d: status %u", codes[i], w.status);
+		EXPECT_EQ((__u32)codes[i], w.core_error);
+		EXPECT_EQ(-codes[i], w.error);
+		EXPECT_EQ(0, w.sys_error);
+		EXPECT_EQ((__u32)DLA_OP_DMA << 24 | 1u, w.fail_op);
+		for (k = 0; k < SZ; k++)
+			same &= self->b.map[k] ==
+				(k < 8 * PLAN_ROW ? self->a.map[k] : 0);
+		EXPECT_TRUE(same) TH_LOG("%d: not tile 0 alone", codes[i]);
+	}
+}
+
+/*
+ * The symbol values are the ones the symbol buffer held at SUBMIT: a
+ * value written after (even one out of bounds) changes nothing of the
+ * job, headless (the core copied them) and headed (the firmware gets the
+ * values the kernel's core checked, not the BO).
+ */
+TEST_F(job, plan_symbols_fixed_at_submit)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	__u64 n = 13, later = PLAN_MAX + 1;
+	size_t size, k;
+	int same = 1;
+
+	if (!plans_supported(self->fd))
+		SKIP(return, "no DRM_VPUX_CAP_PLANS");
+	size = plan_task(&self->task, 0);
+	memset(self->b.map, 0, SZ);
+	memcpy(self->c.map, &n, 8);
+	submit_args(&s, &self->task, 0, size, self->list, 3);
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
+	memcpy(self->c.map, &later, 8);
+	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status)
+		TH_LOG("error %d", w.error);
+	for (k = 0; k < SZ; k++)
+		same &= self->b.map[k] == (k < n * PLAN_ROW ? self->a.map[k] : 0);
+	EXPECT_TRUE(same);
+}
+
 TEST_F(job, two_plan_jobs_of_different_sizes_share_a_task)
 {
 	struct drm_vpux_buf l2[3];

@@ -4,8 +4,9 @@
 # In the VM: vpux_accel in headed mode (the engine core as firmware on the
 # NPU's management core). Images the driver must refuse (missing,
 # truncated, corrupt, another ABI, not an image) leave no device, say
-# what was wrong, and the module still unloads; then the good image
-# boots, vpux-info reports the mode and a network runs bit-exact. Leaves
+# what was wrong, and the module still unloads; an image of ABI 1.0 boots
+# without plans; then the good image boots, vpux-info reports the mode
+# and plans, and a network runs bit-exact. Leaves
 # vpux_accel loaded headed for the next tests (tests.list reloads the
 # default at the end). TAP.
 #   headed-check.sh NETWORK
@@ -45,6 +46,17 @@ cp "$good" "$fw" && patch 4 '\011\000'
 refused "another ABI" "ABI 9\."
 cp "$good" "$fw" && patch 0 'XXXX'
 refused "not an image" "not a vpux image"
+# an image of ABI 1.0 (abi_minor at byte 6; the CRC covers the bytes
+# after the header) boots, but gets no plans: it reads no symbol copy
+cp "$good" "$fw" && patch 6 '\000\000'
+dmesg -c >/dev/null
+load_headed
+settle 2
+[ "$(nodes)" -eq 2 ] && dmesg | grep -q "ABI 1\.0) running, no plans" &&
+	! vpux-info | grep -q "plans"
+point $? "an ABI 1.0 image boots without DRM_VPUX_CAP_PLANS"
+rmmod vpux_accel
+point $? "ABI 1.0: the module unloads"
 cp "$good" "$fw"
 
 dmesg -c >/dev/null
@@ -55,6 +67,8 @@ settle 2
 point $? "both NPUs boot their firmware ($(nodes) nodes)"
 vpux-info | grep -q "headed (firmware)"
 point $? "vpux-info reports the mode"
+vpux-info | grep -q "plans"
+point $? "the firmware runs plans (ABI 1.1: DRM_VPUX_CAP_PLANS)"
 vpux-run --device /dev/accel/accel0 --check --repeat 3 "$net" 2>&1 | grep -q bit-exact
 point $? "a network runs bit-exact on the firmware"
 tap_end
