@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include "asm.h"
+#include "dla_limits.h"
+#include "dla_task_format.h"
+#include "lf_fields.h"
 #include "vasm.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"
@@ -51,6 +54,13 @@ struct st {
 	uint32_t n_ops, ops_cap;
 	uint32_t tcap, dcap[LF_KINDS], bdecl;
 	int explicit_deps, have_caps, have_scratch, have_weights;
+	/* plans (Documentation/vpux-asm.rst, "Plans") */
+	const char *raw;	/* the current line as written */
+	int level;		/* braces open */
+	int open_line[VPUX_LF_PLAN_MAX_DEPTH + 1];	/* where each opened */
+	int open_col[VPUX_LF_PLAN_MAX_DEPTH + 1];
+	uint32_t bcap, tplcap, pcap, ecap;
+	int loose_line, loose_col;	/* the first op outside a block */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -315,6 +325,92 @@ static char *val(char *tok)
 	return eq + 1;
 }
 
+static int find_symbol(struct st *s, const char *name, size_t len,
+		       uint32_t *idx)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->img->n_symbols; i++)
+		if (strlen(s->img->symbols[i].name) == len &&
+		    !memcmp(s->img->symbols[i].name, name, len)) {
+			*idx = i;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * SHAPE: dims separated by 'x', each a number or $NAME, an axis symbol
+ * (the longest declared name followed by 'x' or the end). @dmax gets the
+ * dims with each symbol at its max: the layout.
+ */
+static int shape(struct st *s, const struct tok *t, struct vpux_lf_tensor *tt,
+		 uint32_t *dmax)
+{
+	const char *p = t->s;
+
+	for (;;) {
+		const char *end = strchr(p, 'x');
+		char buf[32];
+		long long d;
+		size_t l;
+
+		if (tt->rank == VPUX_LF_MAX_RANK)
+			return fail(s, t->col, "rank above %u", VPUX_LF_MAX_RANK);
+		if (*p == '$') {
+			const struct vpux_lf_symbol *y = NULL;
+			uint32_t i, best = 0;
+
+			for (i = 0; i < s->img->n_symbols; i++) {
+				const struct vpux_lf_symbol *c = &s->img->symbols[i];
+
+				l = strlen(c->name);
+				if (!strncmp(p + 1, c->name, l) &&
+				    (p[1 + l] == 'x' || !p[1 + l]) &&
+				    (!y || l > strlen(y->name))) {
+					y = c;
+					best = i;
+				}
+			}
+			if (!y) {
+				l = end ? (size_t)(end - p) : strlen(p);
+				return fail(s, t->col + (int)(p - t->s),
+					    "unknown symbol '%.*s' (declare it with 'symbol' first)",
+					    (int)l - 1, p + 1);
+			}
+			if (y->kind != VPUX_LF_SYM_AXIS)
+				return fail(s, t->col + (int)(p - t->s),
+					    "symbol '%s' is a scalar: a dim needs an axis symbol",
+					    y->name);
+			if (!y->max)
+				return fail(s, t->col + (int)(p - t->s),
+					    "symbol '%s': a dim's max must be >= 1",
+					    y->name);
+			tt->dyn_dims |= 1u << tt->rank;
+			dmax[tt->rank] = (uint32_t)y->max;
+			tt->dims[tt->rank++] = best;
+			p += 1 + strlen(y->name);
+		} else {
+			l = end ? (size_t)(end - p) : strlen(p);
+			if (l >= sizeof(buf))
+				return fail(s, t->col + (int)(p - t->s),
+					    "bad dim '%.*s'", (int)l, p);
+			memcpy(buf, p, l);
+			buf[l] = 0;
+			if (num(s, t, buf, 1, UINT32_MAX, &d))
+				return -1;
+			dmax[tt->rank] = (uint32_t)d;
+			tt->dims[tt->rank++] = (uint32_t)d;
+			p += l;
+		}
+		if (!*p)
+			return 0;
+		p++;	/* the 'x' */
+		if (!*p)
+			return fail(s, t->col, "empty dim at the end of '%s'", t->s);
+	}
+}
+
 /* input|output|tensor NAME TYPE SHAPE key=value... */
 static int stmt_tensor(struct st *s, struct tok *t, int n)
 {
@@ -331,8 +427,9 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 	int have_order = 0, io = strcmp(t[0].s, "tensor") != 0;
 	uint32_t i, dt, tmp, region = 0;
 	long long v[VPUX_LF_MAX_RANK];
+	uint32_t dmax[VPUX_LF_MAX_RANK];
+	struct vpux_lf_tensor at_max;
 	unsigned int cnt;
-	char *p, *save = NULL;
 	int a;
 
 	if (n < 4)
@@ -353,17 +450,8 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 	memset(tt, 0, sizeof(*tt));
 	strcpy(tt->name, t[1].s);
 	tt->data_type = dt;
-	for (p = strtok_r(t[3].s, "x", &save); p; p = strtok_r(NULL, "x", &save)) {
-		long long d;
-
-		if (tt->rank == VPUX_LF_MAX_RANK)
-			return fail(s, t[3].col, "rank above %u", VPUX_LF_MAX_RANK);
-		if (num(s, &t[3], p, 1, UINT32_MAX, &d))
-			return -1;
-		tt->dims[tt->rank++] = (uint32_t)d;
-	}
-	if (!tt->rank)
-		return fail(s, t[3].col, "empty shape");
+	if (shape(s, &t[3], tt, dmax))
+		return -1;
 	tt->dims_order = vpux_order_default(tt->rank).code;
 	if (io) {
 		int out = !strcmp(t[0].s, "output");
@@ -441,7 +529,7 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 	if (!have_strides) {
 		sh.rank = tt->rank;
 		for (i = 0; i < VPUX_MAX_RANK; i++)
-			sh.d[i] = i < tt->rank ? tt->dims[i] : 0;
+			sh.d[i] = i < tt->rank ? dmax[i] : 0;
 		memset(&rq, 0, sizeof(rq));
 		rq.rank = tt->rank;
 		if (vpux_order_to_memshape(o, &sh, &ms) ||
@@ -451,8 +539,11 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 		for (i = 0; i < tt->rank; i++)
 			tt->strides[i] = sst.bits[i];
 	}
+	at_max = *tt;
+	memcpy(at_max.dims, dmax, sizeof(dmax));
+	at_max.dyn_dims = 0;
 	if (!have_size)
-		tt->size = lf_tensor_extent(tt);
+		tt->size = lf_tensor_extent(&at_max);
 	if (!tt->size)
 		return fail(s, t[3].col, "tensor too large");
 	if (!have_off && !io) {
@@ -661,6 +752,15 @@ static int stmt_dma(struct st *s, struct tok *t, int n)
 	return 0;
 }
 
+/* tensor @i laid out: its dynamic dims at their symbols' max */
+static const struct vpux_lf_tensor *at_max(struct st *s, uint32_t i,
+					   struct vpux_lf_tensor *copy)
+{
+	vasm_tensor_at_max(&s->img->tensors[i], s->img->symbols,
+			   s->img->n_symbols, copy);
+	return copy;
+}
+
 /* in_c/in_h/in_w from an N,C,H,W (or N,C) logical shape */
 static void infer_chw(const struct vpux_lf_tensor *t, uint16_t *c, uint16_t *h,
 		      uint16_t *w)
@@ -682,6 +782,7 @@ static int stmt_dpu(struct st *s, struct tok *t, int n)
 	uint32_t op, given_flags = 0;
 	const struct vasm_field *f;
 	unsigned int gk = 0, gs = 0, gd = 0, gg = 0, gmin = 0, gmax = 0;
+	struct vpux_lf_tensor tm;
 	int a;
 
 	if (n < 2 || vasm_value_of(vasm_dpu_ops, t[1].s, &op))
@@ -727,8 +828,8 @@ static int stmt_dpu(struct st *s, struct tok *t, int n)
 	if (!o->in.size || !o->out.size)
 		return fail(s, t[0].col, "dpu needs in= and out=");
 	/* defaults from the operands (vpux-asm.rst) */
-	infer_chw(&s->img->tensors[o->in.tensor], &o->in_c, &o->in_h, &o->in_w);
-	infer_chw(&s->img->tensors[o->out.tensor], &o->out_c, &o->out_h,
+	infer_chw(at_max(s, o->in.tensor, &tm), &o->in_c, &o->in_h, &o->in_w);
+	infer_chw(at_max(s, o->out.tensor, &tm), &o->out_c, &o->out_h,
 		  &o->out_w);
 	if (!given_flags) {
 		const struct vpux_lf_tensor *T = s->img->tensors;
@@ -852,12 +953,14 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 		}
 	}
 	if (!raw) {
+		struct vpux_lf_tensor ti, to;
+
 		if (!in.size || !out.size)
 			return fail(s, t[0].col, "shave needs in= and out=");
 		o->windows[0] = in;
 		o->windows[1] = out;
-		vasm_shave_args(id, &s->img->tensors[in.tensor],
-				&s->img->tensors[out.tensor], params, args);
+		vasm_shave_args(id, at_max(s, in.tensor, &ti),
+				at_max(s, out.tensor, &to), params, args);
 		raw_size = lf_kernel_args_size(id);
 	}
 	if (kargs_add(s, args, raw_size, &o->args_offset))
@@ -1007,20 +1110,75 @@ static int explicit_barriers(struct st *s)
 	return 0;
 }
 
-/* symbol NAME MIN MAX: a dynamic axis a request may bind */
+static int is_ident(const char *p)
+{
+	if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return 0;
+	for (; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+			return 0;
+	return 1;
+}
+
+/*
+ * symbol NAME [axis|scalar] MIN..MAX [width=4|8]
+ * symbol NAME MIN MAX			(the 1.0 form: an axis, width 8)
+ */
 static int stmt_symbol(struct st *s, struct tok *t, int n)
 {
 	struct lf_image *img = s->img;
 	struct vpux_lf_symbol *y, *arr;
-	long long lo, hi;
+	uint32_t kind = VPUX_LF_SYM_AXIS, width = 8, tmp;
+	long long lo, hi, w;
+	char *dots;
+	int a = 2;
 
-	if (n != 4)
-		return fail(s, t[0].col, "expected 'symbol NAME MIN MAX'");
+	if (n < 3)
+		return fail(s, t[0].col,
+			    "expected 'symbol NAME [axis|scalar] MIN..MAX [width=4|8]'");
 	if (strlen(t[1].s) >= VPUX_LF_NAME_LEN)
 		return fail(s, t[1].col, "name too long");
-	if (num(s, &t[2], t[2].s, INT64_MIN, INT64_MAX, &lo) ||
-	    num(s, &t[3], t[3].s, lo, INT64_MAX, &hi))
-		return -1;
+	if (!is_ident(t[1].s))
+		return fail(s, t[1].col,
+			    "symbol name '%s': letters, digits and '_', not starting with a digit",
+			    t[1].s);
+	if (!find_symbol(s, t[1].s, strlen(t[1].s), &tmp))
+		return fail(s, t[1].col, "symbol '%s' already defined", t[1].s);
+	if (img->n_symbols == VPUX_LF_MAX_SYMBOLS)
+		return fail(s, t[0].col, "more than %u symbols",
+			    VPUX_LF_MAX_SYMBOLS);
+	if (n == 4 && !strstr(t[2].s, "..") && !strstr(t[3].s, "..") &&
+	    !strchr(t[3].s, '=')) {
+		/* the 1.0 form */
+		if (num(s, &t[2], t[2].s, 0, UINT32_MAX, &lo) ||
+		    num(s, &t[3], t[3].s, lo, UINT32_MAX, &hi))
+			return -1;
+		a = 4;
+	} else {
+		if (!vasm_value_of(vasm_sym_kinds, t[a].s, &kind))
+			a++;
+		if (a >= n || !(dots = strstr(t[a].s, "..")))
+			return fail(s, a < n ? t[a].col : t[0].col,
+				    "expected the bounds MIN..MAX");
+		*dots = 0;
+		if (num(s, &t[a], t[a].s, 0, UINT32_MAX, &lo) ||
+		    num(s, &t[a], dots + 2, lo, UINT32_MAX, &hi))
+			return -1;
+		a++;
+	}
+	for (; a < n; a++) {
+		char *k = t[a].s, *v = val(k);
+
+		if (!v || strcmp(k, "width"))
+			return fail(s, t[a].col, "unexpected '%s' (width=4 or width=8)",
+				    t[a].s);
+		if (num(s, &t[a], v, 4, 8, &w))
+			return -1;
+		if (w != 4 && w != 8)
+			return fail(s, t[a].col, "width=%lld: 4 or 8 bytes", w);
+		width = (uint32_t)w;
+	}
 	arr = realloc(img->symbols, (img->n_symbols + 1) * sizeof(*arr));
 	if (!arr)
 		return fail(s, 1, "out of memory");
@@ -1028,9 +1186,486 @@ static int stmt_symbol(struct st *s, struct tok *t, int n)
 	y = &arr[img->n_symbols++];
 	memset(y, 0, sizeof(*y));
 	strcpy(y->name, t[1].s);
-	y->kind = 1;
+	y->kind = kind;
 	y->min = lo;
 	y->max = hi;
+	y->hash = vasm_sym_hash(y->name);
+	y->width = width;
+	return 0;
+}
+
+/* ---- plans ---- */
+
+/* an expression being compiled: infix text -> DLA_EXPR_* tokens */
+struct xp {
+	struct st *s;
+	const char *text;	/* the expression */
+	const char *p;
+	int col;		/* column of text[0] */
+	int depth;		/* loop levels it may name; -1: an extent */
+	uint32_t tok[DLA_PLAN_MAX_EXPR + 2];
+	uint32_t n;
+};
+
+static int xfail(struct xp *x, const char *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int xfail(struct xp *x, const char *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(x->s->err, "%s:%d:%d: error: ", x->s->file, x->s->line,
+		x->col + (int)(at - x->text));
+	va_start(ap, fmt);
+	vfprintf(x->s->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', x->s->err);
+	return -1;
+}
+
+static void xskip(struct xp *x)
+{
+	while (*x->p == ' ' || *x->p == '\t' || *x->p == '\r')
+		x->p++;
+}
+
+static int xemit(struct xp *x, const char *at, uint32_t tok)
+{
+	if (x->n == DLA_PLAN_MAX_EXPR)
+		return xfail(x, at, "expression longer than %u tokens",
+			     DLA_PLAN_MAX_EXPR);
+	x->tok[x->n++] = tok;
+	return 0;
+}
+
+static int xexpr(struct xp *x, int *bare);
+
+static int xident(const char *p, size_t *len)
+{
+	size_t l = 0;
+
+	if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return 0;
+	while (p[l] == '_' || (p[l] >= 'a' && p[l] <= 'z') ||
+	       (p[l] >= 'A' && p[l] <= 'Z') || (p[l] >= '0' && p[l] <= '9'))
+		l++;
+	*len = l;
+	return 1;
+}
+
+static int xexpect(struct xp *x, char c)
+{
+	xskip(x);
+	if (*x->p != c)
+		return xfail(x, x->p, "expected '%c'", c);
+	x->p++;
+	return 0;
+}
+
+/*
+ * A binary operator's right operand was just compiled: a bare literal
+ * (its CONST token last) becomes the operator's immediate form.
+ */
+static int xbinary(struct xp *x, const char *at, uint32_t op, int bare)
+{
+	if (bare && DLA_EXPR_OP(x->tok[x->n - 1]) == DLA_EXPR_CONST) {
+		x->tok[x->n - 1] = DLA_EXPR_TOKEN(op + DLA_EXPR_IMM,
+						  DLA_EXPR_ARG(x->tok[x->n - 1]));
+		return 0;
+	}
+	return xemit(x, at, DLA_EXPR_TOKEN(op, 0));
+}
+
+/* NUMBER | SYMBOL | idx(L) | off(L) | len(L) | f(E, E) | (E) */
+static int xprimary(struct xp *x, int *bare)
+{
+	const struct vasm_expr_op *o;
+	const char *at;
+	uint32_t v, sym;
+	size_t l;
+
+	xskip(x);
+	at = x->p;
+	*bare = 0;
+	if (*x->p == '(') {
+		x->p++;
+		if (xexpr(x, bare))
+			return -1;
+		*bare = 0;	/* (n): a CONST push, never an immediate */
+		return xexpect(x, ')');
+	}
+	if (*x->p >= '0' && *x->p <= '9') {
+		unsigned long long n;
+		char *end;
+		int hex8;
+
+		errno = 0;
+		n = strtoull(x->p, &end, 0);
+		if (errno || n > UINT32_MAX)
+			return xfail(x, at, "constant above 2^32 - 1");
+		hex8 = x->p[0] == '0' && (x->p[1] == 'x' || x->p[1] == 'X') &&
+		       end - x->p == 10;
+		x->p = end;
+		if (xident(x->p, &l))
+			return xfail(x, at, "bad number");
+		if (n < (1u << 24) && !hex8) {
+			*bare = 1;
+			return xemit(x, at, DLA_EXPR_TOKEN(DLA_EXPR_CONST, n));
+		}
+		/* CONST32: values from 2^24 and every 0x%08x literal */
+		if (xemit(x, at, DLA_EXPR_TOKEN(DLA_EXPR_CONST32, 0)))
+			return -1;
+		return xemit(x, at, (uint32_t)n);
+	}
+	if (!xident(x->p, &l))
+		return *x->p ? xfail(x, at, "expected an operand, not '%c'", *x->p) :
+			       xfail(x, at, "expected an operand");
+	x->p += l;
+	xskip(x);
+	if (*x->p != '(') {
+		if (find_symbol(x->s, at, l, &sym))
+			return xfail(x, at, "unknown symbol '%.*s'", (int)l, at);
+		return xemit(x, at, DLA_EXPR_TOKEN(DLA_EXPR_SYM, sym));
+	}
+	{
+		char name[8];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(l < 7 ? l : 7), at);
+		if (l < 7 && !vasm_value_of(vasm_loop_values, name, &v)) {
+			unsigned long lv;
+			char *end;
+
+			x->p++;
+			xskip(x);
+			lv = strtoul(x->p, &end, 10);
+			if (end == x->p)
+				return xfail(x, x->p, "%s(LEVEL): expected a loop level 0..%u",
+					     name, VPUX_LF_PLAN_MAX_DEPTH - 1);
+			if (x->depth < 0)
+				return xfail(x, at,
+					     "%s(): an extent may use symbols and constants only",
+					     name);
+			if (lv >= (unsigned long)x->depth)
+				return xfail(x, at,
+					     "%s(%lu): no loop level %lu in a block %d deep",
+					     name, lv, lv, x->depth);
+			x->p = end;
+			if (xemit(x, at, DLA_EXPR_TOKEN(v, (uint32_t)lv)))
+				return -1;
+			return xexpect(x, ')');
+		}
+		for (o = vasm_expr_ops; o->name; o++)
+			if (!o->prec && strlen(o->name) == l &&
+			    !memcmp(o->name, at, l))
+				break;
+		if (!o->name)
+			return xfail(x, at,
+				     "unknown function '%.*s' (min, max, cdiv, idx, off, len)",
+				     (int)l, at);
+		x->p++;
+		if (xexpr(x, bare) || xexpect(x, ','))
+			return -1;
+		if (xexpr(x, bare) || xbinary(x, at, o->op, *bare))
+			return -1;
+		*bare = 0;
+		return xexpect(x, ')');
+	}
+}
+
+static const struct vasm_expr_op *xinfix(struct xp *x, int prec)
+{
+	const struct vasm_expr_op *o;
+
+	xskip(x);
+	for (o = vasm_expr_ops; o->name; o++)
+		if (o->prec == prec && *x->p == o->name[0])
+			return o;
+	return NULL;
+}
+
+static int xterm(struct xp *x, int *bare)
+{
+	const struct vasm_expr_op *o;
+
+	if (xprimary(x, bare))
+		return -1;
+	while ((o = xinfix(x, 2))) {
+		const char *at = x->p++;
+
+		if (xprimary(x, bare) || xbinary(x, at, o->op, *bare))
+			return -1;
+		*bare = 0;
+	}
+	return 0;
+}
+
+static int xexpr(struct xp *x, int *bare)
+{
+	const struct vasm_expr_op *o;
+
+	if (xterm(x, bare))
+		return -1;
+	while ((o = xinfix(x, 1))) {
+		const char *at = x->p++;
+
+		if (xterm(x, bare) || xbinary(x, at, o->op, *bare))
+			return -1;
+		*bare = 0;
+	}
+	return 0;
+}
+
+/*
+ * Compile @text (at column @col) into the expression pool; @depth loop
+ * levels visible (-1: an extent). @first/@len: where it landed.
+ */
+static int compile_expr(struct st *s, const char *text, int col, int depth,
+			uint32_t *first, uint32_t *len)
+{
+	struct lf_image *img = s->img;
+	struct xp x;
+	uint32_t i, sp = 0, peak = 0;
+	int bare;
+
+	memset(&x, 0, sizeof(x));
+	x.s = s;
+	x.text = x.p = text;
+	x.col = col;
+	x.depth = depth;
+	xskip(&x);
+	if (!*x.p)
+		return xfail(&x, x.p, "expected an expression");
+	if (xexpr(&x, &bare))
+		return -1;
+	xskip(&x);
+	if (*x.p)
+		return xfail(&x, x.p, "unexpected '%c' after the expression", *x.p);
+	for (i = 0; i < x.n; i++) {
+		uint32_t op = DLA_EXPR_OP(x.tok[i]);
+
+		if (op == DLA_EXPR_CONST32)
+			i++;
+		if (op < DLA_EXPR_ADD)
+			sp++;
+		else if (op < DLA_EXPR_ADD + DLA_EXPR_IMM)
+			sp--;
+		peak = sp > peak ? sp : peak;
+	}
+	if (peak > DLA_PLAN_STACK)
+		return xfail(&x, text,
+			     "expression needs %u stack slots (at most %u): fewer nested parentheses",
+			     peak, DLA_PLAN_STACK);
+	if (grow((void **)&img->expr, &s->ecap, img->n_expr + x.n,
+		 sizeof(*img->expr)))
+		return fail(s, 1, "out of memory");
+	memcpy(img->expr + img->n_expr, x.tok, x.n * sizeof(*x.tok));
+	*first = img->n_expr;
+	*len = x.n;
+	img->n_expr += x.n;
+	return 0;
+}
+
+static struct vpux_lf_plan_block *cur_block(struct st *s)
+{
+	return s->level ? &s->img->blocks[s->img->n_blocks - 1] : NULL;
+}
+
+/* inside the body of the open block (the innermost loop, or block { }) */
+static int in_body(const struct st *s, const struct vpux_lf_plan_block *b)
+{
+	return b && (uint32_t)s->level == (b->depth ? b->depth : 1);
+}
+
+/*
+ * loop EXTENT tile T {	a loop level (a new block, or one level deeper
+ *			in the open one while it has no templates)
+ * block {		a block without loops (one iteration)
+ */
+static int stmt_open(struct st *s, struct tok *t, int n)
+{
+	struct lf_image *img = s->img;
+	struct vpux_lf_plan_block *b = cur_block(s);
+	int is_loop = !strcmp(t[0].s, "loop");
+	long long tile = 0;
+
+	if (strcmp(t[n - 1].s, "{"))
+		return fail(s, t[n - 1].col + (int)strlen(t[n - 1].s),
+			    "expected '{' at the end of the line");
+	if (!is_loop && n != 2)
+		return fail(s, t[1].col, "expected 'block {'");
+	if (is_loop && (n < 5 || strcmp(t[n - 3].s, "tile")))
+		return fail(s, t[0].col, "expected 'loop EXTENT tile T {'");
+	if (b && !is_loop)
+		return fail(s, t[0].col, "a block cannot be inside a loop or a block");
+	if (b && !b->depth)
+		return fail(s, t[0].col, "a block { } has no loops: write the loop instead of it");
+	if (b && (b->n_templates || (uint32_t)s->level != b->depth))
+		return fail(s, t[0].col,
+			    "a loop inside a loop must come first and alone: templates go in the innermost loop");
+	if (b && b->depth == VPUX_LF_PLAN_MAX_DEPTH)
+		return fail(s, t[0].col, "loops nest at most %u deep",
+			    VPUX_LF_PLAN_MAX_DEPTH);
+	if (is_loop && num(s, &t[n - 2], t[n - 2].s, 1, UINT32_MAX, &tile))
+		return -1;
+	if (!b) {
+		if (img->n_blocks == DLA_PLAN_MAX_BLOCKS)
+			return fail(s, t[0].col, "more than %u blocks",
+				    DLA_PLAN_MAX_BLOCKS);
+		if (grow((void **)&img->blocks, &s->bcap, img->n_blocks,
+			 sizeof(*b)))
+			return fail(s, 1, "out of memory");
+		b = &img->blocks[img->n_blocks++];
+		memset(b, 0, sizeof(*b));
+		b->first_template = img->n_templates;
+	}
+	if (is_loop) {
+		struct vpux_lf_plan_loop *l = &b->loop[b->depth];
+		/* the extent: the raw text between "loop" and "tile" */
+		int c0 = t[1].col, c1 = t[n - 3].col;
+		char *e = strndup(s->raw + c0 - 1, (size_t)(c1 - c0));
+		int ret;
+
+		if (!e)
+			return fail(s, 1, "out of memory");
+		ret = compile_expr(s, e, c0, -1, &l->extent, &l->extent_len);
+		free(e);
+		if (ret)
+			return -1;
+		l->tile = (uint32_t)tile;
+		b->depth++;
+	}
+	s->open_line[s->level] = s->line;
+	s->open_col[s->level] = t[0].col;
+	s->level++;
+	return 0;
+}
+
+static int stmt_close(struct st *s, struct tok *t, int n)
+{
+	struct vpux_lf_plan_block *b = cur_block(s);
+
+	if (n != 1)
+		return fail(s, t[1].col, "'}' stands alone on its line");
+	if (!b)
+		return fail(s, t[0].col, "'}' without an open loop or block");
+	if (--s->level == 0 && !b->n_templates)
+		return fail(s, t[0].col, "empty block: no op template");
+	return 0;
+}
+
+/* after=I,J: the templates of the block this one waits for */
+static int after_key(struct st *s, const struct tok *t, const char *v,
+		     uint32_t *mask)
+{
+	const struct vpux_lf_plan_block *b = cur_block(s);
+	long long x[DLA_PLAN_MAX_BODY];
+	unsigned int n, i;
+
+	if (nums(s, t, v, 0, DLA_PLAN_MAX_BODY - 1, x, DLA_PLAN_MAX_BODY, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (x[i] >= b->n_templates)
+			return fail(s, t->col,
+				    "after=%lld: template %lld of this block does not come before this one",
+				    x[i], x[i]);
+		*mask |= 1u << x[i];
+	}
+	return 0;
+}
+
+/* an op statement inside a block: one template */
+static int stmt_template(struct st *s, struct tok *t, int n)
+{
+	struct lf_image *img = s->img;
+	struct vpux_lf_plan_block *b = cur_block(s);
+	struct vpux_lf_plan_template *tp;
+	const struct vpux_lf_deps *d;
+	uint32_t mask = 0;
+	int i, j, ret;
+
+	if (!in_body(s, b))
+		return fail(s, t[0].col,
+			    "op templates go in the innermost loop: after an inner loop's '}' only '}' follows");
+	if (b->n_templates == DLA_PLAN_MAX_BODY)
+		return fail(s, t[0].col,
+			    "a block's body holds at most %u op templates",
+			    DLA_PLAN_MAX_BODY);
+	if (img->n_templates == DLA_PLAN_MAX_TEMPLATES)
+		return fail(s, t[0].col, "more than %u op templates in all",
+			    DLA_PLAN_MAX_TEMPLATES);
+	for (i = j = 0; i < n; i++) {
+		if (!strncmp(t[i].s, "after=", 6)) {
+			if (after_key(s, &t[i], t[i].s + 6, &mask))
+				return -1;
+			continue;
+		}
+		t[j++] = t[i];
+	}
+	n = j;
+	ret = !strcmp(t[0].s, "dma") ? stmt_dma(s, t, n) :
+	      !strcmp(t[0].s, "dpu") ? stmt_dpu(s, t, n) : stmt_shave(s, t, n);
+	if (ret)
+		return -1;
+	d = lf_op_deps(img, s->ops[s->n_ops - 1].kind, s->ops[s->n_ops - 1].idx);
+	if (d->num_waits || d->num_updates)
+		return fail(s, t[0].col,
+			    "an op template has no wait=/update=: the plan orders it (after=)");
+	if (grow((void **)&img->templates, &s->tplcap, img->n_templates,
+		 sizeof(*tp)))
+		return fail(s, 1, "out of memory");
+	tp = &img->templates[img->n_templates++];
+	memset(tp, 0, sizeof(*tp));
+	tp->kind = s->ops[s->n_ops - 1].kind;
+	tp->op = s->ops[s->n_ops - 1].idx;
+	tp->wait_mask = mask;
+	tp->first_patch = img->n_patches;
+	b->n_templates++;
+	return 0;
+}
+
+static const char *const kind_names[LF_KINDS] = { "dma", "dpu", "shave" };
+
+/* FIELD = EXPR: a patch of the block's last template */
+static int stmt_patch(struct st *s, struct tok *t)
+{
+	struct lf_image *img = s->img;
+	const struct vpux_lf_plan_block *b = cur_block(s);
+	struct vpux_lf_plan_template *tp;
+	struct vpux_lf_plan_patch *pt;
+	const struct lf_field *f;
+	const char *eq = strchr(s->raw + t[0].col - 1, '=');
+	char name[64];
+	size_t l = strcspn(t[0].s, "=");
+	unsigned int k;
+
+	if (!b || !b->n_templates || !in_body(s, b))
+		return fail(s, t[0].col, "a patch 'FIELD = EXPR' follows an op template inside a loop or block");
+	tp = &img->templates[img->n_templates - 1];
+	snprintf(name, sizeof(name), "%.*s", (int)l, t[0].s);
+	f = lf_field_by_name(tp->kind, name);
+	if (!f) {
+		for (k = 0; k < LF_KINDS; k++)
+			if (lf_field_by_name(k, name))
+				return fail(s, t[0].col,
+					    "'%s' is a field of %s ops, not of this %s template",
+					    name, kind_names[k], kind_names[tp->kind]);
+		return fail(s, t[0].col, "unknown field '%s' for a %s template",
+			    name, kind_names[tp->kind]);
+	}
+	if (tp->n_patches == DLA_PLAN_MAX_PATCHES)
+		return fail(s, t[0].col,
+			    "more than %u patches on one template",
+			    DLA_PLAN_MAX_PATCHES);
+	if (grow((void **)&img->patches, &s->pcap, img->n_patches,
+		 sizeof(*pt)))
+		return fail(s, 1, "out of memory");
+	pt = &img->patches[img->n_patches];
+	memset(pt, 0, sizeof(*pt));
+	pt->field = f->id;
+	if (compile_expr(s, eq + 1, (int)(eq + 1 - s->raw) + 1, (int)b->depth,
+			 &pt->expr, &pt->len))
+		return -1;
+	img->n_patches++;
+	tp->n_patches++;
 	return 0;
 }
 
@@ -1044,6 +1679,20 @@ static int statement(struct st *s, struct tok *t, int n)
 		return stmt_data(s, t, n);
 	if (!strcmp(k, "symbol"))
 		return stmt_symbol(s, t, n);
+	if (!strcmp(k, "loop") || !strcmp(k, "block"))
+		return stmt_open(s, t, n);
+	if (!strcmp(k, "}"))
+		return stmt_close(s, t, n);
+	if (strchr(k, '=') || (n > 1 && t[1].s[0] == '='))
+		return stmt_patch(s, t);
+	if (s->level && (!strcmp(k, "dma") || !strcmp(k, "dpu") ||
+			 !strcmp(k, "shave")))
+		return stmt_template(s, t, n);
+	if (!s->loose_line && (!strcmp(k, "dma") || !strcmp(k, "dpu") ||
+			       !strcmp(k, "shave"))) {
+		s->loose_line = s->line;
+		s->loose_col = t[0].col;
+	}
 	if (!strcmp(k, "dma"))
 		return stmt_dma(s, t, n);
 	if (!strcmp(k, "dpu"))
@@ -1082,6 +1731,23 @@ static int finish(struct st *s)
 		img->hdr.caps = (img->n_dma ? VPUX_NET_CAP_DMA : 0) |
 				(img->n_dpu ? VPUX_NET_CAP_DPU : 0) |
 				(img->n_shave ? VPUX_NET_CAP_SHAVE : 0);
+	if (s->level) {
+		s->line = s->open_line[s->level - 1];
+		return fail(s, s->open_col[s->level - 1],
+			    "'{' not closed by the end of the file");
+	}
+	if (img->n_blocks) {
+		/* a plan: every op a template, no barriers */
+		if (s->loose_line) {
+			s->line = s->loose_line;
+			return fail(s, s->loose_col,
+				    "a plan's ops are all inside loops or blocks");
+		}
+		if (s->bdecl)
+			return fail(s, 1, "a plan has no barriers ('barriers %u')",
+				    s->bdecl);
+		return explicit_barriers(s);
+	}
 	if (s->explicit_deps || s->o->explicit_only)
 		return explicit_barriers(s);
 	return implicit_barriers(s);
@@ -1110,7 +1776,7 @@ int asm_text(const char *name, const char *text, const struct asm_opts *o,
 	/* strtok_r on "\n" would merge empty lines: count them ourselves */
 	for (line = copy; line && !ret; line = save) {
 		struct tok t[MAX_TOK];
-		char *nl = strchr(line, '\n'), *p, *hash;
+		char *nl = strchr(line, '\n'), *p, *hash, *raw;
 		int n = 0;
 
 		save = nl ? nl + 1 : NULL;
@@ -1120,6 +1786,12 @@ int asm_text(const char *name, const char *text, const struct asm_opts *o,
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = 0;
+		raw = strdup(line);	/* expressions have blanks */
+		if (!raw) {
+			ret = fail(&s, 1, "out of memory");
+			break;
+		}
+		s.raw = raw;
 		for (p = line; *p;) {
 			while (*p == ' ' || *p == '\t' || *p == '\r')
 				*p++ = 0;
@@ -1137,6 +1809,8 @@ int asm_text(const char *name, const char *text, const struct asm_opts *o,
 		}
 		if (!ret && n)
 			ret = statement(&s, t, n);
+		free(raw);
+		s.raw = NULL;
 	}
 	if (!ret)
 		ret = finish(&s);
@@ -1158,6 +1832,10 @@ void asm_free(struct lf_image *img)
 	free(img->dpu);
 	free(img->shave);
 	free(img->symbols);
+	free(img->blocks);
+	free(img->templates);
+	free(img->patches);
+	free(img->expr);
 	free((void *)img->weights);
 	free((void *)img->kargs);
 	memset(img, 0, sizeof(*img));

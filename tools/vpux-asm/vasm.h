@@ -54,4 +54,44 @@ void vasm_shave_args(uint32_t kernel_id, const struct vpux_lf_tensor *tin,
 		     const struct vpux_lf_tensor *tout, const uint8_t *params,
 		     uint8_t *args);
 
+/* ---- dynamic shapes (Documentation/vpux-asm.rst, "Plans") ---- */
+
+extern const struct vasm_name vasm_sym_kinds[];	/* axis, scalar */
+
+/*
+ * The operators of plan expressions: infix (@prec 1: + -, 2: * / %) or
+ * functions of two arguments (@prec 0: min max cdiv), each the
+ * DLA_EXPR_* token @op. NULL-terminated.
+ */
+struct vasm_expr_op {
+	const char *name;
+	uint32_t op;
+	int prec;
+};
+extern const struct vasm_expr_op vasm_expr_ops[];
+/* idx, off, len: the loop values (DLA_EXPR_IDX/OFF/LEN), NULL-terminated */
+extern const struct vasm_name vasm_loop_values[];
+
+/* FNV-1a (32-bit) of @name's bytes: struct vpux_lf_symbol.hash */
+uint32_t vasm_sym_hash(const char *name);
+
+/*
+ * @t with every dynamic dim replaced by its symbol's max (@syms), the
+ * shape buffers and extents are laid out for. 0, or -1 when a dynamic
+ * dim names no symbol.
+ */
+int vasm_tensor_at_max(const struct vpux_lf_tensor *t,
+		       const struct vpux_lf_symbol *syms, uint32_t n_syms,
+		       struct vpux_lf_tensor *out);
+
+/*
+ * Print the reverse-Polish expression @e[0, @n) in the infix syntax
+ * vpux-asm compiles back to exactly these tokens (symbols by name from
+ * @syms). Return: 0, or -1 (and "?" in @buf) for a malformed expression
+ * or one longer than @size.
+ */
+int vasm_expr_print(const uint32_t *e, uint32_t n,
+		    const struct vpux_lf_symbol *syms, uint32_t n_syms,
+		    char *buf, size_t size);
+
 #endif /* VASM_H */

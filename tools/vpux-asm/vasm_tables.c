@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /* Names and field tables of the vpux-asm text format. */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "dla_task_format.h"
 #include "vasm.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"
@@ -146,4 +149,172 @@ void vasm_shave_args(uint32_t kernel_id, const struct vpux_lf_tensor *tin,
 	memref(&m[0], 0, tin);
 	memref(&m[1], 1, tout);
 	memcpy(args, m, sizeof(m));
+}
+
+/* ---- dynamic shapes ---- */
+
+const struct vasm_name vasm_sym_kinds[] = {
+	{ "axis", VPUX_LF_SYM_AXIS }, { "scalar", VPUX_LF_SYM_SCALAR },
+	{ NULL, 0 }
+};
+
+const struct vasm_expr_op vasm_expr_ops[] = {
+	{ "+", DLA_EXPR_ADD, 1 }, { "-", DLA_EXPR_SUB, 1 },
+	{ "*", DLA_EXPR_MUL, 2 }, { "/", DLA_EXPR_DIV, 2 },
+	{ "%", DLA_EXPR_MOD, 2 },
+	{ "min", DLA_EXPR_MIN, 0 }, { "max", DLA_EXPR_MAX, 0 },
+	{ "cdiv", DLA_EXPR_CDIV, 0 },
+	{ NULL, 0, 0 }
+};
+
+const struct vasm_name vasm_loop_values[] = {
+	{ "idx", DLA_EXPR_IDX }, { "off", DLA_EXPR_OFF }, { "len", DLA_EXPR_LEN },
+	{ NULL, 0 }
+};
+
+uint32_t vasm_sym_hash(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return h;
+}
+
+int vasm_tensor_at_max(const struct vpux_lf_tensor *t,
+		       const struct vpux_lf_symbol *syms, uint32_t n_syms,
+		       struct vpux_lf_tensor *out)
+{
+	uint32_t d;
+
+	*out = *t;
+	for (d = 0; d < t->rank && d < VPUX_LF_MAX_RANK; d++) {
+		if (!(t->dyn_dims >> d & 1))
+			continue;
+		if (t->dims[d] >= n_syms || syms[t->dims[d]].max < 0 ||
+		    syms[t->dims[d]].max > (int64_t)UINT32_MAX)
+			return -1;
+		out->dims[d] = (uint32_t)syms[t->dims[d]].max;
+	}
+	out->dyn_dims = 0;
+	return 0;
+}
+
+/* one operand of the printer's stack */
+struct xnode {
+	char s[1024];
+	int prec;	/* 1: + -, 2: * / %, 3: an atom */
+	int bare;	/* a CONST token: as a right operand it needs (n) */
+};
+
+static const struct vasm_expr_op *expr_op(uint32_t op)
+{
+	const struct vasm_expr_op *o;
+
+	for (o = vasm_expr_ops; o->name; o++)
+		if (o->op == op)
+			return o;
+	return NULL;
+}
+
+/*
+ * @a OP @b into @r, parenthesised so that vpux-asm builds the same tree:
+ * a left operand of lower precedence, a right one of lower or equal
+ * precedence, and a bare constant on the right (written "(n)": a bare
+ * literal there would become the operator's immediate form).
+ */
+static int combine(struct xnode *r, const struct vasm_expr_op *o,
+		   const struct xnode *a, const char *b, int b_paren)
+{
+	int n;
+
+	if (!o->prec) {
+		n = snprintf(r->s, sizeof(r->s), "%s(%s, %s%s%s)", o->name,
+			     a->s, b_paren ? "(" : "", b, b_paren ? ")" : "");
+		r->prec = 3;
+	} else {
+		int ap = a->prec < o->prec;
+
+		n = snprintf(r->s, sizeof(r->s), "%s%s%s %s %s%s%s",
+			     ap ? "(" : "", a->s, ap ? ")" : "", o->name,
+			     b_paren ? "(" : "", b, b_paren ? ")" : "");
+		r->prec = o->prec;
+	}
+	r->bare = 0;
+	return n < 0 || (size_t)n >= sizeof(r->s) ? -1 : 0;
+}
+
+static int expr_print(const uint32_t *e, uint32_t n,
+		      const struct vpux_lf_symbol *syms, uint32_t n_syms,
+		      struct xnode *st, char *buf, size_t size)
+{
+	unsigned int sp = 0, i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t op = DLA_EXPR_OP(e[i]), arg = DLA_EXPR_ARG(e[i]);
+		const struct vasm_expr_op *o;
+		const char *lv;
+		struct xnode r;
+		char num[16];
+
+		if (op < DLA_EXPR_ADD) {
+			if (sp == DLA_PLAN_MAX_EXPR)
+				return -1;
+			r.prec = 3;
+			r.bare = op == DLA_EXPR_CONST;
+			if (op == DLA_EXPR_CONST) {
+				snprintf(r.s, sizeof(r.s), "%u", arg);
+			} else if (op == DLA_EXPR_CONST32) {
+				if (arg || ++i >= n)
+					return -1;
+				/* 0x and 8 digits: the CONST32 form */
+				snprintf(r.s, sizeof(r.s), "0x%08x", e[i]);
+			} else if (op == DLA_EXPR_SYM) {
+				if (arg >= n_syms)
+					return -1;
+				snprintf(r.s, sizeof(r.s), "%s", syms[arg].name);
+			} else if ((lv = vasm_name_of(vasm_loop_values, op))) {
+				snprintf(r.s, sizeof(r.s), "%s(%u)", lv, arg);
+			} else {
+				return -1;
+			}
+			st[sp++] = r;
+			continue;
+		}
+		if (op >= DLA_EXPR_ADD + DLA_EXPR_IMM) {
+			o = expr_op(op - DLA_EXPR_IMM);
+			if (!o || !sp)
+				return -1;
+			snprintf(num, sizeof(num), "%u", arg);
+			if (combine(&r, o, &st[sp - 1], num, 0))
+				return -1;
+			st[sp - 1] = r;
+			continue;
+		}
+		o = expr_op(op);
+		if (!o || arg || sp < 2)
+			return -1;
+		if (combine(&r, o, &st[sp - 2], st[sp - 1].s,
+			    st[sp - 1].bare || (o->prec && st[sp - 1].prec <= o->prec)))
+			return -1;
+		st[sp - 2] = r;
+		sp--;
+	}
+	if (sp != 1 || strlen(st[0].s) >= size)
+		return -1;
+	strcpy(buf, st[0].s);
+	return 0;
+}
+
+int vasm_expr_print(const uint32_t *e, uint32_t n,
+		    const struct vpux_lf_symbol *syms, uint32_t n_syms,
+		    char *buf, size_t size)
+{
+	struct xnode *st = malloc(DLA_PLAN_MAX_EXPR * sizeof(*st));
+	int ret = st ? expr_print(e, n, syms, n_syms, st, buf, size) : -1;
+
+	free(st);
+	if (ret && size)
+		snprintf(buf, size, "?");
+	return ret;
 }

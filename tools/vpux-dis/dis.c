@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lf.h"
+#include "lf_fields.h"
 #include "vasm.h"
 #include "vpux.h"
 #include "vpux_cli.h"
@@ -38,6 +39,21 @@ static void region_name(char *buf, size_t n, uint32_t r)
 		snprintf(buf, n, "%s", k[kind <= 4 ? kind : 0]);
 }
 
+/* SHAPE: a dynamic dim as $NAME */
+static void print_dims(FILE *f, const struct vpux_lf_tensor *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->rank; i++) {
+		if (i)
+			fputc('x', f);
+		if (t->dyn_dims >> i & 1 && t->dims[i] < G->n_symbols)
+			fprintf(f, "$%s", G->symbols[t->dims[i]].name);
+		else
+			fprintf(f, "%u", t->dims[i]);
+	}
+}
+
 static void print_tensor(FILE *f, const struct vpux_lf_tensor *t)
 {
 	uint32_t i;
@@ -47,8 +63,7 @@ static void print_tensor(FILE *f, const struct vpux_lf_tensor *t)
 	fprintf(f, "%s %s %s ", io ? (VPUX_LF_REGION_KIND(t->region) ==
 				      VPUX_LF_RK_INPUT ? "input" : "output") :
 		"tensor", t->name, vasm_name_of(vasm_dtypes, t->data_type));
-	for (i = 0; i < t->rank; i++)
-		fprintf(f, "%s%u", i ? "x" : "", t->dims[i]);
+	print_dims(f, t);
 	fprintf(f, " order=0x%llx strides=", (unsigned long long)t->dims_order);
 	for (i = 0; i < t->rank; i++)
 		fprintf(f, "%s%llu", i ? "," : "",
@@ -123,6 +138,23 @@ static void print_field(FILE *f, const struct vasm_field *fl, const void *base)
 	}
 }
 
+/* an op template's after= (its wait_mask), before the end of its line */
+static uint32_t G_after = 0;
+
+static void print_after(FILE *f)
+{
+	unsigned int i, first = 1;
+
+	if (!G_after)
+		return;
+	fprintf(f, " after=");
+	for (i = 0; i < 32; i++)
+		if (G_after >> i & 1) {
+			fprintf(f, "%s%u", first ? "" : ",", i);
+			first = 0;
+		}
+}
+
 static void print_dma(FILE *f, const struct vpux_lf_dma *o)
 {
 	fprintf(f, "dma");
@@ -139,6 +171,7 @@ static void print_dma(FILE *f, const struct vpux_lf_dma *o)
 		fprintf(f, " dst_stride=%u,%u,%u", o->dst_stride[0],
 			o->dst_stride[1], o->dst_stride[2]);
 	print_deps(f, &o->deps);
+	print_after(f);
 	fputc('\n', f);
 }
 
@@ -155,6 +188,7 @@ static void print_dpu(FILE *f, const struct vpux_lf_dpu *o)
 	for (fl = vasm_dpu_fields; fl->name; fl++)
 		print_field(f, fl, o);
 	print_deps(f, &o->deps);
+	print_after(f);
 	fputc('\n', f);
 }
 
@@ -163,6 +197,7 @@ static int shave_high_level(const struct vpux_lf_shave *o)
 {
 	uint8_t args[VPUX_SHAVE_ARGS_MAX];
 	const struct vpux_lf_ref *w = o->windows;
+	struct vpux_lf_tensor ti, to;
 	unsigned int i;
 
 	if (!w[0].size || !w[1].size || w[0].offset || w[1].offset ||
@@ -172,8 +207,11 @@ static int shave_high_level(const struct vpux_lf_shave *o)
 	for (i = 2; i < VPUX_LF_MAX_WINDOWS; i++)
 		if (w[i].size)
 			return 0;
-	vasm_shave_args(o->kernel_id, &G->tensors[w[0].tensor],
-			&G->tensors[w[1].tensor], G->kargs + o->args_offset,
+	vasm_tensor_at_max(&G->tensors[w[0].tensor], G->symbols, G->n_symbols,
+			   &ti);
+	vasm_tensor_at_max(&G->tensors[w[1].tensor], G->symbols, G->n_symbols,
+			   &to);
+	vasm_shave_args(o->kernel_id, &ti, &to, G->kargs + o->args_offset,
 			args);
 	return !memcmp(args, G->kargs + o->args_offset, o->args_size);
 }
@@ -202,6 +240,7 @@ static void print_shave(FILE *f, const struct vpux_lf_shave *o)
 			fprintf(f, "%02x", a[i]);
 	}
 	print_deps(f, &o->deps);
+	print_after(f);
 	fputc('\n', f);
 }
 
@@ -218,7 +257,68 @@ static int print_op(void *ctx, unsigned int kind, uint32_t i)
 	return 0;
 }
 
-static void disassemble(FILE *f, const struct lf_image *img)
+static int expr_str(const struct lf_image *img, uint32_t at, uint32_t len,
+		    char *buf, size_t size)
+{
+	if (at > img->n_expr || len > img->n_expr - at)
+		return -1;
+	return vasm_expr_print(img->expr + at, len, img->symbols,
+			       img->n_symbols, buf, size);
+}
+
+/*
+ * The plan: each block as its loops (outermost first) around its
+ * templates, each template followed by its patches. Templates of one kind
+ * must be in op order (as vpux-asm numbers them) for the text to give
+ * back the same bytes. Return: 0, or -1 for a plan the text cannot say.
+ */
+static int print_plan(FILE *f, const struct lf_image *img)
+{
+	uint32_t b, l, j, k, next[LF_KINDS] = { 0 };
+	char e[2048];
+
+	for (b = 0; b < img->n_blocks; b++) {
+		const struct vpux_lf_plan_block *bl = &img->blocks[b];
+
+		for (l = 0; l < bl->depth; l++) {
+			if (expr_str(img, bl->loop[l].extent,
+				     bl->loop[l].extent_len, e, sizeof(e)))
+				return -1;
+			fprintf(f, "%*sloop %s tile %u {\n", 8 * l, "", e,
+				bl->loop[l].tile);
+		}
+		if (!bl->depth)
+			fprintf(f, "block {\n");
+		for (j = 0; j < bl->n_templates; j++) {
+			const struct vpux_lf_plan_template *tp =
+				&img->templates[bl->first_template + j];
+			int ind = 8 * (bl->depth ? bl->depth : 1);
+
+			if (tp->kind >= LF_KINDS || tp->op != next[tp->kind]++)
+				return -1;
+			fprintf(f, "%*s", ind, "");
+			G_after = tp->wait_mask;
+			print_op(f, tp->kind, tp->op);
+			G_after = 0;
+			for (k = 0; k < tp->n_patches; k++) {
+				const struct vpux_lf_plan_patch *pt =
+					&img->patches[tp->first_patch + k];
+				const struct lf_field *fl = lf_field_by_id(pt->field);
+
+				if (!fl || expr_str(img, pt->expr, pt->len, e,
+						    sizeof(e)))
+					return -1;
+				fprintf(f, "%*s%s = %s\n", ind + 8, "",
+					fl->name, e);
+			}
+		}
+		for (l = bl->depth ? bl->depth : 1; l-- > 0;)
+			fprintf(f, "%*s}\n", 8 * l, "");
+	}
+	return 0;
+}
+
+static int disassemble(FILE *f, const struct lf_image *img)
 {
 	uint64_t off, i;
 	uint32_t t;
@@ -230,10 +330,14 @@ static void disassemble(FILE *f, const struct lf_image *img)
 	fprintf(f, "weights %llu\nscratch %llu\nbarriers %u\n",
 		(unsigned long long)img->hdr.weights_size,
 		(unsigned long long)img->hdr.scratch_size, img->n_barriers);
-	for (t = 0; t < img->n_symbols; t++)
-		fprintf(f, "symbol %s %lld %lld\n", img->symbols[t].name,
-			(long long)img->symbols[t].min,
-			(long long)img->symbols[t].max);
+	for (t = 0; t < img->n_symbols; t++) {
+		const struct vpux_lf_symbol *y = &img->symbols[t];
+
+		fprintf(f, "symbol %s %s %lld..%lld width=%u\n", y->name,
+			vasm_name_of(vasm_sym_kinds, y->kind) ?
+			vasm_name_of(vasm_sym_kinds, y->kind) : "?",
+			(long long)y->min, (long long)y->max, y->width);
+	}
 	for (t = 0; t < img->n_tensors; t++)
 		print_tensor(f, &img->tensors[t]);
 	for (off = 0; off < img->hdr.weights_size; off += 32) {
@@ -250,7 +354,10 @@ static void disassemble(FILE *f, const struct lf_image *img)
 			fprintf(f, "%02x", img->weights[off + i]);
 		fputc('\n', f);
 	}
+	if (img->n_blocks)
+		return print_plan(f, img);
 	lf_schedule(img, print_op, f);
+	return 0;
 }
 
 static void summary(FILE *f, const struct lf_image *img, size_t size)
@@ -272,13 +379,11 @@ static void summary(FILE *f, const struct lf_image *img, size_t size)
 		img->hdr.num_inputs, img->hdr.num_outputs);
 	for (t = 0; t < img->n_tensors; t++) {
 		const struct vpux_lf_tensor *x = &img->tensors[t];
-		uint32_t d;
 
 		region_name(r, sizeof(r), x->region);
 		fprintf(f, "  %-20s %-4s ", x->name,
 			vasm_name_of(vasm_dtypes, x->data_type));
-		for (d = 0; d < x->rank; d++)
-			fprintf(f, "%s%u", d ? "x" : "", x->dims[d]);
+		print_dims(f, x);
 		fprintf(f, " order 0x%llx %s+%llu (%llu bytes)%s\n",
 			(unsigned long long)x->dims_order, r,
 			(unsigned long long)x->offset,
@@ -287,9 +392,16 @@ static void summary(FILE *f, const struct lf_image *img, size_t size)
 	}
 	fprintf(f, "symbols:   %u\n", img->n_symbols);
 	for (t = 0; t < img->n_symbols; t++)
-		fprintf(f, "  %-20s %lld..%lld\n", img->symbols[t].name,
+		fprintf(f, "  %-20s %-6s %lld..%lld width %u\n",
+			img->symbols[t].name,
+			vasm_name_of(vasm_sym_kinds, img->symbols[t].kind) ?
+			vasm_name_of(vasm_sym_kinds, img->symbols[t].kind) : "?",
 			(long long)img->symbols[t].min,
-			(long long)img->symbols[t].max);
+			(long long)img->symbols[t].max, img->symbols[t].width);
+	if (img->n_blocks)
+		fprintf(f, "plan:      %u blocks, %u templates, %u patches, %u expression words\n",
+			img->n_blocks, img->n_templates, img->n_patches,
+			img->n_expr);
 }
 
 /* --json: the summary as a JSON document */
@@ -324,7 +436,10 @@ static void summary_json(FILE *f, const struct lf_image *img, size_t size)
 			vasm_name_of(vasm_dtypes, x->data_type)));
 		dims = json_object_new_array();
 		for (d = 0; d < x->rank; d++)
-			json_object_array_add(dims, json_object_new_int64(x->dims[d]));
+			json_object_array_add(dims, x->dyn_dims >> d & 1 &&
+					      x->dims[d] < img->n_symbols ?
+					      json_object_new_string(img->symbols[x->dims[d]].name) :
+					      json_object_new_int64(x->dims[d]));
 		json_object_object_add(e, "dims", dims);
 		json_object_object_add(e, "dims_order", json_object_new_uint64(x->dims_order));
 		json_object_object_add(e, "region", json_object_new_string(r));
@@ -340,9 +455,15 @@ static void summary_json(FILE *f, const struct lf_image *img, size_t size)
 		json_object_object_add(e, "name", json_object_new_string(img->symbols[t].name));
 		json_object_object_add(e, "min", json_object_new_int64(img->symbols[t].min));
 		json_object_object_add(e, "max", json_object_new_int64(img->symbols[t].max));
+		json_object_object_add(e, "kind", json_object_new_string(
+			vasm_name_of(vasm_sym_kinds, img->symbols[t].kind) ?
+			vasm_name_of(vasm_sym_kinds, img->symbols[t].kind) : "?"));
+		json_object_object_add(e, "width", json_object_new_int64(img->symbols[t].width));
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "symbols", arr);
+	json_object_object_add(o, "plan_blocks", json_object_new_int64(img->n_blocks));
+	json_object_object_add(o, "plan_templates", json_object_new_int64(img->n_templates));
 	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
 	json_object_put(o);
 }
@@ -441,11 +562,14 @@ int main(int argc, char **argv)
 		summary_json(f, &img, st.st_size);
 	else if (sum)
 		summary(f, &img, st.st_size);
-	else
-		disassemble(f, &img);
+	else if (disassemble(f, &img)) {
+		vpux_cli_err(PROG, "%s: the plan's templates are not in op order, or an expression is malformed: no text gives these bytes back",
+			     in);
+		ret = VPUX_EXIT_FAIL;
+	}
 	if (f != stdout)
 		fclose(f);
 	lf_image_free(&img);
 	munmap(p, st.st_size);
-	return 0;
+	return ret;
 }
