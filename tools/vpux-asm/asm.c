@@ -1451,7 +1451,7 @@ static int compile_expr(struct st *s, const char *text, int col, int depth,
 		peak = sp > peak ? sp : peak;
 	}
 	if (peak > DLA_PLAN_STACK)
-		return xfail(&x, text,
+		return xfail(&x, text + strspn(text, " \t"),
 			     "expression needs %u stack slots (at most %u): fewer nested parentheses",
 			     peak, DLA_PLAN_STACK);
 	if (grow((void **)&img->expr, &s->ecap, img->n_expr + x.n,
