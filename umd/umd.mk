@@ -283,11 +283,19 @@ $(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
 		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
 		$(REF_SRCS) -lelf -lz
 
-.PHONY: fuzz-asm
+.PHONY: fuzz-asm fuzz-asm-smoke
 fuzz-asm: $(UMD_FUZZ_ASM)
 	@mkdir -p $(B)/umd/fuzz/corpus-asm
 	$(UMD_FUZZ_ASM) -max_total_time=$(UMD_FUZZ_TIME) -max_len=8192 \
+		-dict=$(SRCTOP)/umd/tests/fuzz/asm.dict \
 		$(B)/umd/fuzz/corpus-asm $(SRCTOP)/examples
+
+fuzz-asm-smoke: $(UMD_FUZZ_ASM)
+	@rm -rf $(B)/umd/fuzz/asm-smoke && mkdir -p $(B)/umd/fuzz/asm-smoke
+	$(UMD_FUZZ_ASM) -seed=1 -timeout=60 -max_total_time=$(UMD_FUZZ_SMOKE_TIME) \
+		-max_len=8192 -dict=$(SRCTOP)/umd/tests/fuzz/asm.dict \
+		$(B)/umd/fuzz/asm-smoke $(SRCTOP)/examples
+CHECK_STEPS += fuzz-asm-smoke
 
 # ---- the runtime test under ThreadSanitizer: requests on several threads
 # share a network and the in-process device (engine core, port, model) ----

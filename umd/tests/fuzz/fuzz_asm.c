@@ -2,7 +2,9 @@
 /*
  * libFuzzer harness of the vpux-asm parser: any text either assembles
  * into an image that then validates and writes, or fails with a message;
- * never a crash. Seeds: the examples' .vasm sources (make fuzz-asm).
+ * never a crash. Every plan expression it compiled prints back (what
+ * vpux-dis does). Seeds: the examples' .vasm sources, examples/dyn_mlp.vasm
+ * the plan syntax (make fuzz-asm; asm.dict its words).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 
 #include "asm.h"
 #include "lf.h"
+#include "vasm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,6 +34,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = 0;
 	if (!asm_text("fuzz", text, NULL, &img, null)) {
+		char buf[4096];
+		uint32_t i;
+
+		for (i = 0; i < img.n_patches; i++)
+			if (vasm_expr_print(img.expr + img.patches[i].expr,
+					    img.patches[i].len, img.symbols,
+					    img.n_symbols, buf, sizeof(buf)))
+				abort();	/* the assembler wrote it */
 		if (!lf_validate(&img) && !lf_write_mem(&img, &out, &n))
 			free(out);
 		asm_free(&img);
