@@ -33,10 +33,12 @@
 #define PROG "vpux-run"
 
 /* long options without a short form */
-enum { OPT_TRACE = VPUX_OPT_VERSION + 1, OPT_TIMELINE, OPT_RECIPE };
+enum { OPT_TRACE = VPUX_OPT_VERSION + 1, OPT_TIMELINE, OPT_RECIPE,
+       OPT_SYMBOL, OPT_INPUT_SHAPE };
 
 #define MAX_IO 64
 #define MAX_INFLIGHT 8	/* the engine core's task slots */
+#define MAX_BINDS 16	/* --symbol and --input-shape options */
 
 double run_now_us(void)
 {
@@ -78,6 +80,11 @@ static void usage(FILE *f)
 		"      --trace FILE    write the timeline as Chrome trace-event JSON\n"
 		"      --timeline      draw the timeline in the terminal\n"
 		"      --recipe FILE   run the run recipe FILE; -i/-o take NAME=FILE\n"
+		"      --symbol NAME=VALUE\n"
+		"                      bind a symbol of a dynamic network (repeat)\n"
+		"      --input-shape INDEX=D0xD1x...\n"
+		"                      input INDEX's actual shape: binds the symbols\n"
+		"                      its dynamic dims name (repeat)\n"
 		"  -h, --help          print this help and exit\n"
 		"      --version       print the version and exit\n"
 		"Exit status: 0 ok, 1 error, 2 usage error, 3 outputs differ.\n",
@@ -105,6 +112,108 @@ static int parse_int(const char *s, long long lo, long long hi, long long *out)
 	errno = 0;
 	*out = strtoll(s, &end, 0);
 	return errno || end == s || *end || *out < lo || *out > hi;
+}
+
+/* --symbol NAME=VALUE and --input-shape INDEX=D0xD1x... */
+struct bind {
+	const char *arg;
+	char name[32];
+	unsigned long long value;
+	unsigned int index;
+	struct vpux_shape shape;
+};
+
+static int parse_symbol(const char *arg, struct bind *b)
+{
+	const char *eq = strchr(arg, '=');
+	char *end;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(b->name) ||
+	    !eq[1] || eq[1] == '-')
+		return -1;
+	b->arg = arg;
+	memcpy(b->name, arg, eq - arg);
+	b->name[eq - arg] = 0;
+	errno = 0;
+	b->value = strtoull(eq + 1, &end, 0);
+	return errno || *end ? -1 : 0;
+}
+
+static int parse_shape(const char *arg, struct bind *b)
+{
+	const char *p;
+	char *end;
+	long long v;
+
+	b->arg = arg;
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end != '=' || v < 0 || v >= MAX_IO)
+		return -1;
+	b->index = (unsigned int)v;
+	memset(&b->shape, 0, sizeof(b->shape));
+	for (p = end + 1;; p = end + 1) {
+		if (b->shape.rank == VPUX_MAX_RANK || *p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		b->shape.d[b->shape.rank++] = strtoull(p, &end, 10);
+		if (errno)
+			return -1;
+		if (!*end)
+			return 0;
+		if (*end != 'x')
+			return -1;
+	}
+}
+
+/* bind every --symbol, then every --input-shape, on @req */
+static int apply_binds(struct vpux_request *req, const struct bind *sym,
+		       int n_sym, const struct bind *shp, int n_shp)
+{
+	int k, ret;
+
+	for (k = 0; k < n_sym; k++) {
+		ret = vpux_request_set_symbol(req, sym[k].name, sym[k].value);
+		if (ret)
+			return die(sym[k].arg, ret);
+	}
+	for (k = 0; k < n_shp; k++) {
+		ret = vpux_request_set_input_shape(req, shp[k].index,
+						   &shp[k].shape);
+		if (ret)
+			return die(shp[k].arg, ret);
+	}
+	return 0;
+}
+
+/*
+ * Bytes of @d's buffer that @shape spans (the tensor's strides, those of
+ * the max shape): with only the outermost dim dynamic, a dense prefix.
+ */
+static size_t shape_extent(const struct vpux_tensor_desc *d,
+			   const struct vpux_shape *shape)
+{
+	unsigned int bits = d->data_type == 3 ? 32 : 8, i;
+	uint64_t span = bits;
+
+	for (i = 0; i < shape->rank && i < d->strides.rank; i++) {
+		if (!shape->d[i])
+			return 0;
+		span += (shape->d[i] - 1) * d->strides.bits[i];
+	}
+	span = (span + 7) / 8;
+	return span < d->size ? (size_t)span : (size_t)d->size;
+}
+
+static void shape_str(const struct vpux_shape *s, char *buf, size_t n)
+{
+	size_t at = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < s->rank && at < n; i++)
+		at += snprintf(buf + at, n - at, "%s%llu", i ? "x" : "",
+			       (unsigned long long)s->d[i]);
 }
 
 static void gen(void *p, size_t n, unsigned int seed)
@@ -230,6 +339,8 @@ int main(int argc, char **argv)
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "timeline", no_argument, NULL, OPT_TIMELINE },
 		{ "recipe", required_argument, NULL, OPT_RECIPE },
+		{ "symbol", required_argument, NULL, OPT_SYMBOL },
+		{ "input-shape", required_argument, NULL, OPT_INPUT_SHAPE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, VPUX_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -237,6 +348,11 @@ int main(int argc, char **argv)
 	char dev_buf[32];
 	long long v;
 	int c;
+	struct bind syms[MAX_BINDS], shapes[MAX_BINDS];
+	int n_syms = 0, n_shapes = 0, dynamic = 0;
+	struct vpux_shape oshape[MAX_IO];
+	size_t oext[MAX_IO];
+	struct vpux_network_info ninfo;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:i:o:s:r:n:ct:jh", opts, NULL)) != -1) {
@@ -292,6 +408,20 @@ int main(int argc, char **argv)
 		case OPT_RECIPE:
 			recipe = optarg;
 			break;
+		case OPT_SYMBOL:
+			if (n_syms == MAX_BINDS)
+				return usage_err("more than %d --symbol options", MAX_BINDS);
+			if (parse_symbol(optarg, &syms[n_syms++]))
+				return usage_err("bad --symbol '%s' (NAME=VALUE, VALUE a number >= 0)",
+						 optarg);
+			break;
+		case OPT_INPUT_SHAPE:
+			if (n_shapes == MAX_BINDS)
+				return usage_err("more than %d --input-shape options", MAX_BINDS);
+			if (parse_shape(optarg, &shapes[n_shapes++]))
+				return usage_err("bad --input-shape '%s' (INDEX=D0xD1x..., at most %d dims)",
+						 optarg, VPUX_MAX_RANK);
+			break;
 		case 'h':
 			usage(stdout);
 			return VPUX_EXIT_OK;
@@ -308,8 +438,8 @@ int main(int argc, char **argv)
 		if (optind < argc)
 			return usage_err("a recipe or a loadable, not both ('%s')",
 					 argv[optind]);
-		if (inflight > 1 || top || trace || timeline)
-			return usage_err("--inflight, --top, --trace and --timeline run a loadable, not a recipe");
+		if (inflight > 1 || top || trace || timeline || n_syms || n_shapes)
+			return usage_err("--inflight, --top, --trace, --timeline, --symbol and --input-shape run a loadable, not a recipe");
 		return run_recipe(dev_name, recipe, in_files, n_in_files,
 				  out_files, n_out_files, check, repeat, json);
 	}
@@ -328,7 +458,27 @@ int main(int argc, char **argv)
 	}
 	nin = vpux_network_num_inputs(net);
 	nout = vpux_network_num_outputs(net);
+	ret = vpux_network_query(net, &ninfo);
+	if (ret) {
+		vpux_network_unload(net);
+		vpux_device_close(dev);
+		return die(path, ret);
+	}
+	dynamic = ninfo.num_symbols > 0;
+	if (!dynamic && (n_syms || n_shapes)) {
+		vpux_cli_err(PROG, "%s: --symbol/--input-shape: the network has no symbols",
+			     path);
+		vpux_network_unload(net);
+		vpux_device_close(dev);
+		return VPUX_EXIT_FAIL;
+	}
 	ret = vpux_request_create(net, &req);
+	if (!ret && dynamic && apply_binds(req, syms, n_syms, shapes, n_shapes)) {
+		vpux_request_destroy(req);
+		vpux_network_unload(net);
+		vpux_device_close(dev);
+		return VPUX_EXIT_FAIL;
+	}
 	for (i = 0; !ret && i < nin; i++) {
 		vpux_network_input(net, i, &d);
 		ret = vpux_buffer_alloc(dev, d.size, &ib[i]);
@@ -362,6 +512,9 @@ int main(int argc, char **argv)
 	xr[0] = req;
 	for (j = 1; !ret && j < inflight; j++) {
 		ret = vpux_request_create(net, &xr[j]);
+		if (!ret && dynamic &&
+		    apply_binds(xr[j], syms, n_syms, shapes, n_shapes))
+			return VPUX_EXIT_FAIL;
 		for (i = 0; !ret && i < nin; i++)
 			ret = vpux_request_bind_input(xr[j], i, ib[i], 0);
 		for (i = 0; !ret && i < nout; i++) {
@@ -399,11 +552,23 @@ int main(int argc, char **argv)
 			}
 		}
 	vpux_request_status(req, &st);
+	/* the actual output shapes: all of the buffer for a static network */
+	for (i = 0; i < nout; i++) {
+		vpux_network_output(net, i, &d);
+		oshape[i] = d.shape;
+		oext[i] = d.size;
+		if (!dynamic)
+			continue;
+		ret = vpux_request_output_shape(req, i, &oshape[i]);
+		if (ret)
+			return die("output shape", ret);
+		oext[i] = shape_extent(&d, &oshape[i]);
+	}
 	for (i = 0; i < nout && i < n_out_files; i++) {
 		FILE *f = fopen(out_files[i], "wb");
 
 		vpux_network_output(net, i, &d);
-		if (!f || fwrite(vpux_buffer_map(ob[i]), 1, d.size, f) != d.size) {
+		if (!f || fwrite(vpux_buffer_map(ob[i]), 1, oext[i], f) != oext[i]) {
 			vpux_cli_err(PROG, "cannot write %s", out_files[i]);
 			return VPUX_EXIT_FAIL;
 		}
@@ -414,7 +579,11 @@ int main(int argc, char **argv)
 			vpux_network_output(net, i, &d);
 			refout[i] = calloc(1, d.size);
 		}
-		ret = vpux_network_run_reference(net, (const void *const *)inptr,
+		/* a dynamic network: the reference at the bound sizes */
+		ret = dynamic ?
+		      vpux_request_run_reference(req, (const void *const *)inptr,
+						 refout) :
+		      vpux_network_run_reference(net, (const void *const *)inptr,
 						 refout);
 		if (ret)
 			return die("reference", ret);
@@ -424,11 +593,12 @@ int main(int argc, char **argv)
 			const unsigned char *y = refout[i];
 
 			vpux_network_output(net, i, &d);
-			for (b = 0; b < d.size; b++)
+			/* the bytes the actual shape spans */
+			for (b = 0; b < oext[i]; b++)
 				bad += x[b] != y[b];
 			if (!json)
 				printf("check: output %u '%s': %zu of %llu bytes differ from the CPU reference%s\n",
-				       i, d.name, bad, (unsigned long long)d.size,
+				       i, d.name, bad, (unsigned long long)oext[i],
 				       bad ? "" : " (bit-exact)");
 			bad_total += bad != 0;
 			free(refout[i]);
@@ -495,6 +665,23 @@ int main(int argc, char **argv)
 			}
 		json_object_object_add(o, "ops", ops);
 		free(times);
+		ops = json_object_new_array();
+		for (i = 0; i < nout; i++) {
+			json_object *e = json_object_new_array();
+
+			for (k = 0; k < oshape[i].rank; k++)
+				json_object_array_add(e, json_object_new_int64((int64_t)oshape[i].d[k]));
+			json_object_array_add(ops, e);
+		}
+		json_object_object_add(o, "output_shapes", ops);
+		if (dynamic) {
+			json_object *sy = json_object_new_object();
+
+			for (j = 0; j < n_syms; j++)
+				json_object_object_add(sy, syms[j].name,
+						       json_object_new_int64((int64_t)syms[j].value));
+			json_object_object_add(o, "symbols", sy);
+		}
 		if (check)
 			json_object_object_add(o, "check_ok",
 					       json_object_new_boolean(!bad_total));
@@ -510,6 +697,14 @@ int main(int argc, char **argv)
 		if (inflight > 1 || repeat > 1)
 			printf("throughput: %.0f requests/s with %d in flight\n",
 			       inflight * repeat * 1e6 / t_all, inflight);
+		for (i = 0; dynamic && i < nout; i++) {
+			char sh[160];
+
+			vpux_network_output(net, i, &d);
+			shape_str(&oshape[i], sh, sizeof(sh));
+			printf("output %u '%s': shape %s (%zu bytes)\n", i,
+			       d.name, sh, oext[i]);
+		}
 	}
 	free(lat);
 	for (j = 1; j < inflight; j++) {
