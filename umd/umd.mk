@@ -165,11 +165,13 @@ $(UMD_TOOLS_TEST): $(SRCTOP)/umd/tests/tools_test.sh $(VPUX_ASM) $(VPUX_DIS) \
 umd-check: $(UMD_TESTS) $(UMD_TOOLS_TEST)
 	tools/run-tests.sh umd $(UMD_TESTS) $(UMD_TOOLS_TEST)
 
-# every example: bit-exact against the CPU reference, asm|dis|asm identical
+# every example: bit-exact against the CPU reference, asm|dis|asm identical;
+# an example's "# check-args: ..." line adds vpux-run arguments (symbols)
 examples-check: $(EXAMPLE_BLOBS) $(VPUX_DIS) $(VPUX_RUN) $(VPUX_ASM)
 	@set -e; for e in $(EXAMPLES); do \
 		b=$(B)/examples/$$e.vpux; \
-		$(VPUX_RUN) --check --seed 7 $$b >$(B)/examples/$$e.run || \
+		args=$$(sed -n 's/^# check-args: //p' $(SRCTOP)/examples/$$e.vasm); \
+		$(VPUX_RUN) --check --seed 7 $$args $$b >$(B)/examples/$$e.run || \
 			{ cat $(B)/examples/$$e.run; exit 1; }; \
 		$(VPUX_DIS) $$b -o $(B)/examples/$$e.dis.vasm; \
 		$(VPUX_ASM) -o $(B)/examples/$$e.rt.vpux $(B)/examples/$$e.dis.vasm; \

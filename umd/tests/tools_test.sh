@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 # The command-line tools as a user runs them (TAP): vpux-asm errors with
 # file:line:column, vpux-dis refusing a corrupt loadable with a message
-# naming the section, vpux-run --check/--json/--output/--repeat.
+# naming the section, vpux-run --check/--json/--output/--repeat, and a
+# dynamic network (dyn_mlp) at several sizes with --symbol/--input-shape.
 # Usage: tools_test.sh BUILDDIR SRCTOP
 B=${1:-$(dirname "$0")/../../build}
 SRC=${2:-$(dirname "$0")/../..}
@@ -142,6 +143,76 @@ VPUX_CPU_LIBRARY_PATH="$B/umd" "$B/tools/vpux-run" --recipe "$rc" --input ifm >/
 st=$?
 grep -q "\-\-input 'ifm': not NAME=FILE" "$T/err"
 ok $(( $? || st != 2 )) "vpux-run --recipe --input without NAME=FILE: usage error"
+
+# dynamic shapes: examples/dyn_mlp.vasm, a plan over 'tokens' in [1, 64]
+# tiled by 16, on one loadable at several sizes (min, tails, exact
+# tiles, max), each bit-exact against the CPU reference at that size
+dm="$B/examples/dyn_mlp.vpux"
+"$B/tools/vpux-dis" "$dm" -o "$T/dm.vasm" &&
+	"$B/tools/vpux-asm" -o "$T/dm.vpux" "$T/dm.vasm" && cmp -s "$dm" "$T/dm.vpux" &&
+	grep -q '^symbol tokens axis 1..64 width=8$' "$T/dm.vasm" &&
+	grep -q '^input x i8 \$tokensx32 ' "$T/dm.vasm" &&
+	grep -q '^loop tokens tile 16 {$' "$T/dm.vasm" &&
+	grep -q '^ *in.offset = off(0) \* 32$' "$T/dm.vasm" &&
+	grep -q ' after=0$' "$T/dm.vasm"
+ok $? "vpux-dis | vpux-asm of dyn_mlp: symbol, \$tokens, loop, patches, after=; same bytes"
+for t in 1 15 16 17 45 64; do
+	"$B/tools/vpux-run" --check --symbol tokens=$t --output "$T/y$t.bin" "$dm" >"$T/run" 2>&1
+	st=$?
+	grep -q "check: output 0 'y': 0 of $((t * 16)) bytes differ from the CPU reference (bit-exact)" "$T/run" &&
+		grep -q "^output 0 'y': shape ${t}x16 ($((t * 16)) bytes)" "$T/run" &&
+		[ "$(stat -c %s "$T/y$t.bin")" = $((t * 16)) ]
+	ok $(( $? || st )) "vpux-run --check --symbol tokens=$t: bit-exact, output shape ${t}x16, --output writes $((t * 16)) bytes ($(grep -m1 '^check\|error' "$T/run"))"
+done
+"$B/tools/vpux-run" --check --input-shape 0=37x32 --json "$dm" >"$T/json" 2>"$T/err"
+st=$?
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["check_ok"] and d["output_shapes"] == [[37, 16]], d["output_shapes"]
+' "$T/json"
+ok $(( $? || st )) "vpux-run --input-shape 0=37x32 --json: binds tokens, output_shapes [[37, 16]], check_ok"
+"$B/tools/vpux-run" --check --inflight 2 --repeat 2 --symbol tokens=29 "$dm" >"$T/run" 2>&1
+st=$?
+grep -q "bit-exact" "$T/run" && grep -q "with 2 in flight" "$T/run"
+ok $(( $? || st )) "vpux-run --inflight 2 --symbol tokens=29: both requests bound, same outputs, bit-exact"
+"$B/tools/vpux-run" --symbol tokens=65 "$dm" >/dev/null 2>"$T/err"
+st=$?
+grep -q "tokens" "$T/err" && grep -q "64" "$T/err"
+ok $(( $? || st != 1 )) "vpux-run --symbol tokens=65: out of bounds, exit 1, named ($(head -n1 "$T/err"))"
+"$B/tools/vpux-run" --symbol tokens=0 "$dm" >/dev/null 2>"$T/err"
+ok $(( $? != 1 )) "vpux-run --symbol tokens=0: below the min, exit 1 ($(head -n1 "$T/err"))"
+"$B/tools/vpux-run" --symbol nope=3 "$dm" >/dev/null 2>"$T/err"
+st=$?
+grep -q "nope" "$T/err"
+ok $(( $? || st != 1 )) "vpux-run --symbol nope=3: no such symbol, exit 1, named ($(head -n1 "$T/err"))"
+"$B/tools/vpux-run" --input-shape 0=37x31 "$dm" >/dev/null 2>"$T/err"
+ok $(( $? != 1 )) "vpux-run --input-shape 0=37x31: a static dim differs, exit 1 ($(head -n1 "$T/err"))"
+"$B/tools/vpux-run" "$dm" >/dev/null 2>"$T/err"
+st=$?
+grep -q "tokens" "$T/err"
+ok $(( $? || st != 1 )) "vpux-run without --symbol: tokens unbound, exit 1, named ($(head -n1 "$T/err"))"
+for a in tokens tokens= =3 tokens=x tokens=-1; do
+	"$B/tools/vpux-run" --symbol "$a" "$dm" >/dev/null 2>"$T/err"
+	st=$?
+	grep -q "bad --symbol" "$T/err"
+	ok $(( $? || st != 2 )) "vpux-run --symbol '$a': usage error, exit 2"
+done
+for a in 0 0= 0=37x 0=x32 a=37x32 0=37x32x1x1x1x1x1 0=37,32; do
+	"$B/tools/vpux-run" --input-shape "$a" "$dm" >/dev/null 2>"$T/err"
+	st=$?
+	grep -q "bad --input-shape" "$T/err"
+	ok $(( $? || st != 2 )) "vpux-run --input-shape '$a': usage error, exit 2"
+done
+"$B/tools/vpux-run" --symbol tokens=3 "$T/t.vpux" >/dev/null 2>"$T/err"
+st=$?
+grep -q "the network has no symbols" "$T/err"
+ok $(( $? || st != 1 )) "vpux-run --symbol on a static network: exit 1"
+printf 'symbol n axis 1..8\ninput x i8 $nx4\noutput y i8 $nx4\nloop n tile 2 {\n  dma src=x dst=y\n    len = off(0) * nn\n}\n' >"$T/p.vasm"
+"$B/tools/vpux-asm" -o "$T/p.vpux" "$T/p.vasm" 2>"$T/err"
+st=$?
+grep -q "p.vasm:6:20: error: unknown symbol 'nn'" "$T/err"
+ok $(( $? || ! st )) "vpux-asm: a plan's unknown symbol, file:line:column ($(cat "$T/err"))"
 
 echo "1..$n"
 exit $fail
