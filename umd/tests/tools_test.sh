@@ -156,6 +156,15 @@ dm="$B/examples/dyn_mlp.vpux"
 	grep -q '^ *in.offset = off(0) \* 32$' "$T/dm.vasm" &&
 	grep -q ' after=0$' "$T/dm.vasm"
 ok $? "vpux-dis | vpux-asm of dyn_mlp: symbol, \$tokens, loop, patches, after=; same bytes"
+"$B/tools/vpux-dis" --json "$dm" >"$T/json" &&
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["symbols"][0]
+assert (s["name"], s["kind"], s["min"], s["max"], s["width"]) == ("tokens", "axis", 1, 64, 8)
+assert d["tensors"][0]["dims"] == ["tokens", 32] and d["plan_blocks"] == 1 and d["plan_templates"] == 2
+' "$T/json"
+ok $? "vpux-dis --json of dyn_mlp: symbol kind and width, dims naming it, plan counts"
 for t in 1 15 16 17 45 64; do
 	"$B/tools/vpux-run" --check --symbol tokens=$t --output "$T/y$t.bin" "$dm" >"$T/run" 2>&1
 	st=$?
