@@ -3,7 +3,8 @@
  * vpuxc_compile(): shape inference, lowering, placement, emission, then
  * the assembler and libvpux's loadable writer and validator. The .vpux.io
  * and .vpux.ioq sections record the ONNX view of the inputs and outputs
- * (compiler/io_format.h).
+ * (compiler/io_format.h). A model with dim_params is bound to its
+ * bounds' max first and becomes a plan after assembly (plan.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -189,6 +190,14 @@ static void report(const struct qprog *p, const struct lf_image *img,
 		(unsigned long long)img->hdr.scratch_size,
 		(unsigned long long)p->dma_bytes);
 	fprintf(f, "MACs: %llu\n", (unsigned long long)macs);
+	for (i = 0; i < p->syms.n; i++)
+		fprintf(f, "symbol %s: %lld..%lld, tile %lld\n", p->syms.name[i],
+			(long long)p->syms.min[i], (long long)p->syms.max[i],
+			(long long)(p->syms.tile < p->syms.max[i] ?
+				    p->syms.tile : p->syms.max[i]));
+	if (p->syms.n)
+		fprintf(f, "plan: %u blocks, %u templates, %u patches (each op above a template, run once per tile)\n",
+			p->plan_blocks, p->plan_templates, p->plan_patches);
 	fprintf(f, "cycle estimate: %llu serial (DMA %llu, DPU %llu, SHAVE %llu); %llu with full overlap\n",
 		(unsigned long long)(cyc[0] + cyc[1] + cyc[2]),
 		(unsigned long long)cyc[0], (unsigned long long)cyc[1],
@@ -207,6 +216,7 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 	struct ioq_buf ioq = { 0 };
 	struct asm_opts ao;
 	struct lf_image img;
+	struct vc_syms syms;
 	struct qprog p;
 	unsigned int nrec = 0;
 	char name[32], *text = NULL, *errs = NULL;
@@ -222,13 +232,22 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 	for (char *c = name; *c; c++)
 		if (*c == ' ' || *c == '#' || *c == '=' || *c < 0x21 || *c > 0x7e)
 			*c = '_';
+	memset(&p, 0, sizeof(p));
+	ret = vc_bind_symbols(m, o, &syms);
+	if (ret)
+		return ret;
 	ret = vc_infer_shapes(m);
 	if (ret)
 		return ret;
 	ret = vc_lower(m, &p);
 	if (ret)
 		goto out;
-	if (!o->no_cmx) {
+	p.syms = syms;
+	ret = vc_dyn_mark(&p);
+	if (ret)
+		goto out;
+	/* a plan's iterations run in any order: no shared CMX bands */
+	if (!o->no_cmx && !p.syms.n) {
 		ret = vc_tile(&p);
 		if (ret)
 			goto out;
@@ -260,6 +279,11 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 			       "compiler: internal error: the emitted program does not assemble: %s",
 			       errs);
 		goto out;
+	}
+	if (p.syms.n) {
+		ret = vc_plan(&p, &img);
+		if (ret)
+			goto out_img;
 	}
 	ret = io_tables(&p, &recs, &nrec, &ioq);
 	if (ret)
@@ -303,6 +327,7 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 out_img:
 	img.extra = NULL;
 	img.n_extra = 0;
+	vc_plan_free(&img);
 	asm_free(&img);
 out:
 	if (ret)

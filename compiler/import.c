@@ -95,6 +95,7 @@ int vc_add_value(struct vpuxc_model *m, const char *name)
 		return vpux_err(VPUX_E_NOMEM, "onnx: out of memory");
 	v->rank = -1;
 	v->producer = -1;
+	memset(v->sym, 0xff, sizeof(v->sym));
 	for (i = hash_str(name) & (m->hash_size - 1); m->hash[i] >= 0;
 	     i = (i + 1) & (m->hash_size - 1))
 		;
@@ -251,11 +252,36 @@ void vpuxc_model_free(struct vpuxc_model *m)
 	free(m->outputs);
 	free(m->hash);
 	free(m->graph_name);
+	for (i = 0; i < m->n_syms; i++)
+		free(m->syms[i]);
 	free(m);
 }
 
-static int set_type(struct vc_value *v, const Onnx__ValueInfoProto *vi,
-		    const char *what)
+/* the index of dim_param @name in m->syms, added if new */
+static int sym_index(struct vpuxc_model *m, const char *name,
+		     const char *what, const char *value)
+{
+	unsigned int i;
+
+	if (!*name || strlen(name) >= 32)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s '%s': dim_param '%s' is empty or longer than 31 bytes",
+				what, value, name);
+	for (i = 0; i < m->n_syms; i++)
+		if (!strcmp(m->syms[i], name))
+			return (int)i;
+	if (m->n_syms == VC_MAX_SYMS)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s '%s': dim_param '%s': more than %d dim_params",
+				what, value, name, VC_MAX_SYMS);
+	m->syms[m->n_syms] = xstrdup(name);
+	if (!m->syms[m->n_syms])
+		return vpux_err(VPUX_E_NOMEM, "onnx: out of memory");
+	return (int)m->n_syms++;
+}
+
+static int set_type(struct vpuxc_model *m, struct vc_value *v,
+		    const Onnx__ValueInfoProto *vi, const char *what)
 {
 	const Onnx__TypeProto *tp = vi->type;
 	const Onnx__TypeProto__Tensor *tt;
@@ -288,6 +314,14 @@ static int set_type(struct vc_value *v, const Onnx__ValueInfoProto *vi,
 						"%s '%s': dim %zu is negative",
 						what, v->name, i);
 			v->dims[i] = d->dim_value;
+		} else if (d && d->value_case ==
+			   ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM) {
+			int s = sym_index(m, d->dim_param, what, v->name);
+
+			if (s < 0)
+				return s;
+			v->dims[i] = -1;
+			v->sym[i] = (int8_t)s;
 		} else {
 			v->dims[i] = -1;
 		}
@@ -565,7 +599,7 @@ static int import_graph(struct vpuxc_model *m, const Onnx__GraphProto *g)
 		if (v < 0)
 			return v;
 		m->v[v].flags |= VC_V_INPUT;
-		ret = set_type(&m->v[v], vi, "graph input");
+		ret = set_type(m, &m->v[v], vi, "graph input");
 		if (ret)
 			return ret;
 		m->inputs[m->n_inputs++] = v;
@@ -596,7 +630,7 @@ static int import_graph(struct vpuxc_model *m, const Onnx__GraphProto *g)
 						"graph: output '%s' listed twice",
 						vi->name);
 		m->v[v].flags |= VC_V_OUTPUT;
-		ret = set_type(&m->v[v], vi, "graph output");
+		ret = set_type(m, &m->v[v], vi, "graph output");
 		if (ret)
 			return ret;
 		m->outputs[m->n_outputs++] = v;

@@ -43,7 +43,9 @@ struct vc_attr {
  * @name: its name
  * @dtype: element type (enum vpuxc_dtype or another ONNX type id)
  * @rank: -1 while unknown
- * @dims: known dims (-1: a symbolic dim)
+ * @dims: known dims (-1: a symbolic dim; vpuxc_compile() puts the
+ *        bound's max in place of a dim_param)
+ * @sym: per dim, the index of its dim_param in vpuxc_model.syms, or -1
  * @cst: constant data (an initializer or a folded Constant/input), or NULL
  * @producer: index of the producing node, -1 for inputs and constants
  * @n_uses: number of node input slots that read it
@@ -54,11 +56,15 @@ struct vc_value {
 	int32_t dtype;
 	int rank;
 	int64_t dims[VPUXC_MAX_RANK];
+	int8_t sym[VPUXC_MAX_RANK];
 	struct vpuxc_tensor *cst;
 	int producer;
 	unsigned int n_uses;
 	unsigned int flags;
 };
+
+/* dim_params of one model (= the loadable's VPUX_LF_MAX_SYMBOLS) */
+#define VC_MAX_SYMS 16
 
 struct vc_node {
 	char *op;
@@ -85,6 +91,9 @@ struct vpuxc_model {
 	/* name -> value index (open addressing, power-of-two size) */
 	int *hash;
 	unsigned int hash_size;
+	/* the dim_param names of the graph's inputs and outputs */
+	char *syms[VC_MAX_SYMS];
+	unsigned int n_syms;
 };
 
 /* value lookup and creation */

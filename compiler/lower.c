@@ -96,6 +96,8 @@ int vc_new_qt(struct qprog *p, int32_t dt, unsigned int rank,
 	t->alias = -1;
 	t->def = -1;
 	t->last = -1;
+	t->sym = -1;
+	t->dyn_dim = -1;
 	t->region = QR_SCRATCH;
 	return (int)p->nt++;
 }

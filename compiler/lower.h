@@ -35,6 +35,10 @@ enum qt_region { QR_SCRATCH, QR_WEIGHTS, QR_INPUT, QR_OUTPUT, QR_CMX };
  * @blob: QR_WEIGHTS: offset of its bytes in the weight blob
  * @alias: -1, or the tensor this one is a view of (same bytes, other dims)
  * @def, @last: first op writing it, last op reading it (memory.c)
+ * @sym: a tensor laid out for the max of symbol @sym along its dynamic
+ *       axis (plan.c), -1 for a static tensor
+ * @dyn_dim: the dim of that axis (-1: static, -2: the axis is not the
+ *           outermost one, so a token's bytes are not contiguous)
  */
 struct qt {
 	int32_t dt;
@@ -49,6 +53,7 @@ struct qt {
 	uint64_t blob;
 	int alias;
 	int def, last;
+	int sym, dyn_dim;
 };
 
 enum qop_kind { QOP_DMA, QOP_DPU, QOP_SHAVE };
@@ -93,6 +98,14 @@ struct qop {
 	uint64_t macs;
 };
 
+/* the model's dim_params with their bounds; index = loadable symbol */
+struct vc_syms {
+	unsigned int n;
+	const char *name[VC_MAX_SYMS];
+	int64_t min[VC_MAX_SYMS], max[VC_MAX_SYMS];
+	unsigned int tile;
+};
+
 struct qprog {
 	const struct vpuxc_model *m;
 	struct qt *t;
@@ -117,6 +130,10 @@ struct qprog {
 	int first_bad;
 	/* statistics for the report */
 	uint64_t dma_bytes;
+	/* dynamic axes (plan.c) */
+	struct vc_syms syms;
+	/* plan statistics for the report */
+	unsigned int plan_blocks, plan_templates, plan_patches;
 };
 
 /* quant.c: real scale -> requant record, single rounding */
@@ -149,6 +166,18 @@ int vc_tile(struct qprog *p);
 
 /* memory.c: offsets of scratch tensors (lifetime-based reuse) */
 int vc_place(struct qprog *p);
+
+/* plan.c: dynamic axes (Documentation/compiler.rst, "Dynamic axes") */
+struct lf_image;
+/* bounds of the model's dim_params into @p, their max into the dims */
+int vc_bind_symbols(struct vpuxc_model *m, const struct vpuxc_options *o,
+		    struct vc_syms *s);
+/* which tensors are dynamic (after vc_lower) */
+int vc_dyn_mark(struct qprog *p);
+/* the assembled static program (at max) into a plan */
+int vc_plan(struct qprog *p, struct lf_image *img);
+/* the plan's arrays vc_plan() gave @img */
+void vc_plan_free(struct lf_image *img);
 
 /* emit.c: the vasm program, then the loadable */
 int vc_emit_vasm(const struct qprog *p, const char *name, FILE *f);

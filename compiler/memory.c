@@ -69,9 +69,12 @@ int vc_place(struct qprog *p)
 		uint64_t off = 0, size = (t->size + 63) & ~63ull;
 		int moved = 1;
 
-		/* drop the blocks whose last use is before this one's start */
+		/*
+		 * drop the blocks whose last use is before this one's start;
+		 * not in a plan, whose tiles of different ops run in any order
+		 */
 		for (k = 0; k < nlive;)
-			if (live[k].last < t->def)
+			if (live[k].last < t->def && !p->syms.n)
 				live[k] = live[--nlive];
 			else
 				k++;

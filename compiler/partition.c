@@ -1270,6 +1270,10 @@ int vpuxc_partition(struct vpuxc_model *m, const struct vpuxc_options *o,
 
 	memset(out, 0, sizeof(*out));
 	memset(&c, 0, sizeof(c));
+	if (m->n_syms)	/* a plan is one loadable: no recipe around it */
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"partitioning: the model has dim_params ('%s'): a model with dynamic axes runs on the NPU whole",
+				m->syms[0]);
 	c.m = m;
 	c.o = o;
 	ret = vc_infer_shapes(m);

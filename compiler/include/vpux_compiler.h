@@ -90,18 +90,44 @@ int vpuxc_model_fold_input(struct vpuxc_model *m,
 			   const struct vpuxc_tensor *t);
 
 /**
+ * struct vpuxc_symbol_bounds - the bounds of one ONNX dim_param
+ * @name: the dim_param (for instance "tokens")
+ * @min, @max: 1 <= @min <= @max <= 65535; buffers are laid out for @max
+ */
+struct vpuxc_symbol_bounds {
+	const char *name;
+	int64_t min, max;
+};
+
+/* Default tile of a dynamic axis (vpuxc_options.tile 0). */
+#define VPUXC_DEFAULT_TILE 16u
+
+/**
  * struct vpuxc_options - compile options
  * @report: fill vpuxc_result.report with the human-readable report
  * @name: network name in the loadable (default: the ONNX graph name)
  * @vasm: fill vpuxc_result.vasm with the program as vpux-asm text
  * @no_cmx: run every op from scratch memory (no CMX tiling)
+ * @bounds: the bounds of every dim_param of the model's inputs and
+ *          outputs, @n_bounds of them (Documentation/compiler.rst,
+ *          "Dynamic axes"); a model with dim_params compiles to a plan
+ * @tile: elements of a dynamic axis per tile (0: VPUXC_DEFAULT_TILE)
  */
 struct vpuxc_options {
 	int report;
 	const char *name;
 	int vasm;
 	int no_cmx;
+	const struct vpuxc_symbol_bounds *bounds;
+	unsigned int n_bounds;
+	unsigned int tile;
 };
+
+/*
+ * Parse "NAME=MIN..MAX" into @b (@b->name points into @arg, which is
+ * modified). Return: 0, or VPUX_E_INVAL with a message.
+ */
+int vpuxc_parse_symbol_bounds(char *arg, struct vpuxc_symbol_bounds *b);
 
 /**
  * struct vpuxc_result - what vpuxc_compile() produced

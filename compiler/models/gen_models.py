@@ -175,6 +175,58 @@ def mixed(b, variant):
     return b.softmax(x, "softmax")
 
 
+def dyn_mlp(b, variant):
+    """A token-wise MLP block over a dynamic number of tokens: [tokens, 64]
+    -> [tokens, 16], tokens a dim_param (Documentation/compiler.rst,
+    "Dynamic axes"): fc1 (ReLU), fc2, a residual Add of the input, fc3."""
+    rng = np.random.default_rng(7007)
+    x = b.input("input", ["tokens", 64], (-3.0, 3.0))
+    h = b.gemm(x, "fc1", he(rng, 128, 64), bias(rng, 128), act="relu")
+    h = b.gemm(h, "fc2", 0.5 * he(rng, 64, 128), bias(rng, 64))
+    h = b.add(x, h, "residual")
+    return b.gemm(h, "fc3", he(rng, 16, 64), bias(rng, 16))
+
+
+# dyn_mlp's test sizes: min, a tail-only tile, one exact tile, a tile and
+# a tail of one, tiles and a tail, max (tile 16 of tokens = 1..64)
+DYN_TOKENS = [1, 15, 16, 17, 45, 64]
+
+
+def generate_dyn(report):
+    """dyn_mlp: one model, test sets of different token counts."""
+    name = "dyn_mlp"
+    rng = np.random.default_rng(100)
+    calib = [np.clip(rng.standard_normal((t, 64)), -3, 3).astype(np.float32)
+             for t in (64, 33, 8, 64)] * 8
+    rng = np.random.default_rng(200)
+    tests = [np.clip(rng.standard_normal((t, 64)), -3, 3).astype(np.float32) for t in DYN_TOKENS]
+    out_shape = ["tokens", 16]
+    fmodel, ranges = qbuild.calibrate(lambda b: dyn_mlp(b, "qdq"), name, calib, out_shape)
+    b = Builder(name, "qdq", ranges, **OPTIONS["qdq"])
+    model = b.finish(dyn_mlp(b, "qdq"), out_shape=out_shape)
+    d = os.path.join(HERE, name)
+    os.makedirs(d, exist_ok=True)
+    mpath = os.path.join(d, "model.onnx")
+    qbuild.onnx.save(model, mpath)
+    for i, x in enumerate(tests):
+        sd = os.path.join(d, f"test_data_set_{i}")
+        os.makedirs(sd, exist_ok=True)
+        qbuild.write_pb(os.path.join(sd, "input_0.pb"), x, "input")
+    qbuild.ort_run_dir(mpath, d)
+    qout = [qbuild.read_pb(os.path.join(d, f"test_data_set_{i}", "output_0.pb"))[0]
+            for i in range(len(tests))]
+    fout = [r["output"] for r in qbuild.ort_run(fmodel, tests)]
+    span = max(float(np.abs(f).max()) for f in fout)
+    err = max(float(np.abs(q - f).max()) for q, f in zip(qout, fout)) / span
+    nbytes = os.path.getsize(mpath)
+    ops = sorted({n.op_type for n in model.graph.node})
+    report.append(f"{name}: {nbytes} bytes, activations int8, weights int8 per-channel, "
+                  f"tokens {','.join(str(t) for t in DYN_TOKENS)}")
+    report.append(f"  ops: {' '.join(ops)}")
+    report.append(f"  output vs float model: max |diff| {100 * err:.2f}% of the output range")
+    print(f"gen_models: {name}: {nbytes} bytes, err {100 * err:.2f}%", flush=True)
+
+
 def inputs(family, n, seed):
     rng = np.random.default_rng(seed)
     if family == "lenet":
@@ -196,7 +248,7 @@ OUT_SHAPE = {f: [1, 10] for f in FAMILIES}
 # 800 kB activations; the formats are covered by the others) only as
 # QDQ, with one test input (600 kB); mixed (an NPU/CPU recipe) only as QDQ
 MODELS = [f"{f}_{v}" for f in ("lenet", "resnet", "mobilenet", "mlp") for v in ("qdq", "qop")] + \
-    ["resnet18_qdq", "mixed_qdq"]
+    ["resnet18_qdq", "mixed_qdq", "dyn_mlp"]
 BIG = {"resnet18"}
 # format -> family -> Builder options
 OPTIONS = {
@@ -273,6 +325,9 @@ def main():
     names = sys.argv[1:] or MODELS
     report = []
     for n in names:
+        if n == "dyn_mlp":
+            generate_dyn(report)
+            continue
         family, variant = n.rsplit("_", 1)
         generate(family, variant, report)
     if not sys.argv[1:]:
