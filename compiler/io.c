@@ -101,6 +101,27 @@ static const struct vpux_lf_tensor *io_tensor(const struct lf_image *img,
 }
 
 /*
+ * @t with its dynamic dims (which name symbols) at their symbols' max,
+ * the shape it is laid out for. -1 if a dim names no symbol.
+ */
+static int at_max(const struct lf_image *img, const struct vpux_lf_tensor *t,
+		  struct vpux_lf_tensor *out)
+{
+	uint32_t i;
+
+	*out = *t;
+	for (i = 0; i < out->rank && i < VPUX_LF_MAX_RANK; i++) {
+		if (!(out->dyn_dims & (1u << i)))
+			continue;
+		if (out->dims[i] >= img->n_symbols ||
+		    img->symbols[out->dims[i]].max > UINT32_MAX)
+			return -1;
+		out->dims[i] = (uint32_t)img->symbols[out->dims[i]].max;
+	}
+	return 0;
+}
+
+/*
  * The entry of input/output @index from its tensor record: name, device
  * type (also the ONNX type: no conversion), dims. The ONNX dims are the logical dims when
  * the tensor is dense in logical order; else, when it is dense in its
@@ -110,12 +131,17 @@ static int from_tensor(const struct lf_image *img, uint32_t kind,
 		       uint32_t index, struct vpuxc_io *io)
 {
 	const char *what = kind == VPUX_LF_RK_INPUT ? "input" : "output";
-	const struct vpux_lf_tensor *t = io_tensor(img, kind, index);
+	const struct vpux_lf_tensor *t0 = io_tensor(img, kind, index);
 	uint32_t logical[VPUX_LF_MAX_RANK], mem[VPUX_LF_MAX_RANK], i;
 	const uint32_t *perm = logical;
+	struct vpux_lf_tensor tm;
+	const struct vpux_lf_tensor *t = &tm;
 
-	if (!t)
+	if (!t0)
 		return vpux_err(VPUX_E_FORMAT, "%s %u: no IO tensor record",
+				what, index);
+	if (at_max(img, t0, &tm))
+		return vpux_err(VPUX_E_FORMAT, "%s %u: a dynamic dim names no symbol",
 				what, index);
 	memset(io, 0, sizeof(*io));
 	memcpy(io->name, t->name, VPUX_LF_NAME_LEN);
@@ -317,6 +343,7 @@ static int apply_rec(const struct lf_image *img, unsigned int r,
 		     struct vpuxc_io_table *io, unsigned char *seen)
 {
 	const struct vpux_lf_tensor *t;
+	struct vpux_lf_tensor tm;
 	struct vpuxc_io *e;
 	uint32_t id[VPUX_LF_MAX_RANK];
 	char a[160];
@@ -378,8 +405,12 @@ static int apply_rec(const struct lf_image *img, unsigned int r,
 		return vpux_err(VPUX_E_FORMAT,
 				"%s: record %u: field reserved: not zero", SEC, r);
 	e = rec->dir ? &io->outputs[rec->index] : &io->inputs[rec->index];
-	t = io_tensor(img, rec->dir ? VPUX_LF_RK_OUTPUT : VPUX_LF_RK_INPUT,
-		      rec->index);
+	if (at_max(img, io_tensor(img, rec->dir ? VPUX_LF_RK_OUTPUT :
+				  VPUX_LF_RK_INPUT, rec->index), &tm))
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: record %u: a dynamic dim of its tensor names no symbol",
+				SEC, r);
+	t = &tm;
 	for (i = 0; i < t->rank; i++) {
 		dn *= t->dims[i];
 		id[i] = i;
