@@ -184,7 +184,8 @@ COMPILER_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 # seeds: a few dozen node models (the node-test list first), their inputs;
 # compiler/tests/fuzz/regress: inputs that once failed, run every time
 COMPILER_FUZZ_SEEDS := $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(addsuffix /model.onnx,$(ONNX_NODE_TESTS)))) \
-	$(wordlist 1,40,$(wildcard $(ONNX_NODE_DIR)/*/model.onnx))
+	$(wordlist 1,40,$(wildcard $(ONNX_NODE_DIR)/*/model.onnx)) \
+	$(SRCTOP)/compiler/models/dyn_mlp/model.onnx
 COMPILER_FUZZ_TSEEDS := $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(addsuffix /test_data_set_0/*.pb,$(ONNX_NODE_TESTS))))
 
 $(COMPILER_FUZZ): $(SRCTOP)/compiler/tests/fuzz/fuzz_onnx.c $(COMPILER_FUZZ_SRCS) \

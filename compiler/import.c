@@ -736,6 +736,12 @@ static void desc_of(const struct vc_value *v, struct vpuxc_tensor *d)
 		d->dims[i] = v->dims[i];
 }
 
+const char *vpuxc_model_dim_param(const struct vpuxc_model *m,
+				  unsigned int i)
+{
+	return i < m->n_syms ? m->syms[i] : NULL;
+}
+
 unsigned int vpuxc_model_num_inputs(const struct vpuxc_model *m)
 {
 	return m->n_inputs;

@@ -77,6 +77,12 @@ unsigned int vpuxc_model_num_outputs(const struct vpuxc_model *m);
 int vpuxc_model_output(const struct vpuxc_model *m, unsigned int i,
 		       struct vpuxc_tensor *desc);
 /*
+ * The name of the model's dim_param @i (0, 1, ...: in the order the
+ * graph's inputs and outputs name them), or NULL past the last one.
+ */
+const char *vpuxc_model_dim_param(const struct vpuxc_model *m,
+				  unsigned int i);
+/*
  * 1 if graph input @name feeds only scale or zero-point operands of
  * quantized nodes (the ONNX node tests pass those as inputs), else 0.
  */

@@ -7,7 +7,8 @@
  * and outputs are of bounded size, vpuxc_compile(); a compiled loadable
  * is read back by vpuxc_io_read() (the .vpux.io/.vpux.ioq it wrote). A
  * model the NPU cannot run whole goes through vpuxc_partition(), and
- * each loadable of its recipe is read back the same way.
+ * each loadable of its recipe is read back the same way. A model with
+ * dim_params compiles with each bounded to 1..FUZZ_SYM_MAX (a plan).
  * Seeds: libonnx-testdata's node models (make fuzz-onnx).
  *
  * fuzz-tensor (-DFUZZ_TENSOR): bytes as a TensorProto through
@@ -24,6 +25,7 @@
 
 #define MAX_INPUT	(256u << 10)	/* bytes */
 #define MAX_ELEMS	(1u << 20)	/* per graph input/output */
+#define FUZZ_SYM_MAX	4		/* the max of every dim_param */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -58,9 +60,11 @@ static int bounded(const struct vpuxc_model *m)
 				vpuxc_model_input(m, i, &d))
 				return 0;
 			for (j = 0; j < d.rank && j < VPUXC_MAX_RANK; j++) {
-				if (d.dims[j] < 0 || (uint64_t)d.dims[j] > MAX_ELEMS)
+				int64_t v = d.dims[j] < 0 ? FUZZ_SYM_MAX : d.dims[j];
+
+				if ((uint64_t)v > MAX_ELEMS)
 					return 0;
-				e *= (uint64_t)d.dims[j];
+				e *= (uint64_t)v;
 				if (e > MAX_ELEMS)
 					return 0;
 			}
@@ -72,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vpuxc_model *m;
 	struct vpuxc_options o = { .report = 1, .vasm = 1 };
+	struct vpuxc_symbol_bounds b[16];
 	struct vpuxc_result r;
 	struct vpuxc_recipe rc;
 	struct vpuxc_io_table io;
@@ -82,6 +87,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (vpuxc_import_mem(data, size, &m))
 		return 0;
+	for (i = 0; i < 16 && vpuxc_model_dim_param(m, i); i++) {
+		b[i].name = vpuxc_model_dim_param(m, i);
+		b[i].min = 1;
+		b[i].max = FUZZ_SYM_MAX;
+	}
+	o.bounds = b;
+	o.n_bounds = i;
 	ret = bounded(m) ? vpuxc_compile(m, &o, &r) : -1;
 	if (!ret) {
 		if (vpuxc_io_read(r.loadable, r.size, &io))
