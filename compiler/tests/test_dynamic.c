@@ -295,10 +295,218 @@ static void test_plan(void)
 	vpuxc_result_fini(&r);
 }
 
+/* ---- dyn_mlp run at every data set's size ---- */
+
+#define NSETS 6
+
+struct dset {
+	struct vpuxc_tensor in, ref;
+	int64_t tokens;
+};
+
+struct run {
+	struct vpux_request *req;
+	struct vpux_buffer *ib, *ob;
+	struct vpuxc_io iin, iout;	/* with the run's actual dims */
+};
+
+/* bind the set's shape, convert its input, bind the buffers */
+static int run_start(struct vpux_device *dev, struct vpux_network *net,
+		     const struct vpuxc_io_table *io, const struct dset *ds,
+		     struct run *r)
+{
+	struct vpux_tensor_desc di, dout;
+	struct vpux_shape sh;
+	unsigned int k;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = vpux_request_create(net, &r->req);
+	ret = ret ? ret : vpux_network_input(net, 0, &di);
+	ret = ret ? ret : vpux_network_output(net, 0, &dout);
+	ret = ret ? ret : vpux_buffer_alloc(dev, di.size, &r->ib);
+	ret = ret ? ret : vpux_buffer_alloc(dev, dout.size, &r->ob);
+	if (ret)
+		return ret;
+	memset(&sh, 0, sizeof(sh));
+	sh.rank = ds->in.rank;
+	for (k = 0; k < sh.rank; k++)
+		sh.d[k] = (uint64_t)ds->in.dims[k];
+	ret = vpux_request_set_input_shape(r->req, 0, &sh);
+	if (ret)
+		return ret;
+	r->iin = io->inputs[0];
+	r->iout = io->outputs[0];
+	r->iin.dims[0] = ds->tokens;
+	ret = vpuxc_io_to_device(&r->iin, &ds->in, vpux_buffer_map(r->ib),
+				 di.size);
+	/* the output buffer's bytes past the run's rows stay as they are */
+	memset(vpux_buffer_map(r->ob), 0x5a, dout.size);
+	ret = ret ? ret : vpux_request_bind_input(r->req, 0, r->ib, 0);
+	ret = ret ? ret : vpux_request_bind_output(r->req, 0, r->ob, 0);
+	return ret ? ret : vpux_request_submit(r->req);
+}
+
+static void run_fini(struct run *r)
+{
+	if (r->req)
+		vpux_request_destroy(r->req);
+	if (r->ib)
+		vpux_buffer_free(r->ib);
+	if (r->ob)
+		vpux_buffer_free(r->ob);
+}
+
+/* check a finished run: shape, reference, onnxruntime, untouched tail */
+static void run_check(struct vpux_network *net, const struct dset *ds,
+		      struct run *r, const char *how)
+{
+	struct vpux_tensor_desc dout;
+	struct vpux_shape sh;
+	struct vpuxc_tensor got;
+	size_t rows, i, bad = 0;
+	const void *ins[1];
+	void *outs[1];
+	uint8_t *refb, *dev;
+	double step = r->iout.scales ? r->iout.scales[0] : 1, worst = 0;
+	int ret;
+
+	struct vpux_request_status st;
+
+	vpux_network_output(net, 0, &dout);
+	dev = vpux_buffer_map(r->ob);
+	/* the figure: device cycles grow with the tiles, one load for all */
+	if (!vpux_request_status(r->req, &st))
+		tap_diag("%s %lld tokens: %llu device cycles", how,
+			 (long long)ds->tokens,
+			 (unsigned long long)st.device_cycles);
+	ret = vpux_request_output_shape(r->req, 0, &sh);
+	tap_check(!ret && sh.rank == 2 && sh.d[0] == (uint64_t)ds->tokens &&
+		  sh.d[1] == 16, "%s %lld tokens: output shape %llux%llu", how,
+		  (long long)ds->tokens, (unsigned long long)sh.d[0],
+		  (unsigned long long)sh.d[1]);
+	rows = (size_t)ds->tokens * 16;	/* int8 output, [tokens, 16] */
+	for (i = rows; i < dout.size; i++)
+		bad += dev[i] != 0x5a;
+	tap_check(!bad, "%s %lld tokens: nothing written past the run's rows (%zu bytes)",
+		  how, (long long)ds->tokens, bad);
+	refb = malloc(dout.size);
+	ins[0] = vpux_buffer_map(r->ib);
+	outs[0] = refb;
+	ret = vpux_request_run_reference(r->req, ins, outs);
+	tap_check(!ret && !memcmp(refb, dev, rows),
+		  "%s %lld tokens: bit-exact against the CPU reference (%s)", how,
+		  (long long)ds->tokens, ret ? vpux_last_error() : "ok");
+	free(refb);
+	r->iout.dims[0] = ds->tokens;
+	ret = vpuxc_io_from_device(&r->iout, dev, dout.size, &got);
+	if (!ret && got.size == ds->ref.size)
+		for (i = 0; i < got.size / 4; i++) {
+			float a, b;
+
+			memcpy(&a, (char *)got.data + 4 * i, 4);
+			memcpy(&b, (char *)ds->ref.data + 4 * i, 4);
+			worst = fmax(worst, fabs((double)a - (double)b));
+		}
+	tap_check(!ret && got.size == ds->ref.size && worst <= step + 1e-6,
+		  "%s %lld tokens: within one step of onnxruntime (max diff %g, step %g)",
+		  how, (long long)ds->tokens, worst, step);
+	if (!ret)
+		vpuxc_tensor_fini(&got);
+}
+
+static void test_run(void)
+{
+	struct vpuxc_result r;
+	struct vpuxc_io_table io;
+	struct vpux_device *dev = NULL;
+	struct vpux_network *net = NULL;
+	struct dset ds[NSETS];
+	struct run run, two[2];
+	char path[512];
+	unsigned int k;
+	int ret;
+
+	memset(ds, 0, sizeof(ds));
+	ret = compile_with(DYN "/model.onnx", NULL, &tokens, 1, &r);
+	if (ret) {
+		tap_check(0, "dyn_mlp compiles: %s", vpux_last_error());
+		return;
+	}
+	ret = vpuxc_io_read(r.loadable, r.size, &io);
+	ret = ret ? ret : vpux_device_open("inproc", &dev);
+	ret = ret ? ret : vpux_network_load(dev, r.loadable, r.size, &net);
+	tap_check(!ret, "one load of the plan network (%s)",
+		  ret ? vpux_last_error() : "ok");
+	if (ret)
+		goto out;
+	for (k = 0; k < NSETS; k++) {
+		snprintf(path, sizeof(path), DYN "/test_data_set_%u/input_0.pb", k);
+		ret = vpuxc_tensor_read_pb(path, &ds[k].in);
+		snprintf(path, sizeof(path), DYN "/test_data_set_%u/output_0.pb", k);
+		ret = ret ? ret : vpuxc_tensor_read_pb(path, &ds[k].ref);
+		if (ret) {
+			tap_check(0, "%s: %s", path, vpux_last_error());
+			goto out;
+		}
+		ds[k].tokens = ds[k].in.dims[0];
+	}
+	/* one request per size, one after the other */
+	for (k = 0; k < NSETS; k++) {
+		ret = run_start(dev, net, &io, &ds[k], &run);
+		ret = ret ? ret : vpux_request_wait(run.req, 60000);
+		tap_check(!ret, "%lld tokens run (%s)", (long long)ds[k].tokens,
+			  ret ? vpux_last_error() : "ok");
+		if (!ret)
+			run_check(net, &ds[k], &run, "alone:");
+		run_fini(&run);
+	}
+	/* the largest and a tail size at once, on the same network */
+	ret = run_start(dev, net, &io, &ds[NSETS - 1], &two[0]);
+	ret = ret ? ret : run_start(dev, net, &io, &ds[3], &two[1]);
+	ret = ret ? ret : vpux_request_wait(two[0].req, 60000);
+	ret = ret ? ret : vpux_request_wait(two[1].req, 60000);
+	tap_check(!ret, "%lld and %lld tokens submitted together (%s)",
+		  (long long)ds[NSETS - 1].tokens, (long long)ds[3].tokens,
+		  ret ? vpux_last_error() : "ok");
+	if (!ret) {
+		run_check(net, &ds[NSETS - 1], &two[0], "together:");
+		run_check(net, &ds[3], &two[1], "together:");
+	}
+	run_fini(&two[0]);
+	run_fini(&two[1]);
+	/* a size out of bounds is refused naming the symbol */
+	{
+		struct vpux_request *rq;
+		struct vpux_shape sh = { 2, { 65, 64 } };
+
+		ret = vpux_request_create(net, &rq);
+		ret = ret ? ret : vpux_request_set_input_shape(rq, 0, &sh);
+		tap_check(ret == VPUX_E_INVAL && strstr(vpux_last_error(), "tokens"),
+			  "65 tokens refused, the symbol named: %s",
+			  vpux_last_error());
+		if (rq)
+			vpux_request_destroy(rq);
+	}
+out:
+	for (k = 0; k < NSETS; k++) {
+		vpuxc_tensor_fini(&ds[k].in);
+		vpuxc_tensor_fini(&ds[k].ref);
+	}
+	if (net) {
+		vpuxc_io_fini(&io);
+		vpux_network_unload(net);
+	}
+	if (dev)
+		vpux_device_close(dev);
+	vpuxc_result_fini(&r);
+}
+
 int main(void)
 {
 	test_bounds();
 	test_unsupported();
 	test_plan();
+	test_run();
 	return tap_finish();
 }
