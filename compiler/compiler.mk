@@ -159,8 +159,10 @@ onnx-node-check: $(VPUX_ONNX)
 CHECK_STEPS += onnx-node-check
 
 # the test models of compiler/models (both formats, onnxruntime references);
-# dyn_mlp, with a dynamic axis, needs its bounds (test_dynamic)
+# the models with dynamic axes (dyn_*) need their bounds: onnx-dyn-check
 ONNX_MODEL_DIRS = $(filter-out %/dyn_mlp,$(sort $(patsubst %/model.onnx,%,$(wildcard $(SRCTOP)/compiler/models/*/model.onnx))))
+# dyn_mlp: [tokens, 64] -> [tokens, 16], one data set per token count
+ONNX_DYN_BOUNDS := tokens=1..64
 
 # (mixed_qdq runs as a recipe: its CPU functions from the build tree)
 .PHONY: onnx-models-check
@@ -170,6 +172,16 @@ onnx-models-check: $(VPUX_ONNX) $(B)/umd/libvpux-cpuops.so
 		$(VPUX_ONNX) test $(ONNX_MODEL_DIRS) >$(B)/compiler/onnx-models-check.tap; \
 		rc=$$?; cat $(B)/compiler/onnx-models-check.tap; exit $$rc
 CHECK_STEPS += onnx-models-check
+
+# the model with a dynamic axis: compiled to a plan, each data set binds
+# the token count from its input's shape (Documentation/compiler.rst)
+.PHONY: onnx-dyn-check
+onnx-dyn-check: $(VPUX_ONNX)
+	@mkdir -p $(B)/compiler
+	@$(VPUX_ONNX) test --symbol-bounds $(ONNX_DYN_BOUNDS) \
+		$(SRCTOP)/compiler/models/dyn_mlp >$(B)/compiler/onnx-dyn-check.tap; \
+		rc=$$?; cat $(B)/compiler/onnx-dyn-check.tap; exit $$rc
+CHECK_STEPS += onnx-dyn-check
 
 # ---- libFuzzer harnesses: ONNX import + compile, TensorProto parsing ----
 COMPILER_FUZZ := $(B)/compiler/fuzz/fuzz-onnx
@@ -238,7 +250,7 @@ CHECK_STEPS += compiler-fuzz-smoke
 VM_EXTRA_BINS += $(VPUX_ONNX)
 VM_DATA_DIRS += $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(ONNX_NODE_TESTS)))
 # and a subset of the test models, one per family (tests.list)
-ONNX_VM_MODELS := lenet_qdq mobilenet_qop resnet_qop mlp_qdq
+ONNX_VM_MODELS := lenet_qdq mobilenet_qop resnet_qop mlp_qdq dyn_mlp
 VM_DATA_DIRS += $(addprefix $(SRCTOP)/compiler/models/,$(ONNX_VM_MODELS))
 # the partitioned model runs as a recipe: its CPU library rides along in
 # /vpux/bin (VPUX_CPU_LIBRARY_PATH in tests.list)

@@ -287,5 +287,33 @@ else
 	skip "no python3-onnx"
 fi
 
+# a dynamic axis: compiled once with bounds, run at the input's size
+DYN=$SRC/compiler/models/dyn_mlp
+expect 3 "dim_param 'tokens' \(of 'input'\) has no bounds" \
+	"compile: a dim_param without --symbol-bounds named" \
+	"$X" compile "$DYN/model.onnx" -o "$T/dyn.vpuxl"
+expect 2 "symbol bounds 'tokens=9..2'" "compile: --symbol-bounds MIN above MAX refused" \
+	"$X" compile "$DYN/model.onnx" -o "$T/dyn.vpuxl" --symbol-bounds tokens=9..2
+expect 3 "no dim_param 'batch'" "compile: bounds of an unknown dim_param refused" \
+	"$X" compile "$DYN/model.onnx" -o "$T/dyn.vpuxl" --symbol-bounds tokens=1..64 \
+	--symbol-bounds batch=1..2
+"$X" compile "$DYN/model.onnx" -o "$T/dyn.vpuxl" --symbol-bounds tokens=1..64 \
+	--tile 8 --report >"$T/rep" && grep -q "symbol tokens: 1..64, tile 8" "$T/rep"
+ok $? "compile --symbol-bounds --tile: a plan ($(grep '^plan:' "$T/rep"))"
+mkdir "$T/od"
+"$X" run "$T/dyn.vpuxl" --input input="$DYN/test_data_set_3/input_0.pb" \
+	--output-dir "$T/od" >"$T/run" && grep -q "output 0 'output': float 17x16" "$T/run"
+ok $? "run: 17 tokens bind the symbol, the output is 17x16 ($(head -1 "$T/run"))"
+# 65 tokens: a .npy of float32 [65, 64]
+python3 -c '
+import struct, sys
+h = b"{\x27descr\x27: \x27<f4\x27, \x27fortran_order\x27: False, \x27shape\x27: (65, 64), }"
+h += b" " * (118 - len(h)) + b"\n"
+sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h + b"\x00" * 65 * 64 * 4)
+' >"$T/x65.npy"
+expect 2 "symbol 'tokens': 65 outside its bounds \[1, 64\]" \
+	"run: an input of 65 tokens refused naming the symbol" \
+	"$X" run "$T/dyn.vpuxl" --input input="$T/x65.npy" --output-dir "$T/od"
+
 echo "1..$n"
 exit $fail

@@ -5,9 +5,15 @@
  *
  *	vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]
  *			  [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...
+ *			  [--symbol-bounds NAME=MIN..MAX]... [--tile N]
  *	vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...
  *		      --output-dir DIR [--device inproc|/dev/accel/accelN] [--json]
- *	vpux-onnx test DIR... [--device ...] [--json]
+ *		      [--symbol-bounds NAME=MIN..MAX]...
+ *	vpux-onnx test DIR... [--device ...] [--json] [--symbol-bounds ...]...
+ *
+ * A model with dim_params (dynamic axes) needs the bounds of each one; it
+ * compiles to a plan, and run/test bind each symbol from the shape of the
+ * input tensor given for it (Documentation/compiler.rst, "Dynamic axes").
  *
  * A model the NPU cannot run whole compiles to a run recipe (NPU
  * loadables and CPU functions, vpuxc_partition()) that run and test
@@ -47,17 +53,52 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]\n"
 		"                         [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...\n"
+		"                         [--symbol-bounds NAME=MIN..MAX]... [--tile N]\n"
 		"       vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...\n"
-		"                     --output-dir DIR [-d DEV] [--json]\n"
-		"       vpux-onnx test DIR... [-d DEV] [--json]\n"
+		"                     --output-dir DIR [-d DEV] [--json] [--symbol-bounds B]...\n"
+		"       vpux-onnx test DIR... [-d DEV] [--json] [--symbol-bounds B]...\n"
 		"       vpux-onnx --help | --version\n"
 		"\n"
 		"DEV: inproc (default), auto, /dev/accel/accelN or N; see vpux-onnx(1).\n"
 		"A model the NPU cannot run whole compiles to a run recipe: -o DIR\n"
 		"(DIR/recipe.json) or -o NAME.json, loadables next to it.\n"
+		"--symbol-bounds NAME=MIN..MAX bounds an ONNX dim_param (dynamic axis);\n"
+		"the size of a run is that of the input tensor given for it.\n"
 		"Tensor files are ONNX TensorProto (.pb) or NumPy (.npy: <f4 |u1 |i1 <i4 <i8).\n"
 		"Exit status: 0 ok, 1 test/comparison failed, 2 usage or bad input file,\n"
 		"3 compile error (unsupported model), 4 runtime or device error.\n");
+}
+
+/* --symbol-bounds and --tile, shared by compile, run and test */
+static struct vpuxc_symbol_bounds g_bounds[16];
+static char g_bound_args[16][96];
+static unsigned int g_n_bounds, g_tile;
+
+static void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int add_bounds(const char *arg)
+{
+	if (g_n_bounds == 16) {
+		err("more than 16 --symbol-bounds");
+		return EXIT_USAGE;
+	}
+	snprintf(g_bound_args[g_n_bounds], sizeof(g_bound_args[0]), "%s", arg);
+	if (strlen(arg) >= sizeof(g_bound_args[0]) ||
+	    vpuxc_parse_symbol_bounds(g_bound_args[g_n_bounds],
+				      &g_bounds[g_n_bounds])) {
+		err("--symbol-bounds: %s", strlen(arg) >= sizeof(g_bound_args[0]) ?
+		    "argument too long" : vpux_last_error());
+		return EXIT_USAGE;
+	}
+	g_n_bounds++;
+	return 0;
+}
+
+static void with_bounds(struct vpuxc_options *o)
+{
+	o->bounds = g_bounds;
+	o->n_bounds = g_n_bounds;
+	o->tile = g_tile;
 }
 
 __attribute__((format(printf, 1, 2)))
@@ -291,6 +332,43 @@ static void list_names(char *buf, size_t cap, const struct vpuxc_io *v,
 }
 
 /*
+ * Input @i of @net has dims that name symbols: bind them from @t's shape
+ * (vpux_request_set_input_shape(), which checks bounds and the static
+ * dims), and give @io the actual dims for the host conversion.
+ */
+static int bind_shape(struct vpux_network *net, struct vpux_request *req,
+		      unsigned int i, struct vpuxc_io *io,
+		      const struct vpuxc_tensor *t, char *msg, size_t cap)
+{
+	struct vpux_shape sh;
+	unsigned int k;
+	int sym, dyn = 0, ret;
+
+	for (k = 0; k < io->rank; k++)
+		if (!vpux_network_dim_symbol(net, 0, i, k, &sym) && sym >= 0)
+			dyn = 1;
+	if (!dyn)
+		return 0;
+	if (t->rank != io->rank) {
+		snprintf(msg, cap, "input '%s': rank %u, the network's is %u",
+			 io->name, t->rank, io->rank);
+		return -1;
+	}
+	memset(&sh, 0, sizeof(sh));
+	sh.rank = io->rank;
+	for (k = 0; k < io->rank; k++) {
+		sh.d[k] = (uint64_t)t->dims[k];
+		io->dims[k] = t->dims[k];
+	}
+	ret = vpux_request_set_input_shape(req, i, &sh);
+	if (ret) {
+		snprintf(msg, cap, "input '%s': %s", io->name, why(ret));
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Run @lf on @device with the unused entries of @in as inputs (by ONNX
  * name); the ONNX outputs into @out. Errors: a message in @msg and
  * EXIT_USAGE (inputs do not fit) or EXIT_RUNTIME.
@@ -304,6 +382,7 @@ static int run_loadable(const void *lf, size_t size, const char *device,
 	struct vpux_network *net = NULL;
 	struct vpux_request *req = NULL;
 	struct vpux_request_status st;
+	struct vpux_network_info ni;
 	struct vpux_tensor_desc d;
 	unsigned int i, j;
 	char names[1024];
@@ -363,7 +442,14 @@ static int run_loadable(const void *lf, size_t size, const char *device,
 		snprintf(msg, cap, "request: %s", why(ret));
 		goto out;
 	}
+	ret = vpux_network_query(net, &ni);
+	if (ret) {
+		snprintf(msg, cap, "network: %s", why(ret));
+		goto out;
+	}
 	for (i = 0; i < out->io.n_inputs; i++) {
+		struct vpuxc_io iox;
+
 		for (j = 0; j < nin; j++)
 			if (!in[j].used && !strcmp(in[j].name, out->io.inputs[i].name))
 				break;
@@ -373,7 +459,15 @@ static int run_loadable(const void *lf, size_t size, const char *device,
 			snprintf(msg, cap, "input '%s': %s", in[j].name, why(ret));
 			goto out;
 		}
-		ret = vpuxc_io_to_device(&out->io.inputs[i], &in[j].t,
+		/* dynamic dims: the given tensor's shape binds their symbols */
+		iox = out->io.inputs[i];
+		ret = ni.num_symbols ? bind_shape(net, req, i, &iox, &in[j].t,
+						  msg, cap) : 0;
+		if (ret) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		ret = vpuxc_io_to_device(&iox, &in[j].t,
 					 vpux_buffer_map(ib[i]), d.size);
 		if (ret) {
 			snprintf(msg, cap, "%s: %s", in[j].path, why(ret));
@@ -411,9 +505,23 @@ static int run_loadable(const void *lf, size_t size, const char *device,
 	}
 	out->n = out->io.n_outputs;
 	for (i = 0; i < out->io.n_outputs; i++) {
+		struct vpuxc_io iox = out->io.outputs[i];
+		struct vpux_shape sh;
+		unsigned int k;
+
 		vpux_network_output(net, i, &d);
-		ret = vpuxc_io_from_device(&out->io.outputs[i],
-					   vpux_buffer_map(ob[i]), d.size,
+		/* a dynamic output: its bound shape, a dense prefix */
+		if (ni.num_symbols) {
+			ret = vpux_request_output_shape(req, i, &sh);
+			if (ret || sh.rank != iox.rank) {
+				snprintf(msg, cap, "output %u: shape: %s", i,
+					 ret ? why(ret) : "rank differs");
+				goto out;
+			}
+			for (k = 0; k < sh.rank; k++)
+				iox.dims[k] = (int64_t)sh.d[k];
+		}
+		ret = vpuxc_io_from_device(&iox, vpux_buffer_map(ob[i]), d.size,
 					   &out->t[i]);
 		if (ret) {
 			snprintf(msg, cap, "%s", why(ret));
@@ -822,10 +930,14 @@ static int cmd_compile(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "fold", required_argument, NULL, 'f' },
 		{ "no-cmx", no_argument, NULL, 'c' },
+		{ "symbol-bounds", required_argument, NULL, 'S' },
+		{ "tile", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vpuxc_options o = { .report = 0 };
+	char *end;
+	long tv;
 	struct vpuxc_result r;
 	struct vpuxc_recipe rc;
 	struct named fold[MAX_INPUTS];
@@ -854,6 +966,21 @@ static int cmd_compile(int argc, char **argv)
 			break;
 		case 'c':
 			o.no_cmx = 1;
+			break;
+		case 'S':
+			if (add_bounds(optarg)) {
+				free_named(fold, nfold);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'T':
+			tv = strtol(optarg, &end, 10);
+			if (*end || end == optarg || tv < 1 || tv > 65535) {
+				err("--tile '%s': 1..65535 expected", optarg);
+				free_named(fold, nfold);
+				return EXIT_USAGE;
+			}
+			g_tile = (unsigned int)tv;
 			break;
 		case 'f':
 			if (nfold == MAX_INPUTS) {
@@ -893,6 +1020,7 @@ static int cmd_compile(int argc, char **argv)
 		return ret;
 	}
 	memset(&rc, 0, sizeof(rc));
+	with_bounds(&o);
 	ret = compile_model(argv[optind], fold, nfold, 1, &o, &r, &rc, prefix,
 			    msg, sizeof(msg));
 	free_named(fold, nfold);
@@ -938,9 +1066,11 @@ static int cmd_run(int argc, char **argv)
 		{ "output-dir", required_argument, NULL, 'O' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "symbol-bounds", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct vpuxc_options copts = { .report = 0 };
 	struct named in[MAX_INPUTS];
 	const char *dir = NULL, *device = "inproc", *model;
 	char devbuf[32];
@@ -974,6 +1104,12 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'O':
 			dir = optarg;
+			break;
+		case 'S':
+			if (add_bounds(optarg)) {
+				free_named(in, nin);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'd':
 			device = vpux_cli_device(optarg, devbuf, sizeof(devbuf));
@@ -1026,7 +1162,8 @@ static int cmd_run(int argc, char **argv)
 		if (!is_elf(lf, size)) {	/* an ONNX model: compile it */
 			free(lf);
 			lf = NULL;
-			ret = compile_model(model, in, nin, 0, NULL, &r, &rc, "",
+			with_bounds(&copts);
+			ret = compile_model(model, in, nin, 0, &copts, &r, &rc, "",
 					    msg, sizeof(msg));
 			if (ret) {
 				err("%s: %s", model, msg);
@@ -1208,6 +1345,7 @@ static int test_set(const char *dir, const char *set, const char *device,
 	struct named in[MAX_INPUTS];
 	struct vpuxc_tensor ref;
 	struct vpuxc_model *m = NULL;
+	struct vpuxc_options copts = { .report = 0 };
 	struct vpuxc_result r;
 	struct vpuxc_recipe rc;
 	struct run_out out;
@@ -1261,7 +1399,8 @@ static int test_set(const char *dir, const char *set, const char *device,
 		}
 		in[i].used = 1;
 	}
-	ret = vpuxc_compile(m, NULL, &r);
+	with_bounds(&copts);
+	ret = vpuxc_compile(m, &copts, &r);
 	if (ret == VPUX_E_UNSUPPORTED) {
 		/* not on the NPU whole: NPU parts and CPU functions */
 		snprintf(msg, sizeof(msg), "%s", why(ret));
@@ -1375,6 +1514,7 @@ static int cmd_test(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "symbol-bounds", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1397,6 +1537,10 @@ static int cmd_test(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'S':
+			if (add_bounds(optarg))
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
