@@ -160,8 +160,8 @@ CHECK_STEPS += onnx-node-check
 
 # the test models of compiler/models (both formats, onnxruntime references);
 # the models with dynamic axes (dyn_*) need their bounds: onnx-dyn-check
-ONNX_MODEL_DIRS = $(filter-out %/dyn_mlp,$(sort $(patsubst %/model.onnx,%,$(wildcard $(SRCTOP)/compiler/models/*/model.onnx))))
-# dyn_mlp: [tokens, 64] -> [tokens, 16], one data set per token count
+ONNX_MODEL_DIRS = $(filter-out %/dyn_mlp %/dyn_mlp_qop,$(sort $(patsubst %/model.onnx,%,$(wildcard $(SRCTOP)/compiler/models/*/model.onnx))))
+# dyn_mlp(_qop): [tokens, 64] -> [tokens, 16], a data set per token count
 ONNX_DYN_BOUNDS := tokens=1..64
 
 # (mixed_qdq runs as a recipe: its CPU functions from the build tree)
@@ -179,7 +179,8 @@ CHECK_STEPS += onnx-models-check
 onnx-dyn-check: $(VPUX_ONNX)
 	@mkdir -p $(B)/compiler
 	@$(VPUX_ONNX) test --symbol-bounds $(ONNX_DYN_BOUNDS) \
-		$(SRCTOP)/compiler/models/dyn_mlp >$(B)/compiler/onnx-dyn-check.tap; \
+		$(SRCTOP)/compiler/models/dyn_mlp $(SRCTOP)/compiler/models/dyn_mlp_qop \
+		>$(B)/compiler/onnx-dyn-check.tap; \
 		rc=$$?; cat $(B)/compiler/onnx-dyn-check.tap; exit $$rc
 CHECK_STEPS += onnx-dyn-check
 
@@ -250,7 +251,7 @@ CHECK_STEPS += compiler-fuzz-smoke
 VM_EXTRA_BINS += $(VPUX_ONNX)
 VM_DATA_DIRS += $(wildcard $(addprefix $(ONNX_NODE_DIR)/,$(ONNX_NODE_TESTS)))
 # and a subset of the test models, one per family (tests.list)
-ONNX_VM_MODELS := lenet_qdq mobilenet_qop resnet_qop mlp_qdq dyn_mlp
+ONNX_VM_MODELS := lenet_qdq mobilenet_qop resnet_qop mlp_qdq dyn_mlp dyn_mlp_qop
 VM_DATA_DIRS += $(addprefix $(SRCTOP)/compiler/models/,$(ONNX_VM_MODELS))
 # the partitioned model runs as a recipe: its CPU library rides along in
 # /vpux/bin (VPUX_CPU_LIBRARY_PATH in tests.list)

@@ -178,13 +178,18 @@ def mixed(b, variant):
 def dyn_mlp(b, variant):
     """A token-wise MLP block over a dynamic number of tokens: [tokens, 64]
     -> [tokens, 16], tokens a dim_param (Documentation/compiler.rst,
-    "Dynamic axes"): fc1 (ReLU), fc2, a residual Add of the input, fc3."""
+    "Dynamic axes"): fc1 (ReLU), fc2, a residual Add of the input, fc3.
+    QOperator: bias-free QLinearMatMul, as the mlp family's."""
     rng = np.random.default_rng(7007)
+    qop = variant == "qop"
     x = b.input("input", ["tokens", 64], (-3.0, 3.0))
-    h = b.gemm(x, "fc1", he(rng, 128, 64), bias(rng, 128), act="relu")
-    h = b.gemm(h, "fc2", 0.5 * he(rng, 64, 128), bias(rng, 64))
+    w1, b1 = he(rng, 128, 64), bias(rng, 128)
+    w2, b2 = 0.5 * he(rng, 64, 128), bias(rng, 64)
+    w3, b3 = he(rng, 16, 64), bias(rng, 16)
+    h = b.gemm(x, "fc1", w1, None if qop else b1, act="relu")
+    h = b.gemm(h, "fc2", w2, None if qop else b2)
     h = b.add(x, h, "residual")
-    return b.gemm(h, "fc3", he(rng, 16, 64), bias(rng, 16))
+    return b.gemm(h, "fc3", w3, None if qop else b3)
 
 
 # dyn_mlp's test sizes: min, a tail-only tile, one exact tile, a tile and
@@ -192,18 +197,19 @@ def dyn_mlp(b, variant):
 DYN_TOKENS = [1, 15, 16, 17, 45, 64]
 
 
-def generate_dyn(report):
-    """dyn_mlp: one model, test sets of different token counts."""
-    name = "dyn_mlp"
+def generate_dyn(report, variant="qdq"):
+    """dyn_mlp(_qop): one model, test sets of different token counts."""
+    name = "dyn_mlp" if variant == "qdq" else "dyn_mlp_qop"
+    opts = options("mlp", variant)
     rng = np.random.default_rng(100)
     calib = [np.clip(rng.standard_normal((t, 64)), -3, 3).astype(np.float32)
              for t in (64, 33, 8, 64)] * 8
     rng = np.random.default_rng(200)
     tests = [np.clip(rng.standard_normal((t, 64)), -3, 3).astype(np.float32) for t in DYN_TOKENS]
     out_shape = ["tokens", 16]
-    fmodel, ranges = qbuild.calibrate(lambda b: dyn_mlp(b, "qdq"), name, calib, out_shape)
-    b = Builder(name, "qdq", ranges, **OPTIONS["qdq"])
-    model = b.finish(dyn_mlp(b, "qdq"), out_shape=out_shape)
+    fmodel, ranges = qbuild.calibrate(lambda b: dyn_mlp(b, variant), name, calib, out_shape)
+    b = Builder(name, variant, ranges, **opts)
+    model = b.finish(dyn_mlp(b, variant), out_shape=out_shape)
     d = os.path.join(HERE, name)
     os.makedirs(d, exist_ok=True)
     mpath = os.path.join(d, "model.onnx")
@@ -220,7 +226,10 @@ def generate_dyn(report):
     err = max(float(np.abs(q - f).max()) for q, f in zip(qout, fout)) / span
     nbytes = os.path.getsize(mpath)
     ops = sorted({n.op_type for n in model.graph.node})
-    report.append(f"{name}: {nbytes} bytes, activations int8, weights int8 per-channel, "
+    act = np.dtype(opts["act"]).name
+    w = ("%s%s %s" % (np.dtype(opts["wtype"]).name, " (7-bit)" if opts.get("reduce_range") else "",
+                       "per-channel" if opts["per_channel"] else "per-tensor"))
+    report.append(f"{name}: {nbytes} bytes, activations {act}, weights {w}, "
                   f"tokens {','.join(str(t) for t in DYN_TOKENS)}")
     report.append(f"  ops: {' '.join(ops)}")
     report.append(f"  output vs float model: max |diff| {100 * err:.2f}% of the output range")
@@ -248,7 +257,7 @@ OUT_SHAPE = {f: [1, 10] for f in FAMILIES}
 # 800 kB activations; the formats are covered by the others) only as
 # QDQ, with one test input (600 kB); mixed (an NPU/CPU recipe) only as QDQ
 MODELS = [f"{f}_{v}" for f in ("lenet", "resnet", "mobilenet", "mlp") for v in ("qdq", "qop")] + \
-    ["resnet18_qdq", "mixed_qdq", "dyn_mlp"]
+    ["resnet18_qdq", "mixed_qdq", "dyn_mlp", "dyn_mlp_qop"]
 BIG = {"resnet18"}
 # format -> family -> Builder options
 OPTIONS = {
@@ -325,8 +334,8 @@ def main():
     names = sys.argv[1:] or MODELS
     report = []
     for n in names:
-        if n == "dyn_mlp":
-            generate_dyn(report)
+        if n in ("dyn_mlp", "dyn_mlp_qop"):
+            generate_dyn(report, "qdq" if n == "dyn_mlp" else "qop")
             continue
         family, variant = n.rsplit("_", 1)
         generate(family, variant, report)
