@@ -8,6 +8,9 @@
  *	bench_compiler [--runs N] [MODEL_DIR...]
  *
  * Without directories: every SRCTOP/compiler/models/NAME/model.onnx.
+ * A model with dim_params (dyn_mlp) is compiled with each bounded to
+ * 1..DYN_MAX and run at DYN_MAX, then at the other sizes of dyn_sizes:
+ * one line per size, from the same loaded network.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -17,6 +20,9 @@
 
 #include "vpux.h"
 #include "vpux_compiler.h"
+
+#define DYN_MAX 64
+static const unsigned int dyn_sizes[] = { DYN_MAX, 1, 16, 17 };
 
 static double now_ms(void)
 {
@@ -51,6 +57,10 @@ static int bench_one(const char *dir, int runs)
 	char path[4096];
 	double tc[16], tl[64];
 	struct vpuxc_options o = { .report = 1 };
+	struct vpuxc_symbol_bounds b[16];
+	struct vpux_network_info info;
+	unsigned int nsym = 0, sz, nsz = 1;
+	const char *name = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
 	struct vpuxc_result r;
 	struct vpux_device *dev = NULL;
 	struct vpux_network *net = NULL;
@@ -67,6 +77,13 @@ static int bench_one(const char *dir, int runs)
 
 		ret = vpuxc_import_file(path, &m);
 		if (!ret) {
+			for (nsym = 0; nsym < 16 && vpuxc_model_dim_param(m, nsym); nsym++) {
+				b[nsym].name = vpuxc_model_dim_param(m, nsym);
+				b[nsym].min = 1;
+				b[nsym].max = DYN_MAX;
+			}
+			o.bounds = b;
+			o.n_bounds = nsym;
 			ret = vpuxc_compile(m, &o, &r);
 			vpuxc_model_free(m);
 		}
@@ -107,21 +124,39 @@ static int bench_one(const char *dir, int runs)
 		ret = i < ni ? vpux_request_bind_input(req, i, buf[i], 0) :
 		      vpux_request_bind_output(req, i - ni, buf[i], 0);
 	}
-	for (c = 0; !ret && c < runs + 1; c++) {
-		double t0 = now_ms();
+	ret = ret ? ret : vpux_network_query(net, &info);
+	if (!ret && info.num_symbols)
+		nsz = sizeof(dyn_sizes) / sizeof(dyn_sizes[0]);
+	for (sz = 0; !ret && sz < nsz; sz++) {
+		struct vpux_symbol_info si;
+		char label[64];
+		double lat, scale = info.num_symbols ?
+			     (double)dyn_sizes[sz] / DYN_MAX : 1.0;
 
-		ret = vpux_request_submit(req);
-		ret = ret ? ret : vpux_request_wait(req, 120000);
-		if (c)
-			tl[c - 1] = now_ms() - t0;
-	}
-	if (!ret) {
-		double lat = median(tl, runs);
+		for (c = 0; !ret && c < runs + 1; c++) {
+			double t0 = now_ms();
 
+			for (i = 0; !ret && i < info.num_symbols; i++) {
+				ret = vpux_network_symbol(net, i, &si);
+				ret = ret ? ret : vpux_request_set_symbol(req, si.name,
+									  dyn_sizes[sz]);
+			}
+			ret = ret ? ret : vpux_request_submit(req);
+			ret = ret ? ret : vpux_request_wait(req, 120000);
+			if (c)
+				tl[c - 1] = now_ms() - t0;
+		}
+		if (ret)
+			break;
+		lat = median(tl, runs);
+		if (info.num_symbols)	/* the report's MACs are at max */
+			snprintf(label, sizeof(label), "%.12s@%u", name,
+				 dyn_sizes[sz]);
+		else
+			snprintf(label, sizeof(label), "%s", name);
 		printf("%-16s compile %7.2f ms  in-process %8.2f ms  %8.1f MMAC  %6.2f GMAC/s  %7zu-byte loadable\n",
-		       strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir,
-		       median(tc, 5), lat, macs / 1e6, macs / lat / 1e6,
-		       r.size);
+		       label, median(tc, 5), lat, macs * scale / 1e6,
+		       macs * scale / lat / 1e6, r.size);
 	}
 out:
 	if (ret)
