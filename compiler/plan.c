@@ -570,17 +570,6 @@ static int dyn_dma(struct pctx *c, uint32_t i, int sym)
 	return ret ? ret : patch(c, LF_DMA, "len", DLA_EXPR_LEN, tb);
 }
 
-static uint32_t fnv1a(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++) {
-		h ^= (uint8_t)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
 int vc_plan(struct qprog *p, struct lf_image *img)
 {
 	struct pctx c;
@@ -658,7 +647,7 @@ int vc_plan(struct qprog *p, struct lf_image *img)
 		s->kind = VPUX_LF_SYM_AXIS;
 		s->min = p->syms.min[i];
 		s->max = p->syms.max[i];
-		s->hash = fnv1a(s->name);
+		s->hash = lf_fnv1a(s->name);
 		s->width = 8;
 	}
 	for (i = 0; i < img->n_tensors; i++) {

@@ -1189,7 +1189,7 @@ static int stmt_symbol(struct st *s, struct tok *t, int n)
 	y->kind = kind;
 	y->min = lo;
 	y->max = hi;
-	y->hash = vasm_sym_hash(y->name);
+	y->hash = lf_fnv1a(y->name);
 	y->width = width;
 	return 0;
 }

@@ -72,9 +72,6 @@ extern const struct vasm_expr_op vasm_expr_ops[];
 /* idx, off, len: the loop values (DLA_EXPR_IDX/OFF/LEN), NULL-terminated */
 extern const struct vasm_name vasm_loop_values[];
 
-/* FNV-1a (32-bit) of @name's bytes: struct vpux_lf_symbol.hash */
-uint32_t vasm_sym_hash(const char *name);
-
 /*
  * @t with every dynamic dim replaced by its symbol's max (@syms), the
  * shape buffers and extents are laid out for. 0, or -1 when a dynamic

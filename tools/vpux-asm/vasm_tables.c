@@ -172,15 +172,6 @@ const struct vasm_name vasm_loop_values[] = {
 	{ NULL, 0 }
 };
 
-uint32_t vasm_sym_hash(const char *name)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *name; name++)
-		h = (h ^ (uint8_t)*name) * 16777619u;
-	return h;
-}
-
 int vasm_tensor_at_max(const struct vpux_lf_tensor *t,
 		       const struct vpux_lf_symbol *syms, uint32_t n_syms,
 		       struct vpux_lf_tensor *out)

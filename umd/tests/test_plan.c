@@ -62,7 +62,7 @@ static void test_symbols(void)
 	expect(VPUX_E_FORMAT, "field reserved", "symbol reserved field");
 	M.img.n_symbols = 17;
 	expect(VPUX_E_FORMAT, "17 symbols, at most 16", "more than 16 symbols");
-	tap_check(lf_fnv1a("tokens") == 0x4a9a8ad1u || 1,
+	tap_check(lf_fnv1a("tokens") == 0xfcebc453u,
 		  "FNV-1a of 'tokens' is 0x%08x", lf_fnv1a("tokens"));
 	tap_check(lf_fnv1a("") == 2166136261u && lf_fnv1a("a") == 0xe40c292cu,
 		  "FNV-1a: the offset basis for '', 0xe40c292c for 'a'");
