@@ -574,8 +574,13 @@ static int dla_user_prepare(struct dla_user_dev *d, struct dla_user_task *t)
 	return dla_task_prepare(d->engine, t, t->mem, size, &t->task);
 }
 
-int dla_user_check(struct dla_user_dev *d, const struct dla_user_buf *list,
-		   unsigned int n)
+/*
+ * A task over the @n entries of @list, prepared (validated and built):
+ * 0 with *@out set, or the core's negative error (nothing left allocated).
+ */
+static int dla_user_task_new(struct dla_user_dev *d,
+			     const struct dla_user_buf *list, unsigned int n,
+			     struct dla_user_task **out)
 {
 	struct dla_user_task *t;
 	int ret;
@@ -588,9 +593,26 @@ int dla_user_check(struct dla_user_dev *d, const struct dla_user_buf *list,
 	t->n = n;
 	memcpy(t->list, list, n * sizeof(*list));
 	ret = dla_user_prepare(d, t);
+	if (ret) {
+		free(t->mem);
+		free(t);
+		return ret;
+	}
+	*out = t;
+	return 0;
+}
+
+int dla_user_check(struct dla_user_dev *d, const struct dla_user_buf *list,
+		   unsigned int n)
+{
+	struct dla_user_task *t;
+	int ret = dla_user_task_new(d, list, n, &t);
+
+	if (ret)
+		return ret;
 	free(t->mem);
 	free(t);
-	return ret;
+	return 0;
 }
 
 int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
@@ -599,22 +621,12 @@ int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 	struct dla_user_task *t;
 	int handle, ret;
 
-	if (!d || !list || !n || n > DLA_MAX_ADDR_ENTRIES)
-		return -DLA_ERR_INVAL;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return -DLA_ERR_BUSY;
-	t->n = n;
+	/* a bad task is refused here, whether the core has room or not */
+	ret = dla_user_task_new(d, list, n, &t);
+	if (ret)
+		return ret;
 	t->ctx = ctx;
 	t->prio = prio;
-	memcpy(t->list, list, n * sizeof(*list));
-	/* a bad task is refused here, whether the core has room or not */
-	ret = dla_user_prepare(d, t);
-	if (ret) {
-		free(t->mem);
-		free(t);
-		return ret;
-	}
 	pthread_mutex_lock(&d->lock);
 	handle = dla_user_new_handle(d, t);
 	if (handle < 0) {
