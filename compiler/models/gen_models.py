@@ -192,6 +192,36 @@ def dyn_mlp(b, variant):
     return b.gemm(h, "fc3", w3, None if qop else b3)
 
 
+def save_model(name, model, fmodel, tests):
+    """Write @model and its test sets (inputs, onnxruntime's outputs) to
+    models/NAME; return its path, the quantized outputs, the float model's
+    and their largest difference as a fraction of the output range."""
+    d = os.path.join(HERE, name)
+    os.makedirs(d, exist_ok=True)
+    mpath = os.path.join(d, "model.onnx")
+    qbuild.onnx.save(model, mpath)
+    for i, x in enumerate(tests):
+        sd = os.path.join(d, f"test_data_set_{i}")
+        os.makedirs(sd, exist_ok=True)
+        qbuild.write_pb(os.path.join(sd, "input_0.pb"), x, "input")
+    qbuild.ort_run_dir(mpath, d)
+    # quantized vs float, on the test inputs
+    qout = [qbuild.read_pb(os.path.join(d, f"test_data_set_{i}", "output_0.pb"))[0]
+            for i in range(len(tests))]
+    fout = [r["output"] for r in qbuild.ort_run(fmodel, tests)]
+    span = max(float(np.abs(f).max()) for f in fout)
+    err = max(float(np.abs(q - f).max()) for q, f in zip(qout, fout)) / span
+    return mpath, qout, fout, err
+
+
+def describe(mpath, model, opts):
+    """The report's facts of a model: bytes, activation type, weights, ops."""
+    act = np.dtype(opts["act"]).name
+    w = ("%s%s %s" % (np.dtype(opts["wtype"]).name, " (7-bit)" if opts.get("reduce_range") else "",
+                       "per-channel" if opts["per_channel"] else "per-tensor"))
+    return os.path.getsize(mpath), act, w, sorted({n.op_type for n in model.graph.node})
+
+
 # dyn_mlp's test sizes: min, a tail-only tile, one exact tile, a tile and
 # a tail of one, tiles and a tail, max (tile 16 of tokens = 1..64)
 DYN_TOKENS = [1, 15, 16, 17, 45, 64]
@@ -210,25 +240,8 @@ def generate_dyn(report, variant="qdq"):
     fmodel, ranges = qbuild.calibrate(lambda b: dyn_mlp(b, variant), name, calib, out_shape)
     b = Builder(name, variant, ranges, **opts)
     model = b.finish(dyn_mlp(b, variant), out_shape=out_shape)
-    d = os.path.join(HERE, name)
-    os.makedirs(d, exist_ok=True)
-    mpath = os.path.join(d, "model.onnx")
-    qbuild.onnx.save(model, mpath)
-    for i, x in enumerate(tests):
-        sd = os.path.join(d, f"test_data_set_{i}")
-        os.makedirs(sd, exist_ok=True)
-        qbuild.write_pb(os.path.join(sd, "input_0.pb"), x, "input")
-    qbuild.ort_run_dir(mpath, d)
-    qout = [qbuild.read_pb(os.path.join(d, f"test_data_set_{i}", "output_0.pb"))[0]
-            for i in range(len(tests))]
-    fout = [r["output"] for r in qbuild.ort_run(fmodel, tests)]
-    span = max(float(np.abs(f).max()) for f in fout)
-    err = max(float(np.abs(q - f).max()) for q, f in zip(qout, fout)) / span
-    nbytes = os.path.getsize(mpath)
-    ops = sorted({n.op_type for n in model.graph.node})
-    act = np.dtype(opts["act"]).name
-    w = ("%s%s %s" % (np.dtype(opts["wtype"]).name, " (7-bit)" if opts.get("reduce_range") else "",
-                       "per-channel" if opts["per_channel"] else "per-tensor"))
+    mpath, qout, fout, err = save_model(name, model, fmodel, tests)
+    nbytes, act, w, ops = describe(mpath, model, opts)
     report.append(f"{name}: {nbytes} bytes, activations {act}, weights {w}, "
                   f"tokens {','.join(str(t) for t in DYN_TOKENS)}")
     report.append(f"  ops: {' '.join(ops)}")
@@ -290,32 +303,14 @@ def generate(family, variant, report):
     b = Builder(name, variant, ranges, **opts)
     model = b.finish(fam(b), out_shape=OUT_SHAPE[family])
 
-    d = os.path.join(HERE, name)
-    os.makedirs(d, exist_ok=True)
-    mpath = os.path.join(d, "model.onnx")
-    qbuild.onnx.save(model, mpath)
-    for i, x in enumerate(tests):
-        sd = os.path.join(d, f"test_data_set_{i}")
-        os.makedirs(sd, exist_ok=True)
-        qbuild.write_pb(os.path.join(sd, "input_0.pb"), x, "input")
-    qbuild.ort_run_dir(mpath, d)
-
-    # quantized vs float, on the test inputs
-    qout = [qbuild.read_pb(os.path.join(d, f"test_data_set_{i}", "output_0.pb"))[0] for i in range(n_test)]
-    fout = [r["output"] for r in qbuild.ort_run(fmodel, tests)]
-    span = max(float(np.abs(f).max()) for f in fout)
-    err = max(float(np.abs(q - f).max()) for q, f in zip(qout, fout)) / span
+    mpath, qout, fout, err = save_model(name, model, fmodel, tests)
     agree = sum(int(q.argmax() == f.argmax()) for q, f in zip(qout, fout))
 
     # saturation, on inputs the calibration did not see
     sb = Builder(name, variant, ranges, stats=True, **opts)
     sm = sb.finish(fam(sb), out_shape=OUT_SHAPE[family])
     rows = qbuild.saturation(sb, qbuild.ort_run(sm, inputs(family, N_VALID // 4 if big else N_VALID, 300) + tests))
-    nbytes = os.path.getsize(mpath)
-    ops = sorted({n.op_type for n in model.graph.node})
-    act = np.dtype(opts["act"]).name
-    w = ("%s%s %s" % (np.dtype(opts["wtype"]).name, " (7-bit)" if opts.get("reduce_range") else "",
-                       "per-channel" if opts["per_channel"] else "per-tensor"))
+    nbytes, act, w, ops = describe(mpath, model, opts)
     report.append(f"{name}: {nbytes} bytes, activations {act}, weights {w}")
     report.append(f"  ops: {' '.join(ops)}")
     report.append(f"  output vs float model: max |diff| {100 * err:.2f}% of the output range, "
