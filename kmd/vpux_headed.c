@@ -198,6 +198,19 @@ static void vpux_headed_shm_reset(struct vpux_headed *h)
 }
 
 /*
+ * The host's interrupt mask of a headed device: the engines interrupt the
+ * firmware, the firmware the host. Not part of vpux_headed_boot(): a
+ * runtime resume boots with the line masked and restores the mask only
+ * once the handler looks at the device again (vpux_pm.c); unmasked, the
+ * booting firmware's interrupt would find the handler ignoring a device
+ * it still counts as powered off.
+ */
+static void vpux_headed_unmask(struct vpux_device *vdev)
+{
+	vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, VPUX_IRQ_MC | VPUX_IRQ_CMX_CLEAR);
+}
+
+/*
  * Reset the management core, load the image into its RAM, start it and
  * wait until it says READY. Sleeps; the core must not be running jobs.
  */
@@ -211,8 +224,6 @@ static int vpux_headed_boot(struct vpux_device *vdev)
 	int ret;
 
 	vpux_reg_write(vdev, VPUX_REG_MC_CTRL, 0);
-	/* the engines interrupt the firmware, the firmware the host */
-	vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, VPUX_IRQ_MC | VPUX_IRQ_CMX_CLEAR);
 	vpux_headed_shm_reset(h);
 	vpux_reg_write(vdev, VPUX_REG_MC_MEM_ADDR, 0);
 	for (off = 0; off < fw->size; off += 4) {
@@ -304,6 +315,7 @@ static void vpux_headed_recover(struct work_struct *work)
 	int ret;
 
 	vpux_sched_signal_done(vdev);
+	vpux_headed_unmask(vdev);
 	ret = vpux_headed_boot(vdev);
 	spin_lock_irqsave(&vdev->fw.lock, flags);
 	if (!ret && !vdev->dead) {
@@ -361,6 +373,7 @@ int vpux_headed_init(struct vpux_device *vdev)
 	h->progress = (void *)h->shm + VPUX_SHM_PROG_OFF;
 	h->log = (void *)h->shm + VPUX_SHM_LOG_OFF;
 
+	vpux_headed_unmask(vdev);
 	ret = vpux_headed_boot(vdev);
 	if (ret)
 		goto err_release;
@@ -413,8 +426,10 @@ void vpux_headed_power_down(struct vpux_device *vdev)
  * @vdev: the device, powered on, no job started yet (vpux_pm.c)
  *
  * The power-off cleared the management core's RAM: the image kept for
- * reloads is loaded again. A firmware that does not boot fails the jobs
- * from then on, as a failed reload does.
+ * reloads is loaded again, the host's interrupt still masked (the
+ * power-off cleared IRQ_MASK; runtime_resume restores it together with
+ * clearing pm.off). A firmware that does not boot fails the jobs from
+ * then on, as a failed reload does.
  *
  * Return: 0 or a negative errno.
  */
