@@ -281,6 +281,7 @@ $(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) \
+		-DVASM_WEIGHTS_MAX='(64ull << 20)' \
 		-I$(SRCTOP)/tools/vpux-asm -o $@ $< $(VASM_SRCS) \
 		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
 		$(REF_SRCS) -lelf -lz

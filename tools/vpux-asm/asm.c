@@ -196,8 +196,19 @@ static int region_of(struct st *s, const struct tok *t, const char *v,
 	return 0;
 }
 
+/*
+ * The largest weights region vpux-asm builds: the loadable's limit. The
+ * fuzz build (umd/umd.mk) lowers it, so that a valid but huge tensor does
+ * not exceed the fuzzer's memory limit.
+ */
+#ifndef VASM_WEIGHTS_MAX
+#define VASM_WEIGHTS_MAX VPUX_LF_REGION_MAX
+#endif
+
 static uint8_t *wspace(struct st *s, uint64_t end)
 {
+	if (end > VASM_WEIGHTS_MAX)
+		return NULL;
 	if (end > s->wcap) {
 		uint64_t c = s->wcap ? s->wcap : 4096;
 		uint8_t *p;
@@ -557,6 +568,11 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 		tt->offset = (*end + 63) & ~63ull;
 	}
 	if (VPUX_LF_REGION_KIND(region) == VPUX_LF_RK_WEIGHTS) {
+		if (tt->offset + tt->size > VASM_WEIGHTS_MAX)
+			return fail(s, t[0].col,
+				    "weights region would end at byte %llu, past %llu",
+				    (unsigned long long)(tt->offset + tt->size),
+				    (unsigned long long)VASM_WEIGHTS_MAX);
 		if (!wspace(s, tt->offset + tt->size))
 			return fail(s, t[0].col, "out of memory");
 	} else if (VPUX_LF_REGION_KIND(region) == VPUX_LF_RK_SCRATCH &&
