@@ -593,6 +593,31 @@ static void gem_close(int fd, __u32 handle)
 	outcome(S_GEM_CLOSE, ret, "close");
 }
 
+/*
+ * Wait (up to 10 s) for the NPU to be quiet: every engine idle and no op
+ * done over 20 ms. The jobs of a file closed with them in flight run on
+ * (postclose does not wait for them), and the first op of one of those
+ * on engine 0 would take an injection meant for the next scenario's job.
+ */
+static void wait_npu_quiet(void)
+{
+	char path[160], a[2048], b[2048];
+	int i;
+
+	if (dbg_path(minor, "engines", path, sizeof(path)))
+		return;
+	for (i = 0; i < 250; i++) {
+		if (read_str(path, a, sizeof(a)))
+			return;
+		usleep(20000);
+		if (read_str(path, b, sizeof(b)))
+			return;
+		if (!strcmp(a, b) && !strstr(b, "busy"))
+			return;
+	}
+	fail("the NPU is still busy 10 s after the last scenario");
+}
+
 static void mfault_arm(enum mfault mf)
 {
 	char buf[32];
@@ -600,6 +625,7 @@ static void mfault_arm(enum mfault mf)
 
 	if (mf == MF_NONE)
 		return;
+	wait_npu_quiet();
 	/* the first DMA op on engine 0 (the one a lone job gets) */
 	if (mf == MF_SLOW)
 		snprintf(buf, sizeof(buf), "slow 0 1 200");
