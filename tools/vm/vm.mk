@@ -12,7 +12,7 @@ VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(VPUX_REPLAY) \
 VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)" \
 	VPUX_DATA="$(VM_DATA_DIRS)" VPUX_FW=$(FW_BIN)
 
-.PHONY: check-debug debug-kernel fuzz-long
+.PHONY: check-debug check-debug-run debug-kernel fuzz-long fuzz-long-run
 
 # The VM suite on the stock kernel; per-command TAP in $(B)/vm.
 # The management core's image rides along (/lib/firmware/vpux/vpux_fw.bin).
@@ -25,13 +25,21 @@ $(SPLIT_KOS) &: $(shell git -C $(SRCTOP) ls-files Kbuild kmd firmware portabilit
 	@$(MAKE) -s module-split
 
 # The same suite on the debug kernel (KASAN, lockdep, kmemleak, ...).
-check-debug: deps firmware-image $(VM_BINS)
+# The packages first, in their own make: the flags of the libraries they
+# install (pkg-config) are read when a make starts.
+check-debug: deps
+	@$(MAKE) --no-print-directory check-debug-run
+
+check-debug-run: firmware-image $(VM_BINS)
 	@VPUX_BINS="$(VM_BINS)" VPUX_DATA="$(VM_DATA_DIRS)" VPUX_FW=$(FW_BIN) B=$(B) tools/vm/check-debug.sh
 
 # The coverage-guided ioctl fuzzer for 1,000,000 calls on the debug
 # kernel, with its coverage (not part of check; FUZZ_LONG_CALLS,
 # FUZZ_LONG_TIME, FUZZ_LONG_SEED override).
-fuzz-long: deps firmware-image $(VM_BINS)
+fuzz-long: deps
+	@$(MAKE) --no-print-directory fuzz-long-run
+
+fuzz-long-run: firmware-image $(VM_BINS)
 	@VPUX_BINS="$(VM_BINS)" VPUX_FW=$(FW_BIN) B=$(B) tools/vm/fuzz-long.sh
 
 # Build (or find cached) the debug kernel only.
