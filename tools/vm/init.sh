@@ -33,6 +33,10 @@ finish() {
 
 {
 	echo "##VPUX-BOOT $(uname -r)"
+	# what the kernel did to itself before any of ours was loaded (an
+	# early-boot report under TCG, say); the host judges what follows
+	echo "##VPUX-TAINTED-BOOT $(cat /proc/sys/kernel/tainted)"
+	echo "vpux-vm: booted, loading modules" >/dev/kmsg
 	for m in $(cat /lib/modules/load-order); do
 		insmod "/lib/modules/$m.ko" || echo "##VPUX-MODULE-FAIL $m"
 	done
