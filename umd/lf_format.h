@@ -61,6 +61,11 @@ struct vpux_lf_header {
 #define VPUX_LF_RK_OUTPUT		4u
 /* 1.1: the NPU's on-chip memory, index = CMX tile (not MMU-translated) */
 #define VPUX_LF_RK_CMX			5u
+/*
+ * 1.2: the request's symbol buffer (index 0), 8 * n_symbols bytes: u64
+ * little-endian slots, slot i = the value of symbol i. A DMA source only.
+ */
+#define VPUX_LF_RK_SYMBOLS		6u
 /* the CMX of target VPUX_TARGET_VPUX1 (Documentation/hw-model.rst) */
 #define VPUX_LF_CMX_TILES		4u
 #define VPUX_LF_CMX_TILE_SIZE		(256u * 1024u)

@@ -68,6 +68,8 @@ uint64_t lf_region_size(const struct lf_image *img, uint32_t region)
 		return idx ? 0 : img->hdr.scratch_size;
 	case VPUX_LF_RK_CMX:
 		return idx < VPUX_LF_CMX_TILES ? VPUX_LF_CMX_TILE_SIZE : 0;
+	case VPUX_LF_RK_SYMBOLS:
+		return idx ? 0 : (uint64_t)img->n_symbols * sizeof(uint64_t);
 	case VPUX_LF_RK_INPUT:
 	case VPUX_LF_RK_OUTPUT:
 		for (i = 0; i < img->n_tensors; i++)

@@ -207,12 +207,20 @@ static int check_tensors(const struct lf_image *img)
 		ret = check_dyn_dims(img, t, i);
 		if (ret)
 			return ret;
-		if (k < VPUX_LF_RK_WEIGHTS || k > VPUX_LF_RK_CMX ||
+		if (k < VPUX_LF_RK_WEIGHTS || k > VPUX_LF_RK_SYMBOLS ||
 		    (!io && !cmx && idx) ||
 		    (cmx && idx >= VPUX_LF_CMX_TILES) ||
 		    (k == VPUX_LF_RK_INPUT && idx >= img->hdr.num_inputs) ||
 		    (k == VPUX_LF_RK_OUTPUT && idx >= img->hdr.num_outputs))
 			return BAD(S, i, "region", "0x%x unknown", t->region);
+		if (k == VPUX_LF_RK_SYMBOLS && img->hdr.version_minor < 2)
+			return BAD(S, i, "region",
+				   "0x%x: the symbol buffer is a region from format 1.2 (the file is 1.%u)",
+				   t->region, img->hdr.version_minor);
+		if (k == VPUX_LF_RK_SYMBOLS && !img->n_symbols)
+			return BAD(S, i, "region",
+				   "0x%x: the symbol buffer of a network without symbols",
+				   t->region);
 		if ((t->flags & VPUX_LF_T_IO) && (!io || t->offset))
 			return BAD(S, i, "flags",
 				   "IO descriptor outside an I/O region or at an offset");
@@ -346,6 +354,11 @@ static int check_ref(const struct lf_image *img, unsigned int kind, uint32_t i,
 	if (wr && VPUX_LF_REGION_KIND(t->region) == VPUX_LF_RK_WEIGHTS)
 		return BAD(S, i, field, "writes tensor '%s' in the read-only weights",
 			   t->name);
+	if (VPUX_LF_REGION_KIND(t->region) == VPUX_LF_RK_SYMBOLS &&
+	    (kind != LF_DMA || wr))
+		return BAD(S, i, field,
+			   "tensor '%s' is in the symbol buffer: only a DMA source may read it",
+			   t->name);
 	return 0;
 }
 
@@ -398,7 +411,12 @@ static int check_dpu(const struct lf_image *img, uint32_t i,
 	return ret ? ret : check_ref(img, LF_DPU, i, "out", &o->out, e.out, 1);
 }
 
-/* A memref of the argument record: window in use, extent inside it. */
+/*
+ * A memref of the argument record: window in use, extent inside it. A
+ * dynamic one (is_static 0, format 1.2): dims are the upper bounds the
+ * extent is checked for; the actual u32[rank] dims are at window address
+ * dims_addr, 4-byte aligned and inside a set window (written when @wr).
+ */
 static int check_memref(const struct vpux_lf_shave *o, uint32_t i,
 			const struct vpux_memref *m, const char *field,
 			const struct lf_image *img, int wr)
@@ -407,11 +425,16 @@ static int check_memref(const struct vpux_lf_shave *o, uint32_t i,
 	uint32_t w = VPUX_WADDR_WINDOW(m->addr), d;
 	uint64_t bits, ext;
 	const struct vpux_lf_tensor *t;
+	char f2[32];
 
 	if (w >= VPUX_LF_MAX_WINDOWS || !o->windows[w].size)
 		return BAD(S, i, field, "window %u not set", w);
-	if (!m->is_static || m->rank < 1 || m->rank > VPUX_MEMREF_MAX_RANK)
-		return BAD(S, i, field, "not a static memref of rank 1..%u",
+	if (m->is_static > 1 || (!m->is_static && img->hdr.version_minor < 2))
+		return BAD(S, i, field,
+			   "is_static %u (1 static, 0 dynamic from format 1.2; the file is 1.%u)",
+			   m->is_static, img->hdr.version_minor);
+	if (m->rank < 1 || m->rank > VPUX_MEMREF_MAX_RANK)
+		return BAD(S, i, field, "rank %u not in 1..%u", m->rank,
 			   VPUX_MEMREF_MAX_RANK);
 	bits = lf_dt_bits(m->data_type);
 	if (!bits)
@@ -434,6 +457,29 @@ static int check_memref(const struct vpux_lf_shave *o, uint32_t i,
 	t = &img->tensors[o->windows[w].tensor];
 	if (wr && VPUX_LF_REGION_KIND(t->region) == VPUX_LF_RK_WEIGHTS)
 		return BAD(S, i, field, "writes tensor '%s' in the read-only weights",
+			   t->name);
+	snprintf(f2, sizeof(f2), "%s.dims_addr", field);
+	if (m->is_static) {
+		if (m->dims_addr)
+			return BAD(S, i, f2, "0x%x in a static memref (must be 0)",
+				   m->dims_addr);
+		return 0;
+	}
+	w = VPUX_WADDR_WINDOW(m->dims_addr);
+	if (w >= VPUX_LF_MAX_WINDOWS || !o->windows[w].size)
+		return BAD(S, i, f2, "0x%x: window %u not set", m->dims_addr, w);
+	if (m->dims_addr % 4)
+		return BAD(S, i, f2, "0x%x not 4-byte aligned", m->dims_addr);
+	if ((uint64_t)VPUX_WADDR_OFFSET(m->dims_addr) + 4u * m->rank >
+	    o->windows[w].size)
+		return BAD(S, i, f2,
+			   "%u dims (%u bytes) at offset %u of window %u (%u bytes)",
+			   m->rank, 4u * m->rank, VPUX_WADDR_OFFSET(m->dims_addr),
+			   w, o->windows[w].size);
+	t = &img->tensors[o->windows[w].tensor];
+	if (wr && VPUX_LF_REGION_KIND(t->region) == VPUX_LF_RK_WEIGHTS)
+		return BAD(S, i, f2,
+			   "the kernel writes the actual dims to tensor '%s' in the read-only weights",
 			   t->name);
 	return 0;
 }

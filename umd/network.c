@@ -244,8 +244,11 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 			       (unsigned long long)img->hdr.caps, info.target,
 			       (unsigned long long)info.caps);
 	net->n_slots = SLOT_IO + img->hdr.num_inputs + img->hdr.num_outputs;
-	/* a plan's symbol buffer: one past the fixed slots */
-	net->n_list = net->n_slots + (img->n_blocks ? 1 : 0);
+	/*
+	 * The symbol buffer, one past the fixed slots: a plan's, and that of
+	 * a static network with symbols (its symbols-region tensors)
+	 */
+	net->n_list = net->n_slots + (img->n_blocks || img->n_symbols ? 1 : 0);
 	if (!ret)
 		ret = check_limits(dev, img, net->n_list);
 	if (!ret) {

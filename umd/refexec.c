@@ -19,6 +19,8 @@ struct ref_ctx {
 	unsigned char *weights, *scratch;
 	unsigned char *cmx;	/* VPUX_LF_CMX_TILES tiles, one after another */
 	unsigned char **in, **out;
+	/* the symbol buffer: u64 little-endian slots */
+	unsigned char sym[VPUX_LF_MAX_SYMBOLS * 8];
 	/* SHAVE windows of the current op */
 	unsigned char *wbase[VPUX_LF_MAX_WINDOWS];
 	uint32_t wsize[VPUX_LF_MAX_WINDOWS];
@@ -46,6 +48,9 @@ static unsigned char *ptr(struct ref_ctx *c, const struct vpux_lf_ref *r)
 		break;
 	case VPUX_LF_RK_CMX:
 		base = c->cmx + (size_t)idx * VPUX_LF_CMX_TILE_SIZE;
+		break;
+	case VPUX_LF_RK_SYMBOLS:
+		base = c->sym;
 		break;
 	default:
 		base = c->out[idx];
@@ -265,6 +270,8 @@ int vpux_run_reference_sym(struct vpux_network *net, const uint64_t *sym,
 			smax[i] = (uint64_t)img->symbols[i].max;
 		sym = smax;
 	}
+	for (i = 0; i < img->n_symbols * 8u; i++)
+		c.sym[i] = (unsigned char)(sym[i / 8] >> (8 * (i % 8)));
 	if (!ret && img->n_blocks)
 		ret = run_plan(&c, sym);
 	else if (!ret)

@@ -24,6 +24,9 @@ static unsigned int slot_of(const struct lf_image *img, uint32_t region)
 		return SLOT_SCRATCH;
 	case VPUX_LF_RK_INPUT:
 		return SLOT_IO + idx;
+	case VPUX_LF_RK_SYMBOLS:
+		/* the request's symbol buffer: one past the fixed slots */
+		return SLOT_IO + img->hdr.num_inputs + img->hdr.num_outputs;
 	default:
 		return SLOT_IO + img->hdr.num_inputs + idx;
 	}
