@@ -189,9 +189,11 @@ static int region_of(struct st *s, const struct tok *t, const char *v,
 		*r = VPUX_LF_REGION(VPUX_LF_RK_OUTPUT, i);
 	else if (sscanf(v, "cmx%u", &i) == 1 && i < VPUX_LF_CMX_TILES)
 		*r = VPUX_LF_REGION(VPUX_LF_RK_CMX, i);
+	else if (!strcmp(v, "symbols"))
+		*r = VPUX_LF_REGION(VPUX_LF_RK_SYMBOLS, 0);
 	else
 		return fail(s, t->col,
-			    "unknown region '%s' (weights, scratch, inputN, outputN, cmx0..cmx%u)",
+			    "unknown region '%s' (weights, scratch, inputN, outputN, cmx0..cmx%u, symbols)",
 			    v, VPUX_LF_CMX_TILES - 1);
 	return 0;
 }
@@ -564,7 +566,7 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 				VPUX_LF_RK_SCRATCH ? &s->send : NULL;
 
 		if (!end)
-			return fail(s, t[0].col, "offset= needed in an I/O or CMX region");
+			return fail(s, t[0].col, "offset= needed in an I/O, CMX or symbols region");
 		tt->offset = (*end + 63) & ~63ull;
 	}
 	if (VPUX_LF_REGION_KIND(region) == VPUX_LF_RK_WEIGHTS) {
@@ -908,9 +910,9 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 	uint8_t args[VPUX_SHAVE_ARGS_MAX], params[VPUX_SHAVE_ARGS_MAX];
 	const struct vasm_field *pf, *f;
 	struct vpux_lf_shave *o;
-	struct vpux_lf_ref in = { 0 }, out = { 0 };
+	struct vpux_lf_ref in = { 0 }, out = { 0 }, dims[2] = { { 0 }, { 0 } };
 	uint32_t id, raw_size = 0;
-	int a, raw = 0, w;
+	int a, raw = 0, w, dcol[2] = { 0, 0 }, dwin[2] = { -1, -1 };
 
 	if (n < 2)
 		return fail(s, t[0].col, "expected a kernel name");
@@ -943,6 +945,11 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 		} else if (!raw && (!strcmp(k, "in") || !strcmp(k, "out"))) {
 			if (operand(s, &t[a], v, k[0] == 'i' ? &in : &out))
 				return -1;
+		} else if (!raw && (!strcmp(k, "in_dims") ||
+				    !strcmp(k, "out_dims"))) {
+			if (operand(s, &t[a], v, &dims[k[0] == 'o']))
+				return -1;
+			dcol[k[0] == 'o'] = t[a].col;
 		} else if (raw && sscanf(k, "win%d", &w) == 1 && w >= 0 &&
 			   w < (int)VPUX_LF_MAX_WINDOWS) {
 			if (operand(s, &t[a], v, &o->windows[w]))
@@ -971,20 +978,51 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 	if (!raw) {
 		struct vpux_lf_tensor ti, to;
 
+		const struct vpux_lf_ref *io[2] = { &in, &out };
+		int next = 2, i;
+
 		if (!in.size || !out.size)
 			return fail(s, t[0].col, "shave needs in= and out=");
 		o->windows[0] = in;
 		o->windows[1] = out;
+		/* a dynamic tensor: its actual dims at offset 0 of a window */
+		for (i = 0; i < 2; i++) {
+			const struct vpux_lf_tensor *x =
+				&s->img->tensors[io[i]->tensor];
+			const char *key = i ? "out_dims" : "in_dims";
+
+			if (!x->dyn_dims && dims[i].size)
+				return fail(s, dcol[i],
+					    "%s= given, but tensor '%s' has static dims",
+					    key, x->name);
+			if (!x->dyn_dims)
+				continue;
+			if (!dims[i].size)
+				return fail(s, t[0].col,
+					    "tensor '%s' has dynamic dims: %s=OP needed (its %u actual dims, u32 each)",
+					    x->name, key, x->rank);
+			if (dims[i].size != 4 * x->rank)
+				return fail(s, dcol[i],
+					    "%s: %u bytes, the %u dims of '%s' take %u",
+					    key, dims[i].size, x->rank, x->name,
+					    4 * x->rank);
+			o->windows[next] = dims[i];
+			dwin[i] = next++;
+		}
 		vasm_shave_args(id, at_max(s, in.tensor, &ti),
-				at_max(s, out.tensor, &to), params, args);
+				at_max(s, out.tensor, &to), dwin[0], dwin[1],
+				params, args);
 		raw_size = lf_kernel_args_size(id);
 	}
 	if (kargs_add(s, args, raw_size, &o->args_offset))
 		return fail(s, 1, "out of memory");
 	o->args_size = raw_size;
-	/* window 1 is written (the out memref), the others read */
+	/*
+	 * window 1 is written (the out memref), and so is the window of a
+	 * dynamic out memref's dims; the others are read
+	 */
 	for (w = 0; w < (int)VPUX_LF_MAX_WINDOWS; w++)
-		access(s, &o->windows[w], w == 1);
+		access(s, &o->windows[w], w == 1 || w == dwin[1]);
 	return 0;
 }
 

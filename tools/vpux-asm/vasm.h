@@ -48,11 +48,13 @@ const struct vasm_field *vasm_kernel_params(uint32_t kernel_id);
 /*
  * Build the argument record of @kernel_id: memref in = window 0 over
  * tensor @tin, memref out = window 1 over @tout, parameters from @params
- * (the args struct image, only the parameter part is used).
+ * (the args struct image, only the parameter part is used). @din/@dout:
+ * -1 for a static memref, else the window whose offset 0 holds the
+ * actual dims (a dynamic memref: is_static 0, dims the tensor's max).
  */
 void vasm_shave_args(uint32_t kernel_id, const struct vpux_lf_tensor *tin,
-		     const struct vpux_lf_tensor *tout, const uint8_t *params,
-		     uint8_t *args);
+		     const struct vpux_lf_tensor *tout, int din, int dout,
+		     const uint8_t *params, uint8_t *args);
 
 /* ---- dynamic shapes (Documentation/vpux-asm.rst, "Plans") ---- */
 

@@ -120,13 +120,14 @@ const struct vasm_field *vasm_kernel_params(uint32_t id)
 }
 
 static void memref(struct vpux_memref *m, uint32_t win,
-		   const struct vpux_lf_tensor *t)
+		   const struct vpux_lf_tensor *t, int dwin)
 {
 	uint32_t i;
 
 	memset(m, 0, sizeof(*m));
 	m->addr = VPUX_WADDR(win, 0);
-	m->is_static = 1;
+	m->is_static = dwin < 0;
+	m->dims_addr = dwin < 0 ? 0 : VPUX_WADDR((uint32_t)dwin, 0);
 	m->rank = t->rank;
 	m->data_type = t->data_type;	/* VPUX_DT_* = VPUX_SHAVE_DT_* */
 	m->dims_order = t->dims_order;
@@ -137,8 +138,8 @@ static void memref(struct vpux_memref *m, uint32_t win,
 }
 
 void vasm_shave_args(uint32_t kernel_id, const struct vpux_lf_tensor *tin,
-		     const struct vpux_lf_tensor *tout, const uint8_t *params,
-		     uint8_t *args)
+		     const struct vpux_lf_tensor *tout, int din, int dout,
+		     const uint8_t *params, uint8_t *args)
 {
 	uint32_t size = lf_kernel_args_size(kernel_id);
 	struct vpux_memref m[2];
@@ -146,8 +147,8 @@ void vasm_shave_args(uint32_t kernel_id, const struct vpux_lf_tensor *tin,
 	memset(args, 0, size);
 	if (size > sizeof(m))
 		memcpy(args + sizeof(m), params + sizeof(m), size - sizeof(m));
-	memref(&m[0], 0, tin);
-	memref(&m[1], 1, tout);
+	memref(&m[0], 0, tin, din);
+	memref(&m[1], 1, tout, dout);
 	memcpy(args, m, sizeof(m));
 }
 

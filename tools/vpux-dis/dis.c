@@ -29,14 +29,14 @@ static const struct lf_image *G;
 static void region_name(char *buf, size_t n, uint32_t r)
 {
 	static const char *const k[] = { "?", "weights", "scratch", "input",
-					 "output", "cmx" };
+					 "output", "cmx", "symbols" };
 	uint32_t kind = VPUX_LF_REGION_KIND(r);
 
 	if (kind == VPUX_LF_RK_INPUT || kind == VPUX_LF_RK_OUTPUT ||
 	    kind == VPUX_LF_RK_CMX)
 		snprintf(buf, n, "%s%u", k[kind], VPUX_LF_REGION_INDEX(r));
 	else
-		snprintf(buf, n, "%s", k[kind <= 4 ? kind : 0]);
+		snprintf(buf, n, "%s", k[kind <= VPUX_LF_RK_SYMBOLS ? kind : 0]);
 }
 
 /* SHAPE: a dynamic dim as $NAME */
@@ -192,27 +192,41 @@ static void print_dpu(FILE *f, const struct vpux_lf_dpu *o)
 	fputc('\n', f);
 }
 
-/* the high-level form if assembling it gives these exact args */
-static int shave_high_level(const struct vpux_lf_shave *o)
+/*
+ * The high-level form if assembling it gives these exact args: in and
+ * out in windows 0 and 1, then the dims window of each dynamic tensor
+ * (in_dims=, out_dims=, in that order) into @dwin, no other window.
+ */
+static int shave_high_level(const struct vpux_lf_shave *o, int *dwin)
 {
 	uint8_t args[VPUX_SHAVE_ARGS_MAX];
 	const struct vpux_lf_ref *w = o->windows;
 	struct vpux_lf_tensor ti, to;
-	unsigned int i;
+	unsigned int i, next = 2;
 
 	if (!w[0].size || !w[1].size || w[0].offset || w[1].offset ||
 	    w[0].size != G->tensors[w[0].tensor].size ||
 	    w[1].size != G->tensors[w[1].tensor].size)
 		return 0;
-	for (i = 2; i < VPUX_LF_MAX_WINDOWS; i++)
+	for (i = 0; i < 2; i++) {
+		const struct vpux_lf_tensor *x = &G->tensors[w[i].tensor];
+
+		dwin[i] = -1;
+		if (!x->dyn_dims)
+			continue;
+		if (w[next].size != 4 * x->rank)
+			return 0;
+		dwin[i] = (int)next++;
+	}
+	for (i = next; i < VPUX_LF_MAX_WINDOWS; i++)
 		if (w[i].size)
 			return 0;
 	vasm_tensor_at_max(&G->tensors[w[0].tensor], G->symbols, G->n_symbols,
 			   &ti);
 	vasm_tensor_at_max(&G->tensors[w[1].tensor], G->symbols, G->n_symbols,
 			   &to);
-	vasm_shave_args(o->kernel_id, &ti, &to, G->kargs + o->args_offset,
-			args);
+	vasm_shave_args(o->kernel_id, &ti, &to, dwin[0], dwin[1],
+			G->kargs + o->args_offset, args);
 	return !memcmp(args, G->kargs + o->args_offset, o->args_size);
 }
 
@@ -222,11 +236,16 @@ static void print_shave(FILE *f, const struct vpux_lf_shave *o)
 	const uint8_t *a = G->kargs + o->args_offset;
 	char key[8];
 	unsigned int i;
+	int dwin[2];
 
-	if (shave_high_level(o)) {
+	if (shave_high_level(o, dwin)) {
 		fprintf(f, "shave %s", vasm_name_of(vasm_kernels, o->kernel_id));
 		print_ref(f, "in", &o->windows[0]);
 		print_ref(f, "out", &o->windows[1]);
+		if (dwin[0] >= 0)
+			print_ref(f, "in_dims", &o->windows[dwin[0]]);
+		if (dwin[1] >= 0)
+			print_ref(f, "out_dims", &o->windows[dwin[1]]);
 		for (fl = vasm_kernel_params(o->kernel_id); fl->name; fl++)
 			print_field(f, fl, a);
 	} else {

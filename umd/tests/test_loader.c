@@ -202,6 +202,138 @@ static void test_semantic(void)
 
 /* ---- container rules, on bytes ---- */
 
+/*
+ * Format 1.2: the symbol-buffer region and dynamic SHAVE memrefs. A
+ * softmax over $rows x 16 whose actual dims are a record the DMAs fill
+ * (the row count from the symbol buffer) and the kernel reads (x) and
+ * writes (y).
+ */
+static const char *dyn =
+	"network d\n"
+	"symbol rows axis 1..64\n"
+	"input x i8 $rowsx16\n"
+	"output y i8 $rowsx16\n"
+	"tensor rv i32 1 region=symbols offset=0\n"
+	"tensor cc i32 1 region=weights fill=const:16\n"
+	"tensor xd i32 2\n"
+	"tensor yd i32 2\n"
+	"tensor wd i32 2 region=weights fill=const:4\n"
+	"dma src=rv dst=xd[0:4]\n"
+	"dma src=cc dst=xd[4:4]\n"
+	"shave softmax in=x out=y in_dims=xd out_dims=yd axis=1 "
+	"beta_scale=1073741824,-13 out_scale=1073741824,7\n";
+
+enum { D_X, D_Y, D_RV, D_CC, D_XD, D_YD, D_WD };
+
+static struct lf_image dimg;
+
+static void dfresh(void)
+{
+	if (dimg.tensors)
+		asm_free(&dimg);
+	if (asm_text("dyn", dyn, NULL, &dimg, stderr))
+		abort();
+}
+
+/* memref @k (0 in, 1 out) of the SHAVE op's record (the image owns it) */
+static struct vpux_memref *dmemref(unsigned int k)
+{
+	return (struct vpux_memref *)((uint8_t *)dimg.kargs +
+				      dimg.shave[0].args_offset) + k;
+}
+
+static void dexpect(const char *what, const char *what2, const char *name)
+{
+	int r = lf_validate(&dimg);
+
+	tap_check(r == VPUX_E_FORMAT && strstr(vpux_last_error(), what) &&
+		  strstr(vpux_last_error(), what2),
+		  "%s: refused (%d, '%s')", name, r, vpux_last_error());
+	dfresh();
+}
+
+static void test_dynamic_memref(void)
+{
+	struct lf_image im;
+	struct vpux_lf_ref r;
+
+	dfresh();
+	tap_check(lf_validate(&dimg) == 0,
+		  "1.2: DMA from the symbol buffer, dynamic SHAVE memrefs: valid (%s)",
+		  vpux_last_error());
+	tap_check(!dmemref(0)->is_static && !dmemref(1)->is_static &&
+		  dmemref(0)->dims_addr == VPUX_WADDR(2, 0) &&
+		  dmemref(1)->dims_addr == VPUX_WADDR(3, 0) &&
+		  dmemref(0)->dims[0] == 64 && dmemref(0)->dims[1] == 16 &&
+		  dimg.shave[0].windows[2].tensor == D_XD &&
+		  dimg.shave[0].windows[3].tensor == D_YD &&
+		  dimg.tensors[D_RV].region ==
+		  VPUX_LF_REGION(VPUX_LF_RK_SYMBOLS, 0),
+		  "vpux-asm: in_dims/out_dims in windows 2 and 3, dims the max, region symbols");
+
+	/* the symbol-buffer region */
+	dimg.hdr.version_minor = 1;
+	dexpect(".vpux.tensors: record 2: field region", "from format 1.2",
+		"symbol-buffer tensor in a 1.1 file");
+	dimg.tensors[D_RV].offset = 8;
+	dexpect("record 2: field offset/size", "(8 bytes)",
+		"symbol-buffer tensor past 8 * n_symbols bytes");
+	r = dimg.dma[0].src;
+	dimg.dma[0].src = dimg.dma[0].dst;
+	dimg.dma[0].dst = r;
+	dexpect(".vpux.ops.dma: record 0: field dst", "only a DMA source",
+		"DMA writing the symbol buffer");
+	dimg.shave[0].windows[5] = (struct vpux_lf_ref){ D_RV, 0, 0, 4 };
+	dexpect(".vpux.ops.shave: record 0: field windows[5]",
+		"only a DMA source", "SHAVE window on the symbol buffer");
+	if (asm_text("nosym", "output y i8 4\n"
+		     "tensor s i32 1 region=symbols offset=0\n"
+		     "dma src=s dst=y\n", NULL, &im, stderr))
+		abort();
+	tap_check(lf_validate(&im) == VPUX_E_FORMAT &&
+		  strstr(vpux_last_error(), "field region") &&
+		  strstr(vpux_last_error(), "without symbols"),
+		  "symbol-buffer tensor in a network without symbols: refused (%s)",
+		  vpux_last_error());
+	asm_free(&im);
+
+	/* dynamic memrefs */
+	dimg.tensors[D_RV].region = VPUX_LF_REGION(VPUX_LF_RK_SCRATCH, 0);
+	dimg.tensors[D_RV].offset = 64;
+	tap_check(lf_validate(&dimg) == 0, "1.2 without the symbol region: valid");
+	dimg.hdr.version_minor = 1;
+	dexpect("field args.in", "is_static 0",
+		"dynamic memref in a 1.1 file");
+	dmemref(0)->is_static = 2;
+	dexpect("field args.in", "is_static 2", "memref is_static 2");
+	dmemref(1)->rank = 0;
+	dexpect("field args.out", "rank 0", "memref of rank 0");
+	dmemref(0)->is_static = 1;
+	dexpect("field args.in.dims_addr", "in a static memref",
+		"static memref with a dims_addr");
+	dmemref(0)->dims_addr = VPUX_WADDR(5, 0);
+	dexpect("field args.in.dims_addr", "window 5 not set",
+		"dims_addr in an unset window");
+	dmemref(1)->dims_addr = VPUX_WADDR(3, 2);
+	dexpect("field args.out.dims_addr", "not 4-byte aligned",
+		"dims_addr not aligned");
+	dmemref(0)->dims_addr = VPUX_WADDR(2, 4);
+	dexpect("field args.in.dims_addr", "2 dims (8 bytes) at offset 4 of window 2",
+		"dims record past its window");
+	dimg.shave[0].windows[3] = (struct vpux_lf_ref){ D_WD, 0, 0, 8 };
+	dexpect("field args.out.dims_addr", "read-only weights",
+		"output dims written into the weights");
+	dimg.shave[0].windows[2] = (struct vpux_lf_ref){ D_WD, 0, 0, 8 };
+	tap_check(lf_validate(&dimg) == 0,
+		  "input dims read from the weights: valid (%s)",
+		  vpux_last_error());
+	dfresh();
+	dmemref(0)->dims[0] = 65;
+	dexpect("field args.in", "spans 1040 bytes",
+		"dynamic memref's upper bounds past its window");
+	asm_free(&dimg);
+}
+
 static void *bytes(size_t *n)
 {
 	void *p;
@@ -419,6 +551,20 @@ static void test_asm_errors(void)
 		  "test:2:7: error: unknown kernel" },
 		{ "output y i8 4\ntensor w i8 4 region=weights fill=seed\n",
 		  "test:2:30: error: bad fill" },
+		{ "symbol r axis 1..4\ninput x i8 $rx4\noutput y i8 $rx4\n"
+		  "tensor d i32 2\nshave clamp in=x out=y out_dims=d min=0 max=1\n",
+		  "test:5:1: error: tensor 'x' has dynamic dims: in_dims=OP needed" },
+		{ "symbol r axis 1..4\ninput x i8 $rx4\noutput y i8 $rx4\n"
+		  "tensor d i32 2\nshave clamp in=x out=y in_dims=d min=0 max=1\n",
+		  "test:5:1: error: tensor 'y' has dynamic dims: out_dims=OP needed" },
+		{ "symbol r axis 1..4\ninput x i8 $rx4\noutput y i8 $rx4\n"
+		  "tensor d i32 3\nshave clamp in=x out=y in_dims=d out_dims=d[0:8] min=0 max=1\n",
+		  "test:5:24: error: in_dims: 12 bytes, the 2 dims of 'x' take 8" },
+		{ "symbol r axis 1..4\ninput x i8 $rx4\noutput y i8 4x4\n"
+		  "tensor d i32 2\nshave clamp in=x out=y in_dims=d out_dims=d min=0 max=1\n",
+		  "test:5:34: error: out_dims= given, but tensor 'y' has static dims" },
+		{ "symbol r axis 1..4\noutput y i8 4\ntensor s i32 1 region=symbols\n",
+		  "test:3:1: error: offset= needed in an I/O, CMX or symbols region" },
 	};
 	unsigned int i;
 
@@ -437,6 +583,7 @@ static void test_asm_errors(void)
 int main(void)
 {
 	test_semantic();
+	test_dynamic_memref();
 	test_container();
 	test_asm_errors();
 	return tap_finish();
