@@ -15,7 +15,10 @@
  * once and runs with several counts (the symbol buffer one more SUBMIT
  * BO), two at once, bit for bit against the CPU reference and the
  * in-process backend; presented as 1.8 the kernel lacks
- * DRM_VPUX_CAP_PLANS and the network fails to load.
+ * DRM_VPUX_CAP_PLANS and the network fails to load. Run recipes
+ * (uapi 1.5): the runner chains a recipe's NPU runs by in-syncobjs, and
+ * a run on buffers of its own must still end after the long runs before
+ * it, and not run after a run that failed.
  *
  *	ioctl_backend_test [/dev/accel/accelN]
  */
@@ -40,6 +43,7 @@
 #include "iob_examples.h"	/* generated: struct iob_example examples[] */
 #include "iob_many_ops.h"	/* generated: many_ops_vpux[], 1025 DMA ops */
 #include "iob_plan.h"	/* generated: mlp_tokens_vpux[], test_plan's plan */
+#include "iob_chain.h"	/* generated: chain_long_vpux[], 64 DMA ops of 1 MiB */
 
 /*
  * An older (or newer) kernel, seen through libdrm: this program's
@@ -69,6 +73,27 @@ static struct {
 	uint32_t status, core_error;
 } seen;
 
+/*
+ * The chain probe (test_chain()): from its arming, the SUBMITs are
+ * counted (their job numbers kept); with corrupt set, the first one's
+ * task is shrunk like corrupt_task's. At the @at-th one, right after it
+ * reached the kernel and before libvpux waits for anything, the probe
+ * waits for that job and then polls the job submitted before it: that
+ * one must have ended already when its successor in the chain did.
+ */
+static struct {
+	unsigned int at, n;	/* probe the @at-th SUBMIT; SUBMITs seen */
+	int corrupt;
+	uint64_t prev, seqno;	/* the job numbers of the last two */
+	uint32_t in_syncobjs;	/* the probed SUBMIT's in-syncobj count */
+	int probed, waited;	/* WAIT for the probed job worked */
+	uint32_t status;	/* the probed job's result */
+	int32_t sys_error;
+	int prev_ended;		/* the job before: WAIT(0) found it ended */
+	uint32_t prev_status;
+	double wait_ms;		/* from the SUBMIT to the job's end */
+} chain;
+
 #define POISON_SYS	0x5a5a5a5a
 #define POISON_CORE	0xa5a5a5a5u
 
@@ -79,6 +104,42 @@ static unsigned int queues_seen(void)
 	for (i = 0; i < 4; i++)
 		n += (unsigned int)__builtin_popcountll(seen.queues[i]);
 	return n;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* the chain probe after a SUBMIT @s that the kernel took */
+static void chain_submitted(int fd, const struct drm_vpux_submit *s,
+			    int (*real)(int, unsigned long, void *))
+{
+	struct drm_vpux_wait w;
+	int64_t t0 = mono_ns();
+
+	chain.n++;
+	chain.prev = chain.seqno;
+	chain.seqno = s->seqno;
+	if (chain.n != chain.at)
+		return;
+	chain.probed = 1;
+	chain.in_syncobjs = s->in_syncobj_count;
+	memset(&w, 0, sizeof(w));
+	w.seqno = s->seqno;
+	w.timeout_ns = t0 + 60000000000ll;
+	chain.waited = !real(fd, DRM_IOCTL_VPUX_WAIT, &w);
+	chain.wait_ms = (double)(mono_ns() - t0) / 1e6;
+	chain.status = w.status;
+	chain.sys_error = w.sys_error;
+	memset(&w, 0, sizeof(w));
+	w.seqno = chain.prev;
+	w.timeout_ns = 0;	/* poll */
+	chain.prev_ended = !real(fd, DRM_IOCTL_VPUX_WAIT, &w);
+	chain.prev_status = w.status;
 }
 
 int drmIoctl(int fd, unsigned long request, void *arg)
@@ -128,7 +189,7 @@ int drmIoctl(int fd, unsigned long request, void *arg)
 			seen.submit_q0++;
 		else if (q <= 256)
 			seen.queues[(q - 1) / 64] |= 1ull << ((q - 1) % 64);
-		if (corrupt_task)
+		if (corrupt_task || (chain.at && chain.corrupt && !chain.n))
 			s->task.size = 8;
 		if (old)	/* the 1.4 struct: no queue_id, no pad2 */
 			return real(fd, _IOC(_IOC_READ | _IOC_WRITE,
@@ -160,6 +221,8 @@ int drmIoctl(int fd, unsigned long request, void *arg)
 		return ret;
 	}
 	ret = real(fd, request, arg);
+	if (!ret && request == DRM_IOCTL_VPUX_SUBMIT && chain.at)
+		chain_submitted(fd, arg, real);
 	if (!ret && request == DRM_IOCTL_VPUX_BO_WAIT) {
 		struct drm_vpux_bo_wait *b = arg;
 
@@ -1008,6 +1071,206 @@ static void test_plans(const char *node, struct vpux_device *kd,
 	fake_major = fake_minor = -1;
 }
 
+/*
+ * Run recipes chain their NPU runs on the device (the runner's
+ * submit_after, the ioctl backend's in- and out-syncobjs): each job
+ * starts only when the one before it ended, and does not run if that one
+ * failed. Here nothing else orders them: the last run of a chain copies
+ * buffers of its own, so only the in-syncobj keeps it from running at
+ * once on a queue of its own while the long runs before it still go.
+ */
+#define CHAIN_MIN_MS	200	/* the long runs of a chain, together */
+#define CHAIN_MAX_RUNS	24
+#define CHAIN_LONG	1048576	/* chain_long's input and output */
+#define CHAIN_COPY	4096	/* copy_1op's */
+
+static int put_file(const char *dir, const char *name, const void *data,
+		    size_t n)
+{
+	char path[256];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return 0;
+	ok = fwrite(data, 1, n, f) == n;
+	return !fclose(f) && ok;
+}
+
+/*
+ * @dir/@name: @nlong runs of chain_long (lin -> lout), then copy_1op on
+ * buffers no other run uses (cin -> cout). 1 if written.
+ */
+static int chain_recipe(const char *dir, const char *name, unsigned int nlong)
+{
+	static const char head[] =
+		"{\"header\":{\"target\":\"vpux1\",\"version\":\"1.0\"},"
+		"\"resources\":{\"buffers\":["
+		"{\"name\":\"lin\",\"type\":\"input\"},"
+		"{\"name\":\"lout\",\"type\":\"output\"},"
+		"{\"name\":\"cin\",\"type\":\"input\"},"
+		"{\"name\":\"cout\",\"type\":\"output\"}],"
+		"\"kernels\":[{\"name\":\"long\",\"loadable\":\"chain_long.vpux\"},"
+		"{\"name\":\"copy\",\"loadable\":\"copy_1op.vpux\"}]},"
+		"\"execution\":{\"runs\":[";
+	static const char run_long[] =
+		"{\"name\":\"long\",\"arguments\":[{\"name\":\"lin\",\"argidx\":0},"
+		"{\"name\":\"lout\",\"argidx\":1}]},";
+	static const char run_copy[] =
+		"{\"name\":\"copy\",\"arguments\":[{\"name\":\"cin\",\"argidx\":0},"
+		"{\"name\":\"cout\",\"argidx\":1}]}]}}\n";
+	char json[sizeof(head) + CHAIN_MAX_RUNS * sizeof(run_long) +
+		  sizeof(run_copy)];
+	unsigned int i;
+
+	strcpy(json, head);
+	for (i = 0; i < nlong; i++)
+		strcat(json, run_long);
+	strcat(json, run_copy);
+	return put_file(dir, name, json, strlen(json));
+}
+
+/* @n bytes at @p all @v */
+static int all_bytes(const void *p, size_t n, unsigned char v)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		if (*b++ != v)
+			return 0;
+	return 1;
+}
+
+static void test_chain(const char *node)
+{
+	const struct iob_example *cp = example("copy_1op");
+	struct vpux_buffer *lin = NULL, *lout = NULL, *cin = NULL, *cout = NULL;
+	struct vpux_device *kd = NULL;
+	struct vpux_network *net = NULL;
+	struct vpux_runner *r = NULL;
+	char dir[] = "/tmp/iob-chain-XXXXXX", path[256];
+	unsigned int nlong = 0;
+	double t0, one = 0;
+	struct rq q;
+	int made, ok, ret;
+
+	if (real_minor(node) < 5) {
+		tap_skip("the driver is older than uapi 1.5: no queues, no syncobjs");
+		return;
+	}
+	made = !vpux_device_open(node, &kd) && mkdtemp(dir);
+	ok = made &&
+	     put_file(dir, "chain_long.vpux", chain_long_vpux,
+		      sizeof(chain_long_vpux)) &&
+	     put_file(dir, "copy_1op.vpux", cp->data, cp->size) &&
+	     !vpux_buffer_alloc(kd, CHAIN_LONG, &lin) &&
+	     !vpux_buffer_alloc(kd, CHAIN_LONG, &lout) &&
+	     !vpux_buffer_alloc(kd, CHAIN_COPY, &cin) &&
+	     !vpux_buffer_alloc(kd, CHAIN_COPY, &cout);
+	/* how long one long run takes alone: enough of them for the chain */
+	ok = ok && !vpux_network_load(kd, chain_long_vpux,
+				      sizeof(chain_long_vpux), &net);
+	if (ok) {
+		ok = !rq_make(kd, net, &q, 31);
+		t0 = now_us();
+		ok = ok && !vpux_request_submit(q.req) &&
+		     !vpux_request_wait(q.req, 60000) && rq_copied(&q);
+		one = (now_us() - t0) / 1000;
+		rq_free(&q);
+		nlong = (unsigned int)(CHAIN_MIN_MS / (one > 1 ? one : 1)) + 1;
+		if (nlong > CHAIN_MAX_RUNS)
+			nlong = CHAIN_MAX_RUNS;
+	}
+	vpux_network_unload(net);
+	if (!tap_check(ok, "chain: set up in %s, one run of 64 chained 1 MiB DMA ops alone: %.1f ms (%s)",
+		       dir, one, ok ? "ok" : vpux_last_error()))
+		goto out;
+
+	/* ordering: the copy ends after the long runs before it */
+	gen(vpux_buffer_map(lin), CHAIN_LONG, 41);
+	memset(vpux_buffer_map(lout), 0, CHAIN_LONG);
+	gen(vpux_buffer_map(cin), CHAIN_COPY, 42);
+	memset(vpux_buffer_map(cout), 0xa5, CHAIN_COPY);
+	snprintf(path, sizeof(path), "%s/order.json", dir);
+	ok = chain_recipe(dir, "order.json", nlong) &&
+	     !vpux_runner_create(kd, path, &r) &&
+	     !vpux_runner_bind_input(r, "lin", lin, 0) &&
+	     !vpux_runner_bind_output(r, "lout", lout, 0) &&
+	     !vpux_runner_bind_input(r, "cin", cin, 0) &&
+	     !vpux_runner_bind_output(r, "cout", cout, 0);
+	memset(&chain, 0, sizeof(chain));
+	chain.at = nlong + 1;
+	ret = ok ? vpux_runner_execute(r) : -100;
+	ret = ret ? ret : vpux_runner_wait(r, -1);
+	chain.at = 0;
+	tap_check(ok && !ret && chain.probed && chain.waited &&
+		  chain.status == DRM_VPUX_STATUS_DONE &&
+		  !memcmp(vpux_buffer_map(lout), vpux_buffer_map(lin),
+			  CHAIN_LONG) &&
+		  !memcmp(vpux_buffer_map(cout), vpux_buffer_map(cin),
+			  CHAIN_COPY),
+		  "chain: %u long runs, then a 4 KiB copy on buffers of its own: all done, outputs right (%s)",
+		  nlong, ok && !ret ? "ok" : vpux_last_error());
+	tap_check(chain.probed && chain.waited && chain.prev_ended &&
+		  chain.prev_status == DRM_VPUX_STATUS_DONE,
+		  "chain: when the copy ended, the long run before it had ended too (the copy took %.1f ms from its SUBMIT, the long runs ~%.0f ms; %u in-syncobj)",
+		  chain.wait_ms, one * nlong, chain.in_syncobjs);
+	vpux_runner_destroy(r);
+	r = NULL;
+
+	/* failure: the copy after a run that fails does not run */
+	memset(vpux_buffer_map(cout), 0xa5, CHAIN_COPY);
+	snprintf(path, sizeof(path), "%s/fail.json", dir);
+	ok = chain_recipe(dir, "fail.json", 1) &&
+	     !vpux_runner_create(kd, path, &r) &&
+	     !vpux_runner_bind_input(r, "lin", lin, 0) &&
+	     !vpux_runner_bind_output(r, "lout", lout, 0) &&
+	     !vpux_runner_bind_input(r, "cin", cin, 0) &&
+	     !vpux_runner_bind_output(r, "cout", cout, 0);
+	memset(&chain, 0, sizeof(chain));
+	chain.at = 2;
+	chain.corrupt = 1;	/* the engine core refuses the long run */
+	ret = ok ? vpux_runner_execute(r) : -100;
+	ret = ret ? ret : vpux_runner_wait(r, -1);
+	chain.at = 0;
+	tap_check(ok && ret == VPUX_E_DEVICE &&
+		  strstr(vpux_last_error(), "runs[0]") &&
+		  strstr(vpux_last_error(), "refused"),
+		  "chain: a refused first run fails the execution: %s",
+		  vpux_last_error());
+	tap_check(chain.probed && chain.waited &&
+		  chain.status == DRM_VPUX_STATUS_ABORTED &&
+		  chain.sys_error == -ECANCELED,
+		  "chain: the copy after it does not run: status %u (ABORTED %u), sys_error %d (-ECANCELED %d)",
+		  chain.status, DRM_VPUX_STATUS_ABORTED, chain.sys_error,
+		  -ECANCELED);
+	tap_check(all_bytes(vpux_buffer_map(cout), CHAIN_COPY, 0xa5),
+		  "chain: and its output is untouched");
+out:
+	memset(&chain, 0, sizeof(chain));
+	vpux_runner_destroy(r);
+	vpux_buffer_free(lin);
+	vpux_buffer_free(lout);
+	vpux_buffer_free(cin);
+	vpux_buffer_free(cout);
+	vpux_device_close(kd);
+	if (made) {
+		static const char *const files[] = {
+			"chain_long.vpux", "copy_1op.vpux", "order.json",
+			"fail.json",
+		};
+		unsigned int i;
+
+		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+			unlink(path);
+		}
+		rmdir(dir);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *node = argc > 1 ? argv[1] : "/dev/accel/accel0";
@@ -1226,6 +1489,7 @@ int main(int argc, char **argv)
 	}
 
 	test_plans(node, kd, ip);
+	test_chain(node);
 	test_1_5(node);
 	test_1_4(node);
 	test_old_kernel(node);
