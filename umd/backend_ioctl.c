@@ -975,12 +975,22 @@ static int io_op_times(void *priv, const struct vpux_be_job *job,
 
 static void io_release(void *priv, struct vpux_be_job *job)
 {
+	struct iob *p = priv;
+
 	/*
 	 * The kernel forgets a job after 256 newer ones, a BO with the BO;
 	 * the job no longer counts against its queue (it may still run:
 	 * the queue then holds the next job back until it is done).
 	 */
-	queue_put(priv, job);
+	queue_put(p, job);
+	/*
+	 * A chained job's out-syncobj: a later job's SUBMIT took its fence
+	 * already (in-syncobjs are looked up at SUBMIT), so it can go.
+	 */
+	if (job->syncobj) {
+		drmSyncobjDestroy(p->fd, job->syncobj);
+		job->syncobj = 0;
+	}
 }
 
 const struct vpux_backend_ops vpux_backend_ioctl = {

@@ -68,6 +68,7 @@ static int fake_major = -1, fake_minor = -1;
 static int corrupt_task;
 static struct {
 	unsigned int queue_create, bo_wait, wait_bo, submit, submit_q0;
+	unsigned int syncobj_create, syncobj_destroy;
 	uint64_t queues[4];	/* bit n: queue id n + 1 named by SUBMIT */
 	int32_t error, sys_error;	/* the last WAIT or BO_WAIT result */
 	uint32_t status, core_error;
@@ -221,6 +222,10 @@ int drmIoctl(int fd, unsigned long request, void *arg)
 		return ret;
 	}
 	ret = real(fd, request, arg);
+	if (!ret && request == DRM_IOCTL_SYNCOBJ_CREATE)
+		seen.syncobj_create++;
+	if (!ret && request == DRM_IOCTL_SYNCOBJ_DESTROY)
+		seen.syncobj_destroy++;
 	if (!ret && request == DRM_IOCTL_VPUX_SUBMIT && chain.at)
 		chain_submitted(fd, arg, real);
 	if (!ret && request == DRM_IOCTL_VPUX_BO_WAIT) {
@@ -1151,7 +1156,7 @@ static void test_chain(const char *node)
 	struct vpux_network *net = NULL;
 	struct vpux_runner *r = NULL;
 	char dir[] = "/tmp/iob-chain-XXXXXX", path[256];
-	unsigned int nlong = 0;
+	unsigned int nlong = 0, sync0[2];
 	double t0, one = 0;
 	struct rq q;
 	int made, ok, ret;
@@ -1202,9 +1207,17 @@ static void test_chain(const char *node)
 	     !vpux_runner_bind_output(r, "cout", cout, 0);
 	memset(&chain, 0, sizeof(chain));
 	chain.at = nlong + 1;
+	sync0[0] = seen.syncobj_create;
+	sync0[1] = seen.syncobj_destroy;
 	ret = ok ? vpux_runner_execute(r) : -100;
 	ret = ret ? ret : vpux_runner_wait(r, -1);
 	chain.at = 0;
+	/* every chained job's out-syncobj is gone once the runner waited */
+	tap_check(seen.syncobj_create - sync0[0] == nlong + 1 &&
+		  seen.syncobj_destroy - sync0[1] == nlong + 1,
+		  "chain: the execution's %u syncobjs are destroyed after the wait (created %u, destroyed %u)",
+		  nlong + 1, seen.syncobj_create - sync0[0],
+		  seen.syncobj_destroy - sync0[1]);
 	tap_check(ok && !ret && chain.probed && chain.waited &&
 		  chain.status == DRM_VPUX_STATUS_DONE &&
 		  !memcmp(vpux_buffer_map(lout), vpux_buffer_map(lin),
