@@ -105,6 +105,28 @@ uint32_t lf_fnv1a(const char *name);
 void lf_tensor_resolve(const struct lf_image *img,
 		       const struct vpux_lf_tensor *t, const uint64_t *sym,
 		       struct vpux_lf_tensor *out);
+/*
+ * Where the actual dims of output tensor @t come from: the SHAVE op whose
+ * dynamic output memref writes @t's region (the last one in op order; a
+ * static op list's, for a tensor with dynamic dims) and its dims record,
+ * u32[@rank] at @offset bytes into @region.
+ */
+struct lf_dims_src {
+	uint32_t op;
+	uint32_t rank;
+	uint32_t region;
+	uint64_t offset;
+};
+/* Return: the op's index (and *@src), or -1 when no kernel shapes @t. */
+int lf_output_dims_src(const struct lf_image *img, uint32_t t,
+		       struct lf_dims_src *src);
+/*
+ * The u32[rank] little-endian record @rec as output tensor @t's dims
+ * (@dims, rank entries); each must be 1..the tensor's bound (a static
+ * dim, a symbol's max). Return: 0, or -1 with *@bad_dim the first not.
+ */
+int lf_output_dims_read(const struct lf_image *img, uint32_t t,
+			const void *rec, uint64_t *dims, uint32_t *bad_dim);
 /* Bytes of a region (0 if none) */
 uint64_t lf_region_size(const struct lf_image *img, uint32_t region);
 

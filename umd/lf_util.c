@@ -210,3 +210,74 @@ void lf_tensor_resolve(const struct lf_image *img,
 	}
 	out->dyn_dims = 0;
 }
+
+int lf_output_dims_src(const struct lf_image *img, uint32_t t,
+		       struct lf_dims_src *src)
+{
+	const struct vpux_lf_tensor *ot = &img->tensors[t];
+	uint32_t i;
+	int found = -1;
+
+	memset(src, 0, sizeof(*src));
+	if (img->n_blocks || !ot->dyn_dims)
+		return -1;
+	for (i = 0; i < img->n_shave; i++) {
+		const struct vpux_lf_shave *o = &img->shave[i];
+		struct vpux_memref m;
+		const struct vpux_lf_ref *w, *wd;
+		uint32_t wi;
+
+		if (!img->kargs || o->args_size < 2 * sizeof(m) ||
+		    o->args_offset > img->kargs_size ||
+		    img->kargs_size - o->args_offset < 2 * sizeof(m))
+			continue;
+		/* every parameter struct starts with the in and out records */
+		memcpy(&m, img->kargs + o->args_offset + sizeof(m), sizeof(m));
+		if (m.is_static)
+			continue;
+		wi = VPUX_WADDR_WINDOW(m.addr);
+		if (wi >= VPUX_LF_MAX_WINDOWS)
+			continue;
+		w = &o->windows[wi];
+		if (!w->size || w->tensor >= img->n_tensors ||
+		    img->tensors[w->tensor].region != ot->region)
+			continue;
+		wi = VPUX_WADDR_WINDOW(m.dims_addr);
+		if (wi >= VPUX_LF_MAX_WINDOWS)
+			continue;
+		wd = &o->windows[wi];
+		if (!wd->size || wd->tensor >= img->n_tensors)
+			continue;
+		src->op = i;
+		src->rank = m.rank;
+		src->region = img->tensors[wd->tensor].region;
+		src->offset = img->tensors[wd->tensor].offset + wd->offset +
+			      VPUX_WADDR_OFFSET(m.dims_addr);
+		found = (int)i;
+	}
+	return found;
+}
+
+int lf_output_dims_read(const struct lf_image *img, uint32_t t,
+			const void *rec, uint64_t *dims, uint32_t *bad_dim)
+{
+	const struct vpux_lf_tensor *ot = &img->tensors[t];
+	const unsigned char *p = rec;
+	uint32_t d;
+
+	for (d = 0; d < ot->rank; d++) {
+		uint32_t v = (uint32_t)p[4 * d] | (uint32_t)p[4 * d + 1] << 8 |
+			     (uint32_t)p[4 * d + 2] << 16 |
+			     (uint32_t)p[4 * d + 3] << 24;
+		uint64_t max = ot->dyn_dims & (1u << d) ?
+			       (uint64_t)img->symbols[ot->dims[d]].max :
+			       ot->dims[d];
+
+		dims[d] = v;
+		if (!v || v > max) {
+			*bad_dim = d;
+			return -1;
+		}
+	}
+	return 0;
+}

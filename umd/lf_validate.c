@@ -783,6 +783,38 @@ static int check_plan(const struct lf_image *img)
 	return ret ? ret : check_plan_corners(img, 1);
 }
 
+/*
+ * An output with dynamic dims that a SHAVE kernel writes through a dynamic
+ * memref has the kernel's shape (the last such op's): its dims record must
+ * be where the host can read it after the run (scratch or an output, not
+ * an input or the CMX) and have the tensor's rank.
+ */
+static int check_output_dims(const struct lf_image *img)
+{
+	const char *S = VPUX_LF_SEC_SHAVE;
+	struct lf_dims_src src;
+	uint32_t t, k;
+
+	for (t = 0; t < img->n_tensors; t++) {
+		const struct vpux_lf_tensor *ot = &img->tensors[t];
+
+		if (!(ot->flags & VPUX_LF_T_IO) ||
+		    VPUX_LF_REGION_KIND(ot->region) != VPUX_LF_RK_OUTPUT ||
+		    lf_output_dims_src(img, t, &src) < 0)
+			continue;
+		k = VPUX_LF_REGION_KIND(src.region);
+		if (k != VPUX_LF_RK_SCRATCH && k != VPUX_LF_RK_OUTPUT)
+			return BAD(S, src.op, "args.out.dims_addr",
+				   "the dims of output '%s' (the kernel's shape) in a region of kind %u: must be scratch or an output",
+				   ot->name, k);
+		if (src.rank != ot->rank)
+			return BAD(S, src.op, "args.out.rank",
+				   "%u, output '%s' (the kernel's shape) has rank %u",
+				   src.rank, ot->name, ot->rank);
+	}
+	return 0;
+}
+
 int lf_validate(const struct lf_image *img)
 {
 	uint32_t *pc, *cc, i, total;
@@ -844,6 +876,8 @@ int lf_validate(const struct lf_image *img)
 				ret = lf_check_op(img, k, i,
 					       lf_op_record(img, k, i));
 		}
+	if (!ret && !img->n_blocks)
+		ret = check_output_dims(img);
 	for (i = 0; i < img->n_barriers && !ret; i++) {
 		const struct vpux_lf_barrier *b = &img->barriers[i];
 

@@ -54,6 +54,8 @@ static void net_free(struct vpux_network *net)
 		dev->ops->bo_free(dev->priv, &net->task);
 	lf_image_free(&net->img);
 	free(net->io_tensor);
+	free(net->out_op);
+	free(net->out_src);
 	free(net);
 }
 
@@ -266,6 +268,19 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 			net->io_tensor[VPUX_LF_REGION_INDEX(t->region) +
 				       (k == VPUX_LF_RK_OUTPUT ?
 					img->hdr.num_inputs : 0)] = i;
+	}
+	/* outputs whose shape a SHAVE kernel writes (lf_validate checked) */
+	if (!ret) {
+		uint32_t no = img->hdr.num_outputs;
+
+		net->out_op = calloc(no ? no : 1, sizeof(*net->out_op));
+		net->out_src = calloc(no ? no : 1, sizeof(*net->out_src));
+		if (!net->out_op || !net->out_src)
+			ret = vpux_err(VPUX_E_NOMEM, "load: out of memory");
+		for (i = 0; !ret && i < no; i++)
+			net->out_op[i] = lf_output_dims_src(img,
+				net->io_tensor[img->hdr.num_inputs + i],
+				&net->out_src[i]);
 	}
 	if (!ret)
 		ret = upload(dev, img->weights, img->hdr.weights_size,
@@ -539,5 +554,34 @@ int vpux_network_dim_symbol(const struct vpux_network *net, int is_output,
 				is_output ? "output" : "input", index, dim,
 				t->rank);
 	*symbol = t->dyn_dims & (1u << dim) ? (int)t->dims[dim] : -1;
+	return 0;
+}
+
+int vpux_kernel_shape(const struct vpux_network *net, unsigned int i,
+		      const void *rec, struct vpux_shape *shape)
+{
+	const struct lf_image *img = &net->img;
+	uint32_t t = net->io_tensor[img->hdr.num_inputs + i], bad, d;
+	const struct vpux_lf_tensor *ot = &img->tensors[t];
+	const unsigned char *p = rec;
+	uint64_t dims[VPUX_LF_MAX_RANK];
+
+	if (lf_output_dims_read(img, t, rec, dims, &bad)) {
+		uint64_t max = ot->dyn_dims & (1u << bad) ?
+			       (uint64_t)img->symbols[ot->dims[bad]].max :
+			       ot->dims[bad];
+
+		return vpux_err(VPUX_E_DEVICE,
+				"output %u '%s': dim %u is %u, outside 1..%llu: SHAVE op %d wrote a shape outside the tensor's bounds",
+				i, ot->name, bad,
+				(uint32_t)p[4 * bad] | (uint32_t)p[4 * bad + 1] << 8 |
+				(uint32_t)p[4 * bad + 2] << 16 |
+				(uint32_t)p[4 * bad + 3] << 24,
+				(unsigned long long)max, net->out_op[i]);
+	}
+	memset(shape, 0, sizeof(*shape));
+	shape->rank = ot->rank;
+	for (d = 0; d < ot->rank; d++)
+		shape->d[d] = dims[d];
 	return 0;
 }

@@ -45,6 +45,13 @@ struct vpux_network {
 	unsigned int n_list;	/* entries a request passes: + symbols */
 	uint32_t *io_tensor;	/* tensor index of input i / output j */
 	int uses_cmx;		/* some tensor lives in CMX */
+	/*
+	 * Per output: the SHAVE op whose dynamic output memref writes it
+	 * (-1: none, the shape is the bound symbols') and where that op
+	 * writes the actual dims (lf_output_dims_src()).
+	 */
+	int *out_op;
+	struct lf_dims_src *out_src;
 };
 
 struct vpux_request {
@@ -66,6 +73,12 @@ struct vpux_request {
 	uint32_t sym_bound, sym_round;
 	struct vpux_bo sym;
 	int has_sym;
+	/*
+	 * The output shapes of the last vpux_request_run_reference()
+	 * (@ref_ok set by a successful one).
+	 */
+	struct vpux_shape *ref_shape;
+	int ref_ok;
 };
 
 /*
@@ -74,6 +87,20 @@ struct vpux_request {
  */
 int vpux_run_reference_sym(struct vpux_network *net, const uint64_t *sym,
 			   const void *const *inputs, void *const *outputs);
+/*
+ * The same, and (@shapes not NULL) every output's actual shape: a
+ * kernel's (as the reference's kernel wrote it, bounds checked) or the
+ * symbols' (@sym, or their max).
+ */
+int vpux_run_reference_shapes(struct vpux_network *net, const uint64_t *sym,
+			      const void *const *inputs, void *const *outputs,
+			      struct vpux_shape *shapes);
+/*
+ * The dims of output @i from its kernel's u32 record @rec (bounds
+ * checked; the error names the output and the op).
+ */
+int vpux_kernel_shape(const struct vpux_network *net, unsigned int i,
+		      const void *rec, struct vpux_shape *shape);
 
 /* Build the immutable task memory of @net into @mem (net->task_size). */
 void vpux_task_build(const struct vpux_network *net, void *mem);

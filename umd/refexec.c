@@ -234,6 +234,38 @@ int vpux_network_run_reference(struct vpux_network *net,
 int vpux_run_reference_sym(struct vpux_network *net, const uint64_t *sym,
 			   const void *const *inputs, void *const *outputs)
 {
+	return vpux_run_reference_shapes(net, sym, inputs, outputs, NULL);
+}
+
+/* output @i's shape after a reference run of @c: the kernel's or @sym's */
+static int ref_shape(struct vpux_network *net, struct ref_ctx *c,
+		     const uint64_t *sym, unsigned int i,
+		     struct vpux_shape *shape)
+{
+	const struct lf_image *img = &net->img;
+	const struct lf_dims_src *src = &net->out_src[i];
+	struct vpux_lf_tensor rt;
+	unsigned char *base;
+	uint32_t d;
+
+	if (net->out_op[i] >= 0) {
+		base = VPUX_LF_REGION_KIND(src->region) == VPUX_LF_RK_SCRATCH ?
+		       c->scratch : c->out[VPUX_LF_REGION_INDEX(src->region)];
+		return vpux_kernel_shape(net, i, base + src->offset, shape);
+	}
+	lf_tensor_resolve(img, &img->tensors[net->io_tensor[img->hdr.num_inputs + i]],
+			  sym, &rt);
+	memset(shape, 0, sizeof(*shape));
+	shape->rank = rt.rank;
+	for (d = 0; d < rt.rank; d++)
+		shape->d[d] = rt.dims[d];
+	return 0;
+}
+
+int vpux_run_reference_shapes(struct vpux_network *net, const uint64_t *sym,
+			      const void *const *inputs, void *const *outputs,
+			      struct vpux_shape *shapes)
+{
 	uint64_t smax[VPUX_LF_MAX_SYMBOLS];
 	const struct lf_image *img;
 	struct ref_ctx c;
@@ -276,6 +308,8 @@ int vpux_run_reference_sym(struct vpux_network *net, const uint64_t *sym,
 		ret = run_plan(&c, sym);
 	else if (!ret)
 		ret = lf_schedule(img, run_op, &c);
+	for (i = 0; !ret && shapes && i < img->hdr.num_outputs; i++)
+		ret = ref_shape(net, &c, sym, i, &shapes[i]);
 	for (i = 0; c.in && i < nin; i++)
 		free(c.in[i]);
 	free(c.in);

@@ -141,6 +141,7 @@ void vpux_request_destroy(struct vpux_request *r)
 	if (r->has_sym)
 		dev->ops->bo_free(dev->priv, &r->sym);
 	dev->ops->bo_free(dev->priv, &r->scratch);
+	free(r->ref_shape);
 	free(r->list);
 	free(r);
 }
@@ -428,10 +429,31 @@ int vpux_request_set_input_shape(struct vpux_request *r, unsigned int i,
 	return 0;
 }
 
+/* the host address of output @i's kernel-written dims record in @r */
+static const void *dims_record(struct vpux_request *r, unsigned int i)
+{
+	const struct lf_dims_src *src = &r->net->out_src[i];
+	const struct vpux_be_entry *e;
+	const unsigned char *base;
+
+	/* both backends map every buffer at its allocation */
+	if (VPUX_LF_REGION_KIND(src->region) == VPUX_LF_RK_SCRATCH) {
+		base = r->scratch.cpu;
+		return base ? base + src->offset : NULL;
+	}
+	/* an output region (lf_validate allows no other) */
+	e = &r->list[SLOT_IO + r->net->img.hdr.num_inputs +
+		     VPUX_LF_REGION_INDEX(src->region)];
+	base = e->bo ? e->bo->cpu : NULL;
+	return base ? base + e->offset + src->offset : NULL;
+}
+
 int vpux_request_output_shape(struct vpux_request *r, unsigned int i,
 			      struct vpux_shape *shape)
 {
 	const struct vpux_lf_tensor *t;
+	struct vpux_request_status st;
+	const void *rec;
 	uint32_t d;
 
 	if (!r || !shape)
@@ -440,6 +462,21 @@ int vpux_request_output_shape(struct vpux_request *r, unsigned int i,
 		return vpux_err(VPUX_E_INVAL, "output %u does not exist", i);
 	t = &r->net->img.tensors[r->net->io_tensor[r->net->img.hdr.num_inputs +
 						   i]];
+	if (r->net->out_op[i] >= 0) {
+		/* the shape the kernel wrote in the last run */
+		if (!r->has_job ||
+		    r->net->dev->ops->status(r->net->dev->priv, &r->job, &st) ||
+		    st.state != VPUX_REQ_DONE)
+			return vpux_err(VPUX_E_STATE,
+					"output %u '%s': its shape is the one SHAVE op %d writes, and the request has no completed run",
+					i, t->name, r->net->out_op[i]);
+		rec = dims_record(r, i);
+		if (!rec)
+			return vpux_err(VPUX_E_NOMEM,
+					"output %u '%s': cannot map the buffer of its dims",
+					i, t->name);
+		return vpux_kernel_shape(r->net, i, rec, shape);
+	}
 	memset(shape, 0, sizeof(*shape));
 	shape->rank = t->rank;
 	for (d = 0; d < t->rank; d++) {
@@ -460,7 +497,8 @@ int vpux_request_run_reference(struct vpux_request *r,
 			       const void *const *inputs,
 			       void *const *outputs)
 {
-	uint32_t s;
+	uint32_t s, no;
+	int ret;
 
 	if (!r)
 		return vpux_err(VPUX_E_INVAL, "reference: NULL request");
@@ -469,5 +507,30 @@ int vpux_request_run_reference(struct vpux_request *r,
 			return vpux_err(VPUX_E_INVAL,
 					"reference: symbol '%s' is not bound",
 					r->net->img.symbols[s].name);
-	return vpux_run_reference_sym(r->net, r->sym_val, inputs, outputs);
+	no = r->net->img.hdr.num_outputs;
+	if (!r->ref_shape) {
+		r->ref_shape = calloc(no ? no : 1, sizeof(*r->ref_shape));
+		if (!r->ref_shape)
+			return vpux_err(VPUX_E_NOMEM, "reference: out of memory");
+	}
+	r->ref_ok = 0;
+	ret = vpux_run_reference_shapes(r->net, r->sym_val, inputs, outputs,
+					r->ref_shape);
+	r->ref_ok = !ret;
+	return ret;
+}
+
+int vpux_request_reference_output_shape(struct vpux_request *r,
+					unsigned int i,
+					struct vpux_shape *shape)
+{
+	if (!r || !shape)
+		return vpux_err(VPUX_E_INVAL, "reference output shape: NULL argument");
+	if (i >= r->net->img.hdr.num_outputs)
+		return vpux_err(VPUX_E_INVAL, "output %u does not exist", i);
+	if (!r->ref_ok)
+		return vpux_err(VPUX_E_STATE,
+				"reference output shape: no successful vpux_request_run_reference()");
+	*shape = r->ref_shape[i];
+	return 0;
 }

@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define VPUX_API_VERSION_MAJOR	1
-#define VPUX_API_VERSION_MINOR	4
+#define VPUX_API_VERSION_MINOR	5
 
 /* ---- errors ---- */
 enum vpux_error {
@@ -540,11 +540,17 @@ int vpux_request_set_input_shape(struct vpux_request *req, unsigned int i,
  * vpux_request_output_shape() - the actual shape of output @i
  * @req: the request, every symbol its output names bound
  * @i: the output
- * @shape: out: dims evaluated with the bound values. The data is laid
- *	out with the tensor's strides (those of the max shape), so when only
+ * @shape: out: dims evaluated with the bound values, or, for an output
+ *	a SHAVE kernel writes through a dynamic memref (a static op list),
+ *	the dims that kernel wrote in the request's last run (API 1.5;
+ *	each checked to be 1..the tensor's bound). The data is laid out
+ *	with the tensor's strides (those of the max shape), so when only
  *	the outermost dim is dynamic it is a dense prefix of the buffer.
  *
- * Return: 0, or VPUX_E_INVAL (no such output, a symbol unbound).
+ * Return: 0, VPUX_E_INVAL (no such output, a symbol unbound),
+ * VPUX_E_STATE (a kernel's shape, and no completed run) or VPUX_E_DEVICE
+ * (the kernel wrote a dim outside the bounds; the message names the
+ * output).
  */
 int vpux_request_output_shape(struct vpux_request *req, unsigned int i,
 			      struct vpux_shape *shape);
@@ -555,13 +561,31 @@ int vpux_request_output_shape(struct vpux_request *req, unsigned int i,
  * @inputs: host copies of every input (desc.size bytes each)
  * @outputs: host buffers for every output (desc.size bytes each)
  *
- * vpux_network_run_reference() for a network with symbols.
+ * vpux_network_run_reference() for a network with symbols. From API 1.5
+ * it also records the outputs' shapes in the reference run
+ * (vpux_request_reference_output_shape()).
  *
- * Return: 0, VPUX_E_INVAL for an unbound symbol, or the reference's error.
+ * Return: 0, VPUX_E_INVAL for an unbound symbol, VPUX_E_DEVICE for a
+ * kernel's shape outside an output's bounds, or the reference's error.
  */
 int vpux_request_run_reference(struct vpux_request *req,
 			       const void *const *inputs,
 			       void *const *outputs);
+/**
+ * vpux_request_reference_output_shape() - output @i's shape in the last
+ * vpux_request_run_reference() of @req (API 1.5)
+ * @req: the request
+ * @i: the output
+ * @shape: out: as vpux_request_output_shape() gives it for a run on the
+ *	device: the shape the reference's kernel wrote, or the bound
+ *	symbols'. Compare the two to check a kernel's shape too.
+ *
+ * Return: 0, VPUX_E_INVAL (no such output) or VPUX_E_STATE (no
+ * successful reference run).
+ */
+int vpux_request_reference_output_shape(struct vpux_request *req,
+					unsigned int i,
+					struct vpux_shape *shape);
 
 /* ---- run recipes (API 1.3, Documentation/run-recipes.rst) ---- */
 struct vpux_runner;
