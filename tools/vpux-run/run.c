@@ -593,6 +593,26 @@ int main(int argc, char **argv)
 			const unsigned char *y = refout[i];
 
 			vpux_network_output(net, i, &d);
+			/* the shapes too: a kernel may compute one */
+			if (dynamic) {
+				struct vpux_shape rs;
+				char s1[160], s2[160];
+				unsigned int k, diff;
+
+				ret = vpux_request_reference_output_shape(req, i, &rs);
+				if (ret)
+					return die("reference shape", ret);
+				diff = rs.rank != oshape[i].rank;
+				for (k = 0; !diff && k < rs.rank; k++)
+					diff = rs.d[k] != oshape[i].d[k];
+				if (diff) {
+					shape_str(&oshape[i], s1, sizeof(s1));
+					shape_str(&rs, s2, sizeof(s2));
+					vpux_cli_err(PROG, "output %u '%s': shape %s, the CPU reference's is %s",
+						     i, d.name, s1, s2);
+					bad_total++;
+				}
+			}
 			/* the bytes the actual shape spans */
 			for (b = 0; b < oext[i]; b++)
 				bad += x[b] != y[b];
