@@ -250,6 +250,26 @@ ok $? "dyn_softmax: 15 rows are not the first 15 of 16 (the kernel normalised ov
 st=$?
 grep -q "0 of 528 bytes differ.*(bit-exact)" "$T/run"
 ok $(( $? || st )) "vpux-run --input-shape 0=33x16 --inflight 2 of dyn_softmax: bit-exact"
+# an output shape a kernel computes (examples/dyn_softmax_head.vasm): the
+# softmax works on the first keep of rows rows and writes its output dims
+# to scratch; the output is declared $rows x 16, so the shape vpux-run
+# prints (and the bytes it writes and checks) is the kernel's only if it
+# came through vpux_request_output_shape() from the kernel's record, and
+# --check compares it with the reference's
+dh="$B/examples/dyn_softmax_head.vpux"
+for rk in 40:23 23:23 5:64 64:1; do
+	r=${rk%:*} k=${rk#*:}
+	"$B/tools/vpux-run" --check --symbol rows=$r --symbol keep=$k --output "$T/dh.y" "$dh" >"$T/run" 2>&1
+	st=$?
+	grep -q "check: output 0 'y': 0 of $((k * 16)) bytes differ from the CPU reference (bit-exact)" "$T/run" &&
+		grep -q "^output 0 'y': shape ${k}x16 ($((k * 16)) bytes)" "$T/run" &&
+		[ "$(stat -c %s "$T/dh.y")" = $((k * 16)) ]
+	ok $(( $? || st )) "vpux-run --check rows=$r keep=$k of dyn_softmax_head: the kernel's shape ${k}x16, bit-exact ($(grep -m1 '^check\|error' "$T/run"))"
+done
+"$B/tools/vpux-run" --check --inflight 2 --symbol rows=60 --symbol keep=9 "$dh" >"$T/run" 2>&1
+st=$?
+grep -q "^output 0 'y': shape 9x16 (144 bytes)" "$T/run"
+ok $(( $? || st )) "vpux-run --inflight 2 rows=60 keep=9 of dyn_softmax_head: shape 9x16"
 # a plan's template reads the symbol buffer too (the entry is sym_index)
 printf 'symbol n axis 1..8\ninput x i8 $nx4\noutput y i8 $nx4\noutput nv i32 1\ntensor s i32 1 region=symbols offset=0\nblock {\n  dma src=s dst=nv\n}\nloop n tile 2 {\n  dma src=x dst=y\n    len = len(0) * 4\n    src.offset = off(0) * 4\n    dst.offset = off(0) * 4\n    src.size = len(0) * 4\n    dst.size = len(0) * 4\n}\n' >"$T/ps.vasm"
 "$B/tools/vpux-asm" -o "$T/ps.vpux" "$T/ps.vasm" &&
