@@ -1148,6 +1148,24 @@ static int all_bytes(const void *p, size_t n, unsigned char v)
 	return 1;
 }
 
+/* Write recipe @name (chain_recipe()) in @dir, create its runner, bind. */
+static int chain_runner(struct vpux_device *kd, const char *dir,
+			const char *name, unsigned int nlong,
+			struct vpux_buffer *lin, struct vpux_buffer *lout,
+			struct vpux_buffer *cin, struct vpux_buffer *cout,
+			struct vpux_runner **r)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return chain_recipe(dir, name, nlong) &&
+	       !vpux_runner_create(kd, path, r) &&
+	       !vpux_runner_bind_input(*r, "lin", lin, 0) &&
+	       !vpux_runner_bind_output(*r, "lout", lout, 0) &&
+	       !vpux_runner_bind_input(*r, "cin", cin, 0) &&
+	       !vpux_runner_bind_output(*r, "cout", cout, 0);
+}
+
 static void test_chain(const char *node)
 {
 	const struct iob_example *cp = example("copy_1op");
@@ -1198,13 +1216,8 @@ static void test_chain(const char *node)
 	memset(vpux_buffer_map(lout), 0, CHAIN_LONG);
 	gen(vpux_buffer_map(cin), CHAIN_COPY, 42);
 	memset(vpux_buffer_map(cout), 0xa5, CHAIN_COPY);
-	snprintf(path, sizeof(path), "%s/order.json", dir);
-	ok = chain_recipe(dir, "order.json", nlong) &&
-	     !vpux_runner_create(kd, path, &r) &&
-	     !vpux_runner_bind_input(r, "lin", lin, 0) &&
-	     !vpux_runner_bind_output(r, "lout", lout, 0) &&
-	     !vpux_runner_bind_input(r, "cin", cin, 0) &&
-	     !vpux_runner_bind_output(r, "cout", cout, 0);
+	ok = chain_runner(kd, dir, "order.json", nlong, lin, lout, cin, cout,
+			  &r);
 	memset(&chain, 0, sizeof(chain));
 	chain.at = nlong + 1;
 	sync0[0] = seen.syncobj_create;
@@ -1235,13 +1248,7 @@ static void test_chain(const char *node)
 
 	/* failure: the copy after a run that fails does not run */
 	memset(vpux_buffer_map(cout), 0xa5, CHAIN_COPY);
-	snprintf(path, sizeof(path), "%s/fail.json", dir);
-	ok = chain_recipe(dir, "fail.json", 1) &&
-	     !vpux_runner_create(kd, path, &r) &&
-	     !vpux_runner_bind_input(r, "lin", lin, 0) &&
-	     !vpux_runner_bind_output(r, "lout", lout, 0) &&
-	     !vpux_runner_bind_input(r, "cin", cin, 0) &&
-	     !vpux_runner_bind_output(r, "cout", cout, 0);
+	ok = chain_runner(kd, dir, "fail.json", 1, lin, lout, cin, cout, &r);
 	memset(&chain, 0, sizeof(chain));
 	chain.at = 2;
 	chain.corrupt = 1;	/* the engine core refuses the long run */
