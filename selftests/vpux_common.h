@@ -169,6 +169,52 @@ static inline int dbg_write(int minor, const char *name, const char *val)
 	return file_write(path, val);
 }
 
+/* Read a whole debugfs text file into @buf (NUL-terminated): 0 or -errno. */
+static inline int dbg_read_text(int minor, const char *name, char *buf,
+				size_t len)
+{
+	char path[200];
+	ssize_t n, got = 0;
+	int fd;
+
+	if (dbg_path(minor, name, path, sizeof(path)))
+		return -ENOENT;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got < (ssize_t)len - 1 &&
+	       (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return 0;
+}
+
+/*
+ * debugfs "engines" into @text: 1 if engine @e (or any engine, for -1)
+ * is busy, 0 if not, <0 an error.
+ */
+static inline int dbg_engine_busy(int minor, int e, char *text, size_t len)
+{
+	char *line, *save = NULL;
+	int ret = dbg_read_text(minor, "engines", text, len), busy = 0;
+	char copy[2048];
+
+	if (ret)
+		return ret;
+	snprintf(copy, sizeof(copy), "%s", text);
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int n;
+
+		if (sscanf(line, "engine %d", &n) != 1 || (e >= 0 && n != e))
+			continue;
+		if (strstr(line, ": busy "))
+			busy = 1;
+	}
+	return busy;
+}
+
 /* splitmix64: the seeded generator of the fuzzer, the soak and the fault injector */
 static inline uint64_t splitmix(uint64_t *s)
 {

@@ -601,18 +601,17 @@ static void gem_close(int fd, __u32 handle)
  */
 static void wait_npu_quiet(void)
 {
-	char path[160], a[2048], b[2048];
-	int i;
+	char a[2048], b[2048];
+	int i, busy;
 
-	if (dbg_path(minor, "engines", path, sizeof(path)))
-		return;
 	for (i = 0; i < 250; i++) {
-		if (read_str(path, a, sizeof(a)))
+		if (dbg_engine_busy(minor, -1, a, sizeof(a)) < 0)
 			return;
 		usleep(20000);
-		if (read_str(path, b, sizeof(b)))
+		busy = dbg_engine_busy(minor, -1, b, sizeof(b));
+		if (busy < 0)
 			return;
-		if (!strcmp(a, b) && !strstr(b, "busy"))
+		if (!busy && !strcmp(a, b))
 			return;
 	}
 	fail("the NPU is still busy 10 s after the last scenario");

@@ -266,47 +266,6 @@ static const char *status_name(__u32 st)
 	return st < 6 ? n[st] : "?";
 }
 
-/* ---- debugfs ---------------------------------------------------------- */
-
-static int dbg_read_text(const char *name, char *buf, size_t len)
-{
-	char path[200];
-	ssize_t n, got = 0;
-	int fd;
-
-	if (dbg_path(cfg.minor, name, path, sizeof(path)))
-		return -ENOENT;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (got < (ssize_t)len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return 0;
-}
-
-/* 1 if engine @e (or any engine, for -1) is busy, 0 if not, <0 error. */
-static int engine_busy(int e, char *text, size_t len)
-{
-	char *line, *save = NULL;
-	int ret = dbg_read_text("engines", text, len), busy = 0;
-	char copy[2048];
-
-	if (ret)
-		return ret;
-	snprintf(copy, sizeof(copy), "%s", text);
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		int n;
-
-		if (sscanf(line, "engine %d", &n) != 1 || (e >= 0 && n != e))
-			continue;
-		if (strstr(line, ": busy "))
-			busy = 1;
-	}
-	return busy;
-}
-
 /* ---- locks: flock() goes away with the process that holds it ----------- */
 
 static void lk(struct wk *w, int which, int op)
@@ -936,7 +895,7 @@ static int wait_until_quiet(struct wk *w)
 		fail(w, "killed workers not reaped after %lld s", WAIT_NS / 1000000000ll);
 		return -1;
 	}
-	while ((busy = engine_busy(-1, text, sizeof(text))) > 0 && now_ns() < end)
+	while ((busy = dbg_engine_busy(cfg.minor, -1, text, sizeof(text))) > 0 && now_ns() < end)
 		usleep(2000);
 	if (busy) {
 		fail(w, "the device has no job but is not idle (%d): %s", busy, text);
@@ -995,7 +954,7 @@ static void do_inject(struct wk *w)
 		 */
 		end = now_ns() + WAIT_NS;
 		while (now_ns() < end) {
-			ret = engine_busy(0, text, sizeof(text));
+			ret = dbg_engine_busy(cfg.minor, 0, text, sizeof(text));
 			if (ret) {
 				taken = ret > 0;
 				break;
