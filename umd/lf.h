@@ -123,7 +123,8 @@ int lf_output_dims_src(const struct lf_image *img, uint32_t t,
 /*
  * The u32[rank] little-endian record @rec as output tensor @t's dims
  * (@dims, rank entries); each must be 1..the tensor's bound (a static
- * dim, a symbol's max). Return: 0, or -1 with *@bad_dim the first not.
+ * dim, a symbol's max). Return: 0, or -1 with *@bad_dim the first not
+ * (@dims holds the record's values up to and including it).
  */
 int lf_output_dims_read(const struct lf_image *img, uint32_t t,
 			const void *rec, uint64_t *dims, uint32_t *bad_dim);

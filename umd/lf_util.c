@@ -261,20 +261,18 @@ int lf_output_dims_src(const struct lf_image *img, uint32_t t,
 int lf_output_dims_read(const struct lf_image *img, uint32_t t,
 			const void *rec, uint64_t *dims, uint32_t *bad_dim)
 {
-	const struct vpux_lf_tensor *ot = &img->tensors[t];
 	const unsigned char *p = rec;
+	struct vpux_lf_tensor bound;	/* at the symbols' max */
 	uint32_t d;
 
-	for (d = 0; d < ot->rank; d++) {
+	lf_tensor_resolve(img, &img->tensors[t], NULL, &bound);
+	for (d = 0; d < bound.rank; d++) {
 		uint32_t v = (uint32_t)p[4 * d] | (uint32_t)p[4 * d + 1] << 8 |
 			     (uint32_t)p[4 * d + 2] << 16 |
 			     (uint32_t)p[4 * d + 3] << 24;
-		uint64_t max = ot->dyn_dims & (1u << d) ?
-			       (uint64_t)img->symbols[ot->dims[d]].max :
-			       ot->dims[d];
 
 		dims[d] = v;
-		if (!v || v > max) {
+		if (!v || v > bound.dims[d]) {
 			*bad_dim = d;
 			return -1;
 		}

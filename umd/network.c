@@ -563,21 +563,16 @@ int vpux_kernel_shape(const struct vpux_network *net, unsigned int i,
 	const struct lf_image *img = &net->img;
 	uint32_t t = net->io_tensor[img->hdr.num_inputs + i], bad, d;
 	const struct vpux_lf_tensor *ot = &img->tensors[t];
-	const unsigned char *p = rec;
 	uint64_t dims[VPUX_LF_MAX_RANK];
 
 	if (lf_output_dims_read(img, t, rec, dims, &bad)) {
-		uint64_t max = ot->dyn_dims & (1u << bad) ?
-			       (uint64_t)img->symbols[ot->dims[bad]].max :
-			       ot->dims[bad];
+		struct vpux_lf_tensor bound;
 
+		lf_tensor_resolve(img, ot, NULL, &bound);
 		return vpux_err(VPUX_E_DEVICE,
-				"output %u '%s': dim %u is %u, outside 1..%llu: SHAVE op %d wrote a shape outside the tensor's bounds",
-				i, ot->name, bad,
-				(uint32_t)p[4 * bad] | (uint32_t)p[4 * bad + 1] << 8 |
-				(uint32_t)p[4 * bad + 2] << 16 |
-				(uint32_t)p[4 * bad + 3] << 24,
-				(unsigned long long)max, net->out_op[i]);
+				"output %u '%s': dim %u is %llu, outside 1..%u: SHAVE op %d wrote a shape outside the tensor's bounds",
+				i, ot->name, bad, (unsigned long long)dims[bad],
+				bound.dims[bad], net->out_op[i]);
 	}
 	memset(shape, 0, sizeof(*shape));
 	shape->rank = ot->rank;
