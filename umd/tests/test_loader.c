@@ -32,12 +32,18 @@ enum { T_X, T_Y, T_W, T_C, T_D, T_K };
 
 static struct lf_image img;
 
+/* (Re)assemble @text into @im, dropping what a test mutated. */
+static void reload(struct lf_image *im, const char *name, const char *text)
+{
+	if (im->tensors)
+		asm_free(im);
+	if (asm_text(name, text, NULL, im, stderr))
+		abort();
+}
+
 static void fresh(void)
 {
-	if (img.tensors)
-		asm_free(&img);
-	if (asm_text("base", base, NULL, &img, stderr))
-		abort();
+	reload(&img, "base", base);
 }
 
 /* validate the mutated image; expect @code and @what in the message */
@@ -229,10 +235,7 @@ static struct lf_image dimg;
 
 static void dfresh(void)
 {
-	if (dimg.tensors)
-		asm_free(&dimg);
-	if (asm_text("dyn", dyn, NULL, &dimg, stderr))
-		abort();
+	reload(&dimg, "dyn", dyn);
 }
 
 /* memref @k (0 in, 1 out) of the SHAVE op's record (the image owns it) */
