@@ -43,15 +43,31 @@ $(B)/firmware/tests/fw-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
 
 # The same tests as a 32-bit program (gcc-multilib): the core, the port and
 # the tests with 32-bit pointers and longs, as on the microcontroller.
+# Each test is a small script around the i386 program (in fw32/) that runs
+# it natively where the host kernel executes i386 programs and under
+# qemu-i386 where it does not (tools/run-i386.sh decides with the probe).
 FW_FAKE_TESTS32 := $(addprefix $(B)/firmware/tests/,fw32-sched fw32-validate \
 	fw32-faults fw32-prepare fw32-plan)
 HOST_TESTS += $(FW_FAKE_TESTS32)
+FW_I386_PROBE := $(B)/firmware/tests/fw32/i386-probe
+# the programs themselves, kept (not intermediate files make deletes)
+.SECONDARY: $(subst fw32-,fw32/,$(FW_FAKE_TESTS32))
 
-$(B)/firmware/tests/fw32-%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
+$(FW_I386_PROBE): $(SRCTOP)/firmware/tests/i386_probe.c
+	@mkdir -p $(dir $@)
+	$(CC) -m32 -std=c11 -Wall -Wextra -Werror -O2 -o $@ $<
+
+$(B)/firmware/tests/fw32/%: $(SRCTOP)/firmware/tests/%.c $(FW_TEST_DEPS) \
 		$(FW_FAKE_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) -m32 $(FW_TEST_CFLAGS) -o $@ $< $(FW_FAKE_SRCS) $(FW_SRCS) \
 		$(PORT_USER_SRCS)
+
+$(B)/firmware/tests/fw32-%: $(B)/firmware/tests/fw32/% $(FW_I386_PROBE) \
+		$(SRCTOP)/tools/run-i386.sh
+	@{ echo '#!/bin/sh'; \
+	   echo 'exec $(SRCTOP)/tools/run-i386.sh $(FW_I386_PROBE) $< "$$@"'; } >$@
+	@chmod +x $@
 
 # ---- scheduler benchmark (instant fake engines, big limits) ----
 FW_BENCH := $(B)/firmware/bench/fw-bench
@@ -163,7 +179,7 @@ FW_KBUILD_DIR := $(B)/firmware/kbuild
 .PHONY: firmware-kbuild
 firmware-kbuild:
 	@if [ ! -d "$(KDIR)" ]; then \
-		echo "firmware-kbuild: no kernel headers at '$(KDIR)', skipped"; \
+		echo "SKIP: no kernel headers at '$(KDIR)' (make deps)"; \
 		exit 0; \
 	fi; \
 	rm -rf $(FW_KBUILD_DIR) && mkdir -p $(FW_KBUILD_DIR) && \
@@ -204,7 +220,7 @@ $(FW_FUZZ): $(SRCTOP)/firmware/fuzz/fuzz_task.c $(FW_TEST_DEPS) $(FW_FAKE_SRCS)
 .PHONY: fuzz firmware-fuzz-smoke
 fuzz: $(FW_FUZZ)
 	@mkdir -p $(B)/firmware/fuzz/corpus
-	DLA_LOG=0 $(FW_FUZZ) -max_total_time=$(FUZZ_TIME) \
+	DLA_LOG=0 $(SAN_RUN) $(FW_FUZZ) -max_total_time=$(FUZZ_TIME) \
 		$(B)/firmware/fuzz/corpus $(SRCTOP)/firmware/fuzz/corpus
 
 # bounded run for make check; a fresh corpus directory each time, so a
@@ -212,7 +228,7 @@ fuzz: $(FW_FUZZ)
 # previous run kept would otherwise steer it elsewhere)
 firmware-fuzz-smoke: $(FW_FUZZ)
 	@rm -rf $(B)/firmware/fuzz/smoke && mkdir -p $(B)/firmware/fuzz/smoke
-	DLA_LOG=0 $(FW_FUZZ) -seed=1 -timeout=60 \
+	DLA_LOG=0 $(SAN_RUN) $(FW_FUZZ) -seed=1 -timeout=60 \
 		-max_total_time=$(FW_FUZZ_SMOKE_TIME) \
 		$(B)/firmware/fuzz/smoke $(SRCTOP)/firmware/fuzz/corpus
 CHECK_STEPS += firmware-fuzz-smoke
