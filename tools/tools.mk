@@ -55,6 +55,18 @@ $(VPUX_INFO_NL_CHECK): tools/vpux-info/vpux-info-nl-check.c uapi/drm/vpux_accel.
 
 -include tools/ort/ort.mk
 
+# tools/run-i386.sh, which runs the 32-bit engine-core tests natively or
+# under qemu-i386 (TAP)
+RUN_I386_TEST := $(B)/tools/tests/run_i386_test
+HOST_TESTS += $(RUN_I386_TEST)
+
+$(RUN_I386_TEST): tools/tests/run_i386_test.sh tools/run-i386.sh $(FW_I386_PROBE) \
+		$(B)/firmware/tests/fw32/validate
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh %s %s %s %s\n' $(SRCTOP)/$< $(SRCTOP)/tools/run-i386.sh \
+		$(FW_I386_PROBE) $(B)/firmware/tests/fw32/validate >$@
+	chmod +x $@
+
 # every tool's --help, --version and a bad option (TAP)
 TOOLS_CLI_TEST := $(B)/tools/tests/cli_test
 HOST_TESTS += $(TOOLS_CLI_TEST)
