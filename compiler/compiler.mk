@@ -227,21 +227,21 @@ compiler-fuzz-seeds:
 .PHONY: fuzz-onnx compiler-fuzz-smoke
 fuzz-onnx: $(COMPILER_FUZZ) $(COMPILER_FUZZ_T) compiler-fuzz-seeds
 	@mkdir -p $(B)/compiler/fuzz/corpus $(B)/compiler/fuzz/corpus-tensor
-	$(COMPILER_FUZZ) -max_total_time=$(COMPILER_FUZZ_TIME) -max_len=262144 \
+	$(SAN_RUN) $(COMPILER_FUZZ) -max_total_time=$(COMPILER_FUZZ_TIME) -max_len=262144 \
 		-timeout=60 $(B)/compiler/fuzz/corpus $(B)/compiler/fuzz/seed \
 		$(SRCTOP)/compiler/tests/fuzz/regress
-	$(COMPILER_FUZZ_T) -max_total_time=$(COMPILER_FUZZ_TIME) -max_len=65536 \
+	$(SAN_RUN) $(COMPILER_FUZZ_T) -max_total_time=$(COMPILER_FUZZ_TIME) -max_len=65536 \
 		$(B)/compiler/fuzz/corpus-tensor $(B)/compiler/fuzz/seed-tensor
 
 # make check: each harness COMPILER_FUZZ_SMOKE_TIME seconds, seed 1
 compiler-fuzz-smoke: $(COMPILER_FUZZ) $(COMPILER_FUZZ_T) compiler-fuzz-seeds
 	@rm -rf $(B)/compiler/fuzz/smoke $(B)/compiler/fuzz/smoke-tensor
 	@mkdir -p $(B)/compiler/fuzz/smoke $(B)/compiler/fuzz/smoke-tensor
-	$(COMPILER_FUZZ) -seed=1 -timeout=60 -max_len=262144 \
+	$(SAN_RUN) $(COMPILER_FUZZ) -seed=1 -timeout=60 -max_len=262144 \
 		-max_total_time=$(COMPILER_FUZZ_SMOKE_TIME) \
 		$(B)/compiler/fuzz/smoke $(B)/compiler/fuzz/seed \
 		$(SRCTOP)/compiler/tests/fuzz/regress
-	$(COMPILER_FUZZ_T) -seed=1 -timeout=60 -max_len=65536 \
+	$(SAN_RUN) $(COMPILER_FUZZ_T) -seed=1 -timeout=60 -max_len=65536 \
 		-max_total_time=$(COMPILER_FUZZ_SMOKE_TIME) \
 		$(B)/compiler/fuzz/smoke-tensor $(B)/compiler/fuzz/seed-tensor
 CHECK_STEPS += compiler-fuzz-smoke

@@ -8,11 +8,14 @@ set -u
 suite=$1; shift
 results=${RESULTS:-build/results}
 mkdir -p "$results"
+# the host kernel's ASLR and the sanitizers (tools/san-run.sh)
+san=$(dirname "$0")/san-run.sh
+case $("$san" --why) in *"ASLR off"*) echo "$suite: $("$san" --why)" ;; esac
 rc=0 tpass=0 tfail=0 tskip=0
 for prog in "$@"; do
 	name=$(basename "$prog")
 	log="$results/$suite-$name.tap"
-	"$prog" >"$log" 2>&1
+	"$san" "$prog" >"$log" 2>&1
 	st=$?
 	tools/tap-count.sh "$log" "$st" "$name" >"$log.count"
 	read -r pass fail skip <"$log.count"

@@ -64,13 +64,13 @@ $(RECIPE_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_recipe.c $(SRCTOP)/umd/runner/reci
 .PHONY: fuzz-recipe fuzz-recipe-smoke
 fuzz-recipe: $(RECIPE_FUZZ)
 	@mkdir -p $(B)/umd/fuzz/corpus-recipe
-	$(RECIPE_FUZZ) -max_total_time=$(UMD_FUZZ_TIME) -dict=$(SRCTOP)/umd/tests/fuzz/recipe.dict \
+	$(SAN_RUN) $(RECIPE_FUZZ) -max_total_time=$(UMD_FUZZ_TIME) -dict=$(SRCTOP)/umd/tests/fuzz/recipe.dict \
 		$(B)/umd/fuzz/corpus-recipe $(SRCTOP)/umd/tests/fuzz/recipe-corpus \
 		$(SRCTOP)/examples/recipes
 
 fuzz-recipe-smoke: $(RECIPE_FUZZ)
 	@rm -rf $(B)/umd/fuzz/recipe-smoke && mkdir -p $(B)/umd/fuzz/recipe-smoke
-	$(RECIPE_FUZZ) -seed=1 -timeout=60 -max_total_time=$(RECIPE_FUZZ_SMOKE_TIME) \
+	$(SAN_RUN) $(RECIPE_FUZZ) -seed=1 -timeout=60 -max_total_time=$(RECIPE_FUZZ_SMOKE_TIME) \
 		-dict=$(SRCTOP)/umd/tests/fuzz/recipe.dict $(B)/umd/fuzz/recipe-smoke \
 		$(SRCTOP)/umd/tests/fuzz/recipe-corpus $(SRCTOP)/examples/recipes
 CHECK_STEPS += fuzz-recipe-smoke
@@ -124,7 +124,7 @@ $(RECIPE_TSAN): $(SRCTOP)/umd/tests/test_recipe.c $(UMD_ALL_SRCS) $(UMD_HDRS) \
 
 .PHONY: recipe-tsan
 recipe-tsan: $(RECIPE_TSAN)
-	@TSAN_OPTIONS=halt_on_error=1 $(RECIPE_TSAN) >$(B)/umd/tsan/recipe.log 2>&1 || \
+	@TSAN_OPTIONS=halt_on_error=1 $(SAN_RUN) $(RECIPE_TSAN) >$(B)/umd/tsan/recipe.log 2>&1 || \
 		{ tail -40 $(B)/umd/tsan/recipe.log; exit 1; }
 	@echo "umd: run-recipe test race-free under ThreadSanitizer ($$(grep -c '^ok' $(B)/umd/tsan/recipe.log) points)"
 CHECK_STEPS += recipe-tsan

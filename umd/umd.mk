@@ -203,12 +203,12 @@ $(B)/umd/fuzz/seeds/mlp_tokens.vpux: $(B)/umd/tests/test_plan
 .PHONY: fuzz-loader umd-fuzz-smoke
 fuzz-loader: $(UMD_FUZZ) $(EXAMPLE_BLOBS) $(UMD_FUZZ_SEEDS)
 	@mkdir -p $(B)/umd/fuzz/corpus
-	$(UMD_FUZZ) -max_total_time=$(UMD_FUZZ_TIME) $(B)/umd/fuzz/corpus \
+	$(SAN_RUN) $(UMD_FUZZ) -max_total_time=$(UMD_FUZZ_TIME) $(B)/umd/fuzz/corpus \
 		$(B)/examples $(B)/umd/fuzz/seeds
 
 umd-fuzz-smoke: $(UMD_FUZZ) $(EXAMPLE_BLOBS) $(UMD_FUZZ_SEEDS)
 	@rm -rf $(B)/umd/fuzz/smoke && mkdir -p $(B)/umd/fuzz/smoke
-	$(UMD_FUZZ) -seed=1 -timeout=60 -max_total_time=$(UMD_FUZZ_SMOKE_TIME) $(B)/umd/fuzz/smoke \
+	$(SAN_RUN) $(UMD_FUZZ) -seed=1 -timeout=60 -max_total_time=$(UMD_FUZZ_SMOKE_TIME) $(B)/umd/fuzz/smoke \
 		$(B)/examples $(B)/umd/fuzz/seeds
 CHECK_STEPS += umd-fuzz-smoke
 
@@ -247,7 +247,7 @@ $(DUMP_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_coredump.c \
 .PHONY: fuzz-coredump-smoke
 fuzz-coredump-smoke: $(DUMP_FUZZ)
 	@rm -rf $(B)/umd/fuzz/dump-smoke && mkdir -p $(B)/umd/fuzz/dump-smoke
-	$(DUMP_FUZZ) -seed=1 -timeout=60 -max_total_time=$(DUMP_FUZZ_SMOKE_TIME) \
+	$(SAN_RUN) $(DUMP_FUZZ) -seed=1 -timeout=60 -max_total_time=$(DUMP_FUZZ_SMOKE_TIME) \
 		$(B)/umd/fuzz/dump-smoke
 CHECK_STEPS += fuzz-coredump-smoke
 
@@ -289,13 +289,13 @@ $(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
 .PHONY: fuzz-asm fuzz-asm-smoke
 fuzz-asm: $(UMD_FUZZ_ASM)
 	@mkdir -p $(B)/umd/fuzz/corpus-asm
-	$(UMD_FUZZ_ASM) -max_total_time=$(UMD_FUZZ_TIME) -max_len=8192 \
+	$(SAN_RUN) $(UMD_FUZZ_ASM) -max_total_time=$(UMD_FUZZ_TIME) -max_len=8192 \
 		-dict=$(SRCTOP)/umd/tests/fuzz/asm.dict \
 		$(B)/umd/fuzz/corpus-asm $(SRCTOP)/examples
 
 fuzz-asm-smoke: $(UMD_FUZZ_ASM)
 	@rm -rf $(B)/umd/fuzz/asm-smoke && mkdir -p $(B)/umd/fuzz/asm-smoke
-	$(UMD_FUZZ_ASM) -seed=1 -timeout=60 -max_total_time=$(UMD_FUZZ_SMOKE_TIME) \
+	$(SAN_RUN) $(UMD_FUZZ_ASM) -seed=1 -timeout=60 -max_total_time=$(UMD_FUZZ_SMOKE_TIME) \
 		-max_len=8192 -dict=$(SRCTOP)/umd/tests/fuzz/asm.dict \
 		$(B)/umd/fuzz/asm-smoke $(SRCTOP)/examples
 CHECK_STEPS += fuzz-asm-smoke
@@ -318,10 +318,10 @@ $(B)/umd/tsan/%: $(SRCTOP)/umd/tests/%.c $(UMD_ALL_SRCS) $(VASM_SRCS) \
 
 .PHONY: umd-tsan
 umd-tsan: $(UMD_TSAN) $(UMD_TSAN_PLAN)
-	@TSAN_OPTIONS=halt_on_error=1 $(UMD_TSAN) >$(B)/umd/tsan/log 2>&1 || \
+	@TSAN_OPTIONS=halt_on_error=1 $(SAN_RUN) $(UMD_TSAN) >$(B)/umd/tsan/log 2>&1 || \
 		{ tail -40 $(B)/umd/tsan/log; exit 1; }
 	@echo "umd: runtime test race-free under ThreadSanitizer ($$(grep -c '^ok' $(B)/umd/tsan/log) points)"
-	@TSAN_OPTIONS=halt_on_error=1 $(UMD_TSAN_PLAN) >$(B)/umd/tsan/log-plan 2>&1 || \
+	@TSAN_OPTIONS=halt_on_error=1 $(SAN_RUN) $(UMD_TSAN_PLAN) >$(B)/umd/tsan/log-plan 2>&1 || \
 		{ tail -40 $(B)/umd/tsan/log-plan; exit 1; }
 	@echo "umd: plan test race-free under ThreadSanitizer ($$(grep -c '^ok' $(B)/umd/tsan/log-plan) points)"
 CHECK_STEPS += umd-tsan
