@@ -13,7 +13,7 @@ ORT_MODELS := $(wildcard compiler/models/*/model.onnx)
 ort-refs-check:
 	@if ! command -v node >/dev/null 2>&1 || \
 	    [ ! -d tools/ort/node_modules/onnxruntime-node ]; then \
-		echo "ort-refs-check: no node or no tools/ort/node_modules: skipped"; \
+		echo "SKIP: no node or no tools/ort/node_modules/onnxruntime-node (make deps installs it where npm is)"; \
 		exit 0; \
 	fi; \
 	fail=0; \
