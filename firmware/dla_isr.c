@@ -111,7 +111,21 @@ static void dla_handle_engine(struct dla_engine *e, dla_u32 eng)
 	}
 }
 
-dla_s32 dla_process_events(struct dla_engine *e, dla_u32 *task_complete)
+void dla_take_events(struct dla_engine *e)
+{
+	if (!dla_engine_ok(e))
+		return;
+	e->bh_pending |= e->irq_pending;
+	e->irq_pending = 0;
+	if (e->fault_status & VPUX_FAULT_VALID) {
+		/* one fault at a time: the MMU holds the next until acked */
+		e->bh_fault_status = e->fault_status;
+		e->bh_fault_addr = e->fault_addr;
+	}
+	e->fault_status = 0;
+}
+
+dla_s32 dla_handle_events(struct dla_engine *e, dla_u32 *task_complete)
 {
 	dla_u32 pend, fs;
 
@@ -119,12 +133,12 @@ dla_s32 dla_process_events(struct dla_engine *e, dla_u32 *task_complete)
 		*task_complete = 0;
 	if (!dla_engine_ok(e))
 		return -DLA_ERR_INVAL;
-	pend = e->irq_pending;
-	e->irq_pending = 0;
-	fs = e->fault_status;
-	e->fault_status = 0;
+	pend = e->bh_pending;
+	e->bh_pending = 0;
+	fs = e->bh_fault_status;
+	e->bh_fault_status = 0;
 	if (fs & VPUX_FAULT_VALID)
-		dla_handle_fault(e, fs, e->fault_addr);
+		dla_handle_fault(e, fs, e->bh_fault_addr);
 	pend &= VPUX_IRQ_ENGINE_MASK;
 	while (pend) {
 		dla_u32 eng = dla_ffs(pend);
@@ -138,6 +152,12 @@ dla_s32 dla_process_events(struct dla_engine *e, dla_u32 *task_complete)
 		*task_complete = e->complete_mask;
 	e->complete_mask = 0;
 	return 0;
+}
+
+dla_s32 dla_process_events(struct dla_engine *e, dla_u32 *task_complete)
+{
+	dla_take_events(e);
+	return dla_handle_events(e, task_complete);
 }
 
 dla_s32 dla_poll_engines(struct dla_engine *e)

@@ -186,10 +186,20 @@ struct dla_engine {
 	dla_u32 start_seq;		/* ops started so far (wraps) */
 	dla_u32 owner_seq[DLA_MAX_ENGINES]; /* start_seq of the running op */
 
-	/* latched by the ISR */
+	/*
+	 * Latched by the ISR (and dla_poll_engines()); moved to the bottom
+	 * half's record below by dla_take_events(), the only place the
+	 * bottom half touches them: a port whose top half runs concurrently
+	 * with its bottom half excludes the two there alone.
+	 */
 	dla_u32 irq_pending;
 	dla_u32 fault_status;
 	dla_u64 fault_addr;
+
+	/* taken events, the bottom half's own (dla_handle_events()) */
+	dla_u32 bh_pending;
+	dla_u32 bh_fault_status;
+	dla_u64 bh_fault_addr;
 
 	/*
 	 * Ready ops: each task queues its own per kind (dla_task.rq_head);

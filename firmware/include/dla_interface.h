@@ -6,8 +6,8 @@
  * takes no lock. A task is validated once, in process context and without
  * the port's lock (dla_task_measure(), dla_task_prepare()), into memory
  * the port provides; every other call is serialised by one lock of the
- * port's. dla_isr_handler() and dla_process_events() may run in hard-IRQ
- * context.
+ * port's, except dla_isr_handler(), which is hard-IRQ safe and may run
+ * beside every other call but dla_take_events() and dla_poll_engines().
  */
 #ifndef DLA_INTERFACE_H
 #define DLA_INTERFACE_H
@@ -201,12 +201,39 @@ dla_s32 dla_isr_handler(struct dla_engine *engine);
  * @task_complete: out: bit t set for each task t that finished (DONE or
  *	FAILED) since the last call
  *
- * Bounded work: O(events + edges they release + ops they start); never
- * reads task memory. May run in hard-IRQ context.
+ * dla_take_events() then dla_handle_events(). Bounded work: O(events +
+ * edges they release + ops they start); never reads task memory. The
+ * edges and ops grow with the tasks users submit, so a port runs it in
+ * a bottom half, not with interrupts off.
  *
  * Return: 0.
  */
 dla_s32 dla_process_events(struct dla_engine *engine, dla_u32 *task_complete);
+
+/**
+ * dla_take_events() - the bottom half takes what the top half latched
+ * @engine: instance from dla_register_driver()
+ *
+ * Moves the events dla_isr_handler() and dla_poll_engines() latched to
+ * the bottom half's own record, O(1). For a port whose top half may run
+ * while its bottom half does (a hard IRQ beside a threaded handler):
+ * call it with the top half excluded (the port's interrupt lock), then
+ * dla_handle_events() under the port's lock alone. dla_process_events()
+ * is the two in one call, for a port that excludes the top half anyway.
+ */
+void dla_take_events(struct dla_engine *engine);
+
+/**
+ * dla_handle_events() - bottom half: handle taken events, start ops
+ * @engine: instance from dla_register_driver()
+ * @task_complete: as for dla_process_events()
+ *
+ * Touches nothing dla_isr_handler() writes. Bounded as
+ * dla_process_events().
+ *
+ * Return: 0, or -DLA_ERR_INVAL for an unregistered instance.
+ */
+dla_s32 dla_handle_events(struct dla_engine *engine, dla_u32 *task_complete);
 
 /**
  * dla_engines_lost_state() - the engines' registers were lost
