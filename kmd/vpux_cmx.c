@@ -20,7 +20,7 @@
  * A file's jobs find their own CMX data from job to job: nothing is
  * cleared while a tile stays with its owner. Jobs that use no CMX are not
  * affected at all. Everything here runs under fw.lock, in the dispatch
- * path (possibly in hard-IRQ context): register writes only.
+ * path (the interrupt's thread, run_job, the watchdog): register writes only.
  */
 
 #include "dla_interface.h"

@@ -82,7 +82,8 @@ struct vpux_hw_info {
  *	FIFO per priority
  * @done: (fw) completed jobs whose fences are still to be signalled,
  *	in completion order
- * @dead: (fw) the device was removed: nothing starts any more
+ * @dead: (fw) the device was removed: nothing starts any more (written
+ *	under fw.isr_lock too: the top half reads it)
  * @signal_lock: serialises signalling @done's fences, so that the jobs
  *	of one queue signal in their order
  * @watchdog: the hang check (vpux_watchdog.c)
@@ -126,7 +127,7 @@ struct vpux_device {
 	struct list_head runq[VPUX_PRIORITIES];
 	struct list_head done;
 	bool dead;
-	spinlock_t signal_lock;
+	struct mutex signal_lock;
 	struct delayed_work watchdog;
 	unsigned int timeout_ms;
 	unsigned int run_limit_ms;

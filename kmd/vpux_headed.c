@@ -311,13 +311,12 @@ static void vpux_headed_recover(struct work_struct *work)
 {
 	struct vpux_headed *h = container_of(work, struct vpux_headed, recover);
 	struct vpux_device *vdev = container_of(h, struct vpux_device, mc);
-	unsigned long flags;
 	int ret;
 
 	vpux_sched_signal_done(vdev);
 	vpux_headed_unmask(vdev);
 	ret = vpux_headed_boot(vdev);
-	spin_lock_irqsave(&vdev->fw.lock, flags);
+	mutex_lock(&vdev->fw.lock);
 	if (!ret && !vdev->dead) {
 		h->down = false;
 		vpux_sched_dispatch_locked(vdev);
@@ -327,7 +326,7 @@ static void vpux_headed_recover(struct work_struct *work)
 		h->failed = true;
 		vpux_sched_dispatch_locked(vdev);
 	}
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	mutex_unlock(&vdev->fw.lock);
 	vpux_sched_signal_done(vdev);
 }
 
@@ -436,7 +435,6 @@ void vpux_headed_power_down(struct vpux_device *vdev)
 int vpux_headed_power_up(struct vpux_device *vdev)
 {
 	struct vpux_headed *h = &vdev->mc;
-	unsigned long flags;
 	int ret;
 
 	if (!h->on || h->failed)
@@ -445,9 +443,9 @@ int vpux_headed_power_up(struct vpux_device *vdev)
 	if (ret) {
 		vpux_err(vdev, "firmware boot after power-on failed (%d): jobs fail until the device is bound again\n",
 			 ret);
-		spin_lock_irqsave(&vdev->fw.lock, flags);
+		mutex_lock(&vdev->fw.lock);
 		h->failed = true;
-		spin_unlock_irqrestore(&vdev->fw.lock, flags);
+		mutex_unlock(&vdev->fw.lock);
 	}
 	return ret;
 }
@@ -673,33 +671,46 @@ static void vpux_headed_drain_locked(struct vpux_device *vdev)
 }
 
 /**
- * vpux_headed_irq_locked() - the host's part of the interrupt, headed
- * @vdev: the device, fw.lock held, hard-IRQ context
- * @status: VPUX_REG_IRQ_STATUS as read
+ * vpux_headed_isr() - the top half's part of the interrupt, headed
+ * @vdev: the device, fw.isr_lock held, hard-IRQ context
  *
- * Acks the firmware's and the CMX clear's interrupts, fails everything
- * if the firmware crashed, else completes what it posted.
+ * Reads and acks the firmware's and the CMX clear's interrupts; the
+ * bottom half (vpux_headed_events_locked()) does the rest.
  *
  * Return: true if the device had something for the host.
  */
-bool vpux_headed_irq_locked(struct vpux_device *vdev, u32 status)
+bool vpux_headed_isr(struct vpux_device *vdev)
 {
-	u32 mine = status & (VPUX_IRQ_MC | VPUX_IRQ_CMX_CLEAR);
+	u32 mine = vpux_reg_read(vdev, VPUX_REG_IRQ_STATUS) &
+		   (VPUX_IRQ_MC | VPUX_IRQ_CMX_CLEAR);
+
+	lockdep_assert_held(&vdev->fw.isr_lock);
+	if (mine)
+		vpux_reg_write(vdev, VPUX_REG_IRQ_CLEAR, mine);
+	return mine;
+}
+
+/**
+ * vpux_headed_events_locked() - the bottom half's part, headed
+ * @vdev: the device, fw.lock held
+ *
+ * Fails everything if the firmware crashed, else completes what it
+ * posted; the caller dispatches next.
+ */
+void vpux_headed_events_locked(struct vpux_device *vdev)
+{
 	u32 mc;
 
 	lockdep_assert_held(&vdev->fw.lock);
-	if (mine)
-		vpux_reg_write(vdev, VPUX_REG_IRQ_CLEAR, mine);
 	if (vdev->mc.down)
-		return mine;
+		return;
 	mc = vpux_reg_read(vdev, VPUX_REG_MC_STATUS) & 0xff;
 	if (mc != VPUX_MC_STATUS_READY) {
 		vpux_headed_lost_locked(vdev, mc == VPUX_MC_STATUS_CRASHED ?
 					"crashed" : "stopped");
-		return true;
+		return;
 	}
 	vpux_headed_drain_locked(vdev);
-	return mine;
 }
 
 /**
@@ -744,7 +755,7 @@ void vpux_headed_watchdog_locked(struct vpux_device *vdev, u64 now)
 		vpux_headed_lost_locked(vdev, "lost its heartbeat");
 		return;
 	}
-	vpux_headed_irq_locked(vdev, 0);
+	vpux_headed_events_locked(vdev);
 }
 
 /**

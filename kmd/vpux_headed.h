@@ -91,7 +91,8 @@ int vpux_headed_run_locked(struct vpux_device *vdev, struct vpux_job *job,
 			   int ctx_slot);
 void vpux_headed_abort_locked(struct vpux_device *vdev, struct vpux_job *job,
 			      const struct vpux_job_result *res);
-bool vpux_headed_irq_locked(struct vpux_device *vdev, u32 status);
+bool vpux_headed_isr(struct vpux_device *vdev);
+void vpux_headed_events_locked(struct vpux_device *vdev);
 void vpux_headed_progress(struct vpux_device *vdev, struct vpux_job *job,
 			  struct dla_task_status *st);
 void vpux_headed_watchdog_locked(struct vpux_device *vdev, u64 now);

@@ -313,7 +313,7 @@ bool vpux_job_wants_dump(struct vpux_job *job);
 void vpux_job_dump_and_free(struct vpux_job *job);
 
 /* vpux_irq.c */
-void vpux_process_events_locked(struct vpux_device *vdev);
+void vpux_events_locked(struct vpux_device *vdev);
 void vpux_result_from_status(const struct dla_task_status *st,
 			     struct vpux_job_result *res);
 

@@ -94,12 +94,11 @@ static bool vpux_pm_quiet_locked(struct vpux_device *vdev)
 
 static bool vpux_pm_quiet(struct vpux_device *vdev)
 {
-	unsigned long flags;
 	bool quiet;
 
-	spin_lock_irqsave(&vdev->fw.lock, flags);
+	mutex_lock(&vdev->fw.lock);
 	quiet = vdev->dead || vpux_pm_quiet_locked(vdev);
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	mutex_unlock(&vdev->fw.lock);
 	return quiet;
 }
 
@@ -140,18 +139,24 @@ static int vpux_pm_runtime_suspend(struct device *dev)
 {
 	struct vpux_device *vdev = dev_get_drvdata(dev);
 
-	scoped_guard(spinlock_irqsave, &vdev->fw.lock) {
+	scoped_guard(mutex, &vdev->fw.lock) {
 		if (vdev->dead || vdev->pm.off)
 			return 0;
 		if (!vpux_pm_quiet_locked(vdev))
 			return -EBUSY;
-		/* the last register accesses of anyone but this */
-		vdev->pm.off = true;
+		/*
+		 * The last register accesses of anyone but this. Masked in
+		 * the same step as the top half learns it must not ack: it
+		 * never sees an unmasked line it may not lower.
+		 */
+		vdev->pm.irq_mask = vpux_reg_read(vdev, VPUX_REG_IRQ_MASK);
+		scoped_guard(spinlock_irq, &vdev->fw.isr_lock) {
+			vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, 0);
+			vdev->pm.off = true;
+		}
 	}
-	vdev->pm.irq_mask = vpux_reg_read(vdev, VPUX_REG_IRQ_MASK);
 	vdev->pm.inject[0] = vpux_reg_read(vdev, VPUX_REG_INJECT);
 	vdev->pm.inject[1] = vpux_reg_read(vdev, VPUX_REG_INJECT_ARG);
-	vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, 0);
 	synchronize_irq(vdev->irq);
 	vpux_headed_power_down(vdev);
 	if (vpux_has_power_ctrl(vdev))
@@ -185,13 +190,17 @@ static int vpux_pm_runtime_resume(struct device *dev)
 	/* headed: a firmware that does not boot fails the jobs, as a reload */
 	vpux_headed_power_up(vdev);
 
-	scoped_guard(spinlock_irqsave, &vdev->fw.lock) {
+	scoped_guard(mutex, &vdev->fw.lock) {
 		/* headless: the core must write whole descriptors again */
 		if (!vdev->mc.on)
 			dla_engines_lost_state(vdev->fw.engine);
 		vpux_pm_restore_mmu_locked(vdev);
-		vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, vdev->pm.irq_mask);
-		vdev->pm.off = false;
+		/* as at suspend: the top half acks from the unmask on */
+		scoped_guard(spinlock_irq, &vdev->fw.isr_lock) {
+			vdev->pm.off = false;
+			vpux_reg_write(vdev, VPUX_REG_IRQ_MASK,
+				       vdev->pm.irq_mask);
+		}
 		if (!vdev->pm.hold)
 			vpux_sched_dispatch_locked(vdev);
 	}
@@ -204,7 +213,7 @@ static int vpux_pm_runtime_resume(struct device *dev)
 /* Let the held-back jobs start (system resume, or a failed suspend). */
 static void vpux_pm_release_hold(struct vpux_device *vdev)
 {
-	scoped_guard(spinlock_irqsave, &vdev->fw.lock) {
+	scoped_guard(mutex, &vdev->fw.lock) {
 		vdev->pm.hold = false;
 		if (!vdev->pm.off)
 			vpux_sched_dispatch_locked(vdev);
@@ -220,7 +229,7 @@ static int vpux_pm_suspend(struct device *dev)
 						 1000);
 	int ret;
 
-	scoped_guard(spinlock_irqsave, &vdev->fw.lock)
+	scoped_guard(mutex, &vdev->fw.lock)
 		vdev->pm.hold = true;
 	if (!wait_event_timeout(vdev->pm.idle_wq, vpux_pm_quiet(vdev),
 				timeout)) {

@@ -87,9 +87,10 @@ int vpux_profile_attach(struct vpux_job *job, struct drm_file *file,
  * vpux_profile_record() - write a job's profile from its task
  * @job: a job that left the engine core (its task cleared)
  *
- * Called under the core's lock, maybe in hard-IRQ context: copies the
- * per-op cycles the task kept into the profile BO's kernel mapping and,
- * with DRM_VPUX_SUBMIT_PROFILE_TIMES, the schedule the engine core
+ * Called under the core's lock in the interrupt's thread (or the
+ * watchdog, or removal), with interrupts on, never in hard-IRQ context:
+ * copies the per-op cycles the task kept into the profile BO's kernel
+ * mapping and, with DRM_VPUX_SUBMIT_PROFILE_TIMES, the schedule the engine core
  * rebuilds from them (dla_task_op_times(), O(ops * engines + edges),
  * only for jobs that asked for it). No-op for a job without a profile.
  */

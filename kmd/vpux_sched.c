@@ -8,10 +8,12 @@
  * address space, and finished jobs have their fences signalled in the
  * order they finished, which within a queue is the queue's order.
  *
- * Everything here runs under vpux_fw.lock, the lock of the engine core,
- * and may run in hard-IRQ context (the interrupt handler completes jobs
- * and starts the next ones): no allocation, no sleeping lock. Tasks were
- * validated and built at SUBMIT, so starting one only programs registers.
+ * Everything here runs under vpux_fw.lock, the lock of the engine core (a
+ * mutex), in process context: the interrupt's bottom half (vpux_irq.c)
+ * completes jobs and starts the next ones, run_job hands jobs over, the
+ * watchdog aborts. It is in the fence signalling path: no allocation that
+ * may wait for reclaim, no fence wait. Tasks were validated and built at
+ * SUBMIT, so starting one only programs registers.
  *
  * Fences are signalled by vpux_sched_signal_done() after fw.lock is
  * dropped, under signal_lock, which serialises the signallers so that
@@ -85,13 +87,12 @@ static void vpux_slot_put_locked(struct vpux_device *vdev, int slot)
  */
 void vpux_ctx_invalidate(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 {
-	unsigned long flags;
 
-	spin_lock_irqsave(&vdev->fw.lock, flags);
+	mutex_lock(&vdev->fw.lock);
 	/* powered off, the MMU caches nothing */
 	if (ctx->slot >= 0 && !vdev->dead && !vdev->pm.off)
 		vpux_reg_write(vdev, VPUX_REG_MMU_INVALIDATE, BIT(ctx->slot));
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	mutex_unlock(&vdev->fw.lock);
 }
 
 /**
@@ -101,9 +102,8 @@ void vpux_ctx_invalidate(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
  */
 void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 {
-	unsigned long flags;
 
-	spin_lock_irqsave(&vdev->fw.lock, flags);
+	mutex_lock(&vdev->fw.lock);
 	if (ctx->slot >= 0) {
 		WARN_ON(vdev->slots[ctx->slot].active);
 		if (!vdev->dead && !vdev->pm.off) {
@@ -114,7 +114,7 @@ void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 		vdev->slots[ctx->slot].ctx = NULL;
 		ctx->slot = -1;
 	}
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	mutex_unlock(&vdev->fw.lock);
 }
 
 /* ---- starting and completing jobs ---- */
@@ -366,17 +366,16 @@ void vpux_sched_complete_locked(struct vpux_device *vdev, struct vpux_job *job,
  * @vdev: the device
  * @job: its dependencies are met; run_job initialised its fence
  *
- * In the fence signalling path (run_job): takes only spinlocks.
+ * In the fence signalling path (run_job): allocates nothing.
  */
 void vpux_sched_queue_job(struct vpux_device *vdev, struct vpux_job *job)
 {
-	unsigned long flags;
 
-	spin_lock_irqsave(&vdev->fw.lock, flags);
+	mutex_lock(&vdev->fw.lock);
 	list_add_tail(&job->link, &job->queue->ready);
 	vpux_runq_add_locked(vdev, job->queue);
 	vpux_sched_dispatch_locked(vdev);
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	mutex_unlock(&vdev->fw.lock);
 	vpux_sched_signal_done(vdev);
 }
 
@@ -402,25 +401,23 @@ static void vpux_job_signal(struct vpux_job *job)
  * vpux_sched_signal_done() - signal the fences of completed jobs
  * @vdev: the device; fw.lock not held
  *
- * Any context. Completions are signalled in the order they happened,
- * which keeps every queue's fences in order, whichever context got here
- * first.
+ * Process context (the interrupt's thread, run_job, the watchdog, ...).
+ * Completions are signalled in the order they happened, which keeps
+ * every queue's fences in order, whichever context got here first.
  */
 void vpux_sched_signal_done(struct vpux_device *vdev)
 {
 	struct vpux_job *job, *tmp;
-	unsigned long flags;
 	LIST_HEAD(done);
 
-	spin_lock_irqsave(&vdev->signal_lock, flags);
-	spin_lock(&vdev->fw.lock);
-	list_splice_init(&vdev->done, &done);
-	spin_unlock(&vdev->fw.lock);
-	list_for_each_entry_safe(job, tmp, &done, link) {
-		list_del_init(&job->link);
-		vpux_job_signal(job);
+	scoped_guard(mutex, &vdev->signal_lock) {
+		scoped_guard(mutex, &vdev->fw.lock)
+			list_splice_init(&vdev->done, &done);
+		list_for_each_entry_safe(job, tmp, &done, link) {
+			list_del_init(&job->link);
+			vpux_job_signal(job);
+		}
 	}
-	spin_unlock_irqrestore(&vdev->signal_lock, flags);
 	vpux_pm_wake(vdev);
 }
 
@@ -440,15 +437,19 @@ void vpux_sched_quiesce(struct vpux_device *vdev)
 		.status = DRM_VPUX_STATUS_ABORTED,
 		.sys_error = -ENODEV,
 	};
-	unsigned long flags;
 	u32 id;
 
-	spin_lock_irqsave(&vdev->fw.lock, flags);
+	mutex_lock(&vdev->fw.lock);
 	if (vdev->dead) {
-		spin_unlock_irqrestore(&vdev->fw.lock, flags);
+		mutex_unlock(&vdev->fw.lock);
 		return;
 	}
-	vdev->dead = true;
+	/* masked in the step the top half learns it must not ack */
+	scoped_guard(spinlock_irq, &vdev->fw.isr_lock) {
+		vdev->dead = true;
+		if (!vdev->pm.off)
+			vpux_reg_write(vdev, VPUX_REG_IRQ_MASK, 0);
+	}
 	/* headed: the firmware's ops stop before their jobs complete */
 	if (vdev->mc.on)
 		vpux_headed_stop_locked(vdev);
@@ -456,7 +457,7 @@ void vpux_sched_quiesce(struct vpux_device *vdev)
 		if (vdev->running[id])
 			vpux_sched_complete_locked(vdev, vdev->running[id], &res);
 	vpux_sched_dispatch_locked(vdev);
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	mutex_unlock(&vdev->fw.lock);
 	vpux_sched_signal_done(vdev);
 
 	vpux_watchdog_fini(vdev);
@@ -474,7 +475,8 @@ static void vpux_sched_release(struct drm_device *drm, void *arg)
  * Teach lockdep at probe what the fence signalling path takes, so that a
  * regression (an allocation under one of these locks, or one of them
  * taken around a fence wait) is reported on its first run rather than
- * when memory is short (Documentation/architecture.rst).
+ * when memory is short (Documentation/architecture.rst). The interrupt's
+ * top half takes fw.isr_lock with interrupts off, inside fw.lock.
  */
 static void vpux_sched_prime_lockdep(struct vpux_device *vdev)
 {
@@ -483,8 +485,6 @@ static void vpux_sched_prime_lockdep(struct vpux_device *vdev)
 
 	if (!IS_ENABLED(CONFIG_LOCKDEP))
 		return;
-	/* they are taken in hard-IRQ context: never with interrupts on */
-	local_irq_save(flags);
 	fs_reclaim_acquire(GFP_KERNEL);
 	might_lock(&vdev->signal_lock);
 	might_lock(&vdev->fw.lock);
@@ -492,11 +492,15 @@ static void vpux_sched_prime_lockdep(struct vpux_device *vdev)
 	fs_reclaim_release(GFP_KERNEL);
 
 	cookie = dma_fence_begin_signalling();
-	might_lock(&vdev->signal_lock);
-	might_lock(&vdev->fw.lock);
+	mutex_lock(&vdev->signal_lock);
+	mutex_lock(&vdev->fw.lock);
+	local_irq_save(flags);
+	might_lock(&vdev->fw.isr_lock);
 	might_lock(&vdev->result_lock);
-	dma_fence_end_signalling(cookie);
 	local_irq_restore(flags);
+	mutex_unlock(&vdev->fw.lock);
+	mutex_unlock(&vdev->signal_lock);
+	dma_fence_end_signalling(cookie);
 }
 
 /**
@@ -526,7 +530,9 @@ int vpux_sched_init(struct vpux_device *vdev)
 	for (p = 0; p < VPUX_PRIORITIES; p++)
 		INIT_LIST_HEAD(&vdev->runq[p]);
 	INIT_LIST_HEAD(&vdev->done);
-	spin_lock_init(&vdev->signal_lock);
+	ret = drmm_mutex_init(&vdev->drm, &vdev->signal_lock);
+	if (ret)
+		return ret;
 	spin_lock_init(&vdev->result_lock);
 	vpux_watchdog_init(vdev);
 

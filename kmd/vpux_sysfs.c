@@ -59,14 +59,13 @@ void vpux_busy_end_locked(struct vpux_device *vdev)
  */
 u64 vpux_busy_time_ns(struct vpux_device *vdev)
 {
-	unsigned long flags;
 	u64 ns;
 
-	spin_lock_irqsave(&vdev->fw.lock, flags);
+	mutex_lock(&vdev->fw.lock);
 	ns = vdev->busy_ns;
 	if (vdev->busy_jobs)
 		ns += ktime_get_ns() - vdev->busy_since;
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	mutex_unlock(&vdev->fw.lock);
 	return ns;
 }
 

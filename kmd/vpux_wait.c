@@ -21,7 +21,7 @@
  * @job: a finished job (it still holds its BOs), its result filled
  *
  * Each BO whose last job this is keeps a copy. Runs in the fence
- * signalling path, maybe in hard-IRQ context: an irq-safe spinlock, no
+ * signalling path, in process context: a spinlock, no allocation, no
  * reservation lock.
  */
 void vpux_job_publish_result(struct vpux_job *job)

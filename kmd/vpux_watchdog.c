@@ -225,24 +225,28 @@ static void vpux_watchdog_work(struct work_struct *work)
 						struct vpux_device, watchdog);
 	struct dla_task_status st, hung_st;
 	struct vpux_job *hung = NULL;
-	unsigned long flags;
 	bool cookie;
 	u64 now, cycles;
 	u32 id;
 
 	cookie = dma_fence_begin_signalling();
-	spin_lock_irqsave(&vdev->fw.lock, flags);
+	mutex_lock(&vdev->fw.lock);
 	/* powered off: nothing runs, and no register may be touched */
 	if (vdev->dead || vdev->pm.off)
 		goto out_unlock;
 	now = ktime_get_ns();
-	/* completions whose interrupt went missing first */
+	/*
+	 * Completions whose interrupt went missing first: latched as the top
+	 * half would (one register read per busy engine, a fixed number),
+	 * then handled as the bottom half does.
+	 */
 	if (vdev->mc.on) {
 		vpux_headed_watchdog_locked(vdev, now);
 		vpux_sched_dispatch_locked(vdev);
 	} else {
-		dla_poll_engines(vdev->fw.engine);
-		vpux_process_events_locked(vdev);
+		scoped_guard(spinlock_irq, &vdev->fw.isr_lock)
+			dla_poll_engines(vdev->fw.engine);
+		vpux_events_locked(vdev);
 	}
 
 	vpux_watchdog_run_limit_locked(vdev, now);
@@ -286,7 +290,7 @@ static void vpux_watchdog_work(struct work_struct *work)
 	if (vdev->n_running || vpux_cmx_clearing_locked(vdev))
 		vpux_watchdog_arm_locked(vdev);
 out_unlock:
-	spin_unlock_irqrestore(&vdev->fw.lock, flags);
+	mutex_unlock(&vdev->fw.lock);
 	vpux_sched_signal_done(vdev);
 	dma_fence_end_signalling(cookie);
 

@@ -8,9 +8,10 @@
  * (dla_task_measure(), dla_task_prepare()) runs in the SUBMIT ioctl,
  * without any lock, and is the only caller of dla_get_dma_address() and
  * dla_data_read(): they read the submitter's address list and the task
- * BO's kernel mapping. Every other call is made under vpux_fw.lock, which
- * the hard-IRQ handler takes too, and reaches only the register
- * accessors, so none of these callbacks may sleep.
+ * BO's kernel mapping. Every other call is made under vpux_fw.lock (a
+ * mutex), except dla_isr_handler(), which the hard-IRQ handler makes
+ * under vpux_fw.isr_lock; the calls reach only the register accessors,
+ * and none of these callbacks sleeps.
  */
 
 #include <linux/ktime.h>
@@ -161,16 +162,22 @@ int vpux_fw_init(struct vpux_device *vdev)
 {
 	struct vpux_fw *fw = &vdev->fw;
 	u32 size = dla_engine_size();
-	unsigned long flags;
 	dla_s32 ret;
+	int err;
 
-	spin_lock_init(&fw->lock);
+	err = drmm_mutex_init(&vdev->drm, &fw->lock);
+	if (err)
+		return err;
+	spin_lock_init(&fw->isr_lock);
 	fw->mem = drmm_kzalloc(&vdev->drm, size, GFP_KERNEL);
 	if (!fw->mem)
 		return -ENOMEM;
-	spin_lock_irqsave(&fw->lock, flags);
+	/* the top half sees no instance or a whole one: it may unmask */
+	mutex_lock(&fw->lock);
+	spin_lock_irq(&fw->isr_lock);
 	ret = dla_register_driver(&fw->engine, fw->mem, size, vdev);
-	spin_unlock_irqrestore(&fw->lock, flags);
+	spin_unlock_irq(&fw->isr_lock);
+	mutex_unlock(&fw->lock);
 	if (ret) {
 		vpux_err(vdev, "engine core refused the device: %d\n", ret);
 		return -ENODEV;
@@ -187,13 +194,14 @@ int vpux_fw_init(struct vpux_device *vdev)
 void vpux_fw_fini(struct vpux_device *vdev)
 {
 	struct vpux_fw *fw = &vdev->fw;
-	unsigned long flags;
 
-	spin_lock_irqsave(&fw->lock, flags);
+	mutex_lock(&fw->lock);
+	spin_lock_irq(&fw->isr_lock);
 	if (fw->engine)
 		dla_unregister_driver(fw->engine);
 	fw->engine = NULL;
-	spin_unlock_irqrestore(&fw->lock, flags);
+	spin_unlock_irq(&fw->isr_lock);
+	mutex_unlock(&fw->lock);
 }
 
 /**

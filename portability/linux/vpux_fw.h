@@ -50,14 +50,19 @@ struct dla_task;
  * struct vpux_fw - the core instance of one device
  * @engine: the core's instance (dla_register_driver), in @mem
  * @mem: the instance's memory (dla_engine_size() bytes, drmm)
- * @lock: serialises every call into the core except task validation;
- *	taken in hard-IRQ context by the interrupt handler, so irq-safe
- *	everywhere else
+ * @lock: serialises every call into the core except task validation
+ *	and the top half; a mutex: the interrupt's bottom half (an IRQ
+ *	thread), the queues' run_job, the watchdog and the ioctls take it,
+ *	never a hard-IRQ handler
+ * @isr_lock: serialises the top half (dla_isr_handler(), in hard-IRQ
+ *	context) with what touches its latch (dla_take_events(),
+ *	dla_poll_engines()) and with @engine going away; nests inside @lock
  */
 struct vpux_fw {
 	struct dla_engine *engine;
 	void *mem;
-	spinlock_t lock;
+	struct mutex lock;
+	spinlock_t isr_lock;
 };
 
 int vpux_fw_init(struct vpux_device *vdev);
