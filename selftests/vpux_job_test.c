@@ -1936,6 +1936,83 @@ TEST_F(job, tracepoints)
 	EXPECT_NE(NULL, strstr(buf, "status=1 error=0"));
 }
 
+/*
+ * The interrupt is split (DESIGN.md section 3): the hard handler only
+ * latches and acks, and a job's completion (vpux_job_done, with the
+ * engine core's event handling and the fence signalling around it) and
+ * the start of the next job (vpux_job_run) run with interrupts on,
+ * outside hard-IRQ context, completions in the IRQ's thread. Read off the
+ * context columns of the driver's own trace events.
+ */
+TEST_F(job, completion_runs_in_the_irq_thread_with_interrupts_on)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	const char *dir = NULL;
+	struct drm_vpux_wait w;
+	char path[160], *line, *save;
+	static char buf[1 << 16];
+	int done = 0, runs = 0, in_thread = 0, bad = 0;
+	ssize_t n, got = 0;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < 2 && !dir; i++) {
+		snprintf(path, sizeof(path), "%s/events/vpux_accel/enable", dirs[i]);
+		if (!access(path, W_OK))
+			dir = dirs[i];
+	}
+	if (!dir)
+		SKIP(return, "no tracefs");
+	ASSERT_EQ(0, tracefs_write(dir, "trace", ""));
+	ASSERT_EQ(0, tracefs_write(dir, "events/vpux_accel/vpux_job_run/enable", "1"));
+	ASSERT_EQ(0, tracefs_write(dir, "events/vpux_accel/vpux_job_done/enable", "1"));
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, copy_job(_metadata, self, &w));
+	ASSERT_EQ(0, tracefs_write(dir, "events/vpux_accel/enable", "0"));
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	fd = open(path, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	while (got < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+
+	/* "  COMM-PID  [CPU] FLAGS  TIME: EVENT: ...", FLAGS as "d.h1." */
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		bool is_done = strstr(line, " vpux_job_done: ");
+		char comm[64], flags[16];
+
+		if (line[0] == '#' || (!is_done && !strstr(line, " vpux_job_run: ")))
+			continue;
+		if (sscanf(line, " %63s [%*u] %15s", comm, flags) != 2 ||
+		    strlen(flags) < 3) {
+			TH_LOG("cannot read: %s", line);
+			bad++;
+			continue;
+		}
+		if (flags[0] != '.' || strchr("hHs", flags[2])) {
+			TH_LOG("with interrupts off or in IRQ context: %s", line);
+			bad++;
+		}
+		if (is_done) {
+			done++;
+			in_thread += !strncmp(comm, "irq/", 4);
+		} else {
+			runs++;
+		}
+	}
+	EXPECT_EQ(0, bad);
+	EXPECT_GE(done, 8);
+	EXPECT_GE(runs, 8);
+	/* a job that ran on the NPU completes in the interrupt's thread */
+	EXPECT_GE(in_thread, 1)
+		TH_LOG("%d of %d completions in an irq/N thread", in_thread, done);
+}
+
 /* ---- uapi 1.5: BO_WAIT, the split error fields, the limits ---- */
 
 #define NEED_1_5() do { \
