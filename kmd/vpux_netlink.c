@@ -19,6 +19,7 @@
 #include <linux/pid.h>
 #include <linux/pm_runtime.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uidgid.h>
 #include <linux/xarray.h>
@@ -720,6 +721,23 @@ void vpux_nl_device_remove(struct vpux_device *vdev)
 	flush_work(&vdev->nl.ev_work);
 }
 
+/*
+ * The generated groups with the flags the spec gives them. ynl-gen-c.py
+ * of 6.12 validates a group's "flags" but does not render them, so the
+ * generated vpux_nl_mcgrps[] has none and anyone could join "events":
+ * every user's job errors, MMU-fault addresses, client ids and seqnos.
+ * Joining needs CAP_SYS_ADMIN (genl_bind() checks it in the user
+ * namespace owning the socket's network namespace; events are sent in
+ * the initial one only), the capability ctx-get asks to see another
+ * user's contexts.
+ */
+static const struct genl_multicast_group vpux_nl_mcgrps_cap[] = {
+	[VPUX_NLGRP_EVENTS] = {
+		.name = VPUX_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_SYS_ADMIN,
+	},
+};
+
 /**
  * vpux_nl_module_init() - register the family (module init)
  *
@@ -727,6 +745,17 @@ void vpux_nl_device_remove(struct vpux_device *vdev)
  */
 int vpux_nl_module_init(void)
 {
+	const struct genl_multicast_group *gen = vpux_nl_family.mcgrps;
+	unsigned int i;
+
+	/* the same groups in the same order, or the spec changed */
+	if (WARN_ON(vpux_nl_family.n_mcgrps != ARRAY_SIZE(vpux_nl_mcgrps_cap)))
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(vpux_nl_mcgrps_cap); i++)
+		if (WARN_ON(strcmp(gen[i].name, vpux_nl_mcgrps_cap[i].name)))
+			return -EINVAL;
+	/* __ro_after_init: writable until module init returns */
+	vpux_nl_family.mcgrps = vpux_nl_mcgrps_cap;
 	return genl_register_family(&vpux_nl_family);
 }
 
