@@ -11,11 +11,13 @@
  * against this process's own file (pid, uid, fdinfo drm-client-id and
  * drm-engine-npu, GET_PARAM memory); --watch --json --count 2 gives two
  * samples per device with sane percentages; --events --json reports an
- * injected MMU fault with the address; an unknown device and bad options
- * give their exit codes.
+ * injected MMU fault with the address, and as uid 65534 --events is
+ * refused (the group needs CAP_SYS_ADMIN) with exit 3; an unknown device
+ * and bad options give their exit codes.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -47,6 +49,54 @@ static char *run(int *rc, const char *fmt, ...)
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
 	return vpux_capture(cmd, rc);
+}
+
+/*
+ * Run @cmd through the shell as uid and gid 65534 (no capabilities):
+ * its stdout and stderr in a malloc'd string, exit status in *@rc (-1
+ * if it did not exit, 126 if the drop failed).
+ */
+static char *run_as_nobody(int *rc, const char *cmd)
+{
+	size_t len = 0, cap = 4096;
+	char *out = malloc(cap);
+	int p[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	*rc = -1;
+	if (!out || pipe(p)) {
+		free(out);
+		return NULL;
+	}
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(126);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while (pid > 0 && (n = read(p[0], out + len, cap - len - 1)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			char *q = realloc(out, cap *= 2);
+
+			if (!q)
+				break;
+			out = q;
+		}
+	}
+	out[len] = '\0';
+	close(p[0]);
+	if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st))
+		*rc = WEXITSTATUS(st);
+	return out;
 }
 
 static uint64_t jget(json_object *o, const char *key)
@@ -302,6 +352,17 @@ int main(int argc, char **argv)
 			free(out);
 		}
 	}
+
+	/* the events name every user's jobs: another user may not follow them */
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "%s --events --timeout 200", info);
+		out = run_as_nobody(&rc, cmd);
+	}
+	tap_check(rc == 3 && out && strstr(out, "needs CAP_SYS_ADMIN"),
+		  "--events as uid 65534: exit %d (3), %s", rc, out ? out : "");
+	free(out);
 
 	/* errors: an unknown device, a bad option value */
 	out = run(&rc, "%s --stats -d 63 2>&1", info);

@@ -669,8 +669,15 @@ static int view_events(struct nl *nl, bool json, long count, long timeout_ms)
 	int grp = genl_ctrl_resolve_grp(nl->sk, VPUX_FAMILY_NAME,
 					VPUX_MCGRP_EVENTS);
 	uint64_t end = timeout_ms >= 0 ? now_ns() + timeout_ms * 1000000ull : 0;
+	int ret = grp < 0 ? grp : nl_socket_add_membership(nl->sk, grp);
 
-	if (grp < 0 || nl_socket_add_membership(nl->sk, grp)) {
+	/* the events name every user's contexts: the group is root's */
+	if (ret == -NLE_PERM) {
+		vpux_cli_err(PROG, "joining the \"%s\" group of the vpux family needs CAP_SYS_ADMIN",
+			     VPUX_MCGRP_EVENTS);
+		return EXIT_QUERY;
+	}
+	if (ret) {
 		vpux_cli_err(PROG, "cannot join the \"%s\" group of the vpux family",
 			     VPUX_MCGRP_EVENTS);
 		return EXIT_QUERY;
