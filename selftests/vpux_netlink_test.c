@@ -6,19 +6,24 @@
  * files, another user's refused; malformed requests (missing, unknown,
  * short, long and unexpected attributes); the "events" group's hang,
  * reset, MMU fault and job error notifications for injected faults
- * (debugfs "inject").
+ * (debugfs "inject"), and that only CAP_SYS_ADMIN may join it (a child
+ * as uid NOBODY, or as uid 0 without the capability, is refused and
+ * receives nothing of root's failing job).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -809,6 +814,163 @@ TEST_F(nl, event_of_a_job_error)
 	EXPECT_EQ(s.seqno, a_u64(m->tb[VPUX_A_EVENT_SEQNO]));
 	EXPECT_EQ((__u32)VPUX_JOB_STATUS_ERROR, a_u32(m->tb[VPUX_A_EVENT_STATUS]));
 	EXPECT_EQ(-(__s32)w.core_error, (__s32)a_u32(m->tb[VPUX_A_EVENT_ERROR]));
+}
+
+/*
+ * Drop CAP_SYS_ADMIN from every set of this process (its uid stays):
+ * 0 or -1.
+ */
+static int drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+	__u32 bit = CAP_TO_MASK(CAP_SYS_ADMIN);
+	int i = CAP_TO_INDEX(CAP_SYS_ADMIN);
+
+	if (prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0) ||
+	    syscall(SYS_capget, &h, d))
+		return -1;
+	d[i].effective &= ~bit;
+	d[i].permitted &= ~bit;
+	d[i].inheritable &= ~bit;
+	return syscall(SYS_capset, &h, d) ? -1 : 0;
+}
+
+/*
+ * A job of root's file that fails (its DMA names address-list entry 5 of
+ * a 3-entry list): the privileged listener @nl gets its job-error
+ * notification. Returns 0 or -1.
+ */
+static int failing_job(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(nl) *self, struct nl *nl)
+{
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct msg *m = &self->m[0];
+	struct tb t;
+
+	tb_init(&t, self->task.map, 0, 1, 0, 0);
+	dma_op(&t.dma[0], 1, 0, 5, 0, 64);
+	submit_args(&s, &self->task, 0, t.size, self->list, 2);
+	if (vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s) ||
+	    job_wait(self->fd, s.seqno, 5000000000ll, &w) ||
+	    w.status != DRM_VPUX_STATUS_ERROR)
+		return -1;
+	if (wait_event(nl, self->minor, VPUX_CMD_JOB_ERROR_NTF, m))
+		return -1;
+	EXPECT_EQ(s.seqno, a_u64(m->tb[VPUX_A_EVENT_SEQNO]));
+	EXPECT_EQ((__u64)fdinfo(self->fd, "drm-client-id"),
+		  a_u64(m->tb[VPUX_A_EVENT_CTX_ID]));
+	return 0;
+}
+
+/*
+ * The child of events_need_cap_sys_admin(): drop to uid NOBODY (@nobody)
+ * or to uid 0 without CAP_SYS_ADMIN, then try to join "events" (setsockopt
+ * and, for a group below 32, bind() of another socket): both must fail
+ * with EPERM. Tell the parent (@ready), which makes a job of root's fail
+ * and sees its event, and wait (@done): nothing may have arrived on
+ * either socket. Exit status: the bits of what went wrong.
+ */
+static int unprivileged_listener(int nobody, int ready, int done,
+				 __u64 root_ctx)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	char buf[BUF], c = 'r';
+	struct msg m[16];
+	struct nl nl;
+	int rc = 0, bound = -1, ret, cnt, i;
+
+	if (nobody ? setgroups(0, NULL) || setresgid(NOBODY, NOBODY, NOBODY) ||
+		     setresuid(NOBODY, NOBODY, NOBODY) :
+		     drop_cap_sys_admin())
+		return 64;
+	if (nl_open(&nl) || !nl.events_grp)
+		return 65;
+	ret = join_events(&nl);
+	if (ret != -EPERM)
+		rc |= 1;
+	/* a group below 32 can also be joined by bind() of a new socket */
+	if (nl.events_grp < 32) {
+		bound = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+			       NETLINK_GENERIC);
+		sa.nl_groups = 1u << (nl.events_grp - 1);
+		if (bound < 0)
+			return 66;
+		if (!bind(bound, (struct sockaddr *)&sa, sizeof(sa)) ||
+		    errno != EPERM)
+			rc |= 2;
+	}
+	/* nor does a dump show root's context */
+	if (nobody) {
+		ret = ctx_get(&nl, -1, 0, m, 16, &cnt);
+		for (i = 0; !ret && i < cnt; i++)
+			if (a_u64(m[i].tb[VPUX_A_CTX_ID]) == root_ctx)
+				rc |= 4;
+		if (ret)
+			rc |= 4;
+	}
+	/* what is left of the requests' answers (nl_open's ack) */
+	while (recv(nl.fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+		;
+	if (write(ready, &c, 1) != 1 || read(done, &c, 1) != 1)
+		return rc | 32;
+	/* root's job failed and root's listener saw it: these did not */
+	if (recv(nl.fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0 ||
+	    errno != EAGAIN)
+		rc |= 8;
+	if (bound >= 0 &&
+	    (recv(bound, buf, sizeof(buf), MSG_DONTWAIT) >= 0 ||
+	     errno != EAGAIN))
+		rc |= 16;
+	close(nl.fd);
+	if (bound >= 0)
+		close(bound);
+	return rc;
+}
+
+/*
+ * Joining "events" needs CAP_SYS_ADMIN: a child as uid NOBODY and one as
+ * uid 0 without the capability are refused with EPERM and receive nothing
+ * of root's failing job, whose notification the privileged listener (this
+ * process, root) still gets.
+ */
+TEST_F(nl, events_need_cap_sys_admin)
+{
+	__u64 root_ctx = fdinfo(self->fd, "drm-client-id");
+	int ready[2], done[2], status, k;
+	pid_t pid[2];
+	char c;
+
+	ASSERT_NE(0u, self->nl.events_grp);
+	ASSERT_EQ(0, join_events(&self->nl));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(done));
+	for (k = 0; k < 2; k++) {
+		pid[k] = fork();
+		ASSERT_GE(pid[k], 0);
+		if (!pid[k])
+			_exit(unprivileged_listener(k == 0, ready[1], done[0],
+						    root_ctx));
+	}
+	for (k = 0; k < 2; k++)
+		ASSERT_EQ(1, read(ready[0], &c, 1));
+	EXPECT_EQ(0, failing_job(_metadata, self, &self->nl));
+	ASSERT_EQ(2, write(done[1], "xx", 2));
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(pid[k], waitpid(pid[k], &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status))
+			TH_LOG("%s: 1 joined, 2 bound, 4 saw root's context, "
+			       "8/16 received, 32 pipe, 64+ setup",
+			       k ? "uid 0 without CAP_SYS_ADMIN" : "uid NOBODY");
+	}
+	close(ready[0]);
+	close(ready[1]);
+	close(done[0]);
+	close(done[1]);
 }
 
 /* the next power-state notification of the device: its state, or -1 */
