@@ -275,6 +275,35 @@ static void vpux_gem_free(struct drm_gem_object *obj)
 	drm_gem_shmem_free(&bo->base);
 }
 
+/* A dma-buf whose file is not open for writing: a read-only capability. */
+static bool vpux_dmabuf_readonly(const struct dma_buf *dma_buf)
+{
+	return !(dma_buf->file->f_mode & FMODE_WRITE);
+}
+
+/*
+ * &drm_gem_object_funcs.mmap: the accel file's mmap offset. An import of
+ * a read-only dma-buf keeps its file's rights here too: drm_gem_shmem's
+ * mmap hands an import's VMA to dma_buf_mmap(), which checks nothing
+ * against the dma-buf's file, so through the accel file (open O_RDWR)
+ * the mapping would be writable. A writable mapping is refused as
+ * mmap() of the dma-buf itself refuses it, and VM_MAYWRITE goes, so
+ * that mprotect() cannot add PROT_WRITE later.
+ */
+static int vpux_gem_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	if (obj->import_attach &&
+	    vpux_dmabuf_readonly(obj->import_attach->dmabuf)) {
+		if (vma->vm_flags & VM_WRITE) {
+			drm_dbg_ratelimited(obj->dev,
+					    "mmap: a writable mapping of a read-only import\n");
+			return -EACCES;
+		}
+		vm_flags_clear(vma, VM_MAYWRITE);
+	}
+	return drm_gem_shmem_object_mmap(obj, vma);
+}
+
 static const struct drm_gem_object_funcs vpux_gem_funcs = {
 	.free = vpux_gem_free,
 	.open = vpux_gem_open,
@@ -284,7 +313,7 @@ static const struct drm_gem_object_funcs vpux_gem_funcs = {
 	.get_sg_table = drm_gem_shmem_object_get_sg_table,
 	.vmap = drm_gem_shmem_object_vmap,
 	.vunmap = drm_gem_shmem_object_vunmap,
-	.mmap = drm_gem_shmem_object_mmap,
+	.mmap = vpux_gem_mmap,
 	.vm_ops = &drm_gem_shmem_vm_ops,
 };
 
@@ -309,7 +338,9 @@ static struct vpux_bo *vpux_dmabuf_bo(struct dma_buf *dma_buf)
  * What the device may do with an imported dma-buf: only read it when its
  * exporter's BO is DEVICE_READONLY, or when the dma-buf's file is not
  * open for writing (exported without O_RDWR / DRM_RDWR: a read-only
- * capability, which mmap() enforces for the CPU too).
+ * capability, which the CPU is held to as well: mmap() of the dma-buf by
+ * the dma-buf core, of the import through the accel file by
+ * vpux_gem_mmap()).
  */
 static u32 vpux_import_flags(struct dma_buf *dma_buf, bool *foreign)
 {
@@ -319,7 +350,7 @@ static u32 vpux_import_flags(struct dma_buf *dma_buf, bool *foreign)
 	*foreign = !src;
 	if (src && (src->flags & DRM_VPUX_BO_DEVICE_READONLY))
 		flags |= DRM_VPUX_BO_DEVICE_READONLY;
-	if (!(dma_buf->file->f_mode & FMODE_WRITE))
+	if (vpux_dmabuf_readonly(dma_buf))
 		flags |= DRM_VPUX_BO_DEVICE_READONLY;
 	return flags;
 }

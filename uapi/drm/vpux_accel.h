@@ -219,7 +219,9 @@ struct drm_vpux_get_param {
 /*
  * DRM_VPUX_BO_DEVICE_READONLY: the NPU may read but not write the BO. Also
  * set (BO_INFO) on an import of such a BO, and of any dma-buf whose file
- * is not open for writing (exported without DRM_RDWR)
+ * is not open for writing (exported without DRM_RDWR). An import of such
+ * a dma-buf is read-only for the CPU too: mmap() of its mmap_offset with
+ * PROT_WRITE, and mprotect() adding it, fail with EACCES
  */
 #define DRM_VPUX_BO_DEVICE_READONLY	(1u << 2)
 /* DRM_VPUX_BO_IMPORTED: (BO_INFO only) the BO is an imported dma-buf */
