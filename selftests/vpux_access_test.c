@@ -7,7 +7,10 @@
  *    queue;
  *  - readonly: what the device may not write stays unwritten through
  *    imports (PRIME between files, a foreign dma-buf not open for
- *    writing), and SUBMIT refuses a job that would write it with -EACCES.
+ *    writing), and SUBMIT refuses a job that would write it with -EACCES;
+ *    the CPU cannot map an import of a read-only dma-buf writable (mmap
+ *    through the accel file, mprotect afterwards, a re-export), while a
+ *    read-write import stays writable.
  * Needs vpux_accel loaded; the foreign dma-buf test needs vgem, the
  * MMU test debugfs.
  */
@@ -309,6 +312,61 @@ static int all_bytes(const unsigned char *p, size_t n, unsigned char v)
 }
 
 /*
+ * mmap() of 4096 bytes of GEM handle @handle through the accel file @fd
+ * (its BO_INFO mmap offset); MAP_FAILED with errno set on failure.
+ */
+static void *map_handle(int fd, __u32 handle, int prot, int flags)
+{
+	struct drm_vpux_bo_info info = { .handle = handle };
+	int ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_INFO, &info);
+
+	if (ret) {
+		errno = -ret;
+		return MAP_FAILED;
+	}
+	return mmap(NULL, 4096, prot, flags, fd, (off_t)info.mmap_offset);
+}
+
+/*
+ * The CPU side of a read-only import @imp (of self->fd): no writable
+ * mapping (shared or private) through the accel file, EACCES as mmap()
+ * of the read-only dma-buf itself gives; a read-only one shows @fill,
+ * the exporter's bytes, and follows the exporter's later writes to
+ * @exp_map; mprotect() cannot make it writable.
+ */
+static void cpu_readonly(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(readonly) *self, __u32 imp,
+			 unsigned char *exp_map, unsigned char fill)
+{
+	unsigned char *p;
+
+	errno = 0;
+	EXPECT_EQ(MAP_FAILED, map_handle(self->fd, imp, PROT_READ | PROT_WRITE,
+					 MAP_SHARED));
+	EXPECT_EQ(EACCES, errno);
+	errno = 0;
+	EXPECT_EQ(MAP_FAILED, map_handle(self->fd, imp, PROT_WRITE, MAP_SHARED));
+	EXPECT_EQ(EACCES, errno);
+	errno = 0;
+	EXPECT_EQ(MAP_FAILED, map_handle(self->fd, imp, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE));
+	EXPECT_EQ(EACCES, errno);
+
+	p = map_handle(self->fd, imp, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("PROT_READ mmap: %s", strerror(errno));
+	EXPECT_TRUE(all_bytes(p, 4096, fill));
+	if (exp_map) {
+		exp_map[7] = (unsigned char)~fill;
+		EXPECT_EQ((unsigned char)~fill, p[7]);
+		exp_map[7] = fill;
+	}
+	errno = 0;
+	EXPECT_EQ(-1, mprotect(p, 4096, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	EXPECT_EQ(0, munmap(p, 4096));
+}
+
+/*
  * A DEVICE_READONLY BO of another file, exported without DRM_RDWR: the
  * import is DEVICE_READONLY too; a DMA into it, or a profile in it, fails
  * SUBMIT with -EACCES and the exporter's bytes stay; reading it works.
@@ -472,6 +530,84 @@ TEST_F(readonly, import_is_mapped_readonly)
 	EXPECT_TRUE(all_bytes(ro.map, 4096, 0x33));
 }
 
+/*
+ * A writable BO exported without DRM_RDWR: its import is read-only for
+ * the CPU as for the NPU, on every path the driver offers: mmap of the
+ * accel file and the dma-buf PRIME_HANDLE_TO_FD hands out for the import
+ * (the exporter's read-only file again, even when asked for DRM_RDWR).
+ * The exporter's own mapping stays writable.
+ */
+TEST_F(readonly, readonly_import_not_writable_by_cpu)
+{
+	struct drm_prime_handle ex = { .flags = DRM_CLOEXEC | DRM_RDWR };
+	unsigned char *p;
+	struct bo rw;
+	__u32 imp;
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, 0, &rw));
+	memset(rw.map, 0x6c, 4096);
+	ASSERT_EQ(0, share(self->exp, rw.handle, 0, self->fd, &imp));
+	ASSERT_EQ(DRM_VPUX_BO_IMPORTED | DRM_VPUX_BO_DEVICE_READONLY,
+		  bo_flags(self->fd, imp));
+	cpu_readonly(_metadata, self, imp, rw.map, 0x6c);
+
+	ex.handle = imp;
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ex));
+	errno = 0;
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, ex.fd, 0));
+	EXPECT_EQ(EACCES, errno);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ex.fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_TRUE(all_bytes(p, 4096, 0x6c));
+	munmap(p, 4096);
+	close(ex.fd);
+
+	/* nothing the importer did wrote the exporter's pages */
+	EXPECT_TRUE(all_bytes(rw.map, 4096, 0x6c));
+	rw.map[0] = 1;
+	EXPECT_EQ(1, rw.map[0]);
+}
+
+/*
+ * Exported with DRM_RDWR, the import is writable by the CPU through the
+ * accel file: the exporter sees the write. So is the import of a
+ * DEVICE_READONLY BO exported with DRM_RDWR: DEVICE_READONLY binds the
+ * NPU; the CPU's rights are the dma-buf file's, as on the dma-buf itself.
+ */
+TEST_F(readonly, readwrite_import_writable_by_cpu)
+{
+	unsigned char *p;
+	struct bo rw, ro;
+	__u32 imp;
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, 0, &rw));
+	ASSERT_EQ(0, share(self->exp, rw.handle, 1, self->fd, &imp));
+	ASSERT_EQ(DRM_VPUX_BO_IMPORTED, bo_flags(self->fd, imp));
+	p = map_handle(self->fd, imp, PROT_READ | PROT_WRITE, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("writable mmap: %s", strerror(errno));
+	memset(p, 0x77, 4096);
+	EXPECT_TRUE(all_bytes(rw.map, 4096, 0x77));
+	munmap(p, 4096);
+	/* a read-only mapping of it may become writable */
+	p = map_handle(self->fd, imp, PROT_READ, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, mprotect(p, 4096, PROT_READ | PROT_WRITE));
+	p[1] = 0x78;
+	EXPECT_EQ(0x78, rw.map[1]);
+	munmap(p, 4096);
+
+	ASSERT_EQ(0, bo_new(self->exp, 4096, DRM_VPUX_BO_DEVICE_READONLY, &ro));
+	ASSERT_EQ(0, share(self->exp, ro.handle, 1, self->fd, &imp));
+	ASSERT_EQ(DRM_VPUX_BO_IMPORTED | DRM_VPUX_BO_DEVICE_READONLY,
+		  bo_flags(self->fd, imp));
+	p = map_handle(self->fd, imp, PROT_READ | PROT_WRITE, MAP_SHARED);
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("writable mmap: %s", strerror(errno));
+	p[0] = 0x79;
+	EXPECT_EQ(0x79, ro.map[0]);
+	munmap(p, 4096);
+}
+
 /* A vgem BO of one page, exported (DRM_RDWR if @rdwr) and imported into @fd. */
 static int vgem_share(int vgem, int rdwr, int fd, __u32 *imp, int *dmabuf)
 {
@@ -497,7 +633,8 @@ static int vgem_share(int vgem, int rdwr, int fd, __u32 *imp, int *dmabuf)
 
 /*
  * Another driver's dma-buf whose file is not open for writing: the import
- * is DEVICE_READONLY, a DMA into it fails with -EACCES, reading it works.
+ * is DEVICE_READONLY, a DMA into it fails with -EACCES, reading it works,
+ * the CPU cannot map it writable through the accel file.
  * Open for writing, it takes a DMA; a profile never goes into another
  * driver's buffer.
  */
@@ -525,6 +662,8 @@ TEST_F(readonly, foreign_dmabuf_follows_its_file_mode)
 	ASSERT_NE(MAP_FAILED, view);
 	EXPECT_TRUE(all_bytes(view, 4096, 0));
 	munmap(view, 4096);
+	/* nor does the CPU write it through the accel file */
+	cpu_readonly(_metadata, self, imp, NULL, 0);
 	close(dmabuf);
 
 	ASSERT_EQ(0, vgem_share(vgem, 1, self->fd, &imp, &dmabuf));
