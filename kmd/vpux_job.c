@@ -112,9 +112,30 @@ void vpux_job_free(struct vpux_job *job)
 		kfree(job->hw_fence);	/* never initialised by run_job */
 	vpux_queue_put(job->queue);
 	vpux_pm_job_put(job);
+	if (job->charged)
+		vpux_mem_uncharge(&job->fpriv->ctx, job->charged);
 	if (job->fpriv)
 		vpux_file_priv_put(job->fpriv);
 	kfree(job);
+}
+
+/*
+ * Count @bytes of the job's kernel memory against its file's (and the
+ * device's) memory limit, as its BOs are: 256 unfinished jobs of up to a
+ * few hundred KiB each would otherwise pin tens of MiB per file that
+ * nobody limits.
+ */
+static int vpux_job_charge(struct vpux_job *job, u64 bytes)
+{
+	int ret = vpux_mem_charge(&job->fpriv->ctx, bytes);
+
+	if (ret) {
+		vpux_dbg(job->vdev, "SUBMIT: %llu bytes of job memory over the file's limit\n",
+			 bytes);
+		return ret;
+	}
+	job->charged += bytes;
+	return 0;
 }
 
 /**
@@ -216,7 +237,8 @@ static int vpux_job_add_buffers(struct vpux_job *job, struct drm_file *file,
 	if (!args->buffer_count)
 		return 0;
 
-	bufs = kvmalloc_array(args->buffer_count, sizeof(*bufs), GFP_KERNEL);
+	bufs = kvmalloc_array(args->buffer_count, sizeof(*bufs),
+			      GFP_KERNEL_ACCOUNT);
 	if (!bufs)
 		return -ENOMEM;
 	if (copy_from_user(bufs, u64_to_user_ptr(args->buffers),
@@ -267,6 +289,7 @@ static int vpux_job_prepare_task(struct vpux_job *job,
 {
 	struct vpux_bo *bo = to_vpux_bo(job->bos[job->task_bo]);
 	void *vaddr;
+	u32 size;
 	int ret;
 
 	ret = vpux_bo_kmap(bo, &vaddr);
@@ -275,12 +298,16 @@ static int vpux_job_prepare_task(struct vpux_job *job,
 	job->task_in.cpu = vaddr + task->offset;
 	job->task_in.map = vpux_job_entry_map;
 	ret = vpux_fw_prepare(job->vdev, &job->task_in, &job->task_mem,
-			      &job->task);
+			      &size, &job->task);
+	if (!ret)
+		ret = vpux_job_charge(job, size);
 	/* headed: the firmware validates and builds it again from a copy */
 	if (!ret) {
 		ret = vpux_headed_stage(job);
 		if (ret == -E2BIG)
 			ret = -EINVAL;
+		if (!ret && job->stage.size)
+			ret = vpux_job_charge(job, job->stage.size);
 	}
 	job->task_in.cpu = NULL;
 	job->task_in.map = NULL;
@@ -331,15 +358,20 @@ static int vpux_job_add_in_syncobjs(struct vpux_job *job, struct drm_file *file,
 
 	if (!args->in_syncobj_count)
 		return 0;
-	in = kvmalloc_array(args->in_syncobj_count, sizeof(*in), GFP_KERNEL);
+	in = kvmalloc_array(args->in_syncobj_count, sizeof(*in),
+			    GFP_KERNEL_ACCOUNT);
 	if (!in)
 		return -ENOMEM;
 	job->in_fences = kvcalloc(args->in_syncobj_count,
-				  sizeof(*job->in_fences), GFP_KERNEL);
+				  sizeof(*job->in_fences), GFP_KERNEL_ACCOUNT);
 	if (!job->in_fences) {
 		ret = -ENOMEM;
 		goto out;
 	}
+	ret = vpux_job_charge(job, args->in_syncobj_count *
+			      sizeof(*job->in_fences));
+	if (ret)
+		goto out;
 	if (copy_from_user(in, u64_to_user_ptr(args->in_syncobjs),
 			   args->in_syncobj_count * sizeof(*in))) {
 		ret = -EFAULT;
@@ -519,7 +551,9 @@ out_unlock:
  * writes a device-read-only BO, or such a profile BO; -EFAULT for bad
  * array pointers or arguments that cannot be written back (no job then);
  * -EBADFD once a job of this file hung or faulted; -EBUSY when
- * VPUX_JOB_RING jobs of the file are unfinished; -ENODEV after unplug.
+ * VPUX_JOB_RING jobs of the file are unfinished; -ENOMEM when the job's
+ * kernel memory would take the file (or the device) over its memory
+ * limit, or is not there; -ENODEV after unplug.
  */
 int vpux_submit(struct drm_device *dev, struct drm_vpux_submit *args,
 		struct drm_file *file, struct vpux_uargs *u)
@@ -539,7 +573,7 @@ int vpux_submit(struct drm_device *dev, struct drm_vpux_submit *args,
 	if (!drm_dev_enter(dev, &idx))
 		return -ENODEV;
 
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 	if (!job) {
 		ret = -ENOMEM;
 		goto out_exit;
@@ -547,6 +581,9 @@ int vpux_submit(struct drm_device *dev, struct drm_vpux_submit *args,
 	job->vdev = vdev;
 	job->fpriv = fpriv;
 	kref_get(&fpriv->ref);
+	ret = vpux_job_charge(job, sizeof(*job));
+	if (ret)
+		goto err_free;
 	job->priority = args->priority;
 	job->task_id = -1;
 	job->hw_slot = -1;

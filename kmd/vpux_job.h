@@ -179,6 +179,9 @@ struct vpux_hang_state {
  * @n_in_fences: entries of @in_fences
  * @in_fences: the fences of the in-syncobjs (references), checked for an
  *	error when the job is about to start (vpux_job_in_fence_error())
+ * @charged: bytes of kernel memory the job holds that count against its
+ *	file's memory limit (vpux_mem_charge()): the job itself, its prepared
+ *	task, its in-fence array and its headed staging buffer
  * @stage: headed mode: what the firmware reads of the job
  * @ent: each address-list entry's BO (index in @bos) and offset in it,
  *	for the devcoredump
@@ -222,6 +225,7 @@ struct vpux_job {
 	u64 cmx_tiles;
 	u32 n_in_fences;
 	struct dma_fence **in_fences;
+	u64 charged;
 	struct vpux_job_stage stage;
 	struct {
 		u32 bo;

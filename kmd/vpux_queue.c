@@ -68,7 +68,7 @@ struct vpux_fence {
  */
 struct dma_fence *vpux_fence_alloc(void)
 {
-	struct vpux_fence *f = kzalloc(sizeof(*f), GFP_KERNEL);
+	struct vpux_fence *f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 
 	if (!f)
 		return NULL;

@@ -18,6 +18,7 @@
 #include "task_builder.h"
 #include "plan_builder.h"
 #include "vpux_job_util.h"
+#include "vpux_vgem.h"
 
 #define SZ 8192
 
@@ -588,6 +589,131 @@ static int syncobj_create(int fd, __u32 *h)
 
 	*h = c.handle;
 	return ret;
+}
+
+#define FILE_LIMIT_PARAM "/sys/module/vpux_accel/parameters/file_memory_limit_mb"
+
+static int param_file_rw(const char *path, char *buf, size_t n, bool wr)
+{
+	int fd = open(path, wr ? O_WRONLY : O_RDONLY), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = wr ? write(fd, buf, strlen(buf)) : read(fd, buf, n - 1);
+	if (ret >= 0 && !wr)
+		buf[ret] = '\0';
+	ret = ret < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/*
+ * A 1 MiB file, nearly full of BOs, submits 1-op jobs that wait for a
+ * fence of vgem's that nobody signals yet (in a syncobj). Bits of the
+ * exit status: 1 setup, 2 a job charged nothing, 4 SUBMIT was never
+ * refused with -ENOMEM (256 jobs fit, or another error), 8 the file
+ * went over its limit, 16 the memory did not come back after the jobs
+ * ran; 64 alone: no vgem.
+ */
+static int job_memory_child(void)
+{
+	struct drm_vpux_syncobj in = { 0 };
+	struct drm_vpux_submit s;
+	struct drm_vpux_buf l[2];
+	struct bo t, a, b, fill;
+	__u64 limit, used0, used, room;
+	int fd, vgem, n, ret = 0, err = 0, i;
+	struct held h;
+	__u32 sync;
+	size_t size;
+
+	vgem = vgem_open();
+	if (vgem < 0)
+		return 64;
+	fd = vpux_open_nth(0, NULL);
+	if (fd < 0 || bo_new(fd, 4096, 0, &t) || bo_new(fd, 4096, 0, &a) ||
+	    bo_new(fd, 4096, 0, &b) || held_new(vgem, &h) ||
+	    held_syncobj(fd, &h, &sync) ||
+	    vpux_get_param(fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT, &limit) ||
+	    vpux_get_param(fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &used) ||
+	    limit != 1 << 20)
+		return 1;
+	/* leave about 64 KiB (page tables of the filler besides) */
+	room = limit - used - 64 * 1024 - 16 * 1024;
+	if (bo_new(fd, room & ~4095ull, 0, &fill) ||
+	    vpux_get_param(fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &used0))
+		return 1;
+	size = copy_task(&t, 0, 4096);
+	l[0] = (struct drm_vpux_buf){ .handle = a.handle, .size = 4096 };
+	l[1] = (struct drm_vpux_buf){ .handle = b.handle, .size = 4096 };
+	in.handle = sync;
+	for (n = 0; n < 256; n++) {
+		submit_args(&s, &t, 0, size, l, 2);
+		s.in_syncobjs = (uintptr_t)&in;
+		s.in_syncobj_count = 1;
+		err = vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s);
+		if (err)
+			break;
+		if (vpux_get_param(fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &used))
+			return ret | 1;
+		if (!n && used <= used0)
+			ret |= 2;
+		if (used > limit)
+			ret |= 8;
+	}
+	printf("# %d unfinished jobs fit in the last %llu bytes; then SUBMIT: %d\n",
+	       n, (unsigned long long)(limit - used0), err);
+	if (err != -ENOMEM)
+		ret |= 4;
+	/* let them run: their memory is the file's again once they are freed */
+	if (held_signal(&h))
+		return ret | 1;
+	for (i = 0; i < 100; i++) {
+		if (vpux_get_param(fd, DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, &used))
+			return ret | 1;
+		if (used == used0)
+			break;
+		usleep(100000);
+	}
+	if (used != used0)
+		ret |= 16;
+	held_free(&h);
+	close(fd);
+	close(vgem);
+	return ret;
+}
+
+/*
+ * The kernel memory of a job (the job, its prepared task, its in-fence
+ * array, headed its staging buffer) counts against its file's memory
+ * limit, as BOs do, until the job is freed: a file cannot pin more than
+ * its limit through unfinished jobs.
+ */
+TEST_F(job, unfinished_jobs_count_against_the_file_memory_limit)
+{
+	char old[32];
+	pid_t pid;
+	int st;
+
+	if (param_file_rw(FILE_LIMIT_PARAM, old, sizeof(old), false))
+		SKIP(return, "no %s", FILE_LIMIT_PARAM);
+	ASSERT_EQ(0, param_file_rw(FILE_LIMIT_PARAM, "1", 0, true));
+	/* the child fails alone; the limit is restored whatever happened */
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		_exit(job_memory_child());
+	st = -1;
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	EXPECT_EQ(0, param_file_rw(FILE_LIMIT_PARAM, old, 0, true));
+	ASSERT_GT(pid, 0);
+	ASSERT_TRUE(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 64)
+		SKIP(return, "no vgem: nothing holds a job back");
+	EXPECT_EQ(0, WEXITSTATUS(st))
+		TH_LOG("1 setup, 2 a job charged nothing, 4 no -ENOMEM, 8 over the limit, 16 not given back: %d",
+		       WEXITSTATUS(st));
 }
 
 TEST_F(job, syncobj_chain_across_files)
@@ -1899,37 +2025,55 @@ static int tracefs_write(const char *dir, const char *file, const char *val)
 	return ret;
 }
 
-TEST_F(job, tracepoints)
+/* The tracefs mount whose vpux_accel events may be enabled, or NULL. */
+static const char *tracefs_dir(void)
 {
 	static const char *const dirs[] = {
 		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
 	};
-	const char *dir = NULL;
-	struct drm_vpux_wait w;
-	char buf[16384], path[160];
-	ssize_t n, got = 0;
+	char path[160];
 	unsigned int i;
-	int fd;
 
-	for (i = 0; i < 2 && !dir; i++) {
+	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/events/vpux_accel/enable", dirs[i]);
 		if (!access(path, W_OK))
-			dir = dirs[i];
+			return dirs[i];
 	}
+	return NULL;
+}
+
+/* The trace buffer's text, NUL-terminated: its length, or -errno. */
+static ssize_t tracefs_read(const char *dir, char *buf, size_t size)
+{
+	char path[160];
+	ssize_t n, got = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while (got < (ssize_t)size - 1 &&
+	       (n = read(fd, buf + got, size - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return got;
+}
+
+TEST_F(job, tracepoints)
+{
+	const char *dir = tracefs_dir();
+	struct drm_vpux_wait w;
+	char buf[16384];
+
 	if (!dir)
 		SKIP(return, "no tracefs");
 	ASSERT_EQ(0, tracefs_write(dir, "trace", ""));
 	ASSERT_EQ(0, tracefs_write(dir, "events/vpux_accel/enable", "1"));
 	ASSERT_EQ(0, copy_job(_metadata, self, &w));
 	ASSERT_EQ(0, tracefs_write(dir, "events/vpux_accel/enable", "0"));
-	snprintf(path, sizeof(path), "%s/trace", dir);
-	fd = open(path, O_RDONLY);
-	ASSERT_GE(fd, 0);
-	while (got < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
+	ASSERT_LE(0, tracefs_read(dir, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "vpux_job_submit:"));
 	EXPECT_NE(NULL, strstr(buf, "vpux_job_run:"));
 	EXPECT_NE(NULL, strstr(buf, "vpux_job_done:"));
@@ -1946,23 +2090,13 @@ TEST_F(job, tracepoints)
  */
 TEST_F(job, completion_runs_in_the_irq_thread_with_interrupts_on)
 {
-	static const char *const dirs[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	const char *dir = NULL;
+	const char *dir = tracefs_dir();
 	struct drm_vpux_wait w;
-	char path[160], *line, *save;
+	char *line, *save;
 	static char buf[1 << 16];
 	int done = 0, runs = 0, in_thread = 0, bad = 0;
-	ssize_t n, got = 0;
 	unsigned int i;
-	int fd;
 
-	for (i = 0; i < 2 && !dir; i++) {
-		snprintf(path, sizeof(path), "%s/events/vpux_accel/enable", dirs[i]);
-		if (!access(path, W_OK))
-			dir = dirs[i];
-	}
 	if (!dir)
 		SKIP(return, "no tracefs");
 	ASSERT_EQ(0, tracefs_write(dir, "trace", ""));
@@ -1971,14 +2105,7 @@ TEST_F(job, completion_runs_in_the_irq_thread_with_interrupts_on)
 	for (i = 0; i < 8; i++)
 		ASSERT_EQ(0, copy_job(_metadata, self, &w));
 	ASSERT_EQ(0, tracefs_write(dir, "events/vpux_accel/enable", "0"));
-	snprintf(path, sizeof(path), "%s/trace", dir);
-	fd = open(path, O_RDONLY);
-	ASSERT_GE(fd, 0);
-	while (got < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
+	ASSERT_LE(0, tracefs_read(dir, buf, sizeof(buf)));
 
 	/* "  COMM-PID  [CPU] FLAGS  TIME: EVENT: ...", FLAGS as "d.h1." */
 	for (line = strtok_r(buf, "\n", &save); line;

@@ -209,6 +209,7 @@ void vpux_fw_fini(struct vpux_device *vdev)
  * @vdev: the device
  * @in: the task's address list, entry 0 mapped for the CPU
  * @mem: out: the memory holding the task, for vpux_fw_task_free()
+ * @size: out: its bytes (the caller counts them against the file)
  * @task: out: the prepared task (in @mem)
  *
  * Process context, no lock held: the core reads the task memory once,
@@ -218,17 +219,19 @@ void vpux_fw_fini(struct vpux_device *vdev)
  * refused), or -ENOMEM.
  */
 int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task_in *in,
-		    void **mem, struct dla_task **task)
+		    void **mem, u32 *size, struct dla_task **task)
 {
 	dla_u32 bytes;
 	dla_s32 ret;
 
 	*mem = NULL;
 	*task = NULL;
+	*size = 0;
 	ret = dla_task_measure(vdev->fw.engine, in, &bytes);
 	if (ret)
 		return ret;
-	*mem = kvmalloc(bytes, GFP_KERNEL);
+	/* charged to the submitter's memory cgroup: user space sized it */
+	*mem = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
 	if (!*mem)
 		return -ENOMEM;
 	ret = dla_task_prepare(vdev->fw.engine, in, *mem, bytes, task);
@@ -238,6 +241,7 @@ int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task_in *in,
 		*task = NULL;
 		return ret;
 	}
+	*size = bytes;
 	return 0;
 }
 

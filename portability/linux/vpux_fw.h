@@ -68,7 +68,7 @@ struct vpux_fw {
 int vpux_fw_init(struct vpux_device *vdev);
 void vpux_fw_fini(struct vpux_device *vdev);
 int vpux_fw_prepare(struct vpux_device *vdev, struct vpux_fw_task_in *in,
-		    void **mem, struct dla_task **task);
+		    void **mem, u32 *size, struct dla_task **task);
 void vpux_fw_task_free(void *mem);
 
 #endif /* __VPUX_FW_H__ */

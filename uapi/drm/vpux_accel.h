@@ -198,7 +198,9 @@ struct drm_vpux_get_param {
 	 * (uapi 1.5)
 	 *
 	 * %DRM_VPUX_PARAM_FILE_BO_MEMORY_USED:
-	 * bytes the calling file pins now (uapi 1.5)
+	 * bytes the calling file pins now, the kernel memory of its
+	 * unfinished jobs included: %DRM_IOCTL_VPUX_SUBMIT fails with
+	 * -ENOMEM when a job would take the file over its limit (uapi 1.5)
 	 *
 	 * %DRM_VPUX_PARAM_FW_MODE:
 	 * where the engine core runs, %DRM_VPUX_FW_MODE_*: jobs, results
