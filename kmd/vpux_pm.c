@@ -92,6 +92,7 @@ static bool vpux_pm_quiet_locked(struct vpux_device *vdev)
 	       !vpux_cmx_clearing_locked(vdev);
 }
 
+/* Takes fw.lock, a mutex: never as a wait_event() condition. */
 static bool vpux_pm_quiet(struct vpux_device *vdev)
 {
 	bool quiet;
@@ -99,6 +100,28 @@ static bool vpux_pm_quiet(struct vpux_device *vdev)
 	mutex_lock(&vdev->fw.lock);
 	quiet = vdev->dead || vpux_pm_quiet_locked(vdev);
 	mutex_unlock(&vdev->fw.lock);
+	return quiet;
+}
+
+/*
+ * Wait until nothing runs on the NPU, at most @timeout jiffies: false if
+ * something still does. wait_woken() rather than wait_event(): the
+ * condition takes fw.lock, which may sleep, and wait_woken() checks it
+ * in TASK_RUNNING, losing no wake-up of vpux_pm_wake() in between.
+ */
+static bool vpux_pm_wait_quiet(struct vpux_device *vdev, long timeout)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	bool quiet;
+
+	add_wait_queue(&vdev->pm.idle_wq, &wait);
+	for (;;) {
+		quiet = vpux_pm_quiet(vdev);
+		if (quiet || !timeout)
+			break;
+		timeout = wait_woken(&wait, TASK_UNINTERRUPTIBLE, timeout);
+	}
+	remove_wait_queue(&vdev->pm.idle_wq, &wait);
 	return quiet;
 }
 
@@ -231,8 +254,7 @@ static int vpux_pm_suspend(struct device *dev)
 
 	scoped_guard(mutex, &vdev->fw.lock)
 		vdev->pm.hold = true;
-	if (!wait_event_timeout(vdev->pm.idle_wq, vpux_pm_quiet(vdev),
-				timeout)) {
+	if (!vpux_pm_wait_quiet(vdev, timeout)) {
 		vpux_err(vdev, "jobs still on the NPU: suspend refused\n");
 		vpux_pm_release_hold(vdev);
 		return -EBUSY;
