@@ -1009,6 +1009,13 @@ TEST_F(nl, events_of_autosuspend_and_of_the_resume_a_submit_causes)
 	ASSERT_EQ(0, ret);
 	ASSERT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 	EXPECT_EQ(VPUX_POWER_STATE_SUSPENDED, state);
+	/*
+	 * The driver notifies from its runtime_suspend callback; the PM
+	 * core records "suspended" once the callback returned, which a
+	 * listener may see a little later (seen on the debug kernel).
+	 */
+	for (i = 0; i < 100 && rpm_suspended(self->minor) != 1; i++)
+		usleep(10000);
 	EXPECT_EQ(1, rpm_suspended(self->minor));
 	/* a submit wakes it: the next notification says so */
 	ret = copy(self, 4096, &w, NULL);
