@@ -404,12 +404,21 @@ static void vpux_job_signal(struct vpux_job *job)
  * Process context (the interrupt's thread, run_job, the watchdog, ...).
  * Completions are signalled in the order they happened, which keeps
  * every queue's fences in order, whichever context got here first.
+ *
+ * A fence signalling section of its own: signal_lock is a mutex now, so
+ * dma_fence_signal() under it is no longer in atomic context, where its
+ * lockdep annotation used to be skipped. Every caller must therefore take
+ * signal_lock inside a signalling section, or lockdep sees signal_lock
+ * both inside and around dma_fence_map (seen from the headed reload,
+ * which is not annotated itself).
  */
 void vpux_sched_signal_done(struct vpux_device *vdev)
 {
 	struct vpux_job *job, *tmp;
+	bool cookie;
 	LIST_HEAD(done);
 
+	cookie = dma_fence_begin_signalling();
 	scoped_guard(mutex, &vdev->signal_lock) {
 		scoped_guard(mutex, &vdev->fw.lock)
 			list_splice_init(&vdev->done, &done);
@@ -418,6 +427,7 @@ void vpux_sched_signal_done(struct vpux_device *vdev)
 			vpux_job_signal(job);
 		}
 	}
+	dma_fence_end_signalling(cookie);
 	vpux_pm_wake(vdev);
 }
 
