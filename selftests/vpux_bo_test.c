@@ -70,7 +70,6 @@ FIXTURE_SETUP(bo)
 }
 
 static int write_limit_mb(long mb);
-static int write_file_limit_mb(long mb);
 
 FIXTURE_TEARDOWN(bo)
 {
@@ -361,16 +360,6 @@ static int write_limit_mb(long mb)
 
 	snprintf(val, sizeof(val), "%ld\n", mb);
 	return file_write(LIMIT_PARAM, val);
-}
-
-#define FILE_LIMIT_PARAM "/sys/module/vpux_accel/parameters/file_memory_limit_mb"
-
-static int write_file_limit_mb(long mb)
-{
-	char val[32];
-
-	snprintf(val, sizeof(val), "%ld\n", mb);
-	return file_write(FILE_LIMIT_PARAM, val);
 }
 
 /*

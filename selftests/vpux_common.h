@@ -125,6 +125,8 @@ static inline long file_read_long(const char *path)
 	return strtol(buf, NULL, 0);
 }
 
+#define FILE_LIMIT_PARAM "/sys/module/vpux_accel/parameters/file_memory_limit_mb"
+
 /* Write @val to such a file: 0 or -errno. */
 static inline int file_write(const char *path, const char *val)
 {
@@ -136,6 +138,15 @@ static inline int file_write(const char *path, const char *val)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/* The module's file_memory_limit_mb (0: the default): 0 or -errno. */
+static inline int write_file_limit_mb(long mb)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%ld\n", mb);
+	return file_write(FILE_LIMIT_PARAM, val);
 }
 
 /* debugfs of accel minor @minor is named after its device (vpux-npu.N) */
@@ -169,17 +180,12 @@ static inline int dbg_write(int minor, const char *name, const char *val)
 	return file_write(path, val);
 }
 
-/* Read a whole debugfs text file into @buf (NUL-terminated): 0 or -errno. */
-static inline int dbg_read_text(int minor, const char *name, char *buf,
-				size_t len)
+/* Read a whole text file into @buf (NUL-terminated): its length or -errno. */
+static inline ssize_t file_read_text(const char *path, char *buf, size_t len)
 {
-	char path[200];
 	ssize_t n, got = 0;
-	int fd;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (dbg_path(minor, name, path, sizeof(path)))
-		return -ENOENT;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (got < (ssize_t)len - 1 &&
@@ -187,7 +193,20 @@ static inline int dbg_read_text(int minor, const char *name, char *buf,
 		got += n;
 	close(fd);
 	buf[got] = '\0';
-	return 0;
+	return got;
+}
+
+/* Read a whole debugfs text file into @buf (NUL-terminated): 0 or -errno. */
+static inline int dbg_read_text(int minor, const char *name, char *buf,
+				size_t len)
+{
+	char path[200];
+	ssize_t ret;
+
+	if (dbg_path(minor, name, path, sizeof(path)))
+		return -ENOENT;
+	ret = file_read_text(path, buf, len);
+	return ret < 0 ? (int)ret : 0;
 }
 
 /*

@@ -591,22 +591,6 @@ static int syncobj_create(int fd, __u32 *h)
 	return ret;
 }
 
-#define FILE_LIMIT_PARAM "/sys/module/vpux_accel/parameters/file_memory_limit_mb"
-
-static int param_file_rw(const char *path, char *buf, size_t n, bool wr)
-{
-	int fd = open(path, wr ? O_WRONLY : O_RDONLY), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = wr ? write(fd, buf, strlen(buf)) : read(fd, buf, n - 1);
-	if (ret >= 0 && !wr)
-		buf[ret] = '\0';
-	ret = ret < 0 ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
 /*
  * A 1 MiB file, nearly full of BOs, submits 1-op jobs that wait for a
  * fence of vgem's that nobody signals yet (in a syncobj). Bits of the
@@ -691,13 +675,13 @@ static int job_memory_child(void)
  */
 TEST_F(job, unfinished_jobs_count_against_the_file_memory_limit)
 {
-	char old[32];
+	long old = file_read_long(FILE_LIMIT_PARAM);
 	pid_t pid;
 	int st;
 
-	if (param_file_rw(FILE_LIMIT_PARAM, old, sizeof(old), false))
+	if (old < 0)
 		SKIP(return, "no %s", FILE_LIMIT_PARAM);
-	ASSERT_EQ(0, param_file_rw(FILE_LIMIT_PARAM, "1", 0, true));
+	ASSERT_EQ(0, write_file_limit_mb(1));
 	/* the child fails alone; the limit is restored whatever happened */
 	fflush(stdout);
 	pid = fork();
@@ -706,7 +690,7 @@ TEST_F(job, unfinished_jobs_count_against_the_file_memory_limit)
 	st = -1;
 	if (pid > 0)
 		waitpid(pid, &st, 0);
-	EXPECT_EQ(0, param_file_rw(FILE_LIMIT_PARAM, old, 0, true));
+	EXPECT_EQ(0, write_file_limit_mb(old));
 	ASSERT_GT(pid, 0);
 	ASSERT_TRUE(WIFEXITED(st));
 	if (WEXITSTATUS(st) == 64)
@@ -2046,19 +2030,9 @@ static const char *tracefs_dir(void)
 static ssize_t tracefs_read(const char *dir, char *buf, size_t size)
 {
 	char path[160];
-	ssize_t n, got = 0;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/trace", dir);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	while (got < (ssize_t)size - 1 &&
-	       (n = read(fd, buf + got, size - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got;
+	return file_read_text(path, buf, size);
 }
 
 TEST_F(job, tracepoints)
