@@ -129,13 +129,9 @@ static int vpux_job_charge(struct vpux_job *job, u64 bytes)
 {
 	int ret = vpux_mem_charge(&job->fpriv->ctx, bytes);
 
-	if (ret) {
-		vpux_dbg(job->vdev, "SUBMIT: %llu bytes of job memory over the file's limit\n",
-			 bytes);
-		return ret;
-	}
-	job->charged += bytes;
-	return 0;
+	if (!ret)
+		job->charged += bytes;
+	return ret;
 }
 
 /**

@@ -87,7 +87,6 @@ static void vpux_slot_put_locked(struct vpux_device *vdev, int slot)
  */
 void vpux_ctx_invalidate(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 {
-
 	mutex_lock(&vdev->fw.lock);
 	/* powered off, the MMU caches nothing */
 	if (ctx->slot >= 0 && !vdev->dead && !vdev->pm.off)
@@ -102,7 +101,6 @@ void vpux_ctx_invalidate(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
  */
 void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 {
-
 	mutex_lock(&vdev->fw.lock);
 	if (ctx->slot >= 0) {
 		WARN_ON(vdev->slots[ctx->slot].active);
@@ -370,7 +368,6 @@ void vpux_sched_complete_locked(struct vpux_device *vdev, struct vpux_job *job,
  */
 void vpux_sched_queue_job(struct vpux_device *vdev, struct vpux_job *job)
 {
-
 	mutex_lock(&vdev->fw.lock);
 	list_add_tail(&job->link, &job->queue->ready);
 	vpux_runq_add_locked(vdev, job->queue);
