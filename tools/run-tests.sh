@@ -10,7 +10,8 @@ results=${RESULTS:-build/results}
 mkdir -p "$results"
 # the host kernel's ASLR and the sanitizers (tools/san-run.sh)
 san=$(dirname "$0")/san-run.sh
-case $("$san" --why) in *"ASLR off"*) echo "$suite: $("$san" --why)" ;; esac
+why=$("$san" --why)
+case $why in *"ASLR off"*) echo "$suite: $why" ;; esac
 rc=0 tpass=0 tfail=0 tskip=0
 for prog in "$@"; do
 	name=$(basename "$prog")
