@@ -193,6 +193,9 @@ static dla_s32 dla_dpu_rule_err(enum vpux_dpu_rule r)
 	case VPUX_DPU_RULE_IN2_SCALE:
 	case VPUX_DPU_RULE_ACT_MIN:
 	case VPUX_DPU_RULE_ACT_MAX:
+	case VPUX_DPU_RULE_ACT:
+	case VPUX_DPU_RULE_SCALE:
+	case VPUX_DPU_RULE_SLOPE:
 		return -DLA_ERR_QUANT;
 	default:
 		return -DLA_ERR_SHAPE;

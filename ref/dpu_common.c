@@ -68,7 +68,9 @@ int vpux_dpu_extents(const struct vpux_hw_dpu_desc *d,
  *
  * The input and output must be present, the second input for every op but
  * pooling, the bias with VPUX_DPU_F_BIAS, and with VPUX_DPU_F_PER_CHANNEL
- * @d->out_c requant records, each with mult > 0 and shift in -31..31.
+ * @d->out_c requant records, each with mult > 0 and shift in -31..31. An
+ * FP16 op's per-channel records (VPUX_DPU_F_PER_CHANNEL or
+ * VPUX_DPU_ACT_LEAKY_CH) must be present and take any bits.
  *
  * Return: 0, or VPUX_ERR(DESC).
  */
@@ -84,6 +86,8 @@ int vpux_dpu_check_operands(const struct vpux_hw_dpu_desc *d,
 		return VPUX_ERR(DESC);
 	if ((d->flags & VPUX_DPU_F_BIAS) && !o->bias)
 		return VPUX_ERR(DESC);
+	if (d->flags & VPUX_DPU_F_FP16)
+		return vpux_dpu_fchan_used(d) && !o->quant ? VPUX_ERR(DESC) : 0;
 	if (!(d->flags & VPUX_DPU_F_PER_CHANNEL))
 		return 0;
 	if (!o->quant)

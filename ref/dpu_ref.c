@@ -208,6 +208,10 @@ int vpux_ref_dpu_run(const struct vpux_hw_dpu_desc *d,
 	ret = vpux_dpu_check_operands(d, o);
 	if (ret)
 		return ret;
+	if (d->flags & VPUX_DPU_F_FP16) {
+		vpux_ref_dpu_run_f16(d, o);
+		return 0;
+	}
 	switch (d->op) {
 	case VPUX_DPU_OP_CONV:
 		ref_conv(&c);

@@ -48,7 +48,10 @@ struct vpux_dpu_extents {
  * @VPUX_DPU_RULE_OK: none, the descriptor is valid
  * @VPUX_DPU_RULE_OP: op is not a VPUX_DPU_OP_*
  * @VPUX_DPU_RULE_FLAGS: a flag outside VPUX_DPU_F_ALL or not used by the op
- * @VPUX_DPU_RULE_RESERVED: reserved0 or reserved[] not zero
+ *	in its mode (integer or FP16); SUB without VPUX_DPU_F_FP16;
+ *	VPUX_DPU_F_SCALE with VPUX_DPU_F_PER_CHANNEL
+ * @VPUX_DPU_RULE_RESERVED: reserved0 or reserved[] not zero (FP16: or
+ *	f.zero0[] or f.zero1[])
  * @VPUX_DPU_RULE_SHAPE: a channel, height or width is zero
  * @VPUX_DPU_RULE_KERNEL: CONV/pooling: a kernel size, stride or dilation
  *	is zero; MATMUL/ADD/MUL: one of them is above 1
@@ -70,7 +73,15 @@ struct vpux_dpu_extents {
  *	not all zero
  * @VPUX_DPU_RULE_IN2_SCALE: likewise for in2_scale
  * @VPUX_DPU_RULE_ACT_MIN: act_min below the output's type or above act_max
- * @VPUX_DPU_RULE_ACT_MAX: act_max above the output's type
+ *	(FP16: clamp_lo a NaN or above clamp_hi with VPUX_DPU_ACT_CLAMP, not
+ *	zero with another activation)
+ * @VPUX_DPU_RULE_ACT_MAX: act_max above the output's type (FP16:
+ *	clamp_hi a NaN with VPUX_DPU_ACT_CLAMP, not zero without it)
+ * @VPUX_DPU_RULE_ACT: FP16: act is not a VPUX_DPU_ACT_*
+ * @VPUX_DPU_RULE_SCALE: FP16: scale or shift is a NaN with
+ *	VPUX_DPU_F_SCALE, or not zero without it
+ * @VPUX_DPU_RULE_SLOPE: FP16: slope is a NaN with VPUX_DPU_ACT_LEAKY, or
+ *	not zero with another activation
  * @VPUX_DPU_RULES: number of values
  */
 enum vpux_dpu_rule {
@@ -94,6 +105,9 @@ enum vpux_dpu_rule {
 	VPUX_DPU_RULE_IN2_SCALE,
 	VPUX_DPU_RULE_ACT_MIN,
 	VPUX_DPU_RULE_ACT_MAX,
+	VPUX_DPU_RULE_ACT,
+	VPUX_DPU_RULE_SCALE,
+	VPUX_DPU_RULE_SLOPE,
 	VPUX_DPU_RULES
 };
 
@@ -128,19 +142,78 @@ static inline const char *vpux_dpu_rule_field(enum vpux_dpu_rule r)
 		[VPUX_DPU_RULE_IN2_SCALE] = "in2_scale",
 		[VPUX_DPU_RULE_ACT_MIN] = "act_min",
 		[VPUX_DPU_RULE_ACT_MAX] = "act_max",
+		[VPUX_DPU_RULE_ACT] = "act",
+		[VPUX_DPU_RULE_SCALE] = "scale",
+		[VPUX_DPU_RULE_SLOPE] = "slope",
 	};
 
 	return (__UINT32_TYPE__)r < VPUX_DPU_RULES ? field[r] : "?";
 }
 
-/* flags op @op may carry (op < VPUX_DPU_OPS) */
-static inline __UINT32_TYPE__ vpux_dpu_op_flags(__UINT32_TYPE__ op)
+/* the integer flags and the flags of both modes */
+#define VPUX_DPU_F_INT_ALL		0x3fu
+#define VPUX_DPU_F_FP16_ANY		(VPUX_DPU_F_FP16 | VPUX_DPU_F_OUT_F32 | \
+					 VPUX_DPU_F_PER_CHANNEL | \
+					 VPUX_DPU_F_SCALE)
+
+/* flags op @op (< VPUX_DPU_OPS) may carry in the mode @flags selects */
+static inline __UINT32_TYPE__ vpux_dpu_op_flags(__UINT32_TYPE__ op,
+						__UINT32_TYPE__ flags)
 {
-	if (op <= VPUX_DPU_OP_MATMUL)
-		return VPUX_DPU_F_ALL;
-	if (op <= VPUX_DPU_OP_MUL)
-		return VPUX_DPU_F_ALL & ~(VPUX_DPU_F_BIAS | VPUX_DPU_F_OUT_I32);
-	return VPUX_DPU_F_IN_SIGNED | VPUX_DPU_F_OUT_SIGNED;
+	if (flags & VPUX_DPU_F_FP16) {
+		switch (op) {
+		case VPUX_DPU_OP_CONV:
+			return VPUX_DPU_F_FP16_ANY | VPUX_DPU_F_BIAS;
+		case VPUX_DPU_OP_MATMUL:
+			return VPUX_DPU_F_FP16_ANY | VPUX_DPU_F_BIAS |
+			       VPUX_DPU_F_BATCH | VPUX_DPU_F_W_KN;
+		case VPUX_DPU_OP_ADD:
+		case VPUX_DPU_OP_SUB:
+		case VPUX_DPU_OP_MUL:
+			return VPUX_DPU_F_FP16_ANY | VPUX_DPU_F_BCAST_MASK;
+		case VPUX_DPU_OP_AVGPOOL:
+			return VPUX_DPU_F_FP16_ANY | VPUX_DPU_F_COUNT_PAD;
+		default:
+			return VPUX_DPU_F_FP16_ANY;
+		}
+	}
+	switch (op) {
+	case VPUX_DPU_OP_CONV:
+	case VPUX_DPU_OP_MATMUL:
+		return VPUX_DPU_F_INT_ALL;
+	case VPUX_DPU_OP_ADD:
+	case VPUX_DPU_OP_MUL:
+		return VPUX_DPU_F_INT_ALL &
+		       ~(VPUX_DPU_F_BIAS | VPUX_DPU_F_OUT_I32);
+	case VPUX_DPU_OP_SUB:
+		return 0;	/* FP16 only: any flag set is refused */
+	default:
+		return VPUX_DPU_F_IN_SIGNED | VPUX_DPU_F_OUT_SIGNED;
+	}
+}
+
+/* CONV and pooling slide a window; MATMUL and ADD/SUB/MUL do not */
+static inline int vpux_dpu_op_windowed(__UINT32_TYPE__ op)
+{
+	return op == VPUX_DPU_OP_CONV || op == VPUX_DPU_OP_MAXPOOL ||
+	       op == VPUX_DPU_OP_AVGPOOL;
+}
+
+/* an FP32 bit pattern that is a NaN */
+static inline int vpux_dpu_f32_nan(__UINT32_TYPE__ v)
+{
+	return (v & 0x7fffffffu) > 0x7f800000u;
+}
+
+/* FP32 a < b for non-NaN patterns (-0 == +0) */
+static inline int vpux_dpu_f32_lt(__UINT32_TYPE__ a, __UINT32_TYPE__ b)
+{
+	__UINT32_TYPE__ ka = a >> 31 ? ~a : a | 0x80000000u;
+	__UINT32_TYPE__ kb = b >> 31 ? ~b : b | 0x80000000u;
+
+	if (!((a | b) & 0x7fffffffu))
+		return 0;
+	return ka < kb;
 }
 
 /*
@@ -257,6 +330,47 @@ vpux_dpu_check_flat(const struct vpux_hw_dpu_desc *d)
 	return d->out_c != d->in_c ? VPUX_DPU_RULE_OUT_C : VPUX_DPU_RULE_OK;
 }
 
+/* FP16: the output stage of struct vpux_hw_dpu_fparams */
+static inline enum vpux_dpu_rule
+vpux_dpu_check_float(const struct vpux_hw_dpu_desc *d)
+{
+	const struct vpux_hw_dpu_fparams *f = &d->f;
+
+	if (f->act >= VPUX_DPU_ACTS)
+		return VPUX_DPU_RULE_ACT;
+	if (f->zero0[0] | f->zero0[1] | f->zero1[0] | f->zero1[1] |
+	    f->zero1[2])
+		return VPUX_DPU_RULE_RESERVED;
+	if (f->act == VPUX_DPU_ACT_CLAMP) {
+		if (vpux_dpu_f32_nan(f->clamp_lo) ||
+		    (!vpux_dpu_f32_nan(f->clamp_hi) &&
+		     vpux_dpu_f32_lt(f->clamp_hi, f->clamp_lo)))
+			return VPUX_DPU_RULE_ACT_MIN;
+		if (vpux_dpu_f32_nan(f->clamp_hi))
+			return VPUX_DPU_RULE_ACT_MAX;
+	} else {
+		if (f->clamp_lo)
+			return VPUX_DPU_RULE_ACT_MIN;
+		if (f->clamp_hi)
+			return VPUX_DPU_RULE_ACT_MAX;
+	}
+	if (d->flags & VPUX_DPU_F_SCALE ?
+	    vpux_dpu_f32_nan(f->scale) || vpux_dpu_f32_nan(f->shift) :
+	    f->scale || f->shift)
+		return VPUX_DPU_RULE_SCALE;
+	if (f->act == VPUX_DPU_ACT_LEAKY ? vpux_dpu_f32_nan(f->slope) :
+					   f->slope != 0)
+		return VPUX_DPU_RULE_SLOPE;
+	return VPUX_DPU_RULE_OK;
+}
+
+/* FP16: per-channel records at quant (scale stage or slopes) */
+static inline int vpux_dpu_fchan_used(const struct vpux_hw_dpu_desc *d)
+{
+	return (d->flags & VPUX_DPU_F_PER_CHANNEL) ||
+	       d->f.act == VPUX_DPU_ACT_LEAKY_CH;
+}
+
 /* zero points, requant records, clamp range */
 static inline enum vpux_dpu_rule
 vpux_dpu_check_quant(const struct vpux_hw_dpu_desc *d)
@@ -290,7 +404,8 @@ vpux_dpu_check_quant(const struct vpux_hw_dpu_desc *d)
 
 	if (!vpux_dpu_q8_ok(d->in_zp, vpux_dpu_q8_bias(f, VPUX_DPU_F_IN_SIGNED)))
 		return VPUX_DPU_RULE_IN_ZP;
-	if (d->op >= VPUX_DPU_OP_MAXPOOL ? d->in2_zp != 0 :
+	if (d->op == VPUX_DPU_OP_MAXPOOL || d->op == VPUX_DPU_OP_AVGPOOL ?
+	    d->in2_zp != 0 :
 	    !vpux_dpu_q8_ok(d->in2_zp, vpux_dpu_q8_bias(f, VPUX_DPU_F_W_SIGNED)))
 		return VPUX_DPU_RULE_IN2_ZP;
 	if (!vpux_dpu_q8_ok(d->out_zp, out_b))
@@ -319,17 +434,34 @@ static inline __UINT64_TYPE__ vpux_dpu_vol(__UINT32_TYPE__ h,
 	return (__UINT64_TYPE__)(h * w) * c;
 }
 
-/* the other operands' bytes and the MACs of a valid descriptor */
+/* FP16 ADD/SUB/MUL: elements of in2 (the broadcast mode's shape) */
+static inline __UINT64_TYPE__ vpux_dpu_bcast_elems(const struct vpux_hw_dpu_desc *d)
+{
+	switch ((d->flags & VPUX_DPU_F_BCAST_MASK) >> VPUX_DPU_F_BCAST_SHIFT) {
+	case VPUX_DPU_BCAST_C:
+		return d->in_c;
+	case VPUX_DPU_BCAST_HW:
+		return (__UINT64_TYPE__)d->in_h * d->in_w;
+	case VPUX_DPU_BCAST_SCALAR:
+		return 1;
+	default:
+		return vpux_dpu_vol(d->in_h, d->in_w, d->in_c);
+	}
+}
+
+/*
+ * The other operands' elements and the MACs of a valid descriptor
+ * (vpux_dpu_check() turns elements into bytes).
+ */
 static inline void vpux_dpu_sizes(const struct vpux_hw_dpu_desc *d,
 				  struct vpux_dpu_extents *ext)
 {
 	__UINT64_TYPE__ k;
 
-	ext->bias = d->flags & VPUX_DPU_F_BIAS ?
-		    (__UINT64_TYPE__)d->out_c * sizeof(__INT32_TYPE__) : 0;
-	ext->quant = d->flags & VPUX_DPU_F_PER_CHANNEL ?
-		     (__UINT64_TYPE__)d->out_c *
-		     sizeof(struct vpux_hw_requant) : 0;
+	ext->bias = d->flags & VPUX_DPU_F_BIAS ? d->out_c : 0;
+	ext->quant = d->flags & VPUX_DPU_F_FP16 ?
+		     (vpux_dpu_fchan_used(d) ? d->out_c : 0) :
+		     (d->flags & VPUX_DPU_F_PER_CHANNEL ? d->out_c : 0);
 	switch (d->op) {
 	case VPUX_DPU_OP_CONV:
 		/* <= VPUX_DPU_MAX_K */
@@ -340,11 +472,14 @@ static inline void vpux_dpu_sizes(const struct vpux_hw_dpu_desc *d,
 		break;
 	case VPUX_DPU_OP_MATMUL:
 		ext->in2 = (__UINT64_TYPE__)d->out_c * d->in_c;
+		if (d->flags & VPUX_DPU_F_BATCH)
+			ext->in2 *= d->in_h;
 		ext->macs = ext->out * d->in_c;
 		break;
 	case VPUX_DPU_OP_ADD:
+	case VPUX_DPU_OP_SUB:
 	case VPUX_DPU_OP_MUL:
-		ext->in2 = ext->in;
+		ext->in2 = vpux_dpu_bcast_elems(d);
 		ext->macs = ext->out;
 		break;
 	default:
@@ -362,12 +497,15 @@ static inline void vpux_dpu_sizes(const struct vpux_hw_dpu_desc *d,
  *	otherwise
  *
  * Checks, in this order: the op; the flags (within VPUX_DPU_F_ALL and
- * used by the op); the reserved fields; every dimension non-zero; the
- * op's geometry (window formula, groups, reduction length, or no window
- * for MATMUL/ADD/MUL); the zero points within their types; the requant
- * records; the clamp range. Per-channel requant records live in memory
- * and are not part of the descriptor: the engine checks them when it
- * reads them (vpux_dpu_requant_ok()).
+ * used by the op in its mode); the reserved fields; every dimension
+ * non-zero; the op's geometry (window formula, groups, reduction length,
+ * or no window for MATMUL/ADD/SUB/MUL); then for an integer op the zero
+ * points within their types, the requant records and the clamp range,
+ * for an FP16 op the activation, its clamp bounds, the scale stage and
+ * the slope (vpux_dpu_check_float()). Per-channel requant records live
+ * in memory and are not part of the descriptor: the engine checks them
+ * when it reads them (vpux_dpu_requant_ok()); FP16 per-channel records
+ * take any bits.
  *
  * Return: VPUX_DPU_RULE_OK, or the first rule @d breaks.
  */
@@ -377,13 +515,20 @@ vpux_dpu_check(const struct vpux_hw_dpu_desc *d, struct vpux_dpu_extents *ext)
 	__UINT64_TYPE__ in, out;
 	enum vpux_dpu_rule r;
 
+	int fp16 = !!(d->flags & VPUX_DPU_F_FP16);
+
 	if (d->op >= VPUX_DPU_OPS)
 		return VPUX_DPU_RULE_OP;
-	if (d->flags & ~vpux_dpu_op_flags(d->op))
+	if (d->flags & ~vpux_dpu_op_flags(d->op, d->flags) ||
+	    (d->op == VPUX_DPU_OP_SUB && !fp16))
 		return VPUX_DPU_RULE_FLAGS;
 	/* int32 output has no sign flag and no requant records */
-	if ((d->flags & VPUX_DPU_F_OUT_I32) &&
+	if (!fp16 && (d->flags & VPUX_DPU_F_OUT_I32) &&
 	    (d->flags & (VPUX_DPU_F_OUT_SIGNED | VPUX_DPU_F_PER_CHANNEL)))
+		return VPUX_DPU_RULE_FLAGS;
+	/* one scale stage: per tensor or per channel */
+	if (fp16 && (d->flags & VPUX_DPU_F_SCALE) &&
+	    (d->flags & VPUX_DPU_F_PER_CHANNEL))
 		return VPUX_DPU_RULE_FLAGS;
 	if (d->reserved0 | d->reserved[0] | d->reserved[1])
 		return VPUX_DPU_RULE_RESERVED;
@@ -391,19 +536,29 @@ vpux_dpu_check(const struct vpux_hw_dpu_desc *d, struct vpux_dpu_extents *ext)
 	out = vpux_dpu_vol(d->out_h, d->out_w, d->out_c);
 	if (!in || !out)
 		return VPUX_DPU_RULE_SHAPE;
-	if (d->op == VPUX_DPU_OP_CONV || d->op >= VPUX_DPU_OP_MAXPOOL)
+	if (vpux_dpu_op_windowed(d->op))
 		r = vpux_dpu_check_window(d);
 	else
 		r = vpux_dpu_check_flat(d);
 	if (!r)
-		r = vpux_dpu_check_quant(d);
+		r = fp16 ? vpux_dpu_check_float(d) : vpux_dpu_check_quant(d);
 	if (r)
 		return r;
 	ext->in = in;
 	ext->out = out;
 	vpux_dpu_sizes(d, ext);
-	if (d->flags & VPUX_DPU_F_OUT_I32)
-		ext->out = out * sizeof(__INT32_TYPE__);	/* bytes */
+	/* elements to bytes */
+	ext->bias *= 4;			/* int32 or FP32 */
+	ext->quant *= fp16 ? sizeof(struct vpux_hw_dpu_fchan) :
+			     sizeof(struct vpux_hw_requant);
+	if (fp16) {
+		ext->in *= 2;
+		ext->in2 *= 2;
+	}
+	if (d->flags & VPUX_DPU_F_OUT_I32)	/* int32 or FP32 */
+		ext->out = out * 4;
+	else if (fp16)
+		ext->out = out * 2;
 	return VPUX_DPU_RULE_OK;
 }
 

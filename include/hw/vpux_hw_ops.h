@@ -29,8 +29,9 @@
  * struct vpux_dpu_operands - host copies of a DPU op's operands
  * @in: activations, @ext.in bytes
  * @in2: weights or second input, or NULL
- * @bias: int32 bias, or NULL
- * @quant: per-channel requant records, or NULL
+ * @bias: int32 bias (FP16 ops: FP32 bit patterns), or NULL
+ * @quant: per-channel requant records (FP16 ops: struct
+ *	vpux_hw_dpu_fchan records, in the same memory), or NULL
  * @out: output buffer, @ext.out bytes
  * @yield: optional, called between output rows and within long rows (how
  *	often is the implementation's); returns true if the op must stop,

@@ -12,6 +12,7 @@
 
 #include "vpux_hw_ops.h"
 #include "vpux_shave_abi.h"
+#include "vpux_float.h"
 
 #define VPUX_S32_MAX	((s32)0x7fffffff)
 #define VPUX_S32_MIN	(-VPUX_S32_MAX - 1)
@@ -79,6 +80,103 @@ static inline void vpux_dpu_store(const struct vpux_hw_dpu_desc *d,
 	}
 }
 
+/* ---- FP16 ops (VPUX_DPU_F_FP16): loads, output stage, stores ---- */
+
+/* FP16 element @i of @p as FP32 (little endian, any alignment) */
+static inline u32 vpux_ld_f16(const void *p, size_t i)
+{
+	const u8 *b = (const u8 *)p + 2 * i;
+
+	return vpux_f16_to_f32((u16)(b[0] | b[1] << 8));
+}
+
+/* FP32 bit pattern @i of a little-endian array (bias, records) */
+static inline u32 vpux_ld_u32(const void *p, size_t i)
+{
+	const u8 *b = (const u8 *)p + 4 * i;
+
+	return (u32)b[0] | (u32)b[1] << 8 | (u32)b[2] << 16 |
+	       (u32)b[3] << 24;
+}
+
+/* the FP16 op's per-channel record of channel @c (@o->quant) */
+static inline const struct vpux_hw_dpu_fchan *
+vpux_dpu_fchan_rec(const struct vpux_dpu_operands *o, u32 c)
+{
+	return (const struct vpux_hw_dpu_fchan *)(const void *)o->quant + c;
+}
+
+/*
+ * The output stage of an FP16 op for output channel @c, applied to @acc
+ * (the accumulator with the bias added): the scale stage (acc * scale,
+ * rounded, + shift, rounded), then the activation. NaN stays NaN.
+ */
+static inline u32 vpux_dpu_f_stage(const struct vpux_hw_dpu_desc *d,
+				   const struct vpux_dpu_operands *o, u32 c,
+				   u32 acc)
+{
+	const struct vpux_hw_dpu_fparams *f = &d->f;
+	u32 scale = f->scale, shift = f->shift, slope = f->slope;
+
+	if (vpux_dpu_fchan_used(d)) {
+		const struct vpux_hw_dpu_fchan *r = vpux_dpu_fchan_rec(o, c);
+
+		if (d->flags & VPUX_DPU_F_PER_CHANNEL) {
+			scale = r->scale;
+			shift = r->shift;
+		}
+		if (f->act == VPUX_DPU_ACT_LEAKY_CH)
+			slope = r->slope;
+	}
+	if (d->flags & (VPUX_DPU_F_PER_CHANNEL | VPUX_DPU_F_SCALE))
+		acc = vpux_f32_add(vpux_f32_mul(acc, scale), shift);
+	switch (f->act) {
+	case VPUX_DPU_ACT_RELU:
+		if (acc >> 31 && !vpux_f32_is_nan(acc))
+			acc = 0;
+		break;
+	case VPUX_DPU_ACT_CLAMP:
+		if (vpux_f32_lt(acc, f->clamp_lo))
+			acc = f->clamp_lo;
+		else if (vpux_f32_lt(f->clamp_hi, acc))
+			acc = f->clamp_hi;
+		break;
+	case VPUX_DPU_ACT_LEAKY:
+	case VPUX_DPU_ACT_LEAKY_CH:
+		if (acc >> 31 && !vpux_f32_is_nan(acc))
+			acc = vpux_f32_mul(acc, slope);
+		break;
+	default:
+		break;
+	}
+	return acc;
+}
+
+/*
+ * Store FP32 @v as output element @idx of an FP16 op: FP16 (rounded to
+ * nearest even) or, with VPUX_DPU_F_OUT_F32, FP32; a NaN is stored as
+ * the canonical NaN. Little endian, any alignment.
+ */
+static inline void vpux_dpu_f_store(const struct vpux_hw_dpu_desc *d,
+				    void *out, size_t idx, u32 v)
+{
+	if (d->flags & VPUX_DPU_F_OUT_F32) {
+		u8 *p = (u8 *)out + idx * 4;
+
+		v = vpux_f32_canon(v);
+		p[0] = (u8)v;
+		p[1] = (u8)(v >> 8);
+		p[2] = (u8)(v >> 16);
+		p[3] = (u8)(v >> 24);
+	} else {
+		u16 h = vpux_f32_to_f16(v);
+		u8 *p = (u8 *)out + idx * 2;
+
+		p[0] = (u8)h;
+		p[1] = (u8)(h >> 8);
+	}
+}
+
 /* Round-half-away-from-zero quotient of @num by @den > 0 (32-bit only). */
 static inline s32 vpux_div_round(s32 num, s32 den)
 {
@@ -86,6 +184,10 @@ static inline s32 vpux_div_round(s32 num, s32 den)
 		return (num + den / 2) / den;
 	return -((-num + den / 2) / den);
 }
+
+/* The reference of a valid FP16 descriptor with checked operands. */
+void vpux_ref_dpu_run_f16(const struct vpux_hw_dpu_desc *d,
+			  const struct vpux_dpu_operands *o);
 
 /*
  * Operand pointers present for the op and per-channel requant records

@@ -37,6 +37,25 @@
 #define VPUX_SHAVE_DT_U8		1u
 #define VPUX_SHAVE_DT_I8		2u
 #define VPUX_SHAVE_DT_I32		3u
+#define VPUX_SHAVE_DT_F16		4u	/* IEEE binary16 */
+#define VPUX_SHAVE_DT_F32		5u	/* IEEE binary32 */
+
+/* bits of one element of type @dt, 0 for an unknown type */
+static inline __UINT32_TYPE__ vpux_shave_dt_bits(__UINT32_TYPE__ dt)
+{
+	switch (dt) {
+	case VPUX_SHAVE_DT_U8:
+	case VPUX_SHAVE_DT_I8:
+		return 8;
+	case VPUX_SHAVE_DT_F16:
+		return 16;
+	case VPUX_SHAVE_DT_I32:
+	case VPUX_SHAVE_DT_F32:
+		return 32;
+	default:
+		return 0;
+	}
+}
 
 #define VPUX_MEMREF_MAX_RANK		6u
 
@@ -99,7 +118,7 @@ static inline void vpux_memref_compact(struct vpux_memref *m,
 				       const __UINT32_TYPE__ *dims,
 				       __UINT64_TYPE__ order)
 {
-	__UINT64_TYPE__ bits = data_type == VPUX_SHAVE_DT_I32 ? 32 : 8;
+	__UINT64_TYPE__ bits = vpux_shave_dt_bits(data_type);
 	__UINT32_TYPE__ i;
 
 	m->addr = addr;

@@ -284,16 +284,39 @@ struct vpux_hw_dma_desc {
 #define VPUX_DPU_OP_MUL			3u	/* element-wise multiply */
 #define VPUX_DPU_OP_MAXPOOL		4u
 #define VPUX_DPU_OP_AVGPOOL		5u
-#define VPUX_DPU_OPS			6u
+#define VPUX_DPU_OP_SUB			6u	/* element-wise in - in2 (FP16 only) */
+#define VPUX_DPU_OPS			7u
 
 #define VPUX_DPU_F_IN_SIGNED		(1u << 0)	/* inputs int8 (else uint8) */
 #define VPUX_DPU_F_W_SIGNED		(1u << 1)	/* weights int8 (else uint8) */
 #define VPUX_DPU_F_OUT_SIGNED		(1u << 2)	/* output int8 (else uint8) */
-#define VPUX_DPU_F_BIAS			(1u << 3)	/* int32 bias[out_c] at bias */
-#define VPUX_DPU_F_PER_CHANNEL		(1u << 4)	/* requant[out_c] at quant */
+#define VPUX_DPU_F_BIAS			(1u << 3)	/* int32 (FP16: FP32) bias[out_c] at bias */
+#define VPUX_DPU_F_PER_CHANNEL		(1u << 4)	/* requant[out_c] (FP16: fchan[out_c]) at quant */
 /* CONV/MATMUL: int32 accumulators out (no output stage), 4 bytes each */
 #define VPUX_DPU_F_OUT_I32		(1u << 5)
-#define VPUX_DPU_F_ALL			0x3fu
+/*
+ * Half precision (Documentation/compute-ops.rst, "FP16 ops"): in and in2
+ * are FP16, the arithmetic is FP32, the output FP16, or FP32 with
+ * VPUX_DPU_F_OUT_F32. The integer fields from in_zp to in2_scale hold
+ * struct vpux_hw_dpu_fparams instead.
+ */
+#define VPUX_DPU_F_FP16			(1u << 6)
+#define VPUX_DPU_F_OUT_F32		VPUX_DPU_F_OUT_I32	/* FP16: FP32 output */
+#define VPUX_DPU_F_SCALE		(1u << 7)	/* FP16: per-tensor scale/shift stage */
+/* FP16 ADD/SUB/MUL: how in2 is broadcast over the output (in's shape) */
+#define VPUX_DPU_F_BCAST_SHIFT		8
+#define VPUX_DPU_F_BCAST_MASK		(3u << 8)
+#define VPUX_DPU_BCAST_NONE		0u	/* in2: [h][w][c], as in */
+#define VPUX_DPU_BCAST_C		1u	/* in2: [c], one value per channel */
+#define VPUX_DPU_BCAST_HW		2u	/* in2: [h][w], one value per pixel */
+#define VPUX_DPU_BCAST_SCALAR		3u	/* in2: one value */
+/* FP16 MATMUL: in_h batches of [in_w][in_c], in2 one matrix per batch */
+#define VPUX_DPU_F_BATCH		(1u << 10)
+/* FP16 MATMUL: weights [K = in_c][N = out_c] instead of [N][K] */
+#define VPUX_DPU_F_W_KN			(1u << 11)
+/* FP16 AVGPOOL: divide by kernel_h * kernel_w, padding included */
+#define VPUX_DPU_F_COUNT_PAD		(1u << 12)
+#define VPUX_DPU_F_ALL			0x1fffu
 
 /* fixed-point requantisation record: see Documentation/hw-model.rst */
 struct vpux_hw_requant {
@@ -301,11 +324,48 @@ struct vpux_hw_requant {
 	__INT32_TYPE__ shift;		/* right shift, -31..31 (negative = left) */
 };
 
+/* FP16 ops: the activation stage (vpux_hw_dpu_fparams.act) */
+#define VPUX_DPU_ACT_NONE		0u
+#define VPUX_DPU_ACT_RELU		1u	/* x < 0 or -0: +0 */
+#define VPUX_DPU_ACT_CLAMP		2u	/* into [clamp_lo, clamp_hi] */
+#define VPUX_DPU_ACT_LEAKY		3u	/* x < 0: x * slope */
+#define VPUX_DPU_ACT_LEAKY_CH		4u	/* x < 0: x * fchan[c].slope */
+#define VPUX_DPU_ACTS			5u
+
+/*
+ * The output stage of an FP16 op, in place of the integer fields from
+ * in_zp to in2_scale (same 11 words). Values are FP32 bit patterns.
+ */
+struct vpux_hw_dpu_fparams {
+	__UINT32_TYPE__ act;		/* VPUX_DPU_ACT_* */
+	__UINT32_TYPE__ zero0[2];	/* 0 */
+	__UINT32_TYPE__ clamp_lo;	/* ACT_CLAMP bounds, else 0 */
+	__UINT32_TYPE__ clamp_hi;
+	__UINT32_TYPE__ scale;		/* VPUX_DPU_F_SCALE, else 0 */
+	__UINT32_TYPE__ shift;
+	__UINT32_TYPE__ slope;		/* ACT_LEAKY, else 0 */
+	__UINT32_TYPE__ zero1[3];	/* 0 */
+};
+
+/*
+ * FP16 ops: a per-channel record at quant (VPUX_DPU_F_PER_CHANNEL: scale
+ * and shift; VPUX_DPU_ACT_LEAKY_CH: slope), FP32 bit patterns. Every bit
+ * pattern is accepted.
+ */
+struct vpux_hw_dpu_fchan {
+	__UINT32_TYPE__ scale;
+	__UINT32_TYPE__ shift;
+	__UINT32_TYPE__ slope;
+	__UINT32_TYPE__ reserved;	/* ignored */
+};
+
 /*
  * DPU descriptor. Activations are N=1, HWC (channels innermost), compact.
  * CONV weights: [out_c][kernel_h][kernel_w][in_c / groups].
- * MATMUL: input [M = in_h * in_w][K = in_c], weights [N = out_c][K].
- * ADD/MUL: in and in2 have the output's shape.
+ * MATMUL: input [M = in_h * in_w][K = in_c], weights [N = out_c][K]
+ * (FP16: VPUX_DPU_F_BATCH, VPUX_DPU_F_W_KN change that).
+ * ADD/SUB/MUL: in and in2 have the output's shape (FP16: unless in2 is
+ * broadcast, VPUX_DPU_F_BCAST_MASK).
  */
 struct vpux_hw_dpu_desc {
 	__UINT32_TYPE__ op;		/* VPUX_DPU_OP_* */
@@ -319,14 +379,19 @@ struct vpux_hw_dpu_desc {
 	__UINT16_TYPE__ kernel_h, kernel_w, stride_h, stride_w;
 	__UINT16_TYPE__ pad_top, pad_left, pad_bottom, pad_right;
 	__UINT16_TYPE__ dilation_h, dilation_w, groups, reserved0;
-	__INT32_TYPE__ in_zp;		/* zero point of in */
-	__INT32_TYPE__ in2_zp;		/* zero point of weights / 2nd input */
-	__INT32_TYPE__ out_zp;
-	__INT32_TYPE__ act_min;		/* clamp in the output domain (ReLU) */
-	__INT32_TYPE__ act_max;
-	struct vpux_hw_requant requant;	/* per-tensor, unless PER_CHANNEL */
-	struct vpux_hw_requant in_scale;	/* ADD: rescale of in */
-	struct vpux_hw_requant in2_scale;	/* ADD: rescale of in2 */
+	union {
+		struct {			/* integer ops */
+			__INT32_TYPE__ in_zp;	/* zero point of in */
+			__INT32_TYPE__ in2_zp;	/* of weights / 2nd input */
+			__INT32_TYPE__ out_zp;
+			__INT32_TYPE__ act_min;	/* clamp in the output domain */
+			__INT32_TYPE__ act_max;
+			struct vpux_hw_requant requant;	/* unless PER_CHANNEL */
+			struct vpux_hw_requant in_scale;	/* ADD: of in */
+			struct vpux_hw_requant in2_scale;	/* ADD: of in2 */
+		};
+		struct vpux_hw_dpu_fparams f;	/* VPUX_DPU_F_FP16 */
+	};
 	__UINT32_TYPE__ reserved[2];
 };
 
@@ -355,5 +420,9 @@ struct vpux_hw_shave_desc {
 VPUX_STATIC_ASSERT_DESC(vpux_hw_dma_desc);
 VPUX_STATIC_ASSERT_DESC(vpux_hw_dpu_desc);
 VPUX_STATIC_ASSERT_DESC(vpux_hw_shave_desc);
+_Static_assert(sizeof(struct vpux_hw_dpu_fparams) == 44 &&
+	       __builtin_offsetof(struct vpux_hw_dpu_desc, f) == 84 &&
+	       __builtin_offsetof(struct vpux_hw_dpu_desc, reserved) == 128,
+	       "FP16 parameters overlay the integer ones exactly");
 
 #endif /* VPUX_REGS_H */

@@ -816,6 +816,8 @@ int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
 	ret = vpux_dpu_check_operands(d, o);
 	if (ret)
 		return ret;
+	if (d->flags & VPUX_DPU_F_FP16)
+		return vpux_dpu_f16_run(d, o);
 #ifdef VPUX_DPU_SIMD
 	if (vpux_dpu_simd_run(d, o, &ret))
 		return ret;

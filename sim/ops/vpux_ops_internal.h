@@ -41,6 +41,13 @@ bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
 		       const struct vpux_dpu_operands *o, int *ret);
 #endif
 
+/*
+ * FP16 DPU ops (dpu_f16.c): a valid descriptor with checked operands;
+ * 0 or VPUX_ERR(ABORTED).
+ */
+int vpux_dpu_f16_run(const struct vpux_hw_dpu_desc *d,
+		     const struct vpux_dpu_operands *o);
+
 /* estimated cycles of a prepared job */
 u64 vpux_shave_job_cycles(const struct vpux_shave_job *job);
 

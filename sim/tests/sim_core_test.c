@@ -695,7 +695,8 @@ static unsigned int win_out(unsigned int in, unsigned int pa, unsigned int pb,
 static void rnd_desc(struct vpux_hw_dpu_desc *d)
 {
 	static const unsigned int allowed[VPUX_DPU_OPS] = { 0x1f, 0x1f, 0x17,
-							    0x17, 0x05, 0x05 };
+							    0x17, 0x05, 0x05,
+							    0x00 };
 	unsigned int g;
 
 	memset(d, 0, sizeof(*d));
@@ -956,7 +957,8 @@ static void prop_refs(struct dla_dpu_op *d, int in2, int bias, int quant)
 static void prop_op(struct dla_dpu_op *d)
 {
 	static const unsigned int allowed[VPUX_DPU_OPS] = { 0x1f, 0x1f, 0x17,
-							    0x17, 0x05, 0x05 };
+							    0x17, 0x05, 0x05,
+							    0x00 };
 	unsigned int op, window, in2, g, dil_h, dil_w, out_s;
 
 	memset(d, 0, sizeof(*d));
@@ -1353,7 +1355,7 @@ out:
 static void prop_report(const struct prop_stats *ps)
 {
 	static const char *const op_name[VPUX_DPU_OPS] = {
-		"conv", "matmul", "add", "mul", "maxpool", "avgpool" };
+		"conv", "matmul", "add", "mul", "maxpool", "avgpool", "sub" };
 	unsigned int r, op;
 
 	for (r = 1; r < VPUX_DPU_RULES; r++)

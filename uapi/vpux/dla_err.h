@@ -50,7 +50,7 @@ enum dla_err {
 	DLA_ERR_UNUSED_REF = 149,	/* unused buffer ref is not all zero */
 	DLA_ERR_CTX = 150,		/* MMU context slot out of range */
 	DLA_ERR_PRIORITY = 151,		/* priority out of range */
-	DLA_ERR_QUANT = 152,		/* DPU zero point, requant or clamp */
+	DLA_ERR_QUANT = 152,		/* DPU output stage: zero point, requant, clamp, FP16 activation/scale/slope */
 	DLA_ERR_READONLY = 153,		/* op writes a read-only entry */
 	/* validation: plans (Documentation/dynamic-shapes.rst) */
 	DLA_ERR_PLAN_FORMAT = 160,	/* plan header/block/template malformed */
