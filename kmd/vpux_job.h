@@ -268,6 +268,7 @@ int vpux_queue_create_ioctl(struct drm_device *dev, void *data,
 int vpux_queue_destroy_ioctl(struct drm_device *dev, void *data,
 			     struct drm_file *file);
 struct dma_fence *vpux_fence_alloc(void);
+bool vpux_fence_is_hw(const struct dma_fence *f);
 struct vpux_queue *vpux_queue_lookup(struct vpux_file_priv *fpriv, u32 id,
 				     u32 priority);
 void vpux_queue_put(struct vpux_queue *q);

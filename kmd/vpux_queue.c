@@ -51,6 +51,17 @@ static const struct dma_fence_ops vpux_fence_ops = {
 	.get_timeline_name = vpux_fence_timeline_name,
 };
 
+/**
+ * vpux_fence_is_hw() - is @f a job's hardware fence (what run_job returns)
+ * @f: any fence
+ *
+ * Return: true if @f is one of this driver's hardware fences.
+ */
+bool vpux_fence_is_hw(const struct dma_fence *f)
+{
+	return f->ops == &vpux_fence_ops;
+}
+
 /*
  * The hardware fence carries its own lock: the scheduler's fences keep
  * it (as their parent) after the queue is gone.

@@ -124,13 +124,36 @@ static void vpux_runq_add_locked(struct vpux_device *vdev, struct vpux_queue *q)
 }
 
 /*
- * The error of the first failed in-syncobj fence of @job, or 0. When the
- * job is about to start, every in-fence has signalled except those of
- * earlier jobs of its own queue (the scheduler does not wait for them:
- * the queue's order does), which have completed here and had their error
- * set by vpux_job_done_locked() under fw.lock, before signalling. The
- * fence of a timeline point counts, not the points before it; a merged
- * fence (dma_fence_array) fails if any of its fences failed.
+ * The error of in-fence @f as the job about to start must see it. Every
+ * in-fence has signalled by then except the finished fences of earlier
+ * jobs of the job's own queue: drm_sched waits only for those to be
+ * scheduled (drm_sched_entity_add_dependency_cb(), same scheduler), and
+ * the queue's order does the rest. Such an earlier job has completed
+ * here, under fw.lock, and vpux_job_done_locked() put its error on its
+ * hardware fence, the one run_job returned, which drm_sched publishes as
+ * the scheduler fence's parent before it signals the scheduled fence
+ * (drm_sched_fence_scheduled()). Only that public field is read; the
+ * scheduler's own finished fence is left to drm_sched.
+ */
+static int vpux_in_fence_error(struct dma_fence *f)
+{
+	struct drm_sched_fence *sf = to_drm_sched_fence(f);
+
+	if (sf && f == &sf->finished) {
+		/* pairs with drm_sched_fence_set_parent()'s release */
+		struct dma_fence *hw = smp_load_acquire(&sf->parent);
+
+		if (hw && vpux_fence_is_hw(hw))
+			return READ_ONCE(hw->error);
+	}
+	return dma_fence_get_status(f) < 0 ? dma_fence_get_status(f) : 0;
+}
+
+/*
+ * The error of the first failed in-syncobj fence of @job, or 0
+ * (vpux_in_fence_error()). The fence of a timeline point counts, not the
+ * points before it; a merged fence (dma_fence_array) fails if any of its
+ * fences failed.
  */
 static int vpux_job_in_fence_error(struct vpux_job *job)
 {
@@ -147,7 +170,7 @@ static int vpux_job_in_fence_error(struct vpux_job *job)
 	 */
 	for (i = 0; i < job->n_in_fences; i++) {
 		dma_fence_array_for_each(f, k, job->in_fences[i]) {
-			err = READ_ONCE(f->error);
+			err = vpux_in_fence_error(f);
 			if (err < 0)
 				return err;
 		}
@@ -250,14 +273,14 @@ static void vpux_job_done_locked(struct vpux_device *vdev,
 	     res->sys_error == -ETIMEDOUT))
 		WRITE_ONCE(job->fpriv->banned, true);
 	/*
-	 * The error is known now: set it on the scheduler's fence before
-	 * it signals, so that a later job of the queue with this fence as
-	 * in-syncobj sees it when it starts (vpux_job_in_fence_error());
-	 * drm_sched sets the same value again when the fence signals.
+	 * The error is known now: set it on the hardware fence before it
+	 * signals, so that a later job of the queue with this job's
+	 * finished fence as in-syncobj sees it when it starts
+	 * (vpux_in_fence_error()); drm_sched copies it to the finished
+	 * fence when the hardware fence signals.
 	 */
 	if (res->status != DRM_VPUX_STATUS_DONE)
-		dma_fence_set_error(&job->base.s_fence->finished,
-				    vpux_job_fence_error(res));
+		dma_fence_set_error(job->hw_fence, vpux_job_fence_error(res));
 	vpux_nl_job_done_locked(vdev, job, res);
 	list_add_tail(&job->link, &vdev->done);
 }
@@ -386,8 +409,7 @@ static void vpux_job_signal(struct vpux_job *job)
 	trace_vpux_job_done(dev_name(job->vdev->drm.dev), job->slot->seqno,
 			    res->status, res->core_error ? -res->core_error :
 			    res->sys_error, res->device_cycles);
-	if (res->status != DRM_VPUX_STATUS_DONE)
-		dma_fence_set_error(fence, vpux_job_fence_error(res));
+	/* its error, if any, was set when it completed */
 	/* the NPU may autosuspend once the last job is done with it */
 	vpux_pm_job_put(job);
 	/* the job may be freed as soon as its fence signalled */
