@@ -150,11 +150,14 @@ static size_t vpux_dump_text(struct vpux_job *job, char *t,
 	return len;
 }
 
-/*
- * Write the devcoredump of @job: the text, a NUL, the appendix at the
- * next 8-byte boundary. Process context, the job finished; allocates.
+/**
+ * vpux_job_dump() - write @job's devcoredump
+ * @job: a finished job whose BOs it still holds
+ *
+ * The text, a NUL, the appendix at the next 8-byte boundary. Process
+ * context on vpux_wq (vpux_job_release()); allocates.
  */
-static void vpux_job_dump(struct vpux_job *job)
+void vpux_job_dump(struct vpux_job *job)
 {
 	struct vpux_device *vdev = job->vdev;
 	char *envp[2] = { NULL, NULL };
@@ -259,23 +262,3 @@ out:
 	kobject_uevent_env(&vdev->drm.dev->kobj, KOBJ_CHANGE, envp);
 }
 
-static void vpux_job_dump_work(struct work_struct *w)
-{
-	struct vpux_job *job = container_of(w, struct vpux_job, dump_work);
-
-	vpux_job_dump(job);
-	vpux_job_free(job);
-}
-
-/**
- * vpux_job_dump_and_free() - write @job's devcoredump, then free it
- * @job: a finished job whose BOs it still holds
- *
- * The work runs on vpux_wq, off the scheduler's workqueue (run_job, in
- * the fence signalling path, shares that one; the dump allocates).
- */
-void vpux_job_dump_and_free(struct vpux_job *job)
-{
-	INIT_WORK(&job->dump_work, vpux_job_dump_work);
-	queue_work(vpux_wq, &job->dump_work);
-}

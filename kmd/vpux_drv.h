@@ -87,6 +87,9 @@ struct vpux_hw_info {
  * @signal_lock: serialises signalling @done's fences, so that the jobs
  *	of one queue signal in their order
  * @watchdog: the hang check (vpux_watchdog.c)
+ * @recovery_wq: where the hang check and the headed firmware reload run:
+ *	ordered, WQ_MEM_RECLAIM and high priority, shared with nothing that
+ *	allocates (jobs wait on what runs here)
  * @timeout_ms: time a job may run without progress before it is aborted
  * @run_limit_ms: time a job may spend on the NPU, progress or not, before
  *	it is aborted; 0: no limit (sysfs job_run_limit_ms)
@@ -129,6 +132,7 @@ struct vpux_device {
 	bool dead;
 	struct mutex signal_lock;
 	struct delayed_work watchdog;
+	struct workqueue_struct *recovery_wq;
 	unsigned int timeout_ms;
 	unsigned int run_limit_ms;
 	struct vpux_hang_state hang;

@@ -304,15 +304,18 @@ static void vpux_headed_lost_locked(struct vpux_device *vdev, const char *why)
 	atomic_inc(&h->reloads);
 	vpux_headed_stop_locked(vdev);
 	vpux_headed_fail_running_locked(vdev);
-	queue_work(system_unbound_wq, &h->recover);
+	queue_work(vdev->recovery_wq, &h->recover);
 }
 
 static void vpux_headed_recover(struct work_struct *work)
 {
 	struct vpux_headed *h = container_of(work, struct vpux_headed, recover);
 	struct vpux_device *vdev = container_of(h, struct vpux_device, mc);
+	bool cookie;
 	int ret;
 
+	/* jobs wait for the reload: it must not allocate (lockdep checks) */
+	cookie = dma_fence_begin_signalling();
 	vpux_sched_signal_done(vdev);
 	vpux_headed_unmask(vdev);
 	ret = vpux_headed_boot(vdev);
@@ -328,6 +331,7 @@ static void vpux_headed_recover(struct work_struct *work)
 	}
 	mutex_unlock(&vdev->fw.lock);
 	vpux_sched_signal_done(vdev);
+	dma_fence_end_signalling(cookie);
 }
 
 /**

@@ -119,6 +119,32 @@ void vpux_job_free(struct vpux_job *job)
 	kfree(job);
 }
 
+static void vpux_job_free_work(struct work_struct *w)
+{
+	struct vpux_job *job = container_of(w, struct vpux_job, free_work);
+
+	if (vpux_job_wants_dump(job))
+		vpux_job_dump(job);
+	vpux_job_free(job);
+}
+
+/**
+ * vpux_job_release() - free a job drm_sched is done with, off its queue
+ * @job: the job, its fences signalled
+ *
+ * Not on the scheduler's workqueue, which run_job (a fence signalling
+ * section) shares: a devcoredump allocates and copies the job's
+ * buffers, and the job's last references (BOs, the file with its MMU
+ * context, the queue) take locks that are held across allocations
+ * elsewhere. vpux_wq runs nothing fences wait for (recovery has a queue
+ * of its own).
+ */
+void vpux_job_release(struct vpux_job *job)
+{
+	INIT_WORK(&job->free_work, vpux_job_free_work);
+	queue_work(vpux_wq, &job->free_work);
+}
+
 /*
  * Count @bytes of the job's kernel memory against its file's (and the
  * device's) memory limit, as its BOs are: 256 unfinished jobs of up to a

@@ -191,7 +191,7 @@ struct vpux_hang_state {
  *	until its hardware fence signalled or it was freed
  * @hung: the watchdog aborted it
  * @hang: the watchdog's capture, if it hung
- * @dump_work: writes the devcoredump, then frees the job
+ * @free_work: writes the devcoredump if one is due, then frees the job
  */
 struct vpux_job {
 	struct drm_sched_job base;
@@ -235,7 +235,7 @@ struct vpux_job {
 	bool pm_ref;
 	bool hung;
 	struct vpux_hang_state hang;
-	struct work_struct dump_work;
+	struct work_struct free_work;
 };
 
 
@@ -296,7 +296,7 @@ void vpux_cmx_release_locked(struct vpux_device *vdev, struct vpux_job *job);
 bool vpux_cmx_clearing_locked(struct vpux_device *vdev);
 
 /* vpux_watchdog.c */
-void vpux_watchdog_init(struct vpux_device *vdev);
+int vpux_watchdog_init(struct vpux_device *vdev);
 void vpux_watchdog_arm_locked(struct vpux_device *vdev);
 void vpux_watchdog_kick(struct vpux_device *vdev);
 void vpux_watchdog_fini(struct vpux_device *vdev);
@@ -315,7 +315,8 @@ void vpux_hang_capture(struct vpux_device *vdev, struct vpux_job *job,
 		       const struct dla_task_status *st,
 		       struct vpux_hang_state *hs);
 bool vpux_job_wants_dump(struct vpux_job *job);
-void vpux_job_dump_and_free(struct vpux_job *job);
+void vpux_job_dump(struct vpux_job *job);
+void vpux_job_release(struct vpux_job *job);
 
 /* vpux_irq.c */
 void vpux_events_locked(struct vpux_device *vdev);

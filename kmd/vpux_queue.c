@@ -130,14 +130,7 @@ static void vpux_queue_free_job(struct drm_sched_job *sched_job)
 	struct vpux_job *job = to_vpux_job(sched_job);
 
 	drm_sched_job_cleanup(sched_job);
-	/*
-	 * A devcoredump allocates and copies the job's buffers: not on the
-	 * scheduler's workqueue, which run_job (fence signalling) shares
-	 */
-	if (vpux_job_wants_dump(job))
-		vpux_job_dump_and_free(job);
-	else
-		vpux_job_free(job);
+	vpux_job_release(job);
 }
 
 /*

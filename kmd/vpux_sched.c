@@ -563,7 +563,9 @@ int vpux_sched_init(struct vpux_device *vdev)
 	if (ret)
 		return ret;
 	spin_lock_init(&vdev->result_lock);
-	vpux_watchdog_init(vdev);
+	ret = vpux_watchdog_init(vdev);
+	if (ret)
+		return ret;
 
 	ret = vpux_fw_init(vdev);
 	if (ret)

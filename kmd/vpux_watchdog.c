@@ -40,6 +40,9 @@
  */
 
 #include <linux/module.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_managed.h>
 
 #include "dla_interface.h"
 #include "vpux_drv.h"
@@ -118,7 +121,8 @@ void vpux_watchdog_arm_locked(struct vpux_device *vdev)
 	lockdep_assert_held(&vdev->fw.lock);
 	if (limit && limit < ms)
 		ms = limit;
-	queue_delayed_work(vpux_wq, &vdev->watchdog, msecs_to_jiffies(ms));
+	queue_delayed_work(vdev->recovery_wq, &vdev->watchdog,
+			   msecs_to_jiffies(ms));
 }
 
 /**
@@ -127,7 +131,7 @@ void vpux_watchdog_arm_locked(struct vpux_device *vdev)
  */
 void vpux_watchdog_kick(struct vpux_device *vdev)
 {
-	mod_delayed_work(vpux_wq, &vdev->watchdog, 0);
+	mod_delayed_work(vdev->recovery_wq, &vdev->watchdog, 0);
 }
 
 /* A running job's progress: the core's status, or the firmware's table. */
@@ -302,15 +306,37 @@ out_unlock:
 	}
 }
 
+static void vpux_recovery_wq_release(struct drm_device *drm, void *wq)
+{
+	destroy_workqueue(wq);
+}
+
 /**
  * vpux_watchdog_init() - set the device's watchdog up, not armed
  * @vdev: the device
+ *
+ * Recovery gets a workqueue of its own, as ivpu's and amdxdna's do:
+ * jobs' fences wait for it, so it must make progress when memory is
+ * short (WQ_MEM_RECLAIM's rescuer) and must not queue behind work that
+ * allocates (devcoredumps, freeing jobs and queues run on vpux_wq). What
+ * runs on it is a fence signalling section, so lockdep reports any
+ * allocation there. It is destroyed after vpux_sched_quiesce() stopped
+ * its works (drmm actions run in reverse).
+ *
+ * Return: 0 or -ENOMEM.
  */
-void vpux_watchdog_init(struct vpux_device *vdev)
+int vpux_watchdog_init(struct vpux_device *vdev)
 {
 	INIT_DELAYED_WORK(&vdev->watchdog, vpux_watchdog_work);
 	vdev->timeout_ms = max(job_timeout_ms, 1u);
 	vdev->run_limit_ms = job_run_limit_ms;
+	vdev->recovery_wq = alloc_ordered_workqueue("vpux-recovery-%s",
+						    WQ_MEM_RECLAIM | WQ_HIGHPRI,
+						    dev_name(vdev->drm.dev));
+	if (!vdev->recovery_wq)
+		return -ENOMEM;
+	return drmm_add_action_or_reset(&vdev->drm, vpux_recovery_wq_release,
+					vdev->recovery_wq);
 }
 
 /**
