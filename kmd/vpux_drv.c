@@ -5,6 +5,7 @@
  * virtual NPUs of the NPU model, or a board with silicon).
  */
 
+#include <linux/cred.h>
 #include <linux/compat.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
@@ -224,6 +225,7 @@ static int vpux_open(struct drm_device *dev, struct drm_file *file)
 {
 	struct vpux_device *vdev = to_vpux_device(dev);
 	struct vpux_file_priv *fpriv;
+	struct vpux_user *user;
 	int idx, ret;
 
 	if (!drm_dev_enter(dev, &idx))
@@ -238,7 +240,12 @@ static int vpux_open(struct drm_device *dev, struct drm_file *file)
 	fpriv->vdev = vdev;
 	fpriv->id = file->client_id;
 	INIT_LIST_HEAD(&fpriv->bos);
-	ret = vpux_mmu_ctx_init(vdev, &fpriv->ctx);
+	user = vpux_user_get(current_cred());
+	if (!user) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	ret = vpux_mmu_ctx_init(vdev, &fpriv->ctx, user);
 	if (ret)
 		goto err_free;
 	ret = vpux_file_jobs_init(vdev, fpriv);

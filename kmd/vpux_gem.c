@@ -35,9 +35,9 @@ static const struct drm_gem_object_funcs vpux_gem_funcs;
  * BO pages are pinned for the BO's whole life (the NPU may touch them at
  * any time), and so are page tables: they cannot be reclaimed. So what a
  * file pins (its BOs and its address space's page tables) is capped per
- * file and per device, and the devices' caps together never exceed the
- * machine's memory. Imported BOs are not counted (their exporter owns
- * the memory).
+ * file, per user on all devices (vpux_user.c) and per device, and the
+ * devices' caps together never exceed the machine's memory. Imported
+ * BOs are not counted (their exporter owns the memory).
  */
 static unsigned int bo_memory_limit_mb;
 module_param(bo_memory_limit_mb, uint, 0644);
@@ -47,7 +47,7 @@ MODULE_PARM_DESC(bo_memory_limit_mb,
 static unsigned int file_memory_limit_mb;
 module_param(file_memory_limit_mb, uint, 0644);
 MODULE_PARM_DESC(file_memory_limit_mb,
-		 "MiB one open file may pin (0: three quarters of the device's limit, the default; at most the device's)");
+		 "MiB one open file may pin (0: its user's limit, the default; at most the device's and the user's)");
 
 /**
  * vpux_bo_memory_limit() - bytes the BOs and page tables of a device may
@@ -68,24 +68,25 @@ u64 vpux_bo_memory_limit(void)
 /**
  * vpux_file_memory_limit() - bytes one file may pin
  *
- * Return: file_memory_limit_mb in bytes, or three quarters of the
- * device's limit when it is 0; at most the device's limit.
+ * Return: file_memory_limit_mb in bytes, or its user's limit when it is
+ * 0; at most the device's limit and the user's.
  */
 u64 vpux_file_memory_limit(void)
 {
-	u64 dev = vpux_bo_memory_limit();
+	u64 cap = min(vpux_bo_memory_limit(), vpux_user_memory_limit());
 	u64 mb = READ_ONCE(file_memory_limit_mb);
 
-	return mb ? min(mb << 20, dev) : dev / 4 * 3;
+	return mb ? min(mb << 20, cap) : cap;
 }
 
 /**
- * vpux_mem_charge() - count pinned memory against a file and its device
+ * vpux_mem_charge() - count pinned memory against a file, its user and
+ *	its device
  * @ctx: the file's address space (its counter)
  * @size: bytes
  *
- * Return: 0, or -ENOMEM (nothing counted) when the file or the device
- * would go over its limit.
+ * Return: 0, or -ENOMEM (nothing counted) when the file, the user or the
+ * device would go over its limit.
  */
 int vpux_mem_charge(struct vpux_mmu_ctx *ctx, u64 size)
 {
@@ -99,8 +100,15 @@ int vpux_mem_charge(struct vpux_mmu_ctx *ctx, u64 size)
 			 size, file_limit);
 		return -ENOMEM;
 	}
+	if (vpux_user_charge(ctx->user, size)) {
+		atomic64_sub(size, &ctx->pinned);
+		vpux_dbg(vdev, "%llu bytes would take the user over its memory limit of %llu (all NPUs)\n",
+			 size, vpux_user_memory_limit());
+		return -ENOMEM;
+	}
 	if (atomic64_add_return(size, &vdev->bo_pinned) > dev_limit) {
 		atomic64_sub(size, &vdev->bo_pinned);
+		vpux_user_uncharge(ctx->user, size);
 		atomic64_sub(size, &ctx->pinned);
 		vpux_dbg(vdev, "%llu bytes would take the device over its memory limit of %llu\n",
 			 size, dev_limit);
@@ -117,6 +125,7 @@ int vpux_mem_charge(struct vpux_mmu_ctx *ctx, u64 size)
 void vpux_mem_uncharge(struct vpux_mmu_ctx *ctx, u64 size)
 {
 	atomic64_sub(size, &ctx->pinned);
+	vpux_user_uncharge(ctx->user, size);
 	atomic64_sub(size, &ctx->vdev->bo_pinned);
 }
 

@@ -68,17 +68,23 @@ static void pt_set(struct vpux_pt *pt, unsigned int idx, u64 entry)
  * vpux_mmu_ctx_init() - create an empty device address space
  * @vdev: the device
  * @ctx: the address space to initialise
+ * @user: its user's record (vpux_user_get()); the address space takes
+ *	over the reference, also when it fails
  *
  * Return: 0 or -ENOMEM.
  */
-int vpux_mmu_ctx_init(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
+int vpux_mmu_ctx_init(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx,
+		      struct vpux_user *user)
 {
 	ctx->vdev = vdev;
+	ctx->user = user;
 	ctx->slot = -1;
 	ctx->mapped_pages = 0;
 	atomic64_set(&ctx->pinned, 0);
-	if (pt_alloc(ctx, &ctx->root))
+	if (pt_alloc(ctx, &ctx->root)) {
+		vpux_user_put(user);
 		return -ENOMEM;
+	}
 	mutex_init(&ctx->lock);
 	drm_mm_init(&ctx->mm, vdev->hw.va_base, vdev->hw.va_size);
 	return 0;
@@ -108,6 +114,7 @@ void vpux_mmu_ctx_fini(struct vpux_mmu_ctx *ctx)
 	}
 	pt_free(ctx, &ctx->root);
 	mutex_destroy(&ctx->lock);
+	vpux_user_put(ctx->user);
 }
 
 /**

@@ -40,6 +40,8 @@ struct vpux_pt_dir {
 /**
  * struct vpux_mmu_ctx - a device address space
  * @vdev: the device
+ * @user: the user whose file it is, charged with what @pinned counts
+ *	(vpux_user.c); a reference held until vpux_mmu_ctx_fini()
  * @lock: protects @mm and the page tables
  * @mm: allocator of device addresses in [va_base, va_base + va_size)
  * @root: the level-1 table; its physical address goes into MMU_PT of
@@ -53,6 +55,7 @@ struct vpux_pt_dir {
  */
 struct vpux_mmu_ctx {
 	struct vpux_device *vdev;
+	struct vpux_user *user;
 	struct mutex lock;
 	struct drm_mm mm;
 	struct vpux_pt root;
@@ -62,7 +65,8 @@ struct vpux_mmu_ctx {
 	atomic64_t pinned;
 };
 
-int vpux_mmu_ctx_init(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx);
+int vpux_mmu_ctx_init(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx,
+		      struct vpux_user *user);
 void vpux_mmu_ctx_fini(struct vpux_mmu_ctx *ctx);
 int vpux_mmu_insert_node_locked(struct vpux_mmu_ctx *ctx, u64 size,
 				struct drm_mm_node *node);
@@ -71,6 +75,14 @@ int vpux_mmu_map_sgt_locked(struct vpux_mmu_ctx *ctx, u64 va,
 void vpux_mmu_unmap_locked(struct vpux_mmu_ctx *ctx, u64 va, u64 size);
 u64 vpux_mmu_root_addr(struct vpux_mmu_ctx *ctx);
 int vpux_mem_charge(struct vpux_mmu_ctx *ctx, u64 size);
+
+/* vpux_user.c */
+struct vpux_user *vpux_user_get(const struct cred *cred);
+void vpux_user_put(struct vpux_user *u);
+int vpux_user_charge(struct vpux_user *u, u64 size);
+void vpux_user_uncharge(struct vpux_user *u, u64 size);
+u64 vpux_user_pinned(struct vpux_user *u);
+u64 vpux_user_memory_limit(void);
 void vpux_mem_uncharge(struct vpux_mmu_ctx *ctx, u64 size);
 
 #endif /* __VPUX_MMU_H__ */

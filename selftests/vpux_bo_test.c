@@ -4,9 +4,13 @@
  * GEM close, PRIME export/import between files, per-file address spaces.
  * Needs vpux_accel loaded.
  */
+#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "vpux_common.h"
@@ -55,12 +59,14 @@ FIXTURE(bo) {
 	__u64 va_base, va_size;
 	long saved_limit_mb;	/* to restore, or -1 */
 	long saved_file_limit_mb;	/* to restore, or -1 */
+	long saved_user_limit_mb;	/* to restore, or -1 */
 };
 
 FIXTURE_SETUP(bo)
 {
 	self->saved_limit_mb = -1;
 	self->saved_file_limit_mb = -1;
+	self->saved_user_limit_mb = -1;
 	self->fd = vpux_open_nth(0, NULL);
 	if (self->fd == -ENODEV)
 		SKIP(return, "no vpux device (is vpux_accel loaded?)");
@@ -70,6 +76,7 @@ FIXTURE_SETUP(bo)
 }
 
 static int write_limit_mb(long mb);
+static int write_user_limit_mb(long mb);
 
 FIXTURE_TEARDOWN(bo)
 {
@@ -77,6 +84,8 @@ FIXTURE_TEARDOWN(bo)
 		EXPECT_EQ(0, write_limit_mb(self->saved_limit_mb));
 	if (self->saved_file_limit_mb >= 0)
 		EXPECT_EQ(0, write_file_limit_mb(self->saved_file_limit_mb));
+	if (self->saved_user_limit_mb >= 0)
+		EXPECT_EQ(0, write_user_limit_mb(self->saved_user_limit_mb));
 	if (self->fd >= 0)
 		close(self->fd);
 }
@@ -349,6 +358,16 @@ TEST_F(bo, close_file_with_many_bos)
 
 #define LIMIT_PARAM "/sys/module/vpux_accel/parameters/bo_memory_limit_mb"
 
+#define USER_LIMIT_PARAM "/sys/module/vpux_accel/parameters/user_memory_limit_mb"
+
+static int write_user_limit_mb(long mb)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%ld\n", mb);
+	return file_write(USER_LIMIT_PARAM, val);
+}
+
 static long read_limit_mb(void)
 {
 	return file_read_long(LIMIT_PARAM);
@@ -389,6 +408,10 @@ TEST_F(bo, memory_limit)
 
 	/* room for 8 MiB more than what is pinned now (other tests' BOs) */
 	ASSERT_EQ(0, write_limit_mb((long)(used >> 20) + 9));
+	/* this user alone may take the whole device here */
+	self->saved_user_limit_mb = file_read_long(USER_LIMIT_PARAM);
+	ASSERT_GE(self->saved_user_limit_mb, 0);
+	ASSERT_EQ(0, write_user_limit_mb((long)(used >> 20) + 64));
 	ASSERT_EQ(0, vpux_get_param(self->fd, DRM_VPUX_PARAM_BO_MEMORY_LIMIT, &limit));
 	EXPECT_EQ(((used >> 20) + 9) << 20, limit);
 
@@ -486,6 +509,103 @@ TEST_F(bo, file_memory_limit)
 
 	ASSERT_EQ(0, write_file_limit_mb(old));
 	self->saved_file_limit_mb = -1;
+}
+
+
+/*
+ * As user @uid: open @nfiles files spread over @ndev devices and create
+ * 1 MiB BOs round robin until one fails. Writes the count and the last
+ * error to @wfd, then (with @hold) waits for a byte on @rfd before the
+ * files close.
+ */
+static void user_fill(uid_t uid, int nfiles, int ndev, int wfd, int rfd)
+{
+	int fds[4], res[2] = { 0, 0 }, i;
+	__u32 h;
+	char c;
+
+	if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		_exit(2);
+	for (i = 0; i < nfiles; i++) {
+		fds[i] = vpux_open_nth(i % ndev, NULL);
+		if (fds[i] < 0)
+			_exit(3);
+	}
+	for (res[0] = 0; res[0] < 64; res[0]++) {
+		res[1] = bo_create(fds[res[0] % nfiles], 1 << 20, 0, &h, NULL);
+		if (res[1])
+			break;
+	}
+	if (write(wfd, res, sizeof(res)) != sizeof(res))
+		_exit(4);
+	if (rfd >= 0 && read(rfd, &c, 1) != 1)
+		_exit(5);
+	_exit(0);
+}
+
+/*
+ * One user may pin user_memory_limit_mb on all NPUs together, whatever
+ * the number of files and devices it opens; another user still gets
+ * memory while the first holds all it may (Documentation/architecture.rst,
+ * "Memory limits").
+ */
+TEST_F(bo, one_user_cannot_take_every_npu)
+{
+	static const char *const node[2] = { "/dev/accel/accel0",
+					     "/dev/accel/accel1" };
+	int a_res[2], b_res[2], to_a[2], from_a[2], from_b[2], ndev, i, st;
+	struct stat sb[2];
+	pid_t a, b;
+	long old;
+
+	old = file_read_long(USER_LIMIT_PARAM);
+	if (old < 0)
+		SKIP(return, "no %s", USER_LIMIT_PARAM);
+	if (geteuid())
+		SKIP(return, "needs root");
+	ndev = vpux_count_devices() >= 2 ? 2 : 1;
+	for (i = 0; i < ndev; i++)
+		ASSERT_EQ(0, stat(node[i], &sb[i]));
+	self->saved_user_limit_mb = old;
+	self->saved_file_limit_mb = file_read_long(FILE_LIMIT_PARAM);
+	ASSERT_EQ(0, write_user_limit_mb(6));
+	/* a file may take all its user may */
+	ASSERT_EQ(0, write_file_limit_mb(0));
+	/* the nodes are root's: let the two test users in for a moment */
+	for (i = 0; i < ndev; i++)
+		ASSERT_EQ(0, chmod(node[i], 0666));
+	ASSERT_EQ(0, pipe(to_a));
+	ASSERT_EQ(0, pipe(from_a));
+	ASSERT_EQ(0, pipe(from_b));
+
+	/* user A: three files on every device it finds */
+	a = fork();
+	ASSERT_GE(a, 0);
+	if (!a)
+		user_fill(60001, 3, ndev, from_a[1], to_a[0]);
+	ASSERT_EQ((ssize_t)sizeof(a_res), read(from_a[0], a_res, sizeof(a_res)));
+	/* user B, while A holds everything it could get */
+	b = fork();
+	ASSERT_GE(b, 0);
+	if (!b)
+		user_fill(60002, 1, 1, from_b[1], -1);
+	ASSERT_EQ((ssize_t)sizeof(b_res), read(from_b[0], b_res, sizeof(b_res)));
+	ASSERT_EQ(1, write(to_a[1], "x", 1));
+	ASSERT_EQ(b, waitpid(b, &st, 0));
+	EXPECT_EQ(0, st);
+	ASSERT_EQ(a, waitpid(a, &st, 0));
+	EXPECT_EQ(0, st);
+	for (i = 0; i < ndev; i++)
+		EXPECT_EQ(0, chmod(node[i], sb[i].st_mode & 07777));
+
+	/* 6 MiB less three files' page tables: 5 BOs, then -ENOMEM */
+	TH_LOG("user A: %d BOs of 1 MiB on %d files over %d devices, then %d",
+	       a_res[0], 3, ndev, a_res[1]);
+	EXPECT_EQ(-ENOMEM, a_res[1]);
+	EXPECT_EQ(5, a_res[0]);
+	TH_LOG("user B: %d BOs of 1 MiB, then %d", b_res[0], b_res[1]);
+	EXPECT_EQ(-ENOMEM, b_res[1]);
+	EXPECT_EQ(5, b_res[0]);
 }
 
 TEST_HARNESS_MAIN
