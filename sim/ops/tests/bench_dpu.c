@@ -139,7 +139,12 @@ static void conv_desc(struct vpux_hw_dpu_desc *d, u16 hw, u16 cin, u16 cout,
 	d->requant.shift = 10;
 }
 
-static const char *const path_name[] = { "auto", "generic", "avx2" };
+static const char *const path_name[] = {
+	[VPUX_DPU_PATH_AUTO] = "auto",
+	[VPUX_DPU_PATH_GENERIC] = "generic",
+	[VPUX_DPU_PATH_AVX2] = "avx2",
+	[VPUX_DPU_PATH_AVX512VNNI] = "avx512vnni",
+};
 
 /* the target shape on every path of the model, then onnxruntime */
 static void bench_paths(const struct vpux_hw_dpu_desc *d)

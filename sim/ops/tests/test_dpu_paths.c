@@ -442,6 +442,7 @@ int main(void)
 	int simd = vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
 
 	tap_diag("dispatched path: %s",
+		 simd == VPUX_DPU_PATH_AVX512VNNI ? "avx512vnni" :
 		 simd == VPUX_DPU_PATH_AVX2 ? "avx2" : "generic (no SIMD kernels on this CPU or build)");
 	tap_check(vpux_dpu_set_path(VPUX_DPU_PATH_GENERIC) ==
 		  VPUX_DPU_PATH_GENERIC, "the generic path can be forced");
