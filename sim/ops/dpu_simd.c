@@ -652,10 +652,11 @@ static bool simd_avx2_run(const struct vpux_hw_dpu_desc *d,
 /* per-lane constants of one block of 16 output channels */
 struct vnni_oq {
 	u32 corr[VNNI_OCB];	/* K' xz' wz' - xz' sum w', modulo 2^32 */
-	s64 bias[VNNI_OCB];
-	s64 mult[VNNI_OCB];
-	s64 shift[VNNI_OCB];	/* n = 31 + shift */
-	s64 round[VNNI_OCB];	/* n ? 2^(n-1) : 0 */
+	s32 bias[VNNI_OCB];
+	/* [even/odd lanes][8 x 64 bits], as vnni_output16() uses them */
+	s64 mult[2][VNNI_OCB / 2];
+	s64 shift[2][VNNI_OCB / 2];	/* n = 31 + shift */
+	s64 round[2][VNNI_OCB / 2];	/* n ? 2^(n-1) : 0 */
 };
 
 struct vnni_conv {
@@ -678,54 +679,52 @@ struct vnni_conv {
 };
 
 /*
- * The output stage of 16 lanes (vpux_dpu_output()) on 64-bit halves:
- * a = saturate_int32(acc + bias), p = a * mult, q = floor((p + 2^(n-1))
- * / 2^n) with an arithmetic shift (vpsravq), clamped to [act_min - out_zp,
- * act_max - out_zp], which equals saturating q to int32 first (|out_zp|
- * <= 255), then + out_zp and truncated to bytes (the value is an 8-bit
- * type's by then). OUT_I32 stores the saturated acc + bias instead.
+ * saturate_int32(acc + bias) of 16 lanes, which is also what OUT_I32
+ * stores: a signed overflow of the sum is operands alike in sign and a
+ * sum not, ((acc ^ s) & (b ^ s)) < 0, and then the sum saturates
+ * towards acc's sign.
  */
-static inline __attribute__((always_inline, target(VNNI_TARGET))) __m128i
-vnni_output16(__m512i acc, const struct vnni_oq *q, __m512i lo, __m512i hi,
-	      __m512i zp)
+static inline __attribute__((always_inline, target(VNNI_TARGET))) __m512i
+vnni_bias(__m512i acc, const struct vnni_oq *q)
 {
-	const __m512i smin = _mm512_set1_epi64(VPUX_S32_MIN);
-	const __m512i smax = _mm512_set1_epi64(VPUX_S32_MAX);
-	__m128i r[2];
-	u32 h;
+	__m512i b = _mm512_loadu_si512(q->bias);
+	__m512i s = _mm512_add_epi32(acc, b);
+	/* 0x42: (A ^ C) & (B ^ C) */
+	__mmask16 ov = _mm512_cmplt_epi32_mask(
+		_mm512_ternarylogic_epi32(acc, b, s, 0x42),
+		_mm512_setzero_si512());
 
-	for (h = 0; h < 2; h++) {
-		__m256i a32 = h ? _mm512_extracti64x4_epi64(acc, 1) :
-			      _mm512_castsi512_si256(acc);
-		__m512i a = _mm512_add_epi64(_mm512_cvtepi32_epi64(a32),
-				_mm512_loadu_si512(&q->bias[8 * h]));
-		__m512i p;
-
-		a = _mm512_min_epi64(_mm512_max_epi64(a, smin), smax);
-		p = _mm512_mul_epi32(a, _mm512_loadu_si512(&q->mult[8 * h]));
-		p = _mm512_srav_epi64(_mm512_add_epi64(p,
-				_mm512_loadu_si512(&q->round[8 * h])),
-				_mm512_loadu_si512(&q->shift[8 * h]));
-		p = _mm512_min_epi64(_mm512_max_epi64(p, lo), hi);
-		r[h] = _mm512_cvtepi64_epi8(_mm512_add_epi64(p, zp));
-	}
-	return _mm_unpacklo_epi64(r[0], r[1]);
+	return _mm512_mask_xor_epi32(s, ov, _mm512_srai_epi32(acc, 31),
+				     _mm512_set1_epi32(VPUX_S32_MAX));
 }
 
-/* saturate_int32(acc + bias) of 16 lanes: the OUT_I32 store */
-static inline __attribute__((always_inline, target(VNNI_TARGET))) __m512i
-vnni_out_i32(__m512i acc, const struct vnni_oq *q)
+/*
+ * The rest of the output stage of 16 lanes (vpux_dpu_output()): p = a *
+ * mult on 64-bit lanes, the even lanes and then the odd ones (vpmuldq
+ * reads the low half of each), q = floor((p + 2^(n-1)) / 2^n) with an
+ * arithmetic shift (vpsravq), clamped to [act_min - out_zp, act_max -
+ * out_zp], which equals saturating q to int32 first (|out_zp| <= 255);
+ * then both halves back in their int32 lanes, + out_zp, and truncated
+ * to bytes (the value is an 8-bit type's by then).
+ */
+static inline __attribute__((always_inline, target(VNNI_TARGET))) __m128i
+vnni_output16(__m512i a, const struct vnni_oq *q, __m512i lo, __m512i hi,
+	      __m512i zp)
 {
-	__m512i a0 = _mm512_add_epi64(_mm512_cvtepi32_epi64(
-				_mm512_castsi512_si256(acc)),
-				_mm512_loadu_si512(&q->bias[0]));
-	__m512i a1 = _mm512_add_epi64(_mm512_cvtepi32_epi64(
-				_mm512_extracti64x4_epi64(acc, 1)),
-				_mm512_loadu_si512(&q->bias[8]));
+	__m512i r[2];
+	u32 k;
 
-	return _mm512_inserti64x4(_mm512_castsi256_si512(
-					_mm512_cvtsepi64_epi32(a0)),
-				  _mm512_cvtsepi64_epi32(a1), 1);
+	for (k = 0; k < 2; k++) {
+		__m512i p = _mm512_mul_epi32(k ? _mm512_srli_epi64(a, 32) : a,
+					     _mm512_loadu_si512(q->mult[k]));
+
+		p = _mm512_srav_epi64(_mm512_add_epi64(p,
+				_mm512_loadu_si512(q->round[k])),
+				_mm512_loadu_si512(q->shift[k]));
+		r[k] = _mm512_min_epi64(_mm512_max_epi64(p, lo), hi);
+	}
+	return _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_mask_blend_epi32(
+		0xaaaa, r[0], _mm512_slli_epi64(r[1], 32)), zp));
 }
 
 /*
@@ -739,7 +738,7 @@ vnni_store(const struct vnni_conv *c, const __m512i *acc, u32 np, u32 m0,
 	const struct vpux_hw_dpu_desc *d = c->d;
 	__m512i lo = _mm512_set1_epi64((s64)d->act_min - d->out_zp);
 	__m512i hi = _mm512_set1_epi64((s64)d->act_max - d->out_zp);
-	__m512i zp = _mm512_set1_epi64(d->out_zp);
+	__m512i zp = _mm512_set1_epi32(d->out_zp);
 	bool i32 = d->flags & VPUX_DPU_F_OUT_I32;
 	u8 *out = c->o->out;
 	u32 p, b;
@@ -754,13 +753,13 @@ vnni_store(const struct vnni_conv *c, const __m512i *acc, u32 np, u32 m0,
 			u32 nc = c->out_c - oc0 < VNNI_OCB ? c->out_c - oc0 :
 				 VNNI_OCB;
 			__mmask16 m = (__mmask16)((1u << nc) - 1);
-			__m512i a = _mm512_add_epi32(_mm512_add_epi32(
+			__m512i a = vnni_bias(_mm512_add_epi32(_mm512_add_epi32(
 					acc[p * nb + b], pcv),
-					_mm512_loadu_si512(q->corr));
+					_mm512_loadu_si512(q->corr)), q);
 
 			if (i32)
 				_mm512_mask_storeu_epi32(out + (base + oc0) * 4,
-							 m, vnni_out_i32(a, q));
+							 m, a);
 			else
 				_mm_mask_storeu_epi8(out + base + oc0, m,
 						     vnni_output16(a, q, lo, hi,
@@ -1037,9 +1036,9 @@ static void vnni_oq_init(struct vnni_conv *c)
 		q->bias[l] = (d->flags & VPUX_DPU_F_BIAS) ? o->bias[oc] : 0;
 		if (d->flags & VPUX_DPU_F_OUT_I32)
 			continue;	/* no requant records */
-		q->mult[l] = rq->mult;
-		q->shift[l] = n;
-		q->round[l] = n ? (s64)1 << (n - 1) : 0;
+		q->mult[l % 2][l / 2] = rq->mult;
+		q->shift[l % 2][l / 2] = n;
+		q->round[l % 2][l / 2] = n ? (s64)1 << (n - 1) : 0;
 	}
 }
 
