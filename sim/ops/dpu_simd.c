@@ -8,11 +8,11 @@
  * dpu.c, which is what the kernel runs.
  *
  * Two sets of kernels, chosen once at run time (__builtin_cpu_supports,
- * vpux_dpu_set_path()): AVX-512 VNNI for dense convolution and MATMUL
- * (see "AVX-512 VNNI" below), and AVX2 for dense convolution (groups ==
+ * vpux_dpu_set_path()), for the same ops: dense convolution (groups ==
  * 1, any kernel, stride, dilation, padding), MATMUL (a 1x1 convolution)
- * and depthwise convolution (groups == in_c == out_c), which also runs
- * what the VNNI kernels decline. Every function with wider instructions
+ * and depthwise convolution (groups == in_c == out_c). AVX-512 VNNI (see
+ * "AVX-512 VNNI" below) where the CPU has it, AVX2 for what the VNNI
+ * kernels decline and on CPUs without VNNI. Every function with wider instructions
  * than x86-64's baseline carries a target attribute, so the file builds
  * with the project's flags and runs on any x86-64 CPU. The results are
  * the same bytes as vpux_ref_dpu_run(), by construction. The AVX2
@@ -601,7 +601,7 @@ static bool simd_avx2_run(const struct vpux_hw_dpu_desc *d,
 	return true;
 }
 
-/* ---- AVX-512 VNNI: dense CONV and MATMUL ---- */
+/* ---- AVX-512 VNNI: dense and depthwise CONV, MATMUL ---- */
 
 /*
  * The VNNI kernels multiply raw bytes: vpdpbusd adds four u8 x s8
@@ -639,17 +639,22 @@ static bool simd_avx2_run(const struct vpux_hw_dpu_desc *d,
  * of the window, 4 aligned weight loads, 6 vpbroadcastd of the pixels'
  * 4 input bytes and 24 vpdpbusd (1536 MACs). Blocks are narrower for a
  * long reduction, so that a block of 6 pixels stays within 6 x 16 x
- * 32768 MACs, the AVX2 kernels' yield granularity.
+ * 32768 MACs, the AVX2 kernels' yield granularity (depthwise windows of
+ * more than 16384 taps, which would need blocks narrower than 32
+ * channels, are left to AVX2).
  *
- * Depthwise convolution is not here: it has no reduction over channels
- * for vpdpbusd's groups of 4, and the AVX2 kernel runs it.
+ * Depthwise convolution multiplies int16 operands instead, see
+ * vnni_dw_micro().
  */
 
 #define VNNI_P		6u	/* output pixels per microkernel */
 #define VNNI_NB		4u	/* 16-channel blocks per microkernel, at most */
 #define VNNI_OCB	16u	/* int32 lanes of a zmm */
 
-/* per-lane constants of one block of 16 output channels */
+/*
+ * Per-lane constants of one zmm of accumulators: 16 output channels, or
+ * (depthwise) the even or the odd channels of a block of 32.
+ */
 struct vnni_oq {
 	u32 corr[VNNI_OCB];	/* K' xz' wz' - xz' sum w', modulo 2^32 */
 	s32 bias[VNNI_OCB];
@@ -669,13 +674,16 @@ struct vnni_conv {
 	u32 nruns, kquads;		/* runs per window, 4-byte groups */
 	u32 *roff, *rlen;		/* run offsets (bytes), lengths (quads) */
 	u32 nbmax, nblk;		/* blocks per microkernel, in all */
+	u32 bch;			/* channels per block: 16, dw 32 */
+	size_t pstride, gstride;	/* bytes per position, weight group */
 	u32 kmacs;			/* MACs per output element */
 	u64 since;			/* work since the last yield */
+	bool depthwise;			/* vnni_dw_micro() */
 	u32 xz, wz;			/* xz', wz' (wz' as u32: wraps) */
-	u8 *x;				/* padded image of x' */
+	u8 *x;				/* padded image of x' (dw: s16 x - xz) */
 	u32 *sx;			/* byte sums per image position, or NULL */
-	s8 *w;				/* packed weights */
-	struct vnni_oq *q;		/* per block of 16 channels */
+	s8 *w;				/* packed weights (dw: s16 w - wz) */
+	struct vnni_oq *q;		/* per block of 16 lanes */
 };
 
 /*
@@ -839,6 +847,125 @@ static void (*const vnni_micros[VNNI_NB + 1])(const struct vnni_conv *,
 	NULL, vnni_micro1, vnni_micro2, vnni_micro3, vnni_micro4,
 };
 
+/*
+ * Depthwise: there is no reduction over channels for vpdpbusd's groups
+ * of 4, so the operands are int16 with their zero points subtracted (as
+ * on AVX2, -255..255) and vpdpwssd multiplies them: it adds, per int32
+ * lane, the products of the lane's two int16 pairs, exactly and without
+ * saturation. The weights of a tap are stored twice per 32 channels,
+ * once with the odd channels' weights 0 and once with the even ones',
+ * so that one load of 32 channels' inputs feeds two vpdpwssd, the even
+ * channels' sums and the odd ones' (2 x 16 MACs per load). Accumulators
+ * of 6 pixels (inputs at @xp[p], the block's first channel) x @NB blocks
+ * of 32 channels, out[(p * NB + b) * 2 + odd], one tap at a time (the
+ * runs are taps here), weights [tap][block][even/odd][32].
+ */
+static inline __attribute__((always_inline, target(VNNI_TARGET))) void
+vnni_dw_micro(const struct vnni_conv *c, const u8 *const *xp, const s16 *w,
+	      __m512i *out, const u32 NB)
+{
+	__m512i acc[VNNI_P * VNNI_NB];
+	u32 t, p, b;
+
+#pragma GCC unroll 24
+	for (p = 0; p < VNNI_P * 2 * NB; p++)
+		acc[p] = _mm512_setzero_si512();
+	for (t = 0; t < c->nruns; t++, w += 64 * NB) {
+		__m512i we[VNNI_NB / 2], wo[VNNI_NB / 2];
+
+#pragma GCC unroll 2
+		for (b = 0; b < NB; b++) {
+			we[b] = _mm512_load_si512(w + 64 * b);
+			wo[b] = _mm512_load_si512(w + 64 * b + 32);
+		}
+#pragma GCC unroll 6
+		for (p = 0; p < VNNI_P; p++) {
+			const s16 *x = (const s16 *)(xp[p] + c->roff[t]);
+
+#pragma GCC unroll 2
+			for (b = 0; b < NB; b++) {
+				__m512i xv = _mm512_loadu_si512(x + 32 * b);
+				__m512i *a = &acc[(p * NB + b) * 2];
+
+				a[0] = _mm512_dpwssd_epi32(a[0], xv, we[b]);
+				a[1] = _mm512_dpwssd_epi32(a[1], xv, wo[b]);
+			}
+		}
+	}
+#pragma GCC unroll 24
+	for (p = 0; p < VNNI_P * 2 * NB; p++)
+		out[p] = acc[p];
+}
+
+#define VNNI_DW_MICRO(NB)						\
+static __attribute__((__noinline__, target(VNNI_TARGET))) void		\
+vnni_dw_micro##NB(const struct vnni_conv *c, const u8 *const *xp,	\
+		  const s8 *w, __m512i *out)				\
+{									\
+	vnni_dw_micro(c, xp, (const s16 *)w, out, NB);			\
+}
+
+VNNI_DW_MICRO(1)
+VNNI_DW_MICRO(2)
+
+static void (*const vnni_dw_micros[VNNI_NB / 2 + 1])(const struct vnni_conv *,
+						    const u8 *const *,
+						    const s8 *, __m512i *) = {
+	NULL, vnni_dw_micro1, vnni_dw_micro2,
+};
+
+/*
+ * Depthwise: store @np pixels x @nb blocks of 32 channels from block
+ * @blk0, the even and odd channels' lanes interleaved back.
+ */
+static __attribute__((target(VNNI_TARGET))) void
+vnni_dw_store(const struct vnni_conv *c, const __m512i *acc, u32 np, u32 m0,
+	      u32 blk0, u32 nb)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	__m512i lo = _mm512_set1_epi64((s64)d->act_min - d->out_zp);
+	__m512i hi = _mm512_set1_epi64((s64)d->act_max - d->out_zp);
+	__m512i zp = _mm512_set1_epi32(d->out_zp);
+	/* dwords of even lanes 0-7 / 8-15 with odd lanes 0-7 / 8-15 */
+	__m512i ilo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5,
+					21, 6, 22, 7, 23);
+	__m512i ihi = _mm512_add_epi32(ilo, _mm512_set1_epi32(8));
+	bool i32 = d->flags & VPUX_DPU_F_OUT_I32;
+	u8 *out = c->o->out;
+	u32 p, b;
+
+	for (p = 0; p < np; p++) {
+		size_t base = (size_t)(m0 + p) * c->out_c;
+
+		for (b = 0; b < nb; b++) {
+			u32 blk = blk0 + b, c0 = blk * 32;
+			u32 nc = c->out_c - c0 < 32 ? c->out_c - c0 : 32;
+			const struct vnni_oq *qe = &c->q[2 * blk];
+			const struct vnni_oq *qo = &c->q[2 * blk + 1];
+			__mmask32 m = nc == 32 ? ~0u : (1u << nc) - 1;
+			__m512i ae = vnni_bias(acc[(p * nb + b) * 2], qe);
+			__m512i ao = vnni_bias(acc[(p * nb + b) * 2 + 1], qo);
+			__m128i be, bo;
+
+			if (i32) {
+				u8 *dst = out + (base + c0) * 4;
+
+				_mm512_mask_storeu_epi32(dst, (__mmask16)m,
+					_mm512_permutex2var_epi32(ae, ilo, ao));
+				_mm512_mask_storeu_epi32(dst + 64,
+					(__mmask16)(m >> 16),
+					_mm512_permutex2var_epi32(ae, ihi, ao));
+				continue;
+			}
+			be = vnni_output16(ae, qe, lo, hi, zp);
+			bo = vnni_output16(ao, qo, lo, hi, zp);
+			_mm256_mask_storeu_epi8(out + base + c0, m,
+				_mm256_setr_m128i(_mm_unpacklo_epi8(be, bo),
+						  _mm_unpackhi_epi8(be, bo)));
+		}
+	}
+}
+
 /* -wz' times the sum of x' over the window at @x0 (image offset / cq) */
 static u32 vnni_pixel_corr(const struct vnni_conv *c, size_t x0)
 {
@@ -858,12 +985,11 @@ static __attribute__((target(VNNI_TARGET))) bool
 vnni_conv_run(struct vnni_conv *c)
 {
 	const struct vpux_dpu_operands *o = c->o;
-	size_t gstride = (size_t)c->nbmax * 64 * c->kquads;
 	u32 m0, blk0;
 
 	for (m0 = 0; m0 < c->npix; m0 += VNNI_P) {
 		u32 np = c->npix - m0 < VNNI_P ? c->npix - m0 : VNNI_P;
-		const u8 *xp[VNNI_P];
+		const u8 *xp[VNNI_P], *xc[VNNI_P];
 		u32 pc[VNNI_P] = { 0 };
 		__m512i acc[VNNI_P * VNNI_NB];
 		u32 p;
@@ -874,19 +1000,27 @@ vnni_conv_run(struct vnni_conv *c)
 			size_t x0 = (size_t)(m / c->out_w) * c->sh * c->wp +
 				    (size_t)(m % c->out_w) * c->sw;
 
-			xp[p] = c->x + x0 * c->cq;
+			xp[p] = c->x + x0 * c->pstride;
 			if (c->sx && p < np)
 				pc[p] = vnni_pixel_corr(c, x0);
 		}
 		for (blk0 = 0; blk0 < c->nblk; blk0 += c->nbmax) {
 			u32 nb = c->nblk - blk0 < c->nbmax ? c->nblk - blk0 :
 				 c->nbmax;
+			const s8 *w = c->w + blk0 / c->nbmax * c->gstride;
 
-			vnni_micros[nb](c, xp, c->w + blk0 / c->nbmax * gstride,
-					acc);
-			vnni_store(c, acc, np, m0, blk0, nb, pc);
+			if (c->depthwise) {
+				/* the blocks' channels of each pixel */
+				for (p = 0; p < VNNI_P; p++)
+					xc[p] = xp[p] + blk0 * 32 * sizeof(s16);
+				vnni_dw_micros[nb](c, xc, w, acc);
+				vnni_dw_store(c, acc, np, m0, blk0, nb);
+			} else {
+				vnni_micros[nb](c, xp, w, acc);
+				vnni_store(c, acc, np, m0, blk0, nb, pc);
+			}
 			if (simd_work(o, &c->since,
-				      (u64)VNNI_P * nb * VNNI_OCB * c->kmacs))
+				      (u64)VNNI_P * nb * c->bch * c->kmacs))
 				return true;
 		}
 		/* after every output row the block completes */
@@ -978,7 +1112,6 @@ vnni_pack_weights(struct vnni_conv *c, u32 ntaps, u32 in_c, u8 *tmp)
 	u8 flip = c->d->flags & VPUX_DPU_F_W_SIGNED ? 0 : 0x80;
 	const u8 *w = c->o->in2;
 	u32 kp = ntaps * c->cq;		/* K' */
-	size_t gstride = (size_t)c->nbmax * 64 * c->kquads;
 	__m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5,
 				6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
 				_mm512_set1_epi32((s32)kp));
@@ -992,7 +1125,7 @@ vnni_pack_weights(struct vnni_conv *c, u32 ntaps, u32 in_c, u8 *tmp)
 		u32 nc = c->out_c - oc0 < VNNI_OCB ? c->out_c - oc0 : VNNI_OCB;
 		u32 nb = c->nblk - g * c->nbmax < c->nbmax ?
 			 c->nblk - g * c->nbmax : c->nbmax;
-		s8 *dst = c->w + g * gstride + (blk % c->nbmax) * 64;
+		s8 *dst = c->w + g * c->gstride + (blk % c->nbmax) * 64;
 		const u8 *rows = direct ? w + (size_t)oc0 * kp : tmp;
 		__mmask16 m = (__mmask16)((1u << nc) - 1);
 		__m512i sum = _mm512_setzero_si512();
@@ -1020,6 +1153,67 @@ vnni_pack_weights(struct vnni_conv *c, u32 ntaps, u32 in_c, u8 *tmp)
 	return false;
 }
 
+/*
+ * Depthwise: the int16 image of x - xz (already 0: the padding, the
+ * channels up to the last block of 32). Returns true if the op must stop.
+ */
+static __attribute__((target(VNNI_TARGET))) bool
+vnni_dw_image(struct vnni_conv *c, u32 in_h, u32 in_w, u32 in_c, u32 pt,
+	      u32 pl)
+{
+	bool in_s = c->d->flags & VPUX_DPU_F_IN_SIGNED;
+	__m512i xz = _mm512_set1_epi16((s16)c->d->in_zp);
+	const u8 *src = c->o->in;
+	u32 y, x, ch;
+
+	for (y = 0; y < in_h; y++) {
+		for (x = 0; x < in_w; x++, src += in_c) {
+			s16 *dst = (s16 *)(c->x + (((size_t)y + pt) * c->wp +
+						   x + pl) * c->pstride);
+
+			for (ch = 0; ch < in_c; ch += 32) {
+				u32 n = in_c - ch < 32 ? in_c - ch : 32;
+				__mmask32 m = n == 32 ? ~0u : (1u << n) - 1;
+				__m256i b = _mm256_maskz_loadu_epi8(m, src + ch);
+				__m512i v = in_s ? _mm512_cvtepi8_epi16(b) :
+					    _mm512_cvtepu8_epi16(b);
+
+				_mm512_mask_storeu_epi16(dst + ch, m,
+						_mm512_sub_epi16(v, xz));
+			}
+		}
+		if (simd_work(c->o, &c->since, (u64)in_w * in_c))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Depthwise: weights [c][tap] as int16 w - wz to [group of nbmax
+ * blocks][tap][block][even/odd][32], each channel's weight in its own
+ * half (the other half's is 0, already). Returns true to stop.
+ */
+static bool vnni_dw_pack_weights(struct vnni_conv *c, u32 ntaps)
+{
+	bool w_s = c->d->flags & VPUX_DPU_F_W_SIGNED;
+	u32 ch, t;
+
+	for (ch = 0; ch < c->out_c; ch++) {
+		u32 blk = ch / 32, g = blk / c->nbmax;
+		u32 nb = c->nblk - g * c->nbmax < c->nbmax ?
+			 c->nblk - g * c->nbmax : c->nbmax;
+		s16 *dst = (s16 *)(c->w + g * c->gstride) +
+			   blk % c->nbmax * 64 + ch % 2 * 32 + ch % 32;
+
+		for (t = 0; t < ntaps; t++)
+			dst[(size_t)t * nb * 64] = (s16)(vpux_ld8(c->o->in2,
+				(size_t)ch * ntaps + t, w_s) - c->d->in2_zp);
+		if (simd_work(c->o, &c->since, ntaps))
+			return true;
+	}
+	return false;
+}
+
 static void vnni_oq_init(struct vnni_conv *c)
 {
 	const struct vpux_hw_dpu_desc *d = c->d;
@@ -1027,11 +1221,14 @@ static void vnni_oq_init(struct vnni_conv *c)
 	u32 oc;
 
 	for (oc = 0; oc < c->out_c; oc++) {
-		struct vnni_oq *q = &c->q[oc / VNNI_OCB];
+		/* depthwise: blocks of 32 as even and odd channels' lanes */
+		struct vnni_oq *q = c->depthwise ?
+			&c->q[oc / 32 * 2 + oc % 2] : &c->q[oc / VNNI_OCB];
 		const struct vpux_hw_requant *rq =
 			(d->flags & VPUX_DPU_F_PER_CHANNEL) ? &o->quant[oc] :
 			&d->requant;
-		u32 l = oc % VNNI_OCB, n = (u32)(31 + rq->shift);
+		u32 l = c->depthwise ? oc % 32 / 2 : oc % VNNI_OCB;
+		u32 n = (u32)(31 + rq->shift);
 
 		q->bias[l] = (d->flags & VPUX_DPU_F_BIAS) ? o->bias[oc] : 0;
 		if (d->flags & VPUX_DPU_F_OUT_I32)
@@ -1057,11 +1254,11 @@ static bool simd_vnni_run(const struct vpux_hw_dpu_desc *d,
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
 	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
-	u32 pt, pl, hp, ntaps, r;
-	size_t xs, ws, ts;
+	u32 pt, pl, hp, ntaps, nq, r;
+	size_t xs, ws, ts = 0;
 	struct vnni_conv c;
 	bool stop, ran = false;
-	u8 *tmp;
+	u8 *tmp = NULL;
 
 	memset(&c, 0, sizeof(c));
 	if (d->op == VPUX_DPU_OP_MATMUL) {
@@ -1069,7 +1266,9 @@ static bool simd_vnni_run(const struct vpux_hw_dpu_desc *d,
 		pt = pl = 0;
 		hp = d->in_h;
 		c.wp = d->in_w;
-	} else if (d->op == VPUX_DPU_OP_CONV && d->groups == 1) {
+	} else if (d->op == VPUX_DPU_OP_CONV &&
+		   (d->groups == 1 ||
+		    (d->groups == d->in_c && d->out_c == d->in_c))) {
 		c.kh = d->kernel_h;
 		c.kw = d->kernel_w;
 		c.dh = d->dilation_h;
@@ -1088,44 +1287,72 @@ static bool simd_vnni_run(const struct vpux_hw_dpu_desc *d,
 	c.out_c = d->out_c;
 	c.out_w = d->out_w;
 	c.npix = (u32)d->out_h * d->out_w;
-	c.cq = (d->in_c + 3u) & ~3u;
+	c.depthwise = d->op == VPUX_DPU_OP_CONV && d->groups > 1;
 	ntaps = c.kh * c.kw;
-	c.kquads = ntaps * c.cq / 4;
-	c.kmacs = ntaps * d->in_c;
-	c.nblk = (d->out_c + VNNI_OCB - 1) / VNNI_OCB;
-	/* 6 pixels x nbmax blocks stay within 6 x 16 x VPUX_DPU_MAX_K MACs */
-	c.nbmax = VPUX_DPU_MAX_K / c.kmacs < VNNI_NB ?
-		  VPUX_DPU_MAX_K / c.kmacs : VNNI_NB;
-	c.xz = (u32)d->in_zp + (in_s ? 128u : 0u);
-	c.wz = (u32)d->in2_zp - (w_s ? 0u : 128u);
-	c.nruns = c.dw == 1 ? c.kh : ntaps;
-	xs = (size_t)hp * c.wp * c.cq;
-	ws = (c.nblk + c.nbmax - 1) / c.nbmax * c.nbmax * 64 * (size_t)c.kquads;
+	if (c.depthwise) {
+		c.bch = 32;
+		c.nblk = (d->out_c + 31u) / 32;
+		c.kmacs = ntaps;
+		/* 6 pixels x nbmax blocks within 6 x 16 x VPUX_DPU_MAX_K MACs */
+		c.nbmax = VPUX_DPU_MAX_K / 2 / ntaps < VNNI_NB / 2 ?
+			  VPUX_DPU_MAX_K / 2 / ntaps : VNNI_NB / 2;
+		if (!c.nbmax)
+			return false;	/* AVX2 checks more often */
+		c.pstride = (size_t)c.nblk * 32 * sizeof(s16);
+		c.gstride = (size_t)c.nbmax * 64 * sizeof(s16) * ntaps;
+		c.nruns = ntaps;
+		nq = 2 * c.nblk;
+	} else {
+		c.bch = VNNI_OCB;
+		c.cq = (d->in_c + 3u) & ~3u;
+		c.kquads = ntaps * c.cq / 4;
+		c.kmacs = ntaps * d->in_c;
+		c.nblk = (d->out_c + VNNI_OCB - 1) / VNNI_OCB;
+		c.nbmax = VPUX_DPU_MAX_K / c.kmacs < VNNI_NB ?
+			  VPUX_DPU_MAX_K / c.kmacs : VNNI_NB;
+		c.pstride = c.cq;
+		c.gstride = (size_t)c.nbmax * 64 * c.kquads;
+		c.xz = (u32)d->in_zp + (in_s ? 128u : 0u);
+		c.wz = (u32)d->in2_zp - (w_s ? 0u : 128u);
+		c.nruns = c.dw == 1 ? c.kh : ntaps;
+		nq = c.nblk;
+		/* in_c not a multiple of 4: weights padded per tap first */
+		ts = c.cq == d->in_c ? 0 : (size_t)VNNI_OCB * ntaps * c.cq;
+	}
+	xs = (size_t)hp * c.wp * c.pstride;
+	ws = (c.nblk + c.nbmax - 1) / c.nbmax * c.gstride;
 	if (xs > SIMD_MAX_SCRATCH || ws > SIMD_MAX_SCRATCH)
 		return false;
-	/* in_c not a multiple of 4: the weights are padded per tap first */
-	ts = c.cq == d->in_c ? 0 : (size_t)VNNI_OCB * ntaps * c.cq;
 	c.x = vnni_alloc(xs);
 	c.w = vnni_alloc(ws);
-	c.q = calloc(c.nblk, sizeof(*c.q));
+	c.q = calloc(nq, sizeof(*c.q));
 	c.roff = malloc(2 * c.nruns * sizeof(u32));
 	c.sx = c.wz ? malloc((size_t)hp * c.wp * sizeof(u32)) : NULL;
 	tmp = ts ? calloc(1, ts) : NULL;
 	if (c.x && c.w && c.q && c.roff && (c.sx || !c.wz) && (tmp || !ts)) {
+		/* padding: the zero point, x' = xz' or x - xz = 0 */
 		memset(c.x, (int)c.xz, xs);
 		c.rlen = c.roff + c.nruns;
 		for (r = 0; r < c.nruns; r++) {
 			/* dense with dilation_w 1: a window row is one run */
-			bool row = c.dw == 1;
+			bool row = !c.depthwise && c.dw == 1;
 			u32 ky = row ? r : r / c.kw, kx = row ? 0 : r % c.kw;
 
 			c.roff[r] = (u32)(((size_t)ky * c.dh * c.wp +
-					   (size_t)kx * c.dw) * c.cq);
+					   (size_t)kx * c.dw) * c.pstride);
 			c.rlen[r] = (row ? c.kw : 1) * c.cq / 4;
 		}
 		ran = true;
-		stop = vnni_image(&c, hp, d->in_h, d->in_w, d->in_c, pt, pl) ||
-		       vnni_pack_weights(&c, ntaps, d->in_c, tmp);
+		if (c.depthwise) {
+			memset(c.w, 0, ws);
+			stop = vnni_dw_image(&c, d->in_h, d->in_w, d->in_c,
+					     pt, pl) ||
+			       vnni_dw_pack_weights(&c, ntaps);
+		} else {
+			stop = vnni_image(&c, hp, d->in_h, d->in_w, d->in_c,
+					  pt, pl) ||
+			       vnni_pack_weights(&c, ntaps, d->in_c, tmp);
+		}
 		if (!stop) {
 			vnni_oq_init(&c);
 			stop = vnni_conv_run(&c);
