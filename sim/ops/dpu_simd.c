@@ -1043,7 +1043,8 @@ vnni_copy_flip(u8 *dst, const u8 *src, size_t n, u8 flip)
 
 	for (i = 0; i < n; i += 64) {
 		size_t k = n - i < 64 ? n - i : 64;
-		__mmask64 m = k == 64 ? ~0ull : (1ull << k) - 1;
+		/* not k == 64 ? ~0 : (1 << k) - 1: clang 14 fails on it */
+		__mmask64 m = ~0ull >> (64 - k);
 
 		_mm512_mask_storeu_epi8(dst + i, m, _mm512_xor_si512(
 			_mm512_maskz_loadu_epi8(m, src + i), f));
@@ -1083,7 +1084,7 @@ vnni_image(struct vnni_conv *c, u32 hp, u32 in_h, u32 in_w, u32 in_c,
 
 		for (i = 0; i < c->cq; i += 64) {
 			u32 n = c->cq - i < 64 ? c->cq - i : 64;
-			__mmask64 m = n == 64 ? ~0ull : (1ull << n) - 1;
+			__mmask64 m = ~0ull >> (64 - n);
 
 			s = _mm512_add_epi64(s, _mm512_sad_epu8(
 				_mm512_maskz_loadu_epi8(m, p + i),
