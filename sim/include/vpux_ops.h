@@ -28,16 +28,21 @@ int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
 #ifndef __KERNEL__
 /*
  * User space: which code vpux_dpu_run() uses. AUTO (the default) picks the
- * best the CPU supports, once; GENERIC forces the portable code the
- * kernel build runs (tests and benchmarks compare the two); AVX2 asks for
- * the x86-64 AVX2 kernels (dense and depthwise CONV, MATMUL), granted
- * only where the build has them and the CPU supports them. Returns the
- * path now in use (never AUTO). Process-wide; not for use while ops run.
+ * best the CPU supports, once, unless the environment variable
+ * VPUX_DPU_SIMD names a path ("generic", "avx2", "avx512vnni"); GENERIC
+ * forces the portable code the kernel build runs (tests and benchmarks
+ * compare them); AVX2 asks for the x86-64 AVX2 kernels (dense and
+ * depthwise CONV, MATMUL); AVX512VNNI for the AVX-512 VNNI kernels of
+ * the same ops (what they decline runs on AVX2). A path is
+ * granted only where the build has it and the CPU supports it, else the
+ * next one down (AVX512VNNI, AVX2, GENERIC). Returns the path now in use
+ * (never AUTO). Process-wide; not for use while ops run.
  */
 enum vpux_dpu_path {
 	VPUX_DPU_PATH_AUTO = 0,
 	VPUX_DPU_PATH_GENERIC = 1,
 	VPUX_DPU_PATH_AVX2 = 2,
+	VPUX_DPU_PATH_AVX512VNNI = 3,
 };
 int vpux_dpu_set_path(int path);
 #endif

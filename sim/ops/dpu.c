@@ -17,9 +17,9 @@
  *    pooling vectorise over channels instead.
  *
  * This is the code the kernel module runs. User-space x86-64 builds first
- * offer dense and depthwise CONV and MATMUL to the AVX2 kernels of
- * dpu_simd.c, chosen at run time (VPUX_DPU_SIMD, vpux_dpu_set_path());
- * they write the same bytes.
+ * offer dense and depthwise CONV and MATMUL to the AVX-512 VNNI and AVX2
+ * kernels of dpu_simd.c, chosen at run time (VPUX_DPU_SIMD,
+ * vpux_dpu_set_path()); they write the same bytes.
  *
  * Every valid descriptor keeps |sum (x - xz)(w - wz)| below 2^31
  * (VPUX_DPU_MAX_K), so the folded terms are combined modulo 2^32 and the

@@ -7,11 +7,16 @@
  * vpux_dpu_simd_run() first; what it declines runs on the generic code of
  * dpu.c, which is what the kernel runs.
  *
- * Dense convolution (groups == 1, any kernel, stride, dilation, padding),
- * MATMUL (a 1x1 convolution) and depthwise convolution (groups == in_c
- * == out_c) run here when the CPU has AVX2, chosen once at run time
- * (__builtin_cpu_supports). The results are the same bytes as
- * vpux_ref_dpu_run(), by construction:
+ * Two sets of kernels, chosen once at run time (__builtin_cpu_supports,
+ * vpux_dpu_set_path()), for the same ops: dense convolution (groups ==
+ * 1, any kernel, stride, dilation, padding), MATMUL (a 1x1 convolution)
+ * and depthwise convolution (groups == in_c == out_c). AVX-512 VNNI (see
+ * "AVX-512 VNNI" below) where the CPU has it, AVX2 for what the VNNI
+ * kernels decline and on CPUs without VNNI. Every function with wider instructions
+ * than x86-64's baseline carries a target attribute, so the file builds
+ * with the project's flags and runs on any x86-64 CPU. The results are
+ * the same bytes as vpux_ref_dpu_run(), by construction. The AVX2
+ * kernels:
  *
  *  - the operands are widened once per op to int16 with their zero points
  *    subtracted: (x - in_zp) and (w - in2_zp) lie in -255..255. The input
@@ -52,14 +57,48 @@
 /* the path in use: see vpux_dpu_set_path(); 0 until resolved */
 static int simd_path;
 
+/* everything the VNNI kernels use: 512-bit ops, byte masks, vpdpbusd */
+#define VNNI_TARGET	"avx512f,avx512bw,avx512vl,avx512vnni"
+
+static bool simd_cpu_vnni(void)
+{
+	return __builtin_cpu_supports("avx512f") &&
+	       __builtin_cpu_supports("avx512bw") &&
+	       __builtin_cpu_supports("avx512vl") &&
+	       __builtin_cpu_supports("avx512vnni");
+}
+
+/*
+ * What AUTO means: the path VPUX_DPU_SIMD names, so that any program
+ * (a benchmark, the compiler's runs) can be pinned to one without code;
+ * unset or unknown: the best there is.
+ */
+static int simd_env_path(void)
+{
+	static const char *const name[] = {
+		[VPUX_DPU_PATH_GENERIC] = "generic",
+		[VPUX_DPU_PATH_AVX2] = "avx2",
+		[VPUX_DPU_PATH_AVX512VNNI] = "avx512vnni",
+	};
+	const char *s = getenv("VPUX_DPU_SIMD");
+	int i;
+
+	for (i = VPUX_DPU_PATH_GENERIC; s && i <= VPUX_DPU_PATH_AVX512VNNI; i++)
+		if (!strcmp(s, name[i]))
+			return i;
+	return VPUX_DPU_PATH_AVX512VNNI;
+}
+
 int vpux_dpu_set_path(int path)
 {
 	if (path == VPUX_DPU_PATH_AUTO)
-		path = __builtin_cpu_supports("avx2") ? VPUX_DPU_PATH_AVX2 :
-		       VPUX_DPU_PATH_GENERIC;
-	else if (path == VPUX_DPU_PATH_AVX2 && !__builtin_cpu_supports("avx2"))
+		path = simd_env_path();
+	/* what the CPU lacks falls to the next path down */
+	if (path == VPUX_DPU_PATH_AVX512VNNI && !simd_cpu_vnni())
+		path = VPUX_DPU_PATH_AVX2;
+	if (path == VPUX_DPU_PATH_AVX2 && !__builtin_cpu_supports("avx2"))
 		path = VPUX_DPU_PATH_GENERIC;
-	else if (path != VPUX_DPU_PATH_AVX2)
+	if (path != VPUX_DPU_PATH_AVX2 && path != VPUX_DPU_PATH_AVX512VNNI)
 		path = VPUX_DPU_PATH_GENERIC;
 	__atomic_store_n(&simd_path, path, __ATOMIC_RELAXED);
 	return path;
@@ -305,13 +344,13 @@ static bool simd_yield(const struct vpux_dpu_operands *o)
  * generic code; preparing the operands counts too (a large MATMUL's
  * input takes a while to widen). Returns true if the op must stop.
  */
-static bool simd_work(struct simd_conv *c, u64 work)
+static bool simd_work(const struct vpux_dpu_operands *o, u64 *since, u64 work)
 {
-	c->since += work;
-	if (c->since < VPUX_DPU_YIELD_WORK)
+	*since += work;
+	if (*since < VPUX_DPU_YIELD_WORK)
 		return false;
-	c->since = 0;
-	return simd_yield(c->o);
+	*since = 0;
+	return simd_yield(o);
 }
 
 /* Returns true if the op must stop. */
@@ -339,7 +378,7 @@ static __attribute__((target("avx2"))) bool simd_conv_run(struct simd_conv *c)
 
 			simd_micros[np](c, xp, oc0, acc);
 			simd_store(c, acc, np, m0, oc0, nc);
-			if (simd_work(c, blk_work))
+			if (simd_work(c->o, &c->since, blk_work))
 				return true;
 		}
 		/* after every output row the block completes */
@@ -415,7 +454,7 @@ simd_widen_input(struct simd_conv *c, u32 in_h, u32 in_w, u32 in_c, u32 pt,
 					*dst++ = (s16)(*s - xz);
 			}
 		}
-		if (simd_work(c, (u64)in_w * in_c))
+		if (simd_work(c->o, &c->since, (u64)in_w * in_c))
 			return true;
 	}
 	return false;
@@ -456,30 +495,24 @@ static bool simd_pack_weights(struct simd_conv *c, u32 ntaps, u32 in_c)
 					(vpux_ld8(c->o->in2, src + ch, w_s) - wz);
 			}
 		}
-		if (simd_work(c, (u64)ntaps * in_c))
+		if (simd_work(c->o, &c->since, (u64)ntaps * in_c))
 			return true;
 	}
 	return false;
 }
 
 /*
- * Run @d on the AVX2 path if it is one of its ops. Returns true with the
- * result in *@ret if it ran, false if the generic code must run it.
- * The caller has validated @d and the operands.
+ * Run @d on the AVX2 kernels if it is one of their ops. Returns true with
+ * the result in *@ret if it ran, false if the generic code must run it.
  */
-bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
-		       const struct vpux_dpu_operands *o, int *ret)
+static bool simd_avx2_run(const struct vpux_hw_dpu_desc *d,
+			  const struct vpux_dpu_operands *o, int *ret)
 {
-	int path = __atomic_load_n(&simd_path, __ATOMIC_RELAXED);
 	u32 kh, kw, dh, dw, pt, pl, hp, sh, sw, ntaps, r;
 	size_t xs, ws, nblk, wp;
 	struct simd_conv c;
 	bool stop;
 
-	if (!path)
-		path = vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
-	if (path != VPUX_DPU_PATH_AVX2)
-		return false;
 	/* int32 accumulators out: the generic code's store */
 	if (d->flags & VPUX_DPU_F_OUT_I32)
 		return false;
@@ -566,6 +599,797 @@ bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
 	free(c.roff);
 	*ret = stop ? VPUX_ERR(ABORTED) : 0;
 	return true;
+}
+
+/* ---- AVX-512 VNNI: dense and depthwise CONV, MATMUL ---- */
+
+/*
+ * The VNNI kernels multiply raw bytes: vpdpbusd adds four u8 x s8
+ * products to each int32 lane, without saturation (vpdpbusds would
+ * saturate, and a saturated lane is no longer the sum modulo 2^32). The
+ * zero points are folded out as in the generic code, after every
+ * signedness is brought to u8 x s8 by flipping bit 7, which only moves
+ * the zero point:
+ *
+ *   s8 input x:  x' = x ^ 0x80 = x + 128 (u8),  xz' = xz + 128 (0..255)
+ *   u8 weight w: w' = w ^ 0x80 = w - 128 (s8),  wz' = wz - 128 (-128..127)
+ *
+ * so x - xz = x' - xz' and w - wz = w' - wz', and over the window
+ *
+ *   sum (x' - xz')(w' - wz') = sum x'w' - wz' sum x' - xz' sum w'
+ *                              + K' xz' wz'
+ *
+ * The input is copied into a padded image filled with xz' (padding is
+ * "the zero point"), channels rounded up to 4 (a vpdpbusd lane takes 4
+ * bytes) with xz' too, and the packed weights are 0 there: every term
+ * the padding adds has x' - xz' = 0, so the sums may run over the whole
+ * padded window of K' bytes and every pixel runs the same code. Per
+ * output channel, corr = K' xz' wz' - xz' sum w' is computed once; per
+ * pixel, wz' sum x' (only when wz' != 0) from per-position byte sums of
+ * the image. Everything is added modulo 2^32, which is exact because the
+ * true sum fits int32 (VPUX_DPU_MAX_K), whatever the terms do on the way
+ * (K' xz' wz' exceeds 2^31 with K' up to 4 x 32768 for one channel). The
+ * raw sum x'w' itself stays below 2^31 (|x'w'| <= 255 x 128 and the
+ * padding's weights are 0), and each vpdpbusd adds its four products,
+ * at most 4 x 32640 in magnitude, as one exact int32 (16-bit products,
+ * 32-bit sum, no saturation anywhere).
+ *
+ * The microkernel holds 6 output pixels x up to 64 output channels (4
+ * zmm of 16 int32 lanes) in 24 accumulators: per group of 4 input bytes
+ * of the window, 4 aligned weight loads, 6 vpbroadcastd of the pixels'
+ * 4 input bytes and 24 vpdpbusd (1536 MACs). Blocks are narrower for a
+ * long reduction, so that a block of 6 pixels stays within 6 x 16 x
+ * 32768 MACs, the AVX2 kernels' yield granularity (depthwise windows of
+ * more than 16384 taps, which would need blocks narrower than 32
+ * channels, are left to AVX2).
+ *
+ * Depthwise convolution multiplies int16 operands instead, see
+ * vnni_dw_micro().
+ */
+
+#define VNNI_P		6u	/* output pixels per microkernel */
+#define VNNI_NB		4u	/* 16-channel blocks per microkernel, at most */
+#define VNNI_OCB	16u	/* int32 lanes of a zmm */
+
+/*
+ * Per-lane constants of one zmm of accumulators: 16 output channels, or
+ * (depthwise) the even or the odd channels of a block of 32.
+ */
+struct vnni_oq {
+	u32 corr[VNNI_OCB];	/* K' xz' wz' - xz' sum w', modulo 2^32 */
+	s32 bias[VNNI_OCB];
+	/* [even/odd lanes][8 x 64 bits], as vnni_output16() uses them */
+	s64 mult[2][VNNI_OCB / 2];
+	s64 shift[2][VNNI_OCB / 2];	/* n = 31 + shift */
+	s64 round[2][VNNI_OCB / 2];	/* n ? 2^(n-1) : 0 */
+};
+
+struct vnni_conv {
+	const struct vpux_hw_dpu_desc *d;
+	const struct vpux_dpu_operands *o;
+	u32 out_c, out_w, npix;		/* output pixels */
+	u32 kh, kw, sh, sw, dh, dw;
+	u32 cq;				/* channels rounded up to 4 */
+	size_t wp;			/* padded image width */
+	u32 nruns, kquads;		/* runs per window, 4-byte groups */
+	u32 *roff, *rlen;		/* run offsets (bytes), lengths (quads) */
+	u32 nbmax, nblk;		/* blocks per microkernel, in all */
+	u32 bch;			/* channels per block: 16, dw 32 */
+	size_t pstride, gstride;	/* bytes per position, weight group */
+	u32 kmacs;			/* MACs per output element */
+	u64 since;			/* work since the last yield */
+	bool depthwise;			/* vnni_dw_micro() */
+	u32 xz, wz;			/* xz', wz' (wz' as u32: wraps) */
+	u8 *x;				/* padded image of x' (dw: s16 x - xz) */
+	u32 *sx;			/* byte sums per image position, or NULL */
+	s8 *w;				/* packed weights (dw: s16 w - wz) */
+	struct vnni_oq *q;		/* per block of 16 lanes */
+};
+
+/*
+ * saturate_int32(acc + bias) of 16 lanes, which is also what OUT_I32
+ * stores: a signed overflow of the sum is operands alike in sign and a
+ * sum not, ((acc ^ s) & (b ^ s)) < 0, and then the sum saturates
+ * towards acc's sign.
+ */
+static inline __attribute__((always_inline, target(VNNI_TARGET))) __m512i
+vnni_bias(__m512i acc, const struct vnni_oq *q)
+{
+	__m512i b = _mm512_loadu_si512(q->bias);
+	__m512i s = _mm512_add_epi32(acc, b);
+	/* 0x42: (A ^ C) & (B ^ C) */
+	__mmask16 ov = _mm512_cmplt_epi32_mask(
+		_mm512_ternarylogic_epi32(acc, b, s, 0x42),
+		_mm512_setzero_si512());
+
+	return _mm512_mask_xor_epi32(s, ov, _mm512_srai_epi32(acc, 31),
+				     _mm512_set1_epi32(VPUX_S32_MAX));
+}
+
+/*
+ * The rest of the output stage of 16 lanes (vpux_dpu_output()): p = a *
+ * mult on 64-bit lanes, the even lanes and then the odd ones (vpmuldq
+ * reads the low half of each), q = floor((p + 2^(n-1)) / 2^n) with an
+ * arithmetic shift (vpsravq), clamped to [act_min - out_zp, act_max -
+ * out_zp], which equals saturating q to int32 first (|out_zp| <= 255);
+ * then both halves back in their int32 lanes, + out_zp, and truncated
+ * to bytes (the value is an 8-bit type's by then).
+ */
+static inline __attribute__((always_inline, target(VNNI_TARGET))) __m128i
+vnni_output16(__m512i a, const struct vnni_oq *q, __m512i lo, __m512i hi,
+	      __m512i zp)
+{
+	__m512i r[2];
+	u32 k;
+
+	for (k = 0; k < 2; k++) {
+		__m512i p = _mm512_mul_epi32(k ? _mm512_srli_epi64(a, 32) : a,
+					     _mm512_loadu_si512(q->mult[k]));
+
+		p = _mm512_srav_epi64(_mm512_add_epi64(p,
+				_mm512_loadu_si512(q->round[k])),
+				_mm512_loadu_si512(q->shift[k]));
+		r[k] = _mm512_min_epi64(_mm512_max_epi64(p, lo), hi);
+	}
+	return _mm512_cvtepi32_epi8(_mm512_add_epi32(_mm512_mask_blend_epi32(
+		0xaaaa, r[0], _mm512_slli_epi64(r[1], 32)), zp));
+}
+
+/*
+ * Store @np pixels x @nb blocks of accumulators (acc[p * nb + b]) of the
+ * blocks from @blk0; @pc holds each pixel's -wz' sum x'.
+ */
+static __attribute__((target(VNNI_TARGET))) void
+vnni_store(const struct vnni_conv *c, const __m512i *acc, u32 np, u32 m0,
+	   u32 blk0, u32 nb, const u32 *pc)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	__m512i lo = _mm512_set1_epi64((s64)d->act_min - d->out_zp);
+	__m512i hi = _mm512_set1_epi64((s64)d->act_max - d->out_zp);
+	__m512i zp = _mm512_set1_epi32(d->out_zp);
+	bool i32 = d->flags & VPUX_DPU_F_OUT_I32;
+	u8 *out = c->o->out;
+	u32 p, b;
+
+	for (p = 0; p < np; p++) {
+		__m512i pcv = _mm512_set1_epi32((s32)pc[p]);
+		size_t base = (size_t)(m0 + p) * c->out_c;
+
+		for (b = 0; b < nb; b++) {
+			const struct vnni_oq *q = &c->q[blk0 + b];
+			u32 oc0 = (blk0 + b) * VNNI_OCB;
+			u32 nc = c->out_c - oc0 < VNNI_OCB ? c->out_c - oc0 :
+				 VNNI_OCB;
+			__mmask16 m = (__mmask16)((1u << nc) - 1);
+			__m512i a = vnni_bias(_mm512_add_epi32(_mm512_add_epi32(
+					acc[p * nb + b], pcv),
+					_mm512_loadu_si512(q->corr)), q);
+
+			if (i32)
+				_mm512_mask_storeu_epi32(out + (base + oc0) * 4,
+							 m, a);
+			else
+				_mm_mask_storeu_epi8(out + base + oc0, m,
+						     vnni_output16(a, q, lo, hi,
+								   zp));
+		}
+	}
+}
+
+static inline __attribute__((always_inline, target(VNNI_TARGET))) __m512i
+vnni_bcast(const u8 *p)
+{
+	s32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return _mm512_set1_epi32(v);
+}
+
+/*
+ * Accumulators of 6 pixels (windows at @xp[p]) x @NB blocks of 16
+ * channels (weights at @w, [quad][block][16][4]) over the window's runs.
+ */
+static inline __attribute__((always_inline, target(VNNI_TARGET))) void
+vnni_micro(const struct vnni_conv *c, const u8 *const *xp, const s8 *w,
+	   __m512i *out, const u32 NB)
+{
+	__m512i acc[VNNI_P * VNNI_NB];
+	u32 r, p, b, j;
+
+#pragma GCC unroll 24
+	for (p = 0; p < VNNI_P * NB; p++)
+		acc[p] = _mm512_setzero_si512();
+	for (r = 0; r < c->nruns; r++) {
+		const u8 *x[VNNI_P];
+		u32 len = c->rlen[r];
+
+#pragma GCC unroll 6
+		for (p = 0; p < VNNI_P; p++)
+			x[p] = xp[p] + c->roff[r];
+		for (j = 0; j < len; j++, w += 64 * NB) {
+			__m512i wv[VNNI_NB];
+
+#pragma GCC unroll 4
+			for (b = 0; b < NB; b++)
+				wv[b] = _mm512_load_si512(w + 64 * b);
+#pragma GCC unroll 6
+			for (p = 0; p < VNNI_P; p++) {
+				__m512i xb = vnni_bcast(x[p] + 4 * j);
+
+#pragma GCC unroll 4
+				for (b = 0; b < NB; b++)
+					acc[p * NB + b] = _mm512_dpbusd_epi32(
+						acc[p * NB + b], xb, wv[b]);
+			}
+		}
+	}
+#pragma GCC unroll 24
+	for (p = 0; p < VNNI_P * NB; p++)
+		out[p] = acc[p];
+}
+
+#define VNNI_MICRO(NB)							\
+static __attribute__((__noinline__, target(VNNI_TARGET))) void		\
+vnni_micro##NB(const struct vnni_conv *c, const u8 *const *xp,		\
+	       const s8 *w, __m512i *out)				\
+{									\
+	vnni_micro(c, xp, w, out, NB);					\
+}
+
+VNNI_MICRO(1)
+VNNI_MICRO(2)
+VNNI_MICRO(3)
+VNNI_MICRO(4)
+
+static void (*const vnni_micros[VNNI_NB + 1])(const struct vnni_conv *,
+					      const u8 *const *, const s8 *,
+					      __m512i *) = {
+	NULL, vnni_micro1, vnni_micro2, vnni_micro3, vnni_micro4,
+};
+
+/*
+ * Depthwise: there is no reduction over channels for vpdpbusd's groups
+ * of 4, so the operands are int16 with their zero points subtracted (as
+ * on AVX2, -255..255) and vpdpwssd multiplies them: it adds, per int32
+ * lane, the products of the lane's two int16 pairs, exactly and without
+ * saturation. The weights of a tap are stored twice per 32 channels,
+ * once with the odd channels' weights 0 and once with the even ones',
+ * so that one load of 32 channels' inputs feeds two vpdpwssd, the even
+ * channels' sums and the odd ones' (2 x 16 MACs per load). Accumulators
+ * of 6 pixels (inputs at @xp[p], the block's first channel) x @NB blocks
+ * of 32 channels, out[(p * NB + b) * 2 + odd], one tap at a time (the
+ * runs are taps here), weights [tap][block][even/odd][32].
+ */
+static inline __attribute__((always_inline, target(VNNI_TARGET))) void
+vnni_dw_micro(const struct vnni_conv *c, const u8 *const *xp, const s16 *w,
+	      __m512i *out, const u32 NB)
+{
+	__m512i acc[VNNI_P * VNNI_NB];
+	u32 t, p, b;
+
+#pragma GCC unroll 24
+	for (p = 0; p < VNNI_P * 2 * NB; p++)
+		acc[p] = _mm512_setzero_si512();
+	for (t = 0; t < c->nruns; t++, w += 64 * NB) {
+		__m512i we[VNNI_NB / 2], wo[VNNI_NB / 2];
+
+#pragma GCC unroll 2
+		for (b = 0; b < NB; b++) {
+			we[b] = _mm512_load_si512(w + 64 * b);
+			wo[b] = _mm512_load_si512(w + 64 * b + 32);
+		}
+#pragma GCC unroll 6
+		for (p = 0; p < VNNI_P; p++) {
+			const s16 *x = (const s16 *)(xp[p] + c->roff[t]);
+
+#pragma GCC unroll 2
+			for (b = 0; b < NB; b++) {
+				__m512i xv = _mm512_loadu_si512(x + 32 * b);
+				__m512i *a = &acc[(p * NB + b) * 2];
+
+				a[0] = _mm512_dpwssd_epi32(a[0], xv, we[b]);
+				a[1] = _mm512_dpwssd_epi32(a[1], xv, wo[b]);
+			}
+		}
+	}
+#pragma GCC unroll 24
+	for (p = 0; p < VNNI_P * 2 * NB; p++)
+		out[p] = acc[p];
+}
+
+#define VNNI_DW_MICRO(NB)						\
+static __attribute__((__noinline__, target(VNNI_TARGET))) void		\
+vnni_dw_micro##NB(const struct vnni_conv *c, const u8 *const *xp,	\
+		  const s8 *w, __m512i *out)				\
+{									\
+	vnni_dw_micro(c, xp, (const s16 *)w, out, NB);			\
+}
+
+VNNI_DW_MICRO(1)
+VNNI_DW_MICRO(2)
+
+static void (*const vnni_dw_micros[VNNI_NB / 2 + 1])(const struct vnni_conv *,
+						    const u8 *const *,
+						    const s8 *, __m512i *) = {
+	NULL, vnni_dw_micro1, vnni_dw_micro2,
+};
+
+/*
+ * Depthwise: store @np pixels x @nb blocks of 32 channels from block
+ * @blk0, the even and odd channels' lanes interleaved back.
+ */
+static __attribute__((target(VNNI_TARGET))) void
+vnni_dw_store(const struct vnni_conv *c, const __m512i *acc, u32 np, u32 m0,
+	      u32 blk0, u32 nb)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	__m512i lo = _mm512_set1_epi64((s64)d->act_min - d->out_zp);
+	__m512i hi = _mm512_set1_epi64((s64)d->act_max - d->out_zp);
+	__m512i zp = _mm512_set1_epi32(d->out_zp);
+	/* dwords of even lanes 0-7 / 8-15 with odd lanes 0-7 / 8-15 */
+	__m512i ilo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5,
+					21, 6, 22, 7, 23);
+	__m512i ihi = _mm512_add_epi32(ilo, _mm512_set1_epi32(8));
+	bool i32 = d->flags & VPUX_DPU_F_OUT_I32;
+	u8 *out = c->o->out;
+	u32 p, b;
+
+	for (p = 0; p < np; p++) {
+		size_t base = (size_t)(m0 + p) * c->out_c;
+
+		for (b = 0; b < nb; b++) {
+			u32 blk = blk0 + b, c0 = blk * 32;
+			u32 nc = c->out_c - c0 < 32 ? c->out_c - c0 : 32;
+			const struct vnni_oq *qe = &c->q[2 * blk];
+			const struct vnni_oq *qo = &c->q[2 * blk + 1];
+			__mmask32 m = nc == 32 ? ~0u : (1u << nc) - 1;
+			__m512i ae = vnni_bias(acc[(p * nb + b) * 2], qe);
+			__m512i ao = vnni_bias(acc[(p * nb + b) * 2 + 1], qo);
+			__m128i be, bo;
+
+			if (i32) {
+				u8 *dst = out + (base + c0) * 4;
+
+				_mm512_mask_storeu_epi32(dst, (__mmask16)m,
+					_mm512_permutex2var_epi32(ae, ilo, ao));
+				_mm512_mask_storeu_epi32(dst + 64,
+					(__mmask16)(m >> 16),
+					_mm512_permutex2var_epi32(ae, ihi, ao));
+				continue;
+			}
+			be = vnni_output16(ae, qe, lo, hi, zp);
+			bo = vnni_output16(ao, qo, lo, hi, zp);
+			_mm256_mask_storeu_epi8(out + base + c0, m,
+				_mm256_setr_m128i(_mm_unpacklo_epi8(be, bo),
+						  _mm_unpackhi_epi8(be, bo)));
+		}
+	}
+}
+
+/* -wz' times the sum of x' over the window at @x0 (image offset / cq) */
+static u32 vnni_pixel_corr(const struct vnni_conv *c, size_t x0)
+{
+	u32 ky, kx, sum = 0;
+
+	for (ky = 0; ky < c->kh; ky++) {
+		const u32 *s = c->sx + x0 + (size_t)ky * c->dh * c->wp;
+
+		for (kx = 0; kx < c->kw; kx++)
+			sum += s[(size_t)kx * c->dw];
+	}
+	return 0u - c->wz * sum;
+}
+
+/* Returns true if the op must stop. */
+static __attribute__((target(VNNI_TARGET))) bool
+vnni_conv_run(struct vnni_conv *c)
+{
+	const struct vpux_dpu_operands *o = c->o;
+	u32 m0, blk0;
+
+	for (m0 = 0; m0 < c->npix; m0 += VNNI_P) {
+		u32 np = c->npix - m0 < VNNI_P ? c->npix - m0 : VNNI_P;
+		const u8 *xp[VNNI_P], *xc[VNNI_P];
+		u32 pc[VNNI_P] = { 0 };
+		__m512i acc[VNNI_P * VNNI_NB];
+		u32 p;
+
+		/* a short last block computes pixel 0 again, unstored */
+		for (p = 0; p < VNNI_P; p++) {
+			u32 m = m0 + (p < np ? p : 0);
+			size_t x0 = (size_t)(m / c->out_w) * c->sh * c->wp +
+				    (size_t)(m % c->out_w) * c->sw;
+
+			xp[p] = c->x + x0 * c->pstride;
+			if (c->sx && p < np)
+				pc[p] = vnni_pixel_corr(c, x0);
+		}
+		for (blk0 = 0; blk0 < c->nblk; blk0 += c->nbmax) {
+			u32 nb = c->nblk - blk0 < c->nbmax ? c->nblk - blk0 :
+				 c->nbmax;
+			const s8 *w = c->w + blk0 / c->nbmax * c->gstride;
+
+			if (c->depthwise) {
+				/* the blocks' channels of each pixel */
+				for (p = 0; p < VNNI_P; p++)
+					xc[p] = xp[p] + blk0 * 32 * sizeof(s16);
+				vnni_dw_micros[nb](c, xc, w, acc);
+				vnni_dw_store(c, acc, np, m0, blk0, nb);
+			} else {
+				vnni_micros[nb](c, xp, w, acc);
+				vnni_store(c, acc, np, m0, blk0, nb, pc);
+			}
+			if (simd_work(o, &c->since,
+				      (u64)VNNI_P * nb * c->bch * c->kmacs))
+				return true;
+		}
+		/* after every output row the block completes */
+		if ((m0 + np) / c->out_w != m0 / c->out_w ||
+		    m0 + np == c->npix) {
+			c->since = 0;
+			if (simd_yield(o))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* @n bytes from @src to @dst, each XOR @flip */
+static inline __attribute__((always_inline, target(VNNI_TARGET))) void
+vnni_copy_flip(u8 *dst, const u8 *src, size_t n, u8 flip)
+{
+	__m512i f = _mm512_set1_epi8((char)flip);
+	size_t i;
+
+	for (i = 0; i < n; i += 64) {
+		size_t k = n - i < 64 ? n - i : 64;
+		/* not k == 64 ? ~0 : (1 << k) - 1: clang 14 fails on it */
+		__mmask64 m = ~0ull >> (64 - k);
+
+		_mm512_mask_storeu_epi8(dst + i, m, _mm512_xor_si512(
+			_mm512_maskz_loadu_epi8(m, src + i), f));
+	}
+}
+
+/*
+ * The padded image of x' (already filled with xz'), and, if wz' != 0,
+ * the sum of each position's cq bytes. Returns true if the op must stop.
+ */
+static __attribute__((target(VNNI_TARGET))) bool
+vnni_image(struct vnni_conv *c, u32 hp, u32 in_h, u32 in_w, u32 in_c,
+	   u32 pt, u32 pl)
+{
+	u8 flip = c->d->flags & VPUX_DPU_F_IN_SIGNED ? 0x80 : 0;
+	/* without channel padding a row is one contiguous copy */
+	size_t seg = c->cq == in_c ? (size_t)in_w * in_c : in_c;
+	u32 nseg = c->cq == in_c ? 1 : in_w;
+	u32 y, x, i;
+	size_t pos;
+
+	for (y = 0; y < in_h; y++) {
+		const u8 *src = (const u8 *)c->o->in + (size_t)y * in_w * in_c;
+		u8 *dst = c->x + (((size_t)y + pt) * c->wp + pl) * c->cq;
+
+		for (x = 0; x < nseg; x++, src += seg, dst += c->cq)
+			vnni_copy_flip(dst, src, seg, flip);
+		if (simd_work(c->o, &c->since, (u64)in_w * in_c))
+			return true;
+	}
+	if (!c->sx)
+		return false;
+	/* vpsadbw against 0: sums of 8 bytes into 64-bit lanes */
+	for (pos = 0; pos < (size_t)hp * c->wp; pos++) {
+		const u8 *p = c->x + pos * c->cq;
+		__m512i s = _mm512_setzero_si512();
+
+		for (i = 0; i < c->cq; i += 64) {
+			u32 n = c->cq - i < 64 ? c->cq - i : 64;
+			__mmask64 m = ~0ull >> (64 - n);
+
+			s = _mm512_add_epi64(s, _mm512_sad_epu8(
+				_mm512_maskz_loadu_epi8(m, p + i),
+				_mm512_setzero_si512()));
+		}
+		c->sx[pos] = (u32)_mm512_reduce_add_epi64(s);
+		if (simd_work(c->o, &c->since, c->cq))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Weights [oc][tap][ci] to [group of nbmax blocks][quad][block][16][4]
+ * as s8 (w'), in the runs' order (taps in order, channels padded to cq
+ * with 0), with each channel's corr term. Per block of 16 channels, one
+ * gather per quad collects the 16 channels' 4 bytes, from the weights
+ * themselves when in_c is a multiple of 4 (their rows are the quads in
+ * order) or else from rows padded to cq per tap in @tmp (16 x K'
+ * bytes, zero). Returns true to stop.
+ */
+static __attribute__((target(VNNI_TARGET))) bool
+vnni_pack_weights(struct vnni_conv *c, u32 ntaps, u32 in_c, u8 *tmp)
+{
+	bool direct = c->cq == in_c;
+	u8 flip = c->d->flags & VPUX_DPU_F_W_SIGNED ? 0 : 0x80;
+	const u8 *w = c->o->in2;
+	u32 kp = ntaps * c->cq;		/* K' */
+	__m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5,
+				6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+				_mm512_set1_epi32((s32)kp));
+	/* padded rows are flipped as they are copied: the padding stays 0 */
+	__m512i fl = _mm512_set1_epi8(direct ? (char)flip : 0);
+	__m512i ones = _mm512_set1_epi8(1);
+	u32 blk, l, t, kq;
+
+	for (blk = 0; blk < c->nblk; blk++) {
+		u32 oc0 = blk * VNNI_OCB, g = blk / c->nbmax;
+		u32 nc = c->out_c - oc0 < VNNI_OCB ? c->out_c - oc0 : VNNI_OCB;
+		u32 nb = c->nblk - g * c->nbmax < c->nbmax ?
+			 c->nblk - g * c->nbmax : c->nbmax;
+		s8 *dst = c->w + g * c->gstride + (blk % c->nbmax) * 64;
+		const u8 *rows = direct ? w + (size_t)oc0 * kp : tmp;
+		__mmask16 m = (__mmask16)((1u << nc) - 1);
+		__m512i sum = _mm512_setzero_si512();
+
+		for (l = 0; !direct && l < nc; l++)
+			for (t = 0; t < ntaps; t++)
+				vnni_copy_flip(tmp + (size_t)l * kp + t * c->cq,
+					       w + ((size_t)(oc0 + l) * ntaps + t) *
+					       in_c, in_c, flip);
+		for (kq = 0; kq < c->kquads; kq++) {
+			__m512i v = _mm512_mask_i32gather_epi32(
+				_mm512_setzero_si512(), m, idx, rows + 4 * kq, 1);
+
+			v = _mm512_xor_si512(v, fl);
+			/* sum w' exactly: 1 x w' for each of the 4 bytes */
+			sum = _mm512_dpbusd_epi32(sum, ones, v);
+			_mm512_store_si512(dst + (size_t)kq * nb * 64, v);
+		}
+		_mm512_storeu_si512(c->q[blk].corr, _mm512_sub_epi32(
+			_mm512_set1_epi32((s32)(kp * c->xz * c->wz)),
+			_mm512_mullo_epi32(_mm512_set1_epi32((s32)c->xz), sum)));
+		if (simd_work(c->o, &c->since, (u64)nc * ntaps * in_c))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Depthwise: the int16 image of x - xz (already 0: the padding, the
+ * channels up to the last block of 32). Returns true if the op must stop.
+ */
+static __attribute__((target(VNNI_TARGET))) bool
+vnni_dw_image(struct vnni_conv *c, u32 in_h, u32 in_w, u32 in_c, u32 pt,
+	      u32 pl)
+{
+	bool in_s = c->d->flags & VPUX_DPU_F_IN_SIGNED;
+	__m512i xz = _mm512_set1_epi16((s16)c->d->in_zp);
+	const u8 *src = c->o->in;
+	u32 y, x, ch;
+
+	for (y = 0; y < in_h; y++) {
+		for (x = 0; x < in_w; x++, src += in_c) {
+			s16 *dst = (s16 *)(c->x + (((size_t)y + pt) * c->wp +
+						   x + pl) * c->pstride);
+
+			for (ch = 0; ch < in_c; ch += 32) {
+				u32 n = in_c - ch < 32 ? in_c - ch : 32;
+				__mmask32 m = n == 32 ? ~0u : (1u << n) - 1;
+				__m256i b = _mm256_maskz_loadu_epi8(m, src + ch);
+				__m512i v = in_s ? _mm512_cvtepi8_epi16(b) :
+					    _mm512_cvtepu8_epi16(b);
+
+				_mm512_mask_storeu_epi16(dst + ch, m,
+						_mm512_sub_epi16(v, xz));
+			}
+		}
+		if (simd_work(c->o, &c->since, (u64)in_w * in_c))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Depthwise: weights [c][tap] as int16 w - wz to [group of nbmax
+ * blocks][tap][block][even/odd][32], each channel's weight in its own
+ * half (the other half's is 0, already). Returns true to stop.
+ */
+static bool vnni_dw_pack_weights(struct vnni_conv *c, u32 ntaps)
+{
+	bool w_s = c->d->flags & VPUX_DPU_F_W_SIGNED;
+	u32 ch, t;
+
+	for (ch = 0; ch < c->out_c; ch++) {
+		u32 blk = ch / 32, g = blk / c->nbmax;
+		u32 nb = c->nblk - g * c->nbmax < c->nbmax ?
+			 c->nblk - g * c->nbmax : c->nbmax;
+		s16 *dst = (s16 *)(c->w + g * c->gstride) +
+			   blk % c->nbmax * 64 + ch % 2 * 32 + ch % 32;
+
+		for (t = 0; t < ntaps; t++)
+			dst[(size_t)t * nb * 64] = (s16)(vpux_ld8(c->o->in2,
+				(size_t)ch * ntaps + t, w_s) - c->d->in2_zp);
+		if (simd_work(c->o, &c->since, ntaps))
+			return true;
+	}
+	return false;
+}
+
+static void vnni_oq_init(struct vnni_conv *c)
+{
+	const struct vpux_hw_dpu_desc *d = c->d;
+	const struct vpux_dpu_operands *o = c->o;
+	u32 oc;
+
+	for (oc = 0; oc < c->out_c; oc++) {
+		/* depthwise: blocks of 32 as even and odd channels' lanes */
+		struct vnni_oq *q = c->depthwise ?
+			&c->q[oc / 32 * 2 + oc % 2] : &c->q[oc / VNNI_OCB];
+		const struct vpux_hw_requant *rq =
+			(d->flags & VPUX_DPU_F_PER_CHANNEL) ? &o->quant[oc] :
+			&d->requant;
+		u32 l = c->depthwise ? oc % 32 / 2 : oc % VNNI_OCB;
+		u32 n = (u32)(31 + rq->shift);
+
+		q->bias[l] = (d->flags & VPUX_DPU_F_BIAS) ? o->bias[oc] : 0;
+		if (d->flags & VPUX_DPU_F_OUT_I32)
+			continue;	/* no requant records */
+		q->mult[l % 2][l / 2] = rq->mult;
+		q->shift[l % 2][l / 2] = n;
+		q->round[l % 2][l / 2] = n ? (s64)1 << (n - 1) : 0;
+	}
+}
+
+static void *vnni_alloc(size_t n)
+{
+	/* whole cache lines: the weights are read with aligned loads */
+	return aligned_alloc(64, (n + 63) & ~(size_t)63);
+}
+
+/*
+ * Run @d on the VNNI kernels if it is one of their ops. Returns true with
+ * the result in *@ret if it ran, false if another path must run it.
+ */
+static bool simd_vnni_run(const struct vpux_hw_dpu_desc *d,
+			  const struct vpux_dpu_operands *o, int *ret)
+{
+	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
+	bool w_s = d->flags & VPUX_DPU_F_W_SIGNED;
+	u32 pt, pl, hp, ntaps, nq, r;
+	size_t xs, ws, ts = 0;
+	struct vnni_conv c;
+	bool stop, ran = false;
+	u8 *tmp = NULL;
+
+	memset(&c, 0, sizeof(c));
+	if (d->op == VPUX_DPU_OP_MATMUL) {
+		c.kh = c.kw = c.dh = c.dw = c.sh = c.sw = 1;
+		pt = pl = 0;
+		hp = d->in_h;
+		c.wp = d->in_w;
+	} else if (d->op == VPUX_DPU_OP_CONV &&
+		   (d->groups == 1 ||
+		    (d->groups == d->in_c && d->out_c == d->in_c))) {
+		c.kh = d->kernel_h;
+		c.kw = d->kernel_w;
+		c.dh = d->dilation_h;
+		c.dw = d->dilation_w;
+		c.sh = d->stride_h;
+		c.sw = d->stride_w;
+		pt = d->pad_top;
+		pl = d->pad_left;
+		hp = (u32)d->in_h + pt + d->pad_bottom;
+		c.wp = (size_t)d->in_w + pl + d->pad_right;
+	} else {
+		return false;
+	}
+	c.d = d;
+	c.o = o;
+	c.out_c = d->out_c;
+	c.out_w = d->out_w;
+	c.npix = (u32)d->out_h * d->out_w;
+	c.depthwise = d->op == VPUX_DPU_OP_CONV && d->groups > 1;
+	ntaps = c.kh * c.kw;
+	if (c.depthwise) {
+		c.bch = 32;
+		c.nblk = (d->out_c + 31u) / 32;
+		c.kmacs = ntaps;
+		/* 6 pixels x nbmax blocks within 6 x 16 x VPUX_DPU_MAX_K MACs */
+		c.nbmax = VPUX_DPU_MAX_K / 2 / ntaps < VNNI_NB / 2 ?
+			  VPUX_DPU_MAX_K / 2 / ntaps : VNNI_NB / 2;
+		if (!c.nbmax)
+			return false;	/* AVX2 checks more often */
+		c.pstride = (size_t)c.nblk * 32 * sizeof(s16);
+		c.gstride = (size_t)c.nbmax * 64 * sizeof(s16) * ntaps;
+		c.nruns = ntaps;
+		nq = 2 * c.nblk;
+	} else {
+		c.bch = VNNI_OCB;
+		c.cq = (d->in_c + 3u) & ~3u;
+		c.kquads = ntaps * c.cq / 4;
+		c.kmacs = ntaps * d->in_c;
+		c.nblk = (d->out_c + VNNI_OCB - 1) / VNNI_OCB;
+		c.nbmax = VPUX_DPU_MAX_K / c.kmacs < VNNI_NB ?
+			  VPUX_DPU_MAX_K / c.kmacs : VNNI_NB;
+		c.pstride = c.cq;
+		c.gstride = (size_t)c.nbmax * 64 * c.kquads;
+		c.xz = (u32)d->in_zp + (in_s ? 128u : 0u);
+		c.wz = (u32)d->in2_zp - (w_s ? 0u : 128u);
+		c.nruns = c.dw == 1 ? c.kh : ntaps;
+		nq = c.nblk;
+		/* in_c not a multiple of 4: weights padded per tap first */
+		ts = c.cq == d->in_c ? 0 : (size_t)VNNI_OCB * ntaps * c.cq;
+	}
+	xs = (size_t)hp * c.wp * c.pstride;
+	ws = (c.nblk + c.nbmax - 1) / c.nbmax * c.gstride;
+	if (xs > SIMD_MAX_SCRATCH || ws > SIMD_MAX_SCRATCH)
+		return false;
+	c.x = vnni_alloc(xs);
+	c.w = vnni_alloc(ws);
+	c.q = calloc(nq, sizeof(*c.q));
+	c.roff = malloc(2 * c.nruns * sizeof(u32));
+	c.sx = c.wz ? malloc((size_t)hp * c.wp * sizeof(u32)) : NULL;
+	tmp = ts ? calloc(1, ts) : NULL;
+	if (c.x && c.w && c.q && c.roff && (c.sx || !c.wz) && (tmp || !ts)) {
+		/* padding: the zero point, x' = xz' or x - xz = 0 */
+		memset(c.x, (int)c.xz, xs);
+		c.rlen = c.roff + c.nruns;
+		for (r = 0; r < c.nruns; r++) {
+			/* dense with dilation_w 1: a window row is one run */
+			bool row = !c.depthwise && c.dw == 1;
+			u32 ky = row ? r : r / c.kw, kx = row ? 0 : r % c.kw;
+
+			c.roff[r] = (u32)(((size_t)ky * c.dh * c.wp +
+					   (size_t)kx * c.dw) * c.pstride);
+			c.rlen[r] = (row ? c.kw : 1) * c.cq / 4;
+		}
+		ran = true;
+		if (c.depthwise) {
+			memset(c.w, 0, ws);
+			stop = vnni_dw_image(&c, d->in_h, d->in_w, d->in_c,
+					     pt, pl) ||
+			       vnni_dw_pack_weights(&c, ntaps);
+		} else {
+			stop = vnni_image(&c, hp, d->in_h, d->in_w, d->in_c,
+					  pt, pl) ||
+			       vnni_pack_weights(&c, ntaps, d->in_c, tmp);
+		}
+		if (!stop) {
+			vnni_oq_init(&c);
+			stop = vnni_conv_run(&c);
+		}
+		*ret = stop ? VPUX_ERR(ABORTED) : 0;
+	}
+	free(c.x);
+	free(c.w);
+	free(c.q);
+	free(c.roff);
+	free(c.sx);
+	free(tmp);
+	return ran;
+}
+
+/* ---- dispatch ---- */
+
+/*
+ * Run @d on the SIMD path in use if it is one of its ops: the VNNI
+ * kernels first, then (what they decline, or what the CPU lacks them
+ * for) the AVX2 kernels. Returns true with the result in *@ret if it
+ * ran, false if the generic code must run it. The caller has validated
+ * @d and the operands.
+ */
+bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
+		       const struct vpux_dpu_operands *o, int *ret)
+{
+	int path = __atomic_load_n(&simd_path, __ATOMIC_RELAXED);
+
+	if (!path)
+		path = vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
+	if (path == VPUX_DPU_PATH_AVX512VNNI && simd_vnni_run(d, o, ret))
+		return true;
+	if (path == VPUX_DPU_PATH_AVX512VNNI || path == VPUX_DPU_PATH_AVX2)
+		return simd_avx2_run(d, o, ret);
+	return false;
 }
 
 #endif /* VPUX_DPU_SIMD */
