@@ -141,6 +141,8 @@ int vpux_ref_shave_run(u32 kernel_id, const void *args, u32 args_size,
 	struct vpux_shave_job job;
 	int ret;
 
+	if (kernel_id >= VPUX_SHAVE_KERNEL_FIRST_F)
+		return vpux_ref_shave_f_run(kernel_id, args, args_size, mem);
 	ret = vpux_shave_prepare(kernel_id, args, args_size, mem, &job);
 	if (ret)
 		return ret;
