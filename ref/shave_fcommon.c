@@ -40,7 +40,7 @@ static int mem_err(int ret)
 /* records of a kernel's struct, and which are used */
 static u32 rec_count(u32 id)
 {
-	if (id == VPUX_SHAVE_KERNEL_BINARY)
+	if (id == VPUX_SHAVE_KERNEL_BINARY || id == VPUX_SHAVE_KERNEL_GATHER)
 		return 3;
 	if (id == VPUX_SHAVE_KERNEL_LAYERNORM)
 		return 4;
@@ -98,6 +98,45 @@ static int unary_check(const struct vpux_shave_unary_args *a)
 	}
 }
 
+static int resize_check(const struct vpux_shave_fjob *job)
+{
+	const struct vpux_shave_resize_args *a = &job->a.resize;
+	u32 rank = job->t[0].rank, i;
+
+	if (a->mode >= VPUX_SHAVE_RESIZE_MODES ||
+	    a->coord >= VPUX_SHAVE_COORD_MODES ||
+	    a->nearest >= VPUX_SHAVE_NEAREST_MODES || a->reserved ||
+	    !a->out.is_static || job->t[1].rank != rank)
+		return VPUX_ERR(ARGS);
+	if (a->mode == VPUX_SHAVE_RESIZE_LINEAR && (rank < 2 || a->nearest))
+		return VPUX_ERR(ARGS);
+	for (i = 0; i < VPUX_MEMREF_MAX_RANK; i++) {
+		u32 sc = a->scales[i];
+
+		if (i >= rank ? sc != 0 :
+		    !f32_finite(sc) || sc >> 31 || vpux_f32_is_zero(sc))
+			return VPUX_ERR(ARGS);
+		if (a->mode == VPUX_SHAVE_RESIZE_LINEAR && i + 2 < rank &&
+		    sc != F_ONE)
+			return VPUX_ERR(ARGS);
+	}
+	return 0;
+}
+
+static int pad_check(const struct vpux_shave_fjob *job)
+{
+	const struct vpux_shave_pad_args *a = &job->a.pad;
+	u32 i;
+
+	if (a->mode >= VPUX_SHAVE_PAD_MODES ||
+	    (a->mode != VPUX_SHAVE_PAD_CONSTANT && a->value))
+		return VPUX_ERR(ARGS);
+	for (i = job->t[0].rank; i < VPUX_MEMREF_MAX_RANK; i++)
+		if (a->begin[i] || a->end[i])
+			return VPUX_ERR(ARGS);
+	return 0;
+}
+
 /* kernel scalars and data types, before any memory access */
 static int params_check(const struct vpux_shave_fjob *job)
 {
@@ -106,6 +145,13 @@ static int params_check(const struct vpux_shave_fjob *job)
 
 	if (id == VPUX_SHAVE_KERNEL_CONVERT)
 		return convert_check(&job->a.convert, t[0].dt, t[1].dt);
+	if (id == VPUX_SHAVE_KERNEL_GATHER)
+		return t[0].dt != t[1].dt || t[2].dt != VPUX_SHAVE_DT_I32 ||
+		       job->a.gather.axis >= t[0].rank ||
+		       job->a.gather.reserved ? VPUX_ERR(ARGS) : 0;
+	if ((id == VPUX_SHAVE_KERNEL_RESIZE || id == VPUX_SHAVE_KERNEL_PAD) &&
+	    t[0].dt != t[1].dt)
+		return VPUX_ERR(ARGS);
 	for (r = 0; r < job->nrec; r++)
 		if (rec_used(job, r) && !dt_is_f(t[r].dt))
 			return VPUX_ERR(ARGS);
@@ -130,6 +176,10 @@ static int params_check(const struct vpux_shave_fjob *job)
 		    !job->a.reduce.axes || job->a.reduce.axes >> t[0].rank)
 			return VPUX_ERR(ARGS);
 		return 0;
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		return resize_check(job);
+	case VPUX_SHAVE_KERNEL_PAD:
+		return pad_check(job);
 	default:
 		return VPUX_ERR(KERNEL);
 	}
@@ -197,6 +247,43 @@ static int out_shape(struct vpux_shave_fjob *job, u32 *dims, u32 *rank)
 			if (job->a.reduce.axes & (1u << i))
 				dims[i] = 1;
 		return 0;
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		for (i = 0; i < in->rank; i++) {
+			dims[i] = job->a.rec[1].dims[i];
+			if (job->a.resize.mode == VPUX_SHAVE_RESIZE_LINEAR &&
+			    i + 2 < in->rank && dims[i] != in->dims[i])
+				return VPUX_ERR(ARGS);
+		}
+		return 0;
+	case VPUX_SHAVE_KERNEL_GATHER: {
+		const struct vpux_tensor *ix = &job->t[2];
+		u32 ax = job->a.gather.axis;
+
+		r = in->rank + ix->rank - 1;
+		if (r > VPUX_MEMREF_MAX_RANK)
+			return VPUX_ERR(ARGS);
+		*rank = r;
+		for (i = 0; i < r; i++)
+			dims[i] = i < ax ? in->dims[i] :
+				  i < ax + ix->rank ? ix->dims[i - ax] :
+				  in->dims[i - ix->rank + 1];
+		return 0;
+	}
+	case VPUX_SHAVE_KERNEL_PAD: {
+		const struct vpux_shave_pad_args *a = &job->a.pad;
+
+		for (i = 0; i < in->rank; i++) {
+			u64 d = (u64)in->dims[i] + a->begin[i] + a->end[i];
+
+			if (a->mode == VPUX_SHAVE_PAD_REFLECT &&
+			    (a->begin[i] >= in->dims[i] || a->end[i] >= in->dims[i]))
+				return VPUX_ERR(ARGS);
+			if (d > 0xffffffffu)
+				return VPUX_ERR(ARGS);
+			dims[i] = (u32)d;
+		}
+		return 0;
+	}
 	default:
 		return 0;
 	}
@@ -435,5 +522,161 @@ u32 vpux_shave_binary(u32 func, u32 a, u32 b)
 		return vpux_f32_max(a, b);
 	default:
 		return vpux_f32_min(a, b);
+	}
+}
+
+/**
+ * vpux_shave_resize_coord() - RESIZE: input coordinate of an output index
+ * @job: prepared RESIZE job
+ * @dim: logical dim
+ * @o: output index along @dim
+ *
+ * With xo = o as FP32, s = scales[dim], Lr/Lo the output/input dims as
+ * FP32: HALF_PIXEL (xo + 0.5) / s - 0.5; PYTORCH_HALF_PIXEL the same if
+ * Lr > 1, else +0; ALIGN_CORNERS +0 if Lr == 1, else xo * (Lo - 1) /
+ * (Lr - 1); ASYMMETRIC xo / s; TF_HALF_PIXEL_FOR_NN (xo + 0.5) / s.
+ *
+ * Return: FP32 coordinate (not clamped).
+ */
+u32 vpux_shave_resize_coord(const struct vpux_shave_fjob *job, u32 dim,
+			    u32 o)
+{
+	const struct vpux_shave_resize_args *a = &job->a.resize;
+	u32 xo = vpux_f32_from_u32(o), s = a->scales[dim];
+	u32 lr = job->t[1].dims[dim], lo = job->t[0].dims[dim];
+
+	switch (a->coord) {
+	case VPUX_SHAVE_COORD_HALF_PIXEL:
+	case VPUX_SHAVE_COORD_PYTORCH_HALF_PIXEL:
+		if (lr == 1 && a->coord == VPUX_SHAVE_COORD_PYTORCH_HALF_PIXEL)
+			return 0;
+		return vpux_f32_sub(vpux_f32_div(vpux_f32_add(xo, F_HALF), s),
+				    F_HALF);
+	case VPUX_SHAVE_COORD_ALIGN_CORNERS:
+		if (lr == 1)
+			return 0;
+		return vpux_f32_div(vpux_f32_mul(xo, vpux_f32_from_u32(lo - 1)),
+				    vpux_f32_from_u32(lr - 1));
+	case VPUX_SHAVE_COORD_ASYMMETRIC:
+		return vpux_f32_div(xo, s);
+	default:
+		return vpux_f32_div(vpux_f32_add(xo, F_HALF), s);
+	}
+}
+
+/**
+ * vpux_shave_resize_nearest() - RESIZE nearest: the input index
+ * @job: prepared RESIZE job
+ * @dim: logical dim
+ * @o: output index along @dim
+ *
+ * x = the coordinate, f = floor(x) (vpux_fm_floor_s32()), r = x - f (one
+ * rounded subtraction); ROUND_PREFER_FLOOR f + 1 if r > 0.5;
+ * ROUND_PREFER_CEIL f + 1 if r >= 0.5; FLOOR f; CEIL f + 1 if r > 0;
+ * clamped to [0, in dim - 1].
+ *
+ * Return: the input index.
+ */
+u32 vpux_shave_resize_nearest(const struct vpux_shave_fjob *job, u32 dim,
+			      u32 o)
+{
+	u32 x = vpux_shave_resize_coord(job, dim, o);
+	s32 f = vpux_fm_floor_s32(x), lo = (s32)job->t[0].dims[dim];
+	u32 r = vpux_f32_sub(x, vpux_f32_from_s32(f));
+
+	switch (job->a.resize.nearest) {
+	case VPUX_SHAVE_NEAREST_ROUND_PREFER_FLOOR:
+		f += vpux_f32_lt(F_HALF, r);
+		break;
+	case VPUX_SHAVE_NEAREST_ROUND_PREFER_CEIL:
+		f += !vpux_f32_lt(r, F_HALF);
+		break;
+	case VPUX_SHAVE_NEAREST_CEIL:
+		f += vpux_f32_lt(0, r);
+		break;
+	default:
+		break;
+	}
+	return f < 0 ? 0 : f >= lo ? (u32)lo - 1 : (u32)f;
+}
+
+/**
+ * vpux_shave_resize_linear() - RESIZE linear: neighbours and weights
+ * @job: prepared RESIZE job
+ * @dim: logical dim (one of the last two)
+ * @o: output index along @dim
+ * @i0: lower input index
+ * @i1: upper input index (min(i0 + 1, dim - 1))
+ * @w0: FP32 weight of @i0: 1 - w1
+ * @w1: FP32 weight of @i1: x - i0
+ *
+ * x = the coordinate clamped to [0, in dim - 1] (x < 0 gives +0, x >
+ * dim - 1 gives dim - 1), i0 = floor(x).
+ */
+void vpux_shave_resize_linear(const struct vpux_shave_fjob *job, u32 dim,
+			      u32 o, u32 *i0, u32 *i1, u32 *w0, u32 *w1)
+{
+	u32 lo = job->t[0].dims[dim], top = vpux_f32_from_u32(lo - 1);
+	u32 x = vpux_shave_resize_coord(job, dim, o);
+	s32 f;
+
+	if (vpux_f32_lt(x, 0))
+		x = 0;
+	if (vpux_f32_lt(top, x))
+		x = top;
+	f = vpux_fm_floor_s32(x);
+	*i0 = (u32)f;
+	*i1 = (u32)f + 1 < lo ? (u32)f + 1 : lo - 1;
+	*w1 = vpux_f32_sub(x, vpux_f32_from_s32(f));
+	*w0 = vpux_f32_sub(F_ONE, *w1);
+}
+
+/**
+ * vpux_shave_bilinear() - RESIZE linear: one output value
+ * @v00: input at (y0, x0)
+ * @v01: input at (y0, x1)
+ * @v10: input at (y1, x0)
+ * @v11: input at (y1, x1)
+ * @wy0: weight of y0
+ * @wy1: weight of y1
+ * @wx0: weight of x0
+ * @wx1: weight of x1
+ *
+ * Return: ((v00 * wx0 + v01 * wx1) * wy0) + ((v10 * wx0 + v11 * wx1) *
+ * wy1), each product and sum rounded, in that order.
+ */
+u32 vpux_shave_bilinear(u32 v00, u32 v01, u32 v10, u32 v11, u32 wy0,
+			u32 wy1, u32 wx0, u32 wx1)
+{
+	u32 t = vpux_f32_add(vpux_f32_mul(v00, wx0), vpux_f32_mul(v01, wx1));
+	u32 b = vpux_f32_add(vpux_f32_mul(v10, wx0), vpux_f32_mul(v11, wx1));
+
+	return vpux_f32_add(vpux_f32_mul(t, wy0), vpux_f32_mul(b, wy1));
+}
+
+/**
+ * vpux_shave_pad_src() - PAD: input index of an output index
+ * @job: prepared PAD job
+ * @dim: logical dim
+ * @o: output index along @dim
+ *
+ * p = o - begin[dim]; inside [0, d): p; else CONSTANT -1, REFLECT -p
+ * (p < 0) or 2(d - 1) - p, EDGE the nearer end.
+ *
+ * Return: the input index or -1 (the constant).
+ */
+s32 vpux_shave_pad_src(const struct vpux_shave_fjob *job, u32 dim, u32 o)
+{
+	s64 p = (s64)o - job->a.pad.begin[dim], d = job->t[0].dims[dim];
+
+	if (p >= 0 && p < d)
+		return (s32)p;
+	switch (job->a.pad.mode) {
+	case VPUX_SHAVE_PAD_REFLECT:
+		return (s32)(p < 0 ? -p : 2 * (d - 1) - p);
+	case VPUX_SHAVE_PAD_EDGE:
+		return p < 0 ? 0 : (s32)(d - 1);
+	default:
+		return -1;
 	}
 }

@@ -278,6 +278,109 @@ static int ref_reduce(const struct vpux_shave_fjob *job,
 	return 0;
 }
 
+/* GATHER: every index inside [-dim, dim - 1], before anything is written */
+static int ref_gather_scan(const struct vpux_shave_fjob *job,
+			   const struct vpux_shave_mem *mem)
+{
+	const struct vpux_tensor *tx = &job->t[2];
+	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 }, k;
+	u32 d = job->t[0].dims[job->a.gather.axis];
+	u8 b[4];
+	int ret;
+
+	do {
+		ret = rd(mem, tx, offset(idx, tx->stride, tx->rank), b);
+		if (ret)
+			return ret;
+		if (!vpux_shave_gather_index(vpux_elem_load(b, VPUX_SHAVE_DT_I32), d, &k))
+			return VPUX_ERR(ARGS);
+	} while (next(idx, tx->dims, tx->rank, ALL));
+	return 0;
+}
+
+/*
+ * RESIZE, GATHER, PAD: per output element, the input element(s) it comes
+ * from; copies keep the bit pattern, LINEAR computes.
+ */
+static int ref_move(const struct vpux_shave_fjob *job,
+		    const struct vpux_shave_mem *mem)
+{
+	const struct vpux_tensor *ti = &job->t[0], *to = &job->t[1];
+	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 }, src[VPUX_MEMREF_MAX_RANK];
+	u32 rank = ti->rank, i;
+	u8 b[4];
+	int ret;
+
+	if (job->kernel_id == VPUX_SHAVE_KERNEL_GATHER) {
+		ret = ref_gather_scan(job, mem);
+		if (ret)
+			return ret;
+	}
+	do {
+		u64 ooff = offset(idx, to->stride, to->rank);
+		bool constant = false;
+
+		switch (job->kernel_id) {
+		case VPUX_SHAVE_KERNEL_RESIZE:
+			if (job->a.resize.mode == VPUX_SHAVE_RESIZE_LINEAR) {
+				u32 y0, y1, x0, x1, wy0, wy1, wx0, wx1, v[4], k;
+
+				for (i = 0; i < rank; i++)
+					src[i] = idx[i];
+				vpux_shave_resize_linear(job, rank - 2, idx[rank - 2],
+							 &y0, &y1, &wy0, &wy1);
+				vpux_shave_resize_linear(job, rank - 1, idx[rank - 1],
+							 &x0, &x1, &wx0, &wx1);
+				for (k = 0, ret = 0; k < 4 && !ret; k++) {
+					src[rank - 2] = k < 2 ? y0 : y1;
+					src[rank - 1] = k % 2 ? x1 : x0;
+					ret = ld(mem, ti, offset(src, ti->stride, rank), &v[k]);
+				}
+				if (!ret)
+					ret = st(mem, to, ooff, vpux_shave_bilinear(v[0], v[1],
+						 v[2], v[3], wy0, wy1, wx0, wx1));
+				if (ret)
+					return ret;
+				continue;
+			}
+			for (i = 0; i < rank; i++)
+				src[i] = vpux_shave_resize_nearest(job, i, idx[i]);
+			break;
+		case VPUX_SHAVE_KERNEL_PAD:
+			for (i = 0; i < rank; i++) {
+				s32 p = vpux_shave_pad_src(job, i, idx[i]);
+
+				constant |= p < 0;
+				src[i] = p < 0 ? 0 : (u32)p;
+			}
+			break;
+		default: {	/* GATHER */
+			const struct vpux_tensor *tx = &job->t[2];
+			u32 ax = job->a.gather.axis, ri = tx->rank;
+
+			ret = rd(mem, tx, offset(idx + ax, tx->stride, ri), b);
+			if (ret)
+				return ret;
+			for (i = 0; i < rank; i++)
+				src[i] = i < ax ? idx[i] : idx[i + ri - 1];
+			vpux_shave_gather_index(vpux_elem_load(b, VPUX_SHAVE_DT_I32),
+						ti->dims[ax], &src[ax]);
+			break;
+		}
+		}
+		if (constant) {
+			ret = st(mem, to, ooff, job->a.pad.value);
+		} else {
+			ret = rd(mem, ti, offset(src, ti->stride, rank), b);
+			if (!ret)
+				ret = wr(mem, to, ooff, b);
+		}
+		if (ret)
+			return ret;
+	} while (next(idx, to->dims, to->rank, ALL));
+	return 0;
+}
+
 /**
  * vpux_ref_shave_f_run() - reference of an FP16/FP32 software kernel
  * @kernel_id: VPUX_SHAVE_KERNEL_* from VPUX_SHAVE_KERNEL_FIRST_F
@@ -313,6 +416,11 @@ int vpux_ref_shave_f_run(u32 kernel_id, const void *args, u32 args_size,
 		break;
 	case VPUX_SHAVE_KERNEL_REDUCE:
 		ret = ref_reduce(job, mem);
+		break;
+	case VPUX_SHAVE_KERNEL_RESIZE:
+	case VPUX_SHAVE_KERNEL_GATHER:
+	case VPUX_SHAVE_KERNEL_PAD:
+		ret = ref_move(job, mem);
 		break;
 	default:
 		ret = ref_eltwise(job, mem);

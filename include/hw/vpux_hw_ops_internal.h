@@ -294,8 +294,14 @@ struct vpux_shave_fjob {
 		struct vpux_shave_fsoftmax_args softmax;
 		struct vpux_shave_layernorm_args ln;
 		struct vpux_shave_reduce_args reduce;
+		struct vpux_shave_resize_args resize;
+		struct vpux_shave_gather_args gather;
+		struct vpux_shave_pad_args pad;
 	} a;
-	/* [0] in, [1] out, [2] in2 / scale, [3] bias (absent: rank 0) */
+	/*
+	 * [0] in, [1] out, [2] in2 / scale / indices, [3] bias (absent:
+	 * rank 0)
+	 */
 	struct vpux_tensor t[VPUX_SHAVE_F_RECS];
 	/* BINARY: byte step of in, in2 along each out dim (0: broadcast) */
 	u64 bstride[2][VPUX_MEMREF_MAX_RANK];
@@ -323,6 +329,30 @@ void vpux_shave_convert(const struct vpux_shave_fjob *job, const u8 *src,
 u32 vpux_shave_unary(const struct vpux_shave_fjob *job, u32 x);
 /* BINARY value of FP32 @a, @b for VPUX_SHAVE_BIN_* @func */
 u32 vpux_shave_binary(u32 func, u32 a, u32 b);
+/* RESIZE: FP32 input coordinate of output index @o along dim @dim */
+u32 vpux_shave_resize_coord(const struct vpux_shave_fjob *job, u32 dim,
+			    u32 o);
+/* RESIZE nearest: input index of output index @o along dim @dim */
+u32 vpux_shave_resize_nearest(const struct vpux_shave_fjob *job, u32 dim,
+			      u32 o);
+/* RESIZE linear: the two input indices and weights (FP32) of @o */
+void vpux_shave_resize_linear(const struct vpux_shave_fjob *job, u32 dim,
+			      u32 o, u32 *i0, u32 *i1, u32 *w0, u32 *w1);
+/* RESIZE linear: the value of the four neighbours and weights */
+u32 vpux_shave_bilinear(u32 v00, u32 v01, u32 v10, u32 v11, u32 wy0,
+			u32 wy1, u32 wx0, u32 wx1);
+/* PAD: input index of output index @o along @dim, -1 for the constant */
+s32 vpux_shave_pad_src(const struct vpux_shave_fjob *job, u32 dim, u32 o);
+/* GATHER: index value @v normalised into [0, @d), false if outside */
+static inline bool vpux_shave_gather_index(s32 v, u32 d, u32 *idx)
+{
+	s64 x = v < 0 ? (s64)v + d : v;
+
+	if (x < 0 || x >= d)
+		return false;
+	*idx = (u32)x;
+	return true;
+}
 /* FP32 of a count (exact up to 2^24, rounded above) */
 static inline u32 vpux_f32_from_u32(u32 n)
 {

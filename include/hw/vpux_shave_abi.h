@@ -35,7 +35,10 @@
 #define VPUX_SHAVE_KERNEL_LOG_SOFTMAX_F	11u	/* struct vpux_shave_fsoftmax_args */
 #define VPUX_SHAVE_KERNEL_LAYERNORM	12u	/* struct vpux_shave_layernorm_args */
 #define VPUX_SHAVE_KERNEL_REDUCE	13u	/* struct vpux_shave_reduce_args */
-#define VPUX_SHAVE_KERNELS		14u	/* ids are 1 .. VPUX_SHAVE_KERNELS - 1 */
+#define VPUX_SHAVE_KERNEL_RESIZE	14u	/* struct vpux_shave_resize_args */
+#define VPUX_SHAVE_KERNEL_GATHER	15u	/* struct vpux_shave_gather_args */
+#define VPUX_SHAVE_KERNEL_PAD		16u	/* struct vpux_shave_pad_args */
+#define VPUX_SHAVE_KERNELS		17u	/* ids are 1 .. VPUX_SHAVE_KERNELS - 1 */
 #define VPUX_SHAVE_KERNEL_FIRST_F	VPUX_SHAVE_KERNEL_CONVERT
 
 /*
@@ -342,6 +345,75 @@ struct vpux_shave_reduce_args {
 	__UINT32_TYPE__ axes;
 };
 
+#define VPUX_SHAVE_RESIZE_NEAREST	0u
+#define VPUX_SHAVE_RESIZE_LINEAR	1u	/* bilinear over the last two dims */
+#define VPUX_SHAVE_RESIZE_MODES		2u
+
+/* coordinate transformation modes (ONNX Resize) */
+#define VPUX_SHAVE_COORD_HALF_PIXEL		0u
+#define VPUX_SHAVE_COORD_PYTORCH_HALF_PIXEL	1u
+#define VPUX_SHAVE_COORD_ALIGN_CORNERS		2u
+#define VPUX_SHAVE_COORD_ASYMMETRIC		3u
+#define VPUX_SHAVE_COORD_TF_HALF_PIXEL_FOR_NN	4u
+#define VPUX_SHAVE_COORD_MODES			5u
+
+/* nearest modes (ONNX Resize) */
+#define VPUX_SHAVE_NEAREST_ROUND_PREFER_FLOOR	0u
+#define VPUX_SHAVE_NEAREST_ROUND_PREFER_CEIL	1u
+#define VPUX_SHAVE_NEAREST_FLOOR		2u
+#define VPUX_SHAVE_NEAREST_CEIL			3u
+#define VPUX_SHAVE_NEAREST_MODES		4u
+
+/*
+ * RESIZE: same rank and data type (F16/F32), a static output of any dims;
+ * scales[i] (FP32, finite, > 0; 0 beyond the rank) is ONNX's scale of
+ * logical dim i. LINEAR resizes the last two dims only (the others: scale
+ * 1.0, same dims); nearest is 0 for LINEAR.
+ */
+struct vpux_shave_resize_args {
+	struct vpux_memref in;
+	struct vpux_memref out;
+	__UINT32_TYPE__ mode;		/* VPUX_SHAVE_RESIZE_* */
+	__UINT32_TYPE__ coord;		/* VPUX_SHAVE_COORD_* */
+	__UINT32_TYPE__ nearest;	/* VPUX_SHAVE_NEAREST_* */
+	__UINT32_TYPE__ reserved;
+	__UINT32_TYPE__ scales[VPUX_MEMREF_MAX_RANK];	/* FP32 */
+};
+
+/*
+ * GATHER along logical dim @axis with I32 @indices (ONNX Gather): in and
+ * out of the same data type (any), out dims = in.dims[0..axis-1],
+ * indices.dims, in.dims[axis+1..] (rank in + indices - 1 <= 6). An index
+ * below 0 counts from the end; one outside [-dim, dim - 1] fails the op
+ * with VPUX_ERR(ARGS) before any output is written.
+ */
+struct vpux_shave_gather_args {
+	struct vpux_memref in;
+	struct vpux_memref out;
+	struct vpux_memref indices;
+	__UINT32_TYPE__ axis;
+	__UINT32_TYPE__ reserved;
+};
+
+#define VPUX_SHAVE_PAD_CONSTANT		0u
+#define VPUX_SHAVE_PAD_REFLECT		1u	/* pads <= dim - 1 */
+#define VPUX_SHAVE_PAD_EDGE		2u
+#define VPUX_SHAVE_PAD_MODES		3u
+
+/*
+ * PAD: same rank and data type (F16/F32); out.dims[i] = begin[i] +
+ * in.dims[i] + end[i] (entries beyond the rank 0). value (FP32, stored
+ * in the output type) for CONSTANT, 0 otherwise.
+ */
+struct vpux_shave_pad_args {
+	struct vpux_memref in;
+	struct vpux_memref out;
+	__UINT32_TYPE__ mode;		/* VPUX_SHAVE_PAD_* */
+	__UINT32_TYPE__ value;		/* FP32 */
+	__UINT32_TYPE__ begin[VPUX_MEMREF_MAX_RANK];
+	__UINT32_TYPE__ end[VPUX_MEMREF_MAX_RANK];
+};
+
 /* ---- cycle model (Documentation/compute-ops.rst) ---- */
 #define VPUX_SHAVE_CYCLES_LAUNCH	200u	/* dispatch + argument checks */
 #define VPUX_SHAVE_CYCLES_LUT_BUILD	2048u	/* 256 entries x 8 cycles */
@@ -359,6 +431,9 @@ _Static_assert(sizeof(struct vpux_shave_binary_args) == 320, "binary args");
 _Static_assert(sizeof(struct vpux_shave_fsoftmax_args) == 216, "fsoftmax args");
 _Static_assert(sizeof(struct vpux_shave_layernorm_args) == 432, "layernorm args");
 _Static_assert(sizeof(struct vpux_shave_reduce_args) == 216, "reduce args");
+_Static_assert(sizeof(struct vpux_shave_resize_args) == 248, "resize args");
+_Static_assert(sizeof(struct vpux_shave_gather_args) == 320, "gather args");
+_Static_assert(sizeof(struct vpux_shave_pad_args) == 264, "pad args");
 
 /*
  * vpux_shave_args_size() - the exact argument-buffer size of a kernel,
@@ -392,6 +467,12 @@ static inline unsigned int vpux_shave_args_size(unsigned int kernel_id)
 		return sizeof(struct vpux_shave_layernorm_args);
 	case VPUX_SHAVE_KERNEL_REDUCE:
 		return sizeof(struct vpux_shave_reduce_args);
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		return sizeof(struct vpux_shave_resize_args);
+	case VPUX_SHAVE_KERNEL_GATHER:
+		return sizeof(struct vpux_shave_gather_args);
+	case VPUX_SHAVE_KERNEL_PAD:
+		return sizeof(struct vpux_shave_pad_args);
 	default:
 		return 0;
 	}

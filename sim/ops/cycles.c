@@ -84,7 +84,8 @@ u64 vpux_shave_job_cycles(const struct vpux_shave_job *job)
  * GELU_TANH, SILU); BINARY ceil(n/8), POW ceil(n/2); SOFTMAX_F and
  * LOG_SOFTMAX_F ceil(3n/2) (an exp per element twice) plus
  * VPUX_SHAVE_CYCLES_LINE per line; LAYERNORM ceil(3n/8) plus
- * VPUX_SHAVE_CYCLES_LINE per group; REDUCE ceil(N/8).
+ * VPUX_SHAVE_CYCLES_LINE per group; REDUCE ceil(N/8); RESIZE nearest,
+ * GATHER, PAD ceil(n/4) (gathers); RESIZE linear ceil(n/2).
  *
  * Return: cycles.
  */
@@ -118,6 +119,14 @@ u64 vpux_shave_fjob_cycles(const struct vpux_shave_fjob *job)
 		c = ((3 * n + 7) >> 3) + lines * VPUX_SHAVE_CYCLES_LINE;
 		break;
 	}
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		c = job->a.resize.mode == VPUX_SHAVE_RESIZE_LINEAR ?
+		    (n + 1) >> 1 : (n + 3) >> 2;
+		break;
+	case VPUX_SHAVE_KERNEL_GATHER:
+	case VPUX_SHAVE_KERNEL_PAD:
+		c = (n + 3) >> 2;
+		break;
 	case VPUX_SHAVE_KERNEL_REDUCE: {
 		u64 in = 1;
 		u32 i;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * FP16/FP32 SHAVE kernels of the NPU model (CONVERT, UNARY, BINARY,
- * SOFTMAX_F, LOG_SOFTMAX_F, LAYERNORM, REDUCE).
+ * SOFTMAX_F, LOG_SOFTMAX_F, LAYERNORM, REDUCE, RESIZE, GATHER, PAD).
  *
  * After vpux_shave_f_prepare() has checked the arguments, a kernel streams
  * its tensors through the engine's memory callbacks in lines of up to
@@ -490,6 +490,263 @@ static noinline_for_stack int f_reduce(struct fctx *c)
 	return 0;
 }
 
+/*
+ * Fetch @n raw elements of @t at base offset @base + s[k] * @stride into
+ * @dst (s[k] < 0: left alone): one read of the covered segment when it
+ * holds at most FCHUNK elements, else one read per element.
+ */
+static int fetch_idx(const struct fctx *c, const struct vpux_tensor *t,
+		     u64 base, u64 stride, const s32 *sx, u32 n, u8 *dst)
+{
+	u32 es = t->esize, k;
+	s32 lo = -1, hi = -1;
+	u8 *seg = (u8 *)c->vb;
+	int ret;
+
+	for (k = 0; k < n; k++) {
+		if (sx[k] < 0)
+			continue;
+		if (lo < 0 || sx[k] < lo)
+			lo = sx[k];
+		if (sx[k] > hi)
+			hi = sx[k];
+	}
+	if (lo < 0)
+		return 0;
+	if ((u32)(hi - lo) < FCHUNK) {
+		ret = read_raw(c, t, base + (u64)lo * stride, stride,
+			       (u32)(hi - lo) + 1, seg);
+		if (ret)
+			return ret;
+		for (k = 0; k < n; k++)
+			if (sx[k] >= 0)
+				memcpy(dst + k * es, seg + (u32)(sx[k] - lo) * es, es);
+		return 0;
+	}
+	for (k = 0; k < n; k++) {
+		if (sx[k] < 0)
+			continue;
+		ret = read_raw(c, t, base + (u64)sx[k] * stride, stride, 1,
+			       dst + k * es);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* GATHER: every index in range, in chunks along the indices' last dim */
+static noinline_for_stack int f_gather_scan(struct fctx *c)
+{
+	const struct vpux_shave_fjob *job = c->job;
+	const struct vpux_tensor *tx = &job->t[2];
+	u32 d = job->t[0].dims[job->a.gather.axis], last = tx->rank - 1;
+	u32 len = tx->dims[last], idx[VPUX_MEMREF_MAX_RANK] = { 0 };
+	u8 *raw = c->raw;
+	u32 j, n, k, v;
+	int ret;
+
+	do {
+		u64 off = offset(idx, tx->stride, tx->rank);
+
+		for (j = 0; j < len; j += n) {
+			n = len - j < FCHUNK ? len - j : FCHUNK;
+			ret = read_raw(c, tx, off + j * tx->stride[last],
+				       tx->stride[last], n, raw);
+			if (ret)
+				return ret;
+			for (k = 0; k < n; k++)
+				if (!vpux_shave_gather_index(vpux_elem_load(raw + 4 * k,
+							     VPUX_SHAVE_DT_I32), d, &v))
+					return VPUX_ERR(ARGS);
+			ret = fyield(c);
+			if (ret)
+				return ret;
+		}
+	} while (odo_next(idx, tx->dims, tx->rank, 1u << last));
+	return 0;
+}
+
+/*
+ * The source of one output line chunk of RESIZE nearest, PAD or GATHER:
+ * the input base offset, the input dim the line runs along, and the
+ * input index of each element (-1: PAD's constant). false: the whole line
+ * is PAD's constant.
+ */
+static int line_src(const struct fctx *c, const u32 *idx, u32 j, u32 n,
+		    u64 *base, u32 *ind, s32 *sx, bool *constant)
+{
+	const struct vpux_shave_fjob *job = c->job;
+	const struct vpux_tensor *ti = &job->t[0], *tx = &job->t[2];
+	u32 last = job->t[1].rank - 1, i, k, v = 0;
+	u8 b[4];
+	int ret;
+
+	*base = 0;
+	*constant = false;
+	switch (job->kernel_id) {
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		for (i = 0; i < last; i++)
+			*base += vpux_shave_resize_nearest(job, i, idx[i]) *
+				 ti->stride[i];
+		*ind = last;
+		for (k = 0; k < n; k++)
+			sx[k] = (s32)vpux_shave_resize_nearest(job, last, j + k);
+		return 0;
+	case VPUX_SHAVE_KERNEL_PAD:
+		for (i = 0; i < last; i++) {
+			s32 p = vpux_shave_pad_src(job, i, idx[i]);
+
+			if (p < 0)
+				*constant = true;
+			else
+				*base += (u64)p * ti->stride[i];
+		}
+		*ind = last;
+		for (k = 0; k < n; k++)
+			sx[k] = *constant ? -1 : vpux_shave_pad_src(job, last, j + k);
+		return 0;
+	default: {	/* GATHER */
+		u32 ax = job->a.gather.axis, ri = tx->rank;
+		u64 xoff = 0;
+
+		for (i = 0; i < ax; i++)
+			*base += idx[i] * ti->stride[i];
+		if (ax + 1 < ti->rank) {
+			xoff = offset(idx + ax, tx->stride, ri);
+			ret = read_raw(c, tx, xoff, 0, 1, b);
+			if (ret)
+				return ret;
+			vpux_shave_gather_index(vpux_elem_load(b, VPUX_SHAVE_DT_I32),
+						ti->dims[ax], &v);
+			*base += v * ti->stride[ax];
+			for (i = ax + 1; i + 1 < ti->rank; i++)
+				*base += idx[i + ri - 1] * ti->stride[i];
+			*ind = ti->rank - 1;
+			for (k = 0; k < n; k++)
+				sx[k] = (s32)(j + k);
+			return 0;
+		}
+		/* the line runs along the indices' last dim */
+		xoff = offset(idx + ax, tx->stride, ri) + j * tx->stride[ri - 1];
+		ret = read_raw(c, tx, xoff, tx->stride[ri - 1], n, (u8 *)c->acc);
+		if (ret)
+			return ret;
+		for (k = 0; k < n; k++) {
+			vpux_shave_gather_index(vpux_elem_load((u8 *)c->acc + 4 * k,
+							       VPUX_SHAVE_DT_I32),
+						ti->dims[ax], &v);
+			sx[k] = (s32)v;
+		}
+		*ind = ax;
+		return 0;
+	}
+	}
+}
+
+/* RESIZE linear: lines along the last dim, two input row segments each */
+static noinline_for_stack int f_linear(struct fctx *c)
+{
+	const struct vpux_shave_fjob *job = c->job;
+	const struct vpux_tensor *ti = &job->t[0], *to = &job->t[1];
+	u32 rank = to->rank, h = rank - 2, w = rank - 1, len = to->dims[w];
+	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
+	u32 *va = c->va, *r0 = c->vb, *r1 = c->acc;
+	u64 is = ti->stride[w];
+	u32 j, n, k, i;
+	int ret;
+
+	do {
+		u32 y0, y1, wy0, wy1, x0, x1, wx0, wx1, xlo, xhi;
+		u64 base = 0;
+
+		for (i = 0; i < h; i++)
+			base += idx[i] * ti->stride[i];
+		vpux_shave_resize_linear(job, h, idx[h], &y0, &y1, &wy0, &wy1);
+		for (j = 0; j < len; j += n) {
+			n = len - j < FCHUNK ? len - j : FCHUNK;
+			for (;;) {	/* a chunk whose inputs fit a buffer */
+				vpux_shave_resize_linear(job, w, j, &xlo, &x1, &wx0, &wx1);
+				vpux_shave_resize_linear(job, w, j + n - 1, &x0, &xhi,
+							 &wx0, &wx1);
+				if (xhi - xlo < FCHUNK)
+					break;
+				n /= 2;
+			}
+			ret = read_f(c, ti, base + y0 * ti->stride[h] + xlo * is, is,
+				     xhi - xlo + 1, r0);
+			if (!ret)
+				ret = read_f(c, ti, base + y1 * ti->stride[h] + xlo * is,
+					     is, xhi - xlo + 1, r1);
+			if (ret)
+				return ret;
+			for (k = 0; k < n; k++) {
+				vpux_shave_resize_linear(job, w, j + k, &x0, &x1, &wx0,
+							 &wx1);
+				va[k] = vpux_shave_bilinear(r0[x0 - xlo], r0[x1 - xlo],
+							    r1[x0 - xlo], r1[x1 - xlo],
+							    wy0, wy1, wx0, wx1);
+			}
+			ret = write_f(c, to, offset(idx, to->stride, rank) +
+				      j * to->stride[w], to->stride[w], n, va);
+			if (!ret)
+				ret = fyield(c);
+			if (ret)
+				return ret;
+		}
+	} while (odo_next(idx, to->dims, rank, 1u << w));
+	return 0;
+}
+
+/* RESIZE nearest, GATHER, PAD: lines along the output's last dim */
+static noinline_for_stack int f_move(struct fctx *c)
+{
+	const struct vpux_shave_fjob *job = c->job;
+	const struct vpux_tensor *ti = &job->t[0], *to = &job->t[1];
+	u32 last = to->rank - 1, len = to->dims[last], es = to->esize;
+	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
+	s32 *sx = (s32 *)c->va;
+	u8 *raw = c->raw, cst[4] = { 0 };
+	u32 j, n, k, ind = 0;
+	int ret;
+
+	if (job->kernel_id == VPUX_SHAVE_KERNEL_RESIZE &&
+	    job->a.resize.mode == VPUX_SHAVE_RESIZE_LINEAR)
+		return f_linear(c);
+	if (job->kernel_id == VPUX_SHAVE_KERNEL_GATHER) {
+		ret = f_gather_scan(c);
+		if (ret)
+			return ret;
+	}
+	if (job->kernel_id == VPUX_SHAVE_KERNEL_PAD)
+		vpux_shave_f_store(cst, to->dt, job->a.pad.value);
+	do {
+		u64 ooff = offset(idx, to->stride, to->rank);
+
+		for (j = 0; j < len; j += n) {
+			u64 base;
+			bool constant;
+
+			n = len - j < FCHUNK ? len - j : FCHUNK;
+			ret = line_src(c, idx, j, n, &base, &ind, sx, &constant);
+			if (!ret)
+				ret = fetch_idx(c, ti, base, ti->stride[ind], sx, n,
+						raw);
+			if (ret)
+				return ret;
+			for (k = 0; k < n; k++)
+				if (sx[k] < 0)
+					memcpy(raw + k * es, cst, es);
+			ret = write_raw(c, to, ooff + j * to->stride[last],
+					to->stride[last], n, raw);
+			if (!ret)
+				ret = fyield(c);
+			if (ret)
+				return ret;
+		}
+	} while (odo_next(idx, to->dims, to->rank, 1u << last));
+	return 0;
+}
+
 /**
  * vpux_shave_f_run() - run an FP16/FP32 built-in kernel
  * @kernel_id: VPUX_SHAVE_KERNEL_* from VPUX_SHAVE_KERNEL_FIRST_F
@@ -538,6 +795,11 @@ int vpux_shave_f_run(u32 kernel_id, const void *args, u32 args_size,
 		break;
 	case VPUX_SHAVE_KERNEL_REDUCE:
 		ret = f_reduce(&c);
+		break;
+	case VPUX_SHAVE_KERNEL_RESIZE:
+	case VPUX_SHAVE_KERNEL_GATHER:
+	case VPUX_SHAVE_KERNEL_PAD:
+		ret = f_move(&c);
 		break;
 	default:
 		ret = f_eltwise(&c);

@@ -681,6 +681,93 @@ static void test_kat(void)
 		tap_check(!r && get32(1, 0) == fbits(10.5f / 6),
 			  "kat reduce mean over both dims");
 	}
+	{	/* resize */
+		struct vpux_shave_resize_args a;
+		u32 d4 = 4, d8 = 8, d3 = 3, d2 = 2, i, ok = 1;
+		u32 d12[2] = { 1, 2 }, d14[2] = { 1, 4 };
+		static const float lw[4] = { 1, 1.5f, 2.5f, 3 };
+
+		memset(&a, 0, sizeof(a));
+		mk_memref(&a.in, VPUX_WADDR(0, 0), F32, 1, &d4, 0x1, 0);
+		mk_memref(&a.out, VPUX_WADDR(1, 0), F32, 1, &d8, 0x1, 0);
+		a.scales[0] = fbits(2.0f);
+		for (i = 0; i < 4; i++)
+			put32(0, i, fbits((float)i));
+		r = run_ref(VPUX_SHAVE_KERNEL_RESIZE, &a, sizeof(a));
+		for (i = 0; i < 8; i++)
+			ok &= get32(1, i) == fbits((float)(i / 2));
+		tap_check(!r && ok, "kat resize nearest x2, half_pixel, round_prefer_floor");
+		mk_memref(&a.in, VPUX_WADDR(0, 0), F32, 1, &d3, 0x1, 0);
+		mk_memref(&a.out, VPUX_WADDR(1, 0), F32, 1, &d2, 0x1, 0);
+		a.scales[0] = fbits(2.0f / 3);
+		a.coord = VPUX_SHAVE_COORD_ASYMMETRIC;
+		a.nearest = VPUX_SHAVE_NEAREST_FLOOR;
+		r = run_ref(VPUX_SHAVE_KERNEL_RESIZE, &a, sizeof(a));
+		ok = !r && get32(1, 0) == 0 && get32(1, 1) == fbits(1.0f);
+		a.nearest = VPUX_SHAVE_NEAREST_CEIL;
+		r = run_ref(VPUX_SHAVE_KERNEL_RESIZE, &a, sizeof(a));
+		ok &= !r && get32(1, 0) == 0 && get32(1, 1) == fbits(2.0f);
+		tap_check(ok, "kat resize nearest 3 -> 2, asymmetric, floor and ceil");
+		mk_memref(&a.in, VPUX_WADDR(0, 0), F32, 2, d12, 0x12, 0);
+		mk_memref(&a.out, VPUX_WADDR(1, 0), F32, 2, d14, 0x12, 0);
+		a.mode = VPUX_SHAVE_RESIZE_LINEAR;
+		a.coord = VPUX_SHAVE_COORD_HALF_PIXEL;
+		a.nearest = 0;
+		a.scales[0] = fbits(1.0f);
+		a.scales[1] = fbits(2.0f);
+		put32(0, 0, fbits(1.0f));
+		put32(0, 1, fbits(3.0f));
+		r = run_ref(VPUX_SHAVE_KERNEL_RESIZE, &a, sizeof(a));
+		ok = !r;
+		for (i = 0; i < 4; i++)
+			ok &= get32(1, i) == fbits(lw[i]);
+		tap_check(ok, "kat resize linear 2 -> 4, half_pixel (edges clamped)");
+	}
+	{	/* gather along dim 0 with a negative index; one out of range */
+		struct vpux_shave_gather_args a;
+		u32 d32[2] = { 3, 2 }, d22[2] = { 2, 2 }, d2 = 2, i, ok = 1;
+		static const s32 ix[2] = { 2, -3 };
+		static const float w[4] = { 5, 6, 1, 2 };
+
+		memset(&a, 0, sizeof(a));
+		mk_memref(&a.in, VPUX_WADDR(0, 0), F32, 2, d32, 0x12, 0);
+		mk_memref(&a.out, VPUX_WADDR(1, 0), F32, 2, d22, 0x12, 0);
+		mk_memref(&a.indices, VPUX_WADDR(2, 0), VPUX_SHAVE_DT_I32, 1, &d2, 0x1, 0);
+		for (i = 0; i < 6; i++)
+			put32(0, i, fbits((float)(i + 1)));
+		memcpy(tm_b.win[2], ix, sizeof(ix));
+		r = run_ref(VPUX_SHAVE_KERNEL_GATHER, &a, sizeof(a));
+		for (i = 0; i < 4; i++)
+			ok &= get32(1, i) == fbits(w[i]);
+		tap_check(!r && ok, "kat gather [3,2] by [2, -3]");
+		put32(1, 0, 0);
+		put32(2, 1, 3);
+		r = run_ref(VPUX_SHAVE_KERNEL_GATHER, &a, sizeof(a));
+		tap_check(r == ERR_ARGS && get32(1, 0) == 0,
+			  "kat gather index 3 of 3: ARGS, nothing written");
+	}
+	{	/* pad [1, 2, 3] by 2 before, 1 after */
+		struct vpux_shave_pad_args a;
+		u32 d3 = 3, d6 = 6, i, m, ok = 1;
+		static const float w[3][6] = { { 9, 9, 1, 2, 3, 9 }, { 3, 2, 1, 2, 3, 2 },
+					       { 1, 1, 1, 2, 3, 3 } };
+
+		for (m = 0; m < 3; m++) {
+			memset(&a, 0, sizeof(a));
+			mk_memref(&a.in, VPUX_WADDR(0, 0), F32, 1, &d3, 0x1, 0);
+			mk_memref(&a.out, VPUX_WADDR(1, 0), F32, 1, &d6, 0x1, 0);
+			a.mode = m;
+			a.value = m ? 0 : fbits(9.0f);
+			a.begin[0] = 2;
+			a.end[0] = 1;
+			for (i = 0; i < 3; i++)
+				put32(0, i, fbits((float)(i + 1)));
+			r = run_ref(VPUX_SHAVE_KERNEL_PAD, &a, sizeof(a));
+			for (i = 0; i < 6; i++)
+				ok &= !r && get32(1, i) == fbits(w[m][i]);
+		}
+		tap_check(ok, "kat pad constant, reflect, edge");
+	}
 	{	/* permute of FP16 and FP32: transpose 2x3 keeps every bit */
 		struct vpux_shave_permute_args a;
 		u32 d23[2] = { 2, 3 }, d32[2] = { 3, 2 }, i, ok = 1, k;
@@ -716,13 +803,37 @@ union fargs {
 	struct vpux_shave_layernorm_args ln;
 	struct vpux_shave_reduce_args rd;
 	struct vpux_shave_permute_args pm;
+	struct vpux_shave_resize_args rs;
+	struct vpux_shave_gather_args ga;
+	struct vpux_shave_pad_args pd;
 	struct vpux_memref rec[4];
 };
+
+/* GATHER: valid indices (one bad one if @bad) into window 2 of both */
+static void gather_indices(const union fargs *a, bool bad)
+{
+	u32 d = a->ga.in.dims[a->ga.axis], i, n = 4096;
+
+	for (i = 0; i < n; i++) {
+		s32 v = ot_range(-(s32)d, (s32)d - 1);
+
+		memcpy(tm_a.win[2] + 4 * i, &v, 4);
+		memcpy(tm_b.win[2] + 4 * i, &v, 4);
+	}
+	if (bad) {
+		u32 off = VPUX_WADDR_OFFSET(a->ga.indices.addr) +
+			  (u32)(a->ga.indices.strides[0] / 8) * (a->ga.indices.dims[0] - 1);
+		s32 v = ot_rand() % 2 ? (s32)d : -(s32)d - 1;
+
+		memcpy(tm_a.win[2] + off, &v, 4);
+		memcpy(tm_b.win[2] + off, &v, 4);
+	}
+}
 
 static const char *const kname[] = {
 	"?", "clamp", "softmax", "sigmoid", "tanh", "permute", "quantize",
 	"convert", "unary", "binary", "softmax_f", "log_softmax_f",
-	"layernorm", "reduce",
+	"layernorm", "reduce", "resize", "gather", "pad",
 };
 
 static u32 rand_fparam(void)
@@ -821,6 +932,81 @@ static u32 gen_case(u32 id, union fargs *a, unsigned int n)
 			if (a->rd.axes & (1u << i))
 				odims[i] = 1;
 		break;
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		odt = idt;
+		a->rs.mode = rank >= 2 && ot_rand() % 2 ? VPUX_SHAVE_RESIZE_LINEAR :
+			     VPUX_SHAVE_RESIZE_NEAREST;
+		a->rs.coord = ot_rand() % VPUX_SHAVE_COORD_MODES;
+		if (a->rs.mode == VPUX_SHAVE_RESIZE_NEAREST)
+			a->rs.nearest = ot_rand() % VPUX_SHAVE_NEAREST_MODES;
+		for (i = 0; i < rank; i++) {
+			if (a->rs.mode == VPUX_SHAVE_RESIZE_LINEAR && i + 2 < rank) {
+				a->rs.scales[i] = fbits(1.0f);
+				continue;
+			}
+			odims[i] = (u32)ot_range(1, 2 * (s32)dims[i] + 2);
+			if (odims[i] > 60)
+				odims[i] = 60;
+			a->rs.scales[i] = ot_rand() % 2 ?
+				fbits((float)odims[i] / (float)dims[i]) :
+				fbits((float)(0.3 + 3 * (ot_rand() / 4294967296.0)));
+		}
+		break;
+	case VPUX_SHAVE_KERNEL_GATHER: {
+		u32 ri, di[VPUX_MEMREF_MAX_RANK];
+
+		if (ot_rand() % 4 == 0)
+			idt = 1 + ot_rand() % 3;	/* a copy: any type */
+		odt = idt;
+		a->ga.axis = ot_rand() % rank;
+		ri = (u32)ot_range(1, (s32)(VPUX_MEMREF_MAX_RANK - rank + 1));
+		for (i = 0; i < ri; i++)
+			di[i] = (u32)ot_range(1, 5);
+		{	/* keep the output inside its window */
+			u64 e = 1;
+
+			for (i = 0; i < rank; i++)
+				e *= dims[i];
+			for (i = 0; i < ri; i++)
+				e *= di[i];
+			for (i = 0; e > 60000 && i < ri; i++)
+				di[i] = 1;
+		}
+		for (i = 0; i < rank + ri - 1; i++)
+			odims[i] = i < a->ga.axis ? dims[i] :
+				   i < a->ga.axis + ri ? di[i - a->ga.axis] :
+				   dims[i - ri + 1];
+		mk_memref(&a->ga.indices, VPUX_WADDR(2, ot_range(0, 16) * 4),
+			  VPUX_SHAVE_DT_I32, ri, di, some_order(ri), 0);
+		mk_memref(&a->rec[0], VPUX_WADDR(0, ot_range(0, 64) * 4), idt, rank,
+			  dims, some_order(rank), pad_i);
+		mk_memref(&a->rec[1], VPUX_WADDR(1, ot_range(0, 64) * 4), odt,
+			  rank + ri - 1, odims, some_order(rank + ri - 1), pad_o);
+		return vpux_shave_args_size(id);
+	}
+	case VPUX_SHAVE_KERNEL_PAD:
+		odt = idt;
+		a->pd.mode = ot_rand() % VPUX_SHAVE_PAD_MODES;
+		if (a->pd.mode == VPUX_SHAVE_PAD_CONSTANT)
+			a->pd.value = rand_f32();
+		for (i = 0; i < rank; i++) {
+			u32 mx = a->pd.mode == VPUX_SHAVE_PAD_REFLECT ? dims[i] - 1 : 3;
+
+			a->pd.begin[i] = ot_rand() % (mx + 1);
+			a->pd.end[i] = ot_rand() % (mx + 1);
+			odims[i] = dims[i] + a->pd.begin[i] + a->pd.end[i];
+		}
+		{	/* keep the output inside its window */
+			u64 e = 1;
+
+			for (i = 0; i < rank; i++)
+				e *= odims[i];
+			for (i = 0; e > 60000 && i < rank; i++) {
+				a->pd.begin[i] = a->pd.end[i] = 0;
+				odims[i] = dims[i];
+			}
+		}
+		break;
 	case VPUX_SHAVE_KERNEL_PERMUTE: {
 		u32 p[VPUX_MEMREF_MAX_RANK];
 
@@ -853,13 +1039,16 @@ static void test_random(void)
 		VPUX_SHAVE_KERNEL_CONVERT, VPUX_SHAVE_KERNEL_UNARY,
 		VPUX_SHAVE_KERNEL_BINARY, VPUX_SHAVE_KERNEL_SOFTMAX_F,
 		VPUX_SHAVE_KERNEL_LOG_SOFTMAX_F, VPUX_SHAVE_KERNEL_LAYERNORM,
-		VPUX_SHAVE_KERNEL_REDUCE, VPUX_SHAVE_KERNEL_PERMUTE,
+		VPUX_SHAVE_KERNEL_REDUCE, VPUX_SHAVE_KERNEL_RESIZE,
+		VPUX_SHAVE_KERNEL_GATHER, VPUX_SHAVE_KERNEL_PAD,
+		VPUX_SHAVE_KERNEL_PERMUTE,
 	};
 	unsigned int k;
 
 	for (k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
 		u32 id = ids[k];
 		unsigned int n, pass = 0, cases = 100, mutated = 0, mut_ok = 0, mut_err = 0;
+		unsigned int bad_idx = 0;
 
 		ot_seed(9000 + id);
 		for (n = 0; n < cases; n++) {
@@ -868,12 +1057,20 @@ static void test_random(void)
 			int r, rr;
 			u64 cyc = 0;
 
+			bool bad = id == VPUX_SHAVE_KERNEL_GATHER && n % 10 == 5;
+
 			for (w = 0; w < 4; w++)
-				fill_both(w, w < 2 || !a.rec[w].rank ? a.rec[0].data_type :
+				fill_both(w, w < 2 || !a.rec[w].rank ||
+					  id == VPUX_SHAVE_KERNEL_PERMUTE ? a.rec[0].data_type :
 					  a.rec[w].data_type);
+			if (id == VPUX_SHAVE_KERNEL_GATHER)
+				gather_indices(&a, bad);
 			r = run_both(id, &a, size, &rr, &cyc);
-			if (r == 0 && rr == 0 && cyc > VPUX_SHAVE_CYCLES_LAUNCH &&
-			    same_mem() && tm_a.yields > 0)
+			if (bad) {
+				bad_idx += r == ERR_ARGS && rr == ERR_ARGS && same_mem();
+				pass += r == ERR_ARGS && rr == ERR_ARGS && same_mem();
+			} else if (r == 0 && rr == 0 && cyc > VPUX_SHAVE_CYCLES_LAUNCH &&
+				   same_mem() && tm_a.yields > 0)
 				pass++;
 			else
 				tap_diag("%s case %u: ret %d/%d yields %u same %d", kname[id],
@@ -891,6 +1088,8 @@ static void test_random(void)
 				}
 				for (w = 0; w < 4; w++)
 					fill_both(w, F32);
+				if (id == VPUX_SHAVE_KERNEL_GATHER)
+					gather_indices(&a, false);
 				mr = run_both(id, m, size, &mrr, &cyc);
 				mutated++;
 				mut_ok += mr == mrr && same_mem();
@@ -899,6 +1098,10 @@ static void test_random(void)
 		}
 		tap_check(pass == cases, "random %s: %u/%u cases equal to the reference",
 			  kname[id], pass, cases);
+		if (id == VPUX_SHAVE_KERNEL_GATHER)
+			tap_check(bad_idx == cases / 10,
+				  "random gather: an index out of range fails both alike, nothing written (%u)",
+				  bad_idx);
 		tap_check(mut_ok == mutated && mut_err * 3 > mutated,
 			  "random %s: %u/%u bit-flipped argument buffers handled alike (%u rejected)",
 			  kname[id], mut_ok, mutated, mut_err);
@@ -960,6 +1163,12 @@ static void expect(const char *name, u32 id, const void *a, u32 size, int err)
 
 	for (w = 0; w < 4; w++)
 		fill_both(w, F32);
+	if (id == VPUX_SHAVE_KERNEL_GATHER) {	/* indices 1, -1, 7 */
+		static const s32 ix[3] = { 1, -1, 7 };
+
+		memcpy(tm_a.win[2], ix, sizeof(ix));
+		memcpy(tm_b.win[2], ix, sizeof(ix));
+	}
 	r = run_both(id, a, size, &rr, &cyc);
 	tap_check(r == err && rr == err && (err ? cyc == 12345 : cyc > 0) &&
 		  same_mem(),
@@ -992,6 +1201,28 @@ static union fargs base(u32 id)
 		d[1] = 1;
 		mk_memref(&a.rec[1], VPUX_WADDR(1, 0), F16, 3, d, 0x123, 0);
 		break;
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		mk_memref(&a.rec[0], VPUX_WADDR(0, 0), F16, 3, d, 0x123, 0);
+		a.rs.scales[0] = a.rs.scales[1] = a.rs.scales[2] = fbits(1.0f);
+		break;
+	case VPUX_SHAVE_KERNEL_GATHER: {
+		u32 d2 = 2, od[3] = { 2, 2, 4 };
+
+		mk_memref(&a.rec[0], VPUX_WADDR(0, 0), F16, 3, d, 0x123, 0);
+		mk_memref(&a.rec[1], VPUX_WADDR(1, 0), F16, 3, od, 0x123, 0);
+		mk_memref(&a.ga.indices, VPUX_WADDR(2, 0), VPUX_SHAVE_DT_I32, 1, &d2, 0x1, 0);
+		a.ga.axis = 1;
+		break;
+	}
+	case VPUX_SHAVE_KERNEL_PAD: {
+		u32 od[3] = { 2, 5, 4 };
+
+		mk_memref(&a.rec[0], VPUX_WADDR(0, 0), F16, 3, d, 0x123, 0);
+		mk_memref(&a.rec[1], VPUX_WADDR(1, 0), F16, 3, od, 0x123, 0);
+		a.pd.begin[1] = 1;
+		a.pd.end[1] = 1;
+		break;
+	}
 	}
 	return a;
 }
@@ -1030,7 +1261,9 @@ static void test_args(void)
 		b.rec[1].strides[1] = 16 * 5;
 		b.rec[1].strides[0] = 16 * 15;
 		snprintf(nm, sizeof(nm), "%s output dims", kname[id]);
-		expect(nm, id, &b, vpux_shave_args_size(id), ERR_ARGS);
+		/* RESIZE: any output dims */
+		expect(nm, id, &b, vpux_shave_args_size(id),
+		       id == VPUX_SHAVE_KERNEL_RESIZE ? 0 : ERR_ARGS);
 		b = a;
 		b.rec[1].addr = VPUX_WADDR(5, 60);
 		snprintf(nm, sizeof(nm), "%s output beyond its window", kname[id]);
@@ -1177,6 +1410,81 @@ static void test_args(void)
 	       a.rd.axes = 2 | 8);
 	EXPECT(VPUX_SHAVE_KERNEL_REDUCE, "reduce output dim not 1", ERR_ARGS,
 	       a.rd.axes = 1);
+
+	/* RESIZE */
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize mode 2", ERR_ARGS, a.rs.mode = 2);
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize coordinate mode 5", ERR_ARGS,
+	       a.rs.coord = VPUX_SHAVE_COORD_MODES);
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize nearest mode 4", ERR_ARGS,
+	       a.rs.nearest = VPUX_SHAVE_NEAREST_MODES);
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize reserved", ERR_ARGS, a.rs.reserved = 1);
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize scale 0", ERR_ARGS, a.rs.scales[1] = 0);
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize scale negative", ERR_ARGS,
+	       a.rs.scales[1] = fbits(-2.0f));
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize scale NaN", ERR_ARGS,
+	       a.rs.scales[2] = VPUX_F32_NAN);
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize scale Inf", ERR_ARGS,
+	       a.rs.scales[2] = VPUX_F32_INF);
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize scale beyond the rank", ERR_ARGS,
+	       a.rs.scales[3] = fbits(1.0f));
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize dynamic output", ERR_ARGS,
+	       { a.rec[1].is_static = 0; a.rec[1].dims_addr = VPUX_WADDR(3, 0); });
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize types differ", ERR_ARGS,
+	       { a.rec[0].data_type = F32; a.rec[0].strides[2] = 32;
+		 a.rec[0].strides[1] = 128; a.rec[0].strides[0] = 384; });
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize linear valid", 0,
+	       a.rs.mode = VPUX_SHAVE_RESIZE_LINEAR);
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize linear with a nearest mode", ERR_ARGS,
+	       { a.rs.mode = VPUX_SHAVE_RESIZE_LINEAR; a.rs.nearest = 1; });
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize linear scales an outer dim", ERR_ARGS,
+	       { a.rs.mode = VPUX_SHAVE_RESIZE_LINEAR; a.rs.scales[0] = fbits(2.0f); });
+	EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize linear changes an outer dim", ERR_ARGS,
+	       { a.rs.mode = VPUX_SHAVE_RESIZE_LINEAR; a.rec[1].dims[0] = 1; });
+	{
+		u32 d1 = 4;
+
+		EXPECT(VPUX_SHAVE_KERNEL_RESIZE, "resize linear of rank 1", ERR_ARGS,
+		       { a.rs.mode = VPUX_SHAVE_RESIZE_LINEAR;
+			 mk_memref(&a.rec[0], VPUX_WADDR(0, 0), F16, 1, &d1, 1, 0);
+			 mk_memref(&a.rec[1], VPUX_WADDR(1, 0), F16, 1, &d1, 1, 0);
+			 a.rs.scales[1] = a.rs.scales[2] = 0; });
+	}
+	/* GATHER */
+	EXPECT(VPUX_SHAVE_KERNEL_GATHER, "gather axis >= rank", ERR_ARGS, a.ga.axis = 3);
+	EXPECT(VPUX_SHAVE_KERNEL_GATHER, "gather reserved", ERR_ARGS, a.ga.reserved = 1);
+	EXPECT(VPUX_SHAVE_KERNEL_GATHER, "gather int8 indices", ERR_ARGS,
+	       { a.ga.indices.data_type = VPUX_SHAVE_DT_I8; a.ga.indices.strides[0] = 8; });
+	EXPECT(VPUX_SHAVE_KERNEL_GATHER, "gather types differ", ERR_ARGS,
+	       { a.rec[0].data_type = F32; a.rec[0].strides[2] = 32;
+		 a.rec[0].strides[1] = 128; a.rec[0].strides[0] = 384; });
+	EXPECT(VPUX_SHAVE_KERNEL_GATHER, "gather output dims", ERR_ARGS,
+	       { a.rec[1].dims[1] = 3; a.rec[1].strides[0] = 16 * 12; });
+	EXPECT(VPUX_SHAVE_KERNEL_GATHER, "gather index out of range", ERR_ARGS,
+	       { a.ga.indices.addr = VPUX_WADDR(2, 4); });	/* -1, then random */
+	{
+		u32 d5[5] = { 1, 1, 1, 1, 1 };
+
+		EXPECT(VPUX_SHAVE_KERNEL_GATHER, "gather output rank above 6", ERR_ARGS,
+		       mk_memref(&a.ga.indices, VPUX_WADDR(2, 0), VPUX_SHAVE_DT_I32, 5,
+				 d5, 0x12345, 0));
+	}
+	/* PAD */
+	EXPECT(VPUX_SHAVE_KERNEL_PAD, "pad mode 3", ERR_ARGS, a.pd.mode = 3);
+	EXPECT(VPUX_SHAVE_KERNEL_PAD, "pad reflect with a value", ERR_ARGS,
+	       { a.pd.mode = VPUX_SHAVE_PAD_REFLECT; a.pd.value = fbits(1.0f); });
+	EXPECT(VPUX_SHAVE_KERNEL_PAD, "pad reflect valid", 0,
+	       a.pd.mode = VPUX_SHAVE_PAD_REFLECT);
+	EXPECT(VPUX_SHAVE_KERNEL_PAD, "pad reflect by the dim", ERR_ARGS,
+	       { a.pd.mode = VPUX_SHAVE_PAD_REFLECT; a.pd.begin[1] = 3; a.pd.end[1] = 0;
+		 a.rec[1].dims[1] = 6; a.rec[1].strides[0] = 16 * 24; });
+	EXPECT(VPUX_SHAVE_KERNEL_PAD, "pad edge by more than the dim", 0,
+	       { a.pd.mode = VPUX_SHAVE_PAD_EDGE; a.pd.begin[1] = 3; a.pd.end[1] = 0;
+		 a.rec[1].dims[1] = 6; a.rec[1].strides[0] = 16 * 24; });
+	EXPECT(VPUX_SHAVE_KERNEL_PAD, "pad beyond the rank", ERR_ARGS, a.pd.end[3] = 1);
+	EXPECT(VPUX_SHAVE_KERNEL_PAD, "pad output dims", ERR_ARGS, a.pd.end[1] = 2);
+	EXPECT(VPUX_SHAVE_KERNEL_PAD, "pad types differ", ERR_ARGS,
+	       { a.rec[0].data_type = F32; a.rec[0].strides[2] = 32;
+		 a.rec[0].strides[1] = 128; a.rec[0].strides[0] = 384; });
 
 	{	/* dynamic dims: unary with a dynamic input and output */
 		u32 act[3] = { 1, 2, 3 }, got[3];
