@@ -155,15 +155,14 @@ s32 vpux_fx_tanh_q16(s32 x_q16)
 
 static u32 dt_size(u32 dt)
 {
-	switch (dt) {
-	case VPUX_SHAVE_DT_U8:
-	case VPUX_SHAVE_DT_I8:
-		return 1;
-	case VPUX_SHAVE_DT_I32:
-		return 4;
-	default:
-		return 0;
-	}
+	return vpux_shave_dt_bits(dt) / 8;
+}
+
+/* the integer types: CLAMP's and QUANTIZE's inputs */
+static bool dt_is_int(u32 dt)
+{
+	return dt == VPUX_SHAVE_DT_U8 || dt == VPUX_SHAVE_DT_I8 ||
+	       dt == VPUX_SHAVE_DT_I32;
 }
 
 static bool dt_is_q8(u32 dt)
@@ -182,8 +181,14 @@ static s32 dt_max(u32 dt)
 	return dt == VPUX_SHAVE_DT_I8 ? 127 : 255;
 }
 
-/* check one record and fill @t with its (maximum) shape */
-static int memref_check(const struct vpux_memref *m, struct vpux_tensor *t)
+/**
+ * vpux_memref_check() - check one buffer record
+ * @m: the record
+ * @t: filled with its (maximum) shape on success
+ *
+ * Return: 0 or VPUX_ERR(ARGS) (compute-ops.rst, "Checks and errors" 3).
+ */
+int vpux_memref_check(const struct vpux_memref *m, struct vpux_tensor *t)
 {
 	u32 i, seen = 0;
 	u64 bits;
@@ -242,9 +247,17 @@ static int mem_err(int ret)
 	return ret < 0 ? ret : VPUX_ERR(MMU);
 }
 
-/* first and last byte of the extent readable: the whole extent is */
-static int memref_probe(const struct vpux_shave_mem *mem,
-			const struct vpux_tensor *t)
+/**
+ * vpux_memref_probe() - read the first and the last byte of a buffer
+ * @mem: memory callbacks
+ * @t: checked record
+ *
+ * A window is contiguous: if both are readable, the whole extent is.
+ *
+ * Return: 0 or the callback's error (VPUX_ERR(MMU) for a positive one).
+ */
+int vpux_memref_probe(const struct vpux_shave_mem *mem,
+		      const struct vpux_tensor *t)
 {
 	u8 b;
 	int ret;
@@ -272,7 +285,8 @@ static int params_check(struct vpux_shave_job *job)
 
 	switch (job->kernel_id) {
 	case VPUX_SHAVE_KERNEL_CLAMP:
-		if (idt != odt || job->a.clamp.min > job->a.clamp.max)
+		if (idt != odt || !dt_is_int(idt) ||
+		    job->a.clamp.min > job->a.clamp.max)
 			return VPUX_ERR(ARGS);
 		break;
 	case VPUX_SHAVE_KERNEL_SIGMOID:
@@ -311,7 +325,8 @@ static int params_check(struct vpux_shave_job *job)
 		}
 		return 0;
 	case VPUX_SHAVE_KERNEL_QUANTIZE:
-		if (!dt_is_q8(odt) || !zp_ok(job->a.quantize.in_zp, idt) ||
+		if (!dt_is_q8(odt) || !dt_is_int(idt) ||
+		    !zp_ok(job->a.quantize.in_zp, idt) ||
 		    !zp_ok(job->a.quantize.out_zp, odt) ||
 		    !scale_ok(&job->a.quantize.scale))
 			return VPUX_ERR(ARGS);
@@ -324,9 +339,17 @@ static int params_check(struct vpux_shave_job *job)
 	return 0;
 }
 
-/* read the actual dims of a dynamic input, each 1..max */
-static int dims_read(const struct vpux_shave_mem *mem,
-		     const struct vpux_memref *m, struct vpux_tensor *t)
+/**
+ * vpux_memref_dims_read() - read the actual dims of a dynamic input
+ * @mem: memory callbacks
+ * @m: checked record (nothing is read for a static one)
+ * @t: its tensor, dims replaced by the actual ones, each 1..bound
+ *
+ * Return: 0, VPUX_ERR(ARGS) for a dim out of bounds, or the callback's
+ * error.
+ */
+int vpux_memref_dims_read(const struct vpux_shave_mem *mem,
+			  const struct vpux_memref *m, struct vpux_tensor *t)
 {
 	u8 raw[VPUX_MEMREF_MAX_RANK * 4];
 	u32 i;
@@ -382,17 +405,17 @@ int vpux_shave_prepare(u32 kernel_id, const void *args, u32 args_size,
 	/* every parameter struct starts with the in and out records */
 	min = &job->a.clamp.in;
 	mout = &job->a.clamp.out;
-	ret = memref_check(min, &job->in);
+	ret = vpux_memref_check(min, &job->in);
 	if (!ret)
-		ret = memref_check(mout, &job->out);
+		ret = vpux_memref_check(mout, &job->out);
 	if (!ret)
 		ret = params_check(job);
 	if (!ret)
-		ret = memref_probe(mem, &job->in);
+		ret = vpux_memref_probe(mem, &job->in);
 	if (!ret)
-		ret = memref_probe(mem, &job->out);
+		ret = vpux_memref_probe(mem, &job->out);
 	if (!ret)
-		ret = dims_read(mem, min, &job->in);
+		ret = vpux_memref_dims_read(mem, min, &job->in);
 	if (ret)
 		return ret;
 	job->elems = 1;

@@ -133,7 +133,11 @@ static int ref_softmax(const struct vpux_shave_job *job,
  * @args_size: size of @args
  * @mem: memory callbacks
  *
- * Return: as vpux_shave_run(), never VPUX_ERR(NOMEM) (no scratch).
+ * The FP16/FP32 kernels (ids from VPUX_SHAVE_KERNEL_FIRST_F) run in
+ * shave_ref_f.c.
+ *
+ * Return: as vpux_shave_run(); VPUX_ERR(NOMEM) only for an FP16/FP32
+ * kernel whose job record @mem->alloc cannot provide.
  */
 int vpux_ref_shave_run(u32 kernel_id, const void *args, u32 args_size,
 		       const struct vpux_shave_mem *mem)
@@ -141,6 +145,8 @@ int vpux_ref_shave_run(u32 kernel_id, const void *args, u32 args_size,
 	struct vpux_shave_job job;
 	int ret;
 
+	if (kernel_id >= VPUX_SHAVE_KERNEL_FIRST_F)
+		return vpux_ref_shave_f_run(kernel_id, args, args_size, mem);
 	ret = vpux_shave_prepare(kernel_id, args, args_size, mem, &job);
 	if (ret)
 		return ret;

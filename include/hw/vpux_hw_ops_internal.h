@@ -13,6 +13,7 @@
 #include "vpux_hw_ops.h"
 #include "vpux_shave_abi.h"
 #include "vpux_float.h"
+#include "vpux_fmath.h"
 
 #define VPUX_S32_MAX	((s32)0x7fffffff)
 #define VPUX_S32_MIN	(-VPUX_S32_MAX - 1)
@@ -242,13 +243,18 @@ u64 vpux_shave_softmax_recip(u64 sum);
 s32 vpux_shave_softmax_out(const struct vpux_shave_job *job, u32 e,
 			   u64 recip);
 
-/* raw element <-> s32 (I32 little endian) */
+/*
+ * raw element <-> s32, little endian: I32 and F32 (its bit pattern) four
+ * bytes, F16 (its bit pattern, zero-extended) two
+ */
 static inline s32 vpux_elem_load(const u8 *p, u32 dt)
 {
 	if (dt == VPUX_SHAVE_DT_U8)
 		return p[0];
 	if (dt == VPUX_SHAVE_DT_I8)
 		return (s8)p[0];
+	if (dt == VPUX_SHAVE_DT_F16)
+		return (s32)((u32)p[0] | (u32)p[1] << 8);
 	return (s32)((u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 |
 		     (u32)p[3] << 24);
 }
@@ -256,11 +262,101 @@ static inline s32 vpux_elem_load(const u8 *p, u32 dt)
 static inline void vpux_elem_store(u8 *p, u32 dt, s32 v)
 {
 	p[0] = (u8)v;
-	if (dt == VPUX_SHAVE_DT_I32) {
+	if (dt == VPUX_SHAVE_DT_F16)
+		p[1] = (u8)((u32)v >> 8);
+	if (dt == VPUX_SHAVE_DT_I32 || dt == VPUX_SHAVE_DT_F32) {
 		p[1] = (u8)((u32)v >> 8);
 		p[2] = (u8)((u32)v >> 16);
 		p[3] = (u8)((u32)v >> 24);
 	}
+}
+
+/* one buffer record: check, probe, read dynamic dims (shave_common.c) */
+int vpux_memref_check(const struct vpux_memref *m, struct vpux_tensor *t);
+int vpux_memref_probe(const struct vpux_shave_mem *mem,
+		      const struct vpux_tensor *t);
+int vpux_memref_dims_read(const struct vpux_shave_mem *mem,
+			  const struct vpux_memref *m, struct vpux_tensor *t);
+
+/* ---- FP16/FP32 SHAVE kernels (shave_fcommon.c) ---- */
+
+#define VPUX_SHAVE_F_RECS	4u	/* most records of a kernel */
+
+/* a validated FP16/FP32 kernel invocation */
+struct vpux_shave_fjob {
+	u32 kernel_id;
+	u32 nrec;			/* records in the struct: in, out, ... */
+	union {
+		struct vpux_memref rec[VPUX_SHAVE_F_RECS];
+		struct vpux_shave_convert_args convert;
+		struct vpux_shave_unary_args unary;
+		struct vpux_shave_binary_args binary;
+		struct vpux_shave_fsoftmax_args softmax;
+		struct vpux_shave_layernorm_args ln;
+		struct vpux_shave_reduce_args reduce;
+		struct vpux_shave_resize_args resize;
+		struct vpux_shave_gather_args gather;
+		struct vpux_shave_pad_args pad;
+	} a;
+	/*
+	 * [0] in, [1] out, [2] in2 / scale / indices, [3] bias (absent:
+	 * rank 0)
+	 */
+	struct vpux_tensor t[VPUX_SHAVE_F_RECS];
+	/* BINARY: byte step of in, in2 along each out dim (0: broadcast) */
+	u64 bstride[2][VPUX_MEMREF_MAX_RANK];
+	u64 elems;			/* output elements */
+};
+
+/*
+ * Check @args for an FP16/FP32 kernel, probe every buffer, resolve dynamic
+ * dims (writing dynamic output dims). 0 or VPUX_ERR(KERNEL/ARGS/MMU).
+ */
+int vpux_shave_f_prepare(u32 kernel_id, const void *args, u32 args_size,
+			 const struct vpux_shave_mem *mem,
+			 struct vpux_shave_fjob *job);
+/* the reference of an FP16/FP32 kernel (shave_ref_f.c) */
+int vpux_ref_shave_f_run(u32 kernel_id, const void *args, u32 args_size,
+			 const struct vpux_shave_mem *mem);
+/* element @p of type @dt (F16/F32, or integer: its value) as FP32 */
+u32 vpux_shave_f_load(const u8 *p, u32 dt);
+/* FP32 @v stored as type @dt (F16/F32 only): rounded, NaN canonical */
+void vpux_shave_f_store(u8 *p, u32 dt, u32 v);
+/* CONVERT of one element: @src of the input type to @dst */
+void vpux_shave_convert(const struct vpux_shave_fjob *job, const u8 *src,
+			u8 *dst);
+/* UNARY value of FP32 @x */
+u32 vpux_shave_unary(const struct vpux_shave_fjob *job, u32 x);
+/* BINARY value of FP32 @a, @b for VPUX_SHAVE_BIN_* @func */
+u32 vpux_shave_binary(u32 func, u32 a, u32 b);
+/* RESIZE: FP32 input coordinate of output index @o along dim @dim */
+u32 vpux_shave_resize_coord(const struct vpux_shave_fjob *job, u32 dim,
+			    u32 o);
+/* RESIZE nearest: input index of output index @o along dim @dim */
+u32 vpux_shave_resize_nearest(const struct vpux_shave_fjob *job, u32 dim,
+			      u32 o);
+/* RESIZE linear: the two input indices and weights (FP32) of @o */
+void vpux_shave_resize_linear(const struct vpux_shave_fjob *job, u32 dim,
+			      u32 o, u32 *i0, u32 *i1, u32 *w0, u32 *w1);
+/* RESIZE linear: the value of the four neighbours and weights */
+u32 vpux_shave_bilinear(u32 v00, u32 v01, u32 v10, u32 v11, u32 wy0,
+			u32 wy1, u32 wx0, u32 wx1);
+/* PAD: input index of output index @o along @dim, -1 for the constant */
+s32 vpux_shave_pad_src(const struct vpux_shave_fjob *job, u32 dim, u32 o);
+/* GATHER: index value @v normalised into [0, @d), false if outside */
+static inline bool vpux_shave_gather_index(s32 v, u32 d, u32 *idx)
+{
+	s64 x = v < 0 ? (s64)v + d : v;
+
+	if (x < 0 || x >= d)
+		return false;
+	*idx = (u32)x;
+	return true;
+}
+/* FP32 of a count (exact up to 2^24, rounded above) */
+static inline u32 vpux_f32_from_u32(u32 n)
+{
+	return vpux_f32_norm_pack(0, 157, n);
 }
 
 /* fixed-point functions, Q16.16 in and out (exp: Q30 out) */

@@ -73,3 +73,72 @@ u64 vpux_shave_job_cycles(const struct vpux_shave_job *job)
 	}
 	return VPUX_SHAVE_CYCLES_LAUNCH + c;
 }
+
+/**
+ * vpux_shave_fjob_cycles() - estimated SHAVE cycles of an FP16/FP32 job
+ * @job: prepared job
+ *
+ * VPUX_SHAVE_CYCLES_LAUNCH plus, for n output elements (N input elements
+ * for the reductions): CONVERT ceil(n/8); UNARY ceil(n/8), or ceil(n/2)
+ * for the functions built on exp/log/erf/pow (VPUX_SHAVE_UN_EXP ..
+ * GELU_TANH, SILU); BINARY ceil(n/8), POW ceil(n/2); SOFTMAX_F and
+ * LOG_SOFTMAX_F ceil(3n/2) (an exp per element twice) plus
+ * VPUX_SHAVE_CYCLES_LINE per line; LAYERNORM ceil(3n/8) plus
+ * VPUX_SHAVE_CYCLES_LINE per group; REDUCE ceil(N/8); RESIZE nearest,
+ * GATHER, PAD ceil(n/4) (gathers); RESIZE linear ceil(n/2).
+ *
+ * Return: cycles.
+ */
+u64 vpux_shave_fjob_cycles(const struct vpux_shave_fjob *job)
+{
+	u64 n = job->elems, c, lines;
+	u32 f;
+
+	switch (job->kernel_id) {
+	case VPUX_SHAVE_KERNEL_UNARY:
+		f = job->a.unary.func;
+		c = f <= VPUX_SHAVE_UN_GELU_TANH || f == VPUX_SHAVE_UN_SILU ?
+		    (n + 1) >> 1 : (n + 7) >> 3;
+		break;
+	case VPUX_SHAVE_KERNEL_BINARY:
+		c = job->a.binary.func == VPUX_SHAVE_BIN_POW ? (n + 1) >> 1 :
+		    (n + 7) >> 3;
+		break;
+	case VPUX_SHAVE_KERNEL_SOFTMAX_F:
+	case VPUX_SHAVE_KERNEL_LOG_SOFTMAX_F:
+		lines = vpux_fx_div_u64(n, job->t[0].dims[job->a.softmax.axis]);
+		c = ((3 * n + 1) >> 1) + lines * VPUX_SHAVE_CYCLES_LINE;
+		break;
+	case VPUX_SHAVE_KERNEL_LAYERNORM: {
+		u64 g = 1;
+		u32 i;
+
+		for (i = job->a.ln.axis; i < job->t[0].rank; i++)
+			g *= job->t[0].dims[i];
+		lines = vpux_fx_div_u64(n, g);
+		c = ((3 * n + 7) >> 3) + lines * VPUX_SHAVE_CYCLES_LINE;
+		break;
+	}
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		c = job->a.resize.mode == VPUX_SHAVE_RESIZE_LINEAR ?
+		    (n + 1) >> 1 : (n + 3) >> 2;
+		break;
+	case VPUX_SHAVE_KERNEL_GATHER:
+	case VPUX_SHAVE_KERNEL_PAD:
+		c = (n + 3) >> 2;
+		break;
+	case VPUX_SHAVE_KERNEL_REDUCE: {
+		u64 in = 1;
+		u32 i;
+
+		for (i = 0; i < job->t[0].rank; i++)
+			in *= job->t[0].dims[i];
+		c = (in + 7) >> 3;
+		break;
+	}
+	default:
+		c = (n + 7) >> 3;
+		break;
+	}
+	return VPUX_SHAVE_CYCLES_LAUNCH + c;
+}

@@ -358,6 +358,8 @@ int vpux_shave_run(u32 kernel_id, const void *args, u32 args_size,
 	struct vpux_shave_job *job;
 	int ret;
 
+	if (kernel_id >= VPUX_SHAVE_KERNEL_FIRST_F)
+		return vpux_shave_f_run(kernel_id, args, args_size, mem, cycles);
 	job = mem->alloc(mem->ctx, sizeof(*job));
 	if (!job)
 		return VPUX_ERR(NOMEM);

@@ -50,5 +50,10 @@ int vpux_dpu_f16_run(const struct vpux_hw_dpu_desc *d,
 
 /* estimated cycles of a prepared job */
 u64 vpux_shave_job_cycles(const struct vpux_shave_job *job);
+u64 vpux_shave_fjob_cycles(const struct vpux_shave_fjob *job);
+
+/* FP16/FP32 kernels (shave_f.c): as vpux_shave_run() */
+int vpux_shave_f_run(u32 kernel_id, const void *args, u32 args_size,
+		     const struct vpux_shave_mem *mem, u64 *cycles);
 
 #endif /* VPUX_OPS_INTERNAL_H */

@@ -9,6 +9,7 @@
 #include "sim_test.h"
 #include "vpux_ops.h"
 #include "vpux_regs.h"
+#include "vpux_shave_abi.h"
 
 static struct t_dev t;
 static struct t_buf buf;
@@ -144,8 +145,11 @@ static void plausible_shave(uint32_t *w)
 	int i;
 
 	memset(&d, 0, sizeof(d));
-	d.kernel_id = t_rand() % 8;
-	d.args_size = t_rand() % 2 ? 216 + 8 * (t_rand() % 3) : t_rand() % 300;
+	/* every kernel id and one beyond; mostly its exact args size */
+	d.kernel_id = t_rand() % (VPUX_SHAVE_KERNELS + 1);
+	d.args_size = t_rand() % 2 ?
+		      vpux_shave_args_size(t_rand() % VPUX_SHAVE_KERNELS) :
+		      t_rand() % 480;
 	d.args = addr(d.args_size);
 	for (i = 0; i < (int)VPUX_SHAVE_WINDOWS; i++) {
 		d.window_size[i] = t_rand() % 4096;
