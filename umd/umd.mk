@@ -284,7 +284,7 @@ $(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
 		-DVASM_WEIGHTS_MAX='(64ull << 20)' \
 		-I$(SRCTOP)/tools/vpux-asm -o $@ $< $(VASM_SRCS) \
 		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
-		$(REF_SRCS) -lelf -lz
+		$(REF_SRCS) -lelf -lz -lm
 
 .PHONY: fuzz-asm fuzz-asm-smoke
 fuzz-asm: $(UMD_FUZZ_ASM)
