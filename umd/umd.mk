@@ -226,11 +226,17 @@ $(UMD_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_loader.c $(UMD_SRCS) $(UMD_HDRS) \
 		$(REF_SRCS) -lelf -lz
 
 # seeds beyond the examples: a plan loadable (dynamic shapes), written by
-# the test that builds it in C
-UMD_FUZZ_SEEDS := $(B)/umd/fuzz/seeds/mlp_tokens.vpux
+# the test that builds it in C; eight of the random FP16 networks (every
+# FP16 op kind, flag, activation and broadcast between them)
+UMD_FUZZ_SEEDS := $(B)/umd/fuzz/seeds/mlp_tokens.vpux $(B)/umd/fuzz/fp16seeds.stamp
 $(B)/umd/fuzz/seeds/mlp_tokens.vpux: $(B)/umd/tests/test_plan
 	@mkdir -p $(dir $@)
 	VPUX_PLAN_SEED=$@ $<
+
+$(B)/umd/fuzz/fp16seeds.stamp: $(FP16_RANDOM_STAMP)
+	@mkdir -p $(B)/umd/fuzz/seeds
+	cp $(FP16_RANDOM_DIR)/fp16rand_00[0-7].vpux $(B)/umd/fuzz/seeds/
+	@touch $@
 
 .PHONY: fuzz-loader umd-fuzz-smoke
 fuzz-loader: $(UMD_FUZZ) $(EXAMPLE_BLOBS) $(UMD_FUZZ_SEEDS)
