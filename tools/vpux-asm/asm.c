@@ -1109,6 +1109,9 @@ static int stmt_dpu(struct st *s, struct tok *t, int n)
 		return fail(s, fp_col,
 			    "%s= is a field of FP16 ops (flag fp16, or f16 in=), this one is integer",
 			    fp_key);
+	if (!fp16 && op == VPUX_DPU_OP_SUB)
+		return fail(s, t[1].col,
+			    "sub is an FP16 op (give f16 in=, or the flag fp16)");
 	if (!fp16 && (o->flags & ~VPUX_DPU_F_INT_ALL))
 		return fail(s, t[1].col,
 			    "flags 0x%x: FP16 flags on an integer op (add fp16, or give f16 in=)",
