@@ -25,7 +25,8 @@ static void dims_str(const struct qt *t, char *buf, size_t len)
 
 static const char *type_str(int32_t dt)
 {
-	return dt == VPUX_DT_U8 ? "u8" : dt == VPUX_DT_I8 ? "i8" : "i32";
+	return dt == VPUX_DT_U8 ? "u8" : dt == VPUX_DT_I8 ? "i8" :
+	       dt == VPUX_DT_F16 ? "f16" : dt == VPUX_DT_F32 ? "f32" : "i32";
 }
 
 static void quant_str(const struct qt *t, char *buf, size_t len)

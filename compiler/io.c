@@ -25,9 +25,16 @@
 #include "io_section.h"
 #include "lf.h"
 #include "vpux_compiler.h"
+#include "vpux_float.h"
 
 #define SEC VPUXC_IO_SECTION
 #define QSEC VPUXC_IOQ_SECTION
+/*
+ * ONNX's FLOAT16 (TensorProto.DataType 10) as the device type of an f16
+ * tensor: no ONNX input or output has it here (vpuxc_dtype_size() does
+ * not know it), a float one is converted to and from it.
+ */
+#define IO_FLOAT16 10
 
 /* "1x3x4x4" (or "scalar") into @buf */
 static const char *fmt_dims(char *buf, size_t cap, uint32_t rank,
@@ -61,8 +68,30 @@ static int32_t dev_dtype(uint32_t dt)
 		return VPUXC_INT8;
 	case VPUX_DT_I32:
 		return VPUXC_INT32;
+	case VPUX_DT_F16:
+		return IO_FLOAT16;
+	case VPUX_DT_F32:
+		return VPUXC_FLOAT;
 	}
 	return 0;
+}
+
+/* a float device tensor (loadable 1.3): no quantisation */
+static int dev_float(int32_t dev)
+{
+	return dev == VPUXC_FLOAT || dev == IO_FLOAT16;
+}
+
+/* bytes of a device element */
+static size_t dev_esize(int32_t dev)
+{
+	return dev == IO_FLOAT16 ? 2 : vpuxc_dtype_size(dev);
+}
+
+static const char *dev_name(int32_t dev)
+{
+	return dev == IO_FLOAT16 ? "f16" : dev == VPUXC_FLOAT ? "f32" :
+	       vpuxc_dtype_name(dev);
 }
 
 /*
@@ -123,7 +152,7 @@ static int at_max(const struct lf_image *img, const struct vpux_lf_tensor *t,
 
 /*
  * The entry of input/output @index from its tensor record: name, device
- * type (also the ONNX type: no conversion), dims. The ONNX dims are the logical dims when
+ * type (also the ONNX type: no conversion; float for f16 and f32), dims. The ONNX dims are the logical dims when
  * the tensor is dense in logical order; else, when it is dense in its
  * memory order, the dims in memory order (the bytes as they lie).
  */
@@ -147,7 +176,9 @@ static int from_tensor(const struct lf_image *img, uint32_t kind,
 	memcpy(io->name, t->name, VPUX_LF_NAME_LEN);
 	io->name[VPUX_LF_NAME_LEN - 1] = 0;
 	io->dev_dtype = dev_dtype(t->data_type);
-	io->onnx_dtype = io->dev_dtype;
+	/* a float device tensor is float on the host (converted to f16) */
+	io->onnx_dtype = dev_float(io->dev_dtype) ? VPUXC_FLOAT :
+			 io->dev_dtype;
 	io->rank = t->rank;
 	io->axis = -1;
 	for (i = 0; i < t->rank; i++) {
@@ -270,7 +301,10 @@ static int sec_read(const unsigned char *p, struct sec *s, size_t rec_size)
 	return 0;
 }
 
-/* the quantization of float record @r into @e (.vpux.ioq records @q) */
+/*
+ * the quantization of float record @r into @e (.vpux.ioq records @q); a
+ * float device tensor has none: axis -1, qcount 0
+ */
 static int apply_q(unsigned int r, const struct vpuxc_io_rec *rec,
 		   const struct sec *q, struct vpuxc_io *e)
 {
@@ -285,6 +319,20 @@ static int apply_q(unsigned int r, const struct vpuxc_io_rec *rec,
 					SEC, r, rec->qcount,
 					vpuxc_dtype_name(rec->onnx_dtype),
 					rec->dir ? "output" : "input");
+		return 0;
+	}
+	if (dev_float(e->dev_dtype)) {
+		if (rec->axis != -1)
+			return vpux_err(VPUX_E_FORMAT,
+					"%s: record %u: field axis: %d, the %s device tensor of %s '%s' is not quantized (-1)",
+					SEC, r, rec->axis, dev_name(e->dev_dtype),
+					rec->dir ? "output" : "input", e->name);
+		if (rec->qcount)
+			return vpux_err(VPUX_E_FORMAT,
+					"%s: record %u: field qcount: %u, the %s device tensor of %s '%s' is not quantized (0)",
+					SEC, r, rec->qcount,
+					dev_name(e->dev_dtype),
+					rec->dir ? "output" : "input", e->name);
 		return 0;
 	}
 	if (rec->axis < -1 || rec->axis >= (int32_t)rec->rank)
@@ -432,7 +480,7 @@ static int apply_rec(const struct lf_image *img, unsigned int r,
 		return vpux_err(VPUX_E_FORMAT,
 				"%s: record %u: field onnx_dtype: %s cannot map to the %s device tensor '%s'",
 				SEC, r, vpuxc_dtype_name(rec->onnx_dtype),
-				vpuxc_dtype_name(e->dev_dtype), e->name);
+				dev_name(e->dev_dtype), e->name);
 	memcpy(e->name, rec->name, sizeof(e->name));
 	e->onnx_dtype = rec->onnx_dtype;
 	e->rank = rec->rank;
@@ -608,19 +656,24 @@ static int conv_check(const char *dir, const struct vpuxc_io *io,
 		      size_t *count)
 {
 	size_t esize = vpuxc_dtype_size(io->onnx_dtype);
-	size_t dsize = vpuxc_dtype_size(io->dev_dtype);
+	size_t dsize = dev_esize(io->dev_dtype);
 	char a[160], b[160];
 	uint32_t i;
 	size_t n;
 
 	if (!esize || !dsize || io->rank > VPUXC_MAX_RANK ||
 	    !onnx_feeds(io->onnx_dtype, io->dev_dtype) ||
-	    io->dev_dtype == VPUXC_FLOAT || io->dev_dtype == VPUXC_INT64)
+	    io->dev_dtype == VPUXC_INT64)
 		return vpux_err(VPUX_E_INVAL,
 				"%s '%s': %s on the host, %s on the device: no conversion",
 				dir, io->name, vpuxc_dtype_name(io->onnx_dtype),
-				vpuxc_dtype_name(io->dev_dtype));
-	if (io->onnx_dtype == VPUXC_FLOAT) {
+				dev_name(io->dev_dtype));
+	if (dev_float(io->dev_dtype) && (io->qcount || io->axis != -1))
+		return vpux_err(VPUX_E_INVAL,
+				"%s '%s': a quantization (axis %d, %u scales) for the %s device tensor",
+				dir, io->name, io->axis, io->qcount,
+				dev_name(io->dev_dtype));
+	if (io->onnx_dtype == VPUXC_FLOAT && !dev_float(io->dev_dtype)) {
 		if (io->axis < -1 || io->axis >= (int32_t)io->rank ||
 		    !io->qcount || !io->scales || !io->zero_points ||
 		    io->qcount != (io->axis < 0 ? 1 : io->dims[io->axis]))
@@ -642,7 +695,7 @@ static int conv_check(const char *dir, const struct vpuxc_io *io,
 				"%s '%s': device buffer of %zu bytes, %s %s needs %zu",
 				dir, io->name, dev_size,
 				fmt_dims(a, sizeof(a), io->rank, io->dims),
-				vpuxc_dtype_name(io->dev_dtype), n * dsize);
+				dev_name(io->dev_dtype), n * dsize);
 	if (onnx) {
 		if (onnx->dtype != io->onnx_dtype)
 			return vpux_err(VPUX_E_INVAL,
@@ -728,8 +781,21 @@ int vpuxc_io_to_device(const struct vpuxc_io *io,
 	ret = conv_check("input", io, onnx, size, &n);
 	if (ret)
 		return ret;
-	dsize = vpuxc_dtype_size(io->dev_dtype);
-	if (io->onnx_dtype == VPUXC_FLOAT) {
+	dsize = dev_esize(io->dev_dtype);
+	if (io->dev_dtype == IO_FLOAT16) {
+		/* float to FP16, rounded to nearest even; NaN a quiet NaN */
+		for (i = 0; i < n; i++) {
+			uint32_t x;
+			uint16_t h;
+
+			memcpy(&x, (const char *)onnx->data + 4 * i, 4);
+			h = vpux_f32_to_f16(x);
+			memcpy((char *)dev + 2 * i, &h, 2);
+		}
+	} else if (dev_float(io->dev_dtype)) {
+		if (n)
+			memcpy(dev, onnx->data, n * 4);
+	} else if (io->onnx_dtype == VPUXC_FLOAT) {
 		size_t inner = q_inner(io);
 		double lo, hi;
 
@@ -798,6 +864,22 @@ int vpuxc_io_from_device(const struct vpuxc_io *io, const void *dev,
 	onnx->rank = io->rank;
 	memcpy(onnx->dims, io->dims, sizeof(onnx->dims));
 	inner = q_inner(io);
+	if (dev_float(io->dev_dtype)) {
+		/* FP16 to float exactly, FP32 as it is */
+		for (i = 0; i < n; i++) {
+			uint32_t x;
+			uint16_t h;
+
+			if (io->dev_dtype == IO_FLOAT16) {
+				memcpy(&h, (const char *)dev + 2 * i, 2);
+				x = vpux_f16_to_f32(h);
+			} else {
+				memcpy(&x, (const char *)dev + 4 * i, 4);
+			}
+			memcpy((char *)onnx->data + 4 * i, &x, 4);
+		}
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
 		int64_t q = dev_get(io->dev_dtype, dev, i);
 

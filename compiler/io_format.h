@@ -25,7 +25,9 @@ enum { VPUXC_IO_INPUT = 0, VPUXC_IO_OUTPUT = 1 };
  * @onnx_dtype: ONNX element type the graph declares (enum vpuxc_dtype)
  * @rank: 0..8
  * @dims: ONNX dims, outermost first; 0 above @rank
- * @axis: quantization axis of a float input/output (-1: per tensor)
+ * @axis: quantization axis of a float input/output (-1: per tensor;
+ *        -1 too, and @qcount 0, for a float (f16/f32) device tensor:
+ *        no quantization)
  * @qcount: quantization records of this input/output in ".vpux.ioq":
  *          0 for an integer input/output (no host conversion), 1 per
  *          tensor, dims[axis] per axis

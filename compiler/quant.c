@@ -57,7 +57,9 @@ int32_t vc_dt_max(int32_t dt)
 
 unsigned int vc_dt_bytes(int32_t dt)
 {
-	return dt == VPUX_DT_I32 ? 4 : 1;
+	/* the float types: known, not lowered to yet (vc_dt_of_onnx()) */
+	return dt == VPUX_DT_I32 || dt == VPUX_DT_F32 ? 4 :
+	       dt == VPUX_DT_F16 ? 2 : 1;
 }
 
 int32_t vc_dt_of_onnx(int32_t t)

@@ -91,6 +91,10 @@ int lf_write_file(const struct lf_image *img, const char *path);
 
 /* Element size in bits of VPUX_DT_* (= VPUX_SHAVE_DT_*), 0 if unknown. */
 unsigned int lf_dt_bits(uint32_t dt);
+/* "u8", "i8", "i32", "f16", "f32", or "?" */
+const char *lf_dt_name(uint32_t dt);
+/* VPUX_DT_F16 or VPUX_DT_F32: no quantisation */
+int lf_dt_float(uint32_t dt);
 /* Size in bytes of kernel @id's argument struct, 0 if unknown. */
 uint32_t lf_kernel_args_size(uint32_t id);
 /* Bytes a tensor description spans (0 on overflow). */

@@ -12,8 +12,11 @@
 
 #define VPUX_LF_MAGIC			0x5850564eu	/* "NVPX" */
 #define VPUX_LF_VERSION_MAJOR		1u
-/* 1.1: CMX tensors; 1.2: symbols with hash and width, dynamic dims, plans */
-#define VPUX_LF_VERSION_MINOR		2u
+/*
+ * 1.1: CMX tensors; 1.2: symbols with hash and width, dynamic dims, plans;
+ * 1.3: FP16/FP32 tensors (VPUX_DT_F16/F32), FP16 DPU ops
+ */
+#define VPUX_LF_VERSION_MINOR		3u
 #define VPUX_LF_SEC_MAGIC		0x53585056u	/* "VPXS" */
 
 /* vpux_lf_sechdr.flags */
@@ -82,11 +85,12 @@ struct vpux_lf_tensor {
 	uint32_t flags;		/* VPUX_LF_T_* */
 	uint64_t offset;	/* bytes into the region */
 	uint64_t size;		/* bytes from @offset */
-	uint32_t data_type;	/* VPUX_DT_* */
+	uint32_t data_type;	/* VPUX_DT_* (F16, F32: 1.3) */
 	uint32_t rank;		/* 1..VPUX_LF_MAX_RANK */
 	uint64_t dims_order;	/* packed, a permutation of rank dims */
 	uint32_t dims[VPUX_LF_MAX_RANK];	/* logical, >= 1; 0 above rank */
 	uint64_t strides[VPUX_LF_MAX_RANK];	/* logical, in bits; 0 above rank */
+	/* quantisation of u8/i8/i32; all three 0 for F16/F32 (no quantisation) */
 	int32_t zero_point;
 	int32_t scale_mult;
 	int32_t scale_shift;
@@ -139,6 +143,23 @@ struct vpux_lf_dma {
 	uint32_t reserved;
 };
 
+/*
+ * The output stage of an FP16 DPU op (1.3, flag VPUX_DPU_F_FP16): the 11
+ * words from in_zp to in2_scale_shift hold this instead, word for word
+ * struct vpux_hw_dpu_fparams (include/hw/vpux_regs.h; lf_util.c asserts
+ * the layout). FP32 values are IEEE binary32 bit patterns.
+ */
+struct vpux_lf_dpu_fparams {
+	uint32_t act;		/* VPUX_DPU_ACT_* */
+	uint32_t zero0[2];	/* 0 */
+	uint32_t clamp_lo;	/* FP32, VPUX_DPU_ACT_CLAMP, else 0 */
+	uint32_t clamp_hi;
+	uint32_t scale;		/* FP32, VPUX_DPU_F_SCALE, else 0 */
+	uint32_t shift;
+	uint32_t slope;		/* FP32, VPUX_DPU_ACT_LEAKY, else 0 */
+	uint32_t zero1[3];	/* 0 */
+};
+
 /* .vpux.ops.dpu: one DPU workload; fields as struct vpux_hw_dpu_desc */
 struct vpux_lf_dpu {
 	struct vpux_lf_deps deps;
@@ -149,10 +170,15 @@ struct vpux_lf_dpu {
 	uint16_t kernel_h, kernel_w, stride_h, stride_w;
 	uint16_t pad_top, pad_left, pad_bottom, pad_right;
 	uint16_t dilation_h, dilation_w, groups, reserved0;
-	int32_t in_zp, in2_zp, out_zp, act_min, act_max;
-	int32_t requant_mult, requant_shift;
-	int32_t in_scale_mult, in_scale_shift;
-	int32_t in2_scale_mult, in2_scale_shift;
+	union {
+		struct {			/* integer ops */
+			int32_t in_zp, in2_zp, out_zp, act_min, act_max;
+			int32_t requant_mult, requant_shift;
+			int32_t in_scale_mult, in_scale_shift;
+			int32_t in2_scale_mult, in2_scale_shift;
+		};
+		struct vpux_lf_dpu_fparams f;	/* FP16 ops */
+	};
 	uint32_t reserved[2];
 };
 
@@ -264,6 +290,7 @@ _Static_assert(sizeof(struct vpux_lf_header) == 96, "header");
 _Static_assert(sizeof(struct vpux_lf_tensor) == 160, "tensor");
 _Static_assert(sizeof(struct vpux_lf_deps) == 36, "deps");
 _Static_assert(sizeof(struct vpux_lf_dma) == 116, "dma");
+_Static_assert(sizeof(struct vpux_lf_dpu_fparams) == 44, "dpu fparams");
 _Static_assert(sizeof(struct vpux_lf_dpu) == 212, "dpu");
 _Static_assert(sizeof(struct vpux_lf_shave) == 180, "shave");
 _Static_assert(sizeof(struct vpux_lf_symbol) == 64, "symbol");

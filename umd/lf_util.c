@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stddef.h>
+
 #include "err.h"
 #include "lf.h"
 #include "lf_hw.h"
@@ -15,8 +17,26 @@
  */
 _Static_assert(VPUX_DT_U8 == VPUX_SHAVE_DT_U8 &&
 	       VPUX_DT_I8 == VPUX_SHAVE_DT_I8 &&
-	       VPUX_DT_I32 == VPUX_SHAVE_DT_I32,
+	       VPUX_DT_I32 == VPUX_SHAVE_DT_I32 &&
+	       VPUX_DT_F16 == VPUX_SHAVE_DT_F16 &&
+	       VPUX_DT_F32 == VPUX_SHAVE_DT_F32,
 	       "libvpux data types are the SHAVE ABI's");
+
+/*
+ * An FP16 op's output stage travels in the integer fields' words
+ * (lf_dpu_to_hw() copies them one for one): the loadable's view of those
+ * words must be the hardware's.
+ */
+#define LF_FP_AT(m) (offsetof(struct vpux_lf_dpu, f.m) - \
+		     offsetof(struct vpux_lf_dpu, in_zp) == \
+		     offsetof(struct vpux_hw_dpu_desc, f.m) - \
+		     offsetof(struct vpux_hw_dpu_desc, in_zp))
+_Static_assert(LF_FP_AT(act) && LF_FP_AT(zero0) && LF_FP_AT(clamp_lo) &&
+	       LF_FP_AT(clamp_hi) && LF_FP_AT(scale) && LF_FP_AT(shift) &&
+	       LF_FP_AT(slope) && LF_FP_AT(zero1) &&
+	       sizeof(struct vpux_lf_dpu_fparams) ==
+	       sizeof(struct vpux_hw_dpu_fparams),
+	       "the loadable's FP16 output stage is the descriptor's");
 
 unsigned int lf_dt_bits(uint32_t dt)
 {
@@ -24,11 +44,26 @@ unsigned int lf_dt_bits(uint32_t dt)
 	case VPUX_DT_U8:
 	case VPUX_DT_I8:
 		return 8;
+	case VPUX_DT_F16:
+		return 16;
 	case VPUX_DT_I32:
+	case VPUX_DT_F32:
 		return 32;
 	default:
 		return 0;
 	}
+}
+
+const char *lf_dt_name(uint32_t dt)
+{
+	static const char *const n[] = { "?", "u8", "i8", "i32", "f16", "f32" };
+
+	return dt < sizeof(n) / sizeof(n[0]) ? n[dt] : "?";
+}
+
+int lf_dt_float(uint32_t dt)
+{
+	return dt == VPUX_DT_F16 || dt == VPUX_DT_F32;
 }
 
 uint32_t lf_kernel_args_size(uint32_t id)
@@ -104,6 +139,7 @@ void lf_dpu_to_hw(const struct vpux_lf_dpu *s, struct vpux_hw_dpu_desc *d)
 	d->op = s->op;
 	d->flags = s->flags;
 	memcpy(&d->in_c, &s->in_c, 20 * sizeof(uint16_t));
+	/* FP16 ops: the same words are struct vpux_hw_dpu_fparams */
 	d->in_zp = s->in_zp;
 	d->in2_zp = s->in2_zp;
 	d->out_zp = s->out_zp;

@@ -112,6 +112,33 @@ static int check_layout(const struct vpux_lf_tensor *t, uint32_t i)
 }
 
 /*
+ * The float types (1.3): IEEE values, no quantisation, so zero_point,
+ * scale_mult and scale_shift are all 0.
+ */
+static int check_float_tensor(const struct lf_image *img,
+			      const struct vpux_lf_tensor *t, uint32_t i)
+{
+	const char *S = VPUX_LF_SEC_TENSORS;
+
+	if (!lf_dt_float(t->data_type))
+		return 0;
+	if (img->hdr.version_minor < 3)
+		return BAD(S, i, "data_type",
+			   "%s is a type from format 1.3 (the file is 1.%u)",
+			   lf_dt_name(t->data_type), img->hdr.version_minor);
+	if (t->zero_point)
+		return BAD(S, i, "zero_point",
+			   "%d: an %s tensor has no quantisation (must be 0)",
+			   t->zero_point, lf_dt_name(t->data_type));
+	if (t->scale_mult || t->scale_shift)
+		return BAD(S, i, "scale",
+			   "mult %d shift %d: an %s tensor has no quantisation (both must be 0)",
+			   t->scale_mult, t->scale_shift,
+			   lf_dt_name(t->data_type));
+	return 0;
+}
+
+/*
  * Symbols (1.2): unique non-empty names, a known kind, the hash of the
  * name, width 4 or 8, 0 <= min <= max <= 2^32 - 1, at most 16.
  */
@@ -230,6 +257,9 @@ static int check_tensors(const struct lf_image *img)
 		lf_tensor_resolve(img, &img->tensors[i], NULL, &tmax);
 		t = &tmax;
 		ret = check_layout(t, i);
+		if (ret)
+			return ret;
+		ret = check_float_tensor(img, t, i);
 		if (ret)
 			return ret;
 		if (t->scale_mult < 0 || t->scale_shift < -31 ||
@@ -388,27 +418,87 @@ static int check_dma(const struct lf_image *img, uint32_t i,
 	return ret ? ret : check_ref(img, LF_DMA, i, "dst", &o->dst, de, 1);
 }
 
+/*
+ * The field a DPU rule names, in the op's terms: an FP16 op's clamp
+ * bounds and scale stage overlay the integer clamp and requant fields.
+ */
+static const char *dpu_rule_field(enum vpux_dpu_rule r, int fp16)
+{
+	if (fp16 && r == VPUX_DPU_RULE_ACT_MIN)
+		return "clamp_lo";
+	if (fp16 && r == VPUX_DPU_RULE_ACT_MAX)
+		return "clamp_hi";
+	if (fp16 && r == VPUX_DPU_RULE_SCALE)
+		return "scale/shift";
+	return vpux_dpu_rule_field(r);
+}
+
+/*
+ * The element type an operand's tensor must have: an FP16 op reads and
+ * writes f16 (its output f32 with VPUX_DPU_F_OUT_F32), its bias and
+ * per-channel records are FP32 words; an integer op touches no float
+ * tensor (0 here: any integer type).
+ */
+static int check_dpu_type(const struct lf_image *img, uint32_t i,
+			  const char *field, const struct vpux_lf_ref *r,
+			  uint32_t want, int fp16)
+{
+	const struct vpux_lf_tensor *t = &img->tensors[r->tensor];
+
+	if (!r->size)
+		return 0;
+	if (fp16 && t->data_type != want)
+		return BAD(VPUX_LF_SEC_DPU, i, field,
+			   "tensor '%s' is %s, an FP16 op's %s is %s",
+			   t->name, lf_dt_name(t->data_type), field,
+			   lf_dt_name(want));
+	if (!fp16 && lf_dt_float(t->data_type))
+		return BAD(VPUX_LF_SEC_DPU, i, field,
+			   "tensor '%s' is %s, an integer op (no flag FP16) takes no float tensor",
+			   t->name, lf_dt_name(t->data_type));
+	return 0;
+}
+
 static int check_dpu(const struct lf_image *img, uint32_t i,
 		     const struct vpux_lf_dpu *o)
 {
 	const char *S = VPUX_LF_SEC_DPU;
 	struct vpux_hw_dpu_desc hd;
 	struct vpux_dpu_extents e;
+	enum vpux_dpu_rule rule;
+	int fp16 = !!(o->flags & VPUX_DPU_F_FP16);
 	int ret;
 
 	lf_dpu_to_hw(o, &hd);
 	if (o->reserved0 || o->reserved[0] || o->reserved[1])
 		return BAD(S, i, "reserved", "not zero");
-	ret = vpux_dpu_extents(&hd, &e);
-	if (ret)
-		return BAD(S, i, "op/flags/shape",
-			   "descriptor refused by the DPU rules (engine error %d; see compute-ops.rst)",
-			   ret);
+	if (fp16 && img->hdr.version_minor < 3)
+		return BAD(S, i, "flags",
+			   "FP16 ops are from format 1.3 (the file is 1.%u)",
+			   img->hdr.version_minor);
+	memset(&e, 0, sizeof(e));
+	rule = vpux_dpu_check(&hd, &e);
+	if (rule)
+		return BAD(S, i, dpu_rule_field(rule, fp16),
+			   "%s descriptor refused by the DPU rules (rule %s; see compute-ops.rst)",
+			   fp16 ? "FP16" : "integer", vpux_dpu_rule_field(rule));
 	ret = check_ref(img, LF_DPU, i, "in", &o->in, e.in, 0);
 	ret = ret ? ret : check_ref(img, LF_DPU, i, "in2", &o->in2, e.in2, 0);
 	ret = ret ? ret : check_ref(img, LF_DPU, i, "bias", &o->bias, e.bias, 0);
 	ret = ret ? ret : check_ref(img, LF_DPU, i, "quant", &o->quant, e.quant, 0);
-	return ret ? ret : check_ref(img, LF_DPU, i, "out", &o->out, e.out, 1);
+	ret = ret ? ret : check_ref(img, LF_DPU, i, "out", &o->out, e.out, 1);
+	if (ret)
+		return ret;
+	ret = check_dpu_type(img, i, "in", &o->in, VPUX_DT_F16, fp16);
+	ret = ret ? ret : check_dpu_type(img, i, "in2", &o->in2, VPUX_DT_F16,
+					 fp16);
+	ret = ret ? ret : check_dpu_type(img, i, "bias", &o->bias, VPUX_DT_F32,
+					 fp16);
+	ret = ret ? ret : check_dpu_type(img, i, "quant", &o->quant,
+					 VPUX_DT_F32, fp16);
+	return ret ? ret : check_dpu_type(img, i, "out", &o->out,
+					  o->flags & VPUX_DPU_F_OUT_F32 ?
+					  VPUX_DT_F32 : VPUX_DT_F16, fp16);
 }
 
 /*

@@ -385,7 +385,7 @@ int vpux_network_op_info(const struct vpux_network *net, unsigned int kind,
 			 unsigned int index, struct vpux_op_info *info)
 {
 	static const char *const dpu_ops[] = {
-		"conv", "matmul", "add", "mul", "maxpool", "avgpool",
+		"conv", "matmul", "add", "mul", "maxpool", "avgpool", "sub",
 	};
 	static const char *const kernels[] = {
 		"shave", "clamp", "softmax", "sigmoid", "tanh", "permute",

@@ -165,9 +165,41 @@ $(UMD_TOOLS_TEST): $(SRCTOP)/umd/tests/tools_test.sh $(VPUX_ASM) $(VPUX_DIS) \
 umd-check: $(UMD_TESTS) $(UMD_TOOLS_TEST)
 	tools/run-tests.sh umd $(UMD_TESTS) $(UMD_TOOLS_TEST)
 
+# ---- random FP16 jobs, in process here and through /dev/accel in the VM ----
+# test_fp16_random writes its first 40 networks (one to six random FP16
+# DPU ops each, data full of +-0, subnormals, infinities and NaNs): each
+# runs here through vpux-run --check and vpux-dis | vpux-asm, and in the
+# VM (/vpux/data/fp16rand, tools/vm/tests.list) through /dev/accel/accel0
+# against the same CPU reference (Documentation/testing.rst).
+FP16_RANDOM_DIR := $(B)/vm-data/fp16rand
+FP16_RANDOM_STAMP := $(FP16_RANDOM_DIR)/.stamp
+
+$(FP16_RANDOM_STAMP): $(B)/umd/tests/test_fp16_random $(VPUX_RUN) \
+		$(VPUX_ASM) $(VPUX_DIS)
+	@rm -rf $(FP16_RANDOM_DIR) && mkdir -p $(FP16_RANDOM_DIR)
+	@VPUX_FP16_RANDOM_DIR=$(FP16_RANDOM_DIR) $(SAN_RUN) $< \
+		>$(B)/umd/tests/fp16rand.tap 2>&1 || \
+		{ cat $(B)/umd/tests/fp16rand.tap; exit 1; }
+	@n=0; for f in $(FP16_RANDOM_DIR)/*.vpux; do \
+		$(VPUX_RUN) --check $$f >$(B)/umd/tests/fp16rand.run 2>&1 || \
+			{ cat $(B)/umd/tests/fp16rand.run; exit 1; }; \
+		$(VPUX_DIS) $$f -o $(B)/umd/tests/fp16rand.dis.vasm && \
+		$(VPUX_ASM) -o $(B)/umd/tests/fp16rand.rt.vpux \
+			$(B)/umd/tests/fp16rand.dis.vasm && \
+		cmp $$f $(B)/umd/tests/fp16rand.rt.vpux || exit 1; \
+		n=$$((n + 1)); \
+	done; \
+	echo "fp16rand: $$n random FP16 networks bit-exact vs reference, asm|dis|asm identical"
+	@touch $@
+
+VM_DATA_DIRS += $(FP16_RANDOM_DIR)
+vm-check check-debug: $(FP16_RANDOM_STAMP)
+
 # every example: bit-exact against the CPU reference, asm|dis|asm identical;
-# an example's "# check-args: ..." line adds vpux-run arguments (symbols)
-examples-check: $(EXAMPLE_BLOBS) $(VPUX_DIS) $(VPUX_RUN) $(VPUX_ASM)
+# an example's "# check-args: ..." line adds vpux-run arguments (symbols);
+# and the random FP16 networks above
+examples-check: $(EXAMPLE_BLOBS) $(VPUX_DIS) $(VPUX_RUN) $(VPUX_ASM) \
+		$(FP16_RANDOM_STAMP)
 	@set -e; for e in $(EXAMPLES); do \
 		b=$(B)/examples/$$e.vpux; \
 		args=$$(sed -n 's/^# check-args: //p' $(SRCTOP)/examples/$$e.vasm); \
@@ -194,11 +226,17 @@ $(UMD_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_loader.c $(UMD_SRCS) $(UMD_HDRS) \
 		$(REF_SRCS) -lelf -lz
 
 # seeds beyond the examples: a plan loadable (dynamic shapes), written by
-# the test that builds it in C
-UMD_FUZZ_SEEDS := $(B)/umd/fuzz/seeds/mlp_tokens.vpux
+# the test that builds it in C; eight of the random FP16 networks (every
+# FP16 op kind, flag, activation and broadcast between them)
+UMD_FUZZ_SEEDS := $(B)/umd/fuzz/seeds/mlp_tokens.vpux $(B)/umd/fuzz/fp16seeds.stamp
 $(B)/umd/fuzz/seeds/mlp_tokens.vpux: $(B)/umd/tests/test_plan
 	@mkdir -p $(dir $@)
 	VPUX_PLAN_SEED=$@ $<
+
+$(B)/umd/fuzz/fp16seeds.stamp: $(FP16_RANDOM_STAMP)
+	@mkdir -p $(B)/umd/fuzz/seeds
+	cp $(FP16_RANDOM_DIR)/fp16rand_00[0-7].vpux $(B)/umd/fuzz/seeds/
+	@touch $@
 
 .PHONY: fuzz-loader umd-fuzz-smoke
 fuzz-loader: $(UMD_FUZZ) $(EXAMPLE_BLOBS) $(UMD_FUZZ_SEEDS)
@@ -284,7 +322,7 @@ $(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
 		-DVASM_WEIGHTS_MAX='(64ull << 20)' \
 		-I$(SRCTOP)/tools/vpux-asm -o $@ $< $(VASM_SRCS) \
 		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
-		$(REF_SRCS) -lelf -lz
+		$(REF_SRCS) -lelf -lz -lm
 
 .PHONY: fuzz-asm fuzz-asm-smoke
 fuzz-asm: $(UMD_FUZZ_ASM)

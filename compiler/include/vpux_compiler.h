@@ -217,12 +217,17 @@ void vpuxc_recipe_fini(struct vpuxc_recipe *r);
  * QuantizeLinear/DequantizeLinear define it: an input is quantized
  * q = saturate(round_half_even(x / scale) + zp) and an output dequantized
  * x = (q - zp) * scale, with the ONNX scale and zero point recorded in
- * ".vpux.ioq" (per tensor, or per index along @axis).
+ * ".vpux.ioq" (per tensor, or per index along @axis). A float device
+ * tensor (loadable 1.3: f16 or f32) is not quantized (@axis -1, @qcount
+ * 0): a VPUXC_FLOAT value goes to f16 rounded to nearest even and comes
+ * back exactly, to and from f32 as it is.
  */
 struct vpuxc_io {
 	char name[VPUXC_NAME_MAX];
 	int32_t onnx_dtype;	/* enum vpuxc_dtype */
-	int32_t dev_dtype;	/* VPUXC_UINT8, VPUXC_INT8 or VPUXC_INT32 */
+	int32_t dev_dtype;	/* VPUXC_UINT8, VPUXC_INT8, VPUXC_INT32; the
+				 * float types: VPUXC_FLOAT (f32), 10 (ONNX's
+				 * FLOAT16: f16) */
 	uint32_t rank;
 	int64_t dims[VPUXC_MAX_RANK];
 	int32_t axis;		/* -1: per tensor */

@@ -36,7 +36,7 @@ static inline void copy_net_tensor(const struct copy_net *c,
 				   struct vpux_lf_tensor *t, const char *name,
 				   uint32_t region)
 {
-	uint32_t bits = c->dt == VPUX_DT_I32 ? 32 : 8, i, m;
+	uint32_t bits = lf_dt_bits(c->dt), i, m;
 	uint64_t order = c->order ? c->order : 0, stride = bits;
 
 	if (!order)

@@ -900,6 +900,113 @@ static void test_run(void)
 	free(p);
 }
 
+/*
+ * Float device tensors (loadable 1.3): no quantization in .vpux.io (each
+ * rule with its message), float to f16 rounded to nearest even and back
+ * exactly, f32 as it is.
+ */
+static void test_float(void)
+{
+	static const int64_t d2[2] = { 4, 4 };
+	/* 1 + 2^-11 is a tie: to even, 1; 65520 rounds to inf; 3e-8 to 2^-24 */
+	static const float x[8] = { 1.5f, -0.0f, 1.00048828125f, 65520.0f,
+				    0.1f, 3e-8f, 1e-8f, -INFINITY };
+	static const uint16_t want[8] = { 0x3e00, 0x8000, 0x3c00, 0x7c00,
+					  0x2e66, 0x0001, 0x0000, 0xfc00 };
+	static const uint16_t h[4] = { 0x3c00, 0x0001, 0xfc00, 0x7e00 };
+	struct copy_net c = base();
+	struct vpuxc_io_rec r[2];
+	struct vpuxc_ioq_rec q[2];
+	struct vpuxc_io_table io;
+	struct vpuxc_tensor t, o;
+	struct vpuxc_io fi;
+	uint16_t dev[8];
+	float back[8];
+	int ret, ok;
+
+	c.dt = VPUX_DT_F16;
+	c.zp = c.mult = c.shift = 0;
+	ret = read_with(&c, NULL, 0, NULL, 0, &io);
+	tap_check(!ret && io.inputs[0].dev_dtype == 10 &&
+		  io.inputs[0].onnx_dtype == VPUXC_FLOAT &&
+		  !io.inputs[0].qcount && io.inputs[0].axis == -1,
+		  "io float: an f16 tensor without .vpux.io is float on the host, not quantized (%s)",
+		  vpux_last_error());
+	if (!ret)
+		vpuxc_io_fini(&io);
+	r[0] = io_rec("in", VPUXC_IO_INPUT, 0, VPUXC_FLOAT, 4, d4);
+	r[1] = io_rec("out", VPUXC_IO_OUTPUT, 0, VPUXC_FLOAT, 2, d2);
+	r[0].qcount = r[1].qcount = 0;
+	ret = read_recs(&c, r, 2, NULL, 0, &io);
+	tap_check(!ret && io.outputs[0].dev_dtype == 10 &&
+		  io.outputs[0].rank == 2 && !strcmp(io.outputs[0].name, "out"),
+		  "io float: .vpux.io float records with qcount 0 on f16 tensors (%s)",
+		  vpux_last_error());
+	if (!ret)
+		vpuxc_io_fini(&io);
+	r[0].qcount = 1;
+	memset(q, 0, sizeof(q));
+	q[0].scale = 0.5;
+	ret = read_recs(&c, r, 2, q, 1, &io);
+	tap_check(ret == VPUX_E_FORMAT && strstr(vpux_last_error(),
+		  ".vpux.io: record 0: field qcount: 1, the f16 device tensor of input 'in' is not quantized (0)"),
+		  "io float: a scale for an f16 tensor refused (%s)",
+		  vpux_last_error());
+	r[0].qcount = 0;
+	r[1].axis = 1;
+	ret = read_recs(&c, r, 2, NULL, 0, &io);
+	tap_check(ret == VPUX_E_FORMAT && strstr(vpux_last_error(),
+		  ".vpux.io: record 1: field axis: 1, the f16 device tensor of output 'out' is not quantized (-1)"),
+		  "io float: a quantization axis for an f16 tensor refused (%s)",
+		  vpux_last_error());
+	r[1].axis = -1;
+	r[0].onnx_dtype = VPUXC_UINT8;
+	ret = read_recs(&c, r, 2, NULL, 0, &io);
+	tap_check(ret == VPUX_E_FORMAT && strstr(vpux_last_error(),
+		  "field onnx_dtype: uint8 cannot map to the f16 device tensor 'x'"),
+		  "io float: a uint8 ONNX input onto an f16 tensor refused (%s)",
+		  vpux_last_error());
+
+	/* the conversions */
+	fi = fio(10, 0, 1);
+	fi.qcount = 0;
+	fi.scales = NULL;
+	fi.zero_points = NULL;
+	t = ftensor(x, 8);
+	ret = vpuxc_io_to_device(&fi, &t, dev, sizeof(dev));
+	tap_check(!ret && !memcmp(dev, want, sizeof(want)),
+		  "convert: float -> f16 to nearest even, inf and 0 past the range (%04x %04x %04x %04x %04x %04x %04x %04x)",
+		  dev[0], dev[1], dev[2], dev[3], dev[4], dev[5], dev[6],
+		  dev[7]);
+	fi.dims[0] = 4;
+	ret = vpuxc_io_from_device(&fi, h, sizeof(h), &o);
+	ok = !ret && o.dtype == VPUXC_FLOAT && o.size == 16;
+	if (ok) {
+		memcpy(back, o.data, 16);
+		ok = back[0] == 1.0f && back[1] == 0x1p-24f &&
+		     back[2] == -INFINITY && isnan(back[3]);
+	}
+	tap_check(ok, "convert: f16 -> float exactly (1, 2^-24, -inf, nan) (%s)",
+		  ret ? vpux_last_error() : "ok");
+	if (!ret)
+		vpuxc_tensor_fini(&o);
+	fi.qcount = 1;
+	ret = vpuxc_io_to_device(&fi, &t, dev, sizeof(dev));
+	tap_check(ret == VPUX_E_INVAL && strstr(vpux_last_error(),
+		  "input 't': a quantization (axis -1, 1 scales) for the f16 device tensor"),
+		  "convert: a quantized f16 entry refused (%s)", vpux_last_error());
+	fi = fio(VPUXC_FLOAT, 0, 1);
+	fi.qcount = 0;
+	ret = vpuxc_io_to_device(&fi, &t, back, sizeof(back));
+	tap_check(!ret && !memcmp(back, x, sizeof(x)),
+		  "convert: float -> f32 as it is");
+	ret = vpuxc_io_from_device(&fi, x, sizeof(x), &o);
+	tap_check(!ret && o.size == 32 && !memcmp(o.data, x, 32),
+		  "convert: f32 -> float as it is");
+	if (!ret)
+		vpuxc_tensor_fini(&o);
+}
+
 int main(void)
 {
 	test_derived();
@@ -907,5 +1014,6 @@ int main(void)
 	test_section();
 	test_convert();
 	test_run();
+	test_float();
 	return tap_finish();
 }

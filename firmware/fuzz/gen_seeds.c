@@ -65,6 +65,31 @@ static void conv(struct dla_dpu_op *d)
 	d->requant.mult = 1 << 30;
 }
 
+/*
+ * FP16 ops (VPUX_DPU_F_FP16): the output stage, struct
+ * vpux_hw_dpu_fparams, in the words from in_zp (act, two zero words,
+ * clamp_lo, clamp_hi, scale, shift, slope, three zero words).
+ */
+static void fp16_stage(struct dla_dpu_op *d, dla_u32 act, dla_u32 lo,
+		       dla_u32 hi, dla_u32 scale, dla_u32 shift, dla_u32 slope)
+{
+	d->in_zp = (dla_s32)act;
+	d->act_min = (dla_s32)lo;
+	d->act_max = (dla_s32)hi;
+	d->requant.mult = (dla_s32)scale;
+	d->requant.shift = (dla_s32)shift;
+	d->in_scale.mult = (dla_s32)slope;
+}
+
+/* a 4x4x4 FP16 map: 128 bytes */
+static void f16_map(struct dla_dpu_op *d, unsigned int op, dla_u32 flags)
+{
+	d->op = op;
+	d->flags = VPUX_DPU_F_FP16 | flags;
+	d->in_c = d->out_c = 4, d->in_h = d->in_w = 4;
+	d->out_h = d->out_w = 4;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : ".";
@@ -168,6 +193,67 @@ int main(int argc, char **argv)
 	tb_dpu_quant(&t.dpu[1]);
 	tb_wait(&t, &t.dpu[1].deps, 0);
 	save(dir, "matmul-add", &t);
+
+	/*
+	 * FP16: DMA in -> conv (FP32 bias, per-channel records, leaky_ch)
+	 * -> add (in2 per channel, per-tensor scale stage, clamp) ->
+	 * avgpool (padding counted, leaky) -> sub (in2 one value) out; a
+	 * batched matmul with [K][N] weights and FP32 out beside them
+	 */
+	tb_init(&t, NULL, 4, 1, 5, 0);
+	tb_copy(&t.dma[0], tb_ref(1, 0, 128), tb_cmx(0, 0, 128), 128);
+	tb_update(&t, &t.dma[0].deps, 0);
+	f16_map(&t.dpu[0], VPUX_DPU_OP_CONV,
+		VPUX_DPU_F_BIAS | VPUX_DPU_F_PER_CHANNEL);
+	t.dpu[0].kernel_h = t.dpu[0].kernel_w = 3;
+	t.dpu[0].stride_h = t.dpu[0].stride_w = 1;
+	t.dpu[0].pad_top = t.dpu[0].pad_left = 1;
+	t.dpu[0].pad_bottom = t.dpu[0].pad_right = 1;
+	t.dpu[0].in = tb_cmx(0, 0, 128);
+	t.dpu[0].in2 = tb_ref(2, 0, 288);
+	t.dpu[0].bias = tb_ref(2, 512, 16);
+	t.dpu[0].quant = tb_ref(2, 768, 64);
+	t.dpu[0].out = tb_cmx(1, 0, 128);
+	fp16_stage(&t.dpu[0], VPUX_DPU_ACT_LEAKY_CH, 0, 0, 0, 0, 0);
+	tb_wait(&t, &t.dpu[0].deps, 0);
+	tb_update(&t, &t.dpu[0].deps, 1);
+	f16_map(&t.dpu[1], VPUX_DPU_OP_ADD, VPUX_DPU_F_SCALE |
+		VPUX_DPU_BCAST_C << VPUX_DPU_F_BCAST_SHIFT);
+	t.dpu[1].in = tb_cmx(1, 0, 128);
+	t.dpu[1].in2 = tb_ref(2, 1024, 8);
+	t.dpu[1].out = tb_cmx(0, 256, 128);
+	/* x 0.5 + 1, clamped to [-1, 6] */
+	fp16_stage(&t.dpu[1], VPUX_DPU_ACT_CLAMP, 0xbf800000u, 0x40c00000u,
+		   0x3f000000u, 0x3f800000u, 0);
+	tb_wait(&t, &t.dpu[1].deps, 1);
+	tb_update(&t, &t.dpu[1].deps, 2);
+	f16_map(&t.dpu[2], VPUX_DPU_OP_AVGPOOL, VPUX_DPU_F_COUNT_PAD);
+	t.dpu[2].kernel_h = t.dpu[2].kernel_w = 3;
+	t.dpu[2].stride_h = t.dpu[2].stride_w = 1;
+	t.dpu[2].pad_top = t.dpu[2].pad_left = 1;
+	t.dpu[2].pad_bottom = t.dpu[2].pad_right = 1;
+	t.dpu[2].in = tb_cmx(0, 256, 128);
+	t.dpu[2].out = tb_cmx(1, 256, 128);
+	fp16_stage(&t.dpu[2], VPUX_DPU_ACT_LEAKY, 0, 0, 0, 0, 0x3dcccccdu);
+	tb_wait(&t, &t.dpu[2].deps, 2);
+	tb_update(&t, &t.dpu[2].deps, 3);
+	f16_map(&t.dpu[3], VPUX_DPU_OP_SUB,
+		VPUX_DPU_BCAST_SCALAR << VPUX_DPU_F_BCAST_SHIFT);
+	t.dpu[3].in = tb_cmx(1, 256, 128);
+	t.dpu[3].in2 = tb_ref(3, 512, 2);
+	t.dpu[3].out = tb_ref(4, 512, 128);
+	fp16_stage(&t.dpu[3], VPUX_DPU_ACT_RELU, 0, 0, 0, 0, 0);
+	tb_wait(&t, &t.dpu[3].deps, 3);
+	/* 2 batches of [2][4] x [4][3], FP32 out */
+	t.dpu[4].op = VPUX_DPU_OP_MATMUL;
+	t.dpu[4].flags = VPUX_DPU_F_FP16 | VPUX_DPU_F_OUT_F32 |
+			 VPUX_DPU_F_BATCH | VPUX_DPU_F_W_KN;
+	t.dpu[4].in_c = 4, t.dpu[4].in_h = 2, t.dpu[4].in_w = 2;
+	t.dpu[4].out_c = 3, t.dpu[4].out_h = 2, t.dpu[4].out_w = 2;
+	t.dpu[4].in = tb_ref(1, 256, 32);
+	t.dpu[4].in2 = tb_ref(3, 0, 48);
+	t.dpu[4].out = tb_ref(4, 0, 48);
+	save(dir, "fp16-ops", &t);
 
 	/* plans: sym_index 5, the trailing symbol buffer */
 	{

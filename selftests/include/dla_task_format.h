@@ -166,7 +166,12 @@ struct dla_requant {
 /**
  * struct dla_dpu_op - one DPU workload; becomes a vpux_hw_dpu_desc whose
  * five operand addresses are resolved from the buffer refs. Every other
- * field has the meaning and position of the hardware descriptor's.
+ * field has the meaning and position of the hardware descriptor's: an
+ * FP16 op (VPUX_DPU_F_FP16 in @flags) carries its output stage, struct
+ * vpux_hw_dpu_fparams (act, clamp bounds, scale, shift, slope: FP32 bit
+ * patterns), in the eleven words from @in_zp to @in2_scale, as the
+ * hardware descriptor does; its @bias is FP32 and @quant holds struct
+ * vpux_hw_dpu_fchan records.
  */
 struct dla_dpu_op {
 	struct dla_op_deps deps;
@@ -175,14 +180,15 @@ struct dla_dpu_op {
 	struct dla_buf_ref in;
 	struct dla_buf_ref in2;		/* weights / 2nd input; empty for pools */
 	struct dla_buf_ref bias;	/* only with VPUX_DPU_F_BIAS */
-	struct dla_buf_ref quant;	/* only with VPUX_DPU_F_PER_CHANNEL */
+	struct dla_buf_ref quant;	/* only with VPUX_DPU_F_PER_CHANNEL
+					 * (FP16: or VPUX_DPU_ACT_LEAKY_CH) */
 	struct dla_buf_ref out;
 	dla_u16 in_c, in_h, in_w, out_c, out_h, out_w;
 	dla_u16 kernel_h, kernel_w, stride_h, stride_w;
 	dla_u16 pad_top, pad_left, pad_bottom, pad_right;
 	dla_u16 dilation_h, dilation_w, groups, reserved0;
-	dla_s32 in_zp;
-	dla_s32 in2_zp;
+	dla_s32 in_zp;			/* FP16: from here to in2_scale, */
+	dla_s32 in2_zp;			/* struct vpux_hw_dpu_fparams */
 	dla_s32 out_zp;
 	dla_s32 act_min;
 	dla_s32 act_max;

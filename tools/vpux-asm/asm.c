@@ -14,6 +14,7 @@
 #include "dla_limits.h"
 #include "dla_task_format.h"
 #include "lf_fields.h"
+#include "vpux_dpu_rules.h"
 #include "vasm.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"
@@ -229,15 +230,92 @@ static uint8_t *wspace(struct st *s, uint64_t end)
 	return s->w;
 }
 
+/* element @i of type @dt: the value @v, for a float type its bits */
 static void put_elem(uint8_t *p, uint32_t dt, uint64_t i, long long v)
 {
-	if (dt == VPUX_DT_I32) {
-		int32_t x = (int32_t)v;
+	if (dt == VPUX_DT_I32 || dt == VPUX_DT_F32) {
+		uint32_t x = (uint32_t)v;
 
-		memcpy(p + 4 * i, &x, 4);
+		p[4 * i] = (uint8_t)x;
+		p[4 * i + 1] = (uint8_t)(x >> 8);
+		p[4 * i + 2] = (uint8_t)(x >> 16);
+		p[4 * i + 3] = (uint8_t)(x >> 24);
+	} else if (dt == VPUX_DT_F16) {
+		p[2 * i] = (uint8_t)v;
+		p[2 * i + 1] = (uint8_t)((uint32_t)v >> 8);
 	} else {
 		p[i] = (uint8_t)v;
 	}
+}
+
+/* a float literal of type @dt at column @col, into @bits */
+static int fnum(struct st *s, int col, const char *str, uint32_t dt,
+		uint32_t *bits)
+{
+	const char *why;
+
+	if (vasm_float_parse(str, dt, bits, &why))
+		return fail(s, col, "'%s': %s", str, why);
+	return 0;
+}
+
+/*
+ * fill= of a float tensor: const:V, or seed:N[:LO:HI], uniform values in
+ * [LO, HI] (default -1:1) from the same LCG, each rounded to the type.
+ */
+static int fill_float(struct st *s, const struct tok *t, const char *v,
+		      const struct vpux_lf_tensor *tt, uint8_t *p, uint64_t n)
+{
+	const char *name = vasm_name_of(vasm_dtypes, tt->data_type);
+	char buf[256], *f[4] = { NULL }, *save = NULL, *x;
+	uint32_t a, lo, hi, seed, i;
+	double dlo, dhi;
+	float flo, fhi;
+	long long sd;
+	int k = 0;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (x = strtok_r(buf, ":", &save); x && k < 4;
+	     x = strtok_r(NULL, ":", &save))
+		f[k++] = x;
+	if (f[0] && !strcmp(f[0], "const") && k == 2 && !x) {
+		if (fnum(s, t->col, f[1], tt->data_type, &a))
+			return -1;
+		for (i = 0; i < n; i++)
+			put_elem(p, tt->data_type, i, a);
+		return 0;
+	}
+	if (!f[0] || strcmp(f[0], "seed") || (k != 2 && k != 4) || x)
+		return fail(s, t->col,
+			    "bad fill '%s' for an %s tensor (seed:N[:LO:HI], const:V, file:PATH, blob:OFFSET)",
+			    v, name);
+	if (num(s, t, f[1], 0, UINT32_MAX, &sd))
+		return -1;
+	lo = 0xbf800000u;	/* -1 */
+	hi = 0x3f800000u;	/* 1 */
+	/* the bounds: literals of the tensor's type, then as FP32 */
+	if (k == 4 && (fnum(s, t->col, f[2], tt->data_type, &a) ||
+		       fnum(s, t->col, f[3], tt->data_type, &a) ||
+		       fnum(s, t->col, f[2], VPUX_DT_F32, &lo) ||
+		       fnum(s, t->col, f[3], VPUX_DT_F32, &hi)))
+		return -1;
+	memcpy(&flo, &lo, 4);
+	memcpy(&fhi, &hi, 4);
+	if (!(flo <= fhi) || flo - flo != 0 || fhi - fhi != 0)
+		return fail(s, t->col, "fill range %s..%s: finite, LO <= HI",
+			    f[2], f[3]);
+	dlo = flo;
+	dhi = fhi;
+	seed = (uint32_t)sd;
+	for (i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		/* in double, then rounded once to the type */
+		put_elem(p, tt->data_type, i,
+			 vasm_f64_round(dlo + (dhi - dlo) *
+					(double)(seed >> 8) / 16777215.0,
+					tt->data_type));
+	}
+	return 0;
 }
 
 /* fill=seed:N[:LO:HI] | fill=const:V | fill=requant:M:S | fill=file:PATH */
@@ -254,6 +332,9 @@ static int fill(struct st *s, const struct tok *t, const char *v,
 	if (!wspace(s, tt->offset + tt->size))
 		return fail(s, t->col, "out of memory");
 	p = s->w + tt->offset;
+	if (lf_dt_float(tt->data_type) && strncmp(v, "file:", 5) &&
+	    strncmp(v, "blob:", 5))
+		return fill_float(s, t, v, tt, p, n);
 	if (!strncmp(v, "file:", 5)) {
 		char path[4096];
 		FILE *f;
@@ -454,7 +535,7 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 	if (!find_tensor(s, t[1].s, &tmp))
 		return fail(s, t[1].col, "tensor '%s' already defined", t[1].s);
 	if (vasm_value_of(vasm_dtypes, t[2].s, &dt))
-		return fail(s, t[2].col, "unknown type '%s' (u8, i8, i32)",
+		return fail(s, t[2].col, "unknown type '%s' (u8, i8, i32, f16, f32)",
 			    t[2].s);
 	if (grow((void **)&img->tensors, &s->tcap, img->n_tensors,
 		 sizeof(*tt)))
@@ -515,6 +596,11 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 				return -1;
 			tt->size = (uint64_t)x;
 			have_size = 1;
+		} else if ((!strcmp(k, "zp") || !strcmp(k, "scale")) &&
+			   lf_dt_float(dt)) {
+			return fail(s, t[a].col,
+				    "%s= on an %s tensor: the float types have no quantisation",
+				    k, t[2].s);
 		} else if (!strcmp(k, "zp")) {
 			if (num(s, &t[a], vv, INT32_MIN, INT32_MAX, &x))
 				return -1;
@@ -587,14 +673,93 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 	return 0;
 }
 
-/* data OFFSET HEX */
+/*
+ * data OPERAND TYPE V, V ...: values of the operand's tensor (in the
+ * weights, of type TYPE) from the operand's first byte; a float type
+ * takes float literals, an integer one numbers in its range.
+ */
+static int stmt_data_values(struct st *s, struct tok *t, int n)
+{
+	const struct vpux_lf_tensor *tt;
+	struct vpux_lf_ref r;
+	uint32_t dt, esize, cnt = 0, max;
+	uint8_t *p;
+	int a;
+
+	if (n < 4)
+		return fail(s, t[0].col, "expected 'data TENSOR TYPE V, V, ...' or 'data OFFSET HEX'");
+	if (operand(s, &t[1], t[1].s, &r))
+		return -1;
+	tt = &s->img->tensors[r.tensor];
+	if (VPUX_LF_REGION_KIND(tt->region) != VPUX_LF_RK_WEIGHTS)
+		return fail(s, t[1].col,
+			    "tensor '%s' is not in the weights: data gives constants",
+			    tt->name);
+	if (vasm_value_of(vasm_dtypes, t[2].s, &dt))
+		return fail(s, t[2].col, "unknown type '%s' (u8, i8, i32, f16, f32)",
+			    t[2].s);
+	if (dt != tt->data_type)
+		return fail(s, t[2].col, "tensor '%s' is %s, not %s", tt->name,
+			    vasm_name_of(vasm_dtypes, tt->data_type), t[2].s);
+	esize = lf_dt_bits(dt) / 8;
+	max = r.size / esize;
+	p = s->w + tt->offset + r.offset;
+	for (a = 3; a < n; a++) {
+		char *v = t[a].s;
+
+		while (*v) {
+			char *comma = strchr(v, ',');
+			int col = t[a].col + (int)(v - t[a].s);
+			uint32_t bits;
+			long long x;
+
+			if (comma)
+				*comma = 0;
+			if (*v) {
+				if (cnt == max)
+					return fail(s, col,
+						    "more than the %u %s values of %s[%u:%u]",
+						    max, t[2].s, tt->name,
+						    r.offset, r.size);
+				if (lf_dt_float(dt)) {
+					if (fnum(s, col, v, dt, &bits))
+						return -1;
+					x = bits;
+				} else if (num(s, &(struct tok){ v, col }, v,
+					       dt == VPUX_DT_U8 ? 0 :
+					       dt == VPUX_DT_I8 ? -128 : INT32_MIN,
+					       dt == VPUX_DT_U8 ? 255 :
+					       dt == VPUX_DT_I8 ? 127 : INT32_MAX,
+					       &x)) {
+					return -1;
+				}
+				put_elem(p, dt, cnt++, x);
+			}
+			if (!comma)
+				break;
+			v = comma + 1;
+		}
+	}
+	if (!cnt)
+		return fail(s, t[3].col, "expected a value");
+	return 0;
+}
+
+/* data OFFSET HEX, or data TENSOR TYPE VALUES (stmt_data_values()) */
 static int stmt_data(struct st *s, struct tok *t, int n)
 {
 	long long off;
 	size_t l, i;
+	char *end;
 
+	if (n >= 2) {
+		errno = 0;
+		(void)strtoll(t[1].s, &end, 0);
+		if (end == t[1].s || *end)
+			return stmt_data_values(s, t, n);
+	}
 	if (n != 3 || num(s, &t[1], t[1].s, 0, VPUX_LF_REGION_MAX, &off))
-		return n != 3 ? fail(s, t[0].col, "expected 'data OFFSET HEX'") :
+		return n != 3 ? fail(s, t[0].col, "expected 'data OFFSET HEX' or 'data TENSOR TYPE V, V, ...'") :
 		       -1;
 	l = strlen(t[2].s);
 	if (l % 2)
@@ -672,6 +837,14 @@ static int field_set(struct st *s, struct tok *t, const struct vasm_field *f,
 			return -1;
 		for (i = 0; i < 6; i++)
 			((uint32_t *)p)[i] = i < n ? (uint32_t)x[i] : 0;
+		return 0;
+	case VF_F32:
+		return fnum(s, t->col, v, VPUX_DT_F32, (uint32_t *)p);
+	case VF_ACT:
+		if (vasm_value_of(vasm_acts, v, (uint32_t *)p))
+			return fail(s, t->col,
+				    "unknown activation '%s' (none, relu, clamp, leaky, leaky_ch)",
+				    v);
 		return 0;
 	}
 	return -1;
@@ -794,18 +967,43 @@ static void infer_chw(const struct vpux_lf_tensor *t, uint16_t *c, uint16_t *h,
 	}
 }
 
+/* flags=: names (vasm_dpu_flags) or numbers, joined by ',' */
+static int dpu_flags(struct st *s, const struct tok *t, const char *v,
+		     uint32_t *flags)
+{
+	char buf[256], *p, *save = NULL;
+	uint32_t f;
+	long long x;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	*flags = 0;
+	for (p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (!vasm_value_of(vasm_dpu_flags, p, &f)) {
+			*flags |= f;
+			continue;
+		}
+		if (num(s, t, p, 0, UINT32_MAX, &x))
+			return -1;
+		*flags |= (uint32_t)x;
+	}
+	return 0;
+}
+
 static int stmt_dpu(struct st *s, struct tok *t, int n)
 {
 	struct vpux_lf_dpu *o;
-	uint32_t op, given_flags = 0;
-	const struct vasm_field *f;
+	uint32_t op, given_flags = 0, words = 0, bcast = 0, f;
+	const struct vasm_field *fl;
 	unsigned int gk = 0, gs = 0, gd = 0, gg = 0, gmin = 0, gmax = 0;
+	int int_col = 0, fp_col = 0, gscale = 0, gbcast = 0, fp16;
+	const char *int_key = NULL, *fp_key = NULL;
+	const struct vpux_lf_tensor *T;
 	struct vpux_lf_tensor tm;
 	int a;
 
 	if (n < 2 || vasm_value_of(vasm_dpu_ops, t[1].s, &op))
 		return fail(s, n < 2 ? t[0].col : t[1].col,
-			    "expected a DPU op (conv, matmul, add, mul, maxpool, avgpool)");
+			    "expected a DPU op (conv, matmul, add, sub, mul, maxpool, avgpool)");
 	o = new_op(s, LF_DPU);
 	if (!o)
 		return fail(s, 1, "out of memory");
@@ -814,8 +1012,15 @@ static int stmt_dpu(struct st *s, struct tok *t, int n)
 		char *k = t[a].s, *v = val(k);
 		struct vpux_lf_ref *r;
 
-		if (!v)
-			return fail(s, t[a].col, "expected key=value");
+		if (!v) {
+			/* a flag by name: added to the inferred ones */
+			if (vasm_value_of(vasm_dpu_flags, k, &f))
+				return fail(s, t[a].col,
+					    "expected key=value or a flag (in_signed, w_signed, out_signed, bias, per_channel, out_i32, out_f32, fp16, scale, batch, w_kn, count_pad), got '%s'",
+					    k);
+			words |= f;
+			continue;
+		}
 		r = !strcmp(k, "in") ? &o->in : !strcmp(k, "in2") ? &o->in2 :
 		    !strcmp(k, "bias") ? &o->bias :
 		    !strcmp(k, "quant") ? &o->quant :
@@ -830,18 +1035,36 @@ static int stmt_dpu(struct st *s, struct tok *t, int n)
 				return -1;
 			continue;
 		}
-		f = field_find(vasm_dpu_fields, k);
-		if (!f)
+		if (!strcmp(k, "bcast")) {
+			if (vasm_value_of(vasm_bcasts, v, &bcast))
+				return fail(s, t[a].col,
+					    "unknown broadcast '%s' (none, c, hw, scalar)",
+					    v);
+			gbcast = 1;
+			continue;
+		}
+		if (!strcmp(k, "flags")) {
+			if (dpu_flags(s, &t[a], v, &o->flags))
+				return -1;
+			given_flags = 1;
+			continue;
+		}
+		fl = field_find(vasm_dpu_fields, k);
+		if (!fl)
 			return fail(s, t[a].col, "unknown key '%s' for dpu", k);
-		if (field_set(s, &t[a], f, o, v))
+		if (field_set(s, &t[a], fl, o, v))
 			return -1;
-		given_flags |= !strcmp(k, "flags");
+		if (fl->mode == VASM_INT && !int_key)
+			int_key = fl->name, int_col = t[a].col;
+		if (fl->mode == VASM_FP16 && !fp_key)
+			fp_key = fl->name, fp_col = t[a].col;
 		gk |= !strncmp(k, "kernel_", 7);
 		gs |= !strncmp(k, "stride_", 7);
 		gd |= !strncmp(k, "dilation_", 9);
 		gg |= !strcmp(k, "groups");
 		gmin |= !strcmp(k, "act_min");
 		gmax |= !strcmp(k, "act_max");
+		gscale |= !strcmp(k, "scale") || !strcmp(k, "shift");
 	}
 	if (!o->in.size || !o->out.size)
 		return fail(s, t[0].col, "dpu needs in= and out=");
@@ -849,9 +1072,21 @@ static int stmt_dpu(struct st *s, struct tok *t, int n)
 	infer_chw(at_max(s, o->in.tensor, &tm), &o->in_c, &o->in_h, &o->in_w);
 	infer_chw(at_max(s, o->out.tensor, &tm), &o->out_c, &o->out_h,
 		  &o->out_w);
-	if (!given_flags) {
-		const struct vpux_lf_tensor *T = s->img->tensors;
-
+	T = s->img->tensors;
+	/* FP16 ops: the fp16 flag, or f16 activations */
+	fp16 = given_flags ? !!((o->flags | words) & VPUX_DPU_F_FP16) :
+	       (words & VPUX_DPU_F_FP16) || T[o->in.tensor].data_type ==
+	       VPUX_DT_F16;
+	if (!given_flags && fp16) {
+		o->flags = VPUX_DPU_F_FP16 |
+			   (T[o->out.tensor].data_type == VPUX_DT_F32 ?
+			    VPUX_DPU_F_OUT_F32 : 0) |
+			   (o->bias.size ? VPUX_DPU_F_BIAS : 0) |
+			   (o->quant.size &&
+			    o->f.act != VPUX_DPU_ACT_LEAKY_CH ?
+			    VPUX_DPU_F_PER_CHANNEL : 0) |
+			   (gscale ? VPUX_DPU_F_SCALE : 0);
+	} else if (!given_flags) {
 		o->flags = (T[o->in.tensor].data_type == VPUX_DT_I8 ?
 			    VPUX_DPU_F_IN_SIGNED : 0) |
 			   (T[o->out.tensor].data_type == VPUX_DT_I8 ?
@@ -861,17 +1096,37 @@ static int stmt_dpu(struct st *s, struct tok *t, int n)
 			   (o->bias.size ? VPUX_DPU_F_BIAS : 0) |
 			   (o->quant.size ? VPUX_DPU_F_PER_CHANNEL : 0);
 	}
-	if (!gk && (op == VPUX_DPU_OP_CONV || op >= VPUX_DPU_OP_MAXPOOL))
+	o->flags |= words;
+	if (gbcast)
+		o->flags = (o->flags & ~VPUX_DPU_F_BCAST_MASK) |
+			   bcast << VPUX_DPU_F_BCAST_SHIFT;
+	/* the output stages share their words: one per op */
+	if (fp16 && int_key)
+		return fail(s, int_col,
+			    "%s= is a field of integer ops, this one is FP16 (flag fp16, or f16 in=)",
+			    int_key);
+	if (!fp16 && fp_key)
+		return fail(s, fp_col,
+			    "%s= is a field of FP16 ops (flag fp16, or f16 in=), this one is integer",
+			    fp_key);
+	if (!fp16 && op == VPUX_DPU_OP_SUB)
+		return fail(s, t[1].col,
+			    "sub is an FP16 op (give f16 in=, or the flag fp16)");
+	if (!fp16 && (o->flags & ~VPUX_DPU_F_INT_ALL))
+		return fail(s, t[1].col,
+			    "flags 0x%x: FP16 flags on an integer op (add fp16, or give f16 in=)",
+			    o->flags);
+	if (!gk && (op == VPUX_DPU_OP_CONV || vpux_dpu_op_windowed(op)))
 		o->kernel_h = o->kernel_w = 1;
-	if (!gs && (op == VPUX_DPU_OP_CONV || op >= VPUX_DPU_OP_MAXPOOL))
+	if (!gs && (op == VPUX_DPU_OP_CONV || vpux_dpu_op_windowed(op)))
 		o->stride_h = o->stride_w = 1;
-	if (!gd && (op == VPUX_DPU_OP_CONV || op >= VPUX_DPU_OP_MAXPOOL))
+	if (!gd && (op == VPUX_DPU_OP_CONV || vpux_dpu_op_windowed(op)))
 		o->dilation_h = o->dilation_w = 1;
 	if (!gg && op == VPUX_DPU_OP_CONV)
 		o->groups = 1;
-	if (!gmin)
+	if (!fp16 && !gmin)
 		o->act_min = o->flags & VPUX_DPU_F_OUT_SIGNED ? -128 : 0;
-	if (!gmax)
+	if (!fp16 && !gmax)
 		o->act_max = o->flags & VPUX_DPU_F_OUT_SIGNED ? 127 : 255;
 	access(s, &o->in, 0);
 	access(s, &o->in2, 0);

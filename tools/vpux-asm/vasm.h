@@ -22,6 +22,10 @@ extern const struct vasm_name vasm_dtypes[];
 extern const struct vasm_name vasm_dpu_ops[];
 extern const struct vasm_name vasm_kernels[];
 extern const struct vasm_name vasm_orders[];
+/* DPU flags by name (bcast apart), the broadcast modes, the activations */
+extern const struct vasm_name vasm_dpu_flags[];
+extern const struct vasm_name vasm_bcasts[];
+extern const struct vasm_name vasm_acts[];
 
 const char *vasm_name_of(const struct vasm_name *t, uint32_t v);
 int vasm_value_of(const struct vasm_name *t, const char *name, uint32_t *v);
@@ -32,16 +36,52 @@ enum vasm_ftype {
 	VF_I32,
 	VF_PAIR,	/* two int32_t: "mult,shift" */
 	VF_U32X6,	/* six uint32_t: "a,b,c,d,e,f" (perm) */
+	VF_F32,		/* uint32_t FP32 bits, a float literal */
+	VF_ACT,		/* uint32_t VPUX_DPU_ACT_*, by name */
 };
+
+/* the ops a DPU field belongs to (struct vasm_field.mode) */
+enum { VASM_ANY = 0, VASM_INT, VASM_FP16 };
 
 struct vasm_field {
 	const char *name;
 	size_t offset;
 	enum vasm_ftype type;
+	int mode;	/* DPU: VASM_ANY, VASM_INT or VASM_FP16 */
 };
 
-/* DPU scalar fields (offsets into struct vpux_lf_dpu), NULL-terminated */
+/*
+ * DPU scalar fields (offsets into struct vpux_lf_dpu), NULL-terminated:
+ * flags and the geometry, then the integer output stage (VASM_INT), then
+ * the FP16 one (VASM_FP16) in the same words.
+ */
 extern const struct vasm_field vasm_dpu_fields[];
+
+/* ---- float literals (Documentation/vpux-asm.rst, "Float values") ---- */
+
+/*
+ * Parse @s as a value of float type @dt (VPUX_DT_F16 or VPUX_DT_F32):
+ * [+-] then a decimal or C99 hex-float number, inf, nan or snan. A
+ * number is rounded to nearest even, once (the decimal's exact value,
+ * not a double's); one that rounds to an infinity or, not being zero,
+ * to zero is refused. @bits gets the pattern (FP16 in the low 16 bits).
+ * Return: 0, or -1 with *@why saying what is wrong.
+ */
+int vasm_float_parse(const char *s, uint32_t dt, uint32_t *bits,
+		     const char **why);
+/* @d rounded to nearest even to VPUX_DT_F16 or VPUX_DT_F32: its bits */
+uint32_t vasm_f64_round(double d, uint32_t dt);
+/*
+ * FP32 @bits as the shortest decimal that vasm_float_parse() gives back
+ * as the same bits (at most 9 significant digits, "-0" for -0), or inf,
+ * -inf, nan, -nan, snan, -snan (any other NaN prints as nan).
+ */
+void vasm_f32_print(uint32_t bits, char *buf, size_t size);
+/*
+ * DPU @flags as names joined by ',' (the broadcast field apart); "0"
+ * when none. FP16 ops say out_f32 for the bit integer ops call out_i32.
+ */
+void vasm_dpu_flags_print(uint32_t flags, char *buf, size_t size);
 /* SHAVE kernel parameters after the two memrefs, per kernel id */
 const struct vasm_field *vasm_kernel_params(uint32_t kernel_id);
 

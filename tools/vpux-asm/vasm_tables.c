@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /* Names and field tables of the vpux-asm text format. */
+#include <fenv.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 const struct vasm_name vasm_dtypes[] = {
 	{ "u8", VPUX_DT_U8 }, { "i8", VPUX_DT_I8 }, { "i32", VPUX_DT_I32 },
+	{ "f16", VPUX_DT_F16 }, { "f32", VPUX_DT_F32 },
 	{ NULL, 0 }
 };
 
@@ -19,6 +21,40 @@ const struct vasm_name vasm_dpu_ops[] = {
 	{ "conv", VPUX_DPU_OP_CONV }, { "matmul", VPUX_DPU_OP_MATMUL },
 	{ "add", VPUX_DPU_OP_ADD }, { "mul", VPUX_DPU_OP_MUL },
 	{ "maxpool", VPUX_DPU_OP_MAXPOOL }, { "avgpool", VPUX_DPU_OP_AVGPOOL },
+	{ "sub", VPUX_DPU_OP_SUB },
+	{ NULL, 0 }
+};
+
+/*
+ * fp16 first (vpux-dis prints them in this order), then bit order;
+ * out_f32 is FP16 ops' name of out_i32's bit
+ */
+const struct vasm_name vasm_dpu_flags[] = {
+	{ "fp16", VPUX_DPU_F_FP16 },
+	{ "in_signed", VPUX_DPU_F_IN_SIGNED },
+	{ "w_signed", VPUX_DPU_F_W_SIGNED },
+	{ "out_signed", VPUX_DPU_F_OUT_SIGNED },
+	{ "bias", VPUX_DPU_F_BIAS },
+	{ "per_channel", VPUX_DPU_F_PER_CHANNEL },
+	{ "out_i32", VPUX_DPU_F_OUT_I32 },
+	{ "out_f32", VPUX_DPU_F_OUT_F32 },
+	{ "scale", VPUX_DPU_F_SCALE },
+	{ "batch", VPUX_DPU_F_BATCH },
+	{ "w_kn", VPUX_DPU_F_W_KN },
+	{ "count_pad", VPUX_DPU_F_COUNT_PAD },
+	{ NULL, 0 }
+};
+
+const struct vasm_name vasm_bcasts[] = {
+	{ "none", VPUX_DPU_BCAST_NONE }, { "c", VPUX_DPU_BCAST_C },
+	{ "hw", VPUX_DPU_BCAST_HW }, { "scalar", VPUX_DPU_BCAST_SCALAR },
+	{ NULL, 0 }
+};
+
+const struct vasm_name vasm_acts[] = {
+	{ "none", VPUX_DPU_ACT_NONE }, { "relu", VPUX_DPU_ACT_RELU },
+	{ "clamp", VPUX_DPU_ACT_CLAMP }, { "leaky", VPUX_DPU_ACT_LEAKY },
+	{ "leaky_ch", VPUX_DPU_ACT_LEAKY_CH },
 	{ NULL, 0 }
 };
 
@@ -56,7 +92,10 @@ int vasm_value_of(const struct vasm_name *t, const char *name, uint32_t *v)
 	return -1;
 }
 
-#define DF(f, t) { #f, offsetof(struct vpux_lf_dpu, f), t }
+#define DF(f, t) { #f, offsetof(struct vpux_lf_dpu, f), t, VASM_ANY }
+#define DI(f, t) { #f, offsetof(struct vpux_lf_dpu, f), t, VASM_INT }
+#define DP(n, f) { n, offsetof(struct vpux_lf_dpu, f), VF_PAIR, VASM_INT }
+#define DH(m, t) { #m, offsetof(struct vpux_lf_dpu, f.m), t, VASM_FP16 }
 const struct vasm_field vasm_dpu_fields[] = {
 	DF(flags, VF_U32),
 	DF(in_c, VF_U16), DF(in_h, VF_U16), DF(in_w, VF_U16),
@@ -66,38 +105,39 @@ const struct vasm_field vasm_dpu_fields[] = {
 	DF(pad_top, VF_U16), DF(pad_left, VF_U16),
 	DF(pad_bottom, VF_U16), DF(pad_right, VF_U16),
 	DF(dilation_h, VF_U16), DF(dilation_w, VF_U16), DF(groups, VF_U16),
-	DF(in_zp, VF_I32), DF(in2_zp, VF_I32), DF(out_zp, VF_I32),
-	DF(act_min, VF_I32), DF(act_max, VF_I32),
-	{ "requant", offsetof(struct vpux_lf_dpu, requant_mult), VF_PAIR },
-	{ "in_scale", offsetof(struct vpux_lf_dpu, in_scale_mult), VF_PAIR },
-	{ "in2_scale", offsetof(struct vpux_lf_dpu, in2_scale_mult), VF_PAIR },
-	{ NULL, 0, 0 }
+	DI(in_zp, VF_I32), DI(in2_zp, VF_I32), DI(out_zp, VF_I32),
+	DI(act_min, VF_I32), DI(act_max, VF_I32),
+	DP("requant", requant_mult), DP("in_scale", in_scale_mult),
+	DP("in2_scale", in2_scale_mult),
+	DH(act, VF_ACT), DH(clamp_lo, VF_F32), DH(clamp_hi, VF_F32),
+	DH(scale, VF_F32), DH(shift, VF_F32), DH(slope, VF_F32),
+	{ NULL, 0, 0, 0 }
 };
 
-#define KF(s, f, t) { #f, offsetof(struct s, f), t }
+#define KF(s, f, t) { #f, offsetof(struct s, f), t, VASM_ANY }
 static const struct vasm_field clamp_f[] = {
 	KF(vpux_shave_clamp_args, min, VF_I32),
-	KF(vpux_shave_clamp_args, max, VF_I32), { NULL, 0, 0 }
+	KF(vpux_shave_clamp_args, max, VF_I32), { NULL, 0, 0, 0 }
 };
 static const struct vasm_field softmax_f[] = {
 	KF(vpux_shave_softmax_args, axis, VF_U32),
 	KF(vpux_shave_softmax_args, out_zp, VF_I32),
 	KF(vpux_shave_softmax_args, beta_scale, VF_PAIR),
-	KF(vpux_shave_softmax_args, out_scale, VF_PAIR), { NULL, 0, 0 }
+	KF(vpux_shave_softmax_args, out_scale, VF_PAIR), { NULL, 0, 0, 0 }
 };
 static const struct vasm_field lut_f[] = {
 	KF(vpux_shave_lut_args, in_zp, VF_I32),
 	KF(vpux_shave_lut_args, out_zp, VF_I32),
 	KF(vpux_shave_lut_args, in_scale, VF_PAIR),
-	KF(vpux_shave_lut_args, out_scale, VF_PAIR), { NULL, 0, 0 }
+	KF(vpux_shave_lut_args, out_scale, VF_PAIR), { NULL, 0, 0, 0 }
 };
 static const struct vasm_field permute_f[] = {
-	KF(vpux_shave_permute_args, perm, VF_U32X6), { NULL, 0, 0 }
+	KF(vpux_shave_permute_args, perm, VF_U32X6), { NULL, 0, 0, 0 }
 };
 static const struct vasm_field quantize_f[] = {
 	KF(vpux_shave_quantize_args, in_zp, VF_I32),
 	KF(vpux_shave_quantize_args, out_zp, VF_I32),
-	KF(vpux_shave_quantize_args, scale, VF_PAIR), { NULL, 0, 0 }
+	KF(vpux_shave_quantize_args, scale, VF_PAIR), { NULL, 0, 0, 0 }
 };
 
 const struct vasm_field *vasm_kernel_params(uint32_t id)
@@ -117,6 +157,186 @@ const struct vasm_field *vasm_kernel_params(uint32_t id)
 	default:
 		return NULL;
 	}
+}
+
+/* ---- float literals ---- */
+
+/*
+ * Round @d to FP16, to nearest even, in one step from the double's exact
+ * value; *@tie set when @d lies exactly halfway between two FP16 values.
+ */
+static uint32_t f64_to_f16(double d, int *tie)
+{
+	uint64_t b, sig, n, rem, half;
+	uint32_t sign;
+	int e, q, sh;
+	long h;
+
+	memcpy(&b, &d, sizeof(b));
+	sign = (uint32_t)(b >> 48) & 0x8000u;
+	e = (int)(b >> 52) & 0x7ff;
+	sig = b & ((1ull << 52) - 1);
+	*tie = 0;
+	if (e == 0x7ff)
+		return sign | (sig ? 0x7e00u : 0x7c00u);
+	if (!e && !sig)
+		return sign;
+	/* |d| = sig * 2^(e - 1075), e - 1023 its binary exponent */
+	if (e)
+		sig |= 1ull << 52;
+	else
+		e = 1;
+	e -= 1023;
+	q = e >= -14 ? e - 10 : -24;	/* the FP16 quantum's exponent */
+	sh = 52 + q - e;		/* quanta = sig >> sh, sh >= 42 */
+	if (sh >= 64)
+		return sign;		/* below a quarter quantum */
+	n = sig >> sh;
+	rem = sig & ((1ull << sh) - 1);
+	half = 1ull << (sh - 1);
+	*tie = rem == half;
+	if (rem > half || (rem == half && (n & 1)))
+		n++;
+	/* normal: n in 2^10..2^11 quanta of 2^(e - 10) */
+	h = e >= -14 ? ((long)(e + 14) << 10) + (long)n : (long)n;
+	return sign | (h >= 0x7c00 ? 0x7c00u : (uint32_t)h);
+}
+
+uint32_t vasm_f64_round(double d, uint32_t dt)
+{
+	float f = (float)d;	/* one rounding, to nearest even */
+	uint32_t b;
+	int tie;
+
+	if (dt == VPUX_DT_F16)
+		return f64_to_f16(d, &tie);
+	memcpy(&b, &f, sizeof(b));
+	return b;
+}
+
+static int lit_name(const char *p, const char *name)
+{
+	size_t l = strlen(name);
+
+	return !strncmp(p, name, l) && !p[l];
+}
+
+int vasm_float_parse(const char *s, uint32_t dt, uint32_t *bits,
+		     const char **why)
+{
+	int f16 = dt == VPUX_DT_F16, neg = *s == '-', tie;
+	uint32_t sign = neg ? (f16 ? 0x8000u : 0x80000000u) : 0;
+	const char *p = s + (*s == '-' || *s == '+');
+	char *end;
+	double lo, hi;
+	float f;
+
+	*why = NULL;
+	if (lit_name(p, "inf")) {
+		*bits = sign | (f16 ? 0x7c00u : 0x7f800000u);
+		return 0;
+	}
+	if (lit_name(p, "nan")) {
+		*bits = sign | (f16 ? 0x7e00u : 0x7fc00000u);
+		return 0;
+	}
+	if (lit_name(p, "snan")) {
+		*bits = sign | (f16 ? 0x7d00u : 0x7fa00000u);
+		return 0;
+	}
+	/* a number: no spelling of strtod's own (infinity, nan(...)) */
+	if (!((*p >= '0' && *p <= '9') || *p == '.')) {
+		*why = "expected a number (decimal or hex-float), inf, nan or snan";
+		return -1;
+	}
+	/*
+	 * The number's exact value lies in [lo, hi], adjacent doubles (lo
+	 * == hi: exact). FP16 values and the midpoints between them are
+	 * doubles, so only lo or hi can be a midpoint, and then the value
+	 * is past it, towards the other one: rounding lo (or hi) once more
+	 * is no double rounding. FP32: strtof() rounds correctly.
+	 */
+	fesetround(FE_DOWNWARD);
+	lo = strtod(s, &end);
+	fesetround(FE_UPWARD);
+	hi = strtod(s, NULL);
+	fesetround(FE_TONEAREST);
+	if (f16) {
+		*bits = f64_to_f16(lo, &tie);
+		if (lo != hi && tie)
+			*bits = f64_to_f16(hi, &tie);
+	} else {
+		f = strtof(s, NULL);
+		memcpy(bits, &f, sizeof(*bits));
+	}
+	if (end == s || *end) {
+		*why = "expected a number (decimal or hex-float), inf, nan or snan";
+		return -1;
+	}
+	if ((*bits & (f16 ? 0x7fffu : 0x7fffffffu)) ==
+	    (f16 ? 0x7c00u : 0x7f800000u)) {
+		*why = f16 ? "outside the f16 range (largest finite 65504): write inf for an infinity" :
+			     "outside the f32 range (largest finite 3.40282347e+38): write inf for an infinity";
+		return -1;
+	}
+	if (!(*bits & (f16 ? 0x7fffu : 0x7fffffffu)) && (lo != 0 || hi != 0)) {
+		*why = f16 ? "rounds to 0 in f16 (smallest subnormal 0x1p-24)" :
+			     "rounds to 0 in f32 (smallest subnormal 0x1p-149)";
+		return -1;
+	}
+	return 0;
+}
+
+void vasm_f32_print(uint32_t bits, char *buf, size_t size)
+{
+	const char *sign = bits >> 31 ? "-" : "";
+	uint32_t mag = bits & 0x7fffffffu, back;
+	const char *why;
+	float f;
+	int p;
+
+	if (mag > 0x7f800000u) {
+		snprintf(buf, size, "%s%s", sign,
+			 mag == 0x7fa00000u ? "snan" : "nan");
+		return;
+	}
+	if (mag == 0x7f800000u) {
+		snprintf(buf, size, "%sinf", sign);
+		return;
+	}
+	memcpy(&f, &bits, sizeof(f));
+	for (p = 1; p <= 9; p++) {
+		snprintf(buf, size, "%.*g", p, (double)f);
+		if (!vasm_float_parse(buf, VPUX_DT_F32, &back, &why) &&
+		    back == bits)
+			return;
+	}
+}
+
+void vasm_dpu_flags_print(uint32_t flags, char *buf, size_t size)
+{
+	int fp16 = !!(flags & VPUX_DPU_F_FP16);
+	const struct vasm_name *t;
+	size_t at = 0;
+
+	buf[0] = 0;
+	flags &= ~VPUX_DPU_F_BCAST_MASK;
+	for (t = vasm_dpu_flags; t->name && at < size; t++) {
+		/* bit 5: out_i32 for integer ops, out_f32 for FP16 ones */
+		if (!(flags & t->value) ||
+		    (!strcmp(t->name, "out_i32") && fp16) ||
+		    (!strcmp(t->name, "out_f32") && !fp16))
+			continue;
+		at += snprintf(buf + at, size - at, "%s%s", at ? "," : "",
+			       t->name);
+		flags &= ~t->value;
+	}
+	/* bits without a name (none in VPUX_DPU_F_ALL): as a number */
+	if (flags && at < size)
+		at += snprintf(buf + at, size - at, "%s0x%x", at ? "," : "",
+			       flags);
+	if (!at)
+		snprintf(buf, size, "0");
 }
 
 static void memref(struct vpux_memref *m, uint32_t win,

@@ -20,6 +20,7 @@
 #include "vasm.h"
 #include "vpux.h"
 #include "vpux_cli.h"
+#include "vpux_regs.h"
 #include "vpux_shave_abi.h"
 
 #define PROG "vpux-dis"
@@ -117,6 +118,7 @@ static void print_field(FILE *f, const struct vasm_field *fl, const void *base)
 	const char *p = (const char *)base + fl->offset;
 	const int32_t *q = (const int32_t *)p;
 	const uint32_t *u = (const uint32_t *)p;
+	char buf[64];
 
 	switch (fl->type) {
 	case VF_U16:
@@ -134,6 +136,14 @@ static void print_field(FILE *f, const struct vasm_field *fl, const void *base)
 	case VF_U32X6:
 		fprintf(f, " %s=%u,%u,%u,%u,%u,%u", fl->name, u[0], u[1], u[2],
 			u[3], u[4], u[5]);
+		break;
+	case VF_F32:
+		vasm_f32_print(*u, buf, sizeof(buf));
+		fprintf(f, " %s=%s", fl->name, buf);
+		break;
+	case VF_ACT:
+		fprintf(f, " %s=%s", fl->name, vasm_name_of(vasm_acts, *u) ?
+			vasm_name_of(vasm_acts, *u) : "?");
 		break;
 	}
 }
@@ -175,9 +185,15 @@ static void print_dma(FILE *f, const struct vpux_lf_dma *o)
 	fputc('\n', f);
 }
 
+/*
+ * An integer op: every field, flags as a number. An FP16 op: flags by
+ * name (and bcast=), the geometry and the FP16 output stage.
+ */
 static void print_dpu(FILE *f, const struct vpux_lf_dpu *o)
 {
+	int fp16 = !!(o->flags & VPUX_DPU_F_FP16);
 	const struct vasm_field *fl;
+	char buf[256];
 
 	fprintf(f, "dpu %s", vasm_name_of(vasm_dpu_ops, o->op));
 	print_ref(f, "in", &o->in);
@@ -185,8 +201,20 @@ static void print_dpu(FILE *f, const struct vpux_lf_dpu *o)
 	print_ref(f, "bias", &o->bias);
 	print_ref(f, "quant", &o->quant);
 	print_ref(f, "out", &o->out);
-	for (fl = vasm_dpu_fields; fl->name; fl++)
-		print_field(f, fl, o);
+	for (fl = vasm_dpu_fields; fl->name; fl++) {
+		if (fl->mode == (fp16 ? VASM_INT : VASM_FP16))
+			continue;
+		if (!fp16 || strcmp(fl->name, "flags")) {
+			print_field(f, fl, o);
+			continue;
+		}
+		vasm_dpu_flags_print(o->flags, buf, sizeof(buf));
+		fprintf(f, " flags=%s", buf);
+		if (o->flags & VPUX_DPU_F_BCAST_MASK)
+			fprintf(f, " bcast=%s", vasm_name_of(vasm_bcasts,
+				(o->flags & VPUX_DPU_F_BCAST_MASK) >>
+				VPUX_DPU_F_BCAST_SHIFT));
+	}
 	print_deps(f, &o->deps);
 	print_after(f);
 	fputc('\n', f);

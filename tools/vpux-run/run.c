@@ -186,6 +186,13 @@ static int apply_binds(struct vpux_request *req, const struct bind *sym,
 	return 0;
 }
 
+/* bits of one element of VPUX_DT_* @dt */
+static unsigned int elem_bits(uint32_t dt)
+{
+	return dt == VPUX_DT_I32 || dt == VPUX_DT_F32 ? 32 :
+	       dt == VPUX_DT_F16 ? 16 : 8;
+}
+
 /*
  * Bytes of @d's buffer that @shape spans (the tensor's strides, those of
  * the max shape): with only the outermost dim dynamic, a dense prefix.
@@ -193,7 +200,7 @@ static int apply_binds(struct vpux_request *req, const struct bind *sym,
 static size_t shape_extent(const struct vpux_tensor_desc *d,
 			   const struct vpux_shape *shape)
 {
-	unsigned int bits = d->data_type == 3 ? 32 : 8, i;
+	unsigned int bits = elem_bits(d->data_type), i;
 	uint64_t span = bits;
 
 	for (i = 0; i < shape->rank && i < d->strides.rank; i++) {
@@ -227,6 +234,98 @@ static void gen(void *p, size_t n, unsigned int seed)
 }
 
 /*
+ * A generated input of a float type (vpux-asm.rst, "vpux-run"): the
+ * same byte stream, each element made finite: random sign and mantissa,
+ * a magnitude in [2^-4, 2^2) (the exponent field from the element's own
+ * bits, folded into six values).
+ */
+static void gen_input(const struct vpux_tensor_desc *d, void *p,
+		      unsigned int seed)
+{
+	unsigned char *b = p;
+	size_t i;
+
+	gen(p, d->size, seed);
+	if (d->data_type == VPUX_DT_F16) {
+		for (i = 0; i + 2 <= d->size; i += 2) {
+			unsigned int h = b[i] | b[i + 1] << 8;
+			unsigned int e = 11 + (h >> 10 & 0x1f) % 6;
+
+			h = (h & 0x83ff) | e << 10;
+			b[i] = (unsigned char)h;
+			b[i + 1] = (unsigned char)(h >> 8);
+		}
+	} else if (d->data_type == VPUX_DT_F32) {
+		for (i = 0; i + 4 <= d->size; i += 4) {
+			uint32_t w = b[i] | b[i + 1] << 8 | b[i + 2] << 16 |
+				     (uint32_t)b[i + 3] << 24;
+			uint32_t e = 123 + (w >> 23 & 0xff) % 6;
+
+			w = (w & 0x807fffffu) | e << 23;
+			memcpy(b + i, &w, 4);
+		}
+	}
+}
+
+/* element @i of a float output as a double (FP16 or FP32, little endian) */
+static double float_at(const struct vpux_tensor_desc *d, const void *data,
+		       size_t i)
+{
+	const unsigned char *b = data;
+	uint32_t w, e, m;
+	float f;
+
+	if (d->data_type == VPUX_DT_F32) {
+		memcpy(&w, b + 4 * i, 4);
+	} else {
+		/* FP16 -> FP32 bits, exactly */
+		w = b[2 * i] | b[2 * i + 1] << 8;
+		e = w >> 10 & 0x1f;
+		m = w & 0x3ff;
+		if (e == 0x1f) {
+			e = 0xff;
+		} else if (e) {
+			e += 112;
+		} else if (m) {
+			for (e = 113; !(m & 0x400); e--)
+				m <<= 1;
+			m &= 0x3ff;
+		}
+		w = (w & 0x8000) << 16 | e << 23 | m << 13;
+	}
+	memcpy(&f, &w, 4);
+	return f;
+}
+
+/* --top K of a float output: the K largest values (NaN last) */
+static void print_top_float(const struct vpux_tensor_desc *d,
+			    const void *data, unsigned int k)
+{
+	unsigned char taken[4096] = { 0 };
+	size_t n = d->size / (elem_bits(d->data_type) / 8), i;
+	unsigned int r;
+
+	if (n > sizeof(taken))
+		n = sizeof(taken);
+	printf("top-%u of output '%s':\n", k, d->name);
+	for (r = 0; r < k && r < n; r++) {
+		size_t best = n;
+		double bv = 0, v;
+
+		for (i = 0; i < n; i++) {
+			v = float_at(d, data, i);
+			if (!taken[i] && (best == n || v > bv ||
+					  (bv != bv && v == v))) {
+				best = i;
+				bv = v;
+			}
+		}
+		taken[best] = 1;
+		printf("  #%u: class %zu, value %.6g\n", r + 1, best, bv);
+	}
+}
+
+/*
  * --top K: the K largest elements of an 8-bit output (a classifier's
  * scores), with their index and dequantised value in thousandths.
  */
@@ -238,7 +337,11 @@ static void print_top(const struct vpux_tensor_desc *d, const void *data,
 	size_t n = d->size < sizeof(taken) ? d->size : sizeof(taken), i;
 	unsigned int r;
 
-	if (d->data_type != 1 && d->data_type != 2)
+	if (d->data_type == VPUX_DT_F16 || d->data_type == VPUX_DT_F32) {
+		print_top_float(d, data, k);
+		return;
+	}
+	if (d->data_type != VPUX_DT_U8 && d->data_type != VPUX_DT_I8)
 		return;
 	printf("top-%u of output '%s':\n", k, d->name);
 	for (r = 0; r < k && r < n; r++) {
@@ -246,7 +349,7 @@ static void print_top(const struct vpux_tensor_desc *d, const void *data,
 		int bv = 0, v;
 
 		for (i = 0; i < n; i++) {
-			v = d->data_type == 2 ? (signed char)u[i] : u[i];
+			v = d->data_type == VPUX_DT_I8 ? (signed char)u[i] : u[i];
 			if (!taken[i] && (best == n || v > bv)) {
 				best = i;
 				bv = v;
@@ -498,7 +601,7 @@ int main(int argc, char **argv)
 				return VPUX_EXIT_FAIL;
 			}
 		} else {
-			gen(inptr[i], d.size, seed + i);
+			gen_input(&d, inptr[i], seed + i);
 		}
 		ret = vpux_request_bind_input(req, i, ib[i], 0);
 	}

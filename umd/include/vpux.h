@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define VPUX_API_VERSION_MAJOR	1
-#define VPUX_API_VERSION_MINOR	5
+#define VPUX_API_VERSION_MINOR	6
 
 /* ---- errors ---- */
 enum vpux_error {
@@ -126,7 +126,7 @@ struct vpux_stride_reqs {
 /**
  * vpux_stride_reqs_compute() - memory strides satisfying @r
  * @r: requirements per memory dim
- * @elem_bits: element size in bits (8 or 32)
+ * @elem_bits: element size in bits (8, 16 or 32)
  * @ms: memory shape
  * @out: result
  *
@@ -196,11 +196,19 @@ size_t vpux_buffer_size(const struct vpux_buffer *buf);
  * @VPUX_DT_U8: unsigned 8-bit
  * @VPUX_DT_I8: signed 8-bit
  * @VPUX_DT_I32: signed 32-bit, little endian
+ * @VPUX_DT_F16: IEEE 754 binary16, little endian (API 1.6)
+ * @VPUX_DT_F32: IEEE 754 binary32, little endian (API 1.6)
+ *
+ * The float types carry no quantisation: their tensors' zero point and
+ * scale are 0 (the loader refuses anything else). The values are those
+ * of the SHAVE ABI's VPUX_SHAVE_DT_*.
  */
 enum vpux_data_type {
 	VPUX_DT_U8 = 1,
 	VPUX_DT_I8 = 2,
 	VPUX_DT_I32 = 3,
+	VPUX_DT_F16 = 4,
+	VPUX_DT_F32 = 5,
 };
 
 /**
@@ -212,9 +220,10 @@ enum vpux_data_type {
  * @shape: logical shape
  * @strides: logical strides in bits
  * @size: bytes the tensor occupies (what a binding must provide)
- * @zero_point: quantisation zero point
- * @scale_mult: quantisation scale, Q31 multiplier
+ * @zero_point: quantisation zero point (0 for VPUX_DT_F16/F32)
+ * @scale_mult: quantisation scale, Q31 multiplier (0 for the float types)
  * @scale_shift: quantisation scale: value = (q - zp) * mult / 2^(31+shift)
+ *	(0 for the float types, whose elements are the values)
  */
 struct vpux_tensor_desc {
 	char name[32];
@@ -281,7 +290,8 @@ unsigned int vpux_network_num_ops(const struct vpux_network *net,
 /**
  * struct vpux_op_info - what the loadable says of one op (API 1.2)
  * @type: "copy" for DMA, the DPU operation ("conv", "matmul", "add",
- *	"mul", "maxpool", "avgpool") or the SHAVE kernel ("clamp",
+ *	"mul", "maxpool", "avgpool", "sub": FP16 only, API 1.6) or the
+ *	SHAVE kernel ("clamp",
  *	"softmax", "sigmoid", "tanh", "permute", "quantize")
  * @output: the name of the tensor the op writes (for DMA its
  *	destination, for SHAVE its window 1), the closest the loadable

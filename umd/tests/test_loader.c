@@ -143,9 +143,11 @@ static void test_semantic(void)
 	img.dpu[0].out.size = 64;
 	expect(VPUX_E_FORMAT, "field out", "DPU writing the weights");
 	img.dpu[0].op = 42;
-	expect(VPUX_E_FORMAT, "field op/flags/shape", "unknown DPU op");
+	expect(VPUX_E_FORMAT, "record 0: field op: integer descriptor refused by the DPU rules (rule op",
+	       "unknown DPU op");
 	img.dpu[0].in_h = 5;
-	expect(VPUX_E_FORMAT, "field op/flags/shape", "inconsistent DPU shape");
+	expect(VPUX_E_FORMAT, "field out_h: integer descriptor refused by the DPU rules (rule out_h",
+	       "inconsistent DPU shape");
 	img.dpu[0].reserved[0] = 3;
 	expect(VPUX_E_FORMAT, "field reserved", "DPU reserved field");
 

@@ -278,5 +278,36 @@ printf 'symbol n axis 1..8\ninput x i8 $nx4\noutput y i8 $nx4\noutput nv i32 1\n
 	[ "$(od -An -tu4 "$T/ps.n" | tr -s ' ')" = " 5" ]
 ok $? "a plan's DMA from region=symbols: the bound value 5 copied, bit-exact"
 
+# FP16 (loadable 1.3): generated float inputs are finite, of magnitude
+# [2^-4, 2^2); --top ranks a float output; dis | asm of an FP16 network
+printf 'input x f16 4096\noutput y f16 4096\ninput z f32 512\noutput w f32 512\ndma src=x dst=y\ndma src=z dst=w\n' >"$T/fc.vasm"
+"$B/tools/vpux-asm" -o "$T/fc.vpux" "$T/fc.vasm" &&
+	"$B/tools/vpux-run" --seed 5 --output "$T/fc.y" --output "$T/fc.w" "$T/fc.vpux" >/dev/null &&
+	python3 -c '
+import struct, sys
+for f, t, n in ((sys.argv[1], "e", 2), (sys.argv[2], "f", 4)):
+    b = open(f, "rb").read()
+    v = struct.unpack("<%d%s" % (len(b) // n, t), b)
+    assert all(2 ** -4 <= abs(x) < 4 for x in v), f
+    assert min(v) < 0 < max(v) and len(set(v)) > len(v) // 2, f
+' "$T/fc.y" "$T/fc.w"
+ok $? "vpux-run: generated f16 and f32 inputs are finite, both signs, magnitude in [2^-4, 4)"
+"$B/tools/vpux-run" --check --top 3 "$B/examples/fp16_cnn.vpux" >"$T/run" 2>&1
+st=$?
+grep -q "check: output 0 'logits': 0 of 40 bytes differ from the CPU reference (bit-exact)" "$T/run" &&
+	grep -q "^top-3 of output 'logits':" "$T/run" &&
+	[ "$(grep -c '^  #[123]: class [0-9]*, value -*[0-9]' "$T/run")" = 3 ]
+ok $(( $? || st )) "vpux-run --check --top 3 of fp16_cnn: bit-exact, three FP32 logits ranked"
+"$B/tools/vpux-dis" "$B/examples/fp16_cnn.vpux" >"$T/f.vasm" &&
+	grep -q "^dpu matmul in=s in2=wfc bias=bfc out=logits flags=fp16,bias,out_f32,scale .* act=none clamp_lo=0 clamp_hi=0 scale=0.125 shift=0 slope=0" "$T/f.vasm" &&
+	grep -q "^dpu sub in=g in2=mask out=feat flags=fp16 bcast=hw " "$T/f.vasm" &&
+	"$B/tools/vpux-asm" -o "$T/f.vpux" "$T/f.vasm" && cmp -s "$T/f.vpux" "$B/examples/fp16_cnn.vpux"
+ok $? "vpux-dis of fp16_cnn: FP16 flags by name, float fields, bcast=; vpux-asm gives the same bytes"
+printf 'input x f16 4\noutput y f16 4\ntensor w f16 4 region=weights\ndata w f16 1, 2, 1e9\ndpu add in=x in2=w out=y\n' >"$T/fb.vasm"
+"$B/tools/vpux-asm" -o "$T/fb.vpux" "$T/fb.vasm" 2>"$T/err"
+st=$?
+grep -q "fb.vasm:4:18: error: '1e9': outside the f16 range (largest finite 65504): write inf for an infinity" "$T/err"
+ok $(( $? || ! st )) "vpux-asm: an f16 value out of range, file:line:column ($(cat "$T/err"))"
+
 echo "1..$n"
 exit $fail

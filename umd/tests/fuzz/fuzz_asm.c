@@ -3,8 +3,10 @@
  * libFuzzer harness of the vpux-asm parser: any text either assembles
  * into an image that then validates and writes, or fails with a message;
  * never a crash. Every plan expression it compiled prints back (what
- * vpux-dis does). Seeds: the examples' .vasm sources, examples/dyn_mlp.vasm
- * the plan syntax (make fuzz-asm; asm.dict its words).
+ * vpux-dis does), and so does every FP32 value of an FP16 op's output
+ * stage, to the same bits. Seeds: the examples' .vasm sources,
+ * examples/dyn_mlp.vasm the plan syntax, examples/fp16_*.vasm the FP16
+ * one (make fuzz-asm; asm.dict its words).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +16,8 @@
 #include "asm.h"
 #include "lf.h"
 #include "vasm.h"
+#include "vpux.h"
+#include "vpux_regs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,6 +46,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					    img.patches[i].len, img.symbols,
 					    img.n_symbols, buf, sizeof(buf)))
 				abort();	/* the assembler wrote it */
+		for (i = 0; i < img.n_dpu; i++) {
+			const struct vpux_lf_dpu_fparams *f = &img.dpu[i].f;
+			const uint32_t v[5] = { f->clamp_lo, f->clamp_hi,
+						f->scale, f->shift, f->slope };
+			const char *why;
+			uint32_t k, back;
+
+			if (!(img.dpu[i].flags & VPUX_DPU_F_FP16))
+				continue;
+			for (k = 0; k < 5; k++) {
+				if ((v[k] & 0x7fffffffu) > 0x7f800000u)
+					continue;	/* NaN: no such field */
+				vasm_f32_print(v[k], buf, sizeof(buf));
+				if (vasm_float_parse(buf, VPUX_DT_F32, &back,
+						     &why) || back != v[k])
+					abort();	/* vpux-dis | vpux-asm */
+			}
+		}
 		if (!lf_validate(&img) && !lf_write_mem(&img, &out, &n))
 			free(out);
 		asm_free(&img);

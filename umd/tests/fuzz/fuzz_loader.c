@@ -4,9 +4,11 @@
  * checksums, versions) and every semantic check, then the barrier
  * schedule. Checksums would stop most mutations at the first section, so
  * half of the inputs get their section CRCs fixed up before parsing.
- * Corpus seeds: the assembled examples and a plan loadable (dynamic
- * shapes: symbols, dynamic dims, blocks, templates, patches; written by
- * test_plan) whose every-bound checks run lf_plan.c (make fuzz-loader).
+ * Corpus seeds: the assembled examples (the FP16 ones among them), a
+ * plan loadable (dynamic shapes: symbols, dynamic dims, blocks,
+ * templates, patches; written by test_plan) whose every-bound checks run
+ * lf_plan.c, and eight random FP16 networks of test_fp16_random (f16/f32
+ * tensors, every FP16 op kind, flag and activation) (make fuzz-loader).
  */
 #include <elf.h>
 #include <stdint.h>
