@@ -167,6 +167,7 @@ struct vpux_device {
  * @defq: the default queue of each priority, created on first use
  * @next_seqno: number of the next job
  * @ring: the last VPUX_JOB_RING jobs, by seqno % VPUX_JOB_RING
+ * @n_running: (fw) its jobs on the engine core: task slots it holds
  * @banned: a job of this file hung or faulted; later submits fail
  * @busy_ns: time its jobs spent on the NPU (fdinfo drm-engine-npu)
  * @id: the DRM file's client id: unique for the device's lifetime (CMX
@@ -183,6 +184,7 @@ struct vpux_file_priv {
 	struct vpux_queue *defq[VPUX_PRIORITIES];
 	u64 next_seqno;
 	struct vpux_job_slot ring[VPUX_JOB_RING];
+	u32 n_running;
 	bool banned;
 	atomic64_t busy_ns;
 	u64 id;

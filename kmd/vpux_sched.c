@@ -115,6 +115,9 @@ void vpux_ctx_release_slot(struct vpux_device *vdev, struct vpux_mmu_ctx *ctx)
 	mutex_unlock(&vdev->fw.lock);
 }
 
+/* task slots one file may hold: all but one */
+#define VPUX_FILE_MAX_TASKS	(DLA_MAX_TASKS - 1)
+
 /* ---- starting and completing jobs ---- */
 
 static void vpux_runq_add_locked(struct vpux_device *vdev, struct vpux_queue *q)
@@ -257,6 +260,7 @@ static int vpux_job_start_locked(struct vpux_device *vdev,
 				      VPUX_REG_CYCLES_HI);
 	vdev->running[id] = job;
 	vdev->n_running++;
+	job->fpriv->n_running++;
 	vpux_busy_begin_locked(vdev);
 	vpux_watchdog_arm_locked(vdev);
 	return 0;
@@ -302,6 +306,13 @@ static bool vpux_sched_dispatch_queue(struct vpux_device *vdev,
 
 			if (vdev->n_running == DLA_MAX_TASKS)
 				return false;
+			/*
+			 * One task slot is always left to the other files:
+			 * no file alone can keep them from the NPU, however
+			 * long its jobs run (architecture.rst, "Sharing").
+			 */
+			if (job->fpriv->n_running >= VPUX_FILE_MAX_TASKS)
+				return true;
 			ret = vpux_job_start_locked(vdev, job, &res, reserved);
 			if (ret == -EAGAIN)
 				return true;	/* waits for CMX */
@@ -366,6 +377,7 @@ void vpux_sched_complete_locked(struct vpux_device *vdev, struct vpux_job *job,
 	lockdep_assert_held(&vdev->fw.lock);
 	vdev->running[job->task_id] = NULL;
 	vdev->n_running--;
+	job->fpriv->n_running--;
 	vpux_cmx_release_locked(vdev, job);
 	/* headed: the firmware cleared it before it posted the completion */
 	if (!vdev->mc.on)

@@ -25,7 +25,7 @@
  *
  * Apart from hangs, the administrator may cap the time any job spends on
  * the NPU (sysfs job_run_limit_ms, default the module parameter of that
- * name, 0: no cap): a job over it is aborted at the next check, whatever
+ * name, a minute; 0: no cap): a job over it is aborted at the next check, whatever
  * its progress, with -ETIME instead of -ETIMEDOUT; it did not hang, so
  * its file is not banned. Checks then come at least every limit.
  *
@@ -56,9 +56,13 @@ static unsigned int job_timeout_ms = 2000;
 module_param(job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms, "Time a job may run without progress before it is aborted (ms, default 2000; per device in debugfs job_timeout_ms)");
 
-static unsigned int job_run_limit_ms;
+/*
+ * A minute by default: slots held by several files' endless jobs come
+ * free within it (architecture.rst, "Sharing the NPU").
+ */
+static unsigned int job_run_limit_ms = 60000;
 module_param(job_run_limit_ms, uint, 0444);
-MODULE_PARM_DESC(job_run_limit_ms, "Time a job may spend on the NPU before it is aborted, progress or not (ms, default 0: no limit; per device in sysfs job_run_limit_ms)");
+MODULE_PARM_DESC(job_run_limit_ms, "Time a job may spend on the NPU before it is aborted, progress or not (ms, default 60000; 0: no limit; per device in sysfs job_run_limit_ms)");
 
 /**
  * vpux_job_timeout_ms() - the device's job timeout

@@ -1372,6 +1372,159 @@ TEST_F_TIMEOUT(job, run_limit_stops_a_long_job, 120)
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 }
 
+/*
+ * Sharing the NPU (Documentation/architecture.rst): a file that keeps
+ * every queue it may have busy with long jobs that make progress holds
+ * at most all task slots but one, so another file's 1-op job starts at
+ * once and waits only for an engine at an op boundary. It completes
+ * within bound = 10 short jobs + 4 of the hog's ops (at least 200 ms),
+ * while the hog's jobs are made to last many bounds (and still run when
+ * it completes). Without the slot left over it waits for a hog job to
+ * end. The hog's jobs are then stopped with the run limit.
+ */
+#define HOG_JOBS	8	/* the engine core's task slots */
+
+/*
+ * A hog job: op 0 marks its start by copying 64 bytes of entry 1 to
+ * entry 3, then @nops copies of @rows pages entry 1 -> entry 2. Each hog
+ * job has its own entries 2 and 3 and entry 1 is read-only for the
+ * device, so that none waits for another's writes (SUBMIT's implicit
+ * fences).
+ */
+static size_t hog_task(void *mem, unsigned int nops, __u32 rows)
+{
+	struct tb t;
+	unsigned int i;
+
+	tb_init(&t, mem, nops, nops + 1, 0, 0);
+	tb_copy(&t.dma[0], tb_ref(1, 0, 64), tb_ref(3, 0, 64), 64);
+	tb_update(&t, &t.dma[0].deps, 0);
+	for (i = 1; i <= nops; i++) {
+		struct dla_dma_op *op = &t.dma[i];
+
+		tb_copy(op, tb_ref(1, 0, rows * 4096), tb_ref(2, 0, rows * 4096),
+			4096);
+		op->count[0] = rows;
+		op->src_stride[0] = op->dst_stride[0] = 4096;
+		tb_wait(&t, &op->deps, i - 1);
+		if (i < nops)
+			tb_update(&t, &op->deps, i);
+	}
+	return t.size;
+}
+
+TEST_F_TIMEOUT(job, a_hog_file_leaves_the_npu_to_others, 240)
+{
+	const __u32 rows = 1024, max_ops = 1024;	/* 4 MiB ops */
+	struct drm_vpux_buf l[3];
+	struct drm_vpux_submit s;
+	struct drm_vpux_wait w;
+	struct bo t[HOG_JOBS], dst[HOG_JOBS], mark[HOG_JOBS], src;
+	long long short_ms, chain_us = 0, op_us, bound, ms, t0;
+	__u64 seq[HOG_JOBS];
+	long old = run_limit_read(self->minor);
+	unsigned int nops, i, running = 0, started;
+	__u32 qid;
+	char v[24];
+	int hog;
+
+	if (old < 0)
+		SKIP(return, "no sysfs job_run_limit_ms");
+	self->saved_limit = old;
+	ASSERT_EQ(0, run_limit_write(self->minor, "0"));
+	hog = vpux_open_nth(0, NULL);	/* the fixture's device */
+	ASSERT_GE(hog, 0);
+	/* read-only for the device: the hog's jobs do not wait for each other */
+	ASSERT_EQ(0, bo_new(hog, rows * 4096, DRM_VPUX_BO_DEVICE_READONLY, &src));
+	memset(src.map, 0xab, 64);
+	for (i = 0; i < HOG_JOBS; i++) {
+		ASSERT_EQ(0, bo_new(hog, rows * 4096, 0, &dst[i]));
+		ASSERT_EQ(0, bo_new(hog, 4096, 0, &mark[i]));
+	}
+	l[0] = (struct drm_vpux_buf){ .handle = src.handle, .size = rows * 4096 };
+	l[1] = (struct drm_vpux_buf){ .handle = dst[0].handle, .size = rows * 4096 };
+
+	/* this host's pace: a 1-op job, and 8 ops of 4 MiB */
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, SZ), self->list, 2);
+	short_ms = timed_job(self->fd, &s, &w);
+	ASSERT_LE(0, short_ms);
+	for (i = 0; i < HOG_JOBS; i++)
+		ASSERT_EQ(0, bo_new(hog, tb_bytes(max_ops, max_ops + 1, 0, 0),
+				    0, &t[i]));
+	/* twice: the first run also maps the BOs in */
+	for (i = 0; i < 2; i++) {
+		submit_args(&s, &t[0], 0, chain_task(t[0].map, 64, rows), l, 2);
+		t0 = now_ns();
+		ASSERT_EQ(0, vpux_ioctl(hog, DRM_IOCTL_VPUX_SUBMIT, &s));
+		ASSERT_EQ(0, job_wait(hog, s.seqno, 60000000000ll, &w));
+		chain_us = (now_ns() - t0) / 1000;
+	}
+	op_us = chain_us / 64 ? chain_us / 64 : 1;
+	bound = 10 * short_ms + 4 * op_us / 1000;
+	if (bound < 200)
+		bound = 200;
+	/*
+	 * The hog's jobs are as long as a task may be (4 GiB of copies
+	 * each, seconds even on a fast host); the run limit ends them
+	 */
+	nops = max_ops - 1;	/* and the marking op */
+
+	t0 = now_ns();
+	for (i = 0; i < HOG_JOBS; i++) {
+		ASSERT_EQ(0, queue_create(hog, DRM_VPUX_PRIORITY_NORMAL, &qid));
+		l[1] = (struct drm_vpux_buf){ .handle = dst[i].handle,
+					      .size = rows * 4096 };
+		l[2] = (struct drm_vpux_buf){ .handle = mark[i].handle,
+					      .size = 4096 };
+		submit_args(&s, &t[i], 0, hog_task(t[i].map, nops, rows), l, 3);
+		s.queue_id = qid;
+		ASSERT_EQ(0, vpux_ioctl(hog, DRM_IOCTL_VPUX_SUBMIT, &s));
+		seq[i] = s.seqno;
+	}
+	TH_LOG("%u hog jobs of %u ops submitted in %lld ms", HOG_JOBS, nops,
+	       (now_ns() - t0) / 1000000);
+	/*
+	 * The hog's jobs take their slots, each marks its start: wait for
+	 * all but one (all the driver gives a file), then a while longer
+	 * in case the last one gets a slot too
+	 */
+	t0 = now_ns();
+	do {
+		usleep(1000);
+		for (i = 0, started = 0; i < HOG_JOBS; i++)
+			started += ((volatile __u8 *)mark[i].map)[0] == 0xab;
+	} while (started < HOG_JOBS - 1 && now_ns() - t0 < 60000000000ll);
+	TH_LOG("%u hog jobs started after %lld ms", started,
+	       (now_ns() - t0) / 1000000);
+	EXPECT_GE(started, (unsigned int)HOG_JOBS - 1);
+	usleep((useconds_t)(bound * 1000 / 4));
+
+	submit_args(&s, &self->task, 0, copy_task(&self->task, 0, SZ), self->list, 2);
+	ms = timed_job(self->fd, &s, &w);
+	ASSERT_LE(0, ms);
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	for (i = 0; i < HOG_JOBS; i++)
+		running += job_wait(hog, seq[i], 0, &w) == -ETIMEDOUT;
+	TH_LOG("1-op job: %lld ms alone, %lld ms beside %u hog jobs of %u ops (%u still running); bound %lld ms",
+	       short_ms, ms, HOG_JOBS, nops, running, bound);
+	EXPECT_LT(ms, bound);
+	/* the hog was still at it: the bound did not come from its end */
+	EXPECT_GE(running, (unsigned int)HOG_JOBS - 1);
+
+	/* stop the hog: over the run limit, its jobs end with -ETIME */
+	snprintf(v, sizeof(v), "%lld", bound);
+	ASSERT_EQ(0, run_limit_write(self->minor, v));
+	for (i = 0; i < HOG_JOBS; i++) {
+		ASSERT_EQ(0, job_wait(hog, seq[i], 120000000000ll, &w));
+		TH_LOG("hog job %u: status %u, error %d, op %u", i, w.status,
+		       w.sys_error, w.fail_op);
+		EXPECT_TRUE(w.status == DRM_VPUX_STATUS_DONE ||
+			    (w.status == DRM_VPUX_STATUS_TIMEOUT &&
+			     w.sys_error == -ETIME));
+	}
+	close(hog);
+}
+
 /* ---- CMX does not pass between files (vpux_cmx.c) ---- */
 
 /*
