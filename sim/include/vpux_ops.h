@@ -32,8 +32,9 @@ int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
  * VPUX_DPU_SIMD names a path ("generic", "avx2", "avx512vnni"); GENERIC
  * forces the portable code the kernel build runs (tests and benchmarks
  * compare them); AVX2 asks for the x86-64 AVX2 kernels (dense and
- * depthwise CONV, MATMUL); AVX512VNNI for the AVX-512 VNNI kernels of
- * the same ops (what they decline runs on AVX2). A path is
+ * depthwise CONV, MATMUL; FP16 CONV and MATMUL with FMA and F16C);
+ * AVX512VNNI for the AVX-512 VNNI kernels of the same ops (what they
+ * decline runs on AVX2) and the AVX-512F kernels of FP16. A path is
  * granted only where the build has it and the CPU supports it, else the
  * next one down (AVX512VNNI, AVX2, GENERIC). Returns the path now in use
  * (never AUTO). Process-wide; not for use while ops run.

@@ -27,7 +27,9 @@
  *
  * This is what the kernel module runs: integer only, no libc, no 64-bit
  * division, stack frames under 512 bytes (the per-block accumulator
- * arrays live in noinline_for_stack helpers).
+ * arrays live in noinline_for_stack helpers). User-space x86-64 builds
+ * first offer CONV and MATMUL to the SIMD kernels of dpu_f16_simd.c
+ * (VPUX_DPU_SIMD, vpux_dpu_set_path()), which write the same bytes.
  *
  * o->yield is called after every output row and, within a row, once
  * VPUX_DPU_YIELD_WORK operations were done, checked between blocks of at
@@ -426,6 +428,12 @@ int vpux_dpu_f16_run(const struct vpux_hw_dpu_desc *d,
 	struct f16_geom g;
 	bool stop;
 
+#ifdef VPUX_DPU_SIMD
+	int ret;
+
+	if (vpux_dpu_f16_simd_run(d, o, &ret))
+		return ret;
+#endif
 	switch (d->op) {
 	case VPUX_DPU_OP_CONV:
 		f16_geom_init(&g, d);
