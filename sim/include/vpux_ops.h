@@ -65,6 +65,9 @@ int vpux_dpu_set_path(int path);
 #define VPUX_DPU_MACS_PER_CYCLE_SHIFT	8	/* 256 int8 MACs per cycle */
 #define VPUX_DPU_ELEMS_PER_CYCLE_SHIFT	5	/* 32 element ops per cycle */
 #define VPUX_DPU_BYTES_PER_CYCLE_SHIFT	6	/* 64 bytes of CMX per cycle */
+/* FP16 ops (VPUX_DPU_F_FP16): half the int8 rates */
+#define VPUX_DPU_F16_MACS_PER_CYCLE_SHIFT	7	/* 128 FP16 MACs per cycle */
+#define VPUX_DPU_F16_ELEMS_PER_CYCLE_SHIFT	4	/* 16 element ops per cycle */
 
 /*
  * Run software kernel @kernel_id with the opaque argument buffer @args
