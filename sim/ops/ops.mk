@@ -12,7 +12,7 @@ OPS_HDRS := $(wildcard $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/sim/include/vpux_ops.h \
 	$(SRCTOP)/sim/include/vpux_sim_compat.h $(HW_HDRS)
 
 OPS_TESTS := $(B)/ops/test_dpu $(B)/ops/test_dpu_paths $(B)/ops/test_shave \
-	$(B)/ops/test_float $(B)/ops/test_shave_f
+	$(B)/ops/test_float $(B)/ops/test_shave_f $(B)/ops/test_dpu_f16
 OPS_BENCH := $(B)/ops/bench_dpu $(B)/ops/bench_shave
 
 $(B)/ops/test_%: $(SRCTOP)/sim/ops/tests/test_%.c $(OPS_SRCS) $(REF_SRCS) \
