@@ -99,6 +99,16 @@ static const struct vcase cases[] = {
 	{ "matmul in_c > max K", DLA_ERR_SHAPE, "dpu op 0: field reduction" },
 	{ "maxpool groups 2", DLA_ERR_SHAPE, "dpu op 0: field groups" },
 	{ "conv reduction > max K", DLA_ERR_SHAPE, "dpu op 0: field reduction" },
+	{ "dpu fp16 act 5", DLA_ERR_QUANT, "dpu op 0: field act" },
+	{ "dpu fp16 zero word set", DLA_ERR_RESERVED, "dpu op 0: field reserved" },
+	{ "dpu fp16 scale without SCALE", DLA_ERR_QUANT, "dpu op 0: field scale" },
+	{ "dpu fp16 slope without LEAKY", DLA_ERR_QUANT, "dpu op 0: field slope" },
+	{ "dpu fp16 clamp_hi NaN", DLA_ERR_QUANT, "dpu op 0: field act_max" },
+	{ "dpu fp16 clamp_lo above clamp_hi", DLA_ERR_QUANT, "dpu op 0: field act_min" },
+	{ "dpu fp16 with IN_SIGNED", DLA_ERR_FLAGS, "dpu op 0: field flags" },
+	{ "dpu fp16 SCALE with PER_CHANNEL", DLA_ERR_FLAGS, "dpu op 0: field flags" },
+	{ "dpu SUB without FP16", DLA_ERR_FLAGS, "dpu op 0: field flags" },
+	{ "dpu SCALE without FP16", DLA_ERR_FLAGS, "dpu op 0: field flags" },
 };
 
 /*
@@ -114,6 +124,19 @@ static void flat(struct dla_dpu_op *d, unsigned int op)
 	memset(&d->bias, 0, sizeof(d->bias));
 	d->in2.size = op == VPUX_DPU_OP_MATMUL ? 64 : 512;
 	tb_dpu_quant(d);
+}
+
+/*
+ * Make the base task's DPU op FP16 (VPUX_DPU_F_FP16, with its bias): the
+ * words of the integer output stage become struct vpux_hw_dpu_fparams,
+ * all zero (no activation, no scale stage). The refs stay the int8
+ * sizes: the rule a case breaks is checked before them.
+ */
+static void fp16(struct dla_dpu_op *d)
+{
+	d->flags = VPUX_DPU_F_FP16 | VPUX_DPU_F_BIAS;
+	d->in_zp = d->in2_zp = d->out_zp = d->act_min = d->act_max = 0;
+	d->requant = d->in_scale = d->in2_scale = (struct dla_requant){ 0, 0 };
 }
 
 /* Break the base task in case @i; may change ctx/prio. */
@@ -247,6 +270,32 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 		d->kernel_h = d->kernel_w = 65;
 		d->pad_top = d->pad_left = 63;
 		break;
+	/* FP16: fparams.act is in_zp's word, zero0[] in2_zp's and out_zp's,
+	 * clamp_lo/hi act_min's/act_max's, scale/shift requant's, slope
+	 * in_scale.mult's */
+	case 84: fp16(d); d->in_zp = VPUX_DPU_ACTS; break;
+	case 85: fp16(d); d->out_zp = 1; break;
+	case 86: fp16(d); d->requant.mult = 0x3f800000; break;
+	case 87: fp16(d); d->in_scale.mult = 0x3dcccccd; break;
+	case 88:
+		fp16(d);
+		d->in_zp = VPUX_DPU_ACT_CLAMP;
+		d->act_max = 0x7fc00000;
+		break;
+	case 89:
+		fp16(d);
+		d->in_zp = VPUX_DPU_ACT_CLAMP;
+		d->act_min = 0x3f800000;	/* 1.0 > 0.5 */
+		d->act_max = 0x3f000000;
+		break;
+	case 90: fp16(d); d->flags |= VPUX_DPU_F_IN_SIGNED; break;
+	case 91:
+		fp16(d);
+		d->flags |= VPUX_DPU_F_SCALE | VPUX_DPU_F_PER_CHANNEL;
+		d->requant.mult = 0x3f800000;
+		break;
+	case 92: flat(d, VPUX_DPU_OP_SUB); break;
+	case 93: d->flags |= VPUX_DPU_F_SCALE; break;
 	}
 }
 

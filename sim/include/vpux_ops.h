@@ -32,8 +32,9 @@ int vpux_dpu_run(const struct vpux_hw_dpu_desc *d,
  * VPUX_DPU_SIMD names a path ("generic", "avx2", "avx512vnni"); GENERIC
  * forces the portable code the kernel build runs (tests and benchmarks
  * compare them); AVX2 asks for the x86-64 AVX2 kernels (dense and
- * depthwise CONV, MATMUL); AVX512VNNI for the AVX-512 VNNI kernels of
- * the same ops (what they decline runs on AVX2). A path is
+ * depthwise CONV, MATMUL; FP16 CONV and MATMUL with FMA and F16C);
+ * AVX512VNNI for the AVX-512 VNNI kernels of the same ops (what they
+ * decline runs on AVX2) and the AVX-512F kernels of FP16. A path is
  * granted only where the build has it and the CPU supports it, else the
  * next one down (AVX512VNNI, AVX2, GENERIC). Returns the path now in use
  * (never AUTO). Process-wide; not for use while ops run.
@@ -64,6 +65,9 @@ int vpux_dpu_set_path(int path);
 #define VPUX_DPU_MACS_PER_CYCLE_SHIFT	8	/* 256 int8 MACs per cycle */
 #define VPUX_DPU_ELEMS_PER_CYCLE_SHIFT	5	/* 32 element ops per cycle */
 #define VPUX_DPU_BYTES_PER_CYCLE_SHIFT	6	/* 64 bytes of CMX per cycle */
+/* FP16 ops (VPUX_DPU_F_FP16): half the int8 rates */
+#define VPUX_DPU_F16_MACS_PER_CYCLE_SHIFT	7	/* 128 FP16 MACs per cycle */
+#define VPUX_DPU_F16_ELEMS_PER_CYCLE_SHIFT	4	/* 16 element ops per cycle */
 
 /*
  * Run software kernel @kernel_id with the opaque argument buffer @args

@@ -13,7 +13,11 @@
  * VPUX_DPU_CYCLES_SETUP plus the larger of the compute time and the CMX
  * transfer time: CONV/MATMUL retire 256 MACs per cycle, ADD/MUL and pooling
  * 32 element operations per cycle, and every operand byte moves at 64 bytes
- * per cycle. An invalid descriptor costs the setup cycles only.
+ * per cycle. FP16 ops (VPUX_DPU_F_FP16) run at half those rates, 128 MACs
+ * and 16 element operations (ADD/SUB/MUL, pooling) per cycle: an FP16
+ * multiplier is about twice an int8 one, and the operands are twice as
+ * many bytes (which the transfer time counts through the extents). An
+ * invalid descriptor costs the setup cycles only.
  *
  * Return: cycles.
  */
@@ -25,8 +29,14 @@ u64 vpux_dpu_cycles(const struct vpux_hw_dpu_desc *d)
 
 	if (vpux_dpu_extents(d, &e))
 		return VPUX_DPU_CYCLES_SETUP;
-	sh = (d->op == VPUX_DPU_OP_CONV || d->op == VPUX_DPU_OP_MATMUL) ?
-	     VPUX_DPU_MACS_PER_CYCLE_SHIFT : VPUX_DPU_ELEMS_PER_CYCLE_SHIFT;
+	if (d->op == VPUX_DPU_OP_CONV || d->op == VPUX_DPU_OP_MATMUL)
+		sh = d->flags & VPUX_DPU_F_FP16 ?
+		     VPUX_DPU_F16_MACS_PER_CYCLE_SHIFT :
+		     VPUX_DPU_MACS_PER_CYCLE_SHIFT;
+	else
+		sh = d->flags & VPUX_DPU_F_FP16 ?
+		     VPUX_DPU_F16_ELEMS_PER_CYCLE_SHIFT :
+		     VPUX_DPU_ELEMS_PER_CYCLE_SHIFT;
 	compute = (e.macs + (1u << sh) - 1) >> sh;
 	bytes = e.in + e.in2 + e.bias + e.quant + e.out;
 	bytes = (bytes + (1u << VPUX_DPU_BYTES_PER_CYCLE_SHIFT) - 1) >>

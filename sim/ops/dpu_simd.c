@@ -104,6 +104,13 @@ int vpux_dpu_set_path(int path)
 	return path;
 }
 
+int vpux_dpu_simd_path(void)
+{
+	int path = __atomic_load_n(&simd_path, __ATOMIC_RELAXED);
+
+	return path ? path : vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
+}
+
 /* per-lane constants of the output stage, one block of 16 channels */
 struct simd_oq {
 	s32 bias[SIMD_OCB];
@@ -1381,10 +1388,8 @@ static bool simd_vnni_run(const struct vpux_hw_dpu_desc *d,
 bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
 		       const struct vpux_dpu_operands *o, int *ret)
 {
-	int path = __atomic_load_n(&simd_path, __ATOMIC_RELAXED);
+	int path = vpux_dpu_simd_path();
 
-	if (!path)
-		path = vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
 	if (path == VPUX_DPU_PATH_AVX512VNNI && simd_vnni_run(d, o, ret))
 		return true;
 	if (path == VPUX_DPU_PATH_AVX512VNNI || path == VPUX_DPU_PATH_AVX2)

@@ -12,7 +12,7 @@ OPS_HDRS := $(wildcard $(SRCTOP)/sim/ops/*.h) $(SRCTOP)/sim/include/vpux_ops.h \
 	$(SRCTOP)/sim/include/vpux_sim_compat.h $(HW_HDRS)
 
 OPS_TESTS := $(B)/ops/test_dpu $(B)/ops/test_dpu_paths $(B)/ops/test_shave \
-	$(B)/ops/test_float $(B)/ops/test_shave_f
+	$(B)/ops/test_float $(B)/ops/test_shave_f $(B)/ops/test_dpu_f16
 OPS_BENCH := $(B)/ops/bench_dpu $(B)/ops/bench_shave
 
 $(B)/ops/test_%: $(SRCTOP)/sim/ops/tests/test_%.c $(OPS_SRCS) $(REF_SRCS) \
@@ -20,19 +20,28 @@ $(B)/ops/test_%: $(SRCTOP)/sim/ops/tests/test_%.c $(OPS_SRCS) $(REF_SRCS) \
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(OPS_CFLAGS) -o $@ $< $(OPS_SRCS) $(REF_SRCS) -lm
 
-# bench_dpu also times dpu.c as the kernel builds it: no vectorisation, no
-# SIMD kernels, no vector registers, renamed vpux_dpu_run_kscalar().
+# bench_dpu also times dpu.c and dpu_f16.c as the kernel builds them: no
+# vectorisation, no SIMD kernels, no vector registers, renamed
+# vpux_dpu_run_kscalar() (which runs FP16 on vpux_dpu_f16_run_kscalar()).
+KSCALAR_CFLAGS := -DVPUX_DPU_SCALAR -mgeneral-regs-only \
+	-Dvpux_dpu_run=vpux_dpu_run_kscalar \
+	-Dvpux_dpu_set_path=vpux_dpu_set_path_kscalar \
+	-Dvpux_dpu_f16_run=vpux_dpu_f16_run_kscalar
 $(B)/ops/dpu_kscalar.o: $(SRCTOP)/sim/ops/dpu.c $(OPS_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) $(OPS_CFLAGS) -DVPUX_DPU_SCALAR -mgeneral-regs-only \
-		-Dvpux_dpu_run=vpux_dpu_run_kscalar \
-		-Dvpux_dpu_set_path=vpux_dpu_set_path_kscalar -c -o $@ $<
+	$(CC) $(HOST_CFLAGS) $(OPS_CFLAGS) $(KSCALAR_CFLAGS) -c -o $@ $<
+
+$(B)/ops/dpu_f16_kscalar.o: $(SRCTOP)/sim/ops/dpu_f16.c $(OPS_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) $(OPS_CFLAGS) $(KSCALAR_CFLAGS) -c -o $@ $<
 
 $(B)/ops/bench_dpu: $(SRCTOP)/sim/ops/tests/bench_dpu.c $(OPS_SRCS) $(REF_SRCS) \
-		$(OPS_HDRS) $(SRCTOP)/sim/ops/tests/ops_test.h $(B)/ops/dpu_kscalar.o
+		$(OPS_HDRS) $(SRCTOP)/sim/ops/tests/ops_test.h $(B)/ops/dpu_kscalar.o \
+		$(B)/ops/dpu_f16_kscalar.o
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) $(OPS_CFLAGS) -DVPUX_SRCTOP='"$(SRCTOP)"' -o $@ $< \
-		$(OPS_SRCS) $(REF_SRCS) $(B)/ops/dpu_kscalar.o -lm
+		$(OPS_SRCS) $(REF_SRCS) $(B)/ops/dpu_kscalar.o \
+		$(B)/ops/dpu_f16_kscalar.o -lm
 
 $(B)/ops/bench_%: $(SRCTOP)/sim/ops/tests/bench_%.c $(OPS_SRCS) $(REF_SRCS) \
 		$(OPS_HDRS) $(SRCTOP)/sim/ops/tests/ops_test.h

@@ -39,6 +39,11 @@
 /* true if the SIMD path ran @d (result in *@ret); false: run it generic */
 bool vpux_dpu_simd_run(const struct vpux_hw_dpu_desc *d,
 		       const struct vpux_dpu_operands *o, int *ret);
+/* the path in use (vpux_dpu_set_path(), AUTO resolved on first use) */
+int vpux_dpu_simd_path(void);
+/* likewise for FP16 descriptors (dpu_f16_simd.c) */
+bool vpux_dpu_f16_simd_run(const struct vpux_hw_dpu_desc *d,
+			   const struct vpux_dpu_operands *o, int *ret);
 #endif
 
 /*

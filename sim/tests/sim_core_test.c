@@ -691,17 +691,80 @@ static unsigned int win_out(unsigned int in, unsigned int pa, unsigned int pb,
 	return in + pa + pb < eff ? 0 : (in + pa + pb - eff) / s + 1;
 }
 
-/* A random descriptor, valid more often than not. */
+/*
+ * The flags each op may carry in FP16 mode (VPUX_DPU_F_FP16 itself
+ * apart): OUT_F32, PER_CHANNEL and SCALE everywhere, BIAS for CONV and
+ * MATMUL, BATCH and W_KN for MATMUL, the broadcast modes for ADD, MUL
+ * and SUB, COUNT_PAD for AVGPOOL. Stated here once more, not taken from
+ * vpux_dpu_op_flags(), which is what the fuzz checks.
+ */
+#define FP16_ANY	(VPUX_DPU_F_OUT_F32 | VPUX_DPU_F_PER_CHANNEL | \
+			 VPUX_DPU_F_SCALE)
+static const unsigned int fp16_allowed[VPUX_DPU_OPS] = {
+	FP16_ANY | VPUX_DPU_F_BIAS,
+	FP16_ANY | VPUX_DPU_F_BIAS | VPUX_DPU_F_BATCH | VPUX_DPU_F_W_KN,
+	FP16_ANY | VPUX_DPU_F_BCAST_MASK,
+	FP16_ANY | VPUX_DPU_F_BCAST_MASK,
+	FP16_ANY,
+	FP16_ANY | VPUX_DPU_F_COUNT_PAD,
+	FP16_ANY | VPUX_DPU_F_BCAST_MASK,
+};
+
+/*
+ * The FP16 output stage of @d's flags: a random activation with its
+ * parameters (FP32 bit patterns), the scale stage with SCALE; one
+ * parameter in @bad_in is made wrong.
+ */
+static void rnd_fparams(struct vpux_hw_dpu_fparams *f, unsigned int flags,
+			unsigned int bad_in)
+{
+	memset(f, 0, sizeof(*f));
+	f->act = rnd(0, VPUX_DPU_ACTS - 1);
+	if (f->act == VPUX_DPU_ACT_CLAMP) {
+		f->clamp_lo = 0xbf800000u;		/* -1.0 */
+		f->clamp_hi = rnd(0, 1) ? 0x3f800000u : 0x7f800000u;
+	} else if (f->act == VPUX_DPU_ACT_LEAKY) {
+		f->slope = 0x3dcccccdu;			/* 0.1 */
+	}
+	if (flags & VPUX_DPU_F_SCALE) {
+		f->scale = 0x3f000000u;			/* 0.5 */
+		f->shift = rnd(0, 1) ? 0 : 0xbe800000u;	/* -0.25 */
+	}
+	if (bad_in && rnd(0, bad_in - 1) == 0) {
+		switch (rnd(0, 4)) {
+		case 0:
+			f->act = rnd(VPUX_DPU_ACTS, 9);
+			break;
+		case 1:
+			f->zero1[rnd(0, 2)] = 1;
+			break;
+		case 2:
+			f->clamp_hi = 0x7fc00000u;
+			break;
+		case 3:
+			f->scale = 0x7fc00000u;
+			break;
+		default:
+			f->slope = 0x3f800000u;
+			break;
+		}
+	}
+}
+
+/* A random descriptor, valid more often than not; a third are FP16. */
 static void rnd_desc(struct vpux_hw_dpu_desc *d)
 {
 	static const unsigned int allowed[VPUX_DPU_OPS] = { 0x1f, 0x1f, 0x17,
 							    0x17, 0x05, 0x05,
 							    0x00 };
 	unsigned int g;
+	int fp16 = rnd(0, 2) == 0;
 
 	memset(d, 0, sizeof(*d));
 	d->op = rnd(0, VPUX_DPU_OPS - 1);
-	d->flags = rnd(0, 31) & allowed[d->op];
+	d->flags = fp16 ? VPUX_DPU_F_FP16 |
+			  (rnd(0, 0x1fff) & fp16_allowed[d->op]) :
+		   rnd(0, 31) & allowed[d->op];
 	d->in_c = rnd(1, 12);
 	d->in_h = rnd(1, 9);
 	d->in_w = rnd(1, 9);
@@ -751,6 +814,8 @@ static void rnd_desc(struct vpux_hw_dpu_desc *d)
 				(struct vpux_hw_requant){ 0, 0 };
 		break;
 	}
+	if (fp16)	/* the FP16 parameters overlay the integer fields */
+		rnd_fparams(&d->f, d->flags, 10);
 	if (rnd(0, 9) == 0)		/* sometimes inconsistent on purpose */
 		d->out_h += 1;
 }
@@ -835,7 +900,7 @@ static void test_dpu_extents(void)
 	struct mbuf b[5];
 	struct mdev m;
 	unsigned int n, valid = 0, bad_accept = 0, bad_reject = 0, refused = 0;
-	unsigned int mismatch = 0;
+	unsigned int mismatch = 0, valid_fp16 = 0;
 	unsigned int i;
 	u64 *e;
 
@@ -858,27 +923,30 @@ static void test_dpu_extents(void)
 			continue;
 		}
 		valid++;
+		valid_fp16 += !!(hd.flags & VPUX_DPU_F_FP16);
 		memset(b[4].cpu, 0x5a, 65536);
 		if (submit_dpu(&m, &hd, &ext, 0, b) < 0)
 			bad_reject++;
 		else if (!dpu_matches_ref(&hd, &ext, b))
 			mismatch++;
 		for (i = 1, e = &ext.in; i <= 5; i++, e++)
+			/* a 1-byte operand 1 byte short: an empty ref with an index */
 			if (*e && submit_dpu(&m, &hd, &ext, i, b) !=
-				  -DLA_ERR_EXTENT)
+				  (*e > 1 ? -DLA_ERR_EXTENT : -DLA_ERR_UNUSED_REF))
 				bad_accept++;
 	}
 	setenv("DLA_LOG", "1", 1);
-	tap_check(valid > 100 && !bad_reject,
+	tap_check(valid > 100 && valid_fp16 > 30 && !bad_reject,
 		  "extents: the core accepts all %u descriptors the model "
-		  "accepts, with operands of exactly the model's sizes", valid);
+		  "accepts (%u FP16), with operands of exactly the model's "
+		  "sizes", valid, valid_fp16);
 	tap_check(!bad_accept,
 		  "extents: and refuses each with any operand 1 byte short "
 		  "(%u wrong)", bad_accept);
 	tap_check(!mismatch,
-		  "dpu: all %u random ops (conv, matmul, add, mul, pools) run "
-		  "through the core match the CPU reference (%u differ)", valid,
-		  mismatch);
+		  "dpu: all %u random ops (conv, matmul, add, mul, pools; int8 "
+		  "and FP16) run through the core match the CPU reference (%u "
+		  "differ)", valid, mismatch);
 	tap_diag("extents: %u of %u model-refused descriptors refused by the "
 		 "core already", refused, 300 - valid);
 	mdev_close(&m);
@@ -953,22 +1021,29 @@ static void prop_refs(struct dla_dpu_op *d, int in2, int bias, int quant)
 	d->out = tb_ref(5, 0, PROP_BUF);
 }
 
-/* A random DPU op, valid more often than not, edges everywhere. */
+/*
+ * A random DPU op, valid more often than not, edges everywhere; a
+ * quarter are FP16, whose flags can still be the integer ones, and whose
+ * output-stage words are sometimes the integer fields' values.
+ */
 static void prop_op(struct dla_dpu_op *d)
 {
 	static const unsigned int allowed[VPUX_DPU_OPS] = { 0x1f, 0x1f, 0x17,
 							    0x17, 0x05, 0x05,
 							    0x00 };
 	unsigned int op, window, in2, g, dil_h, dil_w, out_s;
+	int fp16 = one_in(4);
 
 	memset(d, 0, sizeof(*d));
 	op = one_in(60) ? rnd(VPUX_DPU_OPS, 9) : rnd(0, VPUX_DPU_OPS - 1);
 	window = op == VPUX_DPU_OP_CONV || op == VPUX_DPU_OP_MAXPOOL ||
 		 op == VPUX_DPU_OP_AVGPOOL;
 	d->op = op;
-	d->flags = rnd(0, 31);
+	d->flags = fp16 ? rnd(0, 0x1fff) : rnd(0, 31);
 	if (op < VPUX_DPU_OPS && !one_in(30))
-		d->flags &= allowed[op];
+		d->flags &= fp16 ? fp16_allowed[op] : allowed[op];
+	if (fp16 && !one_in(40))
+		d->flags |= VPUX_DPU_F_FP16;
 	if (one_in(80))
 		d->flags |= 1u << rnd(5, 31);
 	d->in_c = pick_dim(12);
@@ -1045,10 +1120,29 @@ static void prop_op(struct dla_dpu_op *d)
 	if (one_in(100))
 		d->reserved[rnd(0, 1)] = 1u << rnd(0, 31);
 
-	in2 = op <= VPUX_DPU_OP_MUL;
+	if (fp16 && !one_in(20)) {
+		struct vpux_hw_dpu_fparams f;
+
+		/* the words from in_zp to in2_scale, as the engine reads them */
+		rnd_fparams(&f, d->flags, 25);
+		d->in_zp = (int)f.act;
+		d->in2_zp = (int)f.zero0[0];
+		d->out_zp = (int)f.zero0[1];
+		d->act_min = (int)f.clamp_lo;
+		d->act_max = (int)f.clamp_hi;
+		d->requant = (struct dla_requant){ (int)f.scale, (int)f.shift };
+		d->in_scale = (struct dla_requant){ (int)f.slope,
+						    (int)f.zero1[0] };
+		d->in2_scale = (struct dla_requant){ (int)f.zero1[1],
+						     (int)f.zero1[2] };
+	}
+	in2 = op <= VPUX_DPU_OP_MUL || op == VPUX_DPU_OP_SUB;
 	prop_refs(d, in2 ^ one_in(60),
 		  !!(d->flags & VPUX_DPU_F_BIAS) ^ one_in(60),
-		  !!(d->flags & VPUX_DPU_F_PER_CHANNEL) ^ one_in(60));
+		  ((d->flags & VPUX_DPU_F_FP16) ?
+		   (d->flags & VPUX_DPU_F_PER_CHANNEL) ||
+		   d->in_zp == VPUX_DPU_ACT_LEAKY_CH :
+		   !!(d->flags & VPUX_DPU_F_PER_CHANNEL)) ^ one_in(60));
 }
 
 /* window output sizes of @d by the formula, dilation 0 counting as 1 */
@@ -1216,7 +1310,7 @@ static int prop_refs_fit(const struct dla_dpu_op *d,
 struct prop_stats {
 	unsigned int accepted, refused, ran, bad_desc, bad_run, bad_ref;
 	unsigned int bad_refuse, bad_conv, by_err[4];
-	unsigned int acc_op[VPUX_DPU_OPS], dil0, grp0;
+	unsigned int acc_op[VPUX_DPU_OPS], dil0, grp0, acc_fp16, ran_fp16;
 	unsigned int bad_rule[VPUX_DPU_RULES][VPUX_DPU_OPS];
 	char first[256];
 };
@@ -1297,6 +1391,7 @@ static void prop_one(struct mdev *m, struct mbuf *b, struct prop_stats *ps,
 	}
 	ps->accepted++;
 	ps->acc_op[d->op]++;
+	ps->acc_fp16 += !!(d->flags & VPUX_DPU_F_FP16);
 	ps->dil0 += !d->dilation_h || !d->dilation_w;
 	ps->grp0 += !d->groups;
 	/* the built descriptor passes the engine's own check */
@@ -1330,6 +1425,7 @@ static void prop_one(struct mdev *m, struct mbuf *b, struct prop_stats *ps,
 		st = mstatus(m, r);
 		dla_user_release(m->dev, r);
 		ps->ran++;
+		ps->ran_fp16 += !!(d->flags & VPUX_DPU_F_FP16);
 		memset(&o, 0, sizeof(o));
 		o.in = b[0].cpu;
 		o.in2 = x.in2 ? b[1].cpu : NULL;
@@ -1392,20 +1488,24 @@ static void test_dpu_property(void)
 		prop_one(&m, b, &ps, n);
 	tap_diag("property: %u edge-case and random DPU ops: %u accepted "
 		 "(conv %u, matmul %u, add %u, mul %u, maxpool %u, "
-		 "avgpool %u; %u with a "
-		 "dilation 0, %u with groups 0), %u run on the model; %u "
-		 "refused (SHAPE %u, QUANT %u, FLAGS/DPU_OP %u, other %u)",
+		 "avgpool %u, sub %u; %u FP16; %u with a "
+		 "dilation 0, %u with groups 0), %u run on the model (%u "
+		 "FP16); %u refused (SHAPE %u, QUANT %u, FLAGS/DPU_OP %u, "
+		 "other %u)",
 		 PROP_OPS, ps.accepted, ps.acc_op[0], ps.acc_op[1],
 		 ps.acc_op[2], ps.acc_op[3], ps.acc_op[4], ps.acc_op[5],
-		 ps.dil0, ps.grp0, ps.ran, ps.refused, ps.by_err[0],
-		 ps.by_err[1], ps.by_err[2], ps.by_err[3]);
+		 ps.acc_op[6], ps.acc_fp16, ps.dil0, ps.grp0, ps.ran,
+		 ps.ran_fp16, ps.refused, ps.by_err[0], ps.by_err[1],
+		 ps.by_err[2], ps.by_err[3]);
 	if (ps.first[0])
 		tap_diag("property: first counterexample: %s", ps.first);
 	prop_report(&ps);
 	tap_check(ps.accepted > PROP_OPS / 4 && ps.refused > PROP_OPS / 4 &&
-		  ps.ran > ps.accepted / 2 && ps.dil0 > 50 && ps.grp0 > 50,
-		  "property: the random ops cover both outcomes and the "
-		  "conventions");
+		  ps.ran > ps.accepted / 2 && ps.dil0 > 50 && ps.grp0 > 50 &&
+		  ps.acc_fp16 > PROP_OPS / 20 && ps.ran_fp16 > ps.acc_fp16 / 2 &&
+		  ps.acc_op[VPUX_DPU_OP_SUB] > 20,
+		  "property: the random ops cover both outcomes, the "
+		  "conventions and FP16 ops");
 	tap_check(!ps.bad_desc && !ps.bad_ref,
 		  "property: every descriptor the core built passes the "
 		  "engine's check, its refs cover the engine's extents "

@@ -18,6 +18,18 @@
  *   ratio_best=<conv / ort>
  *
  * (on one line; both onnxruntime figures 0 when it is skipped).
+ *
+ * Last the FP16 ops (VPUX_DPU_F_FP16), conv 56x56x64 -> 64 3x3 pad 1 and
+ * matmul 196x512 x 512x512 in GFLOPS (FLOP = 2 x MAC), on the model's best
+ * path, the generic code and the kernel's build, against onnxruntime's
+ * single-threaded float32 Conv and MatMul at their best layout
+ * (tools/bench/ort_f32_bench.js; onnxruntime has no fast FP16 kernels on
+ * x86). Target: ratios >= 0.5. One line for programs:
+ *
+ *   bench-dpu-fp16: conv_gflops=... ort_conv_gflops=... ratio_conv=...
+ *   matmul_gflops=... ort_matmul_gflops=... ratio_matmul=...
+ *
+ * (on one line; the onnxruntime figures and ratios 0 when it is skipped).
  */
 #include <time.h>
 
@@ -246,6 +258,136 @@ static void bench_paths(const struct vpux_hw_dpu_desc *d)
 		exit(1);
 }
 
+/* ---- FP16 ---- */
+
+/* dpu_f16.c compiled like the kernel's build (ops.mk) */
+int vpux_dpu_f16_run_kscalar(const struct vpux_hw_dpu_desc *d,
+			     const struct vpux_dpu_operands *o);
+
+/* moderate FP16 values, -2 .. 2 */
+static void *f16_rand(u64 n)
+{
+	u16 *p = malloc(n * 2);
+	u64 i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (u16)((ot_rand() & 0x83ff) | (u32)ot_range(8, 15) << 10);
+	return p;
+}
+
+struct f16_fig {
+	double best, med, gflops;
+};
+
+/*
+ * @d on the model's best path, the generic code and the kernel's build
+ * (fig[0..2]); false if the three wrote different bytes.
+ */
+static bool f16_paths(const struct vpux_hw_dpu_desc *d, struct f16_fig *fig)
+{
+	struct vpux_dpu_extents e;
+	struct vpux_dpu_operands o = { 0 };
+	u8 *ref;
+	bool same;
+	int i;
+
+	vpux_dpu_extents(d, &e);
+	o.in = f16_rand(e.in / 2);
+	o.in2 = f16_rand(e.in2 / 2);
+	o.bias = f16_rand(e.bias / 2);
+	o.out = malloc(e.out);
+	ref = malloc(e.out);
+	vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
+	fig[0].best = best_med(1.5, 10, vpux_dpu_run, d, &o, &fig[0].med);
+	memcpy(ref, o.out, e.out);
+	vpux_dpu_set_path(VPUX_DPU_PATH_GENERIC);
+	fig[1].best = best_med(0.5, 3, vpux_dpu_run, d, &o, &fig[1].med);
+	same = !memcmp(ref, o.out, e.out);
+	vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
+	fig[2].best = best_med(0.5, 3, vpux_dpu_run_kscalar, d, &o, &fig[2].med);
+	same = same && !memcmp(ref, o.out, e.out);
+	for (i = 0; i < 3; i++)
+		fig[i].gflops = 2.0 * e.macs / fig[i].best * 1e-9;
+	free((void *)o.in);
+	free((void *)o.in2);
+	free((void *)o.bias);
+	free(o.out);
+	free(ref);
+	return same;
+}
+
+static void bench_fp16(void)
+{
+	static const char *const name[3] = {
+		"best", "generic user space", "scalar as in the kernel" };
+	struct vpux_hw_dpu_desc conv, mm;
+	struct f16_fig fc[3], fm[3];
+	double g_conv = 0, g_mm = 0;
+	int path = vpux_dpu_set_path(VPUX_DPU_PATH_AUTO), i;
+	/* FP16 runs its AVX-512F kernels on the AVX-512 VNNI path */
+	const char *pn = path == VPUX_DPU_PATH_AVX512VNNI ? "avx512f" :
+			 path_name[path];
+	bool same, skipped = false;
+	char line[512];
+	FILE *f;
+
+	memset(&conv, 0, sizeof(conv));
+	conv.op = VPUX_DPU_OP_CONV;
+	conv.flags = VPUX_DPU_F_FP16 | VPUX_DPU_F_BIAS;
+	conv.in_h = conv.in_w = conv.out_h = conv.out_w = 56;
+	conv.in_c = conv.out_c = 64;
+	conv.kernel_h = conv.kernel_w = 3;
+	conv.stride_h = conv.stride_w = conv.dilation_h = conv.dilation_w = 1;
+	conv.pad_top = conv.pad_left = conv.pad_bottom = conv.pad_right = 1;
+	conv.groups = 1;
+	memset(&mm, 0, sizeof(mm));
+	mm.op = VPUX_DPU_OP_MATMUL;
+	mm.flags = VPUX_DPU_F_FP16;
+	mm.in_h = mm.out_h = 196;
+	mm.in_w = mm.out_w = 1;
+	mm.in_c = 512;
+	mm.out_c = 512;
+	ot_seed(16);
+	same = f16_paths(&conv, fc);
+	same = f16_paths(&mm, fm) && same;
+	printf("\nFP16 (VPUX_DPU_F_FP16), one thread, GFLOPS = 2 x MAC / time\n");
+	printf("(best of runs in 1.5 s / 0.5 s / 0.5 s; median in brackets):\n");
+	for (i = 0; i < 3; i++)
+		printf("  conv 56x56x64 -> 64 3x3, %-24s %8.3f ms (%8.3f) %7.2f GFLOPS\n",
+		       i ? name[i] : pn, fc[i].best * 1e3,
+		       fc[i].med * 1e3, fc[i].gflops);
+	for (i = 0; i < 3; i++)
+		printf("  matmul 196x512x512, %-24s   %8.3f ms (%8.3f) %7.2f GFLOPS\n",
+		       i ? name[i] : pn, fm[i].best * 1e3,
+		       fm[i].med * 1e3, fm[i].gflops);
+	printf("  the three paths: %s\n", same ? "bit-exact" : "MISMATCH");
+	fflush(stdout);
+	f = popen("if command -v node >/dev/null 2>&1; then node "
+		  VPUX_SRCTOP "/tools/bench/ort_f32_bench.js 2>&1; else "
+		  "echo 'skipped: node not installed (make deps)'; fi", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "ort-f32: conv_gflops=%lf matmul_gflops=%lf",
+			   &g_conv, &g_mm) == 2)
+			continue;
+		skipped |= !strncmp(line, "skipped:", 8);
+		printf("  %s%s", skipped ? "onnxruntime " : "", line);
+	}
+	if (f)
+		pclose(f);
+	if (g_conv <= 0 || g_mm <= 0) {
+		g_conv = g_mm = 0;
+		if (!skipped)
+			printf("  onnxruntime: no figure (skipped)\n");
+	}
+	printf("bench-dpu-fp16-paths: conv_generic_gflops=%.2f conv_kscalar_gflops=%.2f matmul_generic_gflops=%.2f matmul_kscalar_gflops=%.2f path=%s\n",
+	       fc[1].gflops, fc[2].gflops, fm[1].gflops, fm[2].gflops, pn);
+	printf("bench-dpu-fp16: conv_gflops=%.2f ort_conv_gflops=%.2f ratio_conv=%.2f matmul_gflops=%.2f ort_matmul_gflops=%.2f ratio_matmul=%.2f\n",
+	       fc[0].gflops, g_conv, g_conv > 0 ? fc[0].gflops / g_conv : 0,
+	       fm[0].gflops, g_mm, g_mm > 0 ? fm[0].gflops / g_mm : 0);
+	if (!same)
+		exit(1);
+}
+
 int main(void)
 {
 	struct vpux_hw_dpu_desc d;
@@ -270,5 +412,6 @@ int main(void)
 	bench("matmul 196x512 * 512x512", &d);
 	conv_desc(&d, 56, 64, 64, 3, 1);
 	bench_paths(&d);
+	bench_fp16();
 	return 0;
 }
