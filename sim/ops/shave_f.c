@@ -226,6 +226,42 @@ static noinline_for_stack int f_eltwise(struct fctx *c)
 }
 
 /*
+ * One chunk of @n values of a softmax line in @pass: 0 the line's
+ * maximum *@m (@first: the line's first chunk), 1 the sum *@s of the
+ * exponentials (kept in @vb), 2 the outputs into @vb (log-softmax: less
+ * @ls); @reread: the line is longer than a chunk, so @va holds the
+ * inputs again and the exponentials are computed anew.
+ */
+static void sm_chunk(u32 pass, bool lg, bool first, bool reread, u32 n,
+		     u32 *va, u32 *vb, u32 *m, u32 *s, u32 ls)
+{
+	u32 i = 0;
+
+	if (pass == 0) {
+		if (first)
+			*m = va[i++];
+		for (; i < n; i++)
+			*m = vpux_f32_max(*m, va[i]);
+		return;
+	}
+	if (pass == 1) {
+		for (i = 0; i < n; i++) {
+			va[i] = vpux_f32_sub(va[i], *m);
+			vb[i] = vpux_fm_exp(va[i]);
+			*s = vpux_f32_add(*s, vb[i]);
+		}
+		return;
+	}
+	if (reread)
+		for (i = 0; i < n; i++) {
+			va[i] = vpux_f32_sub(va[i], *m);
+			vb[i] = lg ? 0 : vpux_fm_exp(va[i]);
+		}
+	for (i = 0; i < n; i++)
+		vb[i] = lg ? vpux_f32_sub(va[i], ls) : vpux_f32_div(vb[i], *s);
+}
+
+/*
  * SOFTMAX_F / LOG_SOFTMAX_F: per line along the axis, max, sum of
  * exponentials, output; a line of one chunk is read once and its
  * exponentials kept, a longer one is read in chunks three times.
@@ -239,7 +275,7 @@ static noinline_for_stack int f_softmax(struct fctx *c)
 	u64 is = ti->stride[ax], os = to->stride[ax];
 	u32 idx[VPUX_MEMREF_MAX_RANK] = { 0 };
 	u32 *va = c->va, *vb = c->vb;
-	u32 i, j, n, pass;
+	u32 j, n, pass;
 	int ret;
 
 	do {
@@ -257,27 +293,9 @@ static noinline_for_stack int f_softmax(struct fctx *c)
 					if (ret)
 						return ret;
 				}
-				if (pass == 0) {
-					i = 0;
-					if (!j)
-						m = va[i++];
-					for (; i < n; i++)
-						m = vpux_f32_max(m, va[i]);
-				} else if (pass == 1) {
-					for (i = 0; i < n; i++) {
-						va[i] = vpux_f32_sub(va[i], m);
-						vb[i] = vpux_fm_exp(va[i]);
-						s = vpux_f32_add(s, vb[i]);
-					}
-				} else {
-					if (len > FCHUNK)
-						for (i = 0; i < n; i++) {
-							va[i] = vpux_f32_sub(va[i], m);
-							vb[i] = lg ? 0 : vpux_fm_exp(va[i]);
-						}
-					for (i = 0; i < n; i++)
-						vb[i] = lg ? vpux_f32_sub(va[i], ls) :
-						     vpux_f32_div(vb[i], s);
+				sm_chunk(pass, lg, !j, len > FCHUNK, n, va, vb,
+					 &m, &s, ls);
+				if (pass == 2) {
 					ret = write_f(c, to, ooff + j * os, os, n, vb);
 					if (ret)
 						return ret;
@@ -289,6 +307,22 @@ static noinline_for_stack int f_softmax(struct fctx *c)
 		}
 	} while (odo_next(idx, ti->dims, ti->rank, 1u << ax));
 	return 0;
+}
+
+/*
+ * LAYERNORM: add @n values of a line to the running sum @s, in @pass 0
+ * the values, in pass 1 their squared differences from @mean.
+ */
+static u32 ln_sum(u32 pass, u32 n, const u32 *va, u32 s, u32 mean)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		u32 d = pass ? vpux_f32_sub(va[i], mean) : va[i];
+
+		s = vpux_f32_add(s, pass ? vpux_f32_mul(d, d) : d);
+	}
+	return s;
 }
 
 /* LAYERNORM output of @n values of a line: ((x - mean) * r) * scale + bias */
@@ -325,6 +359,18 @@ static int ln_out(const struct fctx *c, u32 *va, u32 n, u32 mean, u32 r,
 	return 0;
 }
 
+/* LAYERNORM: compute and write @n outputs of a line at byte @off */
+static int ln_write(const struct fctx *c, u32 *va, u32 n, u32 mean, u32 r,
+		    const u32 *gi, u32 j, u64 off)
+{
+	const struct vpux_tensor *to = &c->job->t[1];
+	int ret = ln_out(c, va, n, mean, r, gi, j);
+
+	if (ret)
+		return ret;
+	return write_f(c, to, off, to->stride[to->rank - 1], n, va);
+}
+
 /*
  * LAYERNORM: per group, lines along the last logical dim, in logical
  * order; three passes (sum, squared deviations, output).
@@ -358,21 +404,11 @@ static noinline_for_stack int f_layernorm(struct fctx *c)
 						     ti->stride[last], n, va);
 					if (ret)
 						return ret;
-					if (pass == 0) {
-						for (i = 0; i < n; i++)
-							s = vpux_f32_add(s, va[i]);
-					} else if (pass == 1) {
-						for (i = 0; i < n; i++) {
-							u32 d = vpux_f32_sub(va[i], mean);
-
-							s = vpux_f32_add(s, vpux_f32_mul(d, d));
-						}
-					} else {
-						ret = ln_out(c, va, n, mean, r, gi, j);
-						if (!ret)
-							ret = write_f(c, to, ooff + j * to->stride[last],
-								      to->stride[last], n, va);
-					}
+					if (pass < 2)
+						s = ln_sum(pass, n, va, s, mean);
+					else
+						ret = ln_write(c, va, n, mean, r, gi, j,
+							       ooff + j * to->stride[last]);
 					if (!ret)
 						ret = fyield(c);
 					if (ret)
