@@ -25,9 +25,10 @@
  *
  * Apart from hangs, the administrator may cap the time any job spends on
  * the NPU (sysfs job_run_limit_ms, default the module parameter of that
- * name, a minute; 0: no cap): a job over it is aborted at the next check, whatever
- * its progress, with -ETIME instead of -ETIMEDOUT; it did not hang, so
- * its file is not banned. Checks then come at least every limit.
+ * name, ten minutes; 0: no cap): a job over it is aborted at the next
+ * check, whatever its progress, with -ETIME instead of -ETIMEDOUT; it
+ * did not hang, so its file is not banned. Checks then come at least
+ * every limit.
  *
  * A job is checked once it has run for a whole timeout, so it is
  * aborted between two and three timeouts after its last progress. The
@@ -57,12 +58,14 @@ module_param(job_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(job_timeout_ms, "Time a job may run without progress before it is aborted (ms, default 2000; per device in debugfs job_timeout_ms)");
 
 /*
- * A minute by default: slots held by several files' endless jobs come
- * free within it (architecture.rst, "Sharing the NPU").
+ * Ten minutes by default: slots held by several files' endless jobs come
+ * free within it (architecture.rst, "Sharing the NPU"), and a job of low
+ * priority that waits on the engine core behind higher ones for minutes
+ * (its time counts) is still left alone.
  */
-static unsigned int job_run_limit_ms = 60000;
+static unsigned int job_run_limit_ms = 600000;
 module_param(job_run_limit_ms, uint, 0444);
-MODULE_PARM_DESC(job_run_limit_ms, "Time a job may spend on the NPU before it is aborted, progress or not (ms, default 60000; 0: no limit; per device in sysfs job_run_limit_ms)");
+MODULE_PARM_DESC(job_run_limit_ms, "Time a job may spend on the NPU before it is aborted, progress or not (ms, default 600000; 0: no limit; per device in sysfs job_run_limit_ms)");
 
 /**
  * vpux_job_timeout_ms() - the device's job timeout
@@ -148,6 +151,16 @@ static void vpux_watchdog_status(struct vpux_device *vdev, struct vpux_job *job,
 		dla_task_result(job->task, st);
 }
 
+/*
+ * How long @job has been on the NPU at @now. A pass reads the clock
+ * before it handles the completions a lost interrupt left, which may start
+ * jobs: those started after @now have run for 0 ns, not for 2^64 - 1.
+ */
+static u64 vpux_job_on_npu_ns(const struct vpux_job *job, u64 now)
+{
+	return now > job->start_ns ? now - job->start_ns : 0;
+}
+
 /* One running job: true if it looks hung (no progress of its own). */
 static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
 				u64 now, u64 cycles, struct dla_task_status *st)
@@ -155,7 +168,7 @@ static bool vpux_watchdog_check(struct vpux_device *vdev, struct vpux_job *job,
 	u64 timeout_ns = (u64)vpux_job_timeout_ms(vdev) * NSEC_PER_MSEC;
 	bool hung = false;
 
-	if (now - job->start_ns < timeout_ns)
+	if (vpux_job_on_npu_ns(job, now) < timeout_ns)
 		return false;
 	vpux_watchdog_status(vdev, job, st);
 	if (st->ops_done > job->ops_done || !st->ops_running) {
@@ -216,7 +229,7 @@ static void vpux_watchdog_run_limit_locked(struct vpux_device *vdev, u64 now)
 		struct vpux_job *job = vdev->running[id];
 		struct vpux_job_result res;
 
-		if (!job || now - job->start_ns < limit_ns)
+		if (!job || vpux_job_on_npu_ns(job, now) < limit_ns)
 			continue;
 		vpux_watchdog_status(vdev, job, &st);
 		res = vpux_timeout_result(&st, -ETIME);
