@@ -55,27 +55,12 @@ static int st(const struct vpux_shave_mem *mem, const struct vpux_tensor *t,
 /* next index in logical order (last dim fastest) over the dims in @mask */
 static bool next(u32 *idx, const u32 *dims, u32 rank, u32 mask)
 {
-	u32 k, i;
-
-	for (k = rank; k > 0; k--) {
-		i = k - 1;
-		if (!(mask & (1u << i)))
-			continue;
-		if (++idx[i] < dims[i])
-			return true;
-		idx[i] = 0;
-	}
-	return false;
+	return vpux_idx_next(idx, dims, rank, ~mask);
 }
 
 static u64 offset(const u32 *idx, const u64 *stride, u32 rank)
 {
-	u64 off = 0;
-	u32 i;
-
-	for (i = 0; i < rank; i++)
-		off += idx[i] * stride[i];
-	return off;
+	return vpux_idx_offset(idx, stride, rank);
 }
 
 #define ALL	0x3fu

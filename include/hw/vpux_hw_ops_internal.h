@@ -359,6 +359,36 @@ static inline u32 vpux_f32_from_u32(u32 n)
 	return vpux_f32_norm_pack(0, 157, n);
 }
 
+/*
+ * Advance the index @idx over @dims (last dim fastest), leaving the dims
+ * whose bit is set in @skip alone; false once every index wrapped.
+ */
+static inline bool vpux_idx_next(u32 *idx, const u32 *dims, u32 rank,
+				 u32 skip)
+{
+	u32 k, i;
+
+	for (k = rank; k > 0; k--) {
+		i = k - 1;
+		if (skip & (1u << i))
+			continue;
+		if (++idx[i] < dims[i])
+			return true;
+		idx[i] = 0;
+	}
+	return false;
+}
+/* byte offset of index @idx with strides @stride */
+static inline u64 vpux_idx_offset(const u32 *idx, const u64 *stride, u32 rank)
+{
+	u64 off = 0;
+	u32 i;
+
+	for (i = 0; i < rank; i++)
+		off += idx[i] * stride[i];
+	return off;
+}
+
 /* fixed-point functions, Q16.16 in and out (exp: Q30 out) */
 u32 vpux_fx_exp_neg_q30(u32 t_q16);
 s32 vpux_fx_sigmoid_q16(s32 x_q16);

@@ -33,6 +33,7 @@
  * work it does.
  */
 #include "vpux_ops_internal.h"
+#include "dpu_geom.h"
 
 /*
  * User-space builds let GCC vectorise the dot products (-O2 alone uses
@@ -190,59 +191,6 @@ static inline s32 dpu_sum(bool is_signed, const u8 *p, u32 n)
 	return is_signed ? sum_s8((const s8 *)p, n) : sum_u8(p, n);
 }
 
-/* geometry of a windowed op; MATMUL runs as a 1x1 convolution */
-struct dpu_geom {
-	u32 in_c, in_h, in_w, out_c, out_h, out_w;
-	u32 kh, kw, sh, sw, pt, pl, dh, dw;
-	u32 groups, cin_g, cout_g;
-};
-
-static void dpu_geom_init(struct dpu_geom *g, const struct vpux_hw_dpu_desc *d)
-{
-	g->in_c = d->in_c;
-	g->in_h = d->in_h;
-	g->in_w = d->in_w;
-	g->out_c = d->out_c;
-	g->out_h = d->out_h;
-	g->out_w = d->out_w;
-	if (d->op == VPUX_DPU_OP_MATMUL) {
-		g->kh = g->kw = g->sh = g->sw = g->dh = g->dw = 1;
-		g->pt = g->pl = 0;
-		g->groups = 1;
-	} else {
-		g->kh = d->kernel_h;
-		g->kw = d->kernel_w;
-		g->sh = d->stride_h;
-		g->sw = d->stride_w;
-		g->pt = d->pad_top;
-		g->pl = d->pad_left;
-		g->dh = d->dilation_h;
-		g->dw = d->dilation_w;
-		g->groups = d->op == VPUX_DPU_OP_CONV ? d->groups : 1;
-	}
-	g->cin_g = g->in_c / g->groups;
-	g->cout_g = g->out_c / g->groups;
-}
-
-/*
- * Valid taps [*k0, *k1) of a window starting at @base (may be negative)
- * with @k taps @dil apart, over an axis of @len: the taps are monotonic in
- * position so the valid ones form one range (possibly empty).
- */
-static void dpu_taps(s64 base, u32 k, u32 dil, u32 len, u32 *k0, u32 *k1)
-{
-	u32 t = 0;
-
-	while (t < k && base + (s64)t * dil < 0)
-		t++;
-	*k0 = t;
-	while (t < k && base + (s64)t * dil < len)
-		t++;
-	*k1 = t;
-	if (*k1 < *k0)
-		*k1 = *k0;
-}
-
 static inline const struct vpux_hw_requant *
 dpu_q(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o, u32 c)
 {
@@ -256,31 +204,7 @@ static inline void dpu_store(const struct vpux_hw_dpu_desc *d,
 	vpux_dpu_store(d, o->out, idx, acc, dpu_q(d, o, c));
 }
 
-/* Returns true if the op must stop (see VPUX_DPU_YIELD_WORK). */
-static bool dpu_yield(const struct vpux_dpu_operands *o)
-{
-	return o->yield && o->yield(o->yield_arg);
-}
-
-/*
- * Within a row: add @work to *@since and yield once it reaches
- * VPUX_DPU_YIELD_WORK. Returns true if the op must stop.
- */
-static bool dpu_work(const struct vpux_dpu_operands *o, u64 *since, u64 work)
-{
-	*since += work;
-	if (*since < VPUX_DPU_YIELD_WORK)
-		return false;
-	*since = 0;
-	return dpu_yield(o);
-}
-
 /* ---- convolution / matmul: dot products over input channels ---- */
-
-struct conv_pix {
-	u32 ky0, ky1, kx0, kx1;
-	s64 iy0, ix0;			/* window origin (may be negative) */
-};
 
 /*
  * One tap (or one merged row of taps) of @n inputs for @nb (1 or 4)
@@ -304,7 +228,7 @@ static VPUX_WRAPS void conv_tap(u32 combo, s32 *raw, u32 *sumw,
 
 /* sum of the valid inputs of group @grp in the window of pixel @p */
 static noinline_for_stack VPUX_WRAPS u32
-conv_sumx(const struct dpu_geom *g, const struct conv_pix *p, const u8 *in,
+conv_sumx(const struct dpu_geom *g, const struct dpu_pix *p, const u8 *in,
 	  bool in_s, u32 grp)
 {
 	u32 ky, kx, sum = 0;
@@ -328,7 +252,7 @@ conv_sumx(const struct dpu_geom *g, const struct conv_pix *p, const u8 *in,
  * group's first input channel, @wp the first channel's weights.
  */
 static noinline_for_stack void conv_dots(const struct dpu_geom *g,
-					 const struct conv_pix *p, u32 combo,
+					 const struct dpu_pix *p, u32 combo,
 					 const u8 *x, const u8 *wp, s32 *raw,
 					 u32 *sumw, u32 nb)
 {
@@ -362,7 +286,7 @@ static noinline_for_stack void conv_dots(const struct dpu_geom *g,
  */
 static noinline_for_stack VPUX_WRAPS void
 conv_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
-	   const struct dpu_geom *g, const struct conv_pix *p,
+	   const struct dpu_geom *g, const struct dpu_pix *p,
 	   const s32 *wsum, u32 oc0, u32 oc1, size_t obase)
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
@@ -430,14 +354,12 @@ static noinline_for_stack bool conv_row(const struct vpux_hw_dpu_desc *d,
 {
 	/* MACs of one pixel of the block, at most 2^21 */
 	u64 px_work = (u64)(oc1 - oc0) * g->kh * g->kw * g->cin_g, since = 0;
-	struct conv_pix p;
+	struct dpu_pix p;
 	u32 ox;
 
-	p.iy0 = (s64)oy * g->sh - g->pt;
-	dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
+	dpu_pix_row(g, &p, oy);
 	for (ox = 0; ox < g->out_w; ox++) {
-		p.ix0 = (s64)ox * g->sw - g->pl;
-		dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
+		dpu_pix_col(g, &p, ox);
 		conv_pixel(d, o, g, &p, wsum, oc0, oc1,
 			   ((size_t)oy * g->out_w + ox) * g->out_c);
 		if (dpu_work(o, &since, px_work))
@@ -548,7 +470,7 @@ static noinline_for_stack void dw_store(const struct vpux_hw_dpu_desc *d,
 static noinline_for_stack void dw_pixel(const struct vpux_hw_dpu_desc *d,
 					const struct vpux_dpu_operands *o,
 					const struct dpu_geom *g,
-					const struct conv_pix *p, const u8 *wt,
+					const struct dpu_pix *p, const u8 *wt,
 					u32 c0, u32 n, size_t obase)
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
@@ -585,15 +507,13 @@ static noinline_for_stack bool dw_rows(const struct vpux_hw_dpu_desc *d,
 				       u32 c0, u32 n)
 {
 	u64 px_work = (u64)n * g->kh * g->kw, since = 0;
-	struct conv_pix p;
+	struct dpu_pix p;
 	u32 oy, ox;
 
 	for (oy = 0; oy < g->out_h; oy++) {
-		p.iy0 = (s64)oy * g->sh - g->pt;
-		dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
+		dpu_pix_row(g, &p, oy);
 		for (ox = 0; ox < g->out_w; ox++) {
-			p.ix0 = (s64)ox * g->sw - g->pl;
-			dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
+			dpu_pix_col(g, &p, ox);
 			dw_pixel(d, o, g, &p, wt, c0, n,
 				 ((size_t)oy * g->out_w + ox) * g->out_c + c0);
 			if (dpu_work(o, &since, px_work))
@@ -671,7 +591,7 @@ static noinline_for_stack void pool_tap(s32 *acc, const u8 *xu, u32 n, bool in_s
 static noinline_for_stack void pool_pixel(const struct vpux_hw_dpu_desc *d,
 					  const struct vpux_dpu_operands *o,
 					  const struct dpu_geom *g,
-					  const struct conv_pix *p, u32 c0,
+					  const struct dpu_pix *p, u32 c0,
 					  u32 n, size_t obase)
 {
 	bool in_s = d->flags & VPUX_DPU_F_IN_SIGNED;
@@ -716,16 +636,14 @@ static noinline bool dpu_pool(const struct vpux_hw_dpu_desc *d,
 	/* element operations of one pixel's channel block */
 	u64 blk_work = (u64)DPU_CH_BLOCK * g->kh * g->kw, since = 0;
 	u32 oy, ox, c0;
-	struct conv_pix p;
+	struct dpu_pix p;
 
 	for (oy = 0; oy < g->out_h; oy++) {
-		p.iy0 = (s64)oy * g->sh - g->pt;
-		dpu_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
+		dpu_pix_row(g, &p, oy);
 		for (ox = 0; ox < g->out_w; ox++) {
 			size_t obase = ((size_t)oy * g->out_w + ox) * g->out_c;
 
-			p.ix0 = (s64)ox * g->sw - g->pl;
-			dpu_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
+			dpu_pix_col(g, &p, ox);
 			for (c0 = 0; c0 < g->in_c; c0 += DPU_CH_BLOCK) {
 				pool_pixel(d, o, g, &p, c0,
 					   g->in_c - c0 < DPU_CH_BLOCK ?

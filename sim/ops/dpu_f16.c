@@ -37,82 +37,10 @@
  */
 #include "vpux_ops_internal.h"
 #include "dpu_f16_arith.h"
+#include "dpu_geom.h"
 
 #define F16_OC_BLOCK	64u	/* output channels between yield checks */
 #define F16_CH_BLOCK	32u	/* channels of a pooling / W_KN block */
-
-/* geometry of a windowed op (CONV, pooling) */
-struct f16_geom {
-	u32 in_c, in_h, in_w, out_c, out_h, out_w;
-	u32 kh, kw, sh, sw, pt, pl, dh, dw;
-	u32 cin_g, cout_g;
-	bool merge;		/* a window row is one contiguous run */
-};
-
-/* the valid window of one output pixel */
-struct f16_pix {
-	u32 ky0, ky1, kx0, kx1;
-	s64 iy0, ix0;		/* window origin (may be negative) */
-};
-
-static void f16_geom_init(struct f16_geom *g, const struct vpux_hw_dpu_desc *d)
-{
-	u32 groups = d->op == VPUX_DPU_OP_CONV ? d->groups : 1;
-
-	g->in_c = d->in_c;
-	g->in_h = d->in_h;
-	g->in_w = d->in_w;
-	g->out_c = d->out_c;
-	g->out_h = d->out_h;
-	g->out_w = d->out_w;
-	g->kh = d->kernel_h;
-	g->kw = d->kernel_w;
-	g->sh = d->stride_h;
-	g->sw = d->stride_w;
-	g->pt = d->pad_top;
-	g->pl = d->pad_left;
-	g->dh = d->dilation_h;
-	g->dw = d->dilation_w;
-	g->cin_g = g->in_c / groups;
-	g->cout_g = g->out_c / groups;
-	g->merge = groups == 1 && g->dw == 1;
-}
-
-/*
- * Valid taps [*k0, *k1) of a window starting at @base (may be negative)
- * with @k taps @dil apart over an axis of @len: the taps are monotonic in
- * position, so the valid ones form one range (possibly empty).
- */
-static void f16_taps(s64 base, u32 k, u32 dil, u32 len, u32 *k0, u32 *k1)
-{
-	u32 t = 0;
-
-	while (t < k && base + (s64)t * dil < 0)
-		t++;
-	*k0 = t;
-	while (t < k && base + (s64)t * dil < len)
-		t++;
-	*k1 = t;
-}
-
-/* Returns true if the op must stop. */
-static bool f16_yield(const struct vpux_dpu_operands *o)
-{
-	return o->yield && o->yield(o->yield_arg);
-}
-
-/*
- * Within a row: add @work to *@since and yield once it reaches
- * VPUX_DPU_YIELD_WORK. Returns true if the op must stop.
- */
-static bool f16_work(const struct vpux_dpu_operands *o, u64 *since, u64 work)
-{
-	*since += work;
-	if (*since < VPUX_DPU_YIELD_WORK)
-		return false;
-	*since = 0;
-	return f16_yield(o);
-}
 
 /* output element @idx of channel @c: bias, output stage, store */
 static void f16_out(const struct vpux_hw_dpu_desc *d,
@@ -141,7 +69,7 @@ static u32 f16_dot(u32 acc, const u8 *x, const u8 *w, u32 n)
  * channel's group's first input channel at pixel (0, 0), @w the
  * channel's weights [kh][kw][cin_g].
  */
-static u32 conv_acc(const struct f16_geom *g, const struct f16_pix *p,
+static u32 conv_acc(const struct dpu_geom *g, const struct dpu_pix *p,
 		    const u8 *x, const u8 *w)
 {
 	u32 n = g->merge ? (p->kx1 - p->kx0) * g->in_c : g->cin_g;
@@ -165,7 +93,7 @@ static u32 conv_acc(const struct f16_geom *g, const struct f16_pix *p,
 /* output channels [oc0, oc1) of the pixel with window @p, from @obase */
 static noinline_for_stack void
 conv_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
-	   const struct f16_geom *g, const struct f16_pix *p, u32 oc0,
+	   const struct dpu_geom *g, const struct dpu_pix *p, u32 oc0,
 	   u32 oc1, size_t obase)
 {
 	size_t kfull = (size_t)g->kh * g->kw * g->cin_g;	/* per oc */
@@ -185,32 +113,30 @@ conv_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
 /* Returns true if the op must stop. */
 static noinline bool f16_conv(const struct vpux_hw_dpu_desc *d,
 			      const struct vpux_dpu_operands *o,
-			      const struct f16_geom *g)
+			      const struct dpu_geom *g)
 {
 	u64 kmacs = (u64)g->kh * g->kw * g->cin_g, since = 0;
-	struct f16_pix p;
+	struct dpu_pix p;
 	u32 oy, ox, oc0, oc1;
 
 	for (oy = 0; oy < g->out_h; oy++) {
-		p.iy0 = (s64)oy * g->sh - g->pt;
-		f16_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
+		dpu_pix_row(g, &p, oy);
 		for (ox = 0; ox < g->out_w; ox++) {
 			size_t obase = ((size_t)oy * g->out_w + ox) * g->out_c;
 
-			p.ix0 = (s64)ox * g->sw - g->pl;
-			f16_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
+			dpu_pix_col(g, &p, ox);
 			if (p.ky1 == p.ky0)
 				p.kx1 = p.kx0;	/* no valid tap at all */
 			for (oc0 = 0; oc0 < g->out_c; oc0 = oc1) {
 				oc1 = g->out_c - oc0 < F16_OC_BLOCK ?
 				      g->out_c : oc0 + F16_OC_BLOCK;
 				conv_pixel(d, o, g, &p, oc0, oc1, obase);
-				if (f16_work(o, &since, (oc1 - oc0) * kmacs))
+				if (dpu_work(o, &since, (oc1 - oc0) * kmacs))
 					return true;
 			}
 		}
 		since = 0;
-		if (f16_yield(o))
+		if (dpu_yield(o))
 			return true;
 	}
 	return false;
@@ -265,14 +191,14 @@ static noinline bool f16_matmul(const struct vpux_hw_dpu_desc *d,
 					f16_out(d, o, m * nn + n, n,
 						f16_dot(0, x, w + n * kk * 2,
 							(u32)kk));
-			if (f16_work(o, &since, (u64)(n1 - n0) * kk))
+			if (dpu_work(o, &since, (u64)(n1 - n0) * kk))
 				return true;
 		}
 		/* a row of the output tensor: in_w rows of the matrix */
 		if (++r == d->in_w) {
 			r = 0;
 			since = 0;
-			if (f16_yield(o))
+			if (dpu_yield(o))
 				return true;
 		}
 	}
@@ -320,11 +246,11 @@ static noinline bool f16_eltwise(const struct vpux_hw_dpu_desc *d,
 			f16_out(d, o, base + i, c, r);
 			if (++c == d->in_c)
 				c = 0;
-			if (f16_work(o, &since, 1))
+			if (dpu_work(o, &since, 1))
 				return true;
 		}
 		since = 0;
-		if (f16_yield(o))
+		if (dpu_yield(o))
 			return true;
 	}
 	return false;
@@ -339,7 +265,7 @@ static noinline bool f16_eltwise(const struct vpux_hw_dpu_desc *d,
  */
 static noinline_for_stack void
 pool_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
-	   const struct f16_geom *g, const struct f16_pix *p, u32 c0, u32 n,
+	   const struct dpu_geom *g, const struct dpu_pix *p, u32 c0, u32 n,
 	   size_t obase)
 {
 	bool is_max = d->op == VPUX_DPU_OP_MAXPOOL;
@@ -382,20 +308,18 @@ pool_pixel(const struct vpux_hw_dpu_desc *d, const struct vpux_dpu_operands *o,
 /* Returns true if the op must stop. */
 static noinline bool f16_pool(const struct vpux_hw_dpu_desc *d,
 			      const struct vpux_dpu_operands *o,
-			      const struct f16_geom *g)
+			      const struct dpu_geom *g)
 {
 	u64 blk_work = (u64)F16_CH_BLOCK * g->kh * g->kw, since = 0;
-	struct f16_pix p;
+	struct dpu_pix p;
 	u32 oy, ox, c0;
 
 	for (oy = 0; oy < g->out_h; oy++) {
-		p.iy0 = (s64)oy * g->sh - g->pt;
-		f16_taps(p.iy0, g->kh, g->dh, g->in_h, &p.ky0, &p.ky1);
+		dpu_pix_row(g, &p, oy);
 		for (ox = 0; ox < g->out_w; ox++) {
 			size_t obase = ((size_t)oy * g->out_w + ox) * g->out_c;
 
-			p.ix0 = (s64)ox * g->sw - g->pl;
-			f16_taps(p.ix0, g->kw, g->dw, g->in_w, &p.kx0, &p.kx1);
+			dpu_pix_col(g, &p, ox);
 			if (p.ky1 == p.ky0)
 				p.kx1 = p.kx0;
 			for (c0 = 0; c0 < g->in_c; c0 += F16_CH_BLOCK) {
@@ -403,12 +327,12 @@ static noinline bool f16_pool(const struct vpux_hw_dpu_desc *d,
 					   g->in_c - c0 < F16_CH_BLOCK ?
 					   g->in_c - c0 : F16_CH_BLOCK,
 					   obase + c0);
-				if (f16_work(o, &since, blk_work))
+				if (dpu_work(o, &since, blk_work))
 					return true;
 			}
 		}
 		since = 0;
-		if (f16_yield(o))
+		if (dpu_yield(o))
 			return true;
 	}
 	return false;
@@ -425,7 +349,7 @@ static noinline bool f16_pool(const struct vpux_hw_dpu_desc *d,
 int vpux_dpu_f16_run(const struct vpux_hw_dpu_desc *d,
 		     const struct vpux_dpu_operands *o)
 {
-	struct f16_geom g;
+	struct dpu_geom g;
 	bool stop;
 
 #ifdef VPUX_DPU_SIMD
@@ -436,7 +360,7 @@ int vpux_dpu_f16_run(const struct vpux_hw_dpu_desc *d,
 #endif
 	switch (d->op) {
 	case VPUX_DPU_OP_CONV:
-		f16_geom_init(&g, d);
+		dpu_geom_init(&g, d);
 		stop = f16_conv(d, o, &g);
 		break;
 	case VPUX_DPU_OP_MATMUL:
@@ -448,7 +372,7 @@ int vpux_dpu_f16_run(const struct vpux_hw_dpu_desc *d,
 		stop = f16_eltwise(d, o);
 		break;
 	default:
-		f16_geom_init(&g, d);
+		dpu_geom_init(&g, d);
 		stop = f16_pool(d, o, &g);
 		break;
 	}

@@ -30,11 +30,6 @@ struct shave_ctx {
 	const u8 *stage;		/* whole input extent, or NULL */
 };
 
-static int mem_err(int ret)
-{
-	return ret < 0 ? ret : VPUX_ERR(MMU);
-}
-
 /* copy @n elements of @es bytes, @stride bytes apart in @src, packed */
 static void pick(u8 *dst, const u8 *src, u64 stride, u32 n, u32 es)
 {
@@ -65,19 +60,19 @@ static int gather(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
 	}
 	if (stride == es || n == 1) {
 		ret = m->read(m->ctx, addr, dst, n * es);
-		return ret ? mem_err(ret) : 0;
+		return ret ? vpux_shave_mem_err(ret) : 0;
 	}
 	if (span <= SHAVE_SPAN) {
 		ret = m->read(m->ctx, addr, c->span, (u32)span);
 		if (ret)
-			return mem_err(ret);
+			return vpux_shave_mem_err(ret);
 		pick(dst, c->span, stride, n, es);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {
 		ret = m->read(m->ctx, addr + (u32)(i * stride), dst + i * es, es);
 		if (ret)
-			return mem_err(ret);
+			return vpux_shave_mem_err(ret);
 	}
 	return 0;
 }
@@ -86,44 +81,7 @@ static int gather(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
 static int scatter(const struct shave_ctx *c, u32 addr, u64 stride, u32 n,
 		   u32 es, const u8 *src)
 {
-	const struct vpux_shave_mem *m = c->mem;
-	u32 i;
-	int ret;
-
-	if (stride == es || n == 1) {
-		ret = m->write(m->ctx, addr, src, n * es);
-		return ret ? mem_err(ret) : 0;
-	}
-	for (i = 0; i < n; i++) {
-		ret = m->write(m->ctx, addr + (u32)(i * stride), src + i * es, es);
-		if (ret)
-			return mem_err(ret);
-	}
-	return 0;
-}
-
-/* 0, or VPUX_ERR(ABORTED) if the op must stop */
-static int shave_yield(const struct shave_ctx *c)
-{
-	if (c->mem->yield && c->mem->yield(c->mem->ctx))
-		return VPUX_ERR(ABORTED);
-	return 0;
-}
-
-/* advance the odometer @idx over @dims but the dims in @skip; false at end */
-static bool odo_next(u32 *idx, const u32 *dims, u32 rank, u32 skip)
-{
-	u32 k, i;
-
-	for (k = rank; k > 0; k--) {
-		i = k - 1;
-		if (skip & (1u << i))
-			continue;
-		if (++idx[i] < dims[i])
-			return true;
-		idx[i] = 0;
-	}
-	return false;
+	return vpux_shave_scatter(c->mem, addr, stride, n, es, src);
 }
 
 /* CLAMP, SIGMOID, TANH, PERMUTE, QUANTIZE */
@@ -189,11 +147,11 @@ static noinline_for_stack int shave_eltwise(struct shave_ctx *c)
 				      to->esize, obuf);
 			if (ret)
 				return ret;
-			ret = shave_yield(c);
+			ret = vpux_shave_yield(c->mem);
 			if (ret)
 				return ret;
 		}
-	} while (odo_next(idx, to->dims, to->rank, skip));
+	} while (vpux_idx_next(idx, to->dims, to->rank, skip));
 	return 0;
 }
 
@@ -250,12 +208,12 @@ static noinline_for_stack int shave_softmax(struct shave_ctx *c)
 					if (ret)
 						return ret;
 				}
-				ret = shave_yield(c);
+				ret = vpux_shave_yield(c->mem);
 				if (ret)
 					return ret;
 			}
 		}
-	} while (odo_next(idx, ti->dims, ti->rank, 1u << ax));
+	} while (vpux_idx_next(idx, ti->dims, ti->rank, 1u << ax));
 	return 0;
 }
 
@@ -293,8 +251,8 @@ static noinline_for_stack int shave_stage(struct shave_ctx *c, u8 **stage)
 		    (u32)ti->bytes - off : SHAVE_STAGE_CHUNK;
 		ret = c->mem->read(c->mem->ctx, ti->addr + off, *stage + off, n);
 		if (ret)
-			return mem_err(ret);
-		ret = shave_yield(c);
+			return vpux_shave_mem_err(ret);
+		ret = vpux_shave_yield(c->mem);
 		if (ret)
 			return ret;
 	}

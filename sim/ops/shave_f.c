@@ -28,18 +28,6 @@ struct fctx {
 	u32 *va, *vb, *acc;		/* FCHUNK FP32 values each */
 };
 
-static int mem_err(int ret)
-{
-	return ret < 0 ? ret : VPUX_ERR(MMU);
-}
-
-static int fyield(const struct fctx *c)
-{
-	if (c->mem->yield && c->mem->yield(c->mem->ctx))
-		return VPUX_ERR(ABORTED);
-	return 0;
-}
-
 /*
  * Read @n raw elements of @t at byte offset @off, @stride bytes apart
  * (0: one element repeated), packed into @dst.
@@ -55,19 +43,19 @@ static int read_raw(const struct fctx *c, const struct vpux_tensor *t,
 	if (!stride) {
 		ret = m->read(m->ctx, addr, dst, es);
 		if (ret)
-			return mem_err(ret);
+			return vpux_shave_mem_err(ret);
 		for (i = 1; i < n; i++)
 			memcpy(dst + i * es, dst, es);
 		return 0;
 	}
 	if (stride == es || n == 1) {
 		ret = m->read(m->ctx, addr, dst, n * es);
-		return ret ? mem_err(ret) : 0;
+		return ret ? vpux_shave_mem_err(ret) : 0;
 	}
 	if (span <= FSPAN) {
 		ret = m->read(m->ctx, addr, c->span, (u32)span);
 		if (ret)
-			return mem_err(ret);
+			return vpux_shave_mem_err(ret);
 		for (i = 0; i < n; i++)
 			memcpy(dst + i * es, c->span + (size_t)(i * stride), es);
 		return 0;
@@ -75,7 +63,7 @@ static int read_raw(const struct fctx *c, const struct vpux_tensor *t,
 	for (i = 0; i < n; i++) {
 		ret = m->read(m->ctx, addr + (u32)(i * stride), dst + i * es, es);
 		if (ret)
-			return mem_err(ret);
+			return vpux_shave_mem_err(ret);
 	}
 	return 0;
 }
@@ -99,20 +87,8 @@ static int read_f(const struct fctx *c, const struct vpux_tensor *t, u64 off,
 static int write_raw(const struct fctx *c, const struct vpux_tensor *t,
 		     u64 off, u64 stride, u32 n, const u8 *src)
 {
-	const struct vpux_shave_mem *m = c->mem;
-	u32 es = t->esize, addr = t->addr + (u32)off, i;
-	int ret;
-
-	if (stride == es || n == 1) {
-		ret = m->write(m->ctx, addr, src, n * es);
-		return ret ? mem_err(ret) : 0;
-	}
-	for (i = 0; i < n; i++) {
-		ret = m->write(m->ctx, addr + (u32)(i * stride), src + i * es, es);
-		if (ret)
-			return mem_err(ret);
-	}
-	return 0;
+	return vpux_shave_scatter(c->mem, t->addr + (u32)off, stride, n,
+				  t->esize, src);
 }
 
 /* store @n FP32 values to @t (F16/F32) */
@@ -127,30 +103,9 @@ static int write_f(const struct fctx *c, const struct vpux_tensor *t,
 	return write_raw(c, t, off, stride, n, raw);
 }
 
-/* advance @idx over the dims not in @skip (last dim fastest) */
-static bool odo_next(u32 *idx, const u32 *dims, u32 rank, u32 skip)
-{
-	u32 k, i;
-
-	for (k = rank; k > 0; k--) {
-		i = k - 1;
-		if (skip & (1u << i))
-			continue;
-		if (++idx[i] < dims[i])
-			return true;
-		idx[i] = 0;
-	}
-	return false;
-}
-
 static u64 offset(const u32 *idx, const u64 *stride, u32 rank)
 {
-	u64 off = 0;
-	u32 i;
-
-	for (i = 0; i < rank; i++)
-		off += idx[i] * stride[i];
-	return off;
+	return vpux_idx_offset(idx, stride, rank);
 }
 
 /*
@@ -217,11 +172,11 @@ static noinline_for_stack int f_eltwise(struct fctx *c)
 				ret = write_f(c, to, ooff + j * os, os, n, va);
 			}
 			if (!ret)
-				ret = fyield(c);
+				ret = vpux_shave_yield(c->mem);
 			if (ret)
 				return ret;
 		}
-	} while (odo_next(idx, to->dims, to->rank, skip));
+	} while (vpux_idx_next(idx, to->dims, to->rank, skip));
 	return 0;
 }
 
@@ -300,12 +255,12 @@ static noinline_for_stack int f_softmax(struct fctx *c)
 					if (ret)
 						return ret;
 				}
-				ret = fyield(c);
+				ret = vpux_shave_yield(c->mem);
 				if (ret)
 					return ret;
 			}
 		}
-	} while (odo_next(idx, ti->dims, ti->rank, 1u << ax));
+	} while (vpux_idx_next(idx, ti->dims, ti->rank, 1u << ax));
 	return 0;
 }
 
@@ -410,11 +365,11 @@ static noinline_for_stack int f_layernorm(struct fctx *c)
 						ret = ln_write(c, va, n, mean, r, gi, j,
 							       ooff + j * to->stride[last]);
 					if (!ret)
-						ret = fyield(c);
+						ret = vpux_shave_yield(c->mem);
 					if (ret)
 						return ret;
 				}
-			} while (odo_next(idx, ti->dims, rank,
+			} while (vpux_idx_next(idx, ti->dims, rank,
 					  ~inner | (1u << last)));
 			if (pass == 0)
 				mean = vpux_f32_div(s, nf);
@@ -423,7 +378,7 @@ static noinline_for_stack int f_layernorm(struct fctx *c)
 					vpux_f32_add(vpux_f32_div(s, nf),
 						     a->epsilon)));
 		}
-	} while (odo_next(idx, ti->dims, rank, ~outer));
+	} while (vpux_idx_next(idx, ti->dims, rank, ~outer));
 	return 0;
 }
 
@@ -480,17 +435,18 @@ static noinline_for_stack int f_reduce(struct fctx *c)
 					first = false;
 					for (; i < n; i++)
 						v = red_step(func, v, va[i]);
-					ret = fyield(c);
+					ret = vpux_shave_yield(c->mem);
 					if (ret)
 						return ret;
 				}
-			} while (odo_next(idx, ti->dims, rank, ~axes | lbit));
+			} while (vpux_idx_next(idx, ti->dims, rank,
+						     ~axes | lbit));
 			if (func == VPUX_SHAVE_RED_MEAN)
 				v = vpux_f32_div(v, nf);
 			ret = write_f(c, to, offset(idx, to->stride, rank), os, 1, &v);
 			if (ret)
 				return ret;
-		} while (odo_next(idx, ti->dims, rank, axes));
+		} while (vpux_idx_next(idx, ti->dims, rank, axes));
 		return 0;
 	}
 	do {			/* over the kept dims but the last */
@@ -510,10 +466,10 @@ static noinline_for_stack int f_reduce(struct fctx *c)
 							  va[i]) :
 						 red_step(func, acc[i], va[i]);
 				first = false;
-				ret = fyield(c);
+				ret = vpux_shave_yield(c->mem);
 				if (ret)
 					return ret;
-			} while (odo_next(idx, ti->dims, rank, ~axes));
+			} while (vpux_idx_next(idx, ti->dims, rank, ~axes));
 			if (func == VPUX_SHAVE_RED_MEAN)
 				for (i = 0; i < n; i++)
 					acc[i] = vpux_f32_div(acc[i], nf);
@@ -522,7 +478,7 @@ static noinline_for_stack int f_reduce(struct fctx *c)
 			if (ret)
 				return ret;
 		}
-	} while (odo_next(idx, ti->dims, rank, axes | lbit));
+	} while (vpux_idx_next(idx, ti->dims, rank, axes | lbit));
 	return 0;
 }
 
@@ -594,11 +550,11 @@ static noinline_for_stack int f_gather_scan(struct fctx *c)
 				if (!vpux_shave_gather_index(vpux_elem_load(raw + 4 * k,
 							     VPUX_SHAVE_DT_I32), d, &v))
 					return VPUX_ERR(ARGS);
-			ret = fyield(c);
+			ret = vpux_shave_yield(c->mem);
 			if (ret)
 				return ret;
 		}
-	} while (odo_next(idx, tx->dims, tx->rank, 1u << last));
+	} while (vpux_idx_next(idx, tx->dims, tx->rank, 1u << last));
 	return 0;
 }
 
@@ -725,11 +681,11 @@ static noinline_for_stack int f_linear(struct fctx *c)
 			ret = write_f(c, to, offset(idx, to->stride, rank) +
 				      j * to->stride[w], to->stride[w], n, va);
 			if (!ret)
-				ret = fyield(c);
+				ret = vpux_shave_yield(c->mem);
 			if (ret)
 				return ret;
 		}
-	} while (odo_next(idx, to->dims, rank, 1u << w));
+	} while (vpux_idx_next(idx, to->dims, rank, 1u << w));
 	return 0;
 }
 
@@ -775,11 +731,11 @@ static noinline_for_stack int f_move(struct fctx *c)
 			ret = write_raw(c, to, ooff + j * to->stride[last],
 					to->stride[last], n, raw);
 			if (!ret)
-				ret = fyield(c);
+				ret = vpux_shave_yield(c->mem);
 			if (ret)
 				return ret;
 		}
-	} while (odo_next(idx, to->dims, to->rank, 1u << last));
+	} while (vpux_idx_next(idx, to->dims, to->rank, 1u << last));
 	return 0;
 }
 

@@ -61,4 +61,37 @@ u64 vpux_shave_fjob_cycles(const struct vpux_shave_fjob *job);
 int vpux_shave_f_run(u32 kernel_id, const void *args, u32 args_size,
 		     const struct vpux_shave_mem *mem, u64 *cycles);
 
+/* a SHAVE kernel's memory error: negative codes as they are, else MMU */
+static inline int vpux_shave_mem_err(int ret)
+{
+	return ret < 0 ? ret : VPUX_ERR(MMU);
+}
+
+/* 0, or VPUX_ERR(ABORTED) if the SHAVE op must stop */
+static inline int vpux_shave_yield(const struct vpux_shave_mem *m)
+{
+	if (m->yield && m->yield(m->ctx))
+		return VPUX_ERR(ABORTED);
+	return 0;
+}
+
+/* write @n packed elements of @es bytes from @src to @addr, @stride apart */
+static inline int vpux_shave_scatter(const struct vpux_shave_mem *m, u32 addr,
+				     u64 stride, u32 n, u32 es, const u8 *src)
+{
+	u32 i;
+	int ret;
+
+	if (stride == es || n == 1) {
+		ret = m->write(m->ctx, addr, src, n * es);
+		return ret ? vpux_shave_mem_err(ret) : 0;
+	}
+	for (i = 0; i < n; i++) {
+		ret = m->write(m->ctx, addr + (u32)(i * stride), src + i * es, es);
+		if (ret)
+			return vpux_shave_mem_err(ret);
+	}
+	return 0;
+}
+
 #endif /* VPUX_OPS_INTERNAL_H */

@@ -22,78 +22,21 @@
 
 const path = require('path');
 const fs = require('fs');
-const os = require('os');
-const { execFileSync } = require('child_process');
+const { skip, loadOrt, makeModels: make, fill, bench: run } =
+	require('./ort_util');
 
 const CONV_FLOP = 2 * 56 * 56 * 64 * 64 * 9;
 const MM_FLOP = 2 * 196 * 512 * 512;
 
-function skip(why) {
-	console.log(`skipped: ${why}`);
-	process.exit(0);
-}
-
-function loadOrt() {
-	const local = path.join(__dirname, '..', 'ort', 'node_modules',
-				'onnxruntime-node');
-	for (const name of [local, 'onnxruntime-node']) {
-		try {
-			return require(name);
-		} catch (e) {
-			if (e.code !== 'MODULE_NOT_FOUND')
-				skip(`onnxruntime-node does not load: ${e.message.split('\n')[0]}`);
-		}
-	}
-	skip('onnxruntime-node not installed (make deps)');
-	return null;
-}
-
 function makeModels() {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vpux-ort-'));
-	try {
-		execFileSync('/usr/bin/python3',
-			     [path.join(__dirname, 'ort_f32_model.py'), dir],
-			     { stdio: ['ignore', 'ignore', 'pipe'] });
-	} catch (e) {
-		fs.rmSync(dir, { recursive: true, force: true });
-		skip('cannot generate the ONNX models (apt-get install python3-onnx python3-numpy)');
-	}
-	return dir;
-}
-
-function now() {
-	return Number(process.hrtime.bigint()) * 1e-9;
+	return make('ort_f32_model.py', 'models');
 }
 
 async function bench(ort, file, shape) {
-	const session = await ort.InferenceSession.create(file, {
-		intraOpNumThreads: 1,
-		interOpNumThreads: 1,
-		executionMode: 'sequential',
-		graphOptimizationLevel: 'all',
-	});
-	const data = new Float32Array(shape.reduce((a, b) => a * b, 1));
-	let seed = 12345;
+	const data = fill(new Float32Array(shape.reduce((a, b) => a * b, 1)),
+			  (seed) => (seed >>> 8) / (1 << 23) - 1);
 
-	for (let i = 0; i < data.length; i++) {
-		seed = (seed * 1103515245 + 12345) >>> 0;
-		data[i] = (seed >>> 8) / (1 << 23) - 1;
-	}
-	const feeds = { x: new ort.Tensor('float32', data, shape) };
-	const times = [];
-	const t_end = now() + 1.5;
-
-	for (let i = 0; i < 5; i++)		// warm up
-		await session.run(feeds);
-	while (times.length < 10 || (times.length < 200 && now() < t_end)) {
-		const t = now();
-
-		await session.run(feeds);
-		times.push(now() - t);
-	}
-	times.sort((a, b) => a - b);
-	return { best: times[0], median: times[times.length >> 1],
-		 runs: times.length };
+	return run(ort, file, new ort.Tensor('float32', data, shape));
 }
 
 const CASES = [

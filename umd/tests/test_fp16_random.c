@@ -40,24 +40,8 @@ static unsigned int rnd(unsigned int lo, unsigned int hi)
 }
 
 struct gen {
-	char *p;
-	size_t left;
+	struct vt_text t;
 };
-
-__attribute__((format(printf, 2, 3)))
-static void out(struct gen *g, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	va_start(ap, fmt);
-	k = vsnprintf(g->p, g->left, fmt, ap);
-	va_end(ap);
-	if (k > 0 && (size_t)k < g->left) {
-		g->p += k;
-		g->left -= k;
-	}
-}
 
 /* what the draws covered */
 static unsigned int n_op[VPUX_DPU_OPS], n_act[VPUX_DPU_ACTS], n_bcast[4];
@@ -115,23 +99,23 @@ static void values(struct gen *g, const char *name, const char *type,
 
 	for (i = 0; i < elems; i++) {
 		if (i % 24 == 0)
-			out(g, "%sdata %s[%u:%u] %s ", i ? "\n" : "", name,
-			    i * esz, (elems - i < 24 ? elems - i : 24) * esz,
-			    type);
+			vt_out(&g->t, "%sdata %s[%u:%u] %s ", i ? "\n" : "", name,
+			       i * esz, (elems - i < 24 ? elems - i : 24) * esz,
+			       type);
 		if (esz == 2)
 			v16(v, sizeof(v));
 		else
 			v32(v, sizeof(v), f32_nan, -8, 4);
-		out(g, "%s%s", i % 24 ? "," : "", v);
+		vt_out(&g->t, "%s%s", i % 24 ? "," : "", v);
 	}
-	out(g, "\n");
+	vt_out(&g->t, "\n");
 }
 
 /* a rank-1 weights tensor of @elems random values */
 static void data(struct gen *g, const char *name, const char *type,
 		 unsigned int elems, int f32_nan)
 {
-	out(g, "tensor %s %s %u region=weights\n", name, type, elems);
+	vt_out(&g->t, "tensor %s %s %u region=weights\n", name, type, elems);
 	values(g, name, type, elems, f32_nan);
 }
 
@@ -228,8 +212,8 @@ static int op(struct gen *g, unsigned int i)
 	}
 	/* the activations: in the weights too, to hold the special values */
 	snprintf(name, sizeof(name), "a%u", i);
-	out(g, "tensor %s f16 1x%ux%ux%u order=NHWC region=weights\n", name,
-	    c, h, w);
+	vt_out(&g->t, "tensor %s f16 1x%ux%ux%u order=NHWC region=weights\n", name,
+	       c, h, w);
 	values(g, name, "f16", c * h * w, 1);
 	if (bias) {
 		snprintf(name, sizeof(name), "b%u", i);
@@ -275,34 +259,34 @@ static int op(struct gen *g, unsigned int i)
 		snprintf(fields + strlen(fields), sizeof(fields) - strlen(fields),
 			 " slope=%s", v);
 	}
-	out(g, "output o%u %s 1x%ux%ux%u order=NHWC\n", i, f32out ? "f32" : "f16",
-	    oc, oh, ow);
-	out(g, "dpu %s%s in=a%u", opname[kind], words, i);
+	vt_out(&g->t, "output o%u %s 1x%ux%ux%u order=NHWC\n", i, f32out ? "f32" : "f16",
+	       oc, oh, ow);
+	vt_out(&g->t, "dpu %s%s in=a%u", opname[kind], words, i);
 	if (kind <= 4)
-		out(g, " in2=w%u", i);
+		vt_out(&g->t, " in2=w%u", i);
 	if (bias)
-		out(g, " bias=b%u", i);
+		vt_out(&g->t, " bias=b%u", i);
 	if (stage == 2 || act == VPUX_DPU_ACT_LEAKY_CH)
-		out(g, " quant=q%u", i);
-	out(g, " out=o%u%s\n", i, fields);
+		vt_out(&g->t, " quant=q%u", i);
+	vt_out(&g->t, " out=o%u%s\n", i, fields);
 	return 1;
 }
 
 static void make_net(char *buf, size_t size, unsigned int idx)
 {
-	struct gen g = { buf, size };
+	struct gen g = { { buf, size } };
 	unsigned int want = rnd(1, 6), n = 0, tries = 0;
 
-	out(&g, "# random FP16 DPU job %u (umd/tests/test_fp16_random.c)\n"
-		"network fp16rand_%03u\n", idx, idx);
+	vt_out(&g.t, "# random FP16 DPU job %u (umd/tests/test_fp16_random.c)\n"
+		   "network fp16rand_%03u\n", idx, idx);
 	while (n < want && tries++ < 50) {
-		char *at = g.p;
-		size_t left = g.left;
+		char *at = g.t.p;
+		size_t left = g.t.left;
 
 		if (op(&g, n))
 			n++;
 		else
-			g.p = at, g.left = left, *at = 0;
+			g.t.p = at, g.t.left = left, *at = 0;
 	}
 }
 

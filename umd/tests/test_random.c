@@ -23,26 +23,10 @@ static unsigned int rnd(unsigned int lo, unsigned int hi)
 }
 
 struct gen {
-	char *p;
-	size_t left;
+	struct vt_text t;
 	unsigned int c, h, w, n;	/* current tensor t<n> */
 	int ops;
 };
-
-__attribute__((format(printf, 2, 3)))
-static void out(struct gen *g, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	va_start(ap, fmt);
-	k = vsnprintf(g->p, g->left, fmt, ap);
-	va_end(ap);
-	if (k > 0 && (size_t)k < g->left) {
-		g->p += k;
-		g->left -= k;
-	}
-}
 
 static unsigned int win(unsigned int in, unsigned int pa, unsigned int pb,
 			unsigned int k, unsigned int s, unsigned int d)
@@ -84,36 +68,36 @@ static int step(struct gen *g)
 		ow = win(w, pl, pr, kw, sw, d);
 		if (!oh || !ow)
 			return 0;
-		out(g, "tensor w%u i8 %ux%ux%ux%u region=weights fill=seed:%u:-20:20\n",
-		    n, oc, k, kw, c / gr, rnd(1, 1000));
+		vt_out(&g->t, "tensor w%u i8 %ux%ux%ux%u region=weights fill=seed:%u:-20:20\n",
+		       n, oc, k, kw, c / gr, rnd(1, 1000));
 		if (rnd(0, 1)) {
-			out(g, "tensor b%u i32 %u region=weights fill=seed:%u:-3000:3000\n",
-			    n, oc, rnd(1, 1000));
+			vt_out(&g->t, "tensor b%u i32 %u region=weights fill=seed:%u:-3000:3000\n",
+			       n, oc, rnd(1, 1000));
 			snprintf(bias, sizeof(bias), " bias=b%u", n);
 		}
-		out(g, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, oc, oh, ow);
-		out(g, "dpu conv in=t%u in2=w%u%s out=t%u kernel_h=%u kernel_w=%u stride_h=%u stride_w=%u dilation_h=%u dilation_w=%u pad_top=%u pad_left=%u pad_bottom=%u pad_right=%u groups=%u requant=1073741824,%u\n",
-		    n, n, bias, n + 1, k, kw, s, sw, d, d, pt, pl, pb, pr, gr,
-		    ilog2(k * kw * c / gr) + 3);
+		vt_out(&g->t, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, oc, oh, ow);
+		vt_out(&g->t, "dpu conv in=t%u in2=w%u%s out=t%u kernel_h=%u kernel_w=%u stride_h=%u stride_w=%u dilation_h=%u dilation_w=%u pad_top=%u pad_left=%u pad_bottom=%u pad_right=%u groups=%u requant=1073741824,%u\n",
+		       n, n, bias, n + 1, k, kw, s, sw, d, d, pt, pl, pb, pr, gr,
+		       ilog2(k * kw * c / gr) + 3);
 		break;
 	case 3:				/* matmul */
 		oc = rnd(1, 16);
-		out(g, "tensor w%u i8 %ux%u region=weights fill=seed:%u:-20:20\n",
-		    n, oc, c, rnd(1, 1000));
-		out(g, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, oc, h, w);
-		out(g, "dpu matmul in=t%u in2=w%u out=t%u requant=1073741824,%u\n",
-		    n, n, n + 1, ilog2(c) + 4);
+		vt_out(&g->t, "tensor w%u i8 %ux%u region=weights fill=seed:%u:-20:20\n",
+		       n, oc, c, rnd(1, 1000));
+		vt_out(&g->t, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, oc, h, w);
+		vt_out(&g->t, "dpu matmul in=t%u in2=w%u out=t%u requant=1073741824,%u\n",
+		       n, n, n + 1, ilog2(c) + 4);
 		break;
 	case 4: case 5:			/* add / mul with a constant */
-		out(g, "tensor w%u i8 1x%ux%ux%u order=NHWC region=weights fill=seed:%u\n",
-		    n, c, h, w, rnd(1, 1000));
-		out(g, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
+		vt_out(&g->t, "tensor w%u i8 1x%ux%ux%u order=NHWC region=weights fill=seed:%u\n",
+		       n, c, h, w, rnd(1, 1000));
+		vt_out(&g->t, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
 		if (kind == 4)
-			out(g, "dpu add in=t%u in2=w%u out=t%u in_scale=1073741824,-21 in2_scale=1073741824,-%u requant=1073741824,%u\n",
-			    n, n, n + 1, rnd(20, 22), rnd(19, 21));
+			vt_out(&g->t, "dpu add in=t%u in2=w%u out=t%u in_scale=1073741824,-21 in2_scale=1073741824,-%u requant=1073741824,%u\n",
+			       n, n, n + 1, rnd(20, 22), rnd(19, 21));
 		else
-			out(g, "dpu mul in=t%u in2=w%u out=t%u requant=1073741824,%u\n",
-			    n, n, n + 1, rnd(5, 8));
+			vt_out(&g->t, "dpu mul in=t%u in2=w%u out=t%u requant=1073741824,%u\n",
+			       n, n, n + 1, rnd(5, 8));
 		break;
 	case 6: case 7:			/* pools */
 		k = rnd(1, 3), kw = rnd(1, 3), s = rnd(1, 2), sw = rnd(1, 2);
@@ -122,30 +106,30 @@ static int step(struct gen *g)
 		ow = win(w, pl, pr, kw, sw, 1);
 		if (!oh || !ow)
 			return 0;
-		out(g, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, oh, ow);
-		out(g, "dpu %s in=t%u out=t%u kernel_h=%u kernel_w=%u stride_h=%u stride_w=%u pad_top=%u pad_left=%u pad_bottom=%u pad_right=%u requant=1073741824,%d\n",
-		    kind == 6 ? "maxpool" : "avgpool", n, n + 1, k, kw, s, sw,
-		    pt, pl, pb, pr, kind == 6 ? 0 : -1);
+		vt_out(&g->t, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, oh, ow);
+		vt_out(&g->t, "dpu %s in=t%u out=t%u kernel_h=%u kernel_w=%u stride_h=%u stride_w=%u pad_top=%u pad_left=%u pad_bottom=%u pad_right=%u requant=1073741824,%d\n",
+		       kind == 6 ? "maxpool" : "avgpool", n, n + 1, k, kw, s, sw,
+		       pt, pl, pb, pr, kind == 6 ? 0 : -1);
 		break;
 	case 8:				/* clamp */
-		out(g, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
-		out(g, "shave clamp in=t%u out=t%u min=-%u max=%u\n", n, n + 1,
-		    rnd(0, 100), rnd(0, 100));
+		vt_out(&g->t, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
+		vt_out(&g->t, "shave clamp in=t%u out=t%u min=-%u max=%u\n", n, n + 1,
+		       rnd(0, 100), rnd(0, 100));
 		break;
 	case 9:				/* sigmoid / tanh */
-		out(g, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
-		out(g, "shave %s in=t%u out=t%u in_scale=1073741824,-%u out_zp=%d out_scale=1073741824,%u\n",
-		    lut[rnd(0, 1)], n, n + 1, rnd(11, 14), rnd(0, 1) ? -128 : 0,
-		    rnd(7, 8));
+		vt_out(&g->t, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
+		vt_out(&g->t, "shave %s in=t%u out=t%u in_scale=1073741824,-%u out_zp=%d out_scale=1073741824,%u\n",
+		       lut[rnd(0, 1)], n, n + 1, rnd(11, 14), rnd(0, 1) ? -128 : 0,
+		       rnd(7, 8));
 		break;
 	case 10:			/* softmax over channels */
-		out(g, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
-		out(g, "shave softmax in=t%u out=t%u axis=1 out_zp=-128 beta_scale=1073741824,-%u out_scale=1073741824,7\n",
-		    n, n + 1, rnd(11, 14));
+		vt_out(&g->t, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
+		vt_out(&g->t, "shave softmax in=t%u out=t%u axis=1 out_zp=-128 beta_scale=1073741824,-%u out_scale=1073741824,7\n",
+		       n, n + 1, rnd(11, 14));
 		break;
 	default:			/* DMA copy */
-		out(g, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
-		out(g, "dma src=t%u dst=t%u\n", n, n + 1);
+		vt_out(&g->t, "tensor t%u i8 1x%ux%ux%u order=NHWC\n", n + 1, c, h, w);
+		vt_out(&g->t, "dma src=t%u dst=t%u\n", n, n + 1);
 		break;
 	}
 	g->c = oc, g->h = oh, g->w = ow;
@@ -156,15 +140,15 @@ static int step(struct gen *g)
 
 static void make_net(char *buf, size_t size)
 {
-	struct gen g = { buf, size, rnd(1, 12), rnd(1, 9), rnd(1, 9), 0, 0 };
+	struct gen g = { { buf, size }, rnd(1, 12), rnd(1, 9), rnd(1, 9), 0, 0 };
 	unsigned int want = rnd(1, 5), tries = 0;
 
-	out(&g, "network random\ninput t0 i8 1x%ux%ux%u order=NHWC\n", g.c,
-	    g.h, g.w);
+	vt_out(&g.t, "network random\ninput t0 i8 1x%ux%ux%u order=NHWC\n", g.c,
+	       g.h, g.w);
 	while (g.ops < (int)want && tries++ < 50)
 		step(&g);
-	out(&g, "output y i8 1x%ux%ux%u order=NHWC\n", g.c, g.h, g.w);
-	out(&g, "dma src=t%u dst=y\n", g.n);
+	vt_out(&g.t, "output y i8 1x%ux%ux%u order=NHWC\n", g.c, g.h, g.w);
+	vt_out(&g.t, "dma src=t%u dst=y\n", g.n);
 }
 
 static void gen_bytes(void *p, size_t n, unsigned int seed)

@@ -3,11 +3,34 @@
 #ifndef UMD_TEST_UTIL_H
 #define UMD_TEST_UTIL_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "asm.h"
 #include "lf.h"
+
+/* generated text: the free part of a buffer, always NUL-terminated */
+struct vt_text {
+	char *p;
+	size_t left;
+};
+
+/* append to @t what fits (what does not is dropped) */
+__attribute__((format(printf, 2, 3)))
+static inline void vt_out(struct vt_text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(t->p, t->left, fmt, ap);
+	va_end(ap);
+	if (k > 0 && (size_t)k < t->left) {
+		t->p += k;
+		t->left -= k;
+	}
+}
 
 static inline int asm_bytes(const char *text, void **data, size_t *size)
 {

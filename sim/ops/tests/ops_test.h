@@ -56,4 +56,99 @@ static inline void *ot_alloc_rand(size_t n)
 	return p;
 }
 
+#ifdef OT_NWIN
+/*
+ * A fake SHAVE memory for the SHAVE tests, two of them (tm_a for the
+ * model, tm_b for the reference): OT_NWIN windows of OT_WIN_BYTES, but
+ * window OT_WIN_SMALL has 64 bytes and window OT_WIN_NONE (OT_NWIN for
+ * none) is absent. The test defines the three before including this.
+ */
+struct tmem {
+	u8 *win[OT_NWIN];
+	u32 size[OT_NWIN];
+	unsigned int yields, reads, writes;
+	int fail_alloc;
+	size_t alloc_max;	/* larger allocations fail, 0 = no limit */
+};
+
+static int t_read(void *ctx, u32 a, void *dst, u32 len)
+{
+	struct tmem *m = ctx;
+	u32 w = VPUX_WADDR_WINDOW(a), off = VPUX_WADDR_OFFSET(a);
+
+	m->reads++;
+	if (w >= OT_NWIN || !m->win[w] || off > m->size[w] ||
+	    len > m->size[w] - off)
+		return VPUX_ERR(MMU);
+	memcpy(dst, m->win[w] + off, len);
+	return 0;
+}
+
+static int t_write(void *ctx, u32 a, const void *src, u32 len)
+{
+	struct tmem *m = ctx;
+	u32 w = VPUX_WADDR_WINDOW(a), off = VPUX_WADDR_OFFSET(a);
+
+	m->writes++;
+	if (w >= OT_NWIN || !m->win[w] || off > m->size[w] ||
+	    len > m->size[w] - off)
+		return VPUX_ERR(MMU);
+	memcpy(m->win[w] + off, src, len);
+	return 0;
+}
+
+static void *t_alloc(void *ctx, size_t n)
+{
+	struct tmem *m = ctx;
+
+	if (m->fail_alloc || (m->alloc_max && n > m->alloc_max))
+		return NULL;
+	return malloc(n);
+}
+
+static void t_free(void *ctx, void *p)
+{
+	(void)ctx;
+	free(p);
+}
+
+static bool t_yield(void *ctx)
+{
+	((struct tmem *)ctx)->yields++;
+	return false;
+}
+
+static struct tmem tm_a, tm_b;
+static const struct vpux_shave_mem mem_a = {
+	&tm_a, t_read, t_write, t_alloc, t_free, t_yield,
+};
+static const struct vpux_shave_mem mem_b = {
+	&tm_b, t_read, t_write, t_alloc, t_free, t_yield,
+};
+
+static void tmem_init(struct tmem *m)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < OT_NWIN; i++) {
+		if (i == OT_WIN_NONE)
+			continue;
+		m->size[i] = i == OT_WIN_SMALL ? 64 : OT_WIN_BYTES;
+		m->win[i] = calloc(1, m->size[i]);
+	}
+}
+
+/* 1 if both memories hold the same bytes */
+static int same_mem(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < OT_NWIN; i++)
+		if (tm_a.win[i] && memcmp(tm_a.win[i], tm_b.win[i], tm_a.size[i]))
+			return 0;
+	return 1;
+}
+#endif /* OT_NWIN */
+
 #endif /* OPS_TEST_H */

@@ -8,87 +8,19 @@
  */
 #include <math.h>
 
+/* the SHAVE memory of ops_test.h: 4 windows of 1 MiB, window 3: 64 bytes */
+#define OT_NWIN		4u
+#define OT_WIN_BYTES	(1u << 20)
+#define OT_WIN_SMALL	3u
+#define OT_WIN_NONE	OT_NWIN
+
 #include "vpux_tap.h"
 #include "ops_test.h"
 
 #define ERR_ARGS	VPUX_ERR(ARGS)
 #define ERR_MMU		VPUX_ERR(MMU)
 #define ERR_KERNEL	VPUX_ERR(KERNEL)
-#define WIN_BYTES	(1u << 20)
-#define NWIN		4u
-
-/* ---- a SHAVE memory: NWIN windows of WIN_BYTES (window 3: 64 bytes) ---- */
-struct tmem {
-	u8 *win[NWIN];
-	u32 size[NWIN];
-	unsigned int yields, reads, writes;
-	int fail_alloc;
-	size_t alloc_max;	/* larger allocations fail, 0 = no limit */
-};
-
-static int t_read(void *ctx, u32 a, void *dst, u32 len)
-{
-	struct tmem *m = ctx;
-	u32 w = VPUX_WADDR_WINDOW(a), off = VPUX_WADDR_OFFSET(a);
-
-	m->reads++;
-	if (w >= NWIN || !m->win[w] || off > m->size[w] || len > m->size[w] - off)
-		return ERR_MMU;
-	memcpy(dst, m->win[w] + off, len);
-	return 0;
-}
-
-static int t_write(void *ctx, u32 a, const void *src, u32 len)
-{
-	struct tmem *m = ctx;
-	u32 w = VPUX_WADDR_WINDOW(a), off = VPUX_WADDR_OFFSET(a);
-
-	m->writes++;
-	if (w >= NWIN || !m->win[w] || off > m->size[w] || len > m->size[w] - off)
-		return ERR_MMU;
-	memcpy(m->win[w] + off, src, len);
-	return 0;
-}
-
-static void *t_alloc(void *ctx, size_t n)
-{
-	struct tmem *m = ctx;
-
-	if (m->fail_alloc || (m->alloc_max && n > m->alloc_max))
-		return NULL;
-	return malloc(n);
-}
-
-static void t_free(void *ctx, void *p)
-{
-	(void)ctx;
-	free(p);
-}
-
-static bool t_yield(void *ctx)
-{
-	((struct tmem *)ctx)->yields++;
-	return false;
-}
-
-static struct tmem tm_a, tm_b;
-static const struct vpux_shave_mem mem_a = {
-	&tm_a, t_read, t_write, t_alloc, t_free, t_yield,
-};
-static const struct vpux_shave_mem mem_b = {
-	&tm_b, t_read, t_write, t_alloc, t_free, t_yield,
-};
-
-static void tmem_init(struct tmem *m)
-{
-	unsigned int i;
-
-	memset(m, 0, sizeof(*m));
-	for (i = 0; i < NWIN; i++) {
-		m->size[i] = i == 3 ? 64 : WIN_BYTES;
-		m->win[i] = calloc(1, m->size[i]);
-	}
-}
+#define WIN_BYTES	OT_WIN_BYTES
 
 /* fill window @w of both memories with the same random bytes */
 static void fill_both(unsigned int w)
@@ -99,15 +31,6 @@ static void fill_both(unsigned int w)
 		tm_a.win[w][i] = tm_b.win[w][i] = (u8)ot_rand();
 }
 
-static int same_mem(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < NWIN; i++)
-		if (memcmp(tm_a.win[i], tm_b.win[i], tm_a.size[i]))
-			return 0;
-	return 1;
-}
 
 static u32 dt_bytes(u32 dt)
 {

@@ -11,96 +11,23 @@
  */
 #include <math.h>
 
+/*
+ * The SHAVE memory of ops_test.h: windows of 1 MiB, 0 in, 1 out,
+ * 2 in2/scale, 3 bias, no window 4, window 5: 64 bytes.
+ */
+#define OT_NWIN		6u
+#define OT_WIN_BYTES	(1u << 20)
+#define OT_WIN_SMALL	5u
+#define OT_WIN_NONE	4u
+
 #include "vpux_tap.h"
 #include "ops_test.h"
 
 #define ERR_ARGS	VPUX_ERR(ARGS)
 #define ERR_MMU		VPUX_ERR(MMU)
 #define ERR_KERNEL	VPUX_ERR(KERNEL)
-#define WIN_BYTES	(1u << 20)
-#define NWIN		6u		/* 0 in, 1 out, 2 in2/scale, 3 bias, 5: 64 B */
 #define F16		VPUX_SHAVE_DT_F16
 #define F32		VPUX_SHAVE_DT_F32
-
-/* ---- a SHAVE memory ---- */
-struct tmem {
-	u8 *win[NWIN];
-	u32 size[NWIN];
-	unsigned int yields;
-};
-
-static int t_read(void *ctx, u32 a, void *dst, u32 len)
-{
-	struct tmem *m = ctx;
-	u32 w = VPUX_WADDR_WINDOW(a), off = VPUX_WADDR_OFFSET(a);
-
-	if (w >= NWIN || !m->win[w] || off > m->size[w] || len > m->size[w] - off)
-		return ERR_MMU;
-	memcpy(dst, m->win[w] + off, len);
-	return 0;
-}
-
-static int t_write(void *ctx, u32 a, const void *src, u32 len)
-{
-	struct tmem *m = ctx;
-	u32 w = VPUX_WADDR_WINDOW(a), off = VPUX_WADDR_OFFSET(a);
-
-	if (w >= NWIN || !m->win[w] || off > m->size[w] || len > m->size[w] - off)
-		return ERR_MMU;
-	memcpy(m->win[w] + off, src, len);
-	return 0;
-}
-
-static int fail_alloc;
-
-static void *t_alloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	return fail_alloc ? NULL : malloc(n);
-}
-
-static void t_free(void *ctx, void *p)
-{
-	(void)ctx;
-	free(p);
-}
-
-static bool t_yield(void *ctx)
-{
-	((struct tmem *)ctx)->yields++;
-	return false;
-}
-
-static struct tmem tm_a, tm_b;
-static const struct vpux_shave_mem mem_a = {
-	&tm_a, t_read, t_write, t_alloc, t_free, t_yield,
-};
-static const struct vpux_shave_mem mem_b = {
-	&tm_b, t_read, t_write, t_alloc, t_free, t_yield,
-};
-
-static void tmem_init(struct tmem *m)
-{
-	unsigned int i;
-
-	memset(m, 0, sizeof(*m));
-	for (i = 0; i < NWIN; i++) {
-		if (i == 4)
-			continue;
-		m->size[i] = i == 5 ? 64 : WIN_BYTES;
-		m->win[i] = calloc(1, m->size[i]);
-	}
-}
-
-static int same_mem(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < NWIN; i++)
-		if (tm_a.win[i] && memcmp(tm_a.win[i], tm_b.win[i], tm_a.size[i]))
-			return 0;
-	return 1;
-}
 
 static u32 fbits(float f)
 {
@@ -1513,9 +1440,9 @@ static void test_args(void)
 		tap_check(r == ERR_ARGS && rr == ERR_ARGS, "dynamic: actual dim above its bound");
 	}
 	a = base(VPUX_SHAVE_KERNEL_UNARY);
-	fail_alloc = 1;
+	tm_a.fail_alloc = tm_b.fail_alloc = 1;
 	r = vpux_shave_run(VPUX_SHAVE_KERNEL_UNARY, &a, sizeof(a.un), &mem_a, &cyc);
-	fail_alloc = 0;
+	tm_a.fail_alloc = tm_b.fail_alloc = 0;
 	tap_check(r == VPUX_ERR(NOMEM), "scratch allocation failure -> NOMEM");
 }
 
