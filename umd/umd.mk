@@ -151,6 +151,9 @@ $(B)/umd/tests/%: $(SRCTOP)/umd/tests/%.c $(UMD_SAN_OBJS) $(VASM_SRCS) \
 		-DBUILDDIR='"$(B)"' -o $@ $< $(VASM_SRCS) $(UMD_SAN_OBJS) \
 		$(UMD_LIBS)
 
+# test_shave_asm runs what it assembles through vpux-dis and vpux-run
+$(B)/umd/tests/test_shave_asm: $(VPUX_DIS) $(VPUX_RUN)
+
 # the command-line tools as a user runs them (a TAP shell script)
 UMD_TOOLS_TEST := $(B)/umd/tests/tools_test
 HOST_TESTS += $(UMD_TOOLS_TEST)

@@ -846,6 +846,54 @@ static int field_set(struct st *s, struct tok *t, const struct vasm_field *f,
 				    "unknown activation '%s' (none, relu, clamp, leaky, leaky_ch)",
 				    v);
 		return 0;
+	case VF_NAME:
+		if (vasm_value_of(f->names, v, (uint32_t *)p)) {
+			char list[512];
+
+			vasm_names_list(f->names, list, sizeof(list));
+			return fail(s, t->col, "unknown %s '%s' (%s)", f->name,
+				    v, list);
+		}
+		return 0;
+	case VF_F32X6: {
+		char buf[256], *q, *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", v);
+		memset(p, 0, 6 * sizeof(uint32_t));
+		n = 0;
+		for (q = strtok_r(buf, ",", &save); q;
+		     q = strtok_r(NULL, ",", &save)) {
+			if (n == 6)
+				return fail(s, t->col,
+					    "too many values (at most 6)");
+			if (fnum(s, t->col, q, VPUX_DT_F32,
+				 (uint32_t *)p + n++))
+				return -1;
+		}
+		if (!n)
+			return fail(s, t->col, "expected a value");
+		return 0;
+	}
+	case VF_AXIS:
+		if (num(s, t, v, 0, VPUX_MEMREF_MAX_RANK - 1, x))
+			return -1;
+		*(uint32_t *)p = (uint32_t)x[0];
+		return 0;
+	case VF_AXES: {
+		uint32_t mask = 0;
+
+		if (nums(s, t, v, 0, VPUX_MEMREF_MAX_RANK - 1, x,
+			 VPUX_MEMREF_MAX_RANK, &n))
+			return -1;
+		for (i = 0; i < n; i++) {
+			if (mask >> x[i] & 1)
+				return fail(s, t->col, "%s: dim %lld twice",
+					    f->name, x[i]);
+			mask |= 1u << x[i];
+		}
+		*(uint32_t *)p = mask;
+		return 0;
+	}
 	}
 	return -1;
 }
@@ -1160,14 +1208,367 @@ static int kargs_add(struct st *s, const uint8_t *args, uint32_t size,
 	return 0;
 }
 
+/* ---- SHAVE kernels ---- */
+
+/* the FP16/FP32 kernels' checks of their fields, with the columns */
+struct kchk {
+	struct st *s;
+	const struct tok *t;		/* the statement */
+	uint32_t id;
+	const uint8_t *params;
+	const struct vasm_field *pf;
+	const int *fcol;		/* per field of pf: its column, 0 unset */
+	const struct vpux_lf_tensor *tens;	/* per record, at max */
+	const struct vpux_lf_ref *ref;
+	const int *rcol;		/* per record: the operand's column */
+};
+
+static const struct vasm_field *kfield(const struct kchk *c, const char *name,
+				       int *col)
+{
+	const struct vasm_field *f = field_find(c->pf, name);
+
+	*col = f && c->fcol[f - c->pf] ? c->fcol[f - c->pf] : c->t[0].col;
+	return f;
+}
+
+static uint32_t kval(const struct kchk *c, const char *name, int *col)
+{
+	const struct vasm_field *f = kfield(c, name, col);
+	uint32_t v = 0;
+
+	if (f)
+		memcpy(&v, c->params + f->offset, sizeof(v));
+	return v;
+}
+
+static int f32_finite(uint32_t v)
+{
+	return (v & 0x7fffffffu) < 0x7f800000u;
+}
+
+static int f32_is_nan(uint32_t v)
+{
+	return (v & 0x7fffffffu) > 0x7f800000u;
+}
+
+/* finite and > 0: not 0, -0, negative, Inf or NaN */
+static int f32_positive(uint32_t v)
+{
+	return f32_finite(v) && !(v >> 31) && v;
+}
+
+static int is_float_dt(uint32_t dt)
+{
+	return dt == VPUX_DT_F16 || dt == VPUX_DT_F32;
+}
+
+static const char *fstr(uint32_t v, char *buf)
+{
+	vasm_f32_print(v, buf, 32);
+	return buf;
+}
+
+static const char *dtn(uint32_t dt)
+{
+	const char *n = vasm_name_of(vasm_dtypes, dt);
+
+	return n ? n : "?";
+}
+
+static int chk_convert(const struct kchk *c)
+{
+	uint32_t idt = c->tens[0].data_type, odt = c->tens[1].data_type;
+	int sc, zc, fi = is_float_dt(idt), fo = is_float_dt(odt);
+	uint32_t scale = kval(c, "scale", &sc);
+	int32_t zp = (int32_t)kval(c, "zero_point", &zc), lo, hi;
+	uint32_t qdt;
+	char b[32];
+
+	if (fi && fo) {
+		if (scale || zp)
+			return fail(c->s, scale ? sc : zc,
+				    "%s= is for a conversion to or from u8, i8 or i32 (%s to %s takes neither scale nor zero_point)",
+				    scale ? "scale" : "zero_point", dtn(idt),
+				    dtn(odt));
+		return 0;
+	}
+	if (!(fi && (odt == VPUX_DT_U8 || odt == VPUX_DT_I8)) &&
+	    !(fo && (idt == VPUX_DT_U8 || idt == VPUX_DT_I8 ||
+		     idt == VPUX_DT_I32)))
+		return fail(c->s, c->t[0].col,
+			    "convert %s to %s: no such conversion (f16/f32 to f16, f32, u8 or i8; u8, i8 or i32 to f16 or f32)",
+			    dtn(idt), dtn(odt));
+	if (!f32_positive(scale))
+		return fail(c->s, sc, "scale=%s: the step of the %s values must be finite and > 0",
+			    fstr(scale, b), dtn(fi ? odt : idt));
+	qdt = fi ? odt : idt;
+	if (qdt == VPUX_DT_I32)
+		return 0;
+	lo = qdt == VPUX_DT_I8 ? -128 : 0;
+	hi = qdt == VPUX_DT_I8 ? 127 : 255;
+	if (zp < lo || zp > hi)
+		return fail(c->s, zc, "zero_point=%d outside %s (%d..%d)", zp,
+			    dtn(qdt), lo, hi);
+	return 0;
+}
+
+static int chk_unary(const struct kchk *c)
+{
+	int fc, ac, bc;
+	uint32_t func = kval(c, "func", &fc);
+	uint32_t alpha = kval(c, "alpha", &ac), beta = kval(c, "beta", &bc);
+	char b1[32], b2[32];
+
+	switch (func) {
+	case VPUX_SHAVE_UN_HARD_SIGMOID:
+		if (!f32_finite(alpha) || !f32_finite(beta))
+			return fail(c->s, f32_finite(alpha) ? bc : ac,
+				    "%s=%s: hard_sigmoid takes finite alpha and beta",
+				    f32_finite(alpha) ? "beta" : "alpha",
+				    fstr(f32_finite(alpha) ? beta : alpha, b1));
+		return 0;
+	case VPUX_SHAVE_UN_LEAKY_RELU:
+		if (!f32_finite(alpha))
+			return fail(c->s, ac,
+				    "alpha=%s: leaky_relu's slope must be finite",
+				    fstr(alpha, b1));
+		if (beta)
+			return fail(c->s, bc, "beta= is not used by leaky_relu");
+		return 0;
+	case VPUX_SHAVE_UN_CLIP:
+		if (f32_is_nan(alpha) || f32_is_nan(beta))
+			return fail(c->s, f32_is_nan(alpha) ? ac : bc,
+				    "%s=nan: clip's bounds may not be NaN",
+				    f32_is_nan(alpha) ? "alpha" : "beta");
+		{	/* beta < alpha as IEEE numbers (-0 == +0) */
+			float fa, fb;
+
+			memcpy(&fa, &alpha, sizeof(fa));
+			memcpy(&fb, &beta, sizeof(fb));
+			if (fb < fa)
+				return fail(c->s, bc,
+					    "clip: beta (max) %s below alpha (min) %s",
+					    fstr(beta, b1), fstr(alpha, b2));
+		}
+		return 0;
+	default:
+		if (alpha || beta)
+			return fail(c->s, alpha ? ac : bc,
+				    "%s= is used by hard_sigmoid, leaky_relu and clip only",
+				    alpha ? "alpha" : "beta");
+		return 0;
+	}
+}
+
+static int chk_layernorm(const struct kchk *c)
+{
+	int ec;
+	uint32_t eps = kval(c, "epsilon", &ec);
+	char b[32];
+
+	if (!f32_finite(eps) || eps >> 31)
+		return fail(c->s, ec, "epsilon=%s: finite and >= +0",
+			    fstr(eps, b));
+	return 0;
+}
+
+static int chk_resize(const struct kchk *c)
+{
+	const struct vpux_lf_tensor *in = &c->tens[0];
+	int mc, nc, sc;
+	uint32_t mode = kval(c, "mode", &mc), nearest = kval(c, "nearest", &nc);
+	const struct vasm_field *f = kfield(c, "scales", &sc);
+	uint32_t sv[6], i;
+	char b[32];
+
+	memcpy(sv, c->params + f->offset, sizeof(sv));
+	if (mode == VPUX_SHAVE_RESIZE_LINEAR && nearest)
+		return fail(c->s, nc, "nearest= is for mode=nearest");
+	if (mode == VPUX_SHAVE_RESIZE_LINEAR && in->rank < 2)
+		return fail(c->s, mc,
+			    "mode=linear resizes the last two dims: tensor '%s' has rank %u",
+			    in->name, in->rank);
+	for (i = 0; i < 6; i++) {
+		if (i >= in->rank) {
+			if (sv[i])
+				return fail(c->s, sc,
+					    "scales: a value for dim %u, tensor '%s' has rank %u",
+					    i, in->name, in->rank);
+			continue;
+		}
+		if (!f32_positive(sv[i]))
+			return fail(c->s, sc,
+				    "scales: %s for dim %u, must be finite and > 0",
+				    fstr(sv[i], b), i);
+		if (mode == VPUX_SHAVE_RESIZE_LINEAR && i + 2 < in->rank &&
+		    sv[i] != 0x3f800000u)
+			return fail(c->s, sc,
+				    "scales: %s for dim %u, mode=linear resizes the last two dims only (1 for the others)",
+				    fstr(sv[i], b), i);
+	}
+	return 0;
+}
+
+static int chk_pad(const struct kchk *c)
+{
+	const struct vpux_lf_tensor *in = &c->tens[0];
+	static const char *const be[2] = { "begin", "end" };
+	int mc, vc, col;
+	uint32_t mode = kval(c, "mode", &mc), value = kval(c, "value", &vc);
+	uint32_t v[6], i, k;
+
+	if (mode != VPUX_SHAVE_PAD_CONSTANT && value)
+		return fail(c->s, vc, "value= is for mode=constant");
+	for (k = 0; k < 2; k++) {
+		const struct vasm_field *f = kfield(c, be[k], &col);
+
+		memcpy(v, c->params + f->offset, sizeof(v));
+		for (i = 0; i < 6; i++) {
+			if (i >= in->rank && v[i])
+				return fail(c->s, col,
+					    "%s: a value for dim %u, tensor '%s' has rank %u",
+					    be[k], i, in->name, in->rank);
+			if (i < in->rank && mode == VPUX_SHAVE_PAD_REFLECT &&
+			    v[i] >= in->dims[i])
+				return fail(c->s, col,
+					    "%s: %u for dim %u, mode=reflect pads at most dim - 1 = %u",
+					    be[k], v[i], i, in->dims[i] - 1);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The FP16/FP32 kernels' rules that need no data (compute-ops.rst,
+ * "FP16/FP32 kernels"): the tensor types, the functions given, the axes
+ * below the rank, the scalars each function uses. The shapes are the
+ * engine's to check.
+ */
+static int shave_check(const struct kchk *c, const char *const *rn)
+{
+	const struct vpux_lf_tensor *T = c->tens;
+	const struct vasm_field *f;
+	uint32_t id = c->id, r;
+	int col;
+
+	if (id < VPUX_SHAVE_KERNEL_FIRST_F)
+		return 0;
+	/* types */
+	for (r = 0; rn[r]; r++) {
+		if (!c->ref[r].size)
+			continue;
+		if (id == VPUX_SHAVE_KERNEL_GATHER && r == 2) {
+			if (T[r].data_type != VPUX_DT_I32)
+				return fail(c->s, c->rcol[r],
+					    "indices: tensor '%s' is %s, gather's indices are i32",
+					    T[r].name, dtn(T[r].data_type));
+		} else if (id != VPUX_SHAVE_KERNEL_CONVERT &&
+			   id != VPUX_SHAVE_KERNEL_GATHER &&
+			   !is_float_dt(T[r].data_type)) {
+			return fail(c->s, c->rcol[r],
+				    "%s: tensor '%s' is %s, shave %s takes f16 or f32",
+				    rn[r], T[r].name, dtn(T[r].data_type),
+				    c->t[1].s);
+		}
+	}
+	if ((id == VPUX_SHAVE_KERNEL_GATHER || id == VPUX_SHAVE_KERNEL_RESIZE ||
+	     id == VPUX_SHAVE_KERNEL_PAD) && T[1].data_type != T[0].data_type)
+		return fail(c->s, c->rcol[1],
+			    "out: tensor '%s' is %s, shave %s keeps the type of in (%s)",
+			    T[1].name, dtn(T[1].data_type), c->t[1].s,
+			    dtn(T[0].data_type));
+	/* fields every kernel must be given, axes below the rank */
+	for (f = c->pf; f->name; f++) {
+		uint32_t v;
+
+		memcpy(&v, c->params + f->offset, sizeof(v));
+		col = c->fcol[f - c->pf];
+		if ((f->type == VF_AXES || !strcmp(f->name, "func")) && !col) {
+			char list[512] = "";
+
+			if (f->type == VF_NAME)
+				vasm_names_list(f->names, list, sizeof(list));
+			return fail(c->s, c->t[0].col, "shave %s needs %s=%s%s%s",
+				    c->t[1].s, f->name, *list ? " (" : "",
+				    list, *list ? ")" : "");
+		}
+		if (f->type == VF_AXIS && v >= T[0].rank)
+			return fail(c->s, col ? col : c->t[0].col,
+				    "%s=%u: tensor '%s' has rank %u", f->name,
+				    v, T[0].name, T[0].rank);
+		if (f->type == VF_AXES && v >> T[0].rank)
+			return fail(c->s, col,
+				    "%s: dim %u, tensor '%s' has rank %u",
+				    f->name, 31 - (uint32_t)__builtin_clz(v),
+				    T[0].name, T[0].rank);
+	}
+	switch (id) {
+	case VPUX_SHAVE_KERNEL_CONVERT:
+		return chk_convert(c);
+	case VPUX_SHAVE_KERNEL_UNARY:
+		return chk_unary(c);
+	case VPUX_SHAVE_KERNEL_LAYERNORM:
+		return chk_layernorm(c);
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		return chk_resize(c);
+	case VPUX_SHAVE_KERNEL_PAD:
+		return chk_pad(c);
+	default:
+		return 0;
+	}
+}
+
+/* the record named @k of @rn, or -1 */
+static int rec_index(const char *const *rn, const char *k, size_t len)
+{
+	int r;
+
+	for (r = 0; rn && rn[r]; r++)
+		if (strlen(rn[r]) == len && !strncmp(rn[r], k, len))
+			return r;
+	return -1;
+}
+
+/* defaults that are not 0: layernorm's epsilon, ONNX's 1e-5 */
+static void shave_defaults(uint32_t id, uint8_t *params)
+{
+	if (id == VPUX_SHAVE_KERNEL_LAYERNORM) {
+		uint32_t eps = vasm_f64_round(1e-5, VPUX_DT_F32);
+
+		memcpy(params + offsetof(struct vpux_shave_layernorm_args,
+					 epsilon), &eps, sizeof(eps));
+	}
+}
+
+/* resize without scales=: out.dims[i] / in.dims[i], in FP32 */
+static void resize_scales(const struct vpux_lf_tensor *in,
+			  const struct vpux_lf_tensor *out, uint8_t *params)
+{
+	uint32_t sv[6] = { 0 }, i;
+
+	for (i = 0; i < in->rank && i < out->rank && i < 6; i++) {
+		float q = (float)out->dims[i] / (float)in->dims[i];
+
+		memcpy(&sv[i], &q, sizeof(q));
+	}
+	memcpy(params + offsetof(struct vpux_shave_resize_args, scales), sv,
+	       sizeof(sv));
+}
+
 static int stmt_shave(struct st *s, struct tok *t, int n)
 {
 	uint8_t args[VPUX_SHAVE_ARGS_MAX], params[VPUX_SHAVE_ARGS_MAX];
 	const struct vasm_field *pf, *f;
+	const char *const *rn;
 	struct vpux_lf_shave *o;
-	struct vpux_lf_ref in = { 0 }, out = { 0 }, dims[2] = { { 0 }, { 0 } };
-	uint32_t id, raw_size = 0;
-	int a, raw = 0, w, dcol[2] = { 0, 0 }, dwin[2] = { -1, -1 };
+	struct vpux_lf_ref ref[VASM_SHAVE_RECS], dims[VASM_SHAVE_RECS];
+	struct vpux_lf_tensor tens[VASM_SHAVE_RECS];
+	struct vasm_rec rec[VASM_SHAVE_RECS];
+	uint32_t id, raw_size = 0, optional = 0;
+	int a, raw = 0, w, r, dout = -1;
+	int dcol[VASM_SHAVE_RECS] = { 0 }, rcol[VASM_SHAVE_RECS] = { 0 };
+	int fcol[16] = { 0 };
 
 	if (n < 2)
 		return fail(s, t[0].col, "expected a kernel name");
@@ -1175,6 +1576,8 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 	if (!o)
 		return fail(s, 1, "out of memory");
 	memset(params, 0, sizeof(params));
+	memset(ref, 0, sizeof(ref));
+	memset(dims, 0, sizeof(dims));
 	if (!strncmp(t[1].s, "kernel=", 7)) {
 		long long x;
 
@@ -1183,28 +1586,34 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 		id = (uint32_t)x;
 		raw = 1;
 	} else if (vasm_value_of(vasm_kernels, t[1].s, &id)) {
-		return fail(s, t[1].col,
-			    "unknown kernel '%s' (clamp, softmax, sigmoid, tanh, permute, quantize, or kernel=N)",
-			    t[1].s);
+		char list[512];
+
+		vasm_names_list(vasm_kernels, list, sizeof(list));
+		return fail(s, t[1].col, "unknown kernel '%s' (%s, or kernel=N)",
+			    t[1].s, list);
 	}
 	o->kernel_id = id;
 	pf = vasm_kernel_params(id);
+	rn = raw ? NULL : vasm_kernel_recs(id, &optional);
+	shave_defaults(id, params);
 	for (a = 2; a < n; a++) {
 		char *k = t[a].s, *v = val(k);
+		size_t kl = strlen(k);
 
 		if (!v)
 			return fail(s, t[a].col, "expected key=value");
 		if (!strcmp(k, "wait") || !strcmp(k, "update")) {
 			if (deps_key(s, &t[a], k, v, &o->deps))
 				return -1;
-		} else if (!raw && (!strcmp(k, "in") || !strcmp(k, "out"))) {
-			if (operand(s, &t[a], v, k[0] == 'i' ? &in : &out))
+		} else if ((r = rec_index(rn, k, kl)) >= 0) {
+			if (operand(s, &t[a], v, &ref[r]))
 				return -1;
-		} else if (!raw && (!strcmp(k, "in_dims") ||
-				    !strcmp(k, "out_dims"))) {
-			if (operand(s, &t[a], v, &dims[k[0] == 'o']))
+			rcol[r] = t[a].col;
+		} else if (kl > 5 && !strcmp(k + kl - 5, "_dims") &&
+			   (r = rec_index(rn, k, kl - 5)) >= 0) {
+			if (operand(s, &t[a], v, &dims[r]))
 				return -1;
-			dcol[k[0] == 'o'] = t[a].col;
+			dcol[r] = t[a].col;
 		} else if (raw && sscanf(k, "win%d", &w) == 1 && w >= 0 &&
 			   w < (int)VPUX_LF_MAX_WINDOWS) {
 			if (operand(s, &t[a], v, &o->windows[w]))
@@ -1225,48 +1634,71 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 		} else if (!raw && (f = field_find(pf, k))) {
 			if (field_set(s, &t[a], f, params, v))
 				return -1;
+			fcol[f - pf] = t[a].col;
 		} else {
 			return fail(s, t[a].col, "unknown key '%s' for shave %s",
 				    k, t[1].s);
 		}
 	}
 	if (!raw) {
-		struct vpux_lf_tensor ti, to;
+		struct kchk c = { s, t, id, params, pf, fcol, tens, ref, rcol };
+		uint32_t next = 0;
 
-		const struct vpux_lf_ref *io[2] = { &in, &out };
-		int next = 2, i;
-
-		if (!in.size || !out.size)
+		if (!ref[0].size || !ref[1].size)
 			return fail(s, t[0].col, "shave needs in= and out=");
-		o->windows[0] = in;
-		o->windows[1] = out;
+		for (r = 2; rn[r]; r++)
+			if (!ref[r].size && !(optional >> r & 1))
+				return fail(s, t[0].col, "shave %s needs %s=",
+					    t[1].s, rn[r]);
+		memset(rec, 0, sizeof(rec));
+		/* each tensor in a window: in 0, out 1, the others in order */
+		for (r = 0; rn[r]; r++) {
+			if (!ref[r].size)
+				continue;
+			o->windows[next] = ref[r];
+			rec[r].t = at_max(s, ref[r].tensor, &tens[r]);
+			rec[r].win = next++;
+			rec[r].dwin = -1;
+		}
 		/* a dynamic tensor: its actual dims at offset 0 of a window */
-		for (i = 0; i < 2; i++) {
+		for (r = 0; rn[r]; r++) {
 			const struct vpux_lf_tensor *x =
-				&s->img->tensors[io[i]->tensor];
-			const char *key = i ? "out_dims" : "in_dims";
+				&s->img->tensors[ref[r].tensor];
+			char key[32];
 
-			if (!x->dyn_dims && dims[i].size)
-				return fail(s, dcol[i],
+			snprintf(key, sizeof(key), "%s_dims", rn[r]);
+			if (!ref[r].size) {
+				if (dims[r].size)
+					return fail(s, dcol[r],
+						    "%s= given without %s=",
+						    key, rn[r]);
+				continue;
+			}
+			if (!x->dyn_dims && dims[r].size)
+				return fail(s, dcol[r],
 					    "%s= given, but tensor '%s' has static dims",
 					    key, x->name);
 			if (!x->dyn_dims)
 				continue;
-			if (!dims[i].size)
+			if (!dims[r].size)
 				return fail(s, t[0].col,
 					    "tensor '%s' has dynamic dims: %s=OP needed (its %u actual dims, u32 each)",
 					    x->name, key, x->rank);
-			if (dims[i].size != 4 * x->rank)
-				return fail(s, dcol[i],
+			if (dims[r].size != 4 * x->rank)
+				return fail(s, dcol[r],
 					    "%s: %u bytes, the %u dims of '%s' take %u",
-					    key, dims[i].size, x->rank, x->name,
+					    key, dims[r].size, x->rank, x->name,
 					    4 * x->rank);
-			o->windows[next] = dims[i];
-			dwin[i] = next++;
+			o->windows[next] = dims[r];
+			rec[r].dwin = (int)next++;
 		}
-		vasm_shave_args(id, at_max(s, in.tensor, &ti),
-				at_max(s, out.tensor, &to), dwin[0], dwin[1],
-				params, args);
+		dout = rec[1].dwin;
+		f = field_find(pf, "scales");
+		if (id == VPUX_SHAVE_KERNEL_RESIZE && f && !fcol[f - pf])
+			resize_scales(&tens[0], &tens[1], params);
+		if (shave_check(&c, rn))
+			return -1;
+		vasm_shave_args(id, rec, params, args);
 		raw_size = lf_kernel_args_size(id);
 	}
 	if (kargs_add(s, args, raw_size, &o->args_offset))
@@ -1277,7 +1709,7 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 	 * dynamic out memref's dims; the others are read
 	 */
 	for (w = 0; w < (int)VPUX_LF_MAX_WINDOWS; w++)
-		access(s, &o->windows[w], w == 1 || w == dwin[1]);
+		access(s, &o->windows[w], w == 1 || w == dout);
 	return 0;
 }
 

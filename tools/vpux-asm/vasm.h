@@ -38,6 +38,10 @@ enum vasm_ftype {
 	VF_U32X6,	/* six uint32_t: "a,b,c,d,e,f" (perm) */
 	VF_F32,		/* uint32_t FP32 bits, a float literal */
 	VF_ACT,		/* uint32_t VPUX_DPU_ACT_*, by name */
+	VF_NAME,	/* uint32_t, by name from vasm_field.names */
+	VF_F32X6,	/* six FP32: "a,b,..." (the missing ones 0) */
+	VF_AXIS,	/* uint32_t, a logical dim of the in tensor */
+	VF_AXES,	/* uint32_t bitmask of logical dims of in: "a,b,..." */
 };
 
 /* the ops a DPU field belongs to (struct vasm_field.mode) */
@@ -48,7 +52,20 @@ struct vasm_field {
 	size_t offset;
 	enum vasm_ftype type;
 	int mode;	/* DPU: VASM_ANY, VASM_INT or VASM_FP16 */
+	const struct vasm_name *names;	/* VF_NAME: the spellings */
 };
+
+/* bytes of a field of type @t */
+size_t vasm_field_size(enum vasm_ftype t);
+/*
+ * Whether the text form of field @f of the record at @base gives back
+ * its exact bits: false for a value without a name (VF_NAME, VF_ACT), an
+ * empty VF_AXES mask, or a NaN other than the four spelled ones (nan,
+ * -nan, snan, -snan) in an FP32 field.
+ */
+int vasm_field_exact(const struct vasm_field *f, const void *base);
+/* "a, b, c" of a name table, into @buf */
+void vasm_names_list(const struct vasm_name *t, char *buf, size_t size);
 
 /*
  * DPU scalar fields (offsets into struct vpux_lf_dpu), NULL-terminated:
@@ -82,19 +99,54 @@ void vasm_f32_print(uint32_t bits, char *buf, size_t size);
  * when none. FP16 ops say out_f32 for the bit integer ops call out_i32.
  */
 void vasm_dpu_flags_print(uint32_t flags, char *buf, size_t size);
-/* SHAVE kernel parameters after the two memrefs, per kernel id */
+/* SHAVE kernel parameters after the memrefs, per kernel id */
 const struct vasm_field *vasm_kernel_params(uint32_t kernel_id);
 
+#define VASM_SHAVE_RECS		4	/* memrefs of a kernel's record, at most */
+
 /*
- * Build the argument record of @kernel_id: memref in = window 0 over
- * tensor @tin, memref out = window 1 over @tout, parameters from @params
- * (the args struct image, only the parameter part is used). @din/@dout:
- * -1 for a static memref, else the window whose offset 0 holds the
- * actual dims (a dynamic memref: is_static 0, dims the tensor's max).
+ * The tensors (memrefs) of kernel @kernel_id's argument record, in struct
+ * order, by their text names: "in", "out", then "in2" (binary), "scale"
+ * and "bias" (layernorm), "indices" (gather); NULL-terminated, NULL for
+ * an unknown kernel. *@optional (if not NULL): the bitmask of those an
+ * invocation may leave out (layernorm's scale and bias, whose flags
+ * follow from their presence).
  */
-void vasm_shave_args(uint32_t kernel_id, const struct vpux_lf_tensor *tin,
-		     const struct vpux_lf_tensor *tout, int din, int dout,
+const char *const *vasm_kernel_recs(uint32_t kernel_id, uint32_t *optional);
+
+/* one memref of a SHAVE argument record */
+struct vasm_rec {
+	const struct vpux_lf_tensor *t;	/* NULL: not given (all zero) */
+	uint32_t win;		/* the window of the tensor */
+	int dwin;		/* -1 static, else the window of its dims */
+};
+
+/*
+ * Build the argument record of @kernel_id: memref r (at r * 104) over
+ * @rec[r].t, at offset 0 of window @rec[r].win; a dynamic one (@dwin >=
+ * 0) has is_static 0, dims the tensor's (max) dims and dims_addr offset
+ * 0 of window @dwin. Parameters: the fields of vasm_kernel_params() from
+ * the args struct image @params, every other byte 0 but layernorm's
+ * flags, set from which of scale and bias are given. @args gets
+ * vpux_shave_args_size() bytes.
+ */
+void vasm_shave_args(uint32_t kernel_id,
+		     const struct vasm_rec rec[VASM_SHAVE_RECS],
 		     const uint8_t *params, uint8_t *args);
+
+/*
+ * Whether SHAVE op @o of @img has a high-level text form that gives back
+ * its exact bytes: each record tensor of its kernel in a window of its
+ * own over the whole tensor (in 0, out 1, the others from 2 in struct
+ * order), then the dims window of each dynamic one in the same order,
+ * no other window, args as vasm_shave_args() builds them and every
+ * field exact (vasm_field_exact()). On success @rec gets the records
+ * (@rec[r].t into @tens, tensors at their max dims).
+ */
+int vasm_shave_high_level(const struct lf_image *img,
+			  const struct vpux_lf_shave *o,
+			  struct vasm_rec rec[VASM_SHAVE_RECS],
+			  struct vpux_lf_tensor tens[VASM_SHAVE_RECS]);
 
 /* ---- dynamic shapes (Documentation/vpux-asm.rst, "Plans") ---- */
 

@@ -65,6 +65,76 @@ const struct vasm_name vasm_kernels[] = {
 	{ "tanh", VPUX_SHAVE_KERNEL_TANH },
 	{ "permute", VPUX_SHAVE_KERNEL_PERMUTE },
 	{ "quantize", VPUX_SHAVE_KERNEL_QUANTIZE },
+	{ "convert", VPUX_SHAVE_KERNEL_CONVERT },
+	{ "unary", VPUX_SHAVE_KERNEL_UNARY },
+	{ "binary", VPUX_SHAVE_KERNEL_BINARY },
+	{ "softmax_f", VPUX_SHAVE_KERNEL_SOFTMAX_F },
+	{ "log_softmax_f", VPUX_SHAVE_KERNEL_LOG_SOFTMAX_F },
+	{ "layernorm", VPUX_SHAVE_KERNEL_LAYERNORM },
+	{ "reduce", VPUX_SHAVE_KERNEL_REDUCE },
+	{ "resize", VPUX_SHAVE_KERNEL_RESIZE },
+	{ "gather", VPUX_SHAVE_KERNEL_GATHER },
+	{ "pad", VPUX_SHAVE_KERNEL_PAD },
+	{ NULL, 0 }
+};
+
+/* the FP16/FP32 kernels' codes (vpux_shave_abi.h), by their text names */
+static const struct vasm_name un_funcs[] = {
+	{ "exp", VPUX_SHAVE_UN_EXP }, { "log", VPUX_SHAVE_UN_LOG },
+	{ "sigmoid", VPUX_SHAVE_UN_SIGMOID }, { "tanh", VPUX_SHAVE_UN_TANH },
+	{ "erf", VPUX_SHAVE_UN_ERF }, { "gelu_erf", VPUX_SHAVE_UN_GELU_ERF },
+	{ "gelu_tanh", VPUX_SHAVE_UN_GELU_TANH },
+	{ "hard_sigmoid", VPUX_SHAVE_UN_HARD_SIGMOID },
+	{ "hard_swish", VPUX_SHAVE_UN_HARD_SWISH },
+	{ "silu", VPUX_SHAVE_UN_SILU }, { "sqrt", VPUX_SHAVE_UN_SQRT },
+	{ "recip", VPUX_SHAVE_UN_RECIP }, { "neg", VPUX_SHAVE_UN_NEG },
+	{ "abs", VPUX_SHAVE_UN_ABS }, { "relu", VPUX_SHAVE_UN_RELU },
+	{ "leaky_relu", VPUX_SHAVE_UN_LEAKY_RELU },
+	{ "clip", VPUX_SHAVE_UN_CLIP },
+	{ NULL, 0 }
+};
+
+static const struct vasm_name bin_funcs[] = {
+	{ "add", VPUX_SHAVE_BIN_ADD }, { "sub", VPUX_SHAVE_BIN_SUB },
+	{ "mul", VPUX_SHAVE_BIN_MUL }, { "div", VPUX_SHAVE_BIN_DIV },
+	{ "pow", VPUX_SHAVE_BIN_POW }, { "max", VPUX_SHAVE_BIN_MAX },
+	{ "min", VPUX_SHAVE_BIN_MIN },
+	{ NULL, 0 }
+};
+
+static const struct vasm_name red_funcs[] = {
+	{ "sum", VPUX_SHAVE_RED_SUM }, { "mean", VPUX_SHAVE_RED_MEAN },
+	{ "max", VPUX_SHAVE_RED_MAX }, { "min", VPUX_SHAVE_RED_MIN },
+	{ NULL, 0 }
+};
+
+static const struct vasm_name resize_modes[] = {
+	{ "nearest", VPUX_SHAVE_RESIZE_NEAREST },
+	{ "linear", VPUX_SHAVE_RESIZE_LINEAR },
+	{ NULL, 0 }
+};
+
+static const struct vasm_name resize_coords[] = {
+	{ "half_pixel", VPUX_SHAVE_COORD_HALF_PIXEL },
+	{ "pytorch_half_pixel", VPUX_SHAVE_COORD_PYTORCH_HALF_PIXEL },
+	{ "align_corners", VPUX_SHAVE_COORD_ALIGN_CORNERS },
+	{ "asymmetric", VPUX_SHAVE_COORD_ASYMMETRIC },
+	{ "tf_half_pixel_for_nn", VPUX_SHAVE_COORD_TF_HALF_PIXEL_FOR_NN },
+	{ NULL, 0 }
+};
+
+static const struct vasm_name resize_nearest[] = {
+	{ "round_prefer_floor", VPUX_SHAVE_NEAREST_ROUND_PREFER_FLOOR },
+	{ "round_prefer_ceil", VPUX_SHAVE_NEAREST_ROUND_PREFER_CEIL },
+	{ "floor", VPUX_SHAVE_NEAREST_FLOOR },
+	{ "ceil", VPUX_SHAVE_NEAREST_CEIL },
+	{ NULL, 0 }
+};
+
+static const struct vasm_name pad_modes[] = {
+	{ "constant", VPUX_SHAVE_PAD_CONSTANT },
+	{ "reflect", VPUX_SHAVE_PAD_REFLECT },
+	{ "edge", VPUX_SHAVE_PAD_EDGE },
 	{ NULL, 0 }
 };
 
@@ -73,6 +143,16 @@ const struct vasm_name vasm_orders[] = {
 	{ "HWC", 0x231 }, { "NC", 0x12 }, { "CN", 0x21 }, { "C", 0x1 },
 	{ NULL, 0 }
 };
+
+void vasm_names_list(const struct vasm_name *t, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (; t->name && at < size; t++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%s",
+				       at ? ", " : "", t->name);
+}
 
 const char *vasm_name_of(const struct vasm_name *t, uint32_t v)
 {
@@ -92,10 +172,10 @@ int vasm_value_of(const struct vasm_name *t, const char *name, uint32_t *v)
 	return -1;
 }
 
-#define DF(f, t) { #f, offsetof(struct vpux_lf_dpu, f), t, VASM_ANY }
-#define DI(f, t) { #f, offsetof(struct vpux_lf_dpu, f), t, VASM_INT }
-#define DP(n, f) { n, offsetof(struct vpux_lf_dpu, f), VF_PAIR, VASM_INT }
-#define DH(m, t) { #m, offsetof(struct vpux_lf_dpu, f.m), t, VASM_FP16 }
+#define DF(f, t) { #f, offsetof(struct vpux_lf_dpu, f), t, VASM_ANY, NULL }
+#define DI(f, t) { #f, offsetof(struct vpux_lf_dpu, f), t, VASM_INT, NULL }
+#define DP(n, f) { n, offsetof(struct vpux_lf_dpu, f), VF_PAIR, VASM_INT, NULL }
+#define DH(m, t) { #m, offsetof(struct vpux_lf_dpu, f.m), t, VASM_FP16, NULL }
 const struct vasm_field vasm_dpu_fields[] = {
 	DF(flags, VF_U32),
 	DF(in_c, VF_U16), DF(in_h, VF_U16), DF(in_w, VF_U16),
@@ -111,33 +191,73 @@ const struct vasm_field vasm_dpu_fields[] = {
 	DP("in2_scale", in2_scale_mult),
 	DH(act, VF_ACT), DH(clamp_lo, VF_F32), DH(clamp_hi, VF_F32),
 	DH(scale, VF_F32), DH(shift, VF_F32), DH(slope, VF_F32),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, NULL }
 };
 
-#define KF(s, f, t) { #f, offsetof(struct s, f), t, VASM_ANY }
+#define KF(s, f, t) { #f, offsetof(struct s, f), t, VASM_ANY, NULL }
+#define KN(s, f, n) { #f, offsetof(struct s, f), VF_NAME, VASM_ANY, n }
 static const struct vasm_field clamp_f[] = {
 	KF(vpux_shave_clamp_args, min, VF_I32),
-	KF(vpux_shave_clamp_args, max, VF_I32), { NULL, 0, 0, 0 }
+	KF(vpux_shave_clamp_args, max, VF_I32), { NULL, 0, 0, 0, NULL }
 };
 static const struct vasm_field softmax_f[] = {
 	KF(vpux_shave_softmax_args, axis, VF_U32),
 	KF(vpux_shave_softmax_args, out_zp, VF_I32),
 	KF(vpux_shave_softmax_args, beta_scale, VF_PAIR),
-	KF(vpux_shave_softmax_args, out_scale, VF_PAIR), { NULL, 0, 0, 0 }
+	KF(vpux_shave_softmax_args, out_scale, VF_PAIR), { NULL, 0, 0, 0, NULL }
 };
 static const struct vasm_field lut_f[] = {
 	KF(vpux_shave_lut_args, in_zp, VF_I32),
 	KF(vpux_shave_lut_args, out_zp, VF_I32),
 	KF(vpux_shave_lut_args, in_scale, VF_PAIR),
-	KF(vpux_shave_lut_args, out_scale, VF_PAIR), { NULL, 0, 0, 0 }
+	KF(vpux_shave_lut_args, out_scale, VF_PAIR), { NULL, 0, 0, 0, NULL }
 };
 static const struct vasm_field permute_f[] = {
-	KF(vpux_shave_permute_args, perm, VF_U32X6), { NULL, 0, 0, 0 }
+	KF(vpux_shave_permute_args, perm, VF_U32X6), { NULL, 0, 0, 0, NULL }
 };
 static const struct vasm_field quantize_f[] = {
 	KF(vpux_shave_quantize_args, in_zp, VF_I32),
 	KF(vpux_shave_quantize_args, out_zp, VF_I32),
-	KF(vpux_shave_quantize_args, scale, VF_PAIR), { NULL, 0, 0, 0 }
+	KF(vpux_shave_quantize_args, scale, VF_PAIR), { NULL, 0, 0, 0, NULL }
+};
+
+static const struct vasm_field convert_f[] = {
+	KF(vpux_shave_convert_args, scale, VF_F32),
+	KF(vpux_shave_convert_args, zero_point, VF_I32), { NULL, 0, 0, 0, NULL }
+};
+static const struct vasm_field unary_f[] = {
+	KN(vpux_shave_unary_args, func, un_funcs),
+	KF(vpux_shave_unary_args, alpha, VF_F32),
+	KF(vpux_shave_unary_args, beta, VF_F32), { NULL, 0, 0, 0, NULL }
+};
+static const struct vasm_field binary_f[] = {
+	KN(vpux_shave_binary_args, func, bin_funcs), { NULL, 0, 0, 0, NULL }
+};
+static const struct vasm_field fsoftmax_f[] = {
+	KF(vpux_shave_fsoftmax_args, axis, VF_AXIS), { NULL, 0, 0, 0, NULL }
+};
+static const struct vasm_field layernorm_f[] = {
+	KF(vpux_shave_layernorm_args, axis, VF_AXIS),
+	KF(vpux_shave_layernorm_args, epsilon, VF_F32), { NULL, 0, 0, 0, NULL }
+};
+static const struct vasm_field reduce_f[] = {
+	KN(vpux_shave_reduce_args, func, red_funcs),
+	KF(vpux_shave_reduce_args, axes, VF_AXES), { NULL, 0, 0, 0, NULL }
+};
+static const struct vasm_field resize_f[] = {
+	KN(vpux_shave_resize_args, mode, resize_modes),
+	KN(vpux_shave_resize_args, coord, resize_coords),
+	KN(vpux_shave_resize_args, nearest, resize_nearest),
+	KF(vpux_shave_resize_args, scales, VF_F32X6), { NULL, 0, 0, 0, NULL }
+};
+static const struct vasm_field gather_f[] = {
+	KF(vpux_shave_gather_args, axis, VF_AXIS), { NULL, 0, 0, 0, NULL }
+};
+static const struct vasm_field pad_f[] = {
+	KN(vpux_shave_pad_args, mode, pad_modes),
+	KF(vpux_shave_pad_args, value, VF_F32),
+	KF(vpux_shave_pad_args, begin, VF_U32X6),
+	KF(vpux_shave_pad_args, end, VF_U32X6), { NULL, 0, 0, 0, NULL }
 };
 
 const struct vasm_field *vasm_kernel_params(uint32_t id)
@@ -154,8 +274,93 @@ const struct vasm_field *vasm_kernel_params(uint32_t id)
 		return permute_f;
 	case VPUX_SHAVE_KERNEL_QUANTIZE:
 		return quantize_f;
+	case VPUX_SHAVE_KERNEL_CONVERT:
+		return convert_f;
+	case VPUX_SHAVE_KERNEL_UNARY:
+		return unary_f;
+	case VPUX_SHAVE_KERNEL_BINARY:
+		return binary_f;
+	case VPUX_SHAVE_KERNEL_SOFTMAX_F:
+	case VPUX_SHAVE_KERNEL_LOG_SOFTMAX_F:
+		return fsoftmax_f;
+	case VPUX_SHAVE_KERNEL_LAYERNORM:
+		return layernorm_f;
+	case VPUX_SHAVE_KERNEL_REDUCE:
+		return reduce_f;
+	case VPUX_SHAVE_KERNEL_RESIZE:
+		return resize_f;
+	case VPUX_SHAVE_KERNEL_GATHER:
+		return gather_f;
+	case VPUX_SHAVE_KERNEL_PAD:
+		return pad_f;
 	default:
 		return NULL;
+	}
+}
+
+const char *const *vasm_kernel_recs(uint32_t id, uint32_t *optional)
+{
+	static const char *const io[] = { "in", "out", NULL };
+	static const char *const binary[] = { "in", "out", "in2", NULL };
+	static const char *const ln[] = { "in", "out", "scale", "bias", NULL };
+	static const char *const gather[] = { "in", "out", "indices", NULL };
+
+	if (optional)
+		*optional = id == VPUX_SHAVE_KERNEL_LAYERNORM ? 0xcu : 0;
+	if (!lf_kernel_args_size(id))
+		return NULL;
+	return id == VPUX_SHAVE_KERNEL_BINARY ? binary :
+	       id == VPUX_SHAVE_KERNEL_LAYERNORM ? ln :
+	       id == VPUX_SHAVE_KERNEL_GATHER ? gather : io;
+}
+
+size_t vasm_field_size(enum vasm_ftype t)
+{
+	switch (t) {
+	case VF_U16:
+		return 2;
+	case VF_PAIR:
+		return 8;
+	case VF_U32X6:
+	case VF_F32X6:
+		return 24;
+	default:
+		return 4;
+	}
+}
+
+/* FP32 @v prints as what reads back as @v: not a NaN with a payload */
+static int f32_exact(uint32_t v)
+{
+	uint32_t mag = v & 0x7fffffffu;
+
+	return mag <= 0x7f800000u || mag == 0x7fc00000u || mag == 0x7fa00000u;
+}
+
+int vasm_field_exact(const struct vasm_field *f, const void *base)
+{
+	const uint8_t *p = (const uint8_t *)base + f->offset;
+	uint32_t v[6];
+	unsigned int i;
+
+	memcpy(v, p, vasm_field_size(f->type) < sizeof(v) ?
+	       vasm_field_size(f->type) : sizeof(v));
+	switch (f->type) {
+	case VF_NAME:
+		return vasm_name_of(f->names, v[0]) != NULL;
+	case VF_ACT:
+		return vasm_name_of(vasm_acts, v[0]) != NULL;
+	case VF_AXES:
+		return v[0] != 0;
+	case VF_F32:
+		return f32_exact(v[0]);
+	case VF_F32X6:
+		for (i = 0; i < 6; i++)
+			if (!f32_exact(v[i]))
+				return 0;
+		return 1;
+	default:
+		return 1;
 	}
 }
 
@@ -357,19 +562,98 @@ static void memref(struct vpux_memref *m, uint32_t win,
 	}
 }
 
-void vasm_shave_args(uint32_t kernel_id, const struct vpux_lf_tensor *tin,
-		     const struct vpux_lf_tensor *tout, int din, int dout,
+void vasm_shave_args(uint32_t kernel_id,
+		     const struct vasm_rec rec[VASM_SHAVE_RECS],
 		     const uint8_t *params, uint8_t *args)
 {
-	uint32_t size = lf_kernel_args_size(kernel_id);
-	struct vpux_memref m[2];
+	const char *const *rn = vasm_kernel_recs(kernel_id, NULL);
+	const struct vasm_field *f = vasm_kernel_params(kernel_id);
+	struct vpux_memref m;
+	uint32_t r;
 
-	memset(args, 0, size);
-	if (size > sizeof(m))
-		memcpy(args + sizeof(m), params + sizeof(m), size - sizeof(m));
-	memref(&m[0], 0, tin, din);
-	memref(&m[1], 1, tout, dout);
-	memcpy(args, m, sizeof(m));
+	memset(args, 0, lf_kernel_args_size(kernel_id));
+	for (; f && f->name; f++)
+		memcpy(args + f->offset, params + f->offset,
+		       vasm_field_size(f->type));
+	if (kernel_id == VPUX_SHAVE_KERNEL_LAYERNORM) {
+		uint32_t flags = (rec[2].t ? VPUX_SHAVE_LN_SCALE : 0) |
+				 (rec[3].t ? VPUX_SHAVE_LN_BIAS : 0);
+
+		memcpy(args + offsetof(struct vpux_shave_layernorm_args, flags),
+		       &flags, sizeof(flags));
+	}
+	for (r = 0; rn && rn[r]; r++) {
+		if (!rec[r].t)
+			continue;
+		memref(&m, rec[r].win, rec[r].t, rec[r].dwin);
+		memcpy(args + r * sizeof(m), &m, sizeof(m));
+	}
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return 0;
+	return 1;
+}
+
+int vasm_shave_high_level(const struct lf_image *img,
+			  const struct vpux_lf_shave *o,
+			  struct vasm_rec rec[VASM_SHAVE_RECS],
+			  struct vpux_lf_tensor tens[VASM_SHAVE_RECS])
+{
+	uint8_t args[VPUX_SHAVE_ARGS_MAX];
+	const uint8_t *a = img->kargs + o->args_offset;
+	const char *const *rn;
+	const struct vasm_field *f;
+	const struct vpux_lf_ref *w = o->windows;
+	uint32_t optional, r, next = 0;
+
+	rn = vasm_kernel_recs(o->kernel_id, &optional);
+	if (!rn || o->args_size != lf_kernel_args_size(o->kernel_id) ||
+	    (uint64_t)o->args_offset + o->args_size > img->kargs_size)
+		return 0;
+	memset(rec, 0, VASM_SHAVE_RECS * sizeof(*rec));
+	/* the records' windows: one each, whole tensors, in struct order */
+	for (r = 0; rn[r]; r++) {
+		if (optional >> r & 1 &&
+		    all_zero(a + r * sizeof(struct vpux_memref),
+			     sizeof(struct vpux_memref)))
+			continue;
+		if (next >= VPUX_LF_MAX_WINDOWS || !w[next].size ||
+		    w[next].offset || w[next].tensor >= img->n_tensors ||
+		    w[next].size != img->tensors[w[next].tensor].size)
+			return 0;
+		vasm_tensor_at_max(&img->tensors[w[next].tensor], img->symbols,
+				   img->n_symbols, &tens[r]);
+		rec[r].t = &tens[r];
+		rec[r].win = next++;
+		rec[r].dwin = -1;
+	}
+	/* then the dims window of each dynamic one */
+	for (r = 0; rn[r]; r++) {
+		const struct vpux_lf_tensor *x;
+
+		if (!rec[r].t)
+			continue;
+		x = &img->tensors[w[rec[r].win].tensor];
+		if (!x->dyn_dims)
+			continue;
+		if (next >= VPUX_LF_MAX_WINDOWS || w[next].size != 4 * x->rank)
+			return 0;
+		rec[r].dwin = (int)next++;
+	}
+	for (r = next; r < VPUX_LF_MAX_WINDOWS; r++)
+		if (w[r].size)
+			return 0;
+	vasm_shave_args(o->kernel_id, rec, a, args);
+	if (memcmp(args, a, o->args_size))
+		return 0;
+	for (f = vasm_kernel_params(o->kernel_id); f && f->name; f++)
+		if (!vasm_field_exact(f, a))
+			return 0;
+	return 1;
 }
 
 /* ---- dynamic shapes ---- */

@@ -145,6 +145,34 @@ static void print_field(FILE *f, const struct vasm_field *fl, const void *base)
 		fprintf(f, " %s=%s", fl->name, vasm_name_of(vasm_acts, *u) ?
 			vasm_name_of(vasm_acts, *u) : "?");
 		break;
+	case VF_NAME:
+		fprintf(f, " %s=%s", fl->name, vasm_name_of(fl->names, *u) ?
+			vasm_name_of(fl->names, *u) : "?");
+		break;
+	case VF_F32X6: {
+		unsigned int i;
+
+		fprintf(f, " %s=", fl->name);
+		for (i = 0; i < 6; i++) {
+			vasm_f32_print(u[i], buf, sizeof(buf));
+			fprintf(f, "%s%s", i ? "," : "", buf);
+		}
+		break;
+	}
+	case VF_AXIS:
+		fprintf(f, " %s=%u", fl->name, *u);
+		break;
+	case VF_AXES: {
+		unsigned int i, first = 1;
+
+		fprintf(f, " %s=", fl->name);
+		for (i = 0; i < 32; i++)
+			if (*u >> i & 1) {
+				fprintf(f, "%s%u", first ? "" : ",", i);
+				first = 0;
+			}
+		break;
+	}
 	}
 }
 
@@ -221,59 +249,36 @@ static void print_dpu(FILE *f, const struct vpux_lf_dpu *o)
 }
 
 /*
- * The high-level form if assembling it gives these exact args: in and
- * out in windows 0 and 1, then the dims window of each dynamic tensor
- * (in_dims=, out_dims=, in that order) into @dwin, no other window.
+ * The high-level form when it gives back these exact args
+ * (vasm_shave_high_level()): the kernel's tensors by name, the inputs
+ * then out, the dims windows of the dynamic ones (in_dims=, ...), then
+ * every field; else
+ * the raw form, every window and the args in hex.
  */
-static int shave_high_level(const struct vpux_lf_shave *o, int *dwin)
-{
-	uint8_t args[VPUX_SHAVE_ARGS_MAX];
-	const struct vpux_lf_ref *w = o->windows;
-	struct vpux_lf_tensor ti, to;
-	unsigned int i, next = 2;
-
-	if (!w[0].size || !w[1].size || w[0].offset || w[1].offset ||
-	    w[0].size != G->tensors[w[0].tensor].size ||
-	    w[1].size != G->tensors[w[1].tensor].size)
-		return 0;
-	for (i = 0; i < 2; i++) {
-		const struct vpux_lf_tensor *x = &G->tensors[w[i].tensor];
-
-		dwin[i] = -1;
-		if (!x->dyn_dims)
-			continue;
-		if (w[next].size != 4 * x->rank)
-			return 0;
-		dwin[i] = (int)next++;
-	}
-	for (i = next; i < VPUX_LF_MAX_WINDOWS; i++)
-		if (w[i].size)
-			return 0;
-	vasm_tensor_at_max(&G->tensors[w[0].tensor], G->symbols, G->n_symbols,
-			   &ti);
-	vasm_tensor_at_max(&G->tensors[w[1].tensor], G->symbols, G->n_symbols,
-			   &to);
-	vasm_shave_args(o->kernel_id, &ti, &to, dwin[0], dwin[1],
-			G->kargs + o->args_offset, args);
-	return !memcmp(args, G->kargs + o->args_offset, o->args_size);
-}
-
 static void print_shave(FILE *f, const struct vpux_lf_shave *o)
 {
+	struct vpux_lf_tensor tens[VASM_SHAVE_RECS];
+	struct vasm_rec rec[VASM_SHAVE_RECS];
 	const struct vasm_field *fl;
 	const uint8_t *a = G->kargs + o->args_offset;
-	char key[8];
+	const char *const *rn;
+	char key[32];
 	unsigned int i;
-	int dwin[2];
 
-	if (shave_high_level(o, dwin)) {
+	if (vasm_shave_high_level(G, o, rec, tens)) {
 		fprintf(f, "shave %s", vasm_name_of(vasm_kernels, o->kernel_id));
-		print_ref(f, "in", &o->windows[0]);
-		print_ref(f, "out", &o->windows[1]);
-		if (dwin[0] >= 0)
-			print_ref(f, "in_dims", &o->windows[dwin[0]]);
-		if (dwin[1] >= 0)
-			print_ref(f, "out_dims", &o->windows[dwin[1]]);
+		/* the inputs in struct order, then out (record 1) */
+		rn = vasm_kernel_recs(o->kernel_id, NULL);
+		for (i = 0; rn[i]; i++)
+			if (rec[i].t && i != 1)
+				print_ref(f, rn[i], &o->windows[rec[i].win]);
+		print_ref(f, rn[1], &o->windows[rec[1].win]);
+		for (i = 0; rn[i]; i++) {
+			if (!rec[i].t || rec[i].dwin < 0)
+				continue;
+			snprintf(key, sizeof(key), "%s_dims", rn[i]);
+			print_ref(f, key, &o->windows[rec[i].dwin]);
+		}
 		for (fl = vasm_kernel_params(o->kernel_id); fl->name; fl++)
 			print_field(f, fl, a);
 	} else {
