@@ -4,9 +4,11 @@
  * into an image that then validates and writes, or fails with a message;
  * never a crash. Every plan expression it compiled prints back (what
  * vpux-dis does), and so does every FP32 value of an FP16 op's output
- * stage, to the same bits. Seeds: the examples' .vasm sources,
+ * stage and of a SHAVE op vpux-dis would print in the high-level form,
+ * to the same bits. Seeds: the examples' .vasm sources,
  * examples/dyn_mlp.vasm the plan syntax, examples/fp16_*.vasm the FP16
- * one (make fuzz-asm; asm.dict its words).
+ * one, examples/fp16_shave.vasm the FP16/FP32 SHAVE kernels (make
+ * fuzz-asm; asm.dict its words).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -62,6 +64,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (vasm_float_parse(buf, VPUX_DT_F32, &back,
 						     &why) || back != v[k])
 					abort();	/* vpux-dis | vpux-asm */
+			}
+		}
+		for (i = 0; i < img.n_shave; i++) {
+			struct vpux_lf_tensor tens[VASM_SHAVE_RECS];
+			struct vasm_rec rec[VASM_SHAVE_RECS];
+			const struct vasm_field *f;
+			const uint8_t *a = img.kargs + img.shave[i].args_offset;
+
+			if (!vasm_shave_high_level(&img, &img.shave[i], rec, tens))
+				continue;
+			for (f = vasm_kernel_params(img.shave[i].kernel_id);
+			     f->name; f++) {
+				unsigned int k, nv = f->type == VF_F32X6 ? 6 :
+						     f->type == VF_F32;
+				const char *why;
+				uint32_t v, back;
+
+				for (k = 0; k < nv; k++) {
+					memcpy(&v, a + f->offset + 4 * k, 4);
+					vasm_f32_print(v, buf, sizeof(buf));
+					if (vasm_float_parse(buf, VPUX_DT_F32,
+							     &back, &why) ||
+					    back != v)
+						abort();	/* dis | asm */
+				}
 			}
 		}
 		if (!lf_validate(&img) && !lf_write_mem(&img, &out, &n))
