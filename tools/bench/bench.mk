@@ -1,17 +1,21 @@
 # The kernel-path benchmark (DESIGN.md section 7, Documentation/benchmarks.rst):
 # vpux-job-bench runs inside the VM against the real module and prints
-# figures; then vpux-req-bench, the same 1-op figures through libvpux, for
-# the kernel (ioctl) and the in-process backends in the one VM run.
+# figures; then the FP16 convolution of `make bench-dpu` as one DPU op
+# through the module's model (vpux-job-bench --dpu-fp16, DPU_FP16_RUNS
+# jobs: tens of seconds each under TCG); then vpux-req-bench, the same
+# 1-op figures through libvpux, for the kernel (ioctl) and the
+# in-process backends in the one VM run.
 # `make bench` runs vpux-req-bench on the host too (in-process only).
 # Included by the top-level Makefile after tools/vm/vm.mk and umd/umd.mk.
 #
-#   make bench-vm                          default run (about a minute)
+#   make bench-vm                          default run (a few minutes)
 #   make bench-vm BENCH_ARGS="--quick --trace 200" REQ_BENCH_ARGS=--quick
 
 VPUX_JOB_BENCH := $(B)/tools/vpux-job-bench
 HOST_PROGS += $(VPUX_JOB_BENCH)
 BENCH_ARGS ?=
 REQ_BENCH_ARGS ?=
+DPU_FP16_RUNS ?= 2
 
 # libvpux's request path, both backends; linked against libvpux.so.1 like
 # vpux-run (the VM rig copies the library along, found through the rpath
@@ -42,7 +46,9 @@ bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
 	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_FW=$(FW_BIN) \
 		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET) $(VPUX_RUN) $(COMPILED_MODELS)" \
 		tools/vm/vm-run.sh demo $(B)/bench-vm \
-		'vpux-job-bench $(BENCH_ARGS) && echo && echo "== vpux-req-bench" &&' \
+		'vpux-job-bench $(BENCH_ARGS) && echo &&' \
+		'echo "== the FP16 conv of bench-dpu as one DPU op, in vpux_accel.ko" &&' \
+		'vpux-job-bench --dpu-fp16 $(DPU_FP16_RUNS) && echo && echo "== vpux-req-bench" &&' \
 		'vpux-req-bench $(REQ_BENCH_ARGS) && echo &&' \
 		'echo "== the compiled ONNX test models through /dev/accel/accel0" &&' \
 		'for m in /vpux/bin/*.vpuxl; do vpux-run --device /dev/accel/accel0 --repeat 10 $$m | grep latency || exit 1; done &&' \

@@ -22,7 +22,16 @@
  *     the hardware to clear the tile first), medians and their ratio;
  *  6. with --trace, where a job's time goes: ftrace events of the DRM
  *     scheduler, the workqueues, irq_work and the fences, plus markers
- *     from this program, turned into per-hop medians.
+ *     from this program, turned into per-hop medians;
+ *  7. with --dpu-fp16 N (and nothing else): the FP16 convolution of
+ *     `make bench-dpu` (56x56x64 -> 64, 3x3, pad 1, FP32 bias) as one
+ *     DPU op, N jobs one after the other, through the kernel build of
+ *     the model (integer soft-float): GFLOPS (FLOP = 2 x MAC) and ms of
+ *     the fastest, its device cycles, and outputs checked against the
+ *     definition. The hang check's timeout (debugfs job_timeout_ms) and
+ *     the run-time cap (sysfs job_run_limit_ms) are lifted meanwhile and
+ *     restored at exit; one line for scripts:
+ *       bench-vm-dpu-fp16: conv_gflops=... ms=... runs=... device_cycles=...
  *
  * Every in-flight slot has its own task, source and destination BOs, so
  * the jobs carry no implicit (dma_resv) dependency on each other; with
@@ -53,6 +62,7 @@
 
 #include "bench_util.h"
 #include "task_builder.h"
+#include "vpux_float.h"
 
 #define COPY_LEN	64
 #define MAX_INFLIGHT	16
@@ -84,6 +94,7 @@ static struct {
 	int pm_qos;		/* hold /dev/cpu_dma_latency at 0: no deep idle */
 	int idle_spin;		/* SCHED_IDLE spinners: the vCPUs never halt */
 	int default_queue;	/* no QUEUE_CREATE on uapi 1.5 */
+	int dpu_fp16;		/* --dpu-fp16 N: only the FP16 conv, N jobs */
 } opt = {
 	.getparam_iters = 200000,
 	.job_iters = 2000,
@@ -150,9 +161,9 @@ static uint64_t get_param(uint32_t param)
 	return gp.value;
 }
 
-static void bo_new(struct bo *bo)
+static void bo_new_size(struct bo *bo, size_t size)
 {
-	struct drm_vpux_bo_create c = { .size = BO_SIZE };
+	struct drm_vpux_bo_create c = { .size = size };
 	struct drm_vpux_bo_info info = { 0 };
 	int ret;
 
@@ -164,10 +175,15 @@ static void bo_new(struct bo *bo)
 	if (ret)
 		die("BO_INFO", ret);
 	bo->handle = c.handle;
-	bo->map = mmap(NULL, BO_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+	bo->map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		       info.mmap_offset);
 	if (bo->map == MAP_FAILED)
 		die("mmap", errno);
+}
+
+static void bo_new(struct bo *bo)
+{
+	bo_new_size(bo, BO_SIZE);
 }
 
 static void slots_init(int minor)
@@ -232,21 +248,22 @@ static uint64_t submit(struct slot *s)
 	return a.seqno;
 }
 
-static void wait_job(uint64_t seqno, struct drm_vpux_wait *w)
+static void wait_job_ns(uint64_t seqno, struct drm_vpux_wait *w,
+			int64_t wait_ns)
 {
 	int ret;
 
 	memset(w, 0, sizeof(*w));
 	w->seqno = seqno;
 	if (opt.poll_wait) {
-		int64_t end = now_ns() + WAIT_NS;
+		int64_t end = now_ns() + wait_ns;
 
 		do {
 			w->timeout_ns = 0;	/* poll */
 			ret = xioctl(DRM_IOCTL_VPUX_WAIT, w);
 		} while (ret == -ETIMEDOUT && now_ns() < end);
 	} else {
-		w->timeout_ns = now_ns() + WAIT_NS;
+		w->timeout_ns = now_ns() + wait_ns;
 		ret = xioctl(DRM_IOCTL_VPUX_WAIT, w);
 	}
 	if (ret)
@@ -256,6 +273,11 @@ static void wait_job(uint64_t seqno, struct drm_vpux_wait *w)
 			(unsigned long long)seqno, w->status, w->error);
 		exit(1);
 	}
+}
+
+static void wait_job(uint64_t seqno, struct drm_vpux_wait *w)
+{
+	wait_job_ns(seqno, w, WAIT_NS);
 }
 
 static int64_t *samples(long n)
@@ -306,6 +328,258 @@ static void bench_cmx(long n, int64_t *same, int64_t *handover)
 	}
 	fd = main_fd;
 	close(fds[1]);
+	free(t);
+}
+
+/*
+ * (7) --dpu-fp16: the FP16 convolution of `make bench-dpu` as one DPU op
+ * through the kernel build of the model, whose FP16 arithmetic is integer
+ * soft-float (include/hw/vpux_float.h). NHWC FP16 in and out, weights
+ * [oc][ky][kx][ic], an FP32 bias.
+ */
+#define CV_HW		56u
+#define CV_C		64u
+#define CV_K		3u
+#define CV_IN		(CV_HW * CV_HW * CV_C * 2)
+#define CV_W		(CV_C * CV_K * CV_K * CV_C * 2)
+#define CV_BIAS		(CV_C * 4)
+#define CV_WBO		((CV_W + CV_BIAS + 4095) & ~4095u)
+#define CV_FLOP		(2.0 * CV_HW * CV_HW * CV_C * CV_C * CV_K * CV_K)
+#define CV_WAIT_NS	3600000000000ll	/* an hour */
+
+/* the knobs lifted for the measurement, restored at exit */
+static struct {
+	char path[320];
+	char old[32];
+} knob[2];
+
+static void knobs_restore(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		int f;
+
+		if (!knob[i].path[0])
+			continue;
+		f = open(knob[i].path, O_WRONLY);
+		if (f < 0 || write(f, knob[i].old, strlen(knob[i].old)) < 0)
+			fprintf(stderr, "vpux-job-bench: cannot restore %s to %s\n",
+				knob[i].path, knob[i].old);
+		if (f >= 0)
+			close(f);
+		knob[i].path[0] = 0;
+	}
+}
+
+/* write @val to @path, keeping what it held for knobs_restore() */
+static int knob_set(unsigned int i, const char *path, const char *val)
+{
+	ssize_t n;
+	int f = open(path, O_RDONLY);
+
+	if (f < 0)
+		return -errno;
+	n = read(f, knob[i].old, sizeof(knob[i].old) - 1);
+	close(f);
+	if (n <= 0)
+		return n ? -errno : -EIO;
+	knob[i].old[n] = 0;
+	knob[i].old[strcspn(knob[i].old, "\n")] = 0;
+	/* a fresh open: debugfs attributes take one write at offset 0 */
+	f = open(path, O_WRONLY);
+	if (f < 0)
+		return -errno;
+	if (write(f, val, strlen(val)) < 0) {
+		n = -errno;
+		close(f);
+		return (int)n;
+	}
+	close(f);
+	snprintf(knob[i].path, sizeof(knob[i].path), "%s", path);
+	printf("%s: %s -> %s (restored at exit)\n", path, knob[i].old, val);
+	return 0;
+}
+
+/*
+ * Lift the hang check (debugfs job_timeout_ms: an op that completes
+ * nothing for two timeouts counts as hung) and the run-time cap (sysfs
+ * job_run_limit_ms, 0 = none) of the device: one op runs for seconds to
+ * minutes here.
+ */
+static void knobs_lift(void)
+{
+	char path[320], link[96], dev[200];
+	int minor, ret;
+	ssize_t n;
+
+	if (sscanf(dev_path, "/dev/accel/accel%d", &minor) != 1)
+		return;
+	atexit(knobs_restore);
+	snprintf(path, sizeof(path),
+		 "/sys/class/accel/accel%d/device/job_run_limit_ms", minor);
+	ret = knob_set(0, path, "0");
+	if (ret)
+		printf("%s: %s (a job over the cap is aborted)\n", path,
+		       strerror(-ret));
+	snprintf(link, sizeof(link), "/sys/class/accel/accel%d/device", minor);
+	n = readlink(link, dev, sizeof(dev) - 1);
+	if (n <= 0)
+		return;
+	dev[n] = 0;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/job_timeout_ms",
+		 strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev);
+	ret = knob_set(1, path, "3600000");
+	if (ret)
+		printf("%s: %s (the hang check may abort the job)\n", path,
+		       strerror(-ret));
+}
+
+/* a value k / 2^@shift, k uniform in [-1024, 1023]: FP32 bits */
+static uint32_t cv_val(uint32_t *seed, uint32_t pow2)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return vpux_f32_mul(vpux_f32_from_s32((int32_t)(*seed >> 16 & 0x7ff) - 1024),
+			    pow2);
+}
+
+static uint16_t ld16(const unsigned char *p, size_t i)
+{
+	return (uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
+}
+
+/* output (y, x, oc) by the definition (compute-ops.rst, "FP16 ops") */
+static uint16_t cv_ref(const unsigned char *in, const unsigned char *w,
+		       unsigned int y, unsigned int x, unsigned int oc)
+{
+	uint32_t acc = 0, b;
+	unsigned int ky, kx, ci;
+
+	for (ky = 0; ky < CV_K; ky++)
+		for (kx = 0; kx < CV_K; kx++) {
+			int iy = (int)(y + ky) - 1, ix = (int)(x + kx) - 1;
+
+			if (iy < 0 || ix < 0 || iy >= (int)CV_HW || ix >= (int)CV_HW)
+				continue;	/* padding: no term */
+			for (ci = 0; ci < CV_C; ci++) {
+				uint16_t a = ld16(in, ((size_t)iy * CV_HW + ix) * CV_C + ci);
+				uint16_t k = ld16(w, ((oc * CV_K + ky) * CV_K + kx) * CV_C + ci);
+
+				acc = vpux_f32_add(acc, vpux_f32_mul(vpux_f16_to_f32(a),
+								     vpux_f16_to_f32(k)));
+			}
+		}
+	memcpy(&b, w + CV_W + 4 * oc, sizeof(b));
+	return vpux_f32_to_f16(vpux_f32_add(acc, b));
+}
+
+static void bench_dpu_fp16(int runs, uint64_t khz)
+{
+	static const unsigned int probe[][3] = {
+		{ 0, 0, 0 }, { 0, 55, 63 }, { 27, 31, 17 }, { 55, 55, 5 },
+		{ 55, 0, 40 }, { 13, 1, 33 },
+	};
+	struct bo task, in, w, out;
+	struct drm_vpux_buf list[3];
+	struct drm_vpux_submit sub;
+	struct drm_vpux_wait wt;
+	struct dla_dpu_op *d;
+	int64_t *t = samples(runs), best;
+	uint32_t seed = 1;
+	unsigned int i, bad = 0;
+	struct tb tb;
+	int r;
+
+	bo_new(&task);
+	bo_new_size(&in, CV_IN);
+	bo_new_size(&w, CV_WBO);
+	bo_new_size(&out, CV_IN);
+	/* in and weights in [-1, 1), bias in [-0.5, 0.5): exact FP16 */
+	for (i = 0; i < CV_IN / 2; i++) {
+		uint16_t h = vpux_f32_to_f16(cv_val(&seed, 0x3a800000u));
+
+		in.map[2 * i] = (unsigned char)h;
+		in.map[2 * i + 1] = (unsigned char)(h >> 8);
+	}
+	for (i = 0; i < CV_W / 2; i++) {
+		uint16_t h = vpux_f32_to_f16(cv_val(&seed, 0x3a800000u));
+
+		w.map[2 * i] = (unsigned char)h;
+		w.map[2 * i + 1] = (unsigned char)(h >> 8);
+	}
+	for (i = 0; i < CV_C; i++) {
+		uint32_t b = cv_val(&seed, 0x3a000000u);
+
+		memcpy(w.map + CV_W + 4 * i, &b, sizeof(b));
+	}
+
+	tb_init(&tb, task.map, 0, 0, 1, 0);
+	d = &tb.dpu[0];
+	d->op = VPUX_DPU_OP_CONV;
+	d->flags = VPUX_DPU_F_FP16 | VPUX_DPU_F_BIAS;
+	d->in_c = d->out_c = CV_C;
+	d->in_h = d->in_w = d->out_h = d->out_w = CV_HW;
+	d->kernel_h = d->kernel_w = CV_K;
+	d->stride_h = d->stride_w = 1;
+	d->dilation_h = d->dilation_w = 1;
+	d->pad_top = d->pad_left = d->pad_bottom = d->pad_right = 1;
+	d->groups = 1;
+	d->in = tb_ref(1, 0, CV_IN);
+	d->in2 = tb_ref(2, 0, CV_W);
+	d->bias = tb_ref(2, CV_W, CV_BIAS);
+	d->out = tb_ref(3, 0, CV_IN);
+	/* the FP16 output stage (in_zp .. in2_scale) all 0: no activation */
+
+	list[0] = (struct drm_vpux_buf){ .handle = in.handle, .size = CV_IN };
+	list[1] = (struct drm_vpux_buf){ .handle = w.handle, .size = CV_WBO };
+	list[2] = (struct drm_vpux_buf){ .handle = out.handle, .size = CV_IN };
+	knobs_lift();
+	printf("FP16 conv 56x56x64 -> 64, 3x3, pad 1, FP32 bias: one DPU op, %.1f MFLOP, %d job(s)\n",
+	       CV_FLOP / 1e6, runs);
+	for (r = 0; r < runs; r++) {
+		int64_t t0 = now_ns();
+		int ret;
+
+		memset(out.map, 0xff, CV_IN);
+		sub = (struct drm_vpux_submit){
+			.task = { .handle = task.handle, .size = tb.size },
+			.buffers = (uintptr_t)list,
+			.buffer_count = 3,
+			.priority = DRM_VPUX_PRIORITY_NORMAL,
+		};
+		ret = xioctl(DRM_IOCTL_VPUX_SUBMIT, &sub);
+		if (ret)
+			die("SUBMIT", ret);
+		wait_job_ns(sub.seqno, &wt, CV_WAIT_NS);
+		t[r] = now_ns() - t0;
+		printf("  job %d: %.0f ms, %llu device cycles (%.2f ms at %llu kHz)\n",
+		       r, t[r] / 1e6, (unsigned long long)wt.device_cycles,
+		       khz ? wt.device_cycles / (double)khz : 0.0,
+		       (unsigned long long)khz);
+	}
+	for (i = 0; i < sizeof(probe) / sizeof(probe[0]); i++) {
+		const unsigned int *p = probe[i];
+		uint16_t want = cv_ref(in.map, w.map, p[0], p[1], p[2]);
+		uint16_t got = ld16(out.map, ((size_t)p[0] * CV_HW + p[1]) * CV_C + p[2]);
+
+		if (got != want) {
+			fprintf(stderr, "vpux-job-bench: output (%u, %u, %u): 0x%04x, the definition gives 0x%04x\n",
+				p[0], p[1], p[2], got, want);
+			bad++;
+		}
+	}
+	if (bad)
+		exit(1);
+	printf("  %zu outputs (corners, borders, inside) bit-exact against the definition\n",
+	       sizeof(probe) / sizeof(probe[0]));
+	best = t[0];
+	for (r = 1; r < runs; r++)
+		if (t[r] < best)
+			best = t[r];
+	printf("bench-vm-dpu-fp16: conv_gflops=%.4f ms=%.0f runs=%d device_cycles=%llu\n",
+	       CV_FLOP / best, best / 1e6, runs,
+	       (unsigned long long)wt.device_cycles);
+	knobs_restore();
 	free(t);
 }
 
@@ -1022,7 +1296,10 @@ static void usage(void)
 	       "  --rounds N       throughput: N interleaved rounds of 1, 4, 16 in\n"
 	       "                   flight, medians reported (default 5)\n"
 	       "  --default-queue  uapi 1.5: submit to the file's default queue (one\n"
-	       "                   job at a time) instead of a queue per slot\n");
+	       "                   job at a time) instead of a queue per slot\n"
+	       "  --dpu-fp16 N     only this: the FP16 conv of bench-dpu (56x56x64\n"
+	       "                   -> 64, 3x3) as one DPU op, N jobs; lifts the hang\n"
+	       "                   timeout and the run-time cap meanwhile\n");
 }
 
 int main(int argc, char **argv)
@@ -1039,6 +1316,7 @@ int main(int argc, char **argv)
 		{ "pm-qos", no_argument, NULL, 'Q' },
 		{ "idle-spin", no_argument, NULL, 'I' },
 		{ "default-queue", no_argument, NULL, 'D' },
+		{ "dpu-fp16", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -1050,8 +1328,15 @@ int main(int argc, char **argv)
 	struct lat lat;
 	int c, i;
 
-	while ((c = getopt_long(argc, argv, "n:qd:st:c:r:PQIDh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:qd:st:c:r:PQIDF:h", lo, NULL)) != -1) {
 		switch (c) {
+		case 'F':
+			opt.dpu_fp16 = atoi(optarg);
+			if (opt.dpu_fp16 < 1) {
+				usage();
+				return 2;
+			}
+			break;
 		case 'n':
 			opt.getparam_iters = atol(optarg);
 			opt.job_iters = opt.getparam_iters / 100;
@@ -1137,6 +1422,11 @@ int main(int argc, char **argv)
 		die("no vpux device (is vpux_accel loaded?)", fd);
 	khz = get_param(DRM_VPUX_PARAM_CLOCK_KHZ);
 	uapi = get_param(DRM_VPUX_PARAM_UAPI_VERSION);
+	if (opt.dpu_fp16) {
+		bench_dpu_fp16(opt.dpu_fp16, khz);
+		close(fd);
+		return 0;
+	}
 	slots_init((int)(uapi & 0xffff));
 	printf("device: id %#llx, uapi %llu.%llu, %llu DMA engines, clock %llu kHz; %s BOs per in-flight slot; %s\n",
 	       (unsigned long long)get_param(DRM_VPUX_PARAM_DEVICE_ID),
