@@ -29,6 +29,7 @@ struct vpux_bo {
 	uint64_t size;		/* bytes (page multiple) */
 	void *cpu;		/* CPU mapping (valid after bo_map) */
 	uint64_t handle;	/* backend's handle (GEM handle, arena address) */
+	unsigned int flags;	/* VPUX_BE_BO_* it was allocated with */
 };
 
 /*

@@ -115,6 +115,7 @@ static int ip_bo_alloc(void *priv, uint64_t size, unsigned int flags,
 	bo->va = p->next_va;
 	bo->size = size;
 	bo->handle = pa;
+	bo->flags = flags;
 	bo->cpu = vpux_host_phys_ptr(p->hw, pa, size);
 	if (vpux_host_vm_map(p->vm, bo->va, pa, size,
 			     !(flags & VPUX_BE_BO_READONLY))) {
@@ -175,6 +176,9 @@ static int ip_submit(void *priv, const struct vpux_be_entry *list,
 		l[i].va = list[i].bo->va + list[i].offset;
 		l[i].size = list[i].size;
 		l[i].cpu = (char *)list[i].bo->cpu + list[i].offset;
+		/* as the kernel refuses a write to a read-only BO */
+		l[i].flags = list[i].bo->flags & VPUX_BE_BO_READONLY ?
+			     DLA_USER_BUF_READONLY : 0;
 	}
 	h = dla_user_submit(p->dev, l, n, 0, prio);
 	if (h < 0)

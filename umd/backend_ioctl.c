@@ -500,6 +500,7 @@ static int io_bo_alloc(void *priv, uint64_t size, unsigned int flags,
 				strerror(e));
 	}
 	bo->va = i.device_addr;
+	bo->flags = flags;
 	bo->size = i.size;
 	bo->cpu = cpu;
 	bo->handle = c.handle;

@@ -195,11 +195,16 @@ int vpux_plan_core_check(const struct vpux_network *net, const void *task)
 	l[SLOT_TASK].cpu = (void *)task;
 	l[SLOT_WEIGHTS].size = img->hdr.weights_size;
 	l[SLOT_KARGS].size = img->kargs_size;
+	/* the device only reads these (read-only BOs): a write is refused */
+	l[SLOT_TASK].flags = DLA_USER_BUF_READONLY;
+	l[SLOT_WEIGHTS].flags = DLA_USER_BUF_READONLY;
+	l[SLOT_KARGS].flags = DLA_USER_BUF_READONLY;
 	l[SLOT_SCRATCH].size = img->hdr.scratch_size;
 	for (i = SLOT_IO; i < net->n_slots; i++)
 		l[i].size = img->tensors[net->io_tensor[i - SLOT_IO]].size;
 	l[net->n_slots].size = sizeof(sym);
 	l[net->n_slots].cpu = sym;
+	l[net->n_slots].flags = DLA_USER_BUF_READONLY;
 	for (c = 0; c < 2; c++) {
 		memset(sym, 0, sizeof(sym));
 		for (i = 0; i < img->n_symbols; i++)

@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(task, data, size);
 	hw.n_region = 0;
-	list[0] = (struct dla_user_buf){ FAKE_VA_BASE, size, task };
+	list[0] = (struct dla_user_buf){ FAKE_VA_BASE, size, task, 0 };
 	fake_hw_map(&hw, FAKE_VA_BASE, task, size);
 	for (i = 1; i <= NBUF; i++) {
 		list[i].va = FAKE_VA_BASE + i * 0x1000000ull;
@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size >= SYM_BYTES) {
 		list[n] = (struct dla_user_buf){ FAKE_VA_BASE + n * 0x1000000ull,
 						 SYM_BYTES,
-						 task + size - SYM_BYTES };
+						 task + size - SYM_BYTES, 0 };
 		fake_hw_map(&hw, list[n].va, list[n].cpu, SYM_BYTES);
 		n++;
 	}

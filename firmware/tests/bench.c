@@ -132,9 +132,9 @@ static int bench(unsigned int n, int once)
 		return -1;
 	}
 	build(&t, n);
-	list[0] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE, t.size, t.buf };
+	list[0] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE, t.size, t.buf, 0 };
 	list[1] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE + (1u << 30),
-					 sizeof(data), data };
+					 sizeof(data), data, 0 };
 	for (r = 0; r < reps; r++) {
 		if (run_once(dev, list, times, n, &sub, &run, &tim)) {
 			fprintf(stderr, "bench: task of %u ops failed\n", n);

@@ -57,7 +57,7 @@ static inline void ft_list(struct ft *f, struct tb *t, unsigned int nbufs,
 	for (i = 1; i < f->n; i++)
 		free(f->list[i].cpu);
 	f->n = nbufs + 1;
-	f->list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t->size, t->buf };
+	f->list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t->size, t->buf, 0 };
 	fake_hw_map(&f->hw, FAKE_VA_BASE, t->buf, t->size);
 	for (i = 1; i <= nbufs; i++) {
 		f->list[i].va = FAKE_VA_BASE + i * FT_BUF_STRIDE;
@@ -75,7 +75,7 @@ static inline int ft_submit(struct ft *f, unsigned int prio)
 /* Submit @t with the data buffers of the last ft_list(). */
 static inline int ft_submit_tb(struct ft *f, struct tb *t, unsigned int prio)
 {
-	f->list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t->size, t->buf };
+	f->list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t->size, t->buf, 0 };
 	return dla_user_submit(f->dev, f->list, f->n, 0, prio);
 }
 

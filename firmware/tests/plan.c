@@ -28,7 +28,7 @@ static void pt_list(struct ft *f, struct pb *p, const dla_u64 *vals,
 	for (i = 1; i < f->n; i++)
 		free(f->list[i].cpu);
 	f->n = 5;
-	f->list[0] = (struct dla_user_buf){ FAKE_VA_BASE, p->size, p->buf };
+	f->list[0] = (struct dla_user_buf){ FAKE_VA_BASE, p->size, p->buf, 0 };
 	fake_hw_map(&f->hw, FAKE_VA_BASE, p->buf, p->size);
 	for (i = 1; i < 5; i++) {
 		size_t sz = i == SYM_ENTRY ? (n_vals ? n_vals * 8 : 4) : bytes;
@@ -624,7 +624,7 @@ static void test_task_symbols(void)
 
 		tb_init(&t, buf, 0, 1, 0, 0);
 		tb_copy(&t.dma[0], tb_ref(1, 0, 64), tb_ref(2, 0, 64), 64);
-		f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, buf };
+		f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, buf, 0 };
 		td = dla_user_task_handle(f.list, f.n);
 		m = aligned_alloc(8, (DLA_TASK_SIZE_MAX + 7u) & ~7u);
 		task = NULL;

@@ -115,19 +115,19 @@ static int bench(unsigned int n, int once)
 	if (!dev)
 		return -1;
 	build(&p);
-	list[0] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE, p.size, p.buf };
+	list[0] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE, p.size, p.buf, 0 };
 	/*
 	 * input and output rows for 1M tiles: the instant engines touch no
 	 * memory, the core only checks and resolves addresses
 	 */
 	list[1] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE + (1ull << 30),
-					 256u << 20, data };
+					 256u << 20, data, 0 };
 	list[2] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE + (2ull << 30),
-					 256u << 20, data };
+					 256u << 20, data, 0 };
 	list[3] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE + (3ull << 30),
-					 sizeof(data), data };
+					 sizeof(data), data, 0 };
 	list[4] = (struct dla_user_buf){ VPUX_DEFAULT_VA_BASE + (4ull << 30),
-					 sizeof(sym), &sym };
+					 sizeof(sym), &sym, 0 };
 	for (r = 0; r < reps; r++) {
 		if (run_once(dev, list, &sym, tiles, &sub, &run, &bytes)) {
 			fprintf(stderr, "plan bench: %u tiles failed\n", tiles);

@@ -141,7 +141,7 @@ static void test_measure(void)
 
 		ft_pipeline(&t, mem);
 		f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size,
-						   t.buf };
+						   t.buf, 0 };
 		mutate_header(i, &t, &f, &n);
 		td = dla_user_task_handle(f.list, n);
 		size = 12345;
@@ -165,7 +165,7 @@ static void test_measure(void)
 	for (i = 0; i < DLA_OP_KINDS; i++) {
 		ft_pipeline(&t, mem);
 		f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, 1ull << 40,
-						   t.buf };
+						   t.buf, 0 };
 		t.d->ops[0].count = t.d->ops[1].count = t.d->ops[2].count = 0;
 		t.d->ops[i].count = DLA_MAX_OPS_PER_TASK;
 		t.d->num_barriers = DLA_MAX_BARRIERS;
@@ -182,7 +182,7 @@ static void test_measure(void)
 
 	/* measure reads the descriptor only: a bad op body measures fine */
 	ft_pipeline(&t, mem);
-	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf };
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf, 0 };
 	t.dpu[0].op = VPUX_DPU_OPS;
 	t.bar[1].reserved = 1;
 	td = handle(&f);
@@ -275,7 +275,7 @@ static void test_prepare_size(void)
 	tb_copy(&t.dma[0], tb_ref(1, 0, 64), tb_ref(2, 0, 64), 64);
 	tb_update(&t, &t.dma[0].deps, 0);
 	t.d->num_barriers = 1;
-	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf };
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf, 0 };
 	td = handle(&f);
 	size = measure(&f, td);
 	t.d->num_barriers = 5;	/* four more barriers, none used: valid */
@@ -309,7 +309,7 @@ static void test_prepare_size(void)
 			tb_update(&t, &t.dma[i].deps, 8 * i + 8 + b);
 		}
 	}
-	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf };
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf, 0 };
 	td = handle(&f);
 	r = prepare_canary(&f, td, &size, &canary);
 	tap_check(r == 0 && canary,

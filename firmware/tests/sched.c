@@ -421,11 +421,11 @@ static void test_fair(void)
 	build_indep(&c, 6);
 	ft_list(&f, &a, 0, 0);
 	/* file 0: a, b; file 1: c, submitted last */
-	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, a.size, a.buf };
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, a.size, a.buf, 0 };
 	ha = dla_user_submit(f.dev, f.list, f.n, 0, 0);
-	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, b.size, b.buf };
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, b.size, b.buf, 0 };
 	hb = dla_user_submit(f.dev, f.list, f.n, 0, 0);
-	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, c.size, c.buf };
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, c.size, c.buf, 0 };
 	hc = dla_user_submit(f.dev, f.list, f.n, 1, 0);
 	tap_check(ha >= 0 && hb >= 0 && hc >= 0, "fair: three tasks, two files");
 	/* one op completes per step: file 1 gets every other op */
@@ -453,9 +453,9 @@ static void test_fair(void)
 	/* a long task ahead does not delay a one-op task by more than an op */
 	free(c.buf);
 	build_indep(&c, 1);
-	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, a.size, a.buf };
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, a.size, a.buf, 0 };
 	ha = dla_user_submit(f.dev, f.list, f.n, 0, 0);
-	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, c.size, c.buf };
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, c.size, c.buf, 0 };
 	hc = dla_user_submit(f.dev, f.list, f.n, 1, 0);
 	for (i = 0; i < 3 && ft_status(&f, hc).state != DLA_TASK_DONE; i++)
 		fake_hw_step(&f.hw);

@@ -324,7 +324,7 @@ static void test_rules(void)
 		const char *msg;
 
 		ft_pipeline(&t, mem);
-		f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf };
+		f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf, 0 };
 		mutate(i, &t, &f, &ctx, &prio);
 		h = dla_user_submit(f.dev, f.list, f.n, ctx, prio);
 		msg = dla_user_last_error();
@@ -342,7 +342,7 @@ static void test_rules(void)
 
 	/* rejected tasks left no slot behind */
 	ft_pipeline(&t, mem);
-	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf };
+	f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf, 0 };
 	{
 		int hs[DLA_MAX_TASKS], ok = 1;
 

@@ -105,7 +105,8 @@ dla_s32 dla_get_dma_address(void *driver_context, void *task_data,
 	dst_ptr->addr = destination == DESTINATION_DMA ?
 			b->va : (dla_u64)(uintptr_t)b->cpu;
 	dst_ptr->size = b->size;
-	dst_ptr->flags = 0;	/* in-process buffers are all writable */
+	dst_ptr->flags = b->flags & DLA_USER_BUF_READONLY ?
+			 DLA_ADDR_READONLY : 0;
 	dst_ptr->reserved = 0;
 	return 0;
 }

@@ -38,7 +38,15 @@ struct dla_user_buf {
 	uint64_t va;	/* device address the engines use */
 	uint64_t size;	/* bytes */
 	void *cpu;	/* where the core's CPU reads it (task memory) */
+	uint32_t flags;	/* DLA_USER_BUF_* */
 };
+
+/*
+ * The engines only read the entry: the core refuses an op that writes it
+ * (DLA_ADDR_READONLY), as the kernel port does for a BO created
+ * DRM_VPUX_BO_DEVICE_READONLY.
+ */
+#define DLA_USER_BUF_READONLY	(1u << 0)
 
 #define DLA_USER_INLINE_BH	(1u << 0)	/* no bottom-half thread */
 

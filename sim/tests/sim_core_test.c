@@ -81,7 +81,7 @@ static void mbuf_alloc(struct mdev *m, struct mbuf *b, size_t size,
 
 static struct dla_user_buf mbuf_entry(const struct mbuf *b)
 {
-	return (struct dla_user_buf){ b->va, b->size, b->cpu };
+	return (struct dla_user_buf){ b->va, b->size, b->cpu, 0 };
 }
 
 static void run_steps(struct mdev *m)
@@ -255,7 +255,7 @@ static void test_pipeline(struct mdev *m, const char *mode)
 	fill(in.cpu, IN_BYTES, 1);
 	fill(w.cpu, W_BYTES, 2);
 	build_pipeline(&t, &args);
-	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf, 0 };
 	list[1] = mbuf_entry(&in);
 	list[2] = mbuf_entry(&w);
 	list[3] = mbuf_entry(&args);
@@ -295,7 +295,7 @@ static int submit_copy(struct mdev *m, struct tb *t, struct mbuf *src,
 
 	tb_init(t, NULL, 0, 1, 0, 0);
 	tb_copy(&t->dma[0], tb_ref(1, 0, 4096), tb_ref(2, 0, 4096), 4096);
-	list[0] = (struct dla_user_buf){ 0, t->size, t->buf };
+	list[0] = (struct dla_user_buf){ 0, t->size, t->buf, 0 };
 	list[1] = mbuf_entry(src);
 	list[2] = mbuf_entry(dst);
 	return dla_user_submit(m->dev, list, 3, 0, prio);
@@ -388,7 +388,7 @@ static int submit_short(struct mdev *m, struct tb *t, struct mbuf *src)
 	/* names address-list entry 2 of a 2-entry list */
 	tb_init(t, NULL, 0, 1, 0, 0);
 	tb_copy(&t->dma[0], tb_ref(1, 0, 4096), tb_ref(2, 0, 4096), 4096);
-	list[0] = (struct dla_user_buf){ 0, t->size, t->buf };
+	list[0] = (struct dla_user_buf){ 0, t->size, t->buf, 0 };
 	list[1] = mbuf_entry(src);
 	return dla_user_submit(m->dev, list, 2, 0, 0);
 }
@@ -606,7 +606,7 @@ static uint64_t run_overlap(int per_workload, int *bad)
 		t.shave[k].windows[1] = tb_ref(4, off, rows * OV_ROW_BYTES);
 		tb_wait(&t, &t.shave[k].deps, per_workload ? k : 0);
 	}
-	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf, 0 };
 	list[1] = mbuf_entry(&in);
 	list[2] = mbuf_entry(&w);
 	list[3] = mbuf_entry(&args);
@@ -858,7 +858,7 @@ static int submit_dpu(struct mdev *m, const struct vpux_hw_dpu_desc *hd,
 	d->bias = ext_ref(3, ext->bias, shrink == 3);
 	d->quant = ext_ref(4, ext->quant, shrink == 4);
 	d->out = ext_ref(5, ext->out, shrink == 5);
-	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf, 0 };
 	for (i = 1; i < 6; i++)
 		list[i] = mbuf_entry(&b[i - 1]);
 	h = dla_user_submit(m->dev, list, 6, 0, 0);
@@ -1357,7 +1357,7 @@ static void prop_one(struct mdev *m, struct mbuf *b, struct prop_stats *ps,
 		prop_refs(d, d->op <= VPUX_DPU_OP_MUL, 0, 0);
 	else
 		prop_op(d);
-	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf, 0 };
 	for (i = 1; i < 6; i++)
 		list[i] = mbuf_entry(&b[i - 1]);
 	td = dla_user_task_handle(list, 6);
@@ -1415,7 +1415,7 @@ static void prop_one(struct mdev *m, struct mbuf *b, struct prop_stats *ps,
 		goto out;
 	/* and runs on the model: DONE, the CPU reference's output */
 	memset(b[4].cpu, 0x5a, PROP_BUF);
-	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf, 0 };
 	r = dla_user_submit(m->dev, list, 6, 0, 0);
 	if (r >= 0) {
 		struct vpux_dpu_operands o;
@@ -1551,7 +1551,7 @@ static int conv_run(struct mdev *m, struct mbuf *b, unsigned int op,
 	if (op == VPUX_DPU_OP_CONV)
 		d->in2 = tb_ref(2, 0, 4 * 3 * 3 * 4);
 	d->out = tb_ref(3, 0, 6 * 6 * 4);
-	list[0] = (struct dla_user_buf){ 0, t.size, t.buf };
+	list[0] = (struct dla_user_buf){ 0, t.size, t.buf, 0 };
 	list[1] = mbuf_entry(&b[0]);
 	list[2] = mbuf_entry(&b[1]);
 	list[3] = mbuf_entry(&b[2]);
@@ -1698,7 +1698,7 @@ static void test_plan_mlp(struct mdev *m)
 	mbuf_alloc(m, &b[5], 8, 0);
 	fill(b[0].cpu, PT_MAX * PT_K, 11);
 	fill(b[1].cpu, PT_OC * PT_K, 12);
-	list[0] = (struct dla_user_buf){ 0, p.size, p.buf };
+	list[0] = (struct dla_user_buf){ 0, p.size, p.buf, 0 };
 	for (k = 0; k < 4; k++)
 		list[k + 1] = mbuf_entry(&b[k]);
 	/* the tile size, the sizes 1 (min), 64 (max) and tails */
