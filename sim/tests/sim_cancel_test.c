@@ -347,6 +347,13 @@ static void test_independent(void)
 int main(void)
 {
 	t_arena = 256u << 20;
+	/*
+	 * The DPU op must take seconds: on the generic code, which the
+	 * kernel runs (AVX-512 VNNI does its 4.3 G MACs in about 20 ms).
+	 * The SIMD paths' yields are tested in test_dpu_paths and
+	 * test_dpu_f16.
+	 */
+	vpux_dpu_set_path(VPUX_DPU_PATH_GENERIC);
 	if (t_open(&t, NULL, false))
 		return 1;
 	dpu0 = t.n_dma;
