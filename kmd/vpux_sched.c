@@ -141,6 +141,7 @@ static void vpux_runq_add_locked(struct vpux_device *vdev, struct vpux_queue *q)
 static int vpux_in_fence_error(struct dma_fence *f)
 {
 	struct drm_sched_fence *sf = to_drm_sched_fence(f);
+	int status;
 
 	if (sf && f == &sf->finished) {
 		/* pairs with drm_sched_fence_set_parent()'s release */
@@ -149,7 +150,8 @@ static int vpux_in_fence_error(struct dma_fence *f)
 		if (hw && vpux_fence_is_hw(hw))
 			return READ_ONCE(hw->error);
 	}
-	return dma_fence_get_status(f) < 0 ? dma_fence_get_status(f) : 0;
+	status = dma_fence_get_status(f);
+	return status < 0 ? status : 0;
 }
 
 /*
