@@ -362,10 +362,7 @@ TEST_F(bo, close_file_with_many_bos)
 
 static int write_user_limit_mb(long mb)
 {
-	char val[32];
-
-	snprintf(val, sizeof(val), "%ld\n", mb);
-	return file_write(USER_LIMIT_PARAM, val);
+	return file_write_long(USER_LIMIT_PARAM, mb);
 }
 
 static long read_limit_mb(void)
@@ -375,10 +372,7 @@ static long read_limit_mb(void)
 
 static int write_limit_mb(long mb)
 {
-	char val[32];
-
-	snprintf(val, sizeof(val), "%ld\n", mb);
-	return file_write(LIMIT_PARAM, val);
+	return file_write_long(LIMIT_PARAM, mb);
 }
 
 /*

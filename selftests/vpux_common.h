@@ -141,12 +141,18 @@ static inline int file_write(const char *path, const char *val)
 }
 
 /* The module's file_memory_limit_mb (0: the default): 0 or -errno. */
+/* Write the number @val to such a file: 0 or -errno. */
+static inline int file_write_long(const char *path, long val)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld\n", val);
+	return file_write(path, buf);
+}
+
 static inline int write_file_limit_mb(long mb)
 {
-	char val[32];
-
-	snprintf(val, sizeof(val), "%ld\n", mb);
-	return file_write(FILE_LIMIT_PARAM, val);
+	return file_write_long(FILE_LIMIT_PARAM, mb);
 }
 
 /* debugfs of accel minor @minor is named after its device (vpux-npu.N) */
