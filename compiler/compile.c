@@ -97,7 +97,9 @@ static int io_tables(const struct qprog *p, struct vpuxc_io_rec **recs,
 			memset(r[i].dims, 0, sizeof(r[i].dims));
 		}
 		r[i].axis = -1;
-		if (v->dtype != VPUXC_FLOAT)
+		/* an integer or FP16 device tensor: no quantization */
+		if (v->dtype != VPUXC_FLOAT || t->dt == VPUX_DT_F16 ||
+		    t->dt == VPUX_DT_F32)
 			continue;
 		if (qnode >= 0) {
 			ret = ioq_of_node(m, qnode, &r[i], b);

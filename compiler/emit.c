@@ -68,9 +68,9 @@ static void decl(const struct qprog *p, int i, FILE *f)
 		break;
 	case QR_INPUT:
 	case QR_OUTPUT:
-		fprintf(f, " region=%s%u offset=0%s",
+		fprintf(f, " region=%s%u offset=%llu%s",
 			t->region == QR_INPUT ? "input" : "output", t->index,
-			q);
+			(unsigned long long)t->offset, q);
 		break;
 	}
 	fputc('\n', f);

@@ -27,27 +27,13 @@
 #include <string.h>
 
 #include "err.h"
-#include "lower.h"
+#include "lower_int.h"
 #include "vpux_dpu_rules.h"
 
-/* a pending float compute node (see above) */
-struct pend {
-	int node;		/* -1: none */
-	double lo, hi;		/* output clamp, real values */
-};
-
-struct lctx {
-	struct qprog *p;
-	const struct vpuxc_model *m;
-	struct pend *pend;	/* per value */
-	int *nhwc;		/* qt -> its NHWC twin (-1) */
-	int *rowmajor;		/* qt -> its row-major twin (-1) */
-	unsigned int twin_cap;
-};
 
 /* ---- program building ---- */
 
-static int grow(void **a, unsigned int *cap, unsigned int n, size_t el)
+int vc_grow(void **a, unsigned int *cap, unsigned int n, size_t el)
 {
 	void *q;
 	unsigned int c;
@@ -74,7 +60,7 @@ int vc_new_qt(struct qprog *p, int32_t dt, unsigned int rank,
 	if (rank > QT_MAX_RANK)
 		return vpux_err(VPUX_E_UNSUPPORTED, "compiler: rank %u above %d",
 				rank, QT_MAX_RANK);
-	if (grow((void **)&p->t, &p->cap_t, p->nt, sizeof(*p->t)))
+	if (vc_grow((void **)&p->t, &p->cap_t, p->nt, sizeof(*p->t)))
 		return VPUX_E_NOMEM;
 	t = &p->t[p->nt];
 	memset(t, 0, sizeof(*t));
@@ -108,7 +94,7 @@ int vc_emit_op(struct qprog *p, int kind, int node, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (grow((void **)&p->op, &p->cap_op, p->nop, sizeof(*p->op)))
+	if (vc_grow((void **)&p->op, &p->cap_op, p->nop, sizeof(*p->op)))
 		return VPUX_E_NOMEM;
 	o = &p->op[p->nop];
 	memset(o, 0, sizeof(*o));
@@ -131,8 +117,46 @@ void vc_op_uses(struct qprog *p, int op, int t)
 }
 
 static const char *const dpu_names[] = {
-	"conv", "matmul", "add", "mul", "maxpool", "avgpool",
+	"conv", "matmul", "add", "mul", "maxpool", "avgpool", "sub",
 };
+
+static const char *const act_names[] = {
+	"none", "relu", "clamp", "leaky", "leaky_ch",
+};
+
+/* an FP32 field as a vpux-asm float value (exact: C99 hex float) */
+static void fval(char *buf, size_t len, const char *name, uint32_t bits)
+{
+	float f;
+
+	memcpy(&f, &bits, sizeof(f));
+	snprintf(buf, len, " %s=%a", name, (double)f);
+}
+
+/* an FP16 op's output stage, vpux-asm fields */
+static void fstage(const struct vpux_hw_dpu_desc *d, char *buf, size_t len)
+{
+	const struct vpux_hw_dpu_fparams *f = &d->f;
+	size_t o;
+
+	snprintf(buf, len, " act=%s", act_names[f->act < 5 ? f->act : 0]);
+	o = strlen(buf);
+	if (f->act == VPUX_DPU_ACT_CLAMP) {
+		fval(buf + o, len - o, "clamp_lo", f->clamp_lo);
+		o = strlen(buf);
+		fval(buf + o, len - o, "clamp_hi", f->clamp_hi);
+		o = strlen(buf);
+	}
+	if (f->act == VPUX_DPU_ACT_LEAKY) {
+		fval(buf + o, len - o, "slope", f->slope);
+		o = strlen(buf);
+	}
+	if (d->flags & VPUX_DPU_F_SCALE) {
+		fval(buf + o, len - o, "scale", f->scale);
+		o = strlen(buf);
+		fval(buf + o, len - o, "shift", f->shift);
+	}
+}
 
 char *vc_dpu_text(const struct qdpu *q)
 {
@@ -150,6 +174,21 @@ char *vc_dpu_text(const struct qdpu *q)
 				 (unsigned long long)q->len[i]);
 		else
 			snprintf(ops[i], sizeof(ops[i]), " %s=t%d", on[i], q->t[i]);
+	}
+	if (d->flags & VPUX_DPU_F_FP16) {
+		char st[256];
+
+		fstage(d, st, sizeof(st));
+		if (asprintf(&s,
+			     "dpu %s%s%s%s%s%s flags=%u in_c=%u in_h=%u in_w=%u out_c=%u out_h=%u out_w=%u kernel_h=%u kernel_w=%u stride_h=%u stride_w=%u pad_top=%u pad_left=%u pad_bottom=%u pad_right=%u dilation_h=%u dilation_w=%u groups=%u%s",
+			     dpu_names[d->op % 7], ops[0], ops[1], ops[2], ops[3],
+			     ops[4], d->flags, d->in_c, d->in_h, d->in_w,
+			     d->out_c, d->out_h, d->out_w, d->kernel_h,
+			     d->kernel_w, d->stride_h, d->stride_w, d->pad_top,
+			     d->pad_left, d->pad_bottom, d->pad_right,
+			     d->dilation_h, d->dilation_w, d->groups, st) < 0)
+			return NULL;
+		return s;
 	}
 	if (asprintf(&s,
 		     "dpu %s%s%s%s%s%s flags=%u in_c=%u in_h=%u in_w=%u out_c=%u out_h=%u out_w=%u kernel_h=%u kernel_w=%u stride_h=%u stride_w=%u pad_top=%u pad_left=%u pad_bottom=%u pad_right=%u dilation_h=%u dilation_w=%u groups=%u in_zp=%d in2_zp=%d out_zp=%d act_min=%d act_max=%d requant=%d,%d in_scale=%d,%d in2_scale=%d,%d",
@@ -177,8 +216,8 @@ int vc_emit_dpu(struct qprog *p, int node, const struct qdpu *q)
 	if (r)
 		return vpux_err(VPUX_E_INVAL,
 				"compiler: internal error: a %s descriptor breaks the DPU rule on '%s'",
-				dpu_names[q->d.op % 6], vpux_dpu_rule_field(r));
-	if (grow((void **)&p->op, &p->cap_op, p->nop, sizeof(*p->op)))
+				dpu_names[q->d.op % 7], vpux_dpu_rule_field(r));
+	if (vc_grow((void **)&p->op, &p->cap_op, p->nop, sizeof(*p->op)))
 		return VPUX_E_NOMEM;
 	o = &p->op[p->nop];
 	memset(o, 0, sizeof(*o));
@@ -197,7 +236,7 @@ int vc_emit_dpu(struct qprog *p, int node, const struct qdpu *q)
 }
 
 /* a descriptor with the fields every op sets */
-static void dpu_init(struct qdpu *q, unsigned int op, unsigned int flags)
+void vc_dpu_init(struct qdpu *q, unsigned int op, unsigned int flags)
 {
 	unsigned int i;
 
@@ -206,7 +245,8 @@ static void dpu_init(struct qdpu *q, unsigned int op, unsigned int flags)
 		q->t[i] = -1;
 	q->d.op = op;
 	q->d.flags = flags;
-	if (op != VPUX_DPU_OP_CONV && op < VPUX_DPU_OP_MAXPOOL) {
+	if (op == VPUX_DPU_OP_MATMUL || op == VPUX_DPU_OP_ADD ||
+	    op == VPUX_DPU_OP_MUL || op == VPUX_DPU_OP_SUB) {
 		q->d.kernel_h = q->d.kernel_w = 1;
 		q->d.stride_h = q->d.stride_w = 1;
 		q->d.dilation_h = q->d.dilation_w = 1;
@@ -264,7 +304,7 @@ void vc_prog_free(struct qprog *p)
 }
 
 /* append @size bytes to the weight blob (64-byte aligned); its offset */
-static int64_t blob_add(struct qprog *p, const void *data, uint64_t size)
+int64_t vc_blob_add(struct qprog *p, const void *data, uint64_t size)
 {
 	uint64_t off = (p->blob_size + 63) & ~63ull;
 
@@ -287,7 +327,7 @@ static int64_t blob_add(struct qprog *p, const void *data, uint64_t size)
 }
 
 /* a constant tensor in the weights */
-static int const_qt(struct qprog *p, int32_t dt, unsigned int rank,
+int vc_const_qt(struct qprog *p, int32_t dt, unsigned int rank,
 		    const int64_t *dims, const void *data)
 {
 	int t = vc_new_qt(p, dt, rank, dims, 0);
@@ -295,7 +335,7 @@ static int const_qt(struct qprog *p, int32_t dt, unsigned int rank,
 
 	if (t < 0)
 		return t;
-	off = blob_add(p, data, p->t[t].size);
+	off = vc_blob_add(p, data, p->t[t].size);
 	if (off < 0)
 		return (int)off;
 	p->t[t].region = QR_WEIGHTS;
@@ -304,7 +344,7 @@ static int const_qt(struct qprog *p, int32_t dt, unsigned int rank,
 }
 
 /* a view of @src with other quantization parameters or dims */
-static int view_qt(struct qprog *p, int src, unsigned int rank,
+int vc_view_qt(struct qprog *p, int src, unsigned int rank,
 		   const int64_t *dims, uint64_t order)
 {
 	int t = vc_new_qt(p, p->t[src].dt, rank, dims, order);
@@ -327,7 +367,7 @@ static int same_scale(double a, double b)
 
 /* ---- reading constant parameters ---- */
 
-static const struct vpuxc_tensor *cst_of(const struct lctx *c,
+const struct vpuxc_tensor *vc_cst_of(const struct lctx *c,
 					 const struct vc_node *n,
 					 unsigned int slot)
 {
@@ -345,7 +385,7 @@ static int qparam(struct lctx *c, const struct vc_node *n, unsigned int ss,
 		  unsigned int sz, double *scale, int32_t *zp, int32_t *dt,
 		  unsigned int *count)
 {
-	const struct vpuxc_tensor *s = cst_of(c, n, ss), *z = cst_of(c, n, sz);
+	const struct vpuxc_tensor *s = vc_cst_of(c, n, ss), *z = vc_cst_of(c, n, sz);
 	const struct vc_value *zv = vc_in(c->m, n, sz);
 	size_t ns, i, max = count ? *count : 1;
 
@@ -424,7 +464,7 @@ static int chw(struct lctx *c, const struct vc_node *n, const struct qt *t,
 	return 0;
 }
 
-static int twins(struct lctx *c)
+int vc_twins(struct lctx *c)
 {
 	unsigned int cap = c->twin_cap;
 
@@ -434,11 +474,15 @@ static int twins(struct lctx *c)
 		cap = cap ? cap * 2 : 256;
 	c->nhwc = realloc(c->nhwc, sizeof(int) * cap);
 	c->rowmajor = realloc(c->rowmajor, sizeof(int) * cap);
-	if (!c->nhwc || !c->rowmajor)
+	c->f16 = realloc(c->f16, sizeof(int) * cap);
+	c->scr = realloc(c->scr, sizeof(int) * cap);
+	if (!c->nhwc || !c->rowmajor || !c->f16 || !c->scr)
 		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
 	memset(c->nhwc + c->twin_cap, 0xff, sizeof(int) * (cap - c->twin_cap));
 	memset(c->rowmajor + c->twin_cap, 0xff,
 	       sizeof(int) * (cap - c->twin_cap));
+	memset(c->f16 + c->twin_cap, 0xff, sizeof(int) * (cap - c->twin_cap));
+	memset(c->scr + c->twin_cap, 0xff, sizeof(int) * (cap - c->twin_cap));
 	c->twin_cap = cap;
 	return 0;
 }
@@ -448,7 +492,7 @@ static int twins(struct lctx *c)
  * strided DMA per item of the outermost dim (N; a runtime weight tensor
  * has N > 1).
  */
-static int reorder_into(struct lctx *c, int node, int src, int t,
+int vc_reorder_into(struct lctx *c, int node, int src, int t,
 			uint64_t order)
 {
 	struct qprog *p = c->p;
@@ -490,7 +534,7 @@ static int reorder_into(struct lctx *c, int node, int src, int t,
 }
 
 /* @src copied into a new tensor of the same dims in @order */
-static int reorder(struct lctx *c, int node, int src, uint64_t order)
+int vc_reorder(struct lctx *c, int node, int src, uint64_t order)
 {
 	struct qprog *p = c->p;
 	int t = vc_new_qt(p, p->t[src].dt, p->t[src].rank, p->t[src].dims,
@@ -500,33 +544,33 @@ static int reorder(struct lctx *c, int node, int src, uint64_t order)
 		return t;
 	p->t[t].scale = p->t[src].scale;
 	p->t[t].zp = p->t[src].zp;
-	ret = reorder_into(c, node, src, t, order);
+	ret = vc_reorder_into(c, node, src, t, order);
 	return ret < 0 ? ret : t;
 }
 
 /* @t as an NHWC tensor (the DPU's layout): itself, a view or a copy */
-static int as_nhwc(struct lctx *c, int node, int t)
+int vc_as_nhwc(struct lctx *c, int node, int t)
 {
 	struct qt *s = &c->p->t[t];
 	int r;
 
 	if (!is_act4(s) || s->order == ORDER_NHWC)
 		return t;
-	if (twins(c))
+	if (vc_twins(c))
 		return VPUX_E_NOMEM;
 	if (c->nhwc[t] >= 0)
 		return c->nhwc[t];
 	if (s->dims[1] == 1 || s->dims[2] * s->dims[3] == 1)
-		r = view_qt(c->p, t, 4, s->dims, ORDER_NHWC);	/* same bytes */
+		r = vc_view_qt(c->p, t, 4, s->dims, ORDER_NHWC);	/* same bytes */
 	else
-		r = reorder(c, node, t, ORDER_NHWC);
-	if (r >= 0 && !twins(c))
+		r = vc_reorder(c, node, t, ORDER_NHWC);
+	if (r >= 0 && !vc_twins(c))
 		c->nhwc[t] = r;
 	return r;
 }
 
 /* @t in row-major order (ONNX's): itself, a view or a copy */
-static int as_rowmajor(struct lctx *c, int node, int t)
+int vc_as_rowmajor(struct lctx *c, int node, int t)
 {
 	struct qt *s = &c->p->t[t];
 	uint64_t rm = vpux_order_default(s->rank).code;
@@ -534,21 +578,21 @@ static int as_rowmajor(struct lctx *c, int node, int t)
 
 	if (s->order == rm)
 		return t;
-	if (twins(c))
+	if (vc_twins(c))
 		return VPUX_E_NOMEM;
 	if (c->rowmajor[t] >= 0)
 		return c->rowmajor[t];
 	if (s->dims[1] == 1 || s->dims[2] * s->dims[3] == 1)
-		r = view_qt(c->p, t, s->rank, s->dims, rm);
+		r = vc_view_qt(c->p, t, s->rank, s->dims, rm);
 	else
-		r = reorder(c, node, t, rm);
-	if (r >= 0 && !twins(c))
+		r = vc_reorder(c, node, t, rm);
+	if (r >= 0 && !vc_twins(c))
 		c->rowmajor[t] = r;
 	return r;
 }
 
 /* a fresh activation tensor for the output of a DPU/SHAVE op */
-static int out_qt(struct qprog *p, int32_t dt, const struct vc_value *v,
+int vc_out_qt(struct qprog *p, int32_t dt, const struct vc_value *v,
 		  double scale, int32_t zp, uint64_t order)
 {
 	int t = vc_new_qt(p, dt, (unsigned int)v->rank, v->dims,
@@ -561,12 +605,12 @@ static int out_qt(struct qprog *p, int32_t dt, const struct vc_value *v,
 	return t;
 }
 
-static void set_vq(struct lctx *c, const struct vc_value *v, int t)
+void vc_set_vq(struct lctx *c, const struct vc_value *v, int t)
 {
 	c->p->vq[v - c->m->v] = t;
 }
 
-static int vq_of(const struct lctx *c, const struct vc_value *v)
+int vc_vq_of(const struct lctx *c, const struct vc_value *v)
 {
 	return v ? c->p->vq[v - c->m->v] : -1;
 }
@@ -717,7 +761,7 @@ static int requant_records(struct lctx *c, const struct vc_node *n,
 	}
 	*rq = recs[0];
 	if (!all_same) {
-		*quant_t = const_qt(c->p, VPUX_DT_I32, 1, dims, recs);
+		*quant_t = vc_const_qt(c->p, VPUX_DT_I32, 1, dims, recs);
 		if (*quant_t < 0) {
 			free(recs);
 			return *quant_t;
@@ -727,12 +771,8 @@ static int requant_records(struct lctx *c, const struct vc_node *n,
 	return 0;
 }
 
-struct conv_geom {
-	int64_t kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, groups;
-};
-
 /* the shape and window fields of a CONV, MAXPOOL or AVGPOOL descriptor */
-static void dpu_window(struct vpux_hw_dpu_desc *d, const struct conv_geom *g,
+void vc_dpu_window(struct vpux_hw_dpu_desc *d, const struct vc_conv_geom *g,
 		       int64_t C, int64_t H, int64_t W, int64_t OC, int64_t oh,
 		       int64_t ow)
 {
@@ -755,8 +795,8 @@ static void dpu_window(struct vpux_hw_dpu_desc *d, const struct conv_geom *g,
 	d->groups = (uint16_t)g->groups;
 }
 
-static int conv_geom(struct lctx *c, const struct vc_node *n, int64_t H,
-		     int64_t W, int64_t kh, int64_t kw, struct conv_geom *g)
+int vc_conv_geom(struct lctx *c, const struct vc_node *n, int64_t H,
+		     int64_t W, int64_t kh, int64_t kw, struct vc_conv_geom *g)
 {
 	int64_t st[2] = { 1, 1 }, dl[2] = { 1, 1 }, pd[4] = { 0 };
 	const char *ap = vc_attr_s(n, "auto_pad", "NOTSET");
@@ -878,7 +918,7 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 {
 	const struct vc_node *n = &c->m->n[node];
 	struct qprog *p = c->p;
-	struct conv_geom g;
+	struct vc_conv_geom g;
 	struct dpu_q d;
 	int64_t C, H, W, OC, ICg, KH, KW, wd[4], oh, ow;
 	int x, y, wt, bt = -1, qt = -1;
@@ -889,7 +929,7 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 	unsigned int i;
 	int ret = -1;
 
-	x = as_nhwc(c, node, a->x);
+	x = vc_as_nhwc(c, node, a->x);
 	if (x < 0 || chw(c, n, &p->t[x], &C, &H, &W))
 		return -1;
 	if (a->w) {
@@ -909,7 +949,7 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 		KH = p->t[a->wt].dims[2];
 		KW = p->t[a->wt].dims[3];
 	}
-	if (conv_geom(c, n, H, W, KH, KW, &g))
+	if (vc_conv_geom(c, n, H, W, KH, KW, &g))
 		return -1;
 	if (C % g.groups || OC % g.groups || ICg * g.groups != C) {
 		vc_unsupported(c->p, n, "group %lld does not match channels %lld -> %lld (weights have %lld input channels)",
@@ -999,7 +1039,7 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 		wd[1] = KH;
 		wd[2] = KW;
 		wd[3] = ICg;
-		wt = const_qt(p, d.w_dt, 4, wd, buf);
+		wt = vc_const_qt(p, d.w_dt, 4, wd, buf);
 		free(buf);
 		if (wt < 0)
 			goto out;
@@ -1007,7 +1047,7 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 			fac[i] = a->sx * (q->n ? q->scale[q->n > 1 ? i : 0] : 1.0);
 	} else {
 		/* runtime weights: NCHW [oc][ic][kh][kw] -> NHWC [oc][kh][kw][ic] */
-		wt = as_nhwc(c, node, a->wt);
+		wt = vc_as_nhwc(c, node, a->wt);
 		if (wt < 0)
 			goto out;
 		d.w_dt = p->t[wt].dt;
@@ -1019,7 +1059,7 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 		if (bias_values(c, n, a->bias, fac, (unsigned int)OC, bias))
 			goto out;
 		wd[0] = OC;
-		bt = const_qt(p, VPUX_DT_I32, 1, wd, bias);
+		bt = vc_const_qt(p, VPUX_DT_I32, 1, wd, bias);
 		if (bt < 0)
 			goto out;
 	}
@@ -1033,17 +1073,17 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 		if (requant_records(c, n, fac, (unsigned int)OC, &rq, &qt))
 			goto out;
 	}
-	y = out_qt(p, a->dty, yv, a->sy, a->zy, ORDER_NHWC);
+	y = vc_out_qt(p, a->dty, yv, a->sy, a->zy, ORDER_NHWC);
 	if (y < 0)
 		goto out;
-	dpu_init(&q, VPUX_DPU_OP_CONV,
+	vc_dpu_init(&q, VPUX_DPU_OP_CONV,
 		 flags_of(&d, bt >= 0, qt >= 0));
 	q.t[QD_IN] = x;
 	q.t[QD_IN2] = wt;
 	q.t[QD_BIAS] = bt;
 	q.t[QD_QUANT] = qt;
 	q.t[QD_OUT] = y;
-	dpu_window(&q.d, &g, C, H, W, OC, oh, ow);
+	vc_dpu_window(&q.d, &g, C, H, W, OC, oh, ow);
 	q.d.in_zp = d.in_zp;
 	q.d.in2_zp = d.w_zp;
 	q.d.out_zp = d.out_zp;
@@ -1053,7 +1093,7 @@ static int lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 		q.d.requant = rq;
 	if (vc_emit_dpu(p, node, &q) < 0)
 		goto out;
-	set_vq(c, yv, y);
+	vc_set_vq(c, yv, y);
 	ret = 0;
 out:
 	free(fac);
@@ -1156,7 +1196,7 @@ static int eltwise_const(struct lctx *c, const struct vc_node *n,
 		}
 		buf[i] = (uint8_t)qconst_at(q, src, 0);
 	}
-	t = const_qt(p, dt, like->rank, dims, buf);
+	t = vc_const_qt(p, dt, like->rank, dims, buf);
 	free(buf);
 	if (t >= 0) {
 		p->t[t].order = like->order;
@@ -1191,7 +1231,7 @@ static int lower_eltwise(struct lctx *c, int node, const struct vc_value *yv,
 	const struct vc_node *n = &c->m->n[node];
 	struct qprog *p = c->p;
 	const struct vc_value *av = vc_in(c->m, n, 0), *bv = vc_in(c->m, n, 1);
-	int a = vq_of(c, av), b = vq_of(c, bv), y, is_add = !strcmp(n->op, "Add");
+	int a = vc_vq_of(c, av), b = vc_vq_of(c, bv), y, is_add = !strcmp(n->op, "Add");
 	double sa, sb = 0;
 	int32_t za, zb = 0, amin, amax;
 	int64_t C, H, W;
@@ -1212,9 +1252,9 @@ static int lower_eltwise(struct lctx *c, int node, const struct vc_value *yv,
 		b = -1;
 	}
 	if (p->t[a].rank == 4) {
-		a = as_nhwc(c, node, a);
+		a = vc_as_nhwc(c, node, a);
 	} else {
-		a = as_rowmajor(c, node, a);
+		a = vc_as_rowmajor(c, node, a);
 	}
 	if (a < 0)
 		return -1;
@@ -1227,8 +1267,8 @@ static int lower_eltwise(struct lctx *c, int node, const struct vc_value *yv,
 		for (k = 0; k < ta->rank; k++)
 			if (ta->dims[k] != tb->dims[k])
 				goto shape;
-		b = ta->order == ORDER_NHWC ? as_nhwc(c, node, b) :
-		    as_rowmajor(c, node, b);
+		b = ta->order == ORDER_NHWC ? vc_as_nhwc(c, node, b) :
+		    vc_as_rowmajor(c, node, b);
 		if (b < 0)
 			return -1;
 		sb = p->t[b].scale;
@@ -1273,7 +1313,7 @@ static int lower_eltwise(struct lctx *c, int node, const struct vc_value *yv,
 			vc_unsupported(p, n, "%s", vpux_last_error());
 			return -1;
 		}
-		dpu_init(&q, VPUX_DPU_OP_ADD, flags_of(&d, 0, 0));
+		vc_dpu_init(&q, VPUX_DPU_OP_ADD, flags_of(&d, 0, 0));
 		q.d.requant = r0;
 		q.d.in_scale = r1;
 		q.d.in2_scale = r2;
@@ -1282,7 +1322,7 @@ static int lower_eltwise(struct lctx *c, int node, const struct vc_value *yv,
 			vc_unsupported(p, n, "%s", vpux_last_error());
 			return -1;
 		}
-		dpu_init(&q, VPUX_DPU_OP_MUL, flags_of(&d, 0, 0));
+		vc_dpu_init(&q, VPUX_DPU_OP_MUL, flags_of(&d, 0, 0));
 		q.d.requant = r0;
 	}
 	q.t[QD_IN] = a;
@@ -1298,7 +1338,7 @@ static int lower_eltwise(struct lctx *c, int node, const struct vc_value *yv,
 	q.d.act_max = amax;
 	if (vc_emit_dpu(p, node, &q) < 0)
 		return -1;
-	set_vq(c, yv, y);
+	vc_set_vq(c, yv, y);
 	return 0;
 shape:
 	vc_unsupported(p, n, "operand shapes differ (broadcasting is supported for constants only)");
@@ -1307,7 +1347,7 @@ shape:
 
 /* an average over whole windows as a depthwise convolution of ones */
 static int avg_as_conv(struct lctx *c, int node, const struct vc_value *yv,
-		       int x, const struct conv_geom *g, int64_t C, int64_t H,
+		       int x, const struct vc_conv_geom *g, int64_t C, int64_t H,
 		       int64_t W, int64_t oh, int64_t ow, double sy, int32_t zy,
 		       int32_t dty, double lo, double hi)
 {
@@ -1330,7 +1370,7 @@ static int avg_as_conv(struct lctx *c, int node, const struct vc_value *yv,
 	if (!ones)
 		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
 	memset(ones, 1, cnt);
-	wt = const_qt(p, VPUX_DT_U8, 4, wd, ones);
+	wt = vc_const_qt(p, VPUX_DT_U8, 4, wd, ones);
 	free(ones);
 	if (wt < 0)
 		return wt;
@@ -1342,14 +1382,14 @@ static int avg_as_conv(struct lctx *c, int node, const struct vc_value *yv,
 		vc_unsupported(p, n, "the output clamp is empty");
 		return -1;
 	}
-	y = out_qt(p, dty, yv, sy, zy, ORDER_NHWC);
+	y = vc_out_qt(p, dty, yv, sy, zy, ORDER_NHWC);
 	if (y < 0)
 		return -1;
-	dpu_init(&q, VPUX_DPU_OP_CONV, flags_of(&d, 0, 0));
+	vc_dpu_init(&q, VPUX_DPU_OP_CONV, flags_of(&d, 0, 0));
 	q.t[QD_IN] = x;
 	q.t[QD_IN2] = wt;
 	q.t[QD_OUT] = y;
-	dpu_window(&q.d, g, C, H, W, C, oh, ow);
+	vc_dpu_window(&q.d, g, C, H, W, C, oh, ow);
 	q.d.groups = (uint16_t)C;	/* depthwise */
 	q.d.in_zp = p->t[x].zp;
 	q.d.out_zp = zy;
@@ -1358,7 +1398,7 @@ static int avg_as_conv(struct lctx *c, int node, const struct vc_value *yv,
 	q.d.requant = rq;
 	if (vc_emit_dpu(p, node, &q) < 0)
 		return -1;
-	set_vq(c, yv, y);
+	vc_set_vq(c, yv, y);
 	return 0;
 }
 
@@ -1373,13 +1413,13 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 	int global = !strncmp(n->op, "Global", 6);
 	int64_t C, H, W, k[2] = { 0, 0 }, oh, ow;
 	struct vpux_hw_requant rq;
-	struct conv_geom g;
+	struct vc_conv_geom g;
 	struct dpu_q d;
 	struct qdpu q;
 	int32_t amin, amax;
 	int y, incl_pad = 0;
 
-	x = as_nhwc(c, node, x);
+	x = vc_as_nhwc(c, node, x);
 	if (x < 0 || chw(c, n, &p->t[x], &C, &H, &W))
 		return -1;
 	if (global) {
@@ -1394,7 +1434,7 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 			vc_unsupported(p, n, "kernel_shape must be 2-D");
 			return -1;
 		}
-		if (conv_geom(c, n, H, W, k[0], k[1], &g))
+		if (vc_conv_geom(c, n, H, W, k[0], k[1], &g))
 			return -1;
 		if (g.groups != 1) {
 			vc_unsupported(p, n, "group attribute on a pool");
@@ -1454,14 +1494,14 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 			return -1;
 		}
 	}
-	y = out_qt(p, dty, yv, sy, zy, ORDER_NHWC);
+	y = vc_out_qt(p, dty, yv, sy, zy, ORDER_NHWC);
 	if (y < 0)
 		return -1;
-	dpu_init(&q, is_max ? VPUX_DPU_OP_MAXPOOL : VPUX_DPU_OP_AVGPOOL,
+	vc_dpu_init(&q, is_max ? VPUX_DPU_OP_MAXPOOL : VPUX_DPU_OP_AVGPOOL,
 		 flags_of(&d, 0, 0));
 	q.t[QD_IN] = x;
 	q.t[QD_OUT] = y;
-	dpu_window(&q.d, &g, C, H, W, C, oh, ow);
+	vc_dpu_window(&q.d, &g, C, H, W, C, oh, ow);
 	q.d.groups = 0;		/* pools: no groups */
 	q.d.in_zp = d.in_zp;
 	q.d.out_zp = d.out_zp;
@@ -1470,7 +1510,7 @@ static int lower_pool(struct lctx *c, int node, const struct vc_value *yv,
 	q.d.requant = rq;
 	if (vc_emit_dpu(p, node, &q) < 0)
 		return -1;
-	set_vq(c, yv, y);
+	vc_set_vq(c, yv, y);
 	return 0;
 }
 
@@ -1535,7 +1575,7 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 	int64_t bb;
 	int ret = -1;
 
-	a = as_rowmajor(c, node, m->a);
+	a = vc_as_rowmajor(c, node, m->a);
 	if (a < 0)
 		return -1;
 	r = p->t[a].rank;
@@ -1547,9 +1587,9 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 	K = p->t[a].dims[r - 1];
 	for (i = 0; i + 2 < r; i++)
 		batch *= p->t[a].dims[i];
-	runtime = vq_of(c, m->bv) >= 0;
+	runtime = vc_vq_of(c, m->bv) >= 0;
 	if (runtime) {
-		const struct qt *tb = &p->t[vq_of(c, m->bv)];
+		const struct qt *tb = &p->t[vc_vq_of(c, m->bv)];
 
 		if (m->transb || tb->rank < 2) {
 			vc_unsupported(p, n, "a runtime B must be [.., K, N]");
@@ -1622,7 +1662,7 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 	}
 	memset(&d, 0, sizeof(d));
 	if (runtime) {
-		const struct qt *tb = &p->t[vq_of(c, m->bv)];
+		const struct qt *tb = &p->t[vc_vq_of(c, m->bv)];
 		double sb = m->qop ? m->sb[0] : tb->scale;
 
 		if ((m->qop && m->nb != 1) || !(sb > 0)) {
@@ -1667,7 +1707,7 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 			}
 		wd[0] = N;
 		wd[1] = K;
-		wt = const_qt(p, wdt, 2, wd, buf);
+		wt = vc_const_qt(p, wdt, 2, wd, buf);
 		free(buf);
 		if (wt < 0)
 			goto out;
@@ -1698,7 +1738,7 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 			goto out;
 		}
 		wd[0] = N;
-		bt = const_qt(p, VPUX_DT_I32, 1, wd, bias);
+		bt = vc_const_qt(p, VPUX_DT_I32, 1, wd, bias);
 		if (bt < 0)
 			goto out;
 	}
@@ -1723,7 +1763,7 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 		goto out;
 	p->t[y].scale = m->sy;
 	p->t[y].zp = m->zy;
-	dpu_init(&qd, VPUX_DPU_OP_MATMUL, flags_of(&d, bt >= 0, qt >= 0));
+	vc_dpu_init(&qd, VPUX_DPU_OP_MATMUL, flags_of(&d, bt >= 0, qt >= 0));
 	qd.t[QD_IN] = a;
 	qd.t[QD_IN2] = wt;
 	qd.t[QD_BIAS] = bt;
@@ -1744,13 +1784,13 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 		if (vc_emit_dpu(p, node, &qd) < 0)
 			goto out;
 	} else {
-		int b = vq_of(c, m->bv);
+		int b = vc_vq_of(c, m->bv);
 		int64_t dd[2] = { bbatch * N, K };
 		unsigned int ea = vc_dt_bytes(p->t[a].dt);
 		unsigned int eb = vc_dt_bytes(p->t[b].dt);
 		unsigned int eo = vc_dt_bytes(m->dty);
 
-		b = as_rowmajor(c, node, b);
+		b = vc_as_rowmajor(c, node, b);
 		if (b < 0)
 			goto out;
 		wt = vc_new_qt(p, wdt, 2, dd, 0);
@@ -1775,7 +1815,7 @@ static int lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 				goto out;
 		}
 	}
-	set_vq(c, yv, y);
+	vc_set_vq(c, yv, y);
 	ret = 0;
 out:
 	free(q);
@@ -1786,7 +1826,7 @@ out:
 
 /* ---- SHAVE kernels ---- */
 
-static int shave_op(struct lctx *c, int node, int x, int y, const char *fmt,
+int vc_shave_op(struct lctx *c, int node, int x, int y, const char *fmt,
 		    ...)
 {
 	struct qprog *p = c->p;
@@ -1849,14 +1889,14 @@ static int lower_act(struct lctx *c, int node, const struct vc_value *yv,
 		}
 		if (vc_requant(sx * 65536.0, &ri))
 			goto range;
-		op = shave_op(c, node, x, y,
+		op = vc_shave_op(c, node, x, y,
 			      "softmax in=t%d out=t%d axis=%lld out_zp=%d beta_scale=%d,%d out_scale=%d,%d",
 			      x, y, (long long)axis, zy, ri.mult, ri.shift,
 			      ro.mult, ro.shift);
 	} else {
 		if (vc_requant(sx * 65536.0, &ri))
 			goto range;
-		op = shave_op(c, node, x, y,
+		op = vc_shave_op(c, node, x, y,
 			      "%s in=t%d out=t%d in_zp=%d out_zp=%d in_scale=%d,%d out_scale=%d,%d",
 			      !strcmp(n->op, "Sigmoid") ? "sigmoid" : "tanh", x,
 			      y, p->t[x].zp, zy, ri.mult, ri.shift, ro.mult,
@@ -1864,7 +1904,7 @@ static int lower_act(struct lctx *c, int node, const struct vc_value *yv,
 	}
 	if (op < 0)
 		return -1;
-	set_vq(c, yv, y);
+	vc_set_vq(c, yv, y);
 	return 0;
 range:
 	vc_unsupported(p, n, "%s", vpux_last_error());
@@ -1891,7 +1931,7 @@ static int requantize(struct lctx *c, int node, int x, double sy, int32_t zy,
 		return -1;
 	p->t[y].scale = sy;
 	p->t[y].zp = zy;
-	op = shave_op(c, node, x, y,
+	op = vc_shave_op(c, node, x, y,
 		      "quantize in=t%d out=t%d in_zp=%d out_zp=%d scale=%d,%d",
 		      x, y, p->t[x].zp, zy, rq.mult, rq.shift);
 	return op < 0 ? -1 : y;
@@ -1911,14 +1951,14 @@ static int clamp_raw(struct lctx *c, int node, int x, int32_t lo, int32_t hi)
 		return -1;
 	p->t[y].scale = p->t[x].scale;
 	p->t[y].zp = p->t[x].zp;
-	op = shave_op(c, node, x, y, "clamp in=t%d out=t%d min=%d max=%d", x,
+	op = vc_shave_op(c, node, x, y, "clamp in=t%d out=t%d min=%d max=%d", x,
 		      y, lo, hi);
 	return op < 0 ? -1 : y;
 }
 
 /* ---- the node walk ---- */
 
-static int is_float(const struct vc_value *v)
+int vc_is_float(const struct vc_value *v)
 {
 	return v && v->dtype == VPUXC_FLOAT;
 }
@@ -1935,7 +1975,7 @@ static int with_params(struct lctx *c, int t, double s, int32_t zp)
 	}
 	if (same_scale(q->scale, s) && q->zp == zp)
 		return t;
-	t = view_qt(c->p, t, q->rank, q->dims, q->order);
+	t = vc_view_qt(c->p, t, q->rank, q->dims, q->order);
 	if (t >= 0) {
 		c->p->t[t].scale = s;
 		c->p->t[t].zp = zp;
@@ -1959,13 +1999,13 @@ static int clip_bounds(struct lctx *c, const struct vc_node *n, double *lo,
 		*hi = vc_attr_f(n, "max", INFINITY);
 		return 0;
 	}
-	if ((vc_in(c->m, n, 1) && !(a = cst_of(c, n, 1))) ||
-	    (vc_in(c->m, n, 2) && !(b = cst_of(c, n, 2)))) {
+	if ((vc_in(c->m, n, 1) && !(a = vc_cst_of(c, n, 1))) ||
+	    (vc_in(c->m, n, 2) && !(b = vc_cst_of(c, n, 2)))) {
 		vc_unsupported(c->p, n, "min/max are not constants");
 		return -1;
 	}
-	a = cst_of(c, n, 1);
-	b = cst_of(c, n, 2);
+	a = vc_cst_of(c, n, 1);
+	b = vc_cst_of(c, n, 2);
 	if ((a && vpuxc_tensor_count(a) != 1) ||
 	    (b && vpuxc_tensor_count(b) != 1)) {
 		vc_unsupported(c->p, n, "min/max must be scalars");
@@ -1984,7 +2024,7 @@ static int lower_pending(struct lctx *c, int k, const struct vc_value *yv,
 {
 	const struct vc_node *n = &c->m->n[k];
 	const char *op = n->op;
-	int x = vq_of(c, vc_in(c->m, n, 0));
+	int x = vc_vq_of(c, vc_in(c->m, n, 0));
 
 	if (!strcmp(op, "Conv")) {
 		struct conv_args a;
@@ -2004,8 +2044,8 @@ static int lower_pending(struct lctx *c, int k, const struct vc_value *yv,
 		a.lo = lo;
 		a.hi = hi;
 		a.alpha = 1;
-		if (wv && vq_of(c, wv) >= 0) {
-			a.wt = vq_of(c, wv);
+		if (wv && vc_vq_of(c, wv) >= 0) {
+			a.wt = vc_vq_of(c, wv);
 			a.sw1 = c->p->t[a.wt].scale;
 			a.wzp1 = c->p->t[a.wt].zp;
 			r = lower_conv(c, k, yv, &a);
@@ -2067,10 +2107,10 @@ static int lower_pending(struct lctx *c, int k, const struct vc_value *yv,
 			vc_unsupported(c->p, n, "the output clamp is empty");
 			return -1;
 		}
-		y = clamp_raw(c, k, vq_of(c, yv), amin, amax);
+		y = clamp_raw(c, k, vc_vq_of(c, yv), amin, amax);
 		if (y < 0)
 			return -1;
-		set_vq(c, yv, y);
+		vc_set_vq(c, yv, y);
 		return 0;
 	}
 	vc_unsupported(c->p, n, "internal: not a compute op");
@@ -2088,6 +2128,35 @@ static int float_compute(const char *op)
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (!strcmp(op, ops[i]))
 			return 1;
+	return 0;
+}
+
+/* QuantizeLinear of an FP16 tensor: SHAVE CONVERT to the 8-bit type */
+static int quantize_f16(struct lctx *c, int k, int x,
+			const struct vc_value *y, unsigned int cnt, double s,
+			int32_t zp, int32_t dt)
+{
+	struct qprog *p = c->p;
+	int ts[2], t;
+
+	if (cnt != 1) {
+		vc_unsupported(p, &c->m->n[k], "per-axis quantization of a float tensor");
+		return VC_REPORTED;
+	}
+	x = vc_f16_shave_in(c, k, x);
+	if (x < 0)
+		return x;
+	t = vc_new_qt(p, dt, p->t[x].rank, p->t[x].dims, p->t[x].order);
+	if (t < 0)
+		return t;
+	p->t[t].scale = s;
+	p->t[t].zp = zp;
+	ts[0] = x;
+	ts[1] = t;
+	if (vc_shave_f(c, k, ts, 2, "convert in=t%d out=t%d scale=%a zero_point=%d",
+		       x, t, (double)(float)s, zp) < 0)
+		return VPUX_E_NOMEM;
+	vc_set_vq(c, y, t);
 	return 0;
 }
 
@@ -2111,7 +2180,10 @@ static int do_quantize(struct lctx *c, int k)
 		vc_unsupported(p, n, "int32 output");
 		return -1;
 	}
-	if ((x->flags & VC_V_INPUT) && is_float(x)) {
+	t = vc_vq_of(c, x);
+	if (t >= 0 && vc_qt_is_f(&p->t[t]))
+		return quantize_f16(c, k, t, y, cnt, s[0], zp[0], dt);
+	if ((x->flags & VC_V_INPUT) && vc_is_float(x)) {
 		unsigned int i;
 
 		for (i = 0; i < p->n_in; i++)
@@ -2142,7 +2214,7 @@ static int do_quantize(struct lctx *c, int k)
 		}
 		p->in_q[i] = t;
 		p->in_qnode[i] = k;
-		set_vq(c, y, t);
+		vc_set_vq(c, y, t);
 		return 0;
 	}
 	if (cnt != 1) {
@@ -2159,11 +2231,11 @@ static int do_quantize(struct lctx *c, int k)
 		return lower_pending(c, c->pend[vx].node, y, s[0], zp[0], dt,
 				     c->pend[vx].lo, c->pend[vx].hi);
 	}
-	if (vq_of(c, x) >= 0 && is_float(x)) {
-		t = requantize(c, k, vq_of(c, x), s[0], zp[0], dt);
+	if (vc_vq_of(c, x) >= 0 && vc_is_float(x)) {
+		t = requantize(c, k, vc_vq_of(c, x), s[0], zp[0], dt);
 		if (t < 0)
 			return -1;
-		set_vq(c, y, t);
+		vc_set_vq(c, y, t);
 		return 0;
 	}
 	vc_unsupported(p, n, "input '%s' is neither a graph input, a quantized view nor a lowered float op",
@@ -2183,7 +2255,7 @@ static int do_dequantize(struct lctx *c, int k)
 
 	if (!x || !y || x->cst)
 		return 0;	/* constants: read where they are used */
-	t = vq_of(c, x);
+	t = vc_vq_of(c, x);
 	if (t < 0) {
 		vc_unsupported(p, n, "input '%s' is not a quantized tensor on the NPU",
 			       x->name);
@@ -2201,13 +2273,13 @@ static int do_dequantize(struct lctx *c, int k)
 			vc_unsupported(p, n, "per-axis dequantization of an activation inside the graph");
 			return -1;
 		}
-		set_vq(c, y, t);	/* the host dequantizes per axis */
+		vc_set_vq(c, y, t);	/* the host dequantizes per axis */
 		return 0;
 	}
 	t = with_params(c, t, s[0], zp[0]);
 	if (t < 0)
 		return -1;
-	set_vq(c, y, t);
+	vc_set_vq(c, y, t);
 	return 0;
 }
 
@@ -2219,7 +2291,7 @@ static int do_qlinear(struct lctx *c, int k)
 	int conv = !strcmp(n->op, "QLinearConv");
 	double sx, sy;
 	int32_t zx, zy, dx, dy, dw;
-	int x = vq_of(c, xv), r;
+	int x = vc_vq_of(c, xv), r;
 
 	if (!y)
 		return 0;
@@ -2266,9 +2338,9 @@ static int do_qlinear(struct lctx *c, int k)
 		if (wv && wv->cst && vc_dt_of_onnx(wv->cst->dtype) == dw) {
 			w->data = wv->cst;
 			a.w = w;
-		} else if (wv && vq_of(c, wv) >= 0 && cnt == 1 &&
-			   p->t[vq_of(c, wv)].dt == dw) {
-			a.wt = vq_of(c, wv);
+		} else if (wv && vc_vq_of(c, wv) >= 0 && cnt == 1 &&
+			   p->t[vc_vq_of(c, wv)].dt == dw) {
+			a.wt = vc_vq_of(c, wv);
 			a.sw1 = w->scale[0];
 			a.wzp1 = w->zp[0];
 		} else {
@@ -2343,7 +2415,7 @@ static int do_integer(struct lctx *c, int k)
 	struct qprog *p = c->p;
 	const struct vc_value *y = vc_out(c->m, n, 0), *xv = vc_in(c->m, n, 0);
 	const struct vc_value *wv = vc_in(c->m, n, 1);
-	int x = vq_of(c, xv), conv = !strcmp(n->op, "ConvInteger"), r = -1;
+	int x = vc_vq_of(c, xv), conv = !strcmp(n->op, "ConvInteger"), r = -1;
 	struct qconst *w = calloc(1, sizeof(*w));
 	int32_t xzp[4096];
 	unsigned int nx, nw, i;
@@ -2386,8 +2458,8 @@ static int do_integer(struct lctx *c, int k)
 			w->data = wv->cst;
 			w->dt = vc_dt_of_onnx(wv->cst->dtype);
 			a.w = w;
-		} else if (wv && vq_of(c, wv) >= 0 && nw == 1) {
-			a.wt = vq_of(c, wv);
+		} else if (wv && vc_vq_of(c, wv) >= 0 && nw == 1) {
+			a.wt = vc_vq_of(c, wv);
 			a.sw1 = 1;
 			a.wzp1 = w->zp[0];
 		} else {
@@ -2433,7 +2505,7 @@ static int do_layout(struct lctx *c, int k)
 	const struct vc_node *n = &c->m->n[k];
 	struct qprog *p = c->p;
 	const struct vc_value *xv = vc_in(c->m, n, 0), *y = vc_out(c->m, n, 0);
-	int x = vq_of(c, xv), t;
+	int x = vc_vq_of(c, xv), t;
 
 	if (!y)
 		return 0;
@@ -2443,7 +2515,7 @@ static int do_layout(struct lctx *c, int k)
 		return -1;
 	}
 	if (!strcmp(n->op, "Identity")) {
-		set_vq(c, y, x);
+		vc_set_vq(c, y, x);
 		return 0;
 	}
 	if (y->rank < 0 || !vc_numel(y) || (unsigned int)y->rank > QT_MAX_RANK) {
@@ -2463,10 +2535,10 @@ static int do_layout(struct lctx *c, int k)
 		/* NHWC data read as [N, H, W, C]: the same bytes */
 		if (q->rank == 4 && q->order == ORDER_NHWC && perm[0] == 0 &&
 		    perm[1] == 2 && perm[2] == 3 && perm[3] == 1) {
-			t = view_qt(p, x, 4, y->dims, 0);
+			t = vc_view_qt(p, x, 4, y->dims, 0);
 			if (t < 0)
 				return -1;
-			set_vq(c, y, t);
+			vc_set_vq(c, y, t);
 			return 0;
 		}
 		t = vc_new_qt(p, q->dt, (unsigned int)y->rank, y->dims, 0);
@@ -2477,21 +2549,21 @@ static int do_layout(struct lctx *c, int k)
 		for (i = 0; i < np; i++)
 			snprintf(ps + strlen(ps), sizeof(ps) - strlen(ps),
 				 "%s%lld", i ? "," : "", (long long)perm[i]);
-		op = shave_op(c, k, x, t, "permute in=t%d out=t%d perm=%s", x,
+		op = vc_shave_op(c, k, x, t, "permute in=t%d out=t%d perm=%s", x,
 			      t, ps);
 		if (op < 0)
 			return -1;
-		set_vq(c, y, t);
+		vc_set_vq(c, y, t);
 		return 0;
 	}
 	/* Reshape, Flatten, Squeeze, Unsqueeze: a row-major view */
-	x = as_rowmajor(c, k, x);
+	x = vc_as_rowmajor(c, k, x);
 	if (x < 0)
 		return -1;
-	t = view_qt(p, x, (unsigned int)y->rank, y->dims, 0);
+	t = vc_view_qt(p, x, (unsigned int)y->rank, y->dims, 0);
 	if (t < 0)
 		return -1;
-	set_vq(c, y, t);
+	vc_set_vq(c, y, t);
 	return 0;
 }
 
@@ -2521,13 +2593,13 @@ static int do_clip(struct lctx *c, int k)
 		c->pend[vx].node = -1;
 		return 0;
 	}
-	x = vq_of(c, xv);
+	x = vc_vq_of(c, xv);
 	if (x < 0) {
 		vc_unsupported(p, n, "input '%s' is not a quantized tensor on the NPU",
 			       xv->name);
 		return -1;
 	}
-	if (is_float(xv)) {
+	if (vc_is_float(xv)) {
 		if (!(p->t[x].scale > 0)) {
 			vc_unsupported(p, n, "input has no scale");
 			return -1;
@@ -2551,7 +2623,7 @@ static int do_clip(struct lctx *c, int k)
 		return -1;
 	if (t == x && !(y->flags & VC_V_OUTPUT))
 		t = x;
-	set_vq(c, y, t);
+	vc_set_vq(c, y, t);
 	return 0;
 }
 
@@ -2562,13 +2634,16 @@ static int do_node(struct lctx *c, int k)
 	const char *op = n->op;
 	unsigned int i;
 
-	if (*n->domain && strcmp(n->domain, "ai.onnx")) {
+	if (*n->domain && strcmp(n->domain, "ai.onnx") &&
+	    !vc_op_find(c->m, n)) {
 		vc_unsupported(p, n, "operator domain '%s' is not supported",
 			       n->domain);
 		return -1;
 	}
-	if (!strcmp(op, "Constant"))
+	if (!strcmp(op, "Constant") || c->done[k])
 		return 0;
+	if (vc_wants_float(c, k))
+		return vc_lower_float(c, k);
 	if (!strcmp(op, "QuantizeLinear"))
 		return do_quantize(c, k);
 	if (!strcmp(op, "DequantizeLinear"))
@@ -2585,7 +2660,7 @@ static int do_node(struct lctx *c, int k)
 		return do_layout(c, k);
 	if (!strcmp(op, "MaxPool")) {
 		const struct vc_value *xv = vc_in(c->m, n, 0);
-		int x = vq_of(c, xv);
+		int x = vc_vq_of(c, xv);
 
 		if (x < 0) {
 			vc_unsupported(p, n, "input is not a quantized tensor on the NPU");
@@ -2610,8 +2685,8 @@ static int do_node(struct lctx *c, int k)
 					       c->m->n[c->pend[v - c->m->v].node].name);
 				return -1;
 			}
-			if (!is_float(v) || vq_of(c, v) < 0) {
-				if (!is_float(v))
+			if (!vc_is_float(v) || vc_vq_of(c, v) < 0) {
+				if (!vc_is_float(v))
 					vc_unsupported(p, n, "integer input '%s' (the NPU runs this op on quantized views)",
 						       v->name);
 				else if (v->producer >= 0 &&
@@ -2623,7 +2698,7 @@ static int do_node(struct lctx *c, int k)
 				return -1;
 			}
 		}
-		if (!vc_in(c->m, n, 0) || vq_of(c, vc_in(c->m, n, 0)) < 0) {
+		if (!vc_in(c->m, n, 0) || vc_vq_of(c, vc_in(c->m, n, 0)) < 0) {
 			if (strcmp(op, "Add") && strcmp(op, "Mul")) {
 				vc_unsupported(p, n, "first input is not a quantized view");
 				return -1;
@@ -2642,14 +2717,14 @@ static int lower_output(struct lctx *c, unsigned int i)
 {
 	struct qprog *p = c->p;
 	const struct vc_value *v = &c->m->v[p->out_v[i]];
-	int t = vq_of(c, v), o, op;
+	int t = vc_vq_of(c, v), o, op;
 	const struct qt *q;
 
 	if (c->pend[p->out_v[i]].node >= 0) {
-		vc_unsupported(p, &c->m->n[c->pend[p->out_v[i]].node],
-			       "its float result '%s' is a graph output (end the graph with QuantizeLinear/DequantizeLinear)",
-			       v->name);
-		return -1;
+		/* a float result of the quantized path: FP16 */
+		t = vc_f16(c, c->pend[p->out_v[i]].node, v);
+		if (t < 0)
+			return t;
 	}
 	if (t < 0) {
 		vc_unsupported(p, v->producer >= 0 ? &c->m->n[v->producer] : NULL,
@@ -2658,7 +2733,9 @@ static int lower_output(struct lctx *c, unsigned int i)
 		return -1;
 	}
 	q = &p->t[t];
-	if (!is_float(v) && vc_dt_of_onnx(v->dtype) != q->dt) {
+	if (vc_qt_is_f(q))
+		;	/* an FP16 result: the host converts it */
+	else if (!vc_is_float(v) && vc_dt_of_onnx(v->dtype) != q->dt) {
 		vc_unsupported(p, v->producer >= 0 ? &c->m->n[v->producer] : NULL,
 			       "graph output '%s' is declared %s but holds %s values",
 			       v->name, vpuxc_dtype_name(v->dtype),
@@ -2666,7 +2743,7 @@ static int lower_output(struct lctx *c, unsigned int i)
 			       q->dt == VPUX_DT_I8 ? "int8" : "int32");
 		return -1;
 	}
-	if (is_float(v) && !(q->scale > 0) &&
+	if (vc_is_float(v) && !vc_qt_is_f(q) && !(q->scale > 0) &&
 	    !(v->producer >= 0 &&
 	      !strcmp(c->m->n[v->producer].op, "DequantizeLinear"))) {
 		vc_unsupported(p, NULL, "float output '%s' has no quantization scale",
@@ -2687,7 +2764,7 @@ static int lower_output(struct lctx *c, unsigned int i)
 	p->out_q[i] = o;
 	if (q->rank == 4 && q->order == ORDER_NHWC && q->dims[1] > 1 &&
 	    q->dims[2] * q->dims[3] > 1)
-		return reorder_into(c, -1, t, o, p->t[o].order) < 0 ? -1 : 0;
+		return vc_reorder_into(c, -1, t, o, p->t[o].order) < 0 ? -1 : 0;
 	op = vc_emit_op(p, QOP_DMA, -1, "dma src=t%d dst=t%d len=%llu", t, o,
 			(unsigned long long)q->size);
 	if (op < 0)
@@ -2712,6 +2789,7 @@ int vc_lower(const struct vpuxc_model *m, struct qprog *p)
 	p->first_bad = -1;
 	p->vq = malloc(sizeof(int) * (m->n_v + 1));
 	c.pend = malloc(sizeof(*c.pend) * (m->n_v + 1));
+	c.done = calloc(m->n_n + 1, sizeof(*c.done));
 	p->n_in = m->n_inputs;
 	p->n_out = m->n_outputs;
 	p->in_v = calloc(m->n_inputs + 1, sizeof(int));
@@ -2720,7 +2798,7 @@ int vc_lower(const struct vpuxc_model *m, struct qprog *p)
 	p->out_v = calloc(m->n_outputs + 1, sizeof(int));
 	p->out_q = calloc(m->n_outputs + 1, sizeof(int));
 	p->out_qnode = calloc(m->n_outputs + 1, sizeof(int));
-	if (!p->vq || !c.pend || !p->in_v || !p->in_q || !p->in_qnode ||
+	if (!p->vq || !c.pend || !c.done || !p->in_v || !p->in_q || !p->in_qnode ||
 	    !p->out_v || !p->out_q || !p->out_qnode) {
 		ret = vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
 		goto out;
@@ -2745,8 +2823,15 @@ int vc_lower(const struct vpuxc_model *m, struct qprog *p)
 		p->in_v[i] = m->inputs[i];
 		p->in_q[i] = -1;
 		p->in_qnode[i] = -1;
-		if (is_float(v))
+		if (vc_is_float(v) || v->dtype == 10) {
+			/* FP16 on the device, or quantized by the host */
+			t = vc_float_input(&c, i);
+			if (t < 0 && t != VC_REPORTED) {
+				ret = t;
+				goto out;
+			}
 			continue;
+		}
 		if (!dt || v->rank < 0 || !vc_numel(v)) {
 			vc_unsupported(p, NULL, "graph input '%s': %s",
 				       v->name, !dt ? "element type not supported (u8, i8, i32 or float)" :
@@ -2764,15 +2849,23 @@ int vc_lower(const struct vpuxc_model *m, struct qprog *p)
 		p->vq[m->inputs[i]] = t;
 	}
 	for (i = 0; i < m->n_n; i++) {
+		unsigned int before = p->n_errs;
 		int r = do_node(&c, (int)i);
 
-		/* -1: reported by vc_unsupported(); others carry a message */
 		if (r == VPUX_E_NOMEM) {
 			ret = r;
 			goto out;
 		}
-		if (r < -1)
-			vc_unsupported(p, &m->n[i], "%s", vpux_last_error());
+		/*
+		 * Every failure leaves a message: VC_REPORTED (and the
+		 * quantized path's -1) after vc_unsupported(), any other
+		 * code with vpux_last_error()'s.
+		 */
+		if (r < 0 && p->n_errs == before)
+			vc_unsupported(p, &m->n[i], "%s",
+				       r == VC_REPORTED || r == -1 ?
+				       "internal error: the node failed without a reason" :
+				       vpux_last_error());
 	}
 	for (i = 0; i < m->n_outputs; i++) {
 		p->out_v[i] = m->outputs[i];
@@ -2782,7 +2875,7 @@ int vc_lower(const struct vpuxc_model *m, struct qprog *p)
 			lower_output(&c, i);
 	}
 	for (i = 0; i < m->n_inputs; i++)
-		if (p->in_q[i] < 0 && is_float(&m->v[m->inputs[i]]))
+		if (p->in_q[i] < 0 && vc_is_float(&m->v[m->inputs[i]]))
 			vc_unsupported(p, NULL, "float graph input '%s' is not quantized by a QuantizeLinear",
 				       m->v[m->inputs[i]].name);
 report:
@@ -2794,5 +2887,8 @@ out:
 	free(c.pend);
 	free(c.nhwc);
 	free(c.rowmajor);
+	free(c.f16);
+	free(c.scr);
+	free(c.done);
 	return ret;
 }

@@ -34,6 +34,7 @@ enum qt_region { QR_SCRATCH, QR_WEIGHTS, QR_INPUT, QR_OUTPUT, QR_CMX };
  * @size: bytes (compact in @order)
  * @blob: QR_WEIGHTS: offset of its bytes in the weight blob
  * @alias: -1, or the tensor this one is a view of (same bytes, other dims)
+ * @voff: a view's byte offset in the tensor it views
  * @def, @last: first op writing it, last op reading it (memory.c)
  * @sym: a tensor laid out for the max of symbol @sym along its dynamic
  *       axis (plan.c), -1 for a static tensor
@@ -52,6 +53,7 @@ struct qt {
 	uint64_t offset, size;
 	uint64_t blob;
 	int alias;
+	uint64_t voff;
 	int def, last;
 	int sym, dyn_dim;
 };

@@ -97,14 +97,17 @@ int vc_place(struct qprog *p)
 	}
 	/* views: the root's placement */
 	for (i = 0; i < p->nt; i++) {
-		int r = root_of(p, (int)i);
+		int r = root_of(p, (int)i), a;
+		uint64_t voff = 0;
 
-		if (r != (int)i) {
-			p->t[i].offset = p->t[r].offset;
-			p->t[i].region = p->t[r].region;
-			p->t[i].index = p->t[r].index;
-			p->t[i].blob = p->t[r].blob;
-		}
+		if (r == (int)i)
+			continue;
+		for (a = (int)i; a != r; a = p->t[a].alias)
+			voff += p->t[a].voff;
+		p->t[i].offset = p->t[r].offset + voff;
+		p->t[i].region = p->t[r].region;
+		p->t[i].index = p->t[r].index;
+		p->t[i].blob = p->t[r].blob + voff;
 	}
 	free(live);
 	free(order);

@@ -24,7 +24,7 @@
 
 #include "err.h"
 #include "lf_format.h"
-#include "lower.h"
+#include "lower_int.h"
 #include "vpux_dpu_rules.h"
 
 #define TILE	((uint64_t)VPUX_LF_CMX_TILE_SIZE)
@@ -37,6 +37,7 @@ static uint64_t al64(uint64_t x)
 struct tctx {
 	struct qprog *p;
 	int cmx[VPUX_LF_CMX_TILES];	/* one u8 tensor spanning each tile */
+	int cmxf[2][VPUX_LF_CMX_TILES];	/* f16 and f32 views of them (-1) */
 	unsigned int par;		/* constants tile: 2 + par % 2 */
 };
 
@@ -75,6 +76,25 @@ static int copy(struct qprog *p, int node, int st, uint64_t so, int dt,
 	return 0;
 }
 
+/* CMX tile @k as a tensor of the type of @like (the DPU checks types) */
+static int cmx_as(struct tctx *c, unsigned int k, int like)
+{
+	struct qprog *p = c->p;
+	int32_t dt = p->t[like].dt;
+	int f = dt == VPUX_DT_F16 ? 0 : dt == VPUX_DT_F32 ? 1 : -1;
+	int64_t n;
+
+	if (f < 0)
+		return c->cmx[k];
+	if (c->cmxf[f][k] < 0) {
+		n = (int64_t)(TILE / (f ? 4 : 2));
+		c->cmxf[f][k] = vc_view_qt(p, c->cmx[k], 1, &n, 0);
+		if (c->cmxf[f][k] >= 0)
+			p->t[c->cmxf[f][k]].dt = dt;
+	}
+	return c->cmxf[f][k];
+}
+
 static uint64_t opnd_len(const struct qprog *p, const struct qdpu *q, int i)
 {
 	return q->len[i] ? q->len[i] : p->t[q->t[i]].size;
@@ -88,7 +108,8 @@ struct band {
 
 static int is_window(const struct vpux_hw_dpu_desc *d)
 {
-	return d->op == VPUX_DPU_OP_CONV || d->op >= VPUX_DPU_OP_MAXPOOL;
+	return d->op == VPUX_DPU_OP_CONV || d->op == VPUX_DPU_OP_MAXPOOL ||
+	       d->op == VPUX_DPU_OP_AVGPOOL;
 }
 
 /* input rows output rows [y0, y1) read, and the band's padding */
@@ -136,10 +157,18 @@ static int tile_dpu(struct tctx *c, struct qop *o)
 	struct qprog *p = c->p;
 	const struct qdpu *q = o->dpu;
 	const struct vpux_hw_dpu_desc *d = &q->d;
-	int elt = d->op == VPUX_DPU_OP_ADD || d->op == VPUX_DPU_OP_MUL;
-	unsigned int eo = d->flags & VPUX_DPU_F_OUT_I32 ? 4 : 1, i;
-	uint64_t in_row = (uint64_t)d->in_w * d->in_c;
-	uint64_t in2_row = elt ? in_row : 0;
+	int fp = !!(d->flags & VPUX_DPU_F_FP16);
+	unsigned int bc = fp ? (d->flags & VPUX_DPU_F_BCAST_MASK) >>
+			       VPUX_DPU_F_BCAST_SHIFT : VPUX_DPU_BCAST_NONE;
+	/* elt: in2 is cut into bands with in (else it is a constant) */
+	int elt = (d->op == VPUX_DPU_OP_ADD || d->op == VPUX_DPU_OP_MUL ||
+		   d->op == VPUX_DPU_OP_SUB) &&
+		  (bc == VPUX_DPU_BCAST_NONE || bc == VPUX_DPU_BCAST_HW);
+	unsigned int es = fp ? 2 : 1, i;
+	unsigned int eo = d->flags & VPUX_DPU_F_OUT_I32 ? 4 : es;
+	uint64_t in_row = (uint64_t)d->in_w * d->in_c * es;
+	uint64_t in2_row = !elt ? 0 : bc == VPUX_DPU_BCAST_HW ?
+			   (uint64_t)d->in_w * es : in_row;
 	uint64_t out_row = (uint64_t)d->out_w * d->out_c * eo;
 	uint64_t cst = 0, coff[QD_N] = { 0 };
 	uint32_t rows, nb, b, best = 0;
@@ -155,6 +184,9 @@ static int tile_dpu(struct tctx *c, struct qop *o)
 	}
 	if (cst && cst <= TILE)
 		ctile = 2 + (int)(c->par++ % 2);
+	/* batched MATMUL: each band would need its own matrices */
+	if (fp && (d->flags & VPUX_DPU_F_BATCH))
+		goto whole;
 	/* the largest band that fits a tile */
 	for (rows = d->out_h; rows >= 1; rows = rows > 1 ? rows / 2 : 0) {
 		if (band_need(d, rows, in_row, in2_row, out_row) <= TILE) {
@@ -224,21 +256,22 @@ static int tile_dpu(struct tctx *c, struct qop *o)
 				w.d.pad_top = (uint16_t)bd.pad_top;
 				w.d.pad_bottom = (uint16_t)bd.pad_bottom;
 			}
-			w.t[QD_IN] = s;
+			w.t[QD_IN] = cmx_as(c, k % 2, q->t[QD_IN]);
 			w.off[QD_IN] = 0;
 			w.len[QD_IN] = (bd.r1 - bd.r0) * in_row;
 			if (elt) {
-				w.t[QD_IN2] = s;
+				w.t[QD_IN2] = cmx_as(c, k % 2, q->t[QD_IN2]);
 				w.off[QD_IN2] = al64((uint64_t)best * in_row);
 				w.len[QD_IN2] = (bd.r1 - bd.r0) * in2_row;
 			}
 			for (i = QD_IN2; ctile >= 0 && i <= QD_QUANT; i++)
 				if (q->t[i] >= 0 && !(i == QD_IN2 && elt)) {
 					w.len[i] = opnd_len(p, q, (int)i);
-					w.t[i] = c->cmx[ctile];
+					w.t[i] = cmx_as(c, (unsigned int)ctile,
+							q->t[i]);
 					w.off[i] = coff[i];
 				}
-			w.t[QD_OUT] = s;
+			w.t[QD_OUT] = cmx_as(c, k % 2, q->t[QD_OUT]);
 			w.off[QD_OUT] = ooff;
 			w.len[QD_OUT] = (bd.y1 - bd.y0) * out_row;
 			op = vc_emit_dpu(p, node, &w);
@@ -267,6 +300,7 @@ int vc_tile(struct qprog *p)
 	int ret = 0;
 
 	memset(&c, 0, sizeof(c));
+	memset(c.cmxf, 0xff, sizeof(c.cmxf));
 	c.p = p;
 	for (k = 0; k < VPUX_LF_CMX_TILES; k++) {
 		c.cmx[k] = vc_new_qt(p, VPUX_DT_U8, 1, dims, 0);

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * Op family "eltwise" of the registry (registry.c).
+ */
+#include "lower_int.h"
+
+const struct vc_op vc_ops_eltwise[] = {
+	{ 0 }
+};
