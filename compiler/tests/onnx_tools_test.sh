@@ -180,6 +180,15 @@ export VPUX_CPU_LIBRARY_PATH=$B/umd
 ok $? "compile mixed_qdq -o DIR: recipe.json, npu0.vpuxl, npu1.vpuxl ($(tail -1 "$T/rep"))"
 grep -q "cpu   Resize 'upsample_Resize'" "$T/rep"
 ok $? "compile --report: the Resize runs on the CPU"
+head -1 "$T/rep" | grep -qE "^placement: [0-9]+ nodes on the NPU \(2 parts\), 1 on the CPU, [0-9]+ constant; the first to leave the NPU: Resize 'upsample_Resize': operator not supported by the NPU compiler$" &&
+	grep -qE "^  npu0  QuantizeLinear '" "$T/rep" && grep -qE "^  npu1  Conv '" "$T/rep" &&
+	grep -q "^  cpu   Resize 'upsample_Resize': operator not supported by the NPU compiler$" "$T/rep"
+ok $? "compile --report: the counts and the first node off the NPU first, then each node's place and the CPU's reason ($(head -1 "$T/rep" | head -c 160))"
+expect 3 "CPU fallback is off \(--no-cpu-fallback\) and 1 node would leave the NPU, the first Resize 'upsample_Resize':" \
+	"compile --no-cpu-fallback: a model that needs the CPU fails, exit 3" \
+	"$X" compile "$MIX/model.onnx" -o "$T/nofb" --no-cpu-fallback
+grep -q "^  Resize 'upsample_Resize': operator not supported by the NPU compiler" "$T/err" && [ ! -e "$T/nofb/recipe.json" ]
+ok $? "compile --no-cpu-fallback: the node named with its reason, nothing written"
 python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -254,8 +263,8 @@ PY
 		"compile: a Resize mode libvpux-cpuops lacks is refused by the compiler, exit 3" \
 		"$X" compile "$T/cubic.onnx" -o "$T/cubic"
 	# conv2 with float weights (its int8 weights dequantized): the NPU
-	# refuses it, so Conv and Relu run on the CPU with the weights and
-	# bias in fill runs; the same numbers as mixed_qdq's QDQ graph, so
+	# refuses it, so the Conv runs on the CPU with the weights and bias
+	# in w0.bin; the same numbers as mixed_qdq's QDQ graph, so
 	# mixed_qdq's onnxruntime references hold
 	mkdir "$T/fconv"
 	cp -r "$MIX"/test_data_set_* "$T/fconv/"
@@ -274,17 +283,106 @@ for n in list(g.node):
 onnx.save(m, sys.argv[2])
 PY
 	"$X" compile "$T/fconv/model.onnx" -o "$T/fc" --report >"$T/rep" &&
-		grep -q "cpu   Conv 'conv2_Conv'" "$T/rep" && grep -q "cpu   Relu 'conv2_Relu'" "$T/rep" &&
-		grep -q '"name": "fill"' "$T/fc/recipe.json"
-	ok $? "compile: a float-weight Conv and its Relu on the CPU, weights and bias by fill runs"
+		grep -q "cpu   Conv 'conv2_Conv': weights are not a quantized constant" "$T/rep" &&
+		! grep -q '"name": "fill"' "$T/fc/recipe.json" && [ -s "$T/fc/w0.bin" ]
+	ok $? "compile: a float-weight Conv on the CPU (the Relu after it on the NPU in FP16), weights and bias in w0.bin, no fill runs"
 	"$X" test "$T/fconv" >"$T/tap"
 	ok $? "test: the CPU Conv recipe matches onnxruntime ($(grep -c '^ok' "$T/tap") of 3 data sets)"
+	python3 - "$T/fc/recipe.json" "$T/fc/w0.bin" <<'PY'
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+ws = [b for b in r["resources"]["buffers"] if b["type"] == "weight"]
+assert len(ws) == 2, ws  # conv2's weights and bias
+for b in ws:
+    d = b["data"]
+    n = 4
+    for x in d["shape"]:
+        n *= x
+    assert d["file"] == "w0.bin" and d["dtype"] == "float32" and n == b["size"], b
+    assert d["offset"] % 8 == 0 and d["offset"] + b["size"] <= os.path.getsize(sys.argv[2]), b
+assert os.path.getsize(sys.argv[1]) < 20000
+PY
+	ok $? "recipe: the weight buffers name w0.bin with offset, dtype and shape; the JSON stays small"
+	# the runner checks the weights file: there, long enough, inside the directory
+	cp -r "$T/fc" "$T/fc2"
+	head -c 100 "$T/fc/w0.bin" >"$T/fc2/w0.bin"
+	expect 4 "resources.buffers\[[0-9]+\].data: .*w0.bin has 100 bytes, buffer .* needs" \
+		"run: a truncated weights file refused, exit 4" \
+		"$X" run "$T/fc2/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" --output-dir "$T/o8"
+	rm "$T/fc2/w0.bin"
+	expect 4 "data.file: .*w0.bin: No such file" "run: a missing weights file named, exit 4" \
+		"$X" run "$T/fc2/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" --output-dir "$T/o8"
+	sed 's|"w0.bin"|"../fc/w0.bin"|' "$T/fc/recipe.json" >"$T/fc2/recipe.json"
+	expect 4 "leaves the recipe's directory \('..'\)" "run: a weights file outside the recipe's directory refused, exit 4" \
+		"$X" run "$T/fc2/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" --output-dir "$T/o8"
+	sed 's|"w0.bin"|"'"$T"'/fc/w0.bin"|' "$T/fc/recipe.json" >"$T/fc2/recipe.json"
+	expect 4 "is an absolute path" "run: an absolute weights path refused, exit 4" \
+		"$X" run "$T/fc2/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" --output-dir "$T/o8"
+	# a CPU Conv with 18 MiB of float32 weights (the recipe's JSON is
+	# read whole up to 16 MiB: the weights are not in it)
+	mkdir -p "$T/big/test_data_set_0"
+	"$PYO" - "$T/big" <<'PY'
+import sys, numpy as np, onnx
+from onnx import helper as h, TensorProto as T, numpy_helper as nh
+d = sys.argv[1]
+rng = np.random.default_rng(7)
+w = (rng.standard_normal((1100, 256, 4, 4)) * 0.02).astype(np.float32)
+x = rng.uniform(-1, 1, (1, 256, 4, 4)).astype(np.float32)
+s1, s2 = np.float32(1 / 127), np.float32(0.03)
+z = np.int8(0)
+nodes = [h.make_node("QuantizeLinear", ["x", "s1", "z"], ["xq"], name="q0"),
+         h.make_node("DequantizeLinear", ["xq", "s1", "z"], ["xd"], name="dq0"),
+         h.make_node("Conv", ["xd", "w"], ["c"], name="bigconv"),
+         h.make_node("QuantizeLinear", ["c", "s2", "z"], ["cq"], name="q1"),
+         h.make_node("DequantizeLinear", ["cq", "s2", "z"], ["y"], name="dq1")]
+g = h.make_graph(nodes, "big", [h.make_tensor_value_info("x", T.FLOAT, [1, 256, 4, 4])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [1, 1100, 1, 1])],
+                 [nh.from_array(w, "w"), nh.from_array(np.array(s1), "s1"),
+                  nh.from_array(np.array(s2), "s2"), nh.from_array(np.array(z), "z")])
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), d + "/model.onnx")
+xq = np.clip(np.rint(x / s1), -128, 127) * s1
+c = np.einsum("ochw,nchw->no", w.astype(np.float64), xq.astype(np.float64)).reshape(1, 1100, 1, 1)
+y = (np.clip(np.rint(c / s2), -128, 127) * s2).astype(np.float32)
+open(d + "/test_data_set_0/input_0.pb", "wb").write(nh.from_array(x, "x").SerializeToString())
+open(d + "/test_data_set_0/output_0.pb", "wb").write(nh.from_array(y, "y").SerializeToString())
+PY
+	"$X" compile "$T/big/model.onnx" -o "$T/bigr" --report >"$T/rep" &&
+		grep -q "cpu   Conv 'bigconv'" "$T/rep" &&
+		[ "$(stat -c %s "$T/bigr/w0.bin")" -gt 16777216 ] && [ "$(stat -c %s "$T/bigr/recipe.json")" -lt 100000 ]
+	ok $? "compile: a CPU Conv with $(stat -c %s "$T/bigr/w0.bin" 2>/dev/null) bytes of weights: w0.bin, a small JSON"
+	"$X" test "$T/big" >"$T/tap"
+	ok $? "test: the recipe with more than 16 MiB of CPU weights runs and matches ($(grep -c '^ok' "$T/tap") of 1)"
+	# --no-cpu-fallback names every node that would leave the NPU
+	"$PYO" - "$T/twocpu.onnx" <<'PY'
+import sys, numpy as np, onnx
+from onnx import helper as h, TensorProto as T, numpy_helper as nh
+w = np.full((4, 4, 1, 1), 0.25, np.float32)
+nodes = [h.make_node("Hardmax", ["x"], ["hm"], name="hardmax", axis=1),
+         h.make_node("Conv", ["x", "w"], ["c1"], name="conv1"),
+         h.make_node("Round", ["c1"], ["y"], name="round")]
+g = h.make_graph(nodes, "twocpu", [h.make_tensor_value_info("x", T.FLOAT, [1, 4, 4, 4])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [1, 4, 4, 4]),
+                  h.make_tensor_value_info("hm", T.FLOAT, [1, 4, 4, 4])], [nh.from_array(w, "w")])
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), sys.argv[1])
+PY
+	expect 3 "CPU fallback is off \(--no-cpu-fallback\) and 2 nodes would leave the NPU, the first Hardmax 'hardmax':" \
+		"compile --no-cpu-fallback of a float model: exit 3, the count and the first node first" \
+		"$X" compile "$T/twocpu.onnx" -o "$T/twocpu" --no-cpu-fallback
+	grep -q "^  Hardmax 'hardmax': operator Hardmax (opset 13) not supported by the NPU compiler" "$T/err" &&
+		grep -q "^  Round 'round': operator Round (opset 13) not supported by the NPU compiler" "$T/err"
+	ok $? "compile --no-cpu-fallback: every node off the NPU named with the registry's reason"
+	expect 3 "^vpux-onnx: .*partitioning: Hardmax 'hardmax' cannot run on the NPU, nor on the CPU \(the first of these\):" \
+		"compile of a model two nodes of which run nowhere: the decisive line first, exit 3" \
+		"$X" compile "$T/twocpu.onnx" -o "$T/twocpu"
+	grep -q "^  Round 'round': NPU: operator Round (opset 13) not supported by the NPU compiler; CPU: libvpux-cpuops has no such function" "$T/err"
+	ok $? "compile: ... then every such node with both reasons"
 else
 	skip "no python3-onnx: the partitioning error tests"
 	skip "no python3-onnx"
 	skip "no python3-onnx"
 	skip "no python3-onnx"
 	skip "no python3-onnx"
+	skip "no python3-onnx: weights files, large CPU weights, --no-cpu-fallback (13 tests)"
 fi
 
 # a dynamic axis: compiled once with bounds, run at the input's size

@@ -6,6 +6,7 @@
  *	vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]
  *			  [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...
  *			  [--symbol-bounds NAME=MIN..MAX]... [--tile N]
+ *			  [--no-cpu-fallback]
  *	vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...
  *		      --output-dir DIR [--device inproc|/dev/accel/accelN] [--json]
  *		      [--symbol-bounds NAME=MIN..MAX]...
@@ -17,7 +18,8 @@
  *
  * A model the NPU cannot run whole compiles to a run recipe (NPU
  * loadables and CPU functions, vpuxc_partition()) that run and test
- * execute with libvpux's runner.
+ * execute with libvpux's runner; --report says where each node runs and
+ * why, --no-cpu-fallback makes any node off the NPU a compile error.
  *
  * Exit status: 0 ok, 1 a test or comparison failed, 2 usage (bad
  * arguments, unreadable or malformed input files), 3 compile error (the
@@ -54,6 +56,7 @@ static void usage(FILE *f)
 		"usage: vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]\n"
 		"                         [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...\n"
 		"                         [--symbol-bounds NAME=MIN..MAX]... [--tile N]\n"
+		"                         [--no-cpu-fallback]\n"
 		"       vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...\n"
 		"                     --output-dir DIR [-d DEV] [--json] [--symbol-bounds B]...\n"
 		"       vpux-onnx test DIR... [-d DEV] [--json] [--symbol-bounds B]...\n"
@@ -62,6 +65,7 @@ static void usage(FILE *f)
 		"DEV: inproc (default), auto, /dev/accel/accelN or N; see vpux-onnx(1).\n"
 		"A model the NPU cannot run whole compiles to a run recipe: -o DIR\n"
 		"(DIR/recipe.json) or -o NAME.json, loadables next to it.\n"
+		"--no-cpu-fallback: fail (exit 3) if any node would leave the NPU.\n"
 		"--symbol-bounds NAME=MIN..MAX bounds an ONNX dim_param (dynamic axis);\n"
 		"the size of a run is that of the input tensor given for it.\n"
 		"Tensor files are ONNX TensorProto (.pb) or NumPy (.npy: <f4 |u1 |i1 <i4 <i8).\n"
@@ -243,25 +247,42 @@ static int is_recipe(const char *path, const void *p, size_t n)
 	return i < n && c[i] == '{';
 }
 
+/* a malloc'ed copy of @fmt's text (the message is never cut) */
+static char *msgf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *msgf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s ? s : strdup("out of memory");
+}
+
 /*
  * Import @path, fold the quantization-parameter inputs among @in (all of
  * @in when @fold_all: compile --fold), compile. When the NPU cannot run
  * the model whole and @rc is not NULL, partition it into the recipe @rc
  * (loadables named @prefix "npuN.vpuxl") instead; r->loadable is then
- * NULL. On a compile error the message is in @msg.
+ * NULL. On a compile error *@emsg is the message (malloc'ed, whole): the
+ * line that decides first (why partitioning stopped), then the NPU
+ * compiler's list of every node it does not take.
  */
 static int compile_model(const char *path, struct named *in, unsigned int nin,
 			 int fold_all, const struct vpuxc_options *o,
 			 struct vpuxc_result *r, struct vpuxc_recipe *rc,
-			 const char *prefix, char *msg, size_t cap)
+			 const char *prefix, char **emsg)
 {
 	struct vpuxc_model *m;
 	unsigned int i;
 	int ret;
 
+	*emsg = NULL;
 	ret = vpuxc_import_file(path, &m);
 	if (ret) {
-		snprintf(msg, cap, "%s", why(ret));
+		*emsg = msgf("%s", why(ret));
 		return EXIT_COMPILE;
 	}
 	for (i = 0; i < nin; i++) {
@@ -269,8 +290,8 @@ static int compile_model(const char *path, struct named *in, unsigned int nin,
 			continue;
 		ret = vpuxc_model_fold_input(m, &in[i].t);
 		if (ret) {
-			snprintf(msg, cap, "folding input '%s' (%s): %s",
-				 in[i].name, in[i].path, why(ret));
+			*emsg = msgf("folding input '%s' (%s): %s", in[i].name,
+				     in[i].path, why(ret));
 			vpuxc_model_free(m);
 			return EXIT_COMPILE;
 		}
@@ -279,20 +300,21 @@ static int compile_model(const char *path, struct named *in, unsigned int nin,
 	ret = vpuxc_compile(m, o, r);
 	if (ret == VPUX_E_UNSUPPORTED && rc) {
 		/* not on the NPU whole: NPU parts and CPU functions */
-		size_t len;
+		char *list = msgf("%s", why(ret));
 
-		snprintf(msg, cap, "%s", why(ret));
-		len = strlen(msg);
 		ret = vpuxc_partition(m, o, prefix, rc);
-		if (ret && len + 2 < cap)
-			snprintf(msg + len, cap - len, "%s%s",
-				 len && msg[len - 1] == '\n' ? "" : "\n", why(ret));
+		if (ret && o->no_cpu_fallback)	/* it names every node */
+			*emsg = msgf("%s", why(ret));
+		else if (ret)
+			*emsg = msgf("%s\nthe NPU compiler, on the whole model: %s",
+				     why(ret), list);
+		free(list);
 		vpuxc_model_free(m);
 		return ret ? EXIT_COMPILE : 0;
 	}
 	vpuxc_model_free(m);
 	if (ret) {
-		snprintf(msg, cap, "%s", why(ret));
+		*emsg = msgf("%s", why(ret));
 		return EXIT_COMPILE;
 	}
 	return 0;
@@ -932,11 +954,12 @@ static int cmd_compile(int argc, char **argv)
 		{ "no-cmx", no_argument, NULL, 'c' },
 		{ "symbol-bounds", required_argument, NULL, 'S' },
 		{ "tile", required_argument, NULL, 'T' },
+		{ "no-cpu-fallback", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vpuxc_options o = { .report = 0 };
-	char *end;
+	char *end, *emsg;
 	long tv;
 	struct vpuxc_result r;
 	struct vpuxc_recipe rc;
@@ -944,7 +967,6 @@ static int cmd_compile(int argc, char **argv)
 	const char *outp = NULL, *vasm = NULL;
 	char json_path[4096], prefix[VPUXC_NAME_MAX];
 	unsigned int nfold = 0;
-	char msg[4096];
 	int c, ret;
 	FILE *f;
 
@@ -966,6 +988,9 @@ static int cmd_compile(int argc, char **argv)
 			break;
 		case 'c':
 			o.no_cmx = 1;
+			break;
+		case 'N':
+			o.no_cpu_fallback = 1;
 			break;
 		case 'S':
 			if (add_bounds(optarg)) {
@@ -1022,10 +1047,11 @@ static int cmd_compile(int argc, char **argv)
 	memset(&rc, 0, sizeof(rc));
 	with_bounds(&o);
 	ret = compile_model(argv[optind], fold, nfold, 1, &o, &r, &rc, prefix,
-			    msg, sizeof(msg));
+			    &emsg);
 	free_named(fold, nfold);
 	if (ret) {
-		err("%s: %s", argv[optind], msg);
+		err("%s: %s", argv[optind], emsg);
+		free(emsg);
 		return ret;
 	}
 	if (!r.loadable)
@@ -1051,8 +1077,11 @@ static int cmd_compile(int argc, char **argv)
 			return EXIT_RUNTIME;
 		}
 	}
-	if (o.report && r.report)
+	if (o.report && r.report) {
+		fputs("placement: every node on the NPU (1 part), 0 on the CPU\n",
+		      stdout);
 		fputs(r.report, stdout);
+	}
 	vpuxc_result_fini(&r);
 	return 0;
 }
@@ -1163,10 +1192,13 @@ static int cmd_run(int argc, char **argv)
 			free(lf);
 			lf = NULL;
 			with_bounds(&copts);
+			char *emsg;
+
 			ret = compile_model(model, in, nin, 0, &copts, &r, &rc, "",
-					    msg, sizeof(msg));
+					    &emsg);
 			if (ret) {
-				err("%s: %s", model, msg);
+				err("%s: %s", model, emsg);
+				free(emsg);
 				free_named(in, nin);
 				return ret;
 			}
@@ -1406,9 +1438,9 @@ static int test_set(const char *dir, const char *set, const char *device,
 		snprintf(msg, sizeof(msg), "%s", why(ret));
 		ret = vpuxc_partition(m, NULL, "", &rc);
 		if (ret) {
-			snprintf(v->reason, sizeof(v->reason), "compile: %s%s%s",
-				 msg, msg[0] && msg[strlen(msg) - 1] == '\n' ?
-				 "" : "\n", why(ret));
+			/* the line that decides first */
+			snprintf(v->reason, sizeof(v->reason), "compile: %s\n%s",
+				 why(ret), msg);
 			goto out;
 		}
 	} else if (ret) {
