@@ -126,6 +126,15 @@ int64_t vc_cst_i(const struct vpuxc_tensor *t, size_t i);
 
 /* shape inference over every node (infer.c) */
 int vc_infer_shapes(struct vpuxc_model *m);
+/* infer.c's helpers for the op families' shape functions */
+int vc_known(const struct vc_value *v);		/* rank and dims known */
+void vc_set_shape(struct vc_value *o, int32_t dtype, int rank,
+		  const int64_t *dims);
+void vc_copy_shape(struct vc_value *o, const struct vc_value *i,
+		   int32_t dtype);
+/* numpy broadcasting of a and b into o; 0 if incompatible */
+int vc_broadcast(const struct vc_value *a, const struct vc_value *b,
+		 int64_t *o, int *rank);
 /* number of elements of a value with known dims, 0 otherwise */
 uint64_t vc_numel(const struct vc_value *v);
 
