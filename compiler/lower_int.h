@@ -166,6 +166,7 @@ int vc_view_at(struct lctx *c, int src, uint64_t off, unsigned int rank,
 	       const int64_t *dims, uint64_t order);
 /* ops_act.c: activations, and fusing them into a DPU op */
 int vc_sole_use(const struct vpuxc_model *m, const struct vc_value *v);
+int vc_same_shape(struct vpuxc_model *m, struct vc_node *n);
 int vc_clip_bounds(const struct vpuxc_model *m, const struct vc_node *n,
 		   float *lo, float *hi);
 const struct vc_value *vc_fuse_act(struct lctx *c, struct qdpu *q,
