@@ -1242,6 +1242,7 @@ static int cmd_run(int argc, char **argv)
 struct verdict {
 	double max_diff;
 	double rel_l2;		/* the largest over the outputs (--rel-l2) */
+	int rel_used;		/* an output was judged by --rel-l2 */
 	size_t equal, total;
 	char reason[8192];
 };
@@ -1303,6 +1304,7 @@ static int compare_rel_l2(unsigned int k, const struct vpuxc_tensor *got,
 	}
 	v->total += n;
 	rel = den > 0 ? sqrt(num / den) : num > 0 ? INFINITY : 0;
+	v->rel_used = 1;
 	if (rel > v->rel_l2)
 		v->rel_l2 = rel;
 	if (bad) {
@@ -1699,7 +1701,7 @@ static int cmd_test(int argc, char **argv)
 							       json_object_new_double(v.max_diff));
 					json_object_object_add(e, "equal_fraction",
 							       json_object_new_double(pct / 100));
-					if (g_rel_l2 > 0)
+					if (v.rel_used)
 						json_object_object_add(e, "rel_l2",
 								       json_object_new_double(v.rel_l2));
 				}
@@ -1722,7 +1724,7 @@ static int cmd_test(int argc, char **argv)
 					if (*line)
 						printf("# %s\n", line);
 				}
-			} else if (g_rel_l2 > 0) {
+			} else if (v.rel_used) {
 				printf("ok %u - %s/%s: max diff %g, %.1f%% exactly equal, relative L2 %.3g\n",
 				       t, dir, sets[s], v.max_diff, pct, v.rel_l2);
 			} else {
