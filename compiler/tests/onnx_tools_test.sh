@@ -343,6 +343,65 @@ else
 	skip "no python3-onnx"
 fi
 
+# compiler/models/float/check.py (make float-models-check) on a quantized
+# model whose output it judges by the FP16 rule: good, 2 % off, an
+# unlisted one; expected.list decides the exit status
+FCHK=$SRC/compiler/models/float/check.py
+if [ -f "$FCHK" ] && "$PYO" -c "import onnx, numpy" 2>/dev/null; then
+	mkdir "$T/fm"
+	for m in good off extra; do
+		mkdir "$T/fm/$m"
+		cp "$SRC/compiler/models/mlp_qdq/model.onnx" "$T/fm/$m/"
+		cp -r "$SRC/compiler/models/mlp_qdq/test_data_set_0" "$SRC/compiler/models/mlp_qdq/test_data_set_1" "$T/fm/$m/"
+	done
+	"$PYO" - "$T/fm" <<'PY'
+import sys, numpy as np, onnx
+from onnx import numpy_helper as nh
+def edit(f, fn):
+    t = onnx.load_tensor(f)
+    open(f, "wb").write(nh.from_array(fn(nh.to_array(t).copy()), t.name).SerializeToString())
+edit(sys.argv[1] + "/off/test_data_set_1/output_0.pb", lambda a: a * np.float32(1.02))
+PY
+	printf 'good\n' >"$T/fm.list"
+	"$PYO" "$FCHK" --vpux-onnx "$X" --expected "$T/fm.list" "$T/fm" good off >"$T/fchk.txt"
+	st=$?
+	[ $st = 0 ] && grep -q "^good  *PASS  compile .* rel_l2 set0 \[0.00e+00\] set1 \[0.00e+00\]" "$T/fchk.txt" &&
+		grep -q "^off  *FAIL .*set1 \[output 0: relative L2 error 0.0196, more than 0.01\]" "$T/fchk.txt" &&
+		grep -q "expected to pass (fm.list): 1, all pass" "$T/fchk.txt"
+	ok $? "check.py: PASS with rel_l2 per set, 2 % off FAILs, exit 0 when the expected pass ($(tail -1 "$T/fchk.txt"))"
+	printf 'good\noff\n' >"$T/fm.list"
+	"$PYO" "$FCHK" --vpux-onnx "$X" --expected "$T/fm.list" "$T/fm" >"$T/fchk.txt"
+	[ $? = 1 ] && grep -q "failing: off" "$T/fchk.txt" && grep -q "passing now, not in the expected list (add them): extra" "$T/fchk.txt"
+	ok $? "check.py: an expected model failing exits 1; an unlisted pass is named"
+	printf 'nosuch\n' >"$T/fm.list"
+	"$PYO" "$FCHK" --vpux-onnx "$X" --expected "$T/fm.list" "$T/fm" >"$T/fchk.txt"
+	[ $? = 1 ] && grep -q "nosuch is expected but there is no such model" "$T/fchk.txt"
+	ok $? "check.py: an expected model that does not exist exits 1"
+	"$PYO" - "$SRC/compiler/models/float" <<'PY'
+import sys, numpy as np
+sys.path.insert(0, sys.argv[1])
+from check import rel_l2
+r = np.array([1, 2, 3, np.inf, np.nan], np.float32)
+assert rel_l2(r.copy(), r) == (0.0, None)
+y = r.copy(); y[0] = np.inf
+assert "1 of 5 elements non-finite" in rel_l2(y, r)[1]
+y = r.copy(); y[3] = 7
+assert rel_l2(y, r)[1] is not None
+y = r.copy(); y[4] = 0
+assert rel_l2(y, r)[1] is not None
+assert abs(rel_l2(r * np.float32(1.01), r)[0] - 0.01) < 1e-6
+assert rel_l2(np.zeros(3, np.float32), np.zeros(3, np.float32)) == (0.0, None)
+assert rel_l2(np.ones(3, np.float32), np.zeros(3, np.float32))[0] == float("inf")
+assert "the reference is float32[2]" in rel_l2(np.zeros(3, np.float32), np.zeros(2, np.float32))[1]
+PY
+	ok $? "check.py rel_l2(): overflow, infinities and NaN matched exactly, 1 %, zero references, shapes"
+else
+	skip "no check.py or no python3-onnx"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
+fi
+
 # a dynamic axis: compiled once with bounds, run at the input's size
 DYN=$SRC/compiler/models/dyn_mlp
 expect 3 "dim_param 'tokens' \(of 'input'\) has no bounds" \
