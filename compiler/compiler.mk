@@ -266,3 +266,6 @@ COMPILED_MODELS := $(addprefix $(B)/compiler/models/,$(addsuffix .vpuxl,\
 $(B)/compiler/models/%.vpuxl: $(SRCTOP)/compiler/models/%/model.onnx $(VPUX_ONNX)
 	@mkdir -p $(dir $@)
 	$(VPUX_ONNX) compile $< -o $@
+
+# ---- the float architectures, float node tests and benchmark (issue #30) ----
+include $(SRCTOP)/compiler/models/float/float.mk
