@@ -132,10 +132,10 @@ assert not t[3]["ok"] and "beyond the tolerance" in t[3]["reason"]
 ' "$T/json" && [ $st = 1 ]
 ok $? "test --json: passed, failed, per data set max_diff, equal_fraction, reason"
 
-"$X" test "$NODE/test_abs" >"$T/test"
+"$X" test "$NODE/test_hardmax_axis_0" >"$T/test"
 st=$?
-[ $st = 1 ] && grep -q "^not ok 1 - .*test_abs/test_data_set_0: compile: .*unsupported" "$T/test" &&
-	grep -q "Abs" "$T/test"
+[ $st = 1 ] && grep -q "^not ok 1 - .*test_hardmax_axis_0/test_data_set_0: compile: .*unsupported" "$T/test" &&
+	grep -q "Hardmax" "$T/test"
 ok $? "test on an unsupported model: not ok with the compiler's message, exit 1 ($(grep -m1 '^not ok' "$T/test" | head -c 200))"
 
 "$X" test "$T/nope" >"$T/test"
@@ -154,8 +154,8 @@ mkdir "$T/o5"
 	--input x="$NODE/test_maxpool_2d_uint8/test_data_set_0/input_0.pb" --output-dir "$T/o4" >/dev/null &&
 	cmp -s "$T/o4/output_0.pb" "$T/o5/output_0.pb"
 ok $? "run: the compiled loadable and the .onnx (compiled on the fly) give the same output"
-expect 3 "Abs" "compile of an unsupported model: the node named, exit 3" \
-	"$X" compile "$NODE/test_abs/model.onnx" -o "$T/abs.vpuxl"
+expect 3 "Hardmax" "compile of an unsupported model: the node named, exit 3" \
+	"$X" compile "$NODE/test_hardmax_axis_0/model.onnx" -o "$T/abs.vpuxl"
 printf 'garbage' >"$T/g.onnx"
 expect 3 "g.onnx" "compile of a file that is not ONNX: exit 3" \
 	"$X" compile "$T/g.onnx" -o "$T/g.vpuxl"
@@ -230,15 +230,15 @@ import sys, onnx
 m = onnx.load(sys.argv[1])
 for n in m.graph.node:
     if n.op_type == "Resize":
-        n.op_type = "Abs"
+        n.op_type = "Hardmax"
         del n.input[1:]
         del n.attribute[:]
 onnx.save(m, sys.argv[2])
 PY
-	expect 3 "Abs 'upsample_Resize' cannot run on the NPU, nor on the CPU: libvpux-cpuops has no such function" \
+	expect 3 "Hardmax 'upsample_Resize' cannot run on the NPU, nor on the CPU: libvpux-cpuops has no such function" \
 		"compile: a node without an NPU or CPU path: why the CPU cannot, exit 3" \
 		"$X" compile "$T/abs.onnx" -o "$T/abs"
-	grep -q "^  Abs 'upsample_Resize': operator not supported by the NPU compiler" "$T/err"
+	grep -q "^  Hardmax 'upsample_Resize': operator not supported by the NPU compiler" "$T/err"
 	ok $? "compile: ... after the lowering's precise message, unchanged"
 	"$PYO" - "$MIX/model.onnx" "$T/cubic.onnx" <<'PY'
 import sys, onnx
