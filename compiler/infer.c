@@ -128,9 +128,18 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 		copy_shape(o, x, VPUXC_FLOAT);
 	} else if (!strcmp(op, "Relu") || !strcmp(op, "Clip") ||
 		   !strcmp(op, "Sigmoid") || !strcmp(op, "Tanh") ||
-		   !strcmp(op, "Softmax") || !strcmp(op, "Identity")) {
+		   !strcmp(op, "Softmax") || !strcmp(op, "Identity") ||
+		   /* what the graph passes make, and their parts */
+		   !strcmp(op, "Silu") || !strcmp(op, "HardSwish") ||
+		   !strcmp(op, "HardSigmoid") || !strcmp(op, "Gelu") ||
+		   !strcmp(op, "LayerNormalization") || !strcmp(op, "Erf") ||
+		   !strcmp(op, "Sqrt") || !strcmp(op, "Neg") ||
+		   !strcmp(op, "Exp") || !strcmp(op, "Dropout") ||
+		   !strcmp(op, "BatchNormalization")) {
 		copy_shape(o, x, 0);
-	} else if (!strcmp(op, "Add") || !strcmp(op, "Mul")) {
+	} else if (!strcmp(op, "Add") || !strcmp(op, "Mul") ||
+		   !strcmp(op, "Sub") || !strcmp(op, "Div") ||
+		   !strcmp(op, "Pow")) {
 		const struct vc_value *b = vc_in(m, n, 1);
 
 		if (known(b) && broadcast(x, b, d, &r))
@@ -246,6 +255,11 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 			return;
 		}
 		set_shape(o, x->dtype, r, d);
+	} else if (!strcmp(op, "Slice")) {
+		int64_t st[VPUXC_MAX_RANK], sp[VPUXC_MAX_RANK];
+
+		if (vc_slice_shape(m, n, x->rank, x->dims, st, sp, d))
+			set_shape(o, x->dtype, x->rank, d);
 	} else if (!strcmp(op, "Transpose")) {
 		int64_t perm[VPUXC_MAX_RANK];
 		int np = vc_attr_ints(n, "perm", perm, VPUXC_MAX_RANK);
