@@ -255,6 +255,40 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 			return;
 		}
 		set_shape(o, x->dtype, r, d);
+	} else if (!strcmp(op, "Concat")) {
+		int64_t axis = vc_attr_i(n, "axis", 0);
+		unsigned int k;
+
+		if (axis < 0)
+			axis += x->rank;
+		if (axis < 0 || axis >= x->rank)
+			return;
+		memcpy(d, x->dims, sizeof(d));
+		for (k = 1; k < n->n_in; k++) {
+			const struct vc_value *v = vc_in(m, n, k);
+
+			if (!known(v) || v->rank != x->rank)
+				return;
+			for (i = 0; i < x->rank; i++)
+				if (i != axis && v->dims[i] != x->dims[i])
+					return;
+			d[axis] += v->dims[axis];
+		}
+		set_shape(o, x->dtype, x->rank, d);
+	} else if (!strcmp(op, "Expand")) {
+		const struct vc_value *s = vc_in(m, n, 1);
+		struct vc_value sv;
+
+		if (!s || !s->cst || s->cst->dtype != VPUXC_INT64 ||
+		    s->cst->rank != 1 || s->cst->dims[0] > VPUXC_MAX_RANK)
+			return;
+		memset(&sv, 0, sizeof(sv));
+		sv.rank = (int)s->cst->dims[0];
+		for (i = 0; i < sv.rank; i++)
+			if ((sv.dims[i] = vc_cst_i(s->cst, (size_t)i)) < 0)
+				return;
+		if (broadcast(x, &sv, d, &r))
+			set_shape(o, x->dtype, r, d);
 	} else if (!strcmp(op, "Slice")) {
 		int64_t st[VPUXC_MAX_RANK], sp[VPUXC_MAX_RANK];
 

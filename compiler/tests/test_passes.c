@@ -487,6 +487,29 @@ static void test_fold(void)
 	}
 	done(m, "data movement");
 
+	/* shape inference through Concat, Expand and Slice of runtime values */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, (int64_t[]){ 3, 1 });
+	mb_output(&b, "y", 3, (int64_t[]){ 2, 3, 8 });
+	mb_initi(&b, "shx", 1, (int64_t[]){ 3 }, (int64_t[]){ 2, 1, 4 });
+	mb_initi(&b, "s0", 1, one, (int64_t[]){ 1 });
+	mb_initi(&b, "e0", 1, one, (int64_t[]){ 3 });
+	mb_initi(&b, "a0", 1, one, (int64_t[]){ -1 });
+	mb_node(&b, "Expand", "ex", "x,shx", "e");		/* [2,3,4] */
+	mb_node(&b, "Slice", "sl", "e,s0,e0,a0", "f");		/* [2,3,2] */
+	mb_attr_i(&b, mb_node(&b, "Concat", "cat", "e,f,f", "c"), "axis", -1);
+	mb_node(&b, "Sigmoid", "sig", "c", "g");
+	mb_node(&b, "Mul", "mul", "c,g", "y");
+	m = run(&b, "inference");
+	if (m) {
+		const struct vc_value *v = &m->v[vc_find(m, "c")];
+
+		tap_check(v->rank == 3 && v->dims[0] == 2 && v->dims[1] == 3 &&
+			  v->dims[2] == 8 && m->stats.silu == 1,
+			  "shapes inferred through Expand, Slice and Concat (c: [2,3,8])");
+	}
+	done(m, "inference");
+
 	/* too big to fold: ConstantOfShape [2048, 1024] */
 	mb_init(&b, 13);
 	mb_input(&b, "x", 2, big);
