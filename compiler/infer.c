@@ -129,9 +129,18 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 		vc_copy_shape(o, x, VPUXC_FLOAT);
 	} else if (!strcmp(op, "Relu") || !strcmp(op, "Clip") ||
 		   !strcmp(op, "Sigmoid") || !strcmp(op, "Tanh") ||
-		   !strcmp(op, "Softmax") || !strcmp(op, "Identity")) {
+		   !strcmp(op, "Softmax") || !strcmp(op, "Identity") ||
+		   /* what the graph passes make, and their parts */
+		   !strcmp(op, "Silu") || !strcmp(op, "HardSwish") ||
+		   !strcmp(op, "HardSigmoid") || !strcmp(op, "Gelu") ||
+		   !strcmp(op, "LayerNormalization") || !strcmp(op, "Erf") ||
+		   !strcmp(op, "Sqrt") || !strcmp(op, "Neg") ||
+		   !strcmp(op, "Exp") || !strcmp(op, "Dropout") ||
+		   !strcmp(op, "BatchNormalization")) {
 		vc_copy_shape(o, x, 0);
-	} else if (!strcmp(op, "Add") || !strcmp(op, "Mul")) {
+	} else if (!strcmp(op, "Add") || !strcmp(op, "Mul") ||
+		   !strcmp(op, "Sub") || !strcmp(op, "Div") ||
+		   !strcmp(op, "Pow")) {
 		const struct vc_value *b = vc_in(m, n, 1);
 
 		if (vc_known(b) && vc_broadcast(x, b, d, &r))
@@ -247,6 +256,45 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 			return;
 		}
 		vc_set_shape(o, x->dtype, r, d);
+	} else if (!strcmp(op, "Concat")) {
+		int64_t axis = vc_attr_i(n, "axis", 0);
+		unsigned int k;
+
+		if (axis < 0)
+			axis += x->rank;
+		if (axis < 0 || axis >= x->rank)
+			return;
+		memcpy(d, x->dims, sizeof(d));
+		for (k = 1; k < n->n_in; k++) {
+			const struct vc_value *v = vc_in(m, n, k);
+
+			if (!vc_known(v) || v->rank != x->rank)
+				return;
+			for (i = 0; i < x->rank; i++)
+				if (i != axis && v->dims[i] != x->dims[i])
+					return;
+			d[axis] += v->dims[axis];
+		}
+		vc_set_shape(o, x->dtype, x->rank, d);
+	} else if (!strcmp(op, "Expand")) {
+		const struct vc_value *s = vc_in(m, n, 1);
+		struct vc_value sv;
+
+		if (!s || !s->cst || s->cst->dtype != VPUXC_INT64 ||
+		    s->cst->rank != 1 || s->cst->dims[0] > VPUXC_MAX_RANK)
+			return;
+		memset(&sv, 0, sizeof(sv));
+		sv.rank = (int)s->cst->dims[0];
+		for (i = 0; i < sv.rank; i++)
+			if ((sv.dims[i] = vc_cst_i(s->cst, (size_t)i)) < 0)
+				return;
+		if (vc_broadcast(x, &sv, d, &r))
+			vc_set_shape(o, x->dtype, r, d);
+	} else if (!strcmp(op, "Slice")) {
+		int64_t st[VPUXC_MAX_RANK], sp[VPUXC_MAX_RANK];
+
+		if (vc_slice_shape(m, n, x->rank, x->dims, st, sp, d))
+			vc_set_shape(o, x->dtype, x->rank, d);
 	} else if (!strcmp(op, "Transpose")) {
 		int64_t perm[VPUXC_MAX_RANK];
 		int np = vc_attr_ints(n, "perm", perm, VPUXC_MAX_RANK);
