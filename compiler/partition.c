@@ -270,6 +270,7 @@ static int sub_model(struct pctx *c, struct part *pt, struct vpuxc_model **out,
 		goto fail;
 	}
 	s->opset = m->opset;
+	s->passes_done = 1;	/* a part shares the model's nodes */
 	s->n = calloc(m->n_n + 1, sizeof(*s->n));
 	nmap = malloc(sizeof(int) * (m->n_n + 1));
 	orig = malloc(sizeof(int) * (2 * m->n_v + 1));
@@ -1494,6 +1495,12 @@ static void report_parts(struct pctx *c, struct vpuxc_recipe *out)
 	fprintf(f, "recipe: %u NPU loadables, %u CPU runs of %s, %zu bytes of CPU weights in %s\n",
 		out->n_npu, out->n_cpu, CPU_LIBRARY, c->wsize,
 		c->wsize ? c->wfile : "no file");
+	{
+		char line[512];
+
+		vc_pass_summary(c->m, line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
 	for (i = 0, npu = 0; i < c->n_parts; i++) {
 		const struct part *pt = &c->parts[i];
 		const struct vc_node *n = &m->n[pt->nodes[0]];
@@ -1528,6 +1535,8 @@ int vpuxc_partition(struct vpuxc_model *m, const struct vpuxc_options *o,
 	c.m = m;
 	c.o = o;
 	ret = vc_infer_shapes(m);
+	if (!ret)
+		ret = vc_run_passes(m);
 	for (i = 0; !ret && i < 8 && infer_extra(m) > 0; i++)
 		ret = vc_infer_shapes(m);
 	if (ret)

@@ -11,6 +11,7 @@
  *		      --output-dir DIR [--device inproc|/dev/accel/accelN] [--json]
  *		      [--symbol-bounds NAME=MIN..MAX]...
  *	vpux-onnx test DIR... [--device ...] [--json] [--symbol-bounds ...]...
+ *		       [--rel-l2 TOL] [--no-cpu-fallback]
  *
  * A model with dim_params (dynamic axes) needs the bounds of each one; it
  * compiles to a plan, and run/test bind each symbol from the shape of the
@@ -60,6 +61,7 @@ static void usage(FILE *f)
 		"       vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...\n"
 		"                     --output-dir DIR [-d DEV] [--json] [--symbol-bounds B]...\n"
 		"       vpux-onnx test DIR... [-d DEV] [--json] [--symbol-bounds B]...\n"
+		"                      [--rel-l2 TOL] [--no-cpu-fallback]\n"
 		"       vpux-onnx --help | --version\n"
 		"\n"
 		"DEV: inproc (default), auto, /dev/accel/accelN or N; see vpux-onnx(1).\n"
@@ -1271,6 +1273,8 @@ static int cmd_run(int argc, char **argv)
 
 struct verdict {
 	double max_diff;
+	double rel_l2;		/* the largest over the outputs (--rel-l2) */
+	int rel_used;		/* an output was judged by --rel-l2 */
 	size_t equal, total;
 	char reason[8192];
 };
@@ -1292,9 +1296,69 @@ static double elem(const struct vpuxc_tensor *t, size_t i)
 	return 0;
 }
 
+/* test --rel-l2 TOL (0: off), test --no-cpu-fallback */
+static double g_rel_l2;
+static int g_no_fallback;
+
+/*
+ * The FP16 rule of test --rel-l2 for a float output that is not
+ * quantized: ||got - ref|| / ||ref|| <= g_rel_l2 over the elements where
+ * the reference is finite, and each element where it is not is matched
+ * exactly (NaN by NaN, an infinity by the same): an overflow (a finite
+ * reference, a non-finite output) fails. An all-zero reference needs an
+ * all-zero output. 0 if it passes.
+ */
+static int compare_rel_l2(unsigned int k, const struct vpuxc_tensor *got,
+			  const struct vpuxc_tensor *ref, struct verdict *v)
+{
+	size_t n = vpuxc_tensor_count(got), i, bad = 0, first = 0;
+	double num = 0, den = 0, rel;
+
+	for (i = 0; i < n; i++) {
+		double x = elem(got, i), y = elem(ref, i), diff;
+
+		if (!isfinite(y) || !isfinite(x)) {
+			if (isnan(y) ? !isnan(x) : x != y) {
+				if (!bad++)
+					first = i;
+				continue;
+			}
+			v->equal++;
+			continue;
+		}
+		diff = fabs(x - y);
+		if (diff == 0)
+			v->equal++;
+		if (diff > v->max_diff)
+			v->max_diff = diff;
+		num += diff * diff;
+		den += y * y;
+	}
+	v->total += n;
+	rel = den > 0 ? sqrt(num / den) : num > 0 ? INFINITY : 0;
+	v->rel_used = 1;
+	if (rel > v->rel_l2)
+		v->rel_l2 = rel;
+	if (bad) {
+		snprintf(v->reason, sizeof(v->reason),
+			 "output %u '%s': %zu of %zu elements non-finite where the reference is not (or the reverse), first [%zu] = %.9g, reference %.9g",
+			 k, got->name, bad, n, first, elem(got, first),
+			 elem(ref, first));
+		return 1;
+	}
+	if (!(rel <= g_rel_l2)) {
+		snprintf(v->reason, sizeof(v->reason),
+			 "output %u '%s': relative L2 error %.3g, more than %g (max diff %.9g)",
+			 k, got->name, rel, g_rel_l2, v->max_diff);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Compare output @k with its reference: integers within 1, floats within
- * one quantization step (the output's scale) + 1e-6. 0 if it passes.
+ * one quantization step (the output's scale) + 1e-6; with --rel-l2, a
+ * float output that is not quantized by compare_rel_l2(). 0 if it passes.
  */
 static int compare(unsigned int k, const struct vpuxc_tensor *got,
 		   const struct vpuxc_io *io, const struct vpuxc_tensor *ref,
@@ -1320,6 +1384,8 @@ static int compare(unsigned int k, const struct vpuxc_tensor *got,
 			 fmt_dims(b, sizeof(b), ref));
 		return 1;
 	}
+	if (got->dtype == VPUXC_FLOAT && g_rel_l2 > 0 && !io->qcount)
+		return compare_rel_l2(k, got, ref, v);
 	if (got->dtype == VPUXC_FLOAT && io->axis >= 0)
 		for (d = (uint32_t)io->axis + 1; d < io->rank; d++)
 			inner *= (size_t)io->dims[d];
@@ -1433,7 +1499,7 @@ static int test_set(const char *dir, const char *set, const char *device,
 	}
 	with_bounds(&copts);
 	ret = vpuxc_compile(m, &copts, &r);
-	if (ret == VPUX_E_UNSUPPORTED) {
+	if (ret == VPUX_E_UNSUPPORTED && !g_no_fallback) {
 		/* not on the NPU whole: NPU parts and CPU functions */
 		snprintf(msg, sizeof(msg), "%s", why(ret));
 		ret = vpuxc_partition(m, NULL, "", &rc);
@@ -1547,6 +1613,8 @@ static int cmd_test(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "symbol-bounds", required_argument, NULL, 'S' },
+		{ "rel-l2", required_argument, NULL, 'L' },
+		{ "no-cpu-fallback", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1573,6 +1641,22 @@ static int cmd_test(int argc, char **argv)
 		case 'S':
 			if (add_bounds(optarg))
 				return EXIT_USAGE;
+			break;
+		case 'L': {
+			char *end;
+
+			errno = 0;
+			g_rel_l2 = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !(g_rel_l2 > 0 && g_rel_l2 < 1)) {
+				err("--rel-l2 '%s': a tolerance in (0, 1) expected, e.g. 1e-2",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'F':
+			g_no_fallback = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -1649,6 +1733,9 @@ static int cmd_test(int argc, char **argv)
 							       json_object_new_double(v.max_diff));
 					json_object_object_add(e, "equal_fraction",
 							       json_object_new_double(pct / 100));
+					if (v.rel_used)
+						json_object_object_add(e, "rel_l2",
+								       json_object_new_double(v.rel_l2));
 				}
 				json_object_array_add(ja, e);
 			} else if (bad) {
@@ -1669,6 +1756,9 @@ static int cmd_test(int argc, char **argv)
 					if (*line)
 						printf("# %s\n", line);
 				}
+			} else if (v.rel_used) {
+				printf("ok %u - %s/%s: max diff %g, %.1f%% exactly equal, relative L2 %.3g\n",
+				       t, dir, sets[s], v.max_diff, pct, v.rel_l2);
 			} else {
 				printf("ok %u - %s/%s: max diff %g, %.1f%% exactly equal\n",
 				       t, dir, sets[s], v.max_diff, pct);
