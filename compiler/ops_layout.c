@@ -566,14 +566,12 @@ static const char *static_shape(const struct vc_value *v, char *buf,
 	return NULL;
 }
 
-/* input @i (float data, static shape) and every output (static shape) */
+/* input @i: float data of a static shape */
 static const char *data_check(const struct vpuxc_model *m,
 			      const struct vc_node *n, unsigned int i,
 			      char *buf, size_t len)
 {
 	const struct vc_value *x = i < n->n_in ? vc_in(m, n, i) : NULL;
-	const char *r;
-	unsigned int k;
 
 	if (!x || !vc_out(m, n, 0)) {
 		snprintf(buf, len, "input or output missing");
@@ -584,7 +582,16 @@ static const char *data_check(const struct vpuxc_model *m,
 			 x->name, vpuxc_dtype_name(x->dtype));
 		return buf;
 	}
-	r = static_shape(x, buf, len);
+	return static_shape(x, buf, len);
+}
+
+/* every output of a static shape (after the op's own checks) */
+static const char *out_check(const struct vpuxc_model *m,
+			     const struct vc_node *n, char *buf, size_t len)
+{
+	const char *r = NULL;
+	unsigned int k;
+
 	for (k = 0; !r && k < n->n_out; k++)
 		if (vc_out(m, n, k))
 			r = static_shape(vc_out(m, n, k), buf, len);
@@ -662,6 +669,8 @@ static const char *view_npu(const struct vpuxc_model *m,
 			 vc_in(m, n, 0)->rank);
 		return buf;
 	}
+	if (out_check(m, n, buf, len))
+		return buf;
 	if (vc_numel(vc_in(m, n, 0)) != vc_numel(vc_out(m, n, 0)) &&
 	    vc_in(m, n, 0)->rank && vc_out(m, n, 0)->rank) {
 		snprintf(buf, len, "output '%s' has another element count than the input",
@@ -743,6 +752,8 @@ static const char *alias_npu(const struct vpuxc_model *m,
 			return buf;
 		}
 	}
+	if (out_check(m, n, buf, len))
+		return buf;
 	if (vc_numel(vc_in(m, n, 0)) != vc_numel(y)) {
 		snprintf(buf, len, "output '%s' has another element count than the input",
 			 y->name);
@@ -866,6 +877,12 @@ static const char *concat_npu(const struct vpuxc_model *m,
 		snprintf(buf, len, "no inputs");
 		return buf;
 	}
+	if (!vc_attr(n, "axis")) {
+		snprintf(buf, len, "no axis");
+		return buf;
+	}
+	if (out_check(m, n, buf, len))
+		return buf;
 	a = concat_axis(n, y->rank);
 	if (a < 0 || !vc_attr(n, "axis")) {
 		snprintf(buf, len, "axis missing or outside the rank %d", y->rank);
@@ -998,7 +1015,7 @@ static const char *split_npu(const struct vpuxc_model *m,
 		snprintf(buf, len, "split sizes are not a constant");
 		return buf;
 	}
-	return NULL;
+	return out_check(m, n, buf, len);
 }
 
 /* the split sizes of output @k..; -1 if unknown */
@@ -1165,7 +1182,9 @@ static const char *slice_npu(const struct vpuxc_model *m,
 
 	if (r)
 		return r;
-	return slice_params(m, n, s, k, p, buf, len) ? buf : NULL;
+	if (slice_params(m, n, s, k, p, buf, len))
+		return buf;
+	return out_check(m, n, buf, len);
 }
 
 static int slice_infer(struct vpuxc_model *m, struct vc_node *n)
@@ -1240,7 +1259,7 @@ static const char *gather_npu(const struct vpuxc_model *m,
 			return buf;
 		}
 	}
-	return NULL;
+	return out_check(m, n, buf, len);
 }
 
 static int gather_infer(struct vpuxc_model *m, struct vc_node *n)
@@ -1500,7 +1519,7 @@ static const char *expand_npu(const struct vpuxc_model *m,
 		snprintf(buf, len, "shape is not a constant that broadcasts with the input");
 		return buf;
 	}
-	return NULL;
+	return out_check(m, n, buf, len);
 }
 
 static int expand_infer(struct vpuxc_model *m, struct vc_node *n)
@@ -1634,7 +1653,9 @@ static const char *pad_npu(const struct vpuxc_model *m,
 		snprintf(buf, len, "a scalar has nothing to pad");
 		return buf;
 	}
-	return pad_params(m, n, b, e, &v, buf, len) ? buf : NULL;
+	if (pad_params(m, n, b, e, &v, buf, len))
+		return buf;
+	return out_check(m, n, buf, len);
 }
 
 static int pad_infer(struct vpuxc_model *m, struct vc_node *n)
