@@ -233,21 +233,24 @@ static void expect_refused(struct mb *b, const char *frag, const char *what)
 
 /* ---- running: FP16 in, FP16 out, both row-major ---- */
 
+static struct vpux_device *dev;	/* opened once */
+
 static int run_net(const struct vpuxc_result *r, const uint16_t *in,
 		   size_t isz, uint16_t *out, size_t osz)
 {
-	struct vpux_device *dev;
 	struct vpux_network *net;
 	struct vpux_request *req;
 	struct vpux_buffer *bi, *bo;
 	int ret;
 
-	ret = vpux_device_open("inproc", &dev);
-	if (ret)
-		return ret;
+	if (!dev) {
+		ret = vpux_device_open("inproc", &dev);
+		if (ret)
+			return ret;
+	}
 	ret = vpux_network_load(dev, r->loadable, r->size, &net);
 	if (ret)
-		goto out_dev;
+		return ret;
 	ret = vpux_request_create(net, &req);
 	if (ret)
 		goto out_net;
@@ -265,8 +268,6 @@ static int run_net(const struct vpuxc_result *r, const uint16_t *in,
 	vpux_buffer_free(bo);
 out_net:
 	vpux_network_unload(net);
-out_dev:
-	vpux_device_close(dev);
 	return ret;
 }
 
@@ -871,5 +872,7 @@ int main(void)
 	test_resize_refused();
 	test_convtranspose();
 	test_convtranspose_refused();
+	if (dev)
+		vpux_device_close(dev);
 	return tap_finish();
 }
