@@ -32,7 +32,6 @@
 
 #define FOLD_MAX_ELEMS	(1u << 20)
 #define VC_BOOL		9	/* ONNX BOOL: folding-internal, 1 byte */
-#define MAX_ROUNDS	8
 
 static size_t esz(int32_t dt)
 {
@@ -1803,7 +1802,13 @@ int vc_run_passes(struct vpuxc_model *m)
 	ret = vc_edit_init(&e, m);
 	if (ret)
 		return ret;
-	for (round = 0; round < MAX_ROUNDS; round++) {
+	/*
+	 * To a fixpoint: a round that changes nothing ends it, and each
+	 * round that changes something removes or rewrites a node, so the
+	 * node count bounds the rounds (a chain of Shape-derived reshapes
+	 * folds one link a round, shape inference in between).
+	 */
+	for (round = 0; round <= m->n_n; round++) {
 		before = total(st);
 		ret = pass_remove(&e, &st->removed);
 		if (!ret)
