@@ -795,6 +795,22 @@ static int qparam_slot(const struct vc_node *n, unsigned int slot)
 		{ "ConvInteger", 0xc },
 		{ "MatMulInteger", 0xc },
 		{ "Clip", 0x6 },
+		/* shapes, axes, pads, sizes: what compiling needs to know */
+		{ "Reshape", 0x2 }, { "Expand", 0x2 }, { "Tile", 0x2 },
+		{ "Slice", 0x1e }, { "Squeeze", 0x2 }, { "Unsqueeze", 0x2 },
+		{ "ReduceMean", 0x2 }, { "ReduceSum", 0x2 },
+		{ "ReduceMax", 0x2 }, { "ReduceMin", 0x2 },
+		{ "ReduceProd", 0x2 }, { "ReduceL1", 0x2 },
+		{ "ReduceL2", 0x2 }, { "ReduceLogSum", 0x2 },
+		{ "ReduceLogSumExp", 0x2 }, { "ReduceSumSquare", 0x2 },
+		{ "Pad", 0xe }, { "Resize", 0xe }, { "Upsample", 0x2 },
+		{ "Split", 0x2 }, { "TopK", 0x2 }, { "ConstantOfShape", 0x1 },
+		{ "CumSum", 0x2 }, { "OneHot", 0x2 },
+		/* constant indices and weights the NPU ops take */
+		{ "Gather", 0x2 }, { "PRelu", 0x2 },
+		{ "Conv", 0x6 }, { "ConvTranspose", 0x6 }, { "Gemm", 0x6 },
+		{ "LayerNormalization", 0x6 }, { "InstanceNormalization", 0x6 },
+		{ "BatchNormalization", 0x1e },
 	};
 	unsigned int i;
 

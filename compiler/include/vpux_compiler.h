@@ -83,8 +83,11 @@ int vpuxc_model_output(const struct vpuxc_model *m, unsigned int i,
 const char *vpuxc_model_dim_param(const struct vpuxc_model *m,
 				  unsigned int i);
 /*
- * 1 if graph input @name feeds only scale or zero-point operands of
- * quantized nodes (the ONNX node tests pass those as inputs), else 0.
+ * 1 if graph input @name feeds only parameter operands that compiling
+ * needs as constants (the ONNX node tests pass those as inputs): scales
+ * and zero points of quantized nodes, Clip's bounds, shapes, axes, pads,
+ * starts/ends/steps, sizes and scales, Gather's indices, and the weights
+ * of Conv, ConvTranspose, Gemm, PRelu and the normalizations; else 0.
  */
 int vpuxc_model_input_is_qparam(const struct vpuxc_model *m,
 				const char *name);
