@@ -10,6 +10,7 @@
 
 #include "err.h"
 #include "ir.h"
+#include "lower_int.h"
 
 uint64_t vc_numel(const struct vc_value *v)
 {
@@ -277,8 +278,13 @@ int vc_infer_shapes(struct vpuxc_model *m)
 			if (!o || o->cst)
 				continue;
 			decl = *o;
-			if (k == 0)
+			if (k == 0) {
+				const struct vc_op *op = vc_op_find(m, n);
+
 				infer_node(m, n);
+				if (op && op->infer)	/* the registry's */
+					op->infer(m, &m->n[i]);
+			}
 			if ((o->flags & VC_V_OUTPUT) && decl.rank >= 0 &&
 			    o->rank >= 0) {
 				int j, same = decl.rank == o->rank;
