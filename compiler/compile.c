@@ -141,6 +141,7 @@ static void report(const struct qprog *p, const struct lf_image *img,
 {
 	uint64_t macs = 0, cyc[3] = { 0 };
 	unsigned int i, j, cnt[3] = { 0 }, ddr = 0, tiled = 0;
+	char line[512];
 
 	fprintf(f, "network %s: %u inputs, %u outputs\n", img->hdr.name,
 		p->n_in, p->n_out);
@@ -192,6 +193,8 @@ static void report(const struct qprog *p, const struct lf_image *img,
 		(unsigned long long)img->hdr.scratch_size,
 		(unsigned long long)p->dma_bytes);
 	fprintf(f, "MACs: %llu\n", (unsigned long long)macs);
+	vc_pass_summary(p->m, line, sizeof(line));
+	fprintf(f, "%s\n", line);
 	for (i = 0; i < p->syms.n; i++)
 		fprintf(f, "symbol %s: %lld..%lld, tile %lld\n", p->syms.name[i],
 			(long long)p->syms.min[i], (long long)p->syms.max[i],
@@ -239,6 +242,8 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 	if (ret)
 		return ret;
 	ret = vc_infer_shapes(m);
+	if (!ret)
+		ret = vc_run_passes(m);
 	if (ret)
 		return ret;
 	ret = vc_lower(m, &p);

@@ -115,6 +115,13 @@ fashion-check: $(FASHION_ACC)
 		$(FASHION_DATA) $(FASHION_DIR)/ort_pred.u8 $(FASHION_DIR)/figures.txt
 CHECK_STEPS += fashion-check
 
+# the float model compiled to FP16 against onnxruntime float32
+.PHONY: fashion-float-check
+fashion-float-check: $(FASHION_ACC) $(VPUX_ONNX)
+	$(FASHION_ACC) --label float $(FASHION_DIR)/fashion_float.onnx \
+		$(FASHION_DATA) $(FASHION_DIR)/ort_pred_float.u8 $(FASHION_DIR)/figures.txt
+CHECK_STEPS += fashion-float-check
+
 # ---- vpux-onnx ----
 # compile, run and test ONNX models (tools/vpux-onnx); the fast objects
 VPUX_ONNX := $(B)/tools/vpux-onnx
@@ -266,3 +273,6 @@ COMPILED_MODELS := $(addprefix $(B)/compiler/models/,$(addsuffix .vpuxl,\
 $(B)/compiler/models/%.vpuxl: $(SRCTOP)/compiler/models/%/model.onnx $(VPUX_ONNX)
 	@mkdir -p $(dir $@)
 	$(VPUX_ONNX) compile $< -o $@
+
+# ---- the float architectures, float node tests and benchmark (issue #30) ----
+include $(SRCTOP)/compiler/models/float/float.mk

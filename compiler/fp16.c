@@ -53,10 +53,64 @@ int vc_f16_out(struct lctx *c, const struct vc_value *v, uint64_t order)
 	return t;
 }
 
+/*
+ * FP32 -> FP16, round to nearest even, NaN canonical: the bits of
+ * vpux_f32_to_f16(). F16C's conversion rounds the same way (RNE, gradual
+ * subnormals, overflow to Inf); only NaNs differ, so they are redone.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+__attribute__((target("avx,f16c")))
+static void f16_fast(uint16_t *dst, const float *src, uint64_t n)
+{
+	uint64_t i = 0;
+
+	for (; i + 8 <= n; i += 8)
+		_mm_storeu_si128((__m128i *)(dst + i),
+				 _mm256_cvtps_ph(_mm256_loadu_ps(src + i),
+						 _MM_FROUND_TO_NEAREST_INT));
+	for (; i < n; i++)
+		dst[i] = vpux_f32_to_f16(vc_f32_bits(src[i]));
+}
+
+static bool have_f16c(void)
+{
+	return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+}
+#else
+static void f16_fast(uint16_t *dst, const float *src, uint64_t n)
+{
+	(void)dst;
+	(void)src;
+	(void)n;
+}
+
+static bool have_f16c(void)
+{
+	return false;
+}
+#endif
+
+void vc_f32_to_f16_n(uint16_t *dst, const float *src, uint64_t n)
+{
+	uint64_t i;
+
+	if (have_f16c()) {
+		f16_fast(dst, src, n);
+		for (i = 0; i < n; i++)
+			if (isnan(src[i]))
+				dst[i] = vpux_f32_to_f16(vc_f32_bits(src[i]));
+		return;
+	}
+	for (i = 0; i < n; i++)
+		dst[i] = vpux_f32_to_f16(vc_f32_bits(src[i]));
+}
+
 static int f_const(struct lctx *c, int32_t dt, unsigned int rank,
 		   const int64_t *dims, const float *vals)
 {
-	uint64_t n = 1, i;
+	uint64_t n = 1;
 	unsigned int k;
 	uint8_t *buf;
 	int t;
@@ -66,17 +120,10 @@ static int f_const(struct lctx *c, int32_t dt, unsigned int rank,
 	buf = malloc(n * (dt == VPUX_DT_F16 ? 2 : 4) + 1);
 	if (!buf)
 		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
-	for (i = 0; i < n; i++) {
-		uint32_t b = vc_f32_bits(vals[i]);
-
-		if (dt == VPUX_DT_F16) {
-			uint16_t h = vpux_f32_to_f16(b);
-
-			memcpy(buf + 2 * i, &h, 2);
-		} else {
-			memcpy(buf + 4 * i, &b, 4);
-		}
-	}
+	if (dt == VPUX_DT_F16)
+		vc_f32_to_f16_n((uint16_t *)buf, vals, n);
+	else
+		memcpy(buf, vals, 4 * n);
 	t = vc_const_qt(c->p, dt, rank, dims, buf);
 	free(buf);
 	return t;

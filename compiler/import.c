@@ -71,6 +71,15 @@ static int rehash(struct vpuxc_model *m, unsigned int size)
 	return 0;
 }
 
+int vc_rehash(struct vpuxc_model *m)
+{
+	unsigned int size = 128;
+
+	while (size < (m->n_v + 1) * 2)
+		size *= 2;
+	return rehash(m, size);
+}
+
 int vc_add_value(struct vpuxc_model *m, const char *name)
 {
 	struct vc_value *v;

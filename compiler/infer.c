@@ -27,7 +27,7 @@ uint64_t vc_numel(const struct vc_value *v)
 	return n;
 }
 
-static int known(const struct vc_value *v)
+int vc_known(const struct vc_value *v)
 {
 	int i;
 
@@ -39,7 +39,7 @@ static int known(const struct vc_value *v)
 	return 1;
 }
 
-static void set_shape(struct vc_value *o, int32_t dtype, int rank,
+void vc_set_shape(struct vc_value *o, int32_t dtype, int rank,
 		      const int64_t *dims)
 {
 	if (!o)
@@ -50,14 +50,14 @@ static void set_shape(struct vc_value *o, int32_t dtype, int rank,
 	memcpy(o->dims, dims, sizeof(int64_t) * (size_t)rank);
 }
 
-static void copy_shape(struct vc_value *o, const struct vc_value *i,
+void vc_copy_shape(struct vc_value *o, const struct vc_value *i,
 		       int32_t dtype)
 {
-	set_shape(o, dtype ? dtype : i->dtype, i->rank, i->dims);
+	vc_set_shape(o, dtype ? dtype : i->dtype, i->rank, i->dims);
 }
 
 /* numpy broadcasting of a and b into o; 0 if incompatible */
-static int broadcast(const struct vc_value *a, const struct vc_value *b,
+int vc_broadcast(const struct vc_value *a, const struct vc_value *b,
 		     int64_t *o, int *rank)
 {
 	int r = a->rank > b->rank ? a->rank : b->rank, i;
@@ -119,29 +119,38 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 	int64_t d[VPUXC_MAX_RANK];
 	int r, i;
 
-	if (!o || !x || !known(x))
+	if (!o || !x || !vc_known(x))
 		return;
 	if (!strcmp(op, "QuantizeLinear")) {
 		const struct vc_value *zp = vc_in(m, n, 2);
 
-		copy_shape(o, x, zp ? zp->dtype : VPUXC_UINT8);
+		vc_copy_shape(o, x, zp ? zp->dtype : VPUXC_UINT8);
 	} else if (!strcmp(op, "DequantizeLinear")) {
-		copy_shape(o, x, VPUXC_FLOAT);
+		vc_copy_shape(o, x, VPUXC_FLOAT);
 	} else if (!strcmp(op, "Relu") || !strcmp(op, "Clip") ||
 		   !strcmp(op, "Sigmoid") || !strcmp(op, "Tanh") ||
-		   !strcmp(op, "Softmax") || !strcmp(op, "Identity")) {
-		copy_shape(o, x, 0);
-	} else if (!strcmp(op, "Add") || !strcmp(op, "Mul")) {
+		   !strcmp(op, "Softmax") || !strcmp(op, "Identity") ||
+		   /* what the graph passes make, and their parts */
+		   !strcmp(op, "Silu") || !strcmp(op, "HardSwish") ||
+		   !strcmp(op, "HardSigmoid") || !strcmp(op, "Gelu") ||
+		   !strcmp(op, "LayerNormalization") || !strcmp(op, "Erf") ||
+		   !strcmp(op, "Sqrt") || !strcmp(op, "Neg") ||
+		   !strcmp(op, "Exp") || !strcmp(op, "Dropout") ||
+		   !strcmp(op, "BatchNormalization")) {
+		vc_copy_shape(o, x, 0);
+	} else if (!strcmp(op, "Add") || !strcmp(op, "Mul") ||
+		   !strcmp(op, "Sub") || !strcmp(op, "Div") ||
+		   !strcmp(op, "Pow")) {
 		const struct vc_value *b = vc_in(m, n, 1);
 
-		if (known(b) && broadcast(x, b, d, &r))
-			set_shape(o, x->dtype, r, d);
+		if (vc_known(b) && vc_broadcast(x, b, d, &r))
+			vc_set_shape(o, x->dtype, r, d);
 	} else if (!strcmp(op, "Conv") || !strcmp(op, "QLinearConv") ||
 		   !strcmp(op, "ConvInteger")) {
 		const struct vc_value *w = vc_in(m, n, !strcmp(op, "QLinearConv") ? 3 : 1);
 		int64_t k[2];
 
-		if (x->rank != 4 || !known(w) || w->rank != 4)
+		if (x->rank != 4 || !vc_known(w) || w->rank != 4)
 			return;
 		k[0] = w->dims[2];
 		k[1] = w->dims[3];
@@ -149,7 +158,7 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 			return;
 		d[0] = x->dims[0];
 		d[1] = w->dims[0];
-		set_shape(o, !strcmp(op, "Conv") ? VPUXC_FLOAT :
+		vc_set_shape(o, !strcmp(op, "Conv") ? VPUXC_FLOAT :
 			  !strcmp(op, "ConvInteger") ? VPUXC_INT32 :
 			  (vc_in(m, n, 7) ? vc_in(m, n, 7)->dtype : x->dtype),
 			  4, d);
@@ -161,20 +170,20 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 			return;
 		d[0] = x->dims[0];
 		d[1] = x->dims[1];
-		set_shape(o, x->dtype, 4, d);
+		vc_set_shape(o, x->dtype, 4, d);
 	} else if (!strcmp(op, "GlobalAveragePool") ||
 		   !strcmp(op, "GlobalMaxPool")) {
 		if (x->rank < 3)
 			return;
 		for (i = 0; i < x->rank; i++)
 			d[i] = i < 2 ? x->dims[i] : 1;
-		set_shape(o, x->dtype, x->rank, d);
+		vc_set_shape(o, x->dtype, x->rank, d);
 	} else if (!strcmp(op, "MatMul") || !strcmp(op, "QLinearMatMul") ||
 		   !strcmp(op, "MatMulInteger")) {
 		const struct vc_value *b = vc_in(m, n, !strcmp(op, "QLinearMatMul") ? 3 : 1);
 		struct vc_value ba, bb;
 
-		if (!known(b) || x->rank < 2 || b->rank < 2 ||
+		if (!vc_known(b) || x->rank < 2 || b->rank < 2 ||
 		    x->dims[x->rank - 1] != b->dims[b->rank - 2])
 			return;
 		/* broadcast the batch dims */
@@ -182,11 +191,11 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 		ba.rank = x->rank - 2;
 		bb = *b;
 		bb.rank = b->rank - 2;
-		if (!broadcast(&ba, &bb, d, &r))
+		if (!vc_broadcast(&ba, &bb, d, &r))
 			return;
 		d[r] = x->dims[x->rank - 2];
 		d[r + 1] = b->dims[b->rank - 1];
-		set_shape(o, !strcmp(op, "MatMul") ? VPUXC_FLOAT :
+		vc_set_shape(o, !strcmp(op, "MatMul") ? VPUXC_FLOAT :
 			  !strcmp(op, "MatMulInteger") ? VPUXC_INT32 :
 			  (vc_in(m, n, 7) ? vc_in(m, n, 7)->dtype : x->dtype),
 			  r + 2, d);
@@ -195,12 +204,12 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 		int ta = (int)vc_attr_i(n, "transA", 0);
 		int tb = (int)vc_attr_i(n, "transB", 0);
 
-		if (x->rank != 2 || !known(b) || b->rank != 2 ||
+		if (x->rank != 2 || !vc_known(b) || b->rank != 2 ||
 		    x->dims[ta ? 0 : 1] != b->dims[tb ? 1 : 0])
 			return;
 		d[0] = x->dims[ta ? 1 : 0];
 		d[1] = b->dims[tb ? 0 : 1];
-		set_shape(o, VPUXC_FLOAT, 2, d);
+		vc_set_shape(o, VPUXC_FLOAT, 2, d);
 	} else if (!strcmp(op, "Flatten")) {
 		int64_t axis = vc_attr_i(n, "axis", 1), a = 1, b = 1;
 
@@ -212,7 +221,7 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 			*(i < axis ? &a : &b) *= x->dims[i];
 		d[0] = a;
 		d[1] = b;
-		set_shape(o, x->dtype, 2, d);
+		vc_set_shape(o, x->dtype, 2, d);
 	} else if (!strcmp(op, "Reshape")) {
 		const struct vc_value *s = vc_in(m, n, 1);
 		int64_t total = (int64_t)vc_numel(x), prod = 1;
@@ -246,7 +255,46 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 		} else if (prod != total) {
 			return;
 		}
-		set_shape(o, x->dtype, r, d);
+		vc_set_shape(o, x->dtype, r, d);
+	} else if (!strcmp(op, "Concat")) {
+		int64_t axis = vc_attr_i(n, "axis", 0);
+		unsigned int k;
+
+		if (axis < 0)
+			axis += x->rank;
+		if (axis < 0 || axis >= x->rank)
+			return;
+		memcpy(d, x->dims, sizeof(d));
+		for (k = 1; k < n->n_in; k++) {
+			const struct vc_value *v = vc_in(m, n, k);
+
+			if (!vc_known(v) || v->rank != x->rank)
+				return;
+			for (i = 0; i < x->rank; i++)
+				if (i != axis && v->dims[i] != x->dims[i])
+					return;
+			d[axis] += v->dims[axis];
+		}
+		vc_set_shape(o, x->dtype, x->rank, d);
+	} else if (!strcmp(op, "Expand")) {
+		const struct vc_value *s = vc_in(m, n, 1);
+		struct vc_value sv;
+
+		if (!s || !s->cst || s->cst->dtype != VPUXC_INT64 ||
+		    s->cst->rank != 1 || s->cst->dims[0] > VPUXC_MAX_RANK)
+			return;
+		memset(&sv, 0, sizeof(sv));
+		sv.rank = (int)s->cst->dims[0];
+		for (i = 0; i < sv.rank; i++)
+			if ((sv.dims[i] = vc_cst_i(s->cst, (size_t)i)) < 0)
+				return;
+		if (vc_broadcast(x, &sv, d, &r))
+			vc_set_shape(o, x->dtype, r, d);
+	} else if (!strcmp(op, "Slice")) {
+		int64_t st[VPUXC_MAX_RANK], sp[VPUXC_MAX_RANK];
+
+		if (vc_slice_shape(m, n, x->rank, x->dims, st, sp, d))
+			vc_set_shape(o, x->dtype, x->rank, d);
 	} else if (!strcmp(op, "Transpose")) {
 		int64_t perm[VPUXC_MAX_RANK];
 		int np = vc_attr_ints(n, "perm", perm, VPUXC_MAX_RANK);
@@ -260,7 +308,7 @@ static void infer_node(struct vpuxc_model *m, const struct vc_node *n)
 				return;
 			d[i] = x->dims[p];
 		}
-		set_shape(o, x->dtype, x->rank, d);
+		vc_set_shape(o, x->dtype, x->rank, d);
 	}
 }
 
@@ -279,11 +327,13 @@ int vc_infer_shapes(struct vpuxc_model *m)
 				continue;
 			decl = *o;
 			if (k == 0) {
+				/* the registry's op families first (ops_*.c) */
 				const struct vc_op *op = vc_op_find(m, n);
 
-				infer_node(m, n);
-				if (op && op->infer)	/* the registry's */
+				if (op && op->infer)
 					op->infer(m, &m->n[i]);
+				else
+					infer_node(m, n);
 			}
 			if ((o->flags & VC_V_OUTPUT) && decl.rank >= 0 &&
 			    o->rank >= 0) {

@@ -63,6 +63,16 @@ struct vc_value {
 	unsigned int flags;
 };
 
+/* what the graph passes (passes.c) changed, for the compile report */
+struct vc_pass_stats {
+	unsigned int folded;		/* nodes that became constants */
+	unsigned int bn_fused;		/* BatchNormalization into Conv/Gemm */
+	unsigned int bn_alone;		/* ... into a 1x1 Conv or Mul + Add */
+	unsigned int pad_fused;		/* Pad into Conv/AveragePool/MaxPool */
+	unsigned int removed;		/* Identity and Dropout */
+	unsigned int silu, hardswish, gelu, layernorm;
+};
+
 /* dim_params of one model (= the loadable's VPUX_LF_MAX_SYMBOLS) */
 #define VC_MAX_SYMS 16
 
@@ -94,11 +104,16 @@ struct vpuxc_model {
 	/* the dim_param names of the graph's inputs and outputs */
 	char *syms[VC_MAX_SYMS];
 	unsigned int n_syms;
+	/* the graph passes ran (once per model; not on partition parts) */
+	int passes_done;
+	struct vc_pass_stats stats;
 };
 
 /* value lookup and creation */
 int vc_find(const struct vpuxc_model *m, const char *name);
 int vc_add_value(struct vpuxc_model *m, const char *name);
+/* rebuild the name hash after values were removed or reordered */
+int vc_rehash(struct vpuxc_model *m);
 
 /* attributes of @n (NULL/default when absent) */
 const struct vc_attr *vc_attr(const struct vc_node *n, const char *name);
@@ -126,6 +141,27 @@ int64_t vc_cst_i(const struct vpuxc_tensor *t, size_t i);
 
 /* shape inference over every node (infer.c) */
 int vc_infer_shapes(struct vpuxc_model *m);
+/* infer.c's helpers for the op families' shape functions */
+int vc_known(const struct vc_value *v);		/* rank and dims known */
+void vc_set_shape(struct vc_value *o, int32_t dtype, int rank,
+		  const int64_t *dims);
+void vc_copy_shape(struct vc_value *o, const struct vc_value *i,
+		   int32_t dtype);
+/* numpy broadcasting of a and b into o; 0 if incompatible */
+int vc_broadcast(const struct vc_value *a, const struct vc_value *b,
+		 int64_t *o, int *rank);
+/*
+ * The graph passes (passes.c): constant folding, BatchNormalization and
+ * Pad folding, Identity/Dropout removal, pattern fusion; then shape
+ * inference again. Once per model (passes_done).
+ */
+int vc_run_passes(struct vpuxc_model *m);
+/* Slice @n of an input of @r dims @xd: its dims, starts and steps */
+int vc_slice_shape(const struct vpuxc_model *m, const struct vc_node *n,
+		   int r, const int64_t *xd, int64_t *start, int64_t *step,
+		   int64_t *d);
+/* "passes: ..." (one line, no newline) into @buf */
+void vc_pass_summary(const struct vpuxc_model *m, char *buf, size_t cap);
 /* number of elements of a value with known dims, 0 otherwise */
 uint64_t vc_numel(const struct vc_value *v);
 

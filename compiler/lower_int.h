@@ -151,6 +151,8 @@ int vc_f32_const(struct lctx *c, unsigned int rank, const int64_t *dims,
 float *vc_cst_floats(const struct vc_value *v, size_t *count);
 /* an FP16 DPU descriptor for @op with the fields every op sets */
 void vc_fdpu_init(struct qdpu *q, unsigned int op);
+/* @n floats to FP16 bits (vpux_f32_to_f16()'s, F16C where there is one) */
+void vc_f32_to_f16_n(uint16_t *dst, const float *src, uint64_t n);
 /* FP32 bits of @f */
 uint32_t vc_f32_bits(float f);
 /*
@@ -166,6 +168,7 @@ int vc_view_at(struct lctx *c, int src, uint64_t off, unsigned int rank,
 	       const int64_t *dims, uint64_t order);
 /* ops_act.c: activations, and fusing them into a DPU op */
 int vc_sole_use(const struct vpuxc_model *m, const struct vc_value *v);
+int vc_same_shape(struct vpuxc_model *m, struct vc_node *n);
 int vc_clip_bounds(const struct vpuxc_model *m, const struct vc_node *n,
 		   float *lo, float *hi);
 const struct vc_value *vc_fuse_act(struct lctx *c, struct qdpu *q,

@@ -271,7 +271,17 @@ static int prelu_lower(struct lctx *c, int node)
 	return 0;
 }
 
-#define ACT(name, since) { "", name, since, 0, NULL, act_npu, act_lower }
+/* an element-wise op's output: its input's shape */
+int vc_same_shape(struct vpuxc_model *m, struct vc_node *n)
+{
+	struct vc_value *x = vc_in(m, n, 0), *y = vc_out(m, n, 0);
+
+	if (x && y && x->rank >= 0)
+		vc_copy_shape(y, x, 0);
+	return 0;
+}
+
+#define ACT(name, since) { "", name, since, 0, vc_same_shape, act_npu, act_lower }
 
 const struct vc_op vc_ops_act[] = {
 	ACT("Relu", 1), ACT("Clip", 1), ACT("LeakyRelu", 1),
@@ -279,7 +289,7 @@ const struct vc_op vc_ops_act[] = {
 	ACT("Tanh", 1), ACT("Erf", 9), ACT("Gelu", 1), ACT("Exp", 1),
 	ACT("Log", 1), ACT("Sqrt", 1), ACT("Reciprocal", 1), ACT("Neg", 1),
 	ACT("Abs", 1),
-	{ "com.vpux", "Silu", 0, 0, NULL, act_npu, act_lower },
-	{ "", "PRelu", 1, 0, NULL, act_npu, prelu_lower },
+	{ "com.vpux", "Silu", 0, 0, vc_same_shape, act_npu, act_lower },
+	{ "", "PRelu", 1, 0, vc_same_shape, act_npu, prelu_lower },
 	{ 0 }
 };

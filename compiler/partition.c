@@ -9,19 +9,32 @@
  * The model's nodes are walked in topological order. A node is either
  * "floating" (all its inputs are constants: Constant, DequantizeLinear of
  * an initializer; it goes with each consumer), on the CPU, or on the NPU;
- * consecutive NPU nodes form one part. Every NPU part is cut out as a
- * model of its own (its inputs: the values it reads from outside, its
- * outputs: the values read outside or by the graph) and compiled with
- * vpuxc_compile(). When a part fails to compile, the first node its
- * lowering reports moves to the CPU if libvpux-cpuops has it, and the
- * parts are formed again; otherwise partitioning fails.
+ * consecutive NPU nodes form one part.
+ *
+ * Placement is decided up front from capabilities: a node of the float
+ * (FP16) path goes where the op registry says (vc_op_npu(): NULL, or why
+ * the NPU cannot run it); a node of a quantized section (QuantizeLinear,
+ * DequantizeLinear, QLinear*, *Integer and the float ops that read their
+ * results: lower.c's do_node) starts on the NPU. Every NPU part is then
+ * cut out as a model of its own (its inputs: the values it reads from
+ * outside, its outputs: the values read outside or by the graph) and
+ * compiled once with vpuxc_compile(). When a part fails to compile, the
+ * first node its lowering reports moves to the CPU if it is a quantized
+ * section's node (the quantized lowering has no capability check of its
+ * own yet) and the parts are formed again; a float-path node the
+ * registry placed on the NPU that its compile refuses is an error (the
+ * registry and the lowering disagree). A node neither the NPU nor
+ * libvpux-cpuops runs fails partitioning; with no_cpu_fallback, any node
+ * off the NPU does, and the error names every one with its reason.
  *
  * A float value crossing into an NPU part is quantized by a "quantize"
  * run with the scale and zero point the loadable's .vpux.io records
  * (those of the QuantizeLinear node at the cut), and one leaving it is
  * dequantized with those of the DequantizeLinear node; integer values
- * cross as they are. Constant operands of CPU functions are written into
- * "weight" buffers by "fill" runs at the start of the recipe.
+ * cross as they are. Constant operands of CPU functions are "weight"
+ * buffers whose bytes (float32, little endian) lie in one binary file
+ * next to the recipe ("<prefix>w0.bin"); the buffer's "data" member says
+ * where (file, offset) and what (dtype, shape), and the runner loads it.
  */
 #include <errno.h>
 #include <math.h>
@@ -33,7 +46,7 @@
 #include <json-c/json.h>
 
 #include "err.h"
-#include "lower.h"
+#include "lower_int.h"
 
 #define RECIPE_TARGET	"vpux1"
 #define RECIPE_VERSION	"1.0"
@@ -56,6 +69,8 @@ struct pctx {
 	const struct vpuxc_options *o;
 	char *floating;		/* per node */
 	char *cpu;		/* per node */
+	char *qpath;		/* per node: of a quantized section */
+	char **reason;		/* per node: why it runs on the CPU */
 	struct part *parts;
 	unsigned int n_parts;
 	/* the recipe being built */
@@ -64,6 +79,10 @@ struct pctx {
 	int *vbuf;		/* value -> 1 once it has a buffer */
 	double *vscale;		/* value -> the scale an NPU output had, 0 */
 	char *why;		/* why partitioning gave up (malloc'ed) */
+	/* the weights of the CPU functions: one file next to the recipe */
+	unsigned char *wdata;
+	size_t wsize, wcap;
+	char wfile[VPUXC_NAME_MAX + 32];
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -251,6 +270,7 @@ static int sub_model(struct pctx *c, struct part *pt, struct vpuxc_model **out,
 		goto fail;
 	}
 	s->opset = m->opset;
+	s->passes_done = 1;	/* a part shares the model's nodes */
 	s->n = calloc(m->n_n + 1, sizeof(*s->n));
 	nmap = malloc(sizeof(int) * (m->n_n + 1));
 	orig = malloc(sizeof(int) * (2 * m->n_v + 1));
@@ -538,11 +558,32 @@ static int parts_form(struct pctx *c)
 	return 0;
 }
 
+/* the lowering's reason for node @n in its error list @errs (malloc'ed) */
+static char *reason_in(const char *errs, const struct vc_node *n)
+{
+	char *head = NULL, *r = NULL;
+	const char *p, *e;
+
+	if (!errs || asprintf(&head, "  %s '%s': ", n->op, n->name) < 0)
+		return NULL;
+	for (p = errs; p && *p; p = e ? e + 1 : NULL) {
+		e = strchr(p, '\n');
+		if (strncmp(p, head, strlen(head)))
+			continue;
+		p += strlen(head);
+		r = strndup(p, e ? (size_t)(e - p) : strlen(p));
+		break;
+	}
+	free(head);
+	return r;
+}
+
 /*
  * Compile NPU part @pt. 1: node *@bad of the model (or -1) stops it and
- * the parts must be formed again; 0: compiled; <0: error.
+ * the parts must be formed again (*@why: the lowering's reason,
+ * malloc'ed); 0: compiled; <0: error.
  */
-static int part_compile(struct pctx *c, struct part *pt, int *bad)
+static int part_compile(struct pctx *c, struct part *pt, int *bad, char **why)
 {
 	struct vpuxc_model *s = NULL;
 	struct vpuxc_options o = { 0 };
@@ -568,17 +609,23 @@ static int part_compile(struct pctx *c, struct part *pt, int *bad)
 	o.no_cmx = 1;
 	ret = vpuxc_compile(s, &o, &pt->res);
 	if (ret == VPUX_E_UNSUPPORTED) {
-		char msg[2048];
+		char *msg = strdup(vpux_last_error());
 
-		snprintf(msg, sizeof(msg), "%s", vpux_last_error());
+		if (!msg) {
+			ret = vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+			goto out;
+		}
 		/* which node? the lowering reports the first one it meets */
-		if (vc_lower(s, &p) && p.first_bad >= 0)
+		if (vc_lower(s, &p) && p.first_bad >= 0) {
 			*bad = node_of[p.first_bad];
+			*why = reason_in(p.errs, &s->n[p.first_bad]);
+		}
 		vc_prog_free(&p);
 		ret = 1;
 		if (*bad < 0)
 			ret = give_up(c, "part %u: %s", (unsigned int)(pt - c->parts),
 				      msg);
+		free(msg);
 		goto out;
 	}
 	if (ret)
@@ -603,8 +650,8 @@ static uint64_t value_bytes(const struct vc_value *v)
 	return vc_numel(v) * vpuxc_dtype_size(v->dtype);
 }
 
-static void add_buffer(struct pctx *c, const char *name, const char *type,
-		       uint64_t size)
+static json_object *add_buffer(struct pctx *c, const char *name,
+			       const char *type, uint64_t size)
 {
 	json_object *b = json_object_new_object();
 
@@ -612,6 +659,7 @@ static void add_buffer(struct pctx *c, const char *name, const char *type,
 	json_object_object_add(b, "type", json_object_new_string(type));
 	json_object_object_add(b, "size", json_object_new_int64((int64_t)size));
 	json_object_array_add(c->buffers, b);
+	return b;
 }
 
 /* resources.cpus: each function used, once, from libvpux-cpuops */
@@ -631,23 +679,6 @@ static void cpu_use(struct pctx *c, const char *name)
 	json_object_object_add(e, "library_path",
 			       json_object_new_string(CPU_LIBRARY));
 	json_object_array_add(c->cpus, e);
-}
-
-static char *hex_of(const void *data, size_t size)
-{
-	static const char digits[] = "0123456789abcdef";
-	const unsigned char *p = data;
-	char *s = malloc(2 * size + 1);
-	size_t i;
-
-	if (!s)
-		return NULL;
-	for (i = 0; i < size; i++) {
-		s[2 * i] = digits[p[i] >> 4];
-		s[2 * i + 1] = digits[p[i] & 15];
-	}
-	s[2 * size] = 0;
-	return s;
 }
 
 /* the float32 value of constant (or DequantizeLinear of a constant) @v */
@@ -711,6 +742,7 @@ static int value_buffer(struct pctx *c, int vi)
 {
 	const struct vc_value *v = &c->m->v[vi];
 	const char *type = "internal";
+	json_object *b;
 
 	if (c->vbuf[vi])
 		return 0;
@@ -724,38 +756,44 @@ static int value_buffer(struct pctx *c, int vi)
 	if (!value_known(v) || !vpuxc_dtype_size(v->dtype))
 		return give_up(c, "value '%s': no static shape or an element type the recipe cannot carry",
 			       v->name);
-	add_buffer(c, v->name, type, value_bytes(v));
+	b = add_buffer(c, v->name, type, value_bytes(v));
 	if (!strcmp(type, "weight")) {
-		json_object *r, *a, *k, *e;
+		size_t bytes = sizeof(float) * vc_numel(v);
+		size_t off = (c->wsize + 63) & ~(size_t)63;
+		json_object *d, *shape;
 		float *f = NULL;
-		char *hex;
-		int ret = const_floats(c, v, &f);
+		int ret = const_floats(c, v, &f), i;
 
 		if (ret)
 			return ret;
-		hex = hex_of(f, sizeof(float) * vc_numel(v));
+		if (off + bytes > c->wcap) {
+			size_t cap = c->wcap ? c->wcap : 4096;
+			unsigned char *w;
+
+			while (cap < off + bytes)
+				cap *= 2;
+			w = realloc(c->wdata, cap);
+			if (!w) {
+				free(f);
+				return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+			}
+			memset(w + c->wcap, 0, cap - c->wcap);
+			c->wdata = w;
+			c->wcap = cap;
+		}
+		/* the host is little endian, as the file (run-recipes.rst) */
+		memcpy(c->wdata + off, f, bytes);
 		free(f);
-		if (!hex)
-			return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
-		cpu_use(c, "fill");
-		r = json_object_new_object();
-		json_object_object_add(r, "name", json_object_new_string("fill"));
-		json_object_object_add(r, "where", json_object_new_string("cpu"));
-		a = json_object_new_array();
-		e = json_object_new_object();
-		json_object_object_add(e, "name", json_object_new_string(v->name));
-		json_object_object_add(e, "argidx", json_object_new_int(0));
-		json_object_array_add(a, e);
-		json_object_object_add(r, "arguments", a);
-		k = json_object_new_array();
-		e = json_object_new_object();
-		json_object_object_add(e, "value", json_object_new_string(hex));
-		json_object_object_add(e, "type", json_object_new_string("string"));
-		json_object_object_add(e, "argidx", json_object_new_int(1));
-		json_object_array_add(k, e);
-		json_object_object_add(r, "constants", k);
-		json_object_array_add(c->fills, r);
-		free(hex);
+		c->wsize = off + bytes;
+		d = json_object_new_object();
+		json_object_object_add(d, "file", json_object_new_string(c->wfile));
+		json_object_object_add(d, "offset", json_object_new_int64((int64_t)off));
+		json_object_object_add(d, "dtype", json_object_new_string("float32"));
+		shape = json_object_new_array();
+		for (i = 0; i < v->rank; i++)
+			json_object_array_add(shape, json_object_new_int64(v->dims[i]));
+		json_object_object_add(d, "shape", shape);
+		json_object_object_add(b, "data", d);
 	}
 	return 0;
 }
@@ -867,6 +905,23 @@ static void conv_run(struct pctx *c, int quant, const char *from,
 	run_end(c, &r);
 }
 
+/* a float value the loadable holds in FP16: to_f16/from_f16 at the cut */
+static int f16_io(const struct vpuxc_io *io)
+{
+	return !io->qcount && io->dev_dtype == 10 && io->onnx_dtype == VPUXC_FLOAT;
+}
+
+/* a to_f16 (@to) or from_f16 run from buffer @from to @to_buf */
+static void f16_run(struct pctx *c, int to, const char *from, const char *to_buf)
+{
+	struct run r;
+
+	run_new(c, &r, to ? "to_f16" : "from_f16", 1);
+	run_buf(&r, from);
+	run_buf(&r, to_buf);
+	run_end(c, &r);
+}
+
 /* the runs of NPU part @pt: conversions in, the kernel, conversions out */
 static int npu_runs(struct pctx *c, struct part *pt, unsigned int idx,
 		    const char *prefix, json_object *kernels)
@@ -898,6 +953,17 @@ static int npu_runs(struct pctx *c, struct part *pt, unsigned int idx,
 			ret = value_buffer(c, vi);
 			if (ret)
 				return ret;
+			if (f16_io(io)) {
+				snprintf(dev, sizeof(dev), "%s:%s%u", kname,
+					 dir ? "out" : "in", i);
+				if (vc_find(c->m, dev) >= 0)
+					return give_up(c, "a value is named '%s', the name of a device buffer",
+						       dev);
+				add_buffer(c, dev, "internal", vc_numel(&c->m->v[vi]) * 2);
+				if (!dir)
+					f16_run(c, 1, c->m->v[vi].name, dev);
+				continue;
+			}
 			if (!io->qcount)
 				continue;
 			if (io->qcount != 1 || !dtype_cpu(io->dev_dtype))
@@ -926,7 +992,7 @@ static int npu_runs(struct pctx *c, struct part *pt, unsigned int idx,
 							  &pt->io.inputs[i];
 			int vi = dir ? pt->out_v[i] : pt->in_v[i];
 
-			if (io->qcount) {
+			if (io->qcount || f16_io(io)) {
 				snprintf(dev, sizeof(dev), "%s:%s%u", kname,
 					 dir ? "out" : "in", i);
 				run_buf(&r, dev);
@@ -939,9 +1005,11 @@ static int npu_runs(struct pctx *c, struct part *pt, unsigned int idx,
 	for (i = 0; i < pt->n_out; i++) {
 		const struct vpuxc_io *io = &pt->io.outputs[i];
 
+		snprintf(dev, sizeof(dev), "%s:out%u", kname, i);
+		if (f16_io(io))
+			f16_run(c, 0, dev, c->m->v[pt->out_v[i]].name);
 		if (!io->qcount)
 			continue;
-		snprintf(dev, sizeof(dev), "%s:out%u", kname, i);
 		conv_run(c, 0, dev, c->m->v[pt->out_v[i]].name, io->scales[0],
 			 io->zero_points[0], io->dev_dtype);
 		c->vscale[pt->out_v[i]] = io->scales[0];
@@ -1153,6 +1221,7 @@ static int build_recipe(struct pctx *c, const char *prefix,
 	c->vscale = calloc(c->m->n_v + 1, sizeof(double));
 	if (!c->vbuf || !c->vscale)
 		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+	snprintf(c->wfile, sizeof(c->wfile), "%sw0.bin", prefix);
 	root = json_object_new_object();
 	hdr = json_object_new_object();
 	json_object_object_add(hdr, "target", json_object_new_string(RECIPE_TARGET));
@@ -1183,7 +1252,7 @@ static int build_recipe(struct pctx *c, const char *prefix,
 	json_object_object_add(hdr, "outputs", io_list(c, c->m->outputs,
 						       c->m->n_outputs));
 	if (!ret) {
-		out->files = calloc(npu + 1, sizeof(*out->files));
+		out->files = calloc(npu + 2, sizeof(*out->files));
 		if (!out->files)
 			ret = vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
 	}
@@ -1198,6 +1267,15 @@ static int build_recipe(struct pctx *c, const char *prefix,
 		f->size = c->parts[i].res.size;
 		c->parts[i].res.loadable = NULL;
 		out->n_files = ++j;
+	}
+	if (!ret && c->wsize) {	/* the CPU functions' weights */
+		struct vpuxc_recipe_file *f = &out->files[out->n_files++];
+
+		snprintf(f->name, sizeof(f->name), "%s", c->wfile);
+		f->data = c->wdata;
+		f->size = c->wsize;
+		out->weight_bytes = c->wsize;
+		c->wdata = NULL;
 	}
 	res = json_object_new_object();
 	json_object_object_add(res, "buffers", c->buffers);
@@ -1233,20 +1311,199 @@ static int build_recipe(struct pctx *c, const char *prefix,
 	return ret;
 }
 
+static const char *quant_ops[] = { "QuantizeLinear", "DequantizeLinear",
+	"QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger", NULL };
+
+/*
+ * Which nodes are of a quantized section (lower.c's do_node lowers them,
+ * vc_wants_float() says no): the quantization ops, and the nodes that
+ * read a quantized section's result and no float-path value; every other
+ * node is of the float path and the op registry places it.
+ */
+static int mark_paths(struct pctx *c)
+{
+	const struct vpuxc_model *m = c->m;
+	char *kind = calloc(m->n_v + 1, 1);	/* 'F' float path, 'Q' quantized */
+	unsigned int i, k, j;
+
+	if (!kind)
+		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+	for (i = 0; i < m->n_inputs; i++) {
+		const struct vc_value *v = &m->v[m->inputs[i]];
+
+		kind[m->inputs[i]] = v->dtype == VPUXC_FLOAT || v->dtype == 10 ?
+				     'F' : 'Q';
+	}
+	for (k = 0; k < m->n_n; k++) {
+		const struct vc_node *n = &m->n[k];
+		int f = 0, q = 0;
+
+		if (c->floating[k])
+			continue;
+		for (i = 0; quant_ops[i]; i++)
+			q |= is_op(n, quant_ops[i]);
+		for (j = 0; !q && j < n->n_in; j++) {
+			if (n->in[j] < 0)
+				continue;
+			f |= kind[n->in[j]] == 'F';
+			q |= kind[n->in[j]] == 'Q';
+		}
+		c->qpath[k] = (char)(q && !f);
+		for (j = 0; j < n->n_out; j++)
+			if (n->out[j] >= 0)
+				kind[n->out[j]] = c->qpath[k] ? 'Q' : 'F';
+	}
+	free(kind);
+	return 0;
+}
+
+static int set_reason(struct pctx *c, int k, const char *why)
+{
+	free(c->reason[k]);
+	c->reason[k] = strdup(why && *why ? why : "the NPU compile refuses it");
+	return c->reason[k] ? 0 : vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+}
+
+/* the float path's nodes where the op registry says, up front */
+static int place(struct pctx *c)
+{
+	unsigned int k;
+	char buf[512];
+	int ret;
+
+	for (k = 0; k < c->m->n_n; k++) {
+		const char *no;
+
+		if (c->floating[k] || c->qpath[k])
+			continue;
+		no = vc_op_npu(c->m, (int)k, buf, sizeof(buf));
+		if (!no)
+			continue;
+		c->cpu[k] = 1;
+		ret = set_reason(c, (int)k, no);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Give up naming every CPU node: with @cpu_check the ones libvpux-cpuops
+ * cannot run either, else all (no_cpu_fallback). The first line decides.
+ */
+static int refuse_cpu_nodes(struct pctx *c, int cpu_check)
+{
+	const struct vpuxc_model *m = c->m;
+	char *list = NULL, *first = NULL;
+	size_t len = 0;
+	unsigned int k, cnt = 0;
+	FILE *f = open_memstream(&list, &len);
+	int ret = 0;
+
+	if (!f)
+		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+	for (k = 0; k < m->n_n; k++) {
+		const char *no = NULL;
+
+		if (!c->cpu[k])
+			continue;
+		if (cpu_check && !(no = cpu_refuses(c, (int)k)))
+			continue;
+		if (!cnt++ && asprintf(&first, "%s '%s'", m->n[k].op,
+				       m->n[k].name) < 0)
+			first = NULL;
+		if (cpu_check)
+			fprintf(f, "\n  %s '%s': NPU: %s; CPU: %s", m->n[k].op,
+				m->n[k].name, c->reason[k] ? c->reason[k] : "?", no);
+		else
+			fprintf(f, "\n  %s '%s': %s", m->n[k].op, m->n[k].name,
+				c->reason[k] ? c->reason[k] : "?");
+	}
+	fclose(f);
+	if (!list) {
+		free(first);
+		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+	}
+	if (cnt && cpu_check)
+		ret = give_up(c, "%s cannot run on the NPU, nor on the CPU%s:%s",
+			      first ? first : "a node",
+			      cnt > 1 ? " (the first of these)" : "", list);
+	else if (cnt)
+		ret = give_up(c, "CPU fallback is off (--no-cpu-fallback) and %u node%s would leave the NPU, the first %s:%s",
+			      cnt, cnt == 1 ? "" : "s", first ? first : "?", list);
+	free(list);
+	free(first);
+	return ret;
+}
+
+/* the placement of every node, then the parts */
 static void report_parts(struct pctx *c, struct vpuxc_recipe *out)
 {
+	const struct vpuxc_model *m = c->m;
 	FILE *f;
 	size_t len;
-	unsigned int i, j, npu = 0;
+	unsigned int i, j, npu = 0, n_npu = 0, n_cpu = 0, n_const = 0;
+	int *part_of = malloc(sizeof(int) * (m->n_n + 1)), first = -1;
 
-	f = open_memstream(&out->report, &len);
-	if (!f)
+	if (!part_of)
 		return;
-	fprintf(f, "recipe: %u NPU loadables, %u CPU runs of %s\n", out->n_npu,
-		out->n_cpu, CPU_LIBRARY);
+	for (i = 0; i < m->n_n; i++)
+		part_of[i] = -1;
 	for (i = 0; i < c->n_parts; i++) {
 		const struct part *pt = &c->parts[i];
-		const struct vc_node *n = &c->m->n[pt->nodes[0]];
+
+		for (j = 0; j < pt->n_nodes; j++)
+			part_of[pt->nodes[j]] = pt->cpu ? -2 : (int)npu;
+		npu += !pt->cpu;
+	}
+	for (i = 0; i < m->n_n; i++) {
+		n_const += c->floating[i] != 0;
+		n_npu += part_of[i] >= 0;
+		n_cpu += part_of[i] == -2;
+		if (part_of[i] == -2 && first < 0)
+			first = (int)i;
+	}
+	f = open_memstream(&out->report, &len);
+	if (!f) {
+		free(part_of);
+		return;
+	}
+	fprintf(f, "placement: %u node%s on the NPU (%u part%s), %u on the CPU, %u constant",
+		n_npu, n_npu == 1 ? "" : "s", npu, npu == 1 ? "" : "s", n_cpu,
+		n_const);
+	if (first >= 0)
+		fprintf(f, "; the first to leave the NPU: %s '%s': %s\n",
+			m->n[first].op, m->n[first].name,
+			c->reason[first] ? c->reason[first] : "?");
+	else
+		fputc('\n', f);
+	for (i = 0; i < m->n_n; i++) {
+		const struct vc_node *n = &m->n[i];
+
+		char where[16];
+
+		snprintf(where, sizeof(where), "npu%d", part_of[i]);
+		if (part_of[i] >= 0)
+			fprintf(f, "  %-6s%s '%s'\n", where, n->op, n->name);
+		else if (part_of[i] == -2)
+			fprintf(f, "  cpu   %s '%s': %s\n", n->op, n->name,
+				c->reason[i] ? c->reason[i] : "?");
+		else
+			fprintf(f, "  const %s '%s' (computes a constant: goes with its consumers)\n",
+				n->op, n->name);
+	}
+	fprintf(f, "recipe: %u NPU loadables, %u CPU runs of %s, %zu bytes of CPU weights in %s\n",
+		out->n_npu, out->n_cpu, CPU_LIBRARY, c->wsize,
+		c->wsize ? c->wfile : "no file");
+	{
+		char line[512];
+
+		vc_pass_summary(c->m, line, sizeof(line));
+		fprintf(f, "%s\n", line);
+	}
+	for (i = 0, npu = 0; i < c->n_parts; i++) {
+		const struct part *pt = &c->parts[i];
+		const struct vc_node *n = &m->n[pt->nodes[0]];
 
 		if (pt->cpu) {
 			fprintf(f, "  cpu   %s '%s'\n", n->op, n->name);
@@ -1254,11 +1511,12 @@ static void report_parts(struct pctx *c, struct vpuxc_recipe *out)
 		}
 		fprintf(f, "  npu%-3u %u nodes ('%s'", npu++, pt->n_nodes, n->name);
 		for (j = 1; j < pt->n_nodes && j < 4; j++)
-			fprintf(f, ", '%s'", c->m->n[pt->nodes[j]].name);
+			fprintf(f, ", '%s'", m->n[pt->nodes[j]].name);
 		fprintf(f, "%s), %u inputs, %u outputs\n",
 			pt->n_nodes > 4 ? ", ..." : "", pt->n_in, pt->n_out);
 	}
 	fclose(f);
+	free(part_of);
 }
 
 int vpuxc_partition(struct vpuxc_model *m, const struct vpuxc_options *o,
@@ -1266,7 +1524,7 @@ int vpuxc_partition(struct vpuxc_model *m, const struct vpuxc_options *o,
 {
 	struct pctx c;
 	unsigned int i, k, iter;
-	int ret, bad = -1;
+	int ret, bad = -1, fallback = !(o && o->no_cpu_fallback);
 
 	memset(out, 0, sizeof(*out));
 	memset(&c, 0, sizeof(c));
@@ -1277,13 +1535,17 @@ int vpuxc_partition(struct vpuxc_model *m, const struct vpuxc_options *o,
 	c.m = m;
 	c.o = o;
 	ret = vc_infer_shapes(m);
+	if (!ret)
+		ret = vc_run_passes(m);
 	for (i = 0; !ret && i < 8 && infer_extra(m) > 0; i++)
 		ret = vc_infer_shapes(m);
 	if (ret)
 		return ret;
 	c.floating = calloc(m->n_n + 1, 1);
 	c.cpu = calloc(m->n_n + 1, 1);
-	if (!c.floating || !c.cpu) {
+	c.qpath = calloc(m->n_n + 1, 1);
+	c.reason = calloc(m->n_n + 1, sizeof(*c.reason));
+	if (!c.floating || !c.cpu || !c.qpath || !c.reason) {
 		ret = vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
 		goto out;
 	}
@@ -1300,31 +1562,58 @@ int vpuxc_partition(struct vpuxc_model *m, const struct vpuxc_options *o,
 		}
 		c.floating[i] = (char)fl;
 	}
+	ret = mark_paths(&c);
+	if (!ret)
+		ret = place(&c);
+	/* the registry's CPU nodes the CPU cannot run either: all at once */
+	if (!ret && fallback)
+		ret = refuse_cpu_nodes(&c, 1);
+	if (ret)
+		goto out;
+	/* one compile per NPU part; the quantized sections by their compile */
 	for (iter = 0; iter <= m->n_n; iter++) {
+		char *why = NULL;
+
 		ret = parts_form(&c);
 		for (i = 0; !ret && i < c.n_parts; i++) {
 			if (c.parts[i].cpu)
 				continue;
-			ret = part_compile(&c, &c.parts[i], &bad);
+			ret = part_compile(&c, &c.parts[i], &bad, &why);
 		}
-		if (ret != 1)
+		if (ret != 1) {
+			free(why);
 			break;
+		}
 		/* node @bad stops its part: the CPU runs it, or we give up */
+		if (!c.floating[bad] && !c.qpath[bad]) {
+			ret = give_up(&c, "%s '%s': the op registry places it on the NPU, but the compile of its part refuses it: %s",
+				      m->n[bad].op, m->n[bad].name,
+				      why ? why : "(no reason given)");
+			free(why);
+			break;
+		}
 		{
 			const char *no = c.floating[bad] ? "it computes a constant" :
-					 cpu_refuses(&c, bad);
+					 fallback ? cpu_refuses(&c, bad) : NULL;
 
 			if (no) {
 				ret = give_up(&c, "%s '%s' cannot run on the NPU, nor on the CPU: %s",
 					      m->n[bad].op, m->n[bad].name, no);
+				free(why);
 				break;
 			}
 		}
 		c.cpu[bad] = 1;
+		ret = set_reason(&c, bad, why);
+		free(why);
 		parts_free(&c);
+		if (ret)
+			break;
 	}
 	if (ret == 1)
 		ret = give_up(&c, "partitioning does not converge");
+	if (!ret && !fallback)
+		ret = refuse_cpu_nodes(&c, 0);
 	if (!ret) {
 		/* the CPU nodes must be runnable (a CPU node may be there
 		 * because a part compiled only without it) */
@@ -1350,10 +1639,15 @@ out:
 	if (ret)
 		vpuxc_recipe_fini(out);
 	parts_free(&c);
+	for (i = 0; c.reason && i < m->n_n; i++)
+		free(c.reason[i]);
+	free(c.reason);
 	free(c.floating);
 	free(c.cpu);
+	free(c.qpath);
 	free(c.vbuf);
 	free(c.vscale);
+	free(c.wdata);
 	free(c.why);
 	return ret;
 }

@@ -14,6 +14,8 @@ PKGS="$PKGS sparse clang valgrind gcc-multilib gcc-riscv64-unknown-elf"
 PKGS="$PKGS dataset-fashion-mnist libonnx-dev libonnx-testdata"
 PKGS="$PKGS libprotobuf-c-dev protobuf-c-compiler"
 PKGS="$PKGS python3-jsonschema python3-numpy python3-onnx"
+# the float architectures of compiler/models/float (export.py)
+PKGS="$PKGS python3-torch python3-torchvision"
 
 # packaging and installing: DKMS, Debian packages, man pages, udev
 PKGS="$PKGS debhelper dh-dkms dkms dpkg-dev fakeroot lintian man-db python3-docutils udev"

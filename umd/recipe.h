@@ -34,6 +34,11 @@ struct recipe_buffer {
 	char *name;
 	unsigned int type;	/* enum recipe_buf_type */
 	uint64_t size;		/* 0: not given (then bound by the application) */
+	/* "data": the buffer's bytes at load, @size of them from @file_offset
+	 * of @file (relative to the recipe's directory, without '..'); NULL:
+	 * none */
+	char *file;
+	uint64_t file_offset;
 };
 
 struct recipe_kernel {

@@ -118,6 +118,8 @@ struct vpuxc_symbol_bounds {
  *          outputs, @n_bounds of them (Documentation/compiler.rst,
  *          "Dynamic axes"); a model with dim_params compiles to a plan
  * @tile: elements of a dynamic axis per tile (0: VPUXC_DEFAULT_TILE)
+ * @no_cpu_fallback: vpuxc_partition() fails (VPUX_E_UNSUPPORTED) instead
+ *          of running any node on the CPU, naming every such node
  */
 struct vpuxc_options {
 	int report;
@@ -127,6 +129,7 @@ struct vpuxc_options {
 	const struct vpuxc_symbol_bounds *bounds;
 	unsigned int n_bounds;
 	unsigned int tile;
+	int no_cpu_fallback;
 };
 
 /*
@@ -174,31 +177,39 @@ void vpuxc_result_fini(struct vpuxc_result *r);
  */
 struct vpuxc_recipe_file {
 	char name[VPUXC_NAME_MAX + 32];	/* relative to the recipe */
-	void *data;			/* a loadable (malloc'ed) */
+	void *data;			/* a loadable or the weights (malloc'ed) */
 	size_t size;
 };
 
 /**
  * struct vpuxc_recipe - what vpuxc_partition() produced
  * @json: the recipe (NUL-terminated JSON text, malloc'ed)
- * @files: the loadables it names, @n_files of them
- * @n_npu: NPU loadables (= @n_files)
+ * @files: the files it names, @n_files of them: the NPU loadables, then
+ *         the CPU functions' weights ("<prefix>w0.bin") if there are any
+ * @n_npu: NPU loadables
  * @n_cpu: nodes run by CPU functions
- * @report: the parts, one line each (NULL unless options->report)
+ * @weight_bytes: the size of the weights file (0: none)
+ * @report: each node's placement (NPU part, or CPU and why), the counts,
+ *          then the parts, one line each (NULL unless options->report)
  */
 struct vpuxc_recipe {
 	char *json;
 	struct vpuxc_recipe_file *files;
 	unsigned int n_files;
 	unsigned int n_npu, n_cpu;
+	size_t weight_bytes;
 	char *report;
 };
 
 /*
- * Partition and compile @m. Loadables are named "<@prefix>npuN.vpuxl".
- * VPUX_E_UNSUPPORTED if a node runs neither on the NPU nor on the CPU
- * (vpux_last_error() says which and why; callers show vpuxc_compile()'s
- * message first, which names every unsupported node).
+ * Partition and compile @m. Loadables are named "<@prefix>npuN.vpuxl",
+ * the CPU functions' weights "<@prefix>w0.bin". Where each node runs is
+ * decided from capabilities (the op registry; the compile of the
+ * quantized sections), then each NPU part is compiled once.
+ * VPUX_E_UNSUPPORTED if a node runs neither on the NPU nor on the CPU,
+ * or any node would leave the NPU with @o->no_cpu_fallback: the first
+ * line of vpux_last_error() decides (which node and why), the lines after
+ * it name every such node.
  */
 int vpuxc_partition(struct vpuxc_model *m, const struct vpuxc_options *o,
 		    const char *prefix, struct vpuxc_recipe *r);

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * The trained model on the whole Fashion-MNIST test set: compile
- * compiler/models/fashion_qdq/model.onnx, classify all 10,000 test images
+ * compiler/models/fashion_qdq/model.onnx (or the float model,
+ * fashion/fashion_float.onnx, to FP16), classify all 10,000 test images
  * of Debian's dataset-fashion-mnist through libvpux (in-process, or
  * --device /dev/accel/accelN), and print the accuracy next to
- * onnxruntime's on the same quantized model (ort_pred.u8, one class per
- * image, written by train.py) and the float model's (the line of
+ * onnxruntime's on the same model (ort_pred.u8 or ort_pred_float.u8, one
+ * class per image, written by train.py) and the float model's (the line of
  * fashion_float.onnx in figures.txt, also train.py's).
  *
  *	fashion_accuracy [--device DEV] [--limit N] MODEL.onnx DATASET_DIR ORT_PRED FIGURES
  *
  * Images are scaled to [0, 1] as train.py does; the float input is
- * quantized by the host (vpuxc_io_to_device), the logits dequantized
+ * quantized or rounded to FP16 by the host (vpuxc_io_to_device), the
+ * logits dequantized or widened
  * (vpuxc_io_from_device); the class is the first of equal maxima, as
  * train.py takes onnxruntime's. Exit 0 when vpux and onnxruntime agree
  * within 0.1 percentage point of accuracy, 1 otherwise, 2 on errors.
@@ -78,9 +80,10 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "limit", required_argument, NULL, 'n' },
+		{ "label", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *device = "inproc";
+	const char *device = "inproc", *label = "quantized";
 	unsigned int limit = 0, idims[3], ldims[1], i, n;
 	unsigned int ok_vpux = 0, ok_ort = 0, agree = 0;
 	unsigned char *img = NULL, *lab = NULL, ort[10000];
@@ -94,21 +97,23 @@ int main(int argc, char **argv)
 	struct vpux_tensor_desc di, dout;
 	struct vpuxc_tensor x, y;
 	float pix[28 * 28];
-	char line[256], float_acc[32] = "?";
+	char line[256], float_acc[32] = "?", vname[64], oname[64];
 	double acc_v, acc_o;
 	FILE *f;
 	int c, ret = 2;
 
-	while ((c = getopt_long(argc, argv, "d:n:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:n:l:", opts, NULL)) != -1) {
 		if (c == 'd')
 			device = optarg;
+		else if (c == 'l')
+			label = optarg;
 		else if (c == 'n')
 			limit = (unsigned int)strtoul(optarg, NULL, 10);
 		else
 			return 2;
 	}
 	if (argc - optind != 4) {
-		fprintf(stderr, "usage: fashion_accuracy [--device DEV] [--limit N] MODEL.onnx DATASET_DIR ORT_PRED FIGURES\n");
+		fprintf(stderr, "usage: fashion_accuracy [--device DEV] [--limit N] [--label NAME] MODEL.onnx DATASET_DIR ORT_PRED FIGURES\n");
 		return 2;
 	}
 	f = fopen(argv[optind + 3], "r");
@@ -179,11 +184,13 @@ int main(int argc, char **argv)
 		ok_ort += ort[i] == lab[i];
 		agree += pv == ort[i];
 	}
+	snprintf(vname, sizeof(vname), "vpux (%s model)", label);
+	snprintf(oname, sizeof(oname), "onnxruntime (%s model)", label);
 	acc_v = 100.0 * ok_vpux / n;
 	acc_o = 100.0 * ok_ort / n;
 	printf("fashion-mnist, %u test images, device %s:\n", n, device);
-	printf("  vpux (quantized model)         %6.2f%%\n", acc_v);
-	printf("  onnxruntime (quantized model)  %6.2f%%\n", acc_o);
+	printf("  %-30s %6.2f%%\n", vname, acc_v);
+	printf("  %-30s %6.2f%%\n", oname, acc_o);
 	printf("  float model (train.py)         %7s\n", float_acc);
 	printf("  same class as onnxruntime: %u of %u\n", agree, n);
 	ret = acc_v - acc_o > 0.1 || acc_o - acc_v > 0.1;

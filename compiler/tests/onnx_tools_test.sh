@@ -132,11 +132,11 @@ assert not t[3]["ok"] and "beyond the tolerance" in t[3]["reason"]
 ' "$T/json" && [ $st = 1 ]
 ok $? "test --json: passed, failed, per data set max_diff, equal_fraction, reason"
 
-"$X" test "$NODE/test_abs" >"$T/test"
+"$X" test "$NODE/test_hardmax_axis_0" >"$T/test"
 st=$?
-[ $st = 1 ] && grep -q "^not ok 1 - .*test_abs/test_data_set_0: compile: .*unsupported" "$T/test" &&
-	grep -q "Abs" "$T/test"
-ok $? "test on an unsupported model: not ok with the compiler's message, exit 1 ($(grep -m1 '^not ok' "$T/test" | head -c 200))"
+[ $st = 1 ] && grep -q "^not ok 1 - .*test_hardmax_axis_0/test_data_set_0: compile: partitioning: Hardmax '#0' cannot run on the NPU, nor on the CPU" "$T/test" &&
+	grep -q "unsupported" "$T/test"
+ok $? "test on an unsupported model: not ok with the deciding line first, then the compiler's list, exit 1 ($(grep -m1 '^not ok' "$T/test" | head -c 200))"
 
 "$X" test "$T/nope" >"$T/test"
 st=$?
@@ -154,8 +154,8 @@ mkdir "$T/o5"
 	--input x="$NODE/test_maxpool_2d_uint8/test_data_set_0/input_0.pb" --output-dir "$T/o4" >/dev/null &&
 	cmp -s "$T/o4/output_0.pb" "$T/o5/output_0.pb"
 ok $? "run: the compiled loadable and the .onnx (compiled on the fly) give the same output"
-expect 3 "Abs" "compile of an unsupported model: the node named, exit 3" \
-	"$X" compile "$NODE/test_abs/model.onnx" -o "$T/abs.vpuxl"
+expect 3 "Hardmax" "compile of an unsupported model: the node named, exit 3" \
+	"$X" compile "$NODE/test_hardmax_axis_0/model.onnx" -o "$T/abs.vpuxl"
 printf 'garbage' >"$T/g.onnx"
 expect 3 "g.onnx" "compile of a file that is not ONNX: exit 3" \
 	"$X" compile "$T/g.onnx" -o "$T/g.vpuxl"
@@ -180,6 +180,15 @@ export VPUX_CPU_LIBRARY_PATH=$B/umd
 ok $? "compile mixed_qdq -o DIR: recipe.json, npu0.vpuxl, npu1.vpuxl ($(tail -1 "$T/rep"))"
 grep -q "cpu   Resize 'upsample_Resize'" "$T/rep"
 ok $? "compile --report: the Resize runs on the CPU"
+head -1 "$T/rep" | grep -qE "^placement: [0-9]+ nodes on the NPU \(2 parts\), 1 on the CPU, [0-9]+ constant; the first to leave the NPU: Resize 'upsample_Resize': operator not supported by the NPU compiler$" &&
+	grep -qE "^  npu0  QuantizeLinear '" "$T/rep" && grep -qE "^  npu1  Conv '" "$T/rep" &&
+	grep -q "^  cpu   Resize 'upsample_Resize': operator not supported by the NPU compiler$" "$T/rep"
+ok $? "compile --report: the counts and the first node off the NPU first, then each node's place and the CPU's reason ($(head -1 "$T/rep" | head -c 160))"
+expect 3 "CPU fallback is off \(--no-cpu-fallback\) and 1 node would leave the NPU, the first Resize 'upsample_Resize':" \
+	"compile --no-cpu-fallback: a model that needs the CPU fails, exit 3" \
+	"$X" compile "$MIX/model.onnx" -o "$T/nofb" --no-cpu-fallback
+grep -q "^  Resize 'upsample_Resize': operator not supported by the NPU compiler" "$T/err" && [ ! -e "$T/nofb/recipe.json" ]
+ok $? "compile --no-cpu-fallback: the node named with its reason, nothing written"
 python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -230,15 +239,15 @@ import sys, onnx
 m = onnx.load(sys.argv[1])
 for n in m.graph.node:
     if n.op_type == "Resize":
-        n.op_type = "Abs"
+        n.op_type = "Hardmax"
         del n.input[1:]
         del n.attribute[:]
 onnx.save(m, sys.argv[2])
 PY
-	expect 3 "Abs 'upsample_Resize' cannot run on the NPU, nor on the CPU: libvpux-cpuops has no such function" \
+	expect 3 "Hardmax 'upsample_Resize' cannot run on the NPU, nor on the CPU: libvpux-cpuops has no such function" \
 		"compile: a node without an NPU or CPU path: why the CPU cannot, exit 3" \
 		"$X" compile "$T/abs.onnx" -o "$T/abs"
-	grep -q "^  Abs 'upsample_Resize': operator not supported by the NPU compiler" "$T/err"
+	grep -q "^  Hardmax 'upsample_Resize': operator not supported by the NPU compiler" "$T/err"
 	ok $? "compile: ... after the lowering's precise message, unchanged"
 	"$PYO" - "$MIX/model.onnx" "$T/cubic.onnx" <<'PY'
 import sys, onnx
@@ -254,8 +263,8 @@ PY
 		"compile: a Resize mode libvpux-cpuops lacks is refused by the compiler, exit 3" \
 		"$X" compile "$T/cubic.onnx" -o "$T/cubic"
 	# conv2 with float weights (its int8 weights dequantized): the NPU
-	# refuses it, so Conv and Relu run on the CPU with the weights and
-	# bias in fill runs; the same numbers as mixed_qdq's QDQ graph, so
+	# refuses it, so the Conv runs on the CPU with the weights and bias
+	# in w0.bin; the same numbers as mixed_qdq's QDQ graph, so
 	# mixed_qdq's onnxruntime references hold
 	mkdir "$T/fconv"
 	cp -r "$MIX"/test_data_set_* "$T/fconv/"
@@ -274,14 +283,218 @@ for n in list(g.node):
 onnx.save(m, sys.argv[2])
 PY
 	"$X" compile "$T/fconv/model.onnx" -o "$T/fc" --report >"$T/rep" &&
-		grep -q "cpu   Conv 'conv2_Conv'" "$T/rep" && grep -q "cpu   Relu 'conv2_Relu'" "$T/rep" &&
-		grep -q '"name": "fill"' "$T/fc/recipe.json"
-	ok $? "compile: a float-weight Conv and its Relu on the CPU, weights and bias by fill runs"
+		grep -q "cpu   Conv 'conv2_Conv': weights are not a quantized constant" "$T/rep" &&
+		! grep -q '"name": "fill"' "$T/fc/recipe.json" && [ -s "$T/fc/w0.bin" ]
+	ok $? "compile: a float-weight Conv on the CPU (the Relu after it on the NPU in FP16), weights and bias in w0.bin, no fill runs"
 	"$X" test "$T/fconv" >"$T/tap"
 	ok $? "test: the CPU Conv recipe matches onnxruntime ($(grep -c '^ok' "$T/tap") of 3 data sets)"
+	python3 - "$T/fc/recipe.json" "$T/fc/w0.bin" <<'PY'
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+ws = [b for b in r["resources"]["buffers"] if b["type"] == "weight"]
+assert len(ws) == 2, ws  # conv2's weights and bias
+for b in ws:
+    d = b["data"]
+    n = 4
+    for x in d["shape"]:
+        n *= x
+    assert d["file"] == "w0.bin" and d["dtype"] == "float32" and n == b["size"], b
+    assert d["offset"] % 8 == 0 and d["offset"] + b["size"] <= os.path.getsize(sys.argv[2]), b
+assert os.path.getsize(sys.argv[1]) < 20000
+PY
+	ok $? "recipe: the weight buffers name w0.bin with offset, dtype and shape; the JSON stays small"
+	# the runner checks the weights file: there, long enough, inside the directory
+	cp -r "$T/fc" "$T/fc2"
+	head -c 100 "$T/fc/w0.bin" >"$T/fc2/w0.bin"
+	expect 4 "resources.buffers\[[0-9]+\].data: .*w0.bin has 100 bytes, buffer .* needs" \
+		"run: a truncated weights file refused, exit 4" \
+		"$X" run "$T/fc2/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" --output-dir "$T/o8"
+	rm "$T/fc2/w0.bin"
+	expect 4 "data.file: .*w0.bin: No such file" "run: a missing weights file named, exit 4" \
+		"$X" run "$T/fc2/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" --output-dir "$T/o8"
+	sed 's|"w0.bin"|"../fc/w0.bin"|' "$T/fc/recipe.json" >"$T/fc2/recipe.json"
+	expect 4 "leaves the recipe's directory \('..'\)" "run: a weights file outside the recipe's directory refused, exit 4" \
+		"$X" run "$T/fc2/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" --output-dir "$T/o8"
+	sed 's|"w0.bin"|"'"$T"'/fc/w0.bin"|' "$T/fc/recipe.json" >"$T/fc2/recipe.json"
+	expect 4 "is an absolute path" "run: an absolute weights path refused, exit 4" \
+		"$X" run "$T/fc2/recipe.json" --input input="$MIX/test_data_set_0/input_0.pb" --output-dir "$T/o8"
+	# a CPU Conv with 18 MiB of float32 weights (the recipe's JSON is
+	# read whole up to 16 MiB: the weights are not in it)
+	mkdir -p "$T/big/test_data_set_0"
+	"$PYO" - "$T/big" <<'PY'
+import sys, numpy as np, onnx
+from onnx import helper as h, TensorProto as T, numpy_helper as nh
+d = sys.argv[1]
+rng = np.random.default_rng(7)
+w = (rng.standard_normal((1100, 256, 4, 4)) * 0.02).astype(np.float32)
+x = rng.uniform(-1, 1, (1, 256, 4, 4)).astype(np.float32)
+s1, s2 = np.float32(1 / 127), np.float32(0.03)
+z = np.int8(0)
+nodes = [h.make_node("QuantizeLinear", ["x", "s1", "z"], ["xq"], name="q0"),
+         h.make_node("DequantizeLinear", ["xq", "s1", "z"], ["xd"], name="dq0"),
+         h.make_node("Conv", ["xd", "w"], ["c"], name="bigconv"),
+         h.make_node("QuantizeLinear", ["c", "s2", "z"], ["cq"], name="q1"),
+         h.make_node("DequantizeLinear", ["cq", "s2", "z"], ["y"], name="dq1")]
+g = h.make_graph(nodes, "big", [h.make_tensor_value_info("x", T.FLOAT, [1, 256, 4, 4])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [1, 1100, 1, 1])],
+                 [nh.from_array(w, "w"), nh.from_array(np.array(s1), "s1"),
+                  nh.from_array(np.array(s2), "s2"), nh.from_array(np.array(z), "z")])
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), d + "/model.onnx")
+xq = np.clip(np.rint(x / s1), -128, 127) * s1
+c = np.einsum("ochw,nchw->no", w.astype(np.float64), xq.astype(np.float64)).reshape(1, 1100, 1, 1)
+y = (np.clip(np.rint(c / s2), -128, 127) * s2).astype(np.float32)
+open(d + "/test_data_set_0/input_0.pb", "wb").write(nh.from_array(x, "x").SerializeToString())
+open(d + "/test_data_set_0/output_0.pb", "wb").write(nh.from_array(y, "y").SerializeToString())
+PY
+	"$X" compile "$T/big/model.onnx" -o "$T/bigr" --report >"$T/rep" &&
+		grep -q "cpu   Conv 'bigconv'" "$T/rep" &&
+		[ "$(stat -c %s "$T/bigr/w0.bin")" -gt 16777216 ] && [ "$(stat -c %s "$T/bigr/recipe.json")" -lt 100000 ]
+	ok $? "compile: a CPU Conv with $(stat -c %s "$T/bigr/w0.bin" 2>/dev/null) bytes of weights: w0.bin, a small JSON"
+	"$X" test "$T/big" >"$T/tap"
+	ok $? "test: the recipe with more than 16 MiB of CPU weights runs and matches ($(grep -c '^ok' "$T/tap") of 1)"
+	# --no-cpu-fallback names every node that would leave the NPU
+	"$PYO" - "$T/twocpu.onnx" <<'PY'
+import sys, numpy as np, onnx
+from onnx import helper as h, TensorProto as T, numpy_helper as nh
+w = np.full((4, 4, 1, 1), 0.25, np.float32)
+nodes = [h.make_node("Hardmax", ["x"], ["hm"], name="hardmax", axis=1),
+         h.make_node("Conv", ["x", "w"], ["c1"], name="conv1"),
+         h.make_node("Round", ["c1"], ["y"], name="round")]
+g = h.make_graph(nodes, "twocpu", [h.make_tensor_value_info("x", T.FLOAT, [1, 4, 4, 4])],
+                 [h.make_tensor_value_info("y", T.FLOAT, [1, 4, 4, 4]),
+                  h.make_tensor_value_info("hm", T.FLOAT, [1, 4, 4, 4])], [nh.from_array(w, "w")])
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), sys.argv[1])
+PY
+	expect 3 "CPU fallback is off \(--no-cpu-fallback\) and 2 nodes would leave the NPU, the first Hardmax 'hardmax':" \
+		"compile --no-cpu-fallback of a float model: exit 3, the count and the first node first" \
+		"$X" compile "$T/twocpu.onnx" -o "$T/twocpu" --no-cpu-fallback
+	grep -q "^  Hardmax 'hardmax': operator Hardmax (opset 13) not supported by the NPU compiler" "$T/err" &&
+		grep -q "^  Round 'round': operator Round (opset 13) not supported by the NPU compiler" "$T/err"
+	ok $? "compile --no-cpu-fallback: every node off the NPU named with the registry's reason"
+	expect 3 "^vpux-onnx: .*partitioning: Hardmax 'hardmax' cannot run on the NPU, nor on the CPU \(the first of these\):" \
+		"compile of a model two nodes of which run nowhere: the decisive line first, exit 3" \
+		"$X" compile "$T/twocpu.onnx" -o "$T/twocpu"
+	grep -q "^  Round 'round': NPU: operator Round (opset 13) not supported by the NPU compiler; CPU: libvpux-cpuops has no such function" "$T/err"
+	ok $? "compile: ... then every such node with both reasons"
 else
 	skip "no python3-onnx: the partitioning error tests"
 	skip "no python3-onnx"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
+	skip "no python3-onnx: weights files, large CPU weights, --no-cpu-fallback (13 tests)"
+fi
+
+# test --rel-l2: the FP16 rule for float outputs that are not quantized
+# (here test_relu, run by the CPU through a recipe): relative L2 error
+# within the tolerance, no non-finite value where the reference is finite
+if [ -d "$NODE/test_relu" ] && "$PYO" -c "import onnx, numpy" 2>/dev/null; then
+	mkdir "$T/rl"
+	cp "$NODE/test_relu/model.onnx" "$T/rl/"
+	"$PYO" - "$NODE/test_relu/test_data_set_0" "$T/rl" <<'PY'
+import os, sys, shutil, numpy as np, onnx
+from onnx import numpy_helper as nh
+src, dst = sys.argv[1], sys.argv[2]
+x = nh.to_array(onnx.load_tensor(os.path.join(src, "input_0.pb")))
+y = nh.to_array(onnx.load_tensor(os.path.join(src, "output_0.pb")))
+def put(k, xx, yy):
+    d = os.path.join(dst, "test_data_set_%d" % k)
+    os.makedirs(d)
+    open(os.path.join(d, "input_0.pb"), "wb").write(nh.from_array(xx, "x").SerializeToString())
+    open(os.path.join(d, "output_0.pb"), "wb").write(nh.from_array(yy, "y").SerializeToString())
+put(0, x, y * np.float32(1.005))            # relative L2 0.005: passes
+put(1, x, y * np.float32(1.02))             # 0.02: fails
+xi = x.copy(); xi.flat[0] = np.inf
+yi = y.copy(); yi.flat[0] = np.float32(3)
+put(2, xi, yi)                              # inf where the reference is 3: fails
+yj = y.copy(); yj.flat[0] = np.inf
+put(3, xi, yj)                              # inf matched by inf: passes
+PY
+	"$X" test --rel-l2 1e-2 "$T/rl" >"$T/tap"
+	st=$?
+	[ $st = 1 ] && grep -q "^ok 1 - .*test_data_set_0: .*relative L2 0.00[45]" "$T/tap" &&
+		grep -q "^not ok 2 - .*test_data_set_1: output 0 'y': relative L2 error 0.0196, more than 0.01" "$T/tap" &&
+		grep -q "^not ok 3 - .*test_data_set_2: output 0 'y': 1 of 60 elements non-finite where the reference is not.*first \[0\] = inf, reference 3" "$T/tap" &&
+		grep -q "^ok 4 - .*test_data_set_3" "$T/tap" && [ "$(tail -1 "$T/tap")" = "2 passed, 2 failed" ]
+	ok $? "test --rel-l2 1e-2: 0.5 % passes, 2 % fails, an overflow fails, inf matched passes, exit 1"
+	grep "^not ok" "$T/tap" | sed 's/^/# /'
+	"$X" test "$T/rl" >"$T/tap"
+	grep -q "^not ok 1 - .*beyond the tolerance" "$T/tap"
+	ok $? "test without --rel-l2: the 0.5 % data set fails the float-rounding rule"
+	"$X" test --json --rel-l2 0.03 "$T/rl" >"$T/json"
+	"$PYO" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["tests"]
+assert t[1]["ok"] and abs(t[1]["rel_l2"] - 0.0196) < 1e-3, t[1]
+' "$T/json"
+	ok $? "test --json --rel-l2: rel_l2 per data set"
+	"$X" test --rel-l2 1e-2 --no-cpu-fallback "$T/rl" >"$T/tap"
+	[ $? = 1 ] && grep -q "^not ok 1 - .*compile: .*unsupported" "$T/tap"
+	ok $? "test --no-cpu-fallback: a model the NPU cannot run whole is not ok, no recipe"
+	expect 2 "rel-l2 '2': a tolerance in \(0, 1\)" "test --rel-l2 2: refused, exit 2" \
+		"$X" test --rel-l2 2 "$T/rl"
+else
+	skip "no test_relu or no python3-onnx: test --rel-l2"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
+fi
+
+# compiler/models/float/check.py (make float-models-check) on a quantized
+# model whose output it judges by the FP16 rule: good, 2 % off, an
+# unlisted one; expected.list decides the exit status
+FCHK=$SRC/compiler/models/float/check.py
+if [ -f "$FCHK" ] && "$PYO" -c "import onnx, numpy" 2>/dev/null; then
+	mkdir "$T/fm"
+	for m in good off extra; do
+		mkdir "$T/fm/$m"
+		cp "$SRC/compiler/models/mlp_qdq/model.onnx" "$T/fm/$m/"
+		cp -r "$SRC/compiler/models/mlp_qdq/test_data_set_0" "$SRC/compiler/models/mlp_qdq/test_data_set_1" "$T/fm/$m/"
+	done
+	"$PYO" - "$T/fm" <<'PY'
+import sys, numpy as np, onnx
+from onnx import numpy_helper as nh
+def edit(f, fn):
+    t = onnx.load_tensor(f)
+    open(f, "wb").write(nh.from_array(fn(nh.to_array(t).copy()), t.name).SerializeToString())
+edit(sys.argv[1] + "/off/test_data_set_1/output_0.pb", lambda a: a * np.float32(1.02))
+PY
+	printf 'good\n' >"$T/fm.list"
+	"$PYO" "$FCHK" --vpux-onnx "$X" --expected "$T/fm.list" "$T/fm" good off >"$T/fchk.txt"
+	st=$?
+	[ $st = 0 ] && grep -q "^good  *PASS  compile .* rel_l2 set0 \[0.00e+00\] set1 \[0.00e+00\]" "$T/fchk.txt" &&
+		grep -q "^off  *FAIL .*set1 \[output 0: relative L2 error 0.0196, more than 0.01\]" "$T/fchk.txt" &&
+		grep -q "expected to pass (fm.list): 1, all pass" "$T/fchk.txt"
+	ok $? "check.py: PASS with rel_l2 per set, 2 % off FAILs, exit 0 when the expected pass ($(tail -1 "$T/fchk.txt"))"
+	printf 'good\noff\n' >"$T/fm.list"
+	"$PYO" "$FCHK" --vpux-onnx "$X" --expected "$T/fm.list" "$T/fm" >"$T/fchk.txt"
+	[ $? = 1 ] && grep -q "failing: off" "$T/fchk.txt" && grep -q "passing now, not in the expected list (add them): extra" "$T/fchk.txt"
+	ok $? "check.py: an expected model failing exits 1; an unlisted pass is named"
+	printf 'nosuch\n' >"$T/fm.list"
+	"$PYO" "$FCHK" --vpux-onnx "$X" --expected "$T/fm.list" "$T/fm" >"$T/fchk.txt"
+	[ $? = 1 ] && grep -q "nosuch is expected but there is no such model" "$T/fchk.txt"
+	ok $? "check.py: an expected model that does not exist exits 1"
+	"$PYO" - "$SRC/compiler/models/float" <<'PY'
+import sys, numpy as np
+sys.path.insert(0, sys.argv[1])
+from check import rel_l2
+r = np.array([1, 2, 3, np.inf, np.nan], np.float32)
+assert rel_l2(r.copy(), r) == (0.0, None)
+y = r.copy(); y[0] = np.inf
+assert "1 of 5 elements non-finite" in rel_l2(y, r)[1]
+y = r.copy(); y[3] = 7
+assert rel_l2(y, r)[1] is not None
+y = r.copy(); y[4] = 0
+assert rel_l2(y, r)[1] is not None
+assert abs(rel_l2(r * np.float32(1.01), r)[0] - 0.01) < 1e-6
+assert rel_l2(np.zeros(3, np.float32), np.zeros(3, np.float32)) == (0.0, None)
+assert rel_l2(np.ones(3, np.float32), np.zeros(3, np.float32))[0] == float("inf")
+assert "the reference is float32[2]" in rel_l2(np.zeros(3, np.float32), np.zeros(2, np.float32))[1]
+PY
+	ok $? "check.py rel_l2(): overflow, infinities and NaN matched exactly, 1 %, zero references, shapes"
+else
+	skip "no check.py or no python3-onnx"
 	skip "no python3-onnx"
 	skip "no python3-onnx"
 	skip "no python3-onnx"

@@ -25,6 +25,12 @@
 //     model's first output (float32) to OUT. For bulk runs (the 10,000
 //     test images of compiler/models/fashion).
 //
+//   ort-run.js --bench MODEL.onnx DIR
+//     times the model on the inputs of DIR's first data set (one thread,
+//     as always here): 3 runs to warm up, then at least 10 and up to 200
+//     within about 2 s; prints "ort-bench: median_ms=M best_ms=B runs=N"
+//     (make bench, with ORT_OPT=all: onnxruntime at its best).
+//
 // Environment: ORT_OPT, onnxruntime's graph optimization level (default
 // disabled, see session()); ONNX_PROTO, the schema (default Debian's).
 //
@@ -165,14 +171,7 @@ async function runSets(model, dirs, check) {
 	const s = await session(model);
 	for (const dir of dirs) {
 		for (const set of dataSets(dir)) {
-			const feeds = {};
-			s.inputNames.forEach((name, k) => {
-				const f = path.join(set, `input_${k}.pb`);
-				if (!fs.existsSync(f))
-					die(`${f}: missing (input ${name})`);
-				feeds[name] = readTensor(f).tensor;
-			});
-			const out = await s.run(feeds);
+			const out = await s.run(feedsOf(s, set));
 			s.outputNames.forEach((name, k) => {
 				const f = path.join(set, `output_${k}.pb`);
 				if (check)
@@ -186,6 +185,38 @@ async function runSets(model, dirs, check) {
 	}
 	if (!ok)
 		process.exit(1);
+}
+
+function feedsOf(s, set) {
+	const feeds = {};
+
+	s.inputNames.forEach((name, k) => {
+		const f = path.join(set, `input_${k}.pb`);
+		if (!fs.existsSync(f))
+			die(`${f}: missing (input ${name})`);
+		feeds[name] = readTensor(f).tensor;
+	});
+	return feeds;
+}
+
+async function runBench(model, dir) {
+	const s = await session(model);
+	const feeds = feedsOf(s, dataSets(dir)[0]);
+	const now = () => Number(process.hrtime.bigint()) / 1e6;
+	const times = [];
+	const end = now() + 2000;
+
+	for (let i = 0; i < 3; i++)
+		await s.run(feeds);
+	while (times.length < 10 || (times.length < 200 && now() < end)) {
+		const t = now();
+
+		await s.run(feeds);
+		times.push(now() - t);
+	}
+	times.sort((a, b) => a - b);
+	console.log(`ort-bench: median_ms=${times[times.length >> 1].toFixed(3)} ` +
+		    `best_ms=${times[0].toFixed(3)} runs=${times.length}`);
 }
 
 async function runRaw(model, inFile, outFile, shape) {
@@ -209,10 +240,12 @@ async function runRaw(model, inFile, outFile, shape) {
 async function main(argv) {
 	if (argv[0] === '--raw' && argv.length === 5)
 		return runRaw(argv[1], argv[2], argv[3], argv[4]);
+	if (argv[0] === '--bench' && argv.length === 3)
+		return runBench(argv[1], argv[2]);
 	if (argv[0] === '--compare' && argv.length >= 3)
 		return runSets(argv[1], argv.slice(2), true);
 	if (argv.length < 2 || argv[0].startsWith('-'))
-		die('usage: ort-run.js [--compare] MODEL.onnx DIR...\n       ort-run.js --raw MODEL.onnx IN OUT D0,D1,...');
+		die('usage: ort-run.js [--compare] MODEL.onnx DIR...\n       ort-run.js --bench MODEL.onnx DIR\n       ort-run.js --raw MODEL.onnx IN OUT D0,D1,...');
 	return runSets(argv[0], argv.slice(1), false);
 }
 

@@ -6,10 +6,12 @@
  *	vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]
  *			  [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...
  *			  [--symbol-bounds NAME=MIN..MAX]... [--tile N]
+ *			  [--no-cpu-fallback]
  *	vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...
  *		      --output-dir DIR [--device inproc|/dev/accel/accelN] [--json]
  *		      [--symbol-bounds NAME=MIN..MAX]...
  *	vpux-onnx test DIR... [--device ...] [--json] [--symbol-bounds ...]...
+ *		       [--rel-l2 TOL] [--no-cpu-fallback]
  *
  * A model with dim_params (dynamic axes) needs the bounds of each one; it
  * compiles to a plan, and run/test bind each symbol from the shape of the
@@ -17,7 +19,8 @@
  *
  * A model the NPU cannot run whole compiles to a run recipe (NPU
  * loadables and CPU functions, vpuxc_partition()) that run and test
- * execute with libvpux's runner.
+ * execute with libvpux's runner; --report says where each node runs and
+ * why, --no-cpu-fallback makes any node off the NPU a compile error.
  *
  * Exit status: 0 ok, 1 a test or comparison failed, 2 usage (bad
  * arguments, unreadable or malformed input files), 3 compile error (the
@@ -54,14 +57,17 @@ static void usage(FILE *f)
 		"usage: vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]\n"
 		"                         [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...\n"
 		"                         [--symbol-bounds NAME=MIN..MAX]... [--tile N]\n"
+		"                         [--no-cpu-fallback]\n"
 		"       vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...\n"
 		"                     --output-dir DIR [-d DEV] [--json] [--symbol-bounds B]...\n"
 		"       vpux-onnx test DIR... [-d DEV] [--json] [--symbol-bounds B]...\n"
+		"                      [--rel-l2 TOL] [--no-cpu-fallback]\n"
 		"       vpux-onnx --help | --version\n"
 		"\n"
 		"DEV: inproc (default), auto, /dev/accel/accelN or N; see vpux-onnx(1).\n"
 		"A model the NPU cannot run whole compiles to a run recipe: -o DIR\n"
 		"(DIR/recipe.json) or -o NAME.json, loadables next to it.\n"
+		"--no-cpu-fallback: fail (exit 3) if any node would leave the NPU.\n"
 		"--symbol-bounds NAME=MIN..MAX bounds an ONNX dim_param (dynamic axis);\n"
 		"the size of a run is that of the input tensor given for it.\n"
 		"Tensor files are ONNX TensorProto (.pb) or NumPy (.npy: <f4 |u1 |i1 <i4 <i8).\n"
@@ -243,25 +249,42 @@ static int is_recipe(const char *path, const void *p, size_t n)
 	return i < n && c[i] == '{';
 }
 
+/* a malloc'ed copy of @fmt's text (the message is never cut) */
+static char *msgf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *msgf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s ? s : strdup("out of memory");
+}
+
 /*
  * Import @path, fold the quantization-parameter inputs among @in (all of
  * @in when @fold_all: compile --fold), compile. When the NPU cannot run
  * the model whole and @rc is not NULL, partition it into the recipe @rc
  * (loadables named @prefix "npuN.vpuxl") instead; r->loadable is then
- * NULL. On a compile error the message is in @msg.
+ * NULL. On a compile error *@emsg is the message (malloc'ed, whole): the
+ * line that decides first (why partitioning stopped), then the NPU
+ * compiler's list of every node it does not take.
  */
 static int compile_model(const char *path, struct named *in, unsigned int nin,
 			 int fold_all, const struct vpuxc_options *o,
 			 struct vpuxc_result *r, struct vpuxc_recipe *rc,
-			 const char *prefix, char *msg, size_t cap)
+			 const char *prefix, char **emsg)
 {
 	struct vpuxc_model *m;
 	unsigned int i;
 	int ret;
 
+	*emsg = NULL;
 	ret = vpuxc_import_file(path, &m);
 	if (ret) {
-		snprintf(msg, cap, "%s", why(ret));
+		*emsg = msgf("%s", why(ret));
 		return EXIT_COMPILE;
 	}
 	for (i = 0; i < nin; i++) {
@@ -269,8 +292,8 @@ static int compile_model(const char *path, struct named *in, unsigned int nin,
 			continue;
 		ret = vpuxc_model_fold_input(m, &in[i].t);
 		if (ret) {
-			snprintf(msg, cap, "folding input '%s' (%s): %s",
-				 in[i].name, in[i].path, why(ret));
+			*emsg = msgf("folding input '%s' (%s): %s", in[i].name,
+				     in[i].path, why(ret));
 			vpuxc_model_free(m);
 			return EXIT_COMPILE;
 		}
@@ -279,20 +302,21 @@ static int compile_model(const char *path, struct named *in, unsigned int nin,
 	ret = vpuxc_compile(m, o, r);
 	if (ret == VPUX_E_UNSUPPORTED && rc) {
 		/* not on the NPU whole: NPU parts and CPU functions */
-		size_t len;
+		char *list = msgf("%s", why(ret));
 
-		snprintf(msg, cap, "%s", why(ret));
-		len = strlen(msg);
 		ret = vpuxc_partition(m, o, prefix, rc);
-		if (ret && len + 2 < cap)
-			snprintf(msg + len, cap - len, "%s%s",
-				 len && msg[len - 1] == '\n' ? "" : "\n", why(ret));
+		if (ret && o->no_cpu_fallback)	/* it names every node */
+			*emsg = msgf("%s", why(ret));
+		else if (ret)
+			*emsg = msgf("%s\nthe NPU compiler, on the whole model: %s",
+				     why(ret), list);
+		free(list);
 		vpuxc_model_free(m);
 		return ret ? EXIT_COMPILE : 0;
 	}
 	vpuxc_model_free(m);
 	if (ret) {
-		snprintf(msg, cap, "%s", why(ret));
+		*emsg = msgf("%s", why(ret));
 		return EXIT_COMPILE;
 	}
 	return 0;
@@ -932,11 +956,12 @@ static int cmd_compile(int argc, char **argv)
 		{ "no-cmx", no_argument, NULL, 'c' },
 		{ "symbol-bounds", required_argument, NULL, 'S' },
 		{ "tile", required_argument, NULL, 'T' },
+		{ "no-cpu-fallback", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct vpuxc_options o = { .report = 0 };
-	char *end;
+	char *end, *emsg;
 	long tv;
 	struct vpuxc_result r;
 	struct vpuxc_recipe rc;
@@ -944,7 +969,6 @@ static int cmd_compile(int argc, char **argv)
 	const char *outp = NULL, *vasm = NULL;
 	char json_path[4096], prefix[VPUXC_NAME_MAX];
 	unsigned int nfold = 0;
-	char msg[4096];
 	int c, ret;
 	FILE *f;
 
@@ -966,6 +990,9 @@ static int cmd_compile(int argc, char **argv)
 			break;
 		case 'c':
 			o.no_cmx = 1;
+			break;
+		case 'N':
+			o.no_cpu_fallback = 1;
 			break;
 		case 'S':
 			if (add_bounds(optarg)) {
@@ -1022,10 +1049,11 @@ static int cmd_compile(int argc, char **argv)
 	memset(&rc, 0, sizeof(rc));
 	with_bounds(&o);
 	ret = compile_model(argv[optind], fold, nfold, 1, &o, &r, &rc, prefix,
-			    msg, sizeof(msg));
+			    &emsg);
 	free_named(fold, nfold);
 	if (ret) {
-		err("%s: %s", argv[optind], msg);
+		err("%s: %s", argv[optind], emsg);
+		free(emsg);
 		return ret;
 	}
 	if (!r.loadable)
@@ -1051,8 +1079,11 @@ static int cmd_compile(int argc, char **argv)
 			return EXIT_RUNTIME;
 		}
 	}
-	if (o.report && r.report)
+	if (o.report && r.report) {
+		fputs("placement: every node on the NPU (1 part), 0 on the CPU\n",
+		      stdout);
 		fputs(r.report, stdout);
+	}
 	vpuxc_result_fini(&r);
 	return 0;
 }
@@ -1163,10 +1194,13 @@ static int cmd_run(int argc, char **argv)
 			free(lf);
 			lf = NULL;
 			with_bounds(&copts);
+			char *emsg;
+
 			ret = compile_model(model, in, nin, 0, &copts, &r, &rc, "",
-					    msg, sizeof(msg));
+					    &emsg);
 			if (ret) {
-				err("%s: %s", model, msg);
+				err("%s: %s", model, emsg);
+				free(emsg);
 				free_named(in, nin);
 				return ret;
 			}
@@ -1239,6 +1273,8 @@ static int cmd_run(int argc, char **argv)
 
 struct verdict {
 	double max_diff;
+	double rel_l2;		/* the largest over the outputs (--rel-l2) */
+	int rel_used;		/* an output was judged by --rel-l2 */
 	size_t equal, total;
 	char reason[8192];
 };
@@ -1260,9 +1296,69 @@ static double elem(const struct vpuxc_tensor *t, size_t i)
 	return 0;
 }
 
+/* test --rel-l2 TOL (0: off), test --no-cpu-fallback */
+static double g_rel_l2;
+static int g_no_fallback;
+
+/*
+ * The FP16 rule of test --rel-l2 for a float output that is not
+ * quantized: ||got - ref|| / ||ref|| <= g_rel_l2 over the elements where
+ * the reference is finite, and each element where it is not is matched
+ * exactly (NaN by NaN, an infinity by the same): an overflow (a finite
+ * reference, a non-finite output) fails. An all-zero reference needs an
+ * all-zero output. 0 if it passes.
+ */
+static int compare_rel_l2(unsigned int k, const struct vpuxc_tensor *got,
+			  const struct vpuxc_tensor *ref, struct verdict *v)
+{
+	size_t n = vpuxc_tensor_count(got), i, bad = 0, first = 0;
+	double num = 0, den = 0, rel;
+
+	for (i = 0; i < n; i++) {
+		double x = elem(got, i), y = elem(ref, i), diff;
+
+		if (!isfinite(y) || !isfinite(x)) {
+			if (isnan(y) ? !isnan(x) : x != y) {
+				if (!bad++)
+					first = i;
+				continue;
+			}
+			v->equal++;
+			continue;
+		}
+		diff = fabs(x - y);
+		if (diff == 0)
+			v->equal++;
+		if (diff > v->max_diff)
+			v->max_diff = diff;
+		num += diff * diff;
+		den += y * y;
+	}
+	v->total += n;
+	rel = den > 0 ? sqrt(num / den) : num > 0 ? INFINITY : 0;
+	v->rel_used = 1;
+	if (rel > v->rel_l2)
+		v->rel_l2 = rel;
+	if (bad) {
+		snprintf(v->reason, sizeof(v->reason),
+			 "output %u '%s': %zu of %zu elements non-finite where the reference is not (or the reverse), first [%zu] = %.9g, reference %.9g",
+			 k, got->name, bad, n, first, elem(got, first),
+			 elem(ref, first));
+		return 1;
+	}
+	if (!(rel <= g_rel_l2)) {
+		snprintf(v->reason, sizeof(v->reason),
+			 "output %u '%s': relative L2 error %.3g, more than %g (max diff %.9g)",
+			 k, got->name, rel, g_rel_l2, v->max_diff);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Compare output @k with its reference: integers within 1, floats within
- * one quantization step (the output's scale) + 1e-6. 0 if it passes.
+ * one quantization step (the output's scale) + 1e-6; with --rel-l2, a
+ * float output that is not quantized by compare_rel_l2(). 0 if it passes.
  */
 static int compare(unsigned int k, const struct vpuxc_tensor *got,
 		   const struct vpuxc_io *io, const struct vpuxc_tensor *ref,
@@ -1288,6 +1384,8 @@ static int compare(unsigned int k, const struct vpuxc_tensor *got,
 			 fmt_dims(b, sizeof(b), ref));
 		return 1;
 	}
+	if (got->dtype == VPUXC_FLOAT && g_rel_l2 > 0 && !io->qcount)
+		return compare_rel_l2(k, got, ref, v);
 	if (got->dtype == VPUXC_FLOAT && io->axis >= 0)
 		for (d = (uint32_t)io->axis + 1; d < io->rank; d++)
 			inner *= (size_t)io->dims[d];
@@ -1401,14 +1499,14 @@ static int test_set(const char *dir, const char *set, const char *device,
 	}
 	with_bounds(&copts);
 	ret = vpuxc_compile(m, &copts, &r);
-	if (ret == VPUX_E_UNSUPPORTED) {
+	if (ret == VPUX_E_UNSUPPORTED && !g_no_fallback) {
 		/* not on the NPU whole: NPU parts and CPU functions */
 		snprintf(msg, sizeof(msg), "%s", why(ret));
 		ret = vpuxc_partition(m, NULL, "", &rc);
 		if (ret) {
-			snprintf(v->reason, sizeof(v->reason), "compile: %s%s%s",
-				 msg, msg[0] && msg[strlen(msg) - 1] == '\n' ?
-				 "" : "\n", why(ret));
+			/* the line that decides first */
+			snprintf(v->reason, sizeof(v->reason), "compile: %s\n%s",
+				 why(ret), msg);
 			goto out;
 		}
 	} else if (ret) {
@@ -1515,6 +1613,8 @@ static int cmd_test(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "symbol-bounds", required_argument, NULL, 'S' },
+		{ "rel-l2", required_argument, NULL, 'L' },
+		{ "no-cpu-fallback", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1541,6 +1641,22 @@ static int cmd_test(int argc, char **argv)
 		case 'S':
 			if (add_bounds(optarg))
 				return EXIT_USAGE;
+			break;
+		case 'L': {
+			char *end;
+
+			errno = 0;
+			g_rel_l2 = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !(g_rel_l2 > 0 && g_rel_l2 < 1)) {
+				err("--rel-l2 '%s': a tolerance in (0, 1) expected, e.g. 1e-2",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		}
+		case 'F':
+			g_no_fallback = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -1617,6 +1733,9 @@ static int cmd_test(int argc, char **argv)
 							       json_object_new_double(v.max_diff));
 					json_object_object_add(e, "equal_fraction",
 							       json_object_new_double(pct / 100));
+					if (v.rel_used)
+						json_object_object_add(e, "rel_l2",
+								       json_object_new_double(v.rel_l2));
 				}
 				json_object_array_add(ja, e);
 			} else if (bad) {
@@ -1637,6 +1756,9 @@ static int cmd_test(int argc, char **argv)
 					if (*line)
 						printf("# %s\n", line);
 				}
+			} else if (v.rel_used) {
+				printf("ok %u - %s/%s: max diff %g, %.1f%% exactly equal, relative L2 %.3g\n",
+				       t, dir, sets[s], v.max_diff, pct, v.rel_l2);
 			} else {
 				printf("ok %u - %s/%s: max diff %g, %.1f%% exactly equal\n",
 				       t, dir, sets[s], v.max_diff, pct);

@@ -439,7 +439,118 @@ static int dequantize_nhwc_to_nchw(const struct vpux_cpu_call *c)
 	return 0;
 }
 
+/* float32 bits -> IEEE binary16, round to nearest even; NaN stays NaN */
+static uint16_t f32_to_f16(uint32_t x)
+{
+	uint32_t sign = (x >> 16) & 0x8000, mant = x & 0x7fffff, r;
+	int32_t e = (int32_t)((x >> 23) & 0xff);
+
+	if (e == 0xff)
+		return (uint16_t)(sign | 0x7c00 | (mant ? 0x200 | (mant >> 13) : 0));
+	e -= 127 - 15;
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (e <= 0) {			/* subnormal or zero */
+		uint32_t shift = (uint32_t)(14 - e);
+
+		if (e < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000;
+		r = mant >> shift;
+		if ((mant & ((1u << shift) - 1)) > (1u << (shift - 1)) ||
+		    ((mant & ((1u << shift) - 1)) == (1u << (shift - 1)) && (r & 1)))
+			r++;
+		return (uint16_t)(sign | r);
+	}
+	r = (uint32_t)e << 10 | mant >> 13;
+	if ((mant & 0x1fff) > 0x1000 || ((mant & 0x1fff) == 0x1000 && (r & 1)))
+		r++;			/* may carry into the exponent: right */
+	return (uint16_t)(sign | r);
+}
+
+static uint32_t f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f;
+	uint32_t mant = h & 0x3ff;
+
+	if (e == 0x1f)
+		return sign | 0x7f800000 | mant << 13;
+	if (!e) {
+		if (!mant)
+			return sign;
+		e = 127 - 15 + 1;
+		while (!(mant & 0x400)) {
+			mant <<= 1;
+			e--;
+		}
+		return sign | e << 23 | (mant & 0x3ff) << 13;
+	}
+	return sign | (e + 127 - 15) << 23 | mant << 13;
+}
+
+/*
+ * to_f16 (0 src f32, 1 dst f16) and from_f16 (0 src f16, 1 dst f32): the
+ * boundary of an NPU part whose tensors are FP16 (the ONNX layout).
+ */
+static int f16_conv(const struct vpux_cpu_call *c, int to)
+{
+	const char *fn = to ? "to_f16" : "from_f16";
+	const struct vpux_cpu_buffer *src, *dst;
+	uint64_t i, n;
+	int ret;
+
+	ret = arg_buf(c, fn, 0, "src", &src);
+	if (!ret)
+		ret = arg_buf(c, fn, 1, "dst", &dst);
+	if (ret)
+		return ret;
+	if (src->size % (to ? 4 : 2))
+		return fa_fail(c, fn, "argument 0 (src): %llu bytes, not a multiple of %d (%s)",
+			       (unsigned long long)src->size, to ? 4 : 2,
+			       to ? "float32" : "float16");
+	n = src->size / (to ? 4 : 2);
+	if (dst->size != n * (to ? 2 : 4))
+		return fa_fail(c, fn, "argument 1 (dst): %llu bytes, %llu needed",
+			       (unsigned long long)dst->size,
+			       (unsigned long long)(n * (to ? 2 : 4)));
+	for (i = 0; i < n; i++) {
+		const uint8_t *s = (const uint8_t *)src->data;
+		uint8_t *d = dst->data;
+
+		if (to) {
+			uint32_t x = (uint32_t)s[4 * i] | (uint32_t)s[4 * i + 1] << 8 |
+				     (uint32_t)s[4 * i + 2] << 16 |
+				     (uint32_t)s[4 * i + 3] << 24;
+			uint16_t h = f32_to_f16(x);
+
+			d[2 * i] = (uint8_t)h;
+			d[2 * i + 1] = (uint8_t)(h >> 8);
+		} else {
+			uint32_t x = f16_to_f32((uint16_t)(s[2 * i] |
+							   s[2 * i + 1] << 8));
+
+			d[4 * i] = (uint8_t)x;
+			d[4 * i + 1] = (uint8_t)(x >> 8);
+			d[4 * i + 2] = (uint8_t)(x >> 16);
+			d[4 * i + 3] = (uint8_t)(x >> 24);
+		}
+	}
+	return 0;
+}
+
+static int to_f16(const struct vpux_cpu_call *c)
+{
+	return f16_conv(c, 1);
+}
+
+static int from_f16(const struct vpux_cpu_call *c)
+{
+	return f16_conv(c, 0);
+}
+
 const struct cpuops_entry cpuops_convert[] = {
+	{ "to_f16", 2, to_f16 },
+	{ "from_f16", 2, from_f16 },
 	{ "quantize", 5, quantize },
 	{ "dequantize", 5, dequantize },
 	{ "transpose", 5, transpose },

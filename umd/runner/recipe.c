@@ -234,9 +234,105 @@ static int find_buffer(const struct recipe *r, const char *name)
 	return -1;
 }
 
+/*
+ * A buffer's "data": { "file", "offset", "dtype", "shape" }. The file is
+ * a path relative to the recipe's directory that stays inside it (not
+ * absolute, no ".." component); dtype and shape must make the buffer's
+ * size. The runner checks the file itself when it loads it.
+ */
+static int parse_data(struct recipe_buffer *b, struct json_object *o,
+		      const char *bpath)
+{
+	static const char *const keys[] = { "file", "offset", "dtype", "shape",
+					    NULL };
+	static const struct { const char *name; unsigned int size; } dts[] = {
+		{ "float32", 4 }, { "float16", 2 }, { "int8", 1 },
+		{ "uint8", 1 }, { "int32", 4 }, { "int64", 8 },
+	};
+	struct json_object *d, *shape;
+	char path[PATH_LEN + 8], spath[PATH_LEN + 16], *dtype = NULL;
+	const char *f, *c;
+	uint64_t bytes;
+	int64_t off = 0;
+	size_t n, i;
+	unsigned int k;
+	int ret;
+
+	ret = get_obj(o, "data", bpath, 0, &d);
+	if (ret || !d)
+		return ret;
+	snprintf(path, sizeof(path), "%s.data", bpath);
+	ret = is_object(d, path);
+	if (!ret)
+		ret = only_keys(d, path, keys);
+	if (!ret)
+		ret = get_str(d, "file", path, 1, &b->file);
+	if (!ret)
+		ret = get_int(d, "offset", path, 0, 0, (int64_t)1 << 40, &off, NULL);
+	if (!ret)
+		ret = get_str(d, "dtype", path, 1, &dtype);
+	if (!ret)
+		ret = get_array(d, "shape", path, 1, &shape, &n);
+	if (ret)
+		goto out;
+	snprintf(spath, sizeof(spath), "%s.file", path);
+	f = b->file;
+	if (f[0] == '/') {
+		ret = ferr(spath, "\"%.60s\" is an absolute path; the file must lie in the recipe's directory",
+			   f);
+		goto out;
+	}
+	for (c = f; c; c = strchr(c, '/')) {
+		c += *c == '/';
+		if (c[0] == '.' && c[1] == '.' && (c[2] == '/' || !c[2])) {
+			ret = ferr(spath, "\"%.60s\" leaves the recipe's directory ('..')",
+				   f);
+			goto out;
+		}
+	}
+	b->file_offset = (uint64_t)off;
+	for (k = 0; k < sizeof(dts) / sizeof(dts[0]); k++)
+		if (!strcmp(dts[k].name, dtype))
+			break;
+	snprintf(spath, sizeof(spath), "%s.dtype", path);
+	if (k == sizeof(dts) / sizeof(dts[0])) {
+		ret = ferr(spath, "\"%.40s\" is not float32, float16, int8, uint8, int32 or int64",
+			   dtype);
+		goto out;
+	}
+	bytes = dts[k].size;
+	snprintf(spath, sizeof(spath), "%s.shape", path);
+	if (n > 8) {
+		ret = ferr(spath, "%zu dims, at most 8", n);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(shape, i);
+		int64_t v;
+
+		if (!json_object_is_type(e, json_type_int) ||
+		    (v = json_object_get_int64(e)) < 0 || v > ((int64_t)1 << 40)) {
+			ret = ferr(spath, "dim %zu is not an integer in 0..2^40", i);
+			goto out;
+		}
+		bytes = v && bytes > ((uint64_t)1 << 40) / (uint64_t)v ?
+			((uint64_t)1 << 40) + 1 : bytes * (uint64_t)v;
+	}
+	if (bytes != b->size) {
+		ret = ferr(path, "%s of this shape is %llu bytes, the buffer \"%.40s\" has %llu",
+			   dtype, (unsigned long long)bytes, b->name,
+			   (unsigned long long)b->size);
+		goto out;
+	}
+out:
+	free(dtype);
+	return ret;
+}
+
 static int parse_buffers(struct recipe *r, struct json_object *res)
 {
-	static const char *const keys[] = { "name", "type", "size", NULL };
+	static const char *const keys[] = { "name", "type", "size", "data",
+					    NULL };
 	struct json_object *a;
 	char path[PATH_LEN], *type = NULL;
 	size_t n, i;
@@ -290,6 +386,12 @@ static int parse_buffers(struct recipe *r, struct json_object *res)
 		if (t == RECIPE_BUF_INTERNAL && !has_size)
 			return ferr(path, "internal buffer \"%.40s\" has no size (the runner creates it)",
 				    b->name);
+		if (json_object_object_get_ex(o, "data", NULL) && !has_size)
+			return ferr(path, "buffer \"%.40s\" has data but no size",
+				    b->name);
+		ret = parse_data(b, o, path);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -715,8 +817,10 @@ void recipe_free(struct recipe *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->num_buffers; i++)
+	for (i = 0; i < r->num_buffers; i++) {
 		free(r->buffers[i].name);
+		free(r->buffers[i].file);
+	}
 	for (i = 0; i < r->num_kernels; i++) {
 		free(r->kernels[i].name);
 		free(r->kernels[i].loadable);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -326,6 +327,52 @@ static int check_cpu_run(struct vpux_runner *r, unsigned int i)
 	return 0;
 }
 
+/*
+ * The bytes of buffer @i from its data file (@dir/file): the file exists
+ * and holds the buffer's size from the offset (recipe.c checked the path
+ * stays in the recipe's directory).
+ */
+static int load_data(struct vpux_runner *r, unsigned int i, const char *dir)
+{
+	const struct recipe_buffer *b = &r->rc->buffers[i];
+	char *file = join(dir, b->file);
+	struct stat st;
+	FILE *f;
+	int ret = 0;
+
+	if (!file)
+		return vpux_err(VPUX_E_NOMEM, "runner: out of memory");
+	f = fopen(file, "rb");
+	if (!f) {
+		ret = vpux_err(VPUX_E_IO, "resources.buffers[%u].data.file: %s: %s",
+			       i, file, strerror(errno));
+		goto out;
+	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+		ret = vpux_err(VPUX_E_IO, "resources.buffers[%u].data.file: %s: not a regular file",
+			       i, file);
+		goto out;
+	}
+	if ((uint64_t)st.st_size < b->file_offset ||
+	    (uint64_t)st.st_size - b->file_offset < b->size) {
+		ret = vpux_err(VPUX_E_FORMAT,
+			       "resources.buffers[%u].data: %s has %llu bytes, buffer \"%s\" needs %llu from offset %llu",
+			       i, file, (unsigned long long)st.st_size, b->name,
+			       (unsigned long long)b->size,
+			       (unsigned long long)b->file_offset);
+		goto out;
+	}
+	if (fseeko(f, (off_t)b->file_offset, SEEK_SET) ||
+	    fread(vpux_buffer_map(r->bufs[i].own), 1, b->size, f) != b->size)
+		ret = vpux_err(VPUX_E_IO, "resources.buffers[%u].data.file: %s: cannot read",
+			       i, file);
+out:
+	if (f)
+		fclose(f);
+	free(file);
+	return ret;
+}
+
 static int load(struct vpux_runner *r, const char *path)
 {
 	struct recipe *rc = r->rc;
@@ -386,27 +433,30 @@ static int load(struct vpux_runner *r, const char *path)
 					i, rc->kernels[i].loadable);
 		}
 	}
-	free(dir);
 	for (i = 0; i < rc->num_cpus; i++) {
 		ret = load_cpu(&r->cpus[i], &rc->cpus[i], i);
 		if (ret)
-			return ret;
+			goto out;
 	}
 	for (i = 0; i < rc->num_runs; i++) {
 		ret = rc->runs[i].cpu ? check_cpu_run(r, i) :
 		      check_npu_run(r, i);
 		if (ret)
-			return ret;
+			goto out;
 	}
 	for (i = 0; i < rc->num_buffers; i++) {
 		if (!rc->buffers[i].size)
 			continue;
 		ret = vpux_buffer_alloc(r->dev, rc->buffers[i].size,
 					&r->bufs[i].own);
+		if (!ret && rc->buffers[i].file)
+			ret = load_data(r, i, dir);
 		if (ret)
-			return ret;
+			goto out;
 	}
-	return 0;
+out:
+	free(dir);
+	return ret;
 }
 
 int vpux_runner_create(struct vpux_device *dev, const char *recipe_path,

@@ -399,6 +399,20 @@ static const struct bad {
 	  VPUX_E_FORMAT, "libvpux-noinit.so exports no library_init()" },
 	{ "lib-function", "{" HDR ",'resources':{'cpus':[{'name':'nope','library_path':'libvpux-testplugin.so'}]},'execution':{'runs':[{'name':'nope','where':'cpu'}]}}",
 	  VPUX_E_FORMAT, "resources.cpus[0].name: " BUILDDIR "/umd/tests/recipe/libvpux-testplugin.so has no function \"nope\" (lookup: No such file or directory)" },
+	{ "data-abs", "{" HDR ",'resources':{'buffers':[{'name':'w','type':'weight','size':128,'data':{'file':'/etc/passwd','dtype':'int8','shape':[128]}}]," KER "},'execution':{'runs':[{'name':'k'}]}}",
+	  VPUX_E_FORMAT, "resources.buffers[0].data.file: \"/etc/passwd\" is an absolute path; the file must lie in the recipe's directory" },
+	{ "data-dotdot", "{" HDR ",'resources':{'buffers':[{'name':'w','type':'weight','size':128,'data':{'file':'x/../../w.bin','dtype':'int8','shape':[128]}}]," KER "},'execution':{'runs':[{'name':'k'}]}}",
+	  VPUX_E_FORMAT, "resources.buffers[0].data.file: \"x/../../w.bin\" leaves the recipe's directory ('..')" },
+	{ "data-dotdot0", "{" HDR ",'resources':{'buffers':[{'name':'w','type':'weight','size':128,'data':{'file':'../w.bin','dtype':'int8','shape':[128]}}]," KER "},'execution':{'runs':[{'name':'k'}]}}",
+	  VPUX_E_FORMAT, "resources.buffers[0].data.file: \"../w.bin\" leaves the recipe's directory ('..')" },
+	{ "data-shape", "{" HDR ",'resources':{'buffers':[{'name':'w','type':'weight','size':128,'data':{'file':'w.bin','dtype':'float32','shape':[2,8]}}]," KER "},'execution':{'runs':[{'name':'k'}]}}",
+	  VPUX_E_FORMAT, "resources.buffers[0].data: float32 of this shape is 64 bytes, the buffer \"w\" has 128" },
+	{ "data-dtype", "{" HDR ",'resources':{'buffers':[{'name':'w','type':'weight','size':128,'data':{'file':'w.bin','dtype':'f32','shape':[32]}}]," KER "},'execution':{'runs':[{'name':'k'}]}}",
+	  VPUX_E_FORMAT, "resources.buffers[0].data.dtype: \"f32\" is not float32, float16, int8, uint8, int32 or int64" },
+	{ "data-nosize", "{" HDR ",'resources':{'buffers':[{'name':'w','type':'weight','data':{'file':'w.bin','dtype':'int8','shape':[128]}}]," KER "},'execution':{'runs':[{'name':'k'}]}}",
+	  VPUX_E_FORMAT, "resources.buffers[0]: buffer \"w\" has data but no size" },
+	{ "data-missing", "{" HDR ",'resources':{'buffers':[{'name':'w','type':'weight','size':128,'data':{'file':'nope.bin','dtype':'int8','shape':[128]}},{'name':'b','type':'internal','size':128}]," KER "},'execution':{'runs':[{'name':'k','arguments':[{'name':'w','argidx':0},{'name':'b','argidx':1}]}]}}",
+	  VPUX_E_IO, "resources.buffers[0].data.file: " TMP "/nope.bin: No such file or directory" },
 	{ "lib-notso", "{" HDR ",'resources':{'cpus':[{'name':'f','library_path':'" HALVES "'}]},'execution':{'runs':[{'name':'f','where':'cpu'}]}}",
 	  VPUX_E_FORMAT, "resources.cpus[0].library_path: dlopen: " },
 };
@@ -423,6 +437,69 @@ static void test_bad(struct vpux_device *dev)
 	ret = vpux_runner_create(dev, TMP "/absent.json", &r);
 	ok(ret == VPUX_E_IO && strstr(vpux_last_error(), "absent.json: No such file"),
 	   "a recipe file that is not there: VPUX_E_IO (%s)", vpux_last_error());
+}
+
+/*
+ * A weight buffer's bytes from a file next to the recipe: loaded before
+ * the first run; a file shorter than the buffer from its offset refused.
+ */
+static void test_data(struct vpux_device *dev)
+{
+	static const char json[] = "{" HDR ",'resources':{'buffers':["
+		"{'name':'w','type':'weight','size':128,'data':{'file':'w.bin','offset':64,'dtype':'int8','shape':[2,64]}},"
+		"{'name':'b','type':'output','size':128}]," KER "},"
+		"'execution':{'runs':[{'name':'k','arguments':[{'name':'w','argidx':0},{'name':'b','argidx':1}]}]}}";
+	unsigned char bytes[192], want[128];
+	const void *ins[1] = { bytes + 64 };
+	void *outs[1] = { want };
+	struct vpux_network *net = NULL;
+	struct vpux_buffer *ob = NULL;
+	struct vpux_runner *r = NULL;
+	const char *p;
+	FILE *f;
+	size_t k;
+	int ret;
+
+	for (k = 0; k < sizeof(bytes); k++)
+		bytes[k] = (unsigned char)(k * 37 + 5);
+	f = fopen(TMP "/w.bin", "wb");
+	if (f) {
+		fwrite(bytes, 1, sizeof(bytes), f);
+		fclose(f);
+	}
+	p = put("data", json);
+	ret = vpux_runner_create(dev, p, &r);
+	ok(!ret, "data.json: a weight buffer from w.bin at offset 64 loads (%s)",
+	   ret ? vpux_last_error() : "");
+	if (!ret) {
+		vpux_buffer_alloc(dev, 128, &ob);
+		vpux_network_load_file(dev, LOADABLE, &net);
+		vpux_network_run_reference(net, ins, outs);
+		ret = vpux_runner_bind_output(r, "b", ob, 0);
+		if (!ret)
+			ret = vpux_runner_execute(r);
+		if (!ret)
+			ret = vpux_runner_wait(r, -1);
+		ok(!ret && !memcmp(vpux_buffer_map(ob), want, 128),
+		   "data.json: the kernel reads the file's bytes (%s)",
+		   ret ? vpux_last_error() : "");
+		vpux_network_unload(net);
+		vpux_buffer_free(ob);
+	}
+	vpux_runner_destroy(r);
+	/* one byte short of offset + size */
+	f = fopen(TMP "/w.bin", "wb");
+	if (f) {
+		fwrite(bytes, 1, sizeof(bytes) - 1, f);
+		fclose(f);
+	}
+	r = NULL;
+	ret = vpux_runner_create(dev, p, &r);
+	ok(ret == VPUX_E_FORMAT &&
+	   strstr(vpux_last_error(), "resources.buffers[0].data: " TMP "/w.bin has 191 bytes, buffer \"w\" needs 128 from offset 64"),
+	   "data.json: a file too short for the buffer refused (%d: %s)", ret,
+	   vpux_last_error());
+	vpux_runner_destroy(r);
 }
 
 /* ---- errors at bind, execute and wait ---- */
@@ -558,6 +635,7 @@ int main(void)
 	test_chain(dev);
 	test_chain_big(dev);
 	test_bad(dev);
+	test_data(dev);
 	test_runtime_errors(dev);
 	vpux_device_close(dev);
 	printf("1..%d\n", tests);

@@ -18,6 +18,7 @@ retraining), then writes to DIR (default: this script's directory):
                       weights) and test_data_set_0..2 (the first three test
                       images, onnxruntime's outputs); fashion_qdq.onnx
                       here is a symbolic link to its model.onnx
+  ort_pred_float.u8   the same for fashion_float.onnx (compiled to FP16)
   ort_pred.u8         onnxruntime's class for each of the 10,000 test
                       images with fashion_qdq.onnx (one byte each)
   figures.txt         the accuracies of both models in onnxruntime (graph
@@ -257,6 +258,7 @@ def export(p, out, log):
     oacc = float((qbuild.ort_run_raw(qpath, x).argmax(1) == yte).mean())
     del os.environ["ORT_OPT"]
     qpred.astype(np.uint8).tofile(os.path.join(out, "ort_pred.u8"))
+    fpred.astype(np.uint8).tofile(os.path.join(out, "ort_pred_float.u8"))
     # the numpy model's own accuracy, as a check of the export
     net = Net(np.random.default_rng(0))
     net.p = p

@@ -111,6 +111,31 @@ static void test_quantize(void)
 	a[4] = S("uint8");
 	r = call("quantize", a, 5);
 	ok(!r && !memcmp(u, want_u8, sizeof(u)), "quantize uint8 zp 128");
+	/* to_f16/from_f16: round to nearest even, subnormals, inf, NaN */
+	{
+		float y[8] = { 1.0f, 65504.0f, 65520.0f, 1.0f + 1.0f / 2048,
+			       1.0f + 3.0f / 2048, 5.96046448e-08f, -0.0f,
+			       NAN };
+		static const uint16_t want[8] = { 0x3c00, 0x7bff, 0x7c00, 0x3c00,
+						  0x3c02, 0x0001, 0x8000, 0 };
+		uint16_t h[8];
+		float back[8];
+		struct vpux_cpu_arg b[2] = { B(y, sizeof(y)), B(h, sizeof(h)) };
+
+		r = call("to_f16", b, 2);
+		ok(!r && !memcmp(h, want, 14) && (h[7] & 0x7c00) == 0x7c00 &&
+		   (h[7] & 0x3ff), "to_f16: ties to even, overflow to inf, subnormal, -0, NaN");
+		b[0] = B(h, sizeof(h));
+		b[1] = B(back, sizeof(back));
+		r = call("from_f16", b, 2);
+		ok(!r && back[0] == 1.0f && back[1] == 65504.0f && isinf(back[2]) &&
+		   back[5] == 5.96046448e-08f && signbit(back[6]) && isnan(back[7]),
+		   "from_f16: exact back");
+		b[1] = B(back, 6);
+		r = call("from_f16", b, 2);
+		ok(r && strstr(err, "argument 1 (dst): 6 bytes, 32 needed"),
+		   "from_f16: a dst of the wrong size named (%s)", err);
+	}
 	/* x / scale is a float division: 0.3 / 0.1 is 3 in float32 */
 	{
 		float y[2] = { 0.3f, 0.15f };

@@ -1,0 +1,1056 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * The graph passes (compiler/passes.c), one model each: built in memory
+ * with the protobuf-c structs, imported, shape-inferred and passed, then
+ * the IR inspected. Each rewrite once where it must fire and once per
+ * precondition where it must not; the folded BatchNormalization weights
+ * against the formula.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "ir.h"
+#include "onnx.pb-c.h"
+#include "vpux_compiler.h"
+#include "vpux_tap.h"
+
+/* ---- building models: every allocation in one list, freed at once ---- */
+
+struct mb {
+	Onnx__ModelProto m;
+	Onnx__GraphProto g;
+	Onnx__OperatorSetIdProto op, *ops[1];
+	void **mem;
+	size_t n_mem;
+};
+
+static void *mb_alloc(struct mb *b, size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (!p)
+		abort();
+	b->mem = realloc(b->mem, sizeof(void *) * (b->n_mem + 1));
+	if (!b->mem)
+		abort();
+	b->mem[b->n_mem++] = p;
+	return p;
+}
+
+static char *mb_str(struct mb *b, const char *s)
+{
+	char *p = mb_alloc(b, strlen(s) + 1);
+
+	memcpy(p, s, strlen(s));
+	return p;
+}
+
+/* append @item to the array @arr (of @n pointers) */
+#define PUSH(b, arr, n, item) do { \
+	void **na_ = mb_alloc(b, sizeof(void *) * ((n) + 1)); \
+	if (n) \
+		memcpy(na_, arr, sizeof(void *) * (n)); \
+	arr = (void *)na_; \
+	(arr)[(n)++] = item; \
+} while (0)
+
+static void mb_init(struct mb *b, int64_t opset)
+{
+	memset(b, 0, sizeof(*b));
+	onnx__model_proto__init(&b->m);
+	onnx__graph_proto__init(&b->g);
+	onnx__operator_set_id_proto__init(&b->op);
+	b->op.domain = "";
+	b->op.has_version = 1;
+	b->op.version = opset;
+	b->ops[0] = &b->op;
+	b->m.has_ir_version = 1;
+	b->m.ir_version = 8;
+	b->m.n_opset_import = 1;
+	b->m.opset_import = b->ops;
+	b->m.graph = &b->g;
+	b->g.name = "t";
+}
+
+static void mb_free(struct mb *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n_mem; i++)
+		free(b->mem[i]);
+	free(b->mem);
+}
+
+/* a value info; a dim of -1 becomes dim_param "N" */
+static Onnx__ValueInfoProto *mb_vi(struct mb *b, const char *name, int dt,
+				   int rank, const int64_t *dims)
+{
+	Onnx__ValueInfoProto *vi = mb_alloc(b, sizeof(*vi));
+	Onnx__TypeProto *tp = mb_alloc(b, sizeof(*tp));
+	Onnx__TypeProto__Tensor *tt = mb_alloc(b, sizeof(*tt));
+	Onnx__TensorShapeProto *sh = mb_alloc(b, sizeof(*sh));
+	int i;
+
+	onnx__value_info_proto__init(vi);
+	onnx__type_proto__init(tp);
+	onnx__type_proto__tensor__init(tt);
+	onnx__tensor_shape_proto__init(sh);
+	vi->name = mb_str(b, name);
+	vi->type = tp;
+	tp->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+	tp->tensor_type = tt;
+	tt->has_elem_type = 1;
+	tt->elem_type = dt;
+	tt->shape = sh;
+	sh->dim = mb_alloc(b, sizeof(*sh->dim) * (size_t)(rank + 1));
+	sh->n_dim = (size_t)rank;
+	for (i = 0; i < rank; i++) {
+		Onnx__TensorShapeProto__Dimension *d = mb_alloc(b, sizeof(*d));
+
+		onnx__tensor_shape_proto__dimension__init(d);
+		if (dims[i] < 0) {
+			d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+			d->dim_param = "N";
+		} else {
+			d->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+			d->dim_value = dims[i];
+		}
+		sh->dim[i] = d;
+	}
+	return vi;
+}
+
+static void mb_input(struct mb *b, const char *name, int rank,
+		     const int64_t *dims)
+{
+	PUSH(b, b->g.input, b->g.n_input, mb_vi(b, name, 1, rank, dims));
+}
+
+static void mb_output(struct mb *b, const char *name, int rank,
+		      const int64_t *dims)
+{
+	PUSH(b, b->g.output, b->g.n_output, mb_vi(b, name, 1, rank, dims));
+}
+
+static Onnx__TensorProto *mb_tensor(struct mb *b, const char *name, int dt,
+				    int rank, const int64_t *dims,
+				    const void *data)
+{
+	Onnx__TensorProto *t = mb_alloc(b, sizeof(*t));
+	size_t cnt = 1, es = dt == 7 ? 8 : 4;
+	int i;
+
+	onnx__tensor_proto__init(t);
+	t->name = mb_str(b, name);
+	t->has_data_type = 1;
+	t->data_type = dt;
+	t->n_dims = (size_t)rank;
+	t->dims = mb_alloc(b, sizeof(int64_t) * (size_t)(rank + 1));
+	for (i = 0; i < rank; i++) {
+		t->dims[i] = dims[i];
+		cnt *= (size_t)dims[i];
+	}
+	t->has_raw_data = 1;
+	t->raw_data.len = cnt * es;
+	t->raw_data.data = mb_alloc(b, cnt * es);
+	memcpy(t->raw_data.data, data, cnt * es);
+	return t;
+}
+
+static void mb_initf(struct mb *b, const char *name, int rank,
+		     const int64_t *dims, const float *data)
+{
+	PUSH(b, b->g.initializer, b->g.n_initializer,
+	     mb_tensor(b, name, 1, rank, dims, data));
+}
+
+static void mb_initi(struct mb *b, const char *name, int rank,
+		     const int64_t *dims, const int64_t *data)
+{
+	PUSH(b, b->g.initializer, b->g.n_initializer,
+	     mb_tensor(b, name, 7, rank, dims, data));
+}
+
+/* a float scalar initializer */
+static void mb_scalar(struct mb *b, const char *name, float v)
+{
+	mb_initf(b, name, 0, NULL, &v);
+}
+
+/* @ins, @outs: names separated by ',' (an empty one: omitted) */
+static Onnx__NodeProto *mb_node(struct mb *b, const char *op,
+				const char *name, const char *ins,
+				const char *outs)
+{
+	Onnx__NodeProto *n = mb_alloc(b, sizeof(*n));
+	const char *lists[2] = { ins, outs };
+	int k;
+
+	onnx__node_proto__init(n);
+	n->op_type = mb_str(b, op);
+	n->name = mb_str(b, name);
+	for (k = 0; k < 2; k++) {
+		const char *s = lists[k];
+
+		while (s && *s) {
+			const char *c = strchr(s, ',');
+			size_t len = c ? (size_t)(c - s) : strlen(s);
+			char *v = mb_alloc(b, len + 1);
+
+			memcpy(v, s, len);
+			if (k)
+				PUSH(b, n->output, n->n_output, v);
+			else
+				PUSH(b, n->input, n->n_input, v);
+			s = c ? c + 1 : NULL;
+		}
+	}
+	PUSH(b, b->g.node, b->g.n_node, n);
+	return n;
+}
+
+static Onnx__AttributeProto *mb_attr(struct mb *b, Onnx__NodeProto *n,
+				     const char *name, int type)
+{
+	Onnx__AttributeProto *a = mb_alloc(b, sizeof(*a));
+
+	onnx__attribute_proto__init(a);
+	a->name = mb_str(b, name);
+	a->has_type = 1;
+	a->type = type;
+	PUSH(b, n->attribute, n->n_attribute, a);
+	return a;
+}
+
+static void mb_attr_i(struct mb *b, Onnx__NodeProto *n, const char *name,
+		      int64_t v)
+{
+	Onnx__AttributeProto *a = mb_attr(b, n, name,
+					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+
+	a->has_i = 1;
+	a->i = v;
+}
+
+static void mb_attr_f(struct mb *b, Onnx__NodeProto *n, const char *name,
+		      float v)
+{
+	Onnx__AttributeProto *a = mb_attr(b, n, name,
+					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
+
+	a->has_f = 1;
+	a->f = v;
+}
+
+static void mb_attr_ints(struct mb *b, Onnx__NodeProto *n, const char *name,
+			 const int64_t *v, size_t cnt)
+{
+	Onnx__AttributeProto *a = mb_attr(b, n, name,
+					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+
+	a->n_ints = cnt;
+	a->ints = mb_alloc(b, sizeof(int64_t) * cnt);
+	memcpy(a->ints, v, sizeof(int64_t) * cnt);
+}
+
+static void mb_attr_t(struct mb *b, Onnx__NodeProto *n, const char *name,
+		      Onnx__TensorProto *t)
+{
+	Onnx__AttributeProto *a = mb_attr(b, n, name,
+					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+
+	a->t = t;
+}
+
+/* import, infer shapes, run the passes; NULL (and a failed point) on error */
+static struct vpuxc_model *run(struct mb *b, const char *what)
+{
+	struct vpuxc_model *m = NULL;
+	size_t size = onnx__model_proto__get_packed_size(&b->m);
+	void *buf = malloc(size ? size : 1);
+	int ret;
+
+	onnx__model_proto__pack(&b->m, buf);
+	ret = vpuxc_import_mem(buf, size, &m);
+	free(buf);
+	if (!ret)
+		ret = vc_infer_shapes(m);
+	if (!ret)
+		ret = vc_run_passes(m);
+	mb_free(b);
+	if (ret) {
+		tap_check(0, "%s: %s", what, vpux_last_error());
+		vpuxc_model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* ---- looking at the result ---- */
+
+static unsigned int n_op(const struct vpuxc_model *m, const char *op)
+{
+	unsigned int i, c = 0;
+
+	for (i = 0; i < m->n_n; i++)
+		c += !strcmp(m->n[i].op, op);
+	return c;
+}
+
+static const struct vc_node *node_op(const struct vpuxc_model *m,
+				     const char *op)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n_n; i++)
+		if (!strcmp(m->n[i].op, op))
+			return &m->n[i];
+	return NULL;
+}
+
+/* the graph is consistent: topological, uses counted, names hashed */
+static int sane(const struct vpuxc_model *m)
+{
+	unsigned int i, j, *uses = calloc(m->n_v + 1, sizeof(unsigned int));
+	int ok = 1;
+
+	for (i = 0; i < m->n_n; i++) {
+		for (j = 0; j < m->n[i].n_in; j++) {
+			int v = m->n[i].in[j];
+
+			if (v < 0)
+				continue;
+			uses[v]++;
+			if (m->v[v].producer >= (int)i)
+				ok = 0;
+			if (m->v[v].producer < 0 && !m->v[v].cst &&
+			    !(m->v[v].flags & VC_V_INPUT))
+				ok = 0;
+		}
+		for (j = 0; j < m->n[i].n_out; j++)
+			if (m->n[i].out[j] >= 0 &&
+			    m->v[m->n[i].out[j]].producer != (int)i)
+				ok = 0;
+	}
+	for (i = 0; i < m->n_v; i++)
+		if (uses[i] != m->v[i].n_uses ||
+		    vc_find(m, m->v[i].name) != (int)i)
+			ok = 0;
+	for (i = 0; i < m->n_outputs; i++)
+		if (m->v[m->outputs[i]].producer < 0)
+			ok = 0;
+	free(uses);
+	return ok;
+}
+
+static void done(struct vpuxc_model *m, const char *what)
+{
+	if (m)
+		tap_check(sane(m), "%s: the graph stays consistent", what);
+	vpuxc_model_free(m);
+}
+
+static const int64_t d4[4] = { 1, 3, 4, 4 };
+
+/* ---- constant folding ---- */
+
+static void test_fold(void)
+{
+	static const int64_t one[1] = { 1 }, minus1[1] = { -1 }, d1[1] = { 1 };
+	static const int64_t zero = 0, r4[4] = { 1, 3, 2, 8 }, dyn[4] = { -1, 3, 4, 4 };
+	static const int64_t big[2] = { 2048, 1024 }, two[1] = { 2 };
+	struct vpuxc_model *m;
+	const struct vc_node *n;
+	const struct vc_value *s;
+	struct mb b;
+	int i;
+
+	/* x.view(x.size(0), -1) */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 2, (int64_t[]){ 1, 48 });
+	mb_initi(&b, "i0", 0, NULL, &zero);
+	mb_initi(&b, "ax0", 1, one, &zero);
+	mb_initi(&b, "m1", 1, d1, minus1);
+	mb_node(&b, "Shape", "shape", "x", "s");
+	mb_node(&b, "Gather", "gather", "s,i0", "g");
+	mb_node(&b, "Unsqueeze", "unsq", "g,ax0", "u");
+	mb_attr_i(&b, mb_node(&b, "Concat", "cat", "u,m1", "c"), "axis", 0);
+	mb_node(&b, "Reshape", "reshape", "x,c", "y");
+	m = run(&b, "view");
+	if (m) {
+		n = node_op(m, "Reshape");
+		s = n ? vc_in(m, n, 1) : NULL;
+		tap_check(m->n_n == 1 && m->stats.folded == 4 && s && s->cst &&
+			  vc_numel(s) == 2 && vc_cst_i(s->cst, 0) == 1 &&
+			  vc_cst_i(s->cst, 1) == -1 && vc_out(m, n, 0)->rank == 2,
+			  "Shape/Gather/Unsqueeze/Concat fold into the Reshape's shape (%u nodes, %u folded)",
+			  m->n_n, m->stats.folded);
+	}
+	done(m, "view");
+
+	/* the same with a dim_param: Shape stays */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, dyn);
+	mb_output(&b, "y", 2, (int64_t[]){ -1, 48 });
+	mb_initi(&b, "i0", 0, NULL, &zero);
+	mb_initi(&b, "ax0", 1, one, &zero);
+	mb_initi(&b, "m1", 1, d1, minus1);
+	mb_node(&b, "Shape", "shape", "x", "s");
+	mb_node(&b, "Gather", "gather", "s,i0", "g");
+	mb_node(&b, "Unsqueeze", "unsq", "g,ax0", "u");
+	mb_attr_i(&b, mb_node(&b, "Concat", "cat", "u,m1", "c"), "axis", 0);
+	mb_node(&b, "Reshape", "reshape", "x,c", "y");
+	m = run(&b, "dynamic view");
+	if (m)
+		tap_check(m->n_n == 5 && !m->stats.folded,
+			  "Shape of a value with a dim_param is not folded");
+	done(m, "dynamic view");
+
+	/* arithmetic: Cast(Range(0, 8, 1) * 2 - 1) / 2 + x, Where(Equal) */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, r4);
+	mb_output(&b, "y", 4, r4);
+	mb_initi(&b, "r0", 0, NULL, &zero);
+	mb_initi(&b, "r8", 0, NULL, (int64_t[]){ 8 });
+	mb_initi(&b, "r1", 0, NULL, (int64_t[]){ 1 });
+	mb_initi(&b, "i2", 0, NULL, (int64_t[]){ 2 });
+	mb_initi(&b, "i3", 0, NULL, (int64_t[]){ 3 });
+	mb_initi(&b, "i99", 0, NULL, (int64_t[]){ 99 });
+	mb_scalar(&b, "f2", 2.0f);
+	mb_node(&b, "Range", "range", "r0,r8,r1", "r");
+	mb_node(&b, "Mul", "mul", "r,i2", "r2");
+	mb_node(&b, "Sub", "sub", "r2,r1", "r3");
+	mb_node(&b, "Equal", "eq", "r3,i3", "e");
+	mb_node(&b, "Where", "where", "e,i99,r3", "w");
+	mb_attr_i(&b, mb_node(&b, "Cast", "cast", "w", "cf"), "to", 1);
+	mb_node(&b, "Div", "div", "cf,f2", "h");
+	mb_node(&b, "Add", "add", "x,h", "y");
+	m = run(&b, "arithmetic");
+	if (m) {
+		static const float want[8] = { -0.5f, 0.5f, 49.5f, 2.5f, 3.5f,
+					       4.5f, 5.5f, 6.5f };
+		int ok;
+
+		n = node_op(m, "Add");
+		s = n ? vc_in(m, n, 1) : NULL;
+		ok = m->n_n == 1 && s && s->cst && vc_numel(s) == 8 &&
+		     s->cst->dtype == VPUXC_FLOAT;
+		for (i = 0; ok && i < 8; i++)
+			ok = vc_cst_f(s->cst, (size_t)i) == want[i];
+		tap_check(ok && m->stats.folded == 7,
+			  "Range/Mul/Sub/Equal/Where/Cast/Div fold to the right values (%u folded)",
+			  m->stats.folded);
+	}
+	done(m, "arithmetic");
+
+	/* data movement: Transpose, Slice, Squeeze, Expand, ConstantOfShape */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, (int64_t[]){ 3, 2 });
+	mb_output(&b, "y", 2, (int64_t[]){ 3, 2 });
+	mb_initf(&b, "c23", 2, (int64_t[]){ 2, 3 },
+		 (float[]){ 1, 2, 3, 4, 5, 6 });
+	mb_initi(&b, "s0", 1, one, (int64_t[]){ 1 });
+	mb_initi(&b, "e0", 1, one, (int64_t[]){ INT64_MAX });
+	mb_initi(&b, "a0", 1, one, (int64_t[]){ 0 });
+	mb_initi(&b, "sh", 1, two, (int64_t[]){ 3, 1 });
+	mb_node(&b, "Transpose", "tr", "c23", "t");	/* [3,2] */
+	mb_node(&b, "Slice", "sl", "t,s0,e0,a0", "t2");	/* rows 1..2 */
+	mb_node(&b, "Expand", "ex", "t2,sh", "t3");	/* [2,2] -> needs [3,1]: bad */
+	mb_attr_t(&b, mb_node(&b, "ConstantOfShape", "cos", "sh", "z"), "value",
+		  mb_tensor(&b, "", 1, 1, one, (float[]){ 2.0f }));
+	mb_node(&b, "Add", "add", "x,t", "a1");
+	mb_node(&b, "Mul", "mul", "a1,z", "y");
+	mb_node(&b, "Identity", "unused", "t3", "t4");
+	m = run(&b, "data movement");
+	if (m) {
+		static const float want[6] = { 1, 4, 2, 5, 3, 6 };
+		int ok;
+
+		n = node_op(m, "Add");
+		s = n ? vc_in(m, n, 1) : NULL;
+		ok = s && s->cst && vc_numel(s) == 6;
+		for (i = 0; ok && i < 6; i++)
+			ok = vc_cst_f(s->cst, (size_t)i) == want[i];
+		tap_check(ok, "Transpose of a constant folds (row-major result)");
+		n = node_op(m, "Mul");
+		s = n ? vc_in(m, n, 1) : NULL;
+		tap_check(s && s->cst && s->rank == 2 && s->dims[0] == 3 &&
+			  s->dims[1] == 1 && vc_cst_f(s->cst, 2) == 2.0f,
+			  "ConstantOfShape folds with its value attribute");
+		tap_check(n_op(m, "Expand") == 1,
+			  "Expand to an incompatible shape is left alone");
+	}
+	done(m, "data movement");
+
+	/* shape inference through Concat, Expand and Slice of runtime values */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, (int64_t[]){ 3, 1 });
+	mb_output(&b, "y", 3, (int64_t[]){ 2, 3, 8 });
+	mb_initi(&b, "shx", 1, (int64_t[]){ 3 }, (int64_t[]){ 2, 1, 4 });
+	mb_initi(&b, "s0", 1, one, (int64_t[]){ 1 });
+	mb_initi(&b, "e0", 1, one, (int64_t[]){ 3 });
+	mb_initi(&b, "a0", 1, one, (int64_t[]){ -1 });
+	mb_node(&b, "Expand", "ex", "x,shx", "e");		/* [2,3,4] */
+	mb_node(&b, "Slice", "sl", "e,s0,e0,a0", "f");		/* [2,3,2] */
+	mb_attr_i(&b, mb_node(&b, "Concat", "cat", "e,f,f", "c"), "axis", -1);
+	mb_node(&b, "Sigmoid", "sig", "c", "g");
+	mb_node(&b, "Mul", "mul", "c,g", "y");
+	m = run(&b, "inference");
+	if (m) {
+		const struct vc_value *v = &m->v[vc_find(m, "c")];
+
+		tap_check(v->rank == 3 && v->dims[0] == 2 && v->dims[1] == 3 &&
+			  v->dims[2] == 8 && m->stats.silu == 1,
+			  "shapes inferred through Expand, Slice and Concat (c: [2,3,8])");
+	}
+	done(m, "inference");
+
+	/* too big to fold: ConstantOfShape [2048, 1024] */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, big);
+	mb_output(&b, "y", 2, big);
+	mb_initi(&b, "shb", 1, two, big);
+	mb_node(&b, "ConstantOfShape", "cos", "shb", "z");
+	mb_node(&b, "Add", "add", "x,z", "y");
+	m = run(&b, "big");
+	if (m)
+		tap_check(n_op(m, "ConstantOfShape") == 1 && !m->stats.folded,
+			  "a constant above 1M elements is not materialized");
+	done(m, "big");
+}
+
+/* ---- BatchNormalization ---- */
+
+static void test_bn(void)
+{
+	static const int64_t dw[4] = { 3, 3, 3, 3 }, d3[1] = { 3 };
+	static const float gamma[3] = { 0.5f, 1.5f, -2.0f }, beta[3] = { 0.1f, -0.2f, 0.3f };
+	static const float mean[3] = { 0.25f, -1.0f, 2.0f }, var[3] = { 0.5f, 2.0f, 1.25f };
+	static const float bias[3] = { 1.0f, 2.0f, 3.0f };
+	const double eps = 1e-3;
+	float w[81];
+	struct vpuxc_model *m;
+	const struct vc_node *n;
+	struct mb b;
+	int i;
+
+	for (i = 0; i < 81; i++)
+		w[i] = (float)((i * 37 % 17) - 8) / 8.0f;
+
+	/* Conv -> BN */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_initf(&b, "w", 4, dw, w);
+	mb_initf(&b, "b", 1, d3, bias);
+	mb_initf(&b, "g", 1, d3, gamma);
+	mb_initf(&b, "be", 1, d3, beta);
+	mb_initf(&b, "mu", 1, d3, mean);
+	mb_initf(&b, "var", 1, d3, var);
+	mb_attr_ints(&b, mb_node(&b, "Conv", "conv", "x,w,b", "c"), "pads",
+		     (int64_t[]){ 1, 1, 1, 1 }, 4);
+	mb_attr_f(&b, mb_node(&b, "BatchNormalization", "bn", "c,g,be,mu,var", "y"),
+		  "epsilon", (float)eps);
+	m = run(&b, "conv+bn");
+	if (m) {
+		const struct vc_value *wv, *bv;
+		int ok;
+
+		n = node_op(m, "Conv");
+		wv = n ? vc_in(m, n, 1) : NULL;
+		bv = n ? vc_in(m, n, 2) : NULL;
+		ok = m->n_n == 1 && n && m->stats.bn_fused == 1 &&
+		     !strcmp(vc_out(m, n, 0)->name, "y") && wv && wv->cst &&
+		     bv && bv->cst && vc_numel(wv) == 81 && vc_numel(bv) == 3;
+		tap_check(ok, "BatchNormalization folds into the Conv, which makes 'y'");
+		for (i = 0; ok && i < 81; i++) {
+			int oc = i / 27;
+			double s = gamma[oc] / sqrt((double)var[oc] + (double)(float)eps);
+
+			ok = vc_cst_f(wv->cst, (size_t)i) == (float)(w[i] * s);
+		}
+		for (i = 0; ok && i < 3; i++) {
+			double s = gamma[i] / sqrt((double)var[i] + (double)(float)eps);
+
+			ok = vc_cst_f(bv->cst, (size_t)i) ==
+			     (float)((bias[i] - mean[i]) * s + beta[i]);
+		}
+		tap_check(ok, "folded weights and bias equal w*g/sqrt(v+eps), (b-mean)*g/sqrt(v+eps)+beta");
+	}
+	done(m, "conv+bn");
+
+	/* the Conv's output has another reader: the BN stands alone */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_output(&b, "r", 4, d4);
+	mb_initf(&b, "w", 4, dw, w);
+	mb_initf(&b, "g", 1, d3, gamma);
+	mb_initf(&b, "be", 1, d3, beta);
+	mb_initf(&b, "mu", 1, d3, mean);
+	mb_initf(&b, "var", 1, d3, var);
+	mb_attr_ints(&b, mb_node(&b, "Conv", "conv", "x,w", "c"), "pads",
+		     (int64_t[]){ 1, 1, 1, 1 }, 4);
+	mb_node(&b, "BatchNormalization", "bn", "c,g,be,mu,var", "y");
+	mb_node(&b, "Relu", "relu", "c", "r");
+	m = run(&b, "conv+bn, two readers");
+	if (m) {
+		const struct vc_node *dw1 = &m->n[1];
+
+		tap_check(m->stats.bn_fused == 0 && m->stats.bn_alone == 1 &&
+			  n_op(m, "Conv") == 2 && !strcmp(dw1->op, "Conv") &&
+			  vc_attr_i(dw1, "group", 1) == 3 &&
+			  vc_numel(vc_in(m, dw1, 1)) == 3 &&
+			  vc_in(m, &m->n[0], 1)->cst->data != NULL &&
+			  !strcmp(vc_in(m, &m->n[0], 1)->name, "w"),
+			  "a Conv output read twice: no fold; the BN becomes a depthwise 1x1 Conv");
+	}
+	done(m, "conv+bn, two readers");
+
+	/* training_mode = 1: untouched */
+	mb_init(&b, 15);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_initf(&b, "g", 1, d3, gamma);
+	mb_initf(&b, "be", 1, d3, beta);
+	mb_initf(&b, "mu", 1, d3, mean);
+	mb_initf(&b, "var", 1, d3, var);
+	mb_attr_i(&b, mb_node(&b, "BatchNormalization", "bn", "x,g,be,mu,var", "y"),
+		  "training_mode", 1);
+	m = run(&b, "bn training");
+	if (m)
+		tap_check(n_op(m, "BatchNormalization") == 1 &&
+			  !m->stats.bn_alone && !m->stats.bn_fused,
+			  "BatchNormalization with training_mode=1 is left alone");
+	done(m, "bn training");
+
+	/* rank 2 on its own: Mul + Add */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, (int64_t[]){ 2, 3 });
+	mb_output(&b, "y", 2, (int64_t[]){ 2, 3 });
+	mb_initf(&b, "g", 1, d3, gamma);
+	mb_initf(&b, "be", 1, d3, beta);
+	mb_initf(&b, "mu", 1, d3, mean);
+	mb_initf(&b, "var", 1, d3, var);
+	mb_node(&b, "BatchNormalization", "bn", "x,g,be,mu,var", "y");
+	m = run(&b, "bn rank 2");
+	if (m) {
+		const struct vc_node *mu = node_op(m, "Mul"), *ad = node_op(m, "Add");
+		double s1 = gamma[1] / sqrt((double)var[1] + (double)1e-5f);
+
+		tap_check(m->n_n == 2 && mu == &m->n[0] && ad == &m->n[1] &&
+			  !strcmp(vc_out(m, ad, 0)->name, "y") &&
+			  vc_cst_f(vc_in(m, mu, 1)->cst, 1) == (float)s1 &&
+			  vc_cst_f(vc_in(m, ad, 1)->cst, 1) ==
+			  (float)(beta[1] - mean[1] * s1),
+			  "a rank-2 BatchNormalization becomes Mul + Add by its scale and shift");
+	}
+	done(m, "bn rank 2");
+
+	/* Gemm -> BN */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 2, (int64_t[]){ 1, 2 });
+	mb_output(&b, "y", 2, (int64_t[]){ 1, 3 });
+	mb_initf(&b, "wt", 2, (int64_t[]){ 3, 2 }, w);
+	mb_initf(&b, "c", 1, d3, bias);
+	mb_initf(&b, "g", 1, d3, gamma);
+	mb_initf(&b, "be", 1, d3, beta);
+	mb_initf(&b, "mu", 1, d3, mean);
+	mb_initf(&b, "var", 1, d3, var);
+	n = NULL;
+	{
+		Onnx__NodeProto *g = mb_node(&b, "Gemm", "gemm", "x,wt,c", "h");
+
+		mb_attr_i(&b, g, "transB", 1);
+		mb_attr_f(&b, g, "beta", 0.5f);
+	}
+	mb_node(&b, "BatchNormalization", "bn", "h,g,be,mu,var", "y");
+	m = run(&b, "gemm+bn");
+	if (m) {
+		double s2 = gamma[2] / sqrt((double)var[2] + (double)1e-5f);
+
+		n = node_op(m, "Gemm");
+		tap_check(m->n_n == 1 && n && m->stats.bn_fused == 1 &&
+			  vc_attr_f(n, "beta", 0) == 1.0f &&
+			  vc_cst_f(vc_in(m, n, 1)->cst, 5) == (float)(w[5] * s2) &&
+			  vc_cst_f(vc_in(m, n, 2)->cst, 2) ==
+			  (float)(0.5 * bias[2] * s2 + beta[2] - mean[2] * s2),
+			  "BatchNormalization folds into a Gemm (transB, beta)");
+	}
+	done(m, "gemm+bn");
+}
+
+/* ---- Pad ---- */
+
+static void pad_model(struct mb *b, const char *consumer, float value,
+		      const int64_t *pads, int cip)
+{
+	static const int64_t dw[4] = { 3, 3, 3, 3 }, dy[4] = { 1, 3, 4, 8 };
+	static float w[81];
+	Onnx__NodeProto *c;
+
+	mb_init(b, 13);
+	mb_input(b, "x", 4, d4);
+	mb_output(b, "y", 4, dy);
+	mb_initi(b, "pads", 1, (int64_t[]){ 8 }, pads);
+	mb_scalar(b, "val", value);
+	mb_node(b, "Pad", "pad", "x,pads,val", "p");
+	if (!strcmp(consumer, "Conv")) {
+		mb_initf(b, "w", 4, dw, w);
+		c = mb_node(b, "Conv", "conv", "p,w", "y");
+	} else {
+		c = mb_node(b, consumer, "pool", "p", "y");
+		mb_attr_ints(b, c, "kernel_shape", (int64_t[]){ 3, 3 }, 2);
+		if (cip >= 0)
+			mb_attr_i(b, c, "count_include_pad", cip);
+	}
+	mb_attr_ints(b, c, "pads", (int64_t[]){ 0, 1, 0, 1 }, 4);
+}
+
+static void test_pad(void)
+{
+	static const int64_t sp[8] = { 0, 0, 1, 2, 0, 0, 1, 2 };
+	static const int64_t ch[8] = { 0, 1, 1, 2, 0, 0, 1, 2 };
+	static const int64_t neg[8] = { 0, 0, 1, 2, 0, 0, -1, 2 };
+	struct vpuxc_model *m;
+	const struct vc_node *n;
+	struct mb b;
+	int64_t p[4];
+
+	pad_model(&b, "Conv", 0, sp, -1);
+	m = run(&b, "pad+conv");
+	if (m) {
+		n = node_op(m, "Conv");
+		tap_check(m->n_n == 1 && n && m->stats.pad_fused == 1 &&
+			  vc_attr_ints(n, "pads", p, 4) == 4 && p[0] == 1 &&
+			  p[1] == 3 && p[2] == 1 && p[3] == 3 &&
+			  !strcmp(vc_in(m, n, 0)->name, "x"),
+			  "a zero Pad of the spatial dims folds into the Conv's pads");
+	}
+	done(m, "pad+conv");
+
+	pad_model(&b, "Conv", 1.0f, sp, -1);
+	m = run(&b, "pad 1 + conv");
+	if (m)
+		tap_check(n_op(m, "Pad") == 1 && !m->stats.pad_fused,
+			  "a Pad of value 1 does not fold into a Conv");
+	done(m, "pad 1 + conv");
+
+	pad_model(&b, "Conv", 0, ch, -1);
+	m = run(&b, "channel pad");
+	if (m)
+		tap_check(n_op(m, "Pad") == 1, "a Pad of the channels does not fold");
+	done(m, "channel pad");
+
+	pad_model(&b, "Conv", 0, neg, -1);
+	m = run(&b, "negative pad");
+	if (m)
+		tap_check(n_op(m, "Pad") == 1, "a negative Pad (a crop) does not fold");
+	done(m, "negative pad");
+
+	pad_model(&b, "AveragePool", 0, sp, 1);
+	m = run(&b, "pad+avgpool");
+	if (m)
+		tap_check(m->n_n == 1 && m->stats.pad_fused == 1,
+			  "a zero Pad folds into AveragePool with count_include_pad=1");
+	done(m, "pad+avgpool");
+
+	pad_model(&b, "AveragePool", 0, sp, 0);
+	m = run(&b, "pad+avgpool cip 0");
+	if (m)
+		tap_check(n_op(m, "Pad") == 1,
+			  "not into AveragePool with count_include_pad=0");
+	done(m, "pad+avgpool cip 0");
+
+	pad_model(&b, "MaxPool", -INFINITY, sp, -1);
+	m = run(&b, "pad+maxpool");
+	if (m)
+		tap_check(m->n_n == 1 && m->stats.pad_fused == 1,
+			  "a -inf Pad folds into MaxPool");
+	done(m, "pad+maxpool");
+
+	pad_model(&b, "MaxPool", 0, sp, -1);
+	m = run(&b, "pad 0 + maxpool");
+	if (m)
+		tap_check(n_op(m, "Pad") == 1, "a zero Pad does not fold into MaxPool");
+	done(m, "pad 0 + maxpool");
+}
+
+/* ---- Identity, Dropout ---- */
+
+static void test_remove(void)
+{
+	struct vpuxc_model *m;
+	struct mb b;
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_node(&b, "Relu", "relu", "x", "r");
+	mb_node(&b, "Identity", "id", "r", "i");
+	mb_node(&b, "Dropout", "drop", "i", "y");
+	m = run(&b, "identity, dropout");
+	if (m)
+		tap_check(m->n_n == 1 && m->stats.removed == 2 &&
+			  !strcmp(m->n[0].op, "Relu") &&
+			  !strcmp(vc_out(m, &m->n[0], 0)->name, "y") &&
+			  vc_find(m, "y") == m->outputs[0],
+			  "Identity and Dropout go; the graph output keeps its name 'y'");
+	done(m, "identity, dropout");
+
+	/* (BOOL tensors do not import yet: an int64 1 stands for true) */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_scalar(&b, "ratio", 0.5f);
+	mb_initi(&b, "train", 0, NULL, (int64_t[]){ 1 });
+	mb_node(&b, "Relu", "relu", "x", "r");
+	mb_node(&b, "Dropout", "drop", "r,ratio,train", "y");
+	m = run(&b, "dropout training");
+	if (m)
+		tap_check(n_op(m, "Dropout") == 1 && !m->stats.removed,
+			  "Dropout in training mode stays");
+	done(m, "dropout training");
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_input(&b, "train", 0, NULL);
+	mb_output(&b, "y", 4, d4);
+	mb_scalar(&b, "ratio", 0.5f);
+	mb_node(&b, "Relu", "relu", "x", "r");
+	mb_node(&b, "Dropout", "drop", "r,ratio,train", "y");
+	m = run(&b, "dropout training input");
+	if (m)
+		tap_check(n_op(m, "Dropout") == 1 && !m->stats.removed,
+			  "Dropout whose training_mode is a graph input stays");
+	done(m, "dropout training input");
+}
+
+/* ---- fusions ---- */
+
+static void test_gates(void)
+{
+	struct vpuxc_model *m;
+	const struct vc_node *n;
+	struct mb b;
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_node(&b, "Sigmoid", "sig", "x", "s");
+	mb_node(&b, "Mul", "mul", "s,x", "y");
+	m = run(&b, "silu");
+	if (m) {
+		n = node_op(m, "Silu");
+		tap_check(m->n_n == 1 && n && !strcmp(n->domain, "com.vpux") &&
+			  n->n_in == 1 && !strcmp(vc_in(m, n, 0)->name, "x") &&
+			  vc_out(m, n, 0)->rank == 4 && m->stats.silu == 1,
+			  "x*Sigmoid(x) becomes com.vpux Silu (shape inferred)");
+	}
+	done(m, "silu");
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_output(&b, "s", 4, d4);
+	mb_node(&b, "Sigmoid", "sig", "x", "s");
+	mb_node(&b, "Mul", "mul", "x,s", "y");
+	m = run(&b, "silu, sigmoid is an output");
+	if (m)
+		tap_check(!m->stats.silu && m->n_n == 2,
+			  "no Silu when the Sigmoid's output is read elsewhere");
+	done(m, "silu, sigmoid is an output");
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_input(&b, "z", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_node(&b, "Sigmoid", "sig", "x", "s");
+	mb_node(&b, "Mul", "mul", "z,s", "y");
+	m = run(&b, "silu of another x");
+	if (m)
+		tap_check(!m->stats.silu, "no Silu for z*Sigmoid(x)");
+	done(m, "silu of another x");
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_attr_f(&b, mb_node(&b, "HardSigmoid", "hs", "x", "s"), "alpha",
+		  1.0f / 6);
+	mb_node(&b, "Mul", "mul", "x,s", "y");
+	m = run(&b, "hardswish");
+	if (m) {
+		n = node_op(m, "HardSwish");
+		tap_check(m->n_n == 1 && n && !*n->domain && m->stats.hardswish == 1,
+			  "x*HardSigmoid(x, 1/6, 0.5) becomes HardSwish");
+	}
+	done(m, "hardswish");
+
+	mb_init(&b, 13);
+	mb_input(&b, "x", 4, d4);
+	mb_output(&b, "y", 4, d4);
+	mb_node(&b, "HardSigmoid", "hs", "x", "s");	/* alpha 0.2 */
+	mb_node(&b, "Mul", "mul", "x,s", "y");
+	m = run(&b, "hardsigmoid 0.2");
+	if (m)
+		tap_check(!m->stats.hardswish && m->n_n == 2,
+			  "no HardSwish with HardSigmoid's default alpha 0.2");
+	done(m, "hardsigmoid 0.2");
+}
+
+/* GELU: variant 0: torch's ((x * (1 + erf(x / sqrt2))) * 0.5);
+ * 1: (x * 0.5) * (1 + erf(x * 1/sqrt2)); 2: like 0 with Add 2 */
+static void gelu_model(struct mb *b, int variant)
+{
+	mb_init(b, 13);
+	mb_input(b, "x", 4, d4);
+	mb_output(b, "y", 4, d4);
+	mb_scalar(b, "sq2", (float)M_SQRT2);
+	mb_scalar(b, "isq2", (float)M_SQRT1_2);
+	mb_scalar(b, "one", variant == 2 ? 2.0f : 1.0f);
+	mb_scalar(b, "half", 0.5f);
+	if (variant == 1)
+		mb_node(b, "Mul", "div", "isq2,x", "u");
+	else
+		mb_node(b, "Div", "div", "x,sq2", "u");
+	mb_node(b, "Erf", "erf", "u", "e");
+	mb_node(b, "Add", "add", "one,e", "p");
+	if (variant == 1) {
+		mb_node(b, "Mul", "half", "x,half", "h");
+		mb_node(b, "Mul", "mul", "h,p", "y");
+	} else {
+		mb_node(b, "Mul", "mul", "x,p", "q");
+		mb_node(b, "Mul", "half", "q,half", "y");
+	}
+}
+
+static void test_gelu(void)
+{
+	struct vpuxc_model *m;
+	const struct vc_node *n;
+	struct mb b;
+	int v;
+
+	for (v = 0; v < 2; v++) {
+		gelu_model(&b, v);
+		m = run(&b, "gelu");
+		if (m) {
+			n = node_op(m, "Gelu");
+			tap_check(m->n_n == 1 && n && m->stats.gelu == 1 &&
+				  !strcmp(vc_attr_s(n, "approximate", ""), "none") &&
+				  !strcmp(vc_in(m, n, 0)->name, "x") &&
+				  !strcmp(vc_out(m, n, 0)->name, "y"),
+				  "the Erf GELU (form %d) becomes Gelu", v);
+		}
+		done(m, "gelu");
+	}
+	gelu_model(&b, 2);
+	m = run(&b, "gelu, 2 + erf");
+	if (m)
+		tap_check(!m->stats.gelu && m->n_n == 5,
+			  "no Gelu when the constant is 2 instead of 1");
+	done(m, "gelu, 2 + erf");
+}
+
+/*
+ * Layer norm over the last @nax axes of [2, 4, 8]: opset 13 (axes an
+ * attribute) or 18 (an input); @affine: * gamma + beta; @bad: 1 the
+ * mean over axis 1, 2 the difference also a graph output
+ */
+static void ln_model(struct mb *b, int opset, int affine, int bad)
+{
+	static const int64_t dx[3] = { 2, 4, 8 }, d8[1] = { 8 };
+	static float g[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	Onnx__NodeProto *r1, *r2;
+
+	mb_init(b, opset);
+	mb_input(b, "x", 3, dx);
+	mb_output(b, "y", 3, dx);
+	if (bad == 2)
+		mb_output(b, "d", 3, dx);
+	mb_scalar(b, "two", 2.0f);
+	mb_scalar(b, "eps", 1e-5f);
+	mb_initf(b, "gamma", 1, d8, g);
+	mb_initf(b, "beta", 1, d8, g);
+	if (opset >= 18)
+		mb_initi(b, "axes", 1, (int64_t[]){ 1 },
+			 (int64_t[]){ bad == 1 ? 1 : -1 });
+	r1 = mb_node(b, "ReduceMean", "rm1", opset >= 18 ? "x,axes" : "x", "mu");
+	mb_node(b, "Sub", "sub", "x,mu", "d");
+	mb_node(b, "Pow", "pow", "d,two", "sq");
+	r2 = mb_node(b, "ReduceMean", "rm2", opset >= 18 ? "sq,axes" : "sq", "var");
+	if (opset < 18) {
+		mb_attr_ints(b, r1, "axes", (int64_t[]){ bad == 1 ? 1 : 2 }, 1);
+		mb_attr_ints(b, r2, "axes", (int64_t[]){ -1 }, 1);
+	}
+	mb_node(b, "Add", "add", "var,eps", "ve");
+	mb_node(b, "Sqrt", "sqrt", "ve", "sd");
+	mb_node(b, "Div", "div", "d,sd", affine ? "n" : "y");
+	if (affine) {
+		mb_node(b, "Mul", "mul", "n,gamma", "ng");
+		mb_node(b, "Add", "addb", "ng,beta", "y");
+	}
+}
+
+static void test_layernorm(void)
+{
+	struct vpuxc_model *m;
+	const struct vc_node *n;
+	struct mb b;
+
+	ln_model(&b, 13, 1, 0);
+	m = run(&b, "layernorm");
+	if (m) {
+		n = node_op(m, "LayerNormalization");
+		tap_check(m->n_n == 1 && n && n->n_in == 3 && m->stats.layernorm == 1 &&
+			  vc_attr_i(n, "axis", 0) == 2 &&
+			  vc_attr_f(n, "epsilon", 0) == 1e-5f &&
+			  vc_cst_f(vc_in(m, n, 1)->cst, 7) == 8 &&
+			  !strcmp(vc_out(m, n, 0)->name, "y"),
+			  "the decomposed layer norm (opset 13, gamma, beta) becomes LayerNormalization");
+	}
+	done(m, "layernorm");
+
+	ln_model(&b, 18, 0, 0);
+	m = run(&b, "layernorm 18");
+	if (m) {
+		n = node_op(m, "LayerNormalization");
+		tap_check(m->n_n == 1 && n && n->n_in == 2 &&
+			  vc_attr_i(n, "axis", 0) == 2 &&
+			  vc_numel(vc_in(m, n, 1)) == 8 &&
+			  vc_cst_f(vc_in(m, n, 1)->cst, 3) == 1.0f,
+			  "opset 18 (axes an input), no gamma/beta: a ones scale");
+	}
+	done(m, "layernorm 18");
+
+	ln_model(&b, 13, 1, 1);
+	m = run(&b, "layernorm axis 1");
+	if (m)
+		tap_check(!m->stats.layernorm && !node_op(m, "LayerNormalization"),
+			  "no LayerNormalization when the mean is not over the trailing axes");
+	done(m, "layernorm axis 1");
+
+	ln_model(&b, 18, 1, 2);
+	m = run(&b, "layernorm, d read outside");
+	if (m)
+		tap_check(!m->stats.layernorm && m->n_n == 9,
+			  "no LayerNormalization when x - mean is also a graph output");
+	done(m, "layernorm, d read outside");
+}
+
+int main(void)
+{
+	test_fold();
+	test_bn();
+	test_pad();
+	test_remove();
+	test_gates();
+	test_gelu();
+	test_layernorm();
+	return tap_finish();
+}
