@@ -317,21 +317,64 @@ static int mm_operand(struct lctx *c, int node, const struct vc_value *v,
 		      bool *nk)
 {
 	struct qprog *p = c->p;
-	int t = vc_f16_rowmajor(c, node, v);
+	int t = vc_f16(c, node, v);
 
 	if (nk)
 		*nk = false;
 	if (t < 0)
 		return t;
-	if (p->t[t].order == rm_order(p->t[t].rank) || p->t[t].rank < 2)
-		return t;
-	if (nk && p->t[t].order == kn_swapped(p->t[t].rank)) {
+	if (nk && p->t[t].rank >= 2 && p->t[t].order == kn_swapped(p->t[t].rank)) {
 		*nk = true;
 		return t;
 	}
+	t = vc_f16_rowmajor(c, node, v);
+	if (t < 0)
+		return t;
+	if (p->t[t].order == rm_order(p->t[t].rank) || p->t[t].rank < 2)
+		return t;
 	vc_unsupported(p, &c->m->n[node], "input '%s' is in a layout (order 0x%llx) MatMul does not read",
 		       v->name, (unsigned long long)p->t[t].order);
 	return VC_REPORTED;
+}
+
+/*
+ * An Add that is the only use of MatMul result @y and adds a float
+ * constant of one value per column ([N], or [1, .., N]) without
+ * changing the shape: its node index, else -1.
+ */
+static int bias_add(const struct vpuxc_model *m, const struct vc_value *y,
+		    int64_t N, const struct vc_value **bv)
+{
+	int k = vc_sole_use(m, y), i;
+	const struct vc_node *n;
+	const struct vc_value *a, *b, *o;
+
+	if (k < 0)
+		return -1;
+	n = &m->n[k];
+	if (strcmp(n->op, "Add") || (*n->domain && strcmp(n->domain, "ai.onnx")) ||
+	    n->n_in != 2)
+		return -1;
+	a = vc_in(m, n, 0);
+	b = vc_in(m, n, 1);
+	o = vc_out(m, n, 0);
+	if (!a || !b || !o)
+		return -1;
+	if (a != y) {
+		const struct vc_value *t = a;
+
+		a = b;
+		b = t;
+	}
+	if (a != y || !b->cst || !is_f(b) || b->rank < 1 || b->rank > y->rank ||
+	    b->dims[b->rank - 1] != N || o->rank != y->rank ||
+	    (int64_t)vpuxc_tensor_count(b->cst) != N)
+		return -1;
+	for (i = 0; i < y->rank; i++)
+		if (o->dims[i] != y->dims[i])
+			return -1;
+	*bv = b;
+	return k;
 }
 
 static int mm_lower(struct lctx *c, int node)
@@ -339,10 +382,11 @@ static int mm_lower(struct lctx *c, int node)
 	const struct vc_node *n = &c->m->n[node];
 	const struct vc_value *av = vc_in(c->m, n, 0), *bv = vc_in(c->m, n, 1);
 	const struct vc_value *yv = vc_out(c->m, n, 0);
+	const struct vc_value *cb;
 	struct mm_shape s;
 	struct qdpu q;
 	bool nk = false;
-	int a, b, y;
+	int a, b, y, k;
 
 	if (mm_shape(av, bv, &s))
 		return vpux_err(VPUX_E_INVAL, "MatMul '%s': shapes do not multiply",
@@ -356,6 +400,16 @@ static int mm_lower(struct lctx *c, int node)
 	vc_fdpu_init(&q, VPUX_DPU_OP_MATMUL);
 	if (!nk)
 		q.d.flags |= VPUX_DPU_F_W_KN;
+	/* MatMul + Add(per-column constant): the DPU's FP32 bias */
+	k = yv->rank >= 1 ? bias_add(c->m, yv, s.N, &cb) : -1;
+	if (k >= 0) {
+		q.t[QD_BIAS] = vc_bias_f32(c, cb, s.N);
+		if (q.t[QD_BIAS] < 0)
+			return q.t[QD_BIAS];
+		q.d.flags |= VPUX_DPU_F_BIAS;
+		c->done[k] = true;
+		yv = vc_out(c->m, &c->m->n[k], 0);
+	}
 	yv = vc_fuse_act(c, &q, yv);
 	y = vc_f16_out(c, yv, 0);
 	if (y < 0)

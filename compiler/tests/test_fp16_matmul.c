@@ -424,6 +424,51 @@ static void test_matmul(void)
 		free(w);
 		free(ref);
 	}
+	{	/* MatMul + Add of a per-column constant + Relu: one op */
+		static const int64_t dx[3] = { 2, 5, 16 }, dw[2] = { 16, 8 },
+				     db[1] = { 8 }, db2[2] = { 5, 8 };
+		static char *ai[] = { "m", "c" }, *ao[] = { "a" },
+			    *rli[] = { "a" };
+		float *x = frand(80 * 2, &seed, 1), *w = frand(128, &seed, 0.5f);
+		float *bb = frand(40, &seed, 1);
+		double *ref = malloc(sizeof(double) * 80);
+		size_t nx = 160;
+		int i;
+
+		ref_mm(x, w, ref, 10, 16, 8, 8, 1);
+		for (i = 0; i < 80; i++) {
+			ref[i] += bb[i % 8];
+			ref[i] = ref[i] > 0 ? ref[i] : 0;
+		}
+		mb_init(&b, 17);
+		mb_input(&b, "x", 3, dx);
+		mb_output(&b, "y");
+		mb_init_t(&b, "w", FLT, 2, dw, w, sizeof(float) * 128);
+		mb_init_t(&b, "c", FLT, 1, db, bb, sizeof(float) * 8);
+		mb_node(&b, "MatMul", mi, 2, mo, 1);
+		mb_node(&b, "Add", ai, 2, ao, 1);
+		mb_node(&b, "Relu", rli, 1, ro, 1);
+		check(&b, 1, &x, &nx, ref, 80, 1e-2,
+		      dpuf("matmul", VPUX_DPU_F_BIAS | VPUX_DPU_F_W_KN),
+		      "MatMul + Add [8] + Relu: the Add is the DPU's bias");
+		check(&b, 1, &x, &nx, ref, 80, 1e-2, "act=relu",
+		      "MatMul + Add + Relu: the Relu fused too");
+		/* [5, 8]: not one value per column, an add of its own */
+		ref_mm(x, w, ref, 10, 16, 8, 8, 1);
+		for (i = 0; i < 80; i++) {
+			ref[i] += bb[i % 40];
+			ref[i] = ref[i] > 0 ? ref[i] : 0;
+		}
+		b.t_s[1].n_dims = 2;
+		b.t_s[1].dims = (int64_t *)db2;
+		b.t_s[1].raw_data.len = sizeof(float) * 40;
+		check(&b, 1, &x, &nx, ref, 80, 1e-2, NULL,
+		      "MatMul + Add [5,8] + Relu");
+		free(x);
+		free(w);
+		free(bb);
+		free(ref);
+	}
 	{	/* batched, runtime B [K][N] per batch (attention's attn.V) */
 		static const int64_t da[4] = { 2, 3, 6, 16 }, db[4] = { 2, 3, 16, 8 };
 		static char *bi[] = { "x", "v" };
