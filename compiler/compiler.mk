@@ -152,6 +152,16 @@ $(ONNX_TOOLS_TEST): $(SRCTOP)/compiler/tests/onnx_tools_test.sh $(VPUX_ONNX) \
 	printf '#!/bin/sh\nexec sh %s %s %s\n' $< $(B) $(SRCTOP) >$@
 	chmod +x $@
 
+# the float_io example (libvpux alone, API 1.7) against vpux-onnx run
+FLOAT_IO_TEST := $(B)/compiler/tests/float_io_test
+HOST_TESTS += $(FLOAT_IO_TEST)
+
+$(FLOAT_IO_TEST): $(SRCTOP)/compiler/tests/float_io_test.sh $(VPUX_ONNX) \
+		$(FLOAT_IO_EXAMPLE)
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh %s %s %s\n' $< $(B) $(SRCTOP) >$@
+	chmod +x $@
+
 # ---- the ONNX node tests of libonnx-testdata (compiler/tests/node_tests.list) ----
 ONNX_NODE_DIR ?= /usr/share/libonnx-testdata/data/node
 ONNX_NODE_TESTS := $(shell sed -e '/^\#/d' -e '/^$$/d' \

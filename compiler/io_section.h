@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR MIT */
 /*
- * Writing the ".vpux.io" and ".vpux.ioq" sections (compiler/io_format.h):
+ * Writing the ".vpux.io" and ".vpux.ioq" sections (umd/io_format.h):
  * what the emitter adds to a loadable, and what the tests build loadables
  * with.
  */

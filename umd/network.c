@@ -56,6 +56,7 @@ static void net_free(struct vpux_network *net)
 	free(net->io_tensor);
 	free(net->out_op);
 	free(net->out_src);
+	host_io_fini(&net->hio);
 	free(net);
 }
 
@@ -258,6 +259,9 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 	net->n_list = net->n_slots + (img->n_blocks || img->n_symbols ? 1 : 0);
 	if (!ret)
 		ret = check_limits(dev, img, net->n_list);
+	/* the optional .vpux.io/.vpux.ioq: the host boundary (API 1.7) */
+	if (!ret)
+		ret = host_io_read(img, data, size, 0, &net->hio);
 	if (!ret) {
 		net->io_tensor = calloc(net->n_slots, sizeof(uint32_t));
 		if (!net->io_tensor)

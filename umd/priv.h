@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "backend.h"
+#include "host_io.h"
 #include "lf.h"
 #include "vpux.h"
 
@@ -52,6 +53,8 @@ struct vpux_network {
 	 */
 	int *out_op;
 	struct lf_dims_src *out_src;
+	/* the host view of the inputs and outputs (host_io.c) */
+	struct host_io_table hio;
 };
 
 struct vpux_request {

@@ -137,6 +137,17 @@ $(B)/examples/%.vpux: $(SRCTOP)/examples/%.vasm $(VPUX_ASM)
 
 HOST_PROGS += $(EXAMPLE_BLOBS)
 
+# the C example of the host boundary (API 1.7): float32 in and out of a
+# compiled float model through libvpux alone: the public header and the
+# shared library, no tree include path (compiler/tests/float_io_test.sh)
+FLOAT_IO_EXAMPLE := $(B)/examples/float_io
+$(FLOAT_IO_EXAMPLE): $(SRCTOP)/examples/float_io.c $(SRCTOP)/umd/include/vpux.h $(UMD_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -I% -D%,$(HOST_CFLAGS)) $(DIST_CFLAGS) $(DIST_LDFLAGS) \
+		-I$(SRCTOP)/umd/include -o $@ $< -L$(B)/umd -l:libvpux.so.1 \
+		-Wl,-rpath,'$$ORIGIN/../umd'
+HOST_PROGS += $(FLOAT_IO_EXAMPLE)
+
 # ---- host tests ----
 UMD_TEST_NAMES := $(basename $(notdir $(wildcard $(SRCTOP)/umd/tests/test_*.c)))
 UMD_TESTS := $(addprefix $(B)/umd/tests/,$(UMD_TEST_NAMES))

@@ -35,7 +35,9 @@ MAN_LINKS := \
 	vpux_request_set_input_shape:vpux_request_set_symbol \
 	vpux_request_output_shape:vpux_request_set_symbol \
 	vpux_request_run_reference:vpux_request_set_symbol \
-	vpux_request_reference_output_shape:vpux_request_set_symbol
+	vpux_request_reference_output_shape:vpux_request_set_symbol \
+	vpux_request_write_input:vpux_network_io_info \
+	vpux_request_read_output:vpux_network_io_info
 MAN_LINK_PAGES := $(foreach l,$(MAN_LINKS),$(B)/man/$(firstword $(subst :, ,$(l))).3)
 
 HOST_PROGS += $(MAN_PAGES) $(MAN_LINK_PAGES)

@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define VPUX_API_VERSION_MAJOR	1
-#define VPUX_API_VERSION_MINOR	6
+#define VPUX_API_VERSION_MINOR	7
 
 /* ---- errors ---- */
 enum vpux_error {
@@ -198,6 +198,9 @@ size_t vpux_buffer_size(const struct vpux_buffer *buf);
  * @VPUX_DT_I32: signed 32-bit, little endian
  * @VPUX_DT_F16: IEEE 754 binary16, little endian (API 1.6)
  * @VPUX_DT_F32: IEEE 754 binary32, little endian (API 1.6)
+ * @VPUX_DT_I64: signed 64-bit, little endian: only a host type
+ *	(vpux_io_info.host_type of an ONNX int64 input or output the device
+ *	holds in int32, API 1.7); no tensor has it
  *
  * The float types carry no quantisation: their tensors' zero point and
  * scale are 0 (the loader refuses anything else). The values are those
@@ -209,6 +212,7 @@ enum vpux_data_type {
 	VPUX_DT_I32 = 3,
 	VPUX_DT_F16 = 4,
 	VPUX_DT_F32 = 5,
+	VPUX_DT_I64 = 6,
 };
 
 /**
@@ -596,6 +600,128 @@ int vpux_request_run_reference(struct vpux_request *req,
 int vpux_request_reference_output_shape(struct vpux_request *req,
 					unsigned int i,
 					struct vpux_shape *shape);
+
+/* ---- the host boundary (API 1.7, Documentation/libvpux.rst) ---- */
+
+/*
+ * vpux_io_info.flags
+ * VPUX_IO_CONVERT: vpux_request_write_input() and vpux_request_read_output()
+ *	convert element by element between host_type and data_type (float32
+ *	to FP16 and back, quantization with the ONNX scales, int64 to int32);
+ *	without it they copy the bytes as they are
+ * VPUX_IO_ONNX: name, host_type and dims are the ONNX model's (the
+ *	loadable's ".vpux.io" section, which vpux-onnx writes); without it
+ *	they come from the tensor
+ * VPUX_IO_NO_VIEW: the tensor is not dense (its strides have gaps): the
+ *	two calls refuse it; fill its buffer as vpux_network_input() says
+ */
+#define VPUX_IO_CONVERT		(1u << 0)
+#define VPUX_IO_ONNX		(1u << 1)
+#define VPUX_IO_NO_VIEW		(1u << 2)
+
+#define VPUX_IO_MAX_RANK	8
+#define VPUX_IO_NAME_MAX	128
+
+/**
+ * struct vpux_io_info - an input or output as the application sees it
+ * @size: set by the caller to sizeof(struct vpux_io_info) (at least
+ *	VPUX_IO_INFO_SIZE_1_7): libvpux fills that many bytes, so a program
+ *	built against an older header keeps working when fields are added
+ *	at the end
+ * @flags: VPUX_IO_*
+ * @name: NUL-terminated; the full ONNX name with VPUX_IO_ONNX (not cut
+ *	to the 31 characters of vpux_tensor_desc.name)
+ * @host_type: enum vpux_data_type of the host data the two calls take and
+ *	give: VPUX_DT_F32 for a float input or output (an FP16 or FP32
+ *	tensor, or a quantized one whose ONNX type is float), else the
+ *	device's type (VPUX_DT_I64 for an ONNX int64 one held in int32)
+ * @data_type: enum vpux_data_type of the tensor on the device
+ * @rank: entries of @dims, 0..VPUX_IO_MAX_RANK (0: a scalar)
+ * @quant_axis: the axis of a per-axis quantization, else -1
+ * @dims: the host shape, outermost first, row-major (the ONNX layout; the
+ *	loadable's IO tensors are laid out so, the NPU reorders on the
+ *	device). Without VPUX_IO_ONNX: the logical shape when the tensor is
+ *	dense in its logical order, else its memory shape (the elements in
+ *	the order they lie). A dynamic dim is at its symbol's max: the
+ *	calls convert the whole buffer. 0 above @rank
+ * @host_size: bytes of host data: the elements times the size of
+ *	@host_type (what the two calls require)
+ * @quant_count: ONNX scales of a quantized float (1 per tensor, or
+ *	dims[quant_axis]); 0 if none
+ * @reserved: 0
+ */
+struct vpux_io_info {
+	uint32_t size;
+	uint32_t flags;
+	char name[VPUX_IO_NAME_MAX];
+	uint32_t host_type;
+	uint32_t data_type;
+	uint32_t rank;
+	int32_t quant_axis;
+	uint64_t dims[VPUX_IO_MAX_RANK];
+	uint64_t host_size;
+	uint32_t quant_count;
+	uint32_t reserved;
+};
+
+/* the size of struct vpux_io_info in API 1.7, the least @size accepted */
+#define VPUX_IO_INFO_SIZE_1_7	232u
+
+/**
+ * vpux_network_io_info() - how input or output @i meets the application
+ * @net: network
+ * @is_output: 0 for input @i, 1 for output @i
+ * @i: its index
+ * @info: out; @info->size set by the caller
+ *
+ * The loadable's ".vpux.io" and ".vpux.ioq" sections, read and checked
+ * once by vpux_network_load() (a malformed one fails the load with
+ * VPUX_E_FORMAT naming section, record and field), or the tensor alone.
+ * API 1.7.
+ *
+ * Return: 0, or VPUX_E_INVAL (no such input/output, NULL @info, or
+ * @info->size below VPUX_IO_INFO_SIZE_1_7).
+ */
+int vpux_network_io_info(const struct vpux_network *net, int is_output,
+			 unsigned int i, struct vpux_io_info *info);
+/**
+ * vpux_request_write_input() - convert host data into input @i's buffer
+ * @req: the request (not running), a buffer bound to input @i
+ * @i: the input
+ * @host: vpux_io_info.host_size bytes of vpux_io_info.host_type elements,
+ *	row-major in vpux_io_info.dims
+ * @size: bytes at @host: exactly vpux_io_info.host_size
+ *
+ * Writes through the bound buffer's CPU mapping: float32 to FP16 rounded
+ * to nearest even (a NaN stays a NaN, beyond FP16's range an infinity);
+ * to a quantized tensor q = saturate(round_half_even(x / scale) + zero
+ * point), ONNX's QuantizeLinear, with the exact ONNX scale (a NaN is
+ * refused); int64 to int32 range-checked; otherwise copied. Bytes of the
+ * binding past the elements are zeroed. API 1.7.
+ *
+ * Return: 0; VPUX_E_INVAL (no such input, NULL @host, @size not
+ * host_size: the message names the input and the size it takes; a NaN
+ * or an int64 out of range: the message names the element; a tensor with
+ * VPUX_IO_NO_VIEW), VPUX_E_UNBOUND (no buffer bound), VPUX_E_STATE (the
+ * request is running), VPUX_E_NOMEM (the buffer cannot be mapped).
+ */
+int vpux_request_write_input(struct vpux_request *req, unsigned int i,
+			     const void *host, size_t size);
+/**
+ * vpux_request_read_output() - convert output @i's buffer into host data
+ * @req: the request (not running), a buffer bound to output @i
+ * @i: the output
+ * @host: out: vpux_io_info.host_size bytes
+ * @size: bytes at @host: exactly vpux_io_info.host_size
+ *
+ * FP16 to float32 exactly; a quantized tensor (q - zero point) * scale in
+ * float, ONNX's DequantizeLinear; int32 to int64 sign-extended; otherwise
+ * copied. API 1.7.
+ *
+ * Return: as vpux_request_write_input().
+ */
+int vpux_request_read_output(struct vpux_request *req, unsigned int i,
+			     void *host, size_t size);
 
 /* ---- run recipes (API 1.3, Documentation/run-recipes.rst) ---- */
 struct vpux_runner;

@@ -9,6 +9,8 @@
  * templates, patches; written by test_plan) whose every-bound checks run
  * lf_plan.c, and eight random FP16 networks of test_fp16_random (f16/f32
  * tensors, every FP16 op kind, flag and activation) (make fuzz-loader).
+ * A valid image's host view is read too (host_io.c: the optional
+ * .vpux.io/.vpux.ioq sections, as vpux_network_load() reads them).
  */
 #include <elf.h>
 #include <stdint.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "host_io.h"
 #include "lf.h"
 
 static void fix_crcs(uint8_t *p, size_t n)
@@ -59,8 +62,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(p, data, size);
 	if (size && (data[size - 1] & 1))
 		fix_crcs(p, size);
-	if (!lf_parse(p, size, &img))
-		lf_validate(&img);
+	if (!lf_parse(p, size, &img) && !lf_validate(&img)) {
+		struct host_io_table t;
+
+		if (!host_io_read(&img, p, size, 0, &t))
+			host_io_fini(&t);
+	}
 	lf_image_free(&img);
 	free(p);
 	return 0;
