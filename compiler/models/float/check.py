@@ -205,6 +205,14 @@ def main():
     t0 = time.monotonic()
     for n in names:
         ok, line = check_model(a, n, work, fallback_flag)
+        bounds = []
+        for k in range(2):
+            f = os.path.join(a.models, n, 'test_data_set_%d' % k,
+                             'fp16_bound.txt')
+            if os.path.exists(f):
+                bounds.append(open(f).read().strip())
+        if bounds:
+            line += '  (FP16-storage bound %s)' % ' '.join(bounds)
         print('%-20s %s  %s' % (n, 'PASS' if ok else 'FAIL', line), flush=True)
         (passed if ok else failed).append(n)
     bad = [n for n in expected if n in failed] + missing

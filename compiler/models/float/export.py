@@ -26,6 +26,7 @@ small inputs (64x64; the ViT 32x32) to keep the check's time small.
 --set bench: ResNet-50 at 224x224, batch 1, for `make bench`.
 """
 import argparse
+import copy
 import hashlib
 import inspect
 import os
@@ -182,6 +183,27 @@ def export_kwargs():
     return kw
 
 
+def fp16_bound(model, x, y):
+    """The relative L2 error of an ideal FP16-storage run: the same model
+    with every weight and every layer's output rounded to FP16 (nearest
+    even), computed in float32 otherwise. What an FP16 NPU can reach at
+    best, whatever its implementation (Documentation/float-models.rst)."""
+    m = copy.deepcopy(model)
+    r16 = lambda t: t.half().float()
+    hooks = []
+    with torch.no_grad():
+        for p in m.parameters():
+            p.copy_(r16(p))
+        for mod in m.modules():
+            if not list(mod.children()):
+                hooks.append(mod.register_forward_hook(
+                    lambda _m, _i, o: r16(o) if torch.is_tensor(o) else o))
+        e = m(r16(x))
+    for h in hooks:
+        h.remove()
+    return float((e - y).norm() / y.norm())
+
+
 def export_one(outdir, name, ctor, shape):
     t0 = time.monotonic()
     torch.manual_seed(seed_of(name))
@@ -206,8 +228,11 @@ def export_one(outdir, name, ctor, shape):
             f.write(t.SerializeToString())
         with torch.no_grad():
             y = model(x)
-        stats.append('set%d std %.3g max|y| %.3g' %
-                     (k, float(y.std()), float(y.abs().max())))
+        stats.append('set%d std %.3g max|y| %.3g fp16-bound %.3g' %
+                     (k, float(y.std()), float(y.abs().max()),
+                      fp16_bound(model, x, y)))
+        with open(os.path.join(sd, 'fp16_bound.txt'), 'w') as f:
+            f.write('%.6g\n' % fp16_bound(model, x, y))
     m = onnx.load(path)
     ops = sorted({n.op_type for n in m.graph.node})
     line = ('%-20s %-16s %5.1f s  %4d nodes, %3d BatchNorm calibrated, %s; ops: %s'
