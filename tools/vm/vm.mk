@@ -56,9 +56,9 @@ DEMO_DIR := $(B)/demo-fashion
 demo: deps
 	@$(MAKE) -s module userspace firmware-image >/dev/null
 	@rm -rf $(DEMO_DIR) && mkdir -p $(DEMO_DIR)
-	@echo "== the trained Fashion-MNIST model (compiler/models/fashion): compile"
-	@$(VPUX_ONNX) compile $(SRCTOP)/compiler/models/fashion_qdq/model.onnx \
-		-o $(DEMO_DIR)/fashion.vpuxl --report | tail -n 6
+	@echo "== the trained Fashion-MNIST model (compiler/models/fashion), float32, compiled to FP16"
+	@$(VPUX_ONNX) compile $(SRCTOP)/compiler/models/fashion/fashion_float.onnx \
+		-o $(DEMO_DIR)/fashion.vpuxl --no-cpu-fallback --report | tail -n 6
 	@$(SRCTOP)/compiler/models/fashion/demo.sh prepare $(DEMO_DIR) 8
 	@$(VM_ENV) VPUX_DATA="$(DEMO_DIR)" \
 		VPUX_BINS="$(VM_BINS) $(SRCTOP)/compiler/models/fashion/demo.sh" \

@@ -1,15 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# Classify Fashion-MNIST test images with the quantized model through
-# vpux-onnx and print each prediction next to the true label and
-# onnxruntime's prediction (ort_pred.u8). Two steps, because the VM has
+# Classify Fashion-MNIST test images with the trained model (the float
+# one compiled to FP16, or the quantized one) through vpux-onnx and print
+# each prediction next to the true label and onnxruntime's prediction
+# (ort_pred_float.u8 or ort_pred.u8). Two steps, because the VM has
 # busybox and no python:
 #
-#   demo.sh prepare DIR [N]
+#   demo.sh prepare DIR [N [PRED]]
 #       on the host: writes DIR/image_I.pb (float 1x1x28x28, the I-th
 #       test image, for N images spread over the test set; default 8) and
-#       DIR/images.txt ("I LABEL ORT_PRED" per image).
+#       DIR/images.txt ("I LABEL ORT_PRED" per image, onnxruntime's class
+#       from PRED, default ort_pred_float.u8: the float model's).
 #   demo.sh run DIR MODEL [DEVICE] [VPUX_ONNX]
 #       anywhere (busybox sh is enough): for each image of DIR, runs
 #       VPUX_ONNX run MODEL --input input=DIR/image_I.pb --output-dir OUT
@@ -34,9 +36,9 @@ class_name() {
 }
 
 prepare() {
-	dir=$1 n=${2:-8}
+	dir=$1 n=${2:-8} pred=${3:-ort_pred_float.u8}
 	mkdir -p "$dir"
-	/usr/bin/python3 - "$dir" "$n" "$HERE" <<'EOF'
+	/usr/bin/python3 - "$dir" "$n" "$HERE" "$pred" <<'EOF'
 import os, sys
 import numpy as np
 sys.path.insert(0, sys.argv[3])
@@ -44,7 +46,7 @@ sys.path.insert(0, os.path.dirname(sys.argv[3]))
 import train, qbuild
 d, n = sys.argv[1], int(sys.argv[2])
 x, y = train.load("test")
-pred = np.fromfile(os.path.join(sys.argv[3], "ort_pred.u8"), np.uint8)
+pred = np.fromfile(os.path.join(sys.argv[3], sys.argv[4]), np.uint8)
 with open(os.path.join(d, "images.txt"), "w") as f:
     for i in np.linspace(0, len(x) - 1, n).astype(int):
         qbuild.write_pb(os.path.join(d, f"image_{i}.pb"), x[i][None, None], "input")
@@ -89,7 +91,7 @@ run() {
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case $cmd in
-prepare) [ $# -ge 1 ] || die "usage: demo.sh prepare DIR [N]"; prepare "$@" ;;
+prepare) [ $# -ge 1 ] || die "usage: demo.sh prepare DIR [N [PRED]]"; prepare "$@" ;;
 run) [ $# -ge 2 ] || die "usage: demo.sh run DIR MODEL [DEVICE] [VPUX_ONNX]"; run "$@" ;;
-*) die "usage: demo.sh prepare DIR [N] | demo.sh run DIR MODEL [DEVICE] [VPUX_ONNX]" ;;
+*) die "usage: demo.sh prepare DIR [N [PRED]] | demo.sh run DIR MODEL [DEVICE] [VPUX_ONNX]" ;;
 esac
