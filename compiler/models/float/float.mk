@@ -82,7 +82,6 @@ $(FLOAT_BENCH): $(FLOAT_SRC)/bench.py $(FLOAT_SRC)/gen.sh $(VPUX_ONNX)
 # (tools/vm/tests.list, vpux-onnx-float): the smaller ones, among them the
 # transformer and the segmentation net; the kernel's FP16 arithmetic is
 # the integer soft-float, so the big CNNs stay in process
-FLOAT_VM_MODELS := vit_small unet_small squeezenet1_1 shufflenet_v2_x0_5 \
-	mobilenet_v3_small mobilenet_v2
+FLOAT_VM_MODELS := vit_small unet_small squeezenet1_1 mobilenet_v3_small
 VM_DATA_DIRS += $(addprefix $(FLOAT_MODELS)/,$(FLOAT_VM_MODELS))
 vm-check check-debug-run: float-models
