@@ -336,6 +336,29 @@ int vc_copy(struct lctx *c, int node, int src, int dst)
 	return 0;
 }
 
+int vc_dma3(struct lctx *c, int node, int src, uint64_t soff, uint64_t slen,
+	    int dst, uint64_t doff, uint64_t dlen, uint64_t len,
+	    const int64_t *cnt, const int64_t *ss, const int64_t *ds)
+{
+	struct qprog *p = c->p;
+	int op = vc_emit_op(p, QOP_DMA, node,
+			    "dma src=t%d[%llu:%llu] dst=t%d[%llu:%llu] len=%llu count=%lld,%lld,%lld src_stride=%lld,%lld,%lld dst_stride=%lld,%lld,%lld",
+			    src, (unsigned long long)soff,
+			    (unsigned long long)slen, dst,
+			    (unsigned long long)doff, (unsigned long long)dlen,
+			    (unsigned long long)len, (long long)cnt[0],
+			    (long long)cnt[1], (long long)cnt[2],
+			    (long long)ss[0], (long long)ss[1], (long long)ss[2],
+			    (long long)ds[0], (long long)ds[1], (long long)ds[2]);
+
+	if (op < 0)
+		return op;
+	vc_op_uses(p, op, src);
+	vc_op_uses(p, op, dst);
+	p->dma_bytes += len * (uint64_t)(cnt[0] * cnt[1] * cnt[2]);
+	return 0;
+}
+
 int vc_f16_shave_in(struct lctx *c, int node, int t)
 {
 	struct qprog *p = c->p;

@@ -163,6 +163,15 @@ int vc_shave_f(struct lctx *c, int node, const int *ts, unsigned int nt,
 	       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* copy tensor @src (whole) into @dst of the same size by DMA */
 int vc_copy(struct lctx *c, int node, int src, int dst);
+/*
+ * A 3-D strided DMA: @cnt[0..2] runs of @len bytes, source and
+ * destination strides @ss/@ds (innermost first), within the byte ranges
+ * [@soff, +@slen) of @src and [@doff, +@dlen) of @dst (the assembler's
+ * dependency analysis uses them).
+ */
+int vc_dma3(struct lctx *c, int node, int src, uint64_t soff, uint64_t slen,
+	    int dst, uint64_t doff, uint64_t dlen, uint64_t len,
+	    const int64_t *cnt, const int64_t *ss, const int64_t *ds);
 /* view of @src (bytes @off.. of it) with other dims/order */
 int vc_view_at(struct lctx *c, int src, uint64_t off, unsigned int rank,
 	       const int64_t *dims, uint64_t order);

@@ -325,7 +325,6 @@ static uint64_t dma_cycles(const struct dplan *d)
 static int emit_plan(struct lctx *c, int node, const struct sv *a,
 		     const struct sv *b, const struct dplan *d)
 {
-	struct qprog *p = c->p;
 	int64_t it[R] = { 0 };
 	uint64_t k, sx = d->len, dx = d->len;
 	unsigned int i;
@@ -336,7 +335,7 @@ static int emit_plan(struct lctx *c, int node, const struct sv *a,
 	}
 	for (k = 0; k < d->ndma; k++) {
 		uint64_t so = a->off, dof = b->off;
-		long long cn[3], s3[3], d3[3];
+		int64_t cn[3], s3[3], d3[3];
 		int op;
 
 		for (i = 3; i < d->nl; i++) {
@@ -344,28 +343,20 @@ static int emit_plan(struct lctx *c, int node, const struct sv *a,
 			dof += (uint64_t)(it[i] * d->ds[i]);
 		}
 		for (i = 0; i < 3; i++) {
-			cn[i] = i < d->nl ? (long long)d->cnt[i] : 1;
-			s3[i] = i < d->nl ? (long long)d->ss[i] : 0;
-			d3[i] = i < d->nl ? (long long)d->ds[i] : 0;
+			cn[i] = i < d->nl ? d->cnt[i] : 1;
+			s3[i] = i < d->nl ? d->ss[i] : 0;
+			d3[i] = i < d->nl ? d->ds[i] : 0;
 		}
-		op = vc_emit_op(p, QOP_DMA, node,
-				"dma src=t%d[%llu:%llu] dst=t%d[%llu:%llu] len=%llu count=%lld,%lld,%lld src_stride=%lld,%lld,%lld dst_stride=%lld,%lld,%lld",
-				a->t, (unsigned long long)so,
-				(unsigned long long)sx, b->t,
-				(unsigned long long)dof, (unsigned long long)dx,
-				(unsigned long long)d->len, cn[0], cn[1], cn[2],
-				s3[0], s3[1], s3[2], d3[0], d3[1], d3[2]);
+		op = vc_dma3(c, node, a->t, so, sx, b->t, dof, dx, d->len, cn,
+			     s3, d3);
 		if (op < 0)
 			return op;
-		vc_op_uses(p, op, a->t);
-		vc_op_uses(p, op, b->t);
 		for (i = 3; i < d->nl; i++) {
 			if (++it[i] < d->cnt[i])
 				break;
 			it[i] = 0;
 		}
 	}
-	p->dma_bytes += d->rows * d->len;
 	return 0;
 }
 

@@ -354,23 +354,9 @@ static int dma(struct lctx *c, int node, int src, uint64_t soff, int dst,
 	       const int64_t *ss, const int64_t *ds)
 {
 	struct qprog *p = c->p;
-	int op = vc_emit_op(p, QOP_DMA, node,
-			    "dma src=t%d[%llu:%llu] dst=t%d[%llu:%llu] len=%lld count=%lld,%lld,%lld src_stride=%lld,%lld,%lld dst_stride=%lld,%lld,%lld",
-			    src, (unsigned long long)soff,
-			    (unsigned long long)(p->t[src].size - soff), dst,
-			    (unsigned long long)doff,
-			    (unsigned long long)(p->t[dst].size - doff),
-			    (long long)len, (long long)cnt[0], (long long)cnt[1],
-			    (long long)cnt[2], (long long)ss[0], (long long)ss[1],
-			    (long long)ss[2], (long long)ds[0], (long long)ds[1],
-			    (long long)ds[2]);
 
-	if (op < 0)
-		return op;
-	vc_op_uses(p, op, src);
-	vc_op_uses(p, op, dst);
-	p->dma_bytes += (uint64_t)(len * cnt[0] * cnt[1] * cnt[2]);
-	return 0;
+	return vc_dma3(c, node, src, soff, p->t[src].size - soff, dst, doff,
+		       p->t[dst].size - doff, (uint64_t)len, cnt, ss, ds);
 }
 
 /*
