@@ -443,6 +443,14 @@ else
 	skip "no python3-onnx"
 fi
 
+# a float model with a QDQ section: FP16 around an int8 Conv, whole on
+# the NPU, judged by the FP16 rule against onnxruntime
+MF=$SRC/compiler/models/mixed_float
+"$X" compile "$MF/model.onnx" -o "$T/mf.vpuxl" --no-cpu-fallback --report >"$T/rep" &&
+	grep -q "^placement: every node on the NPU" "$T/rep" &&
+	"$X" test --rel-l2 1e-2 --no-cpu-fallback "$MF" >"$T/tap"
+ok $? "a float model with a QDQ section: whole on the NPU, within the FP16 rule ($(tail -1 "$T/tap"))"
+
 # compiler/models/float/check.py (make float-models-check) on a quantized
 # model whose output it judges by the FP16 rule: good, 2 % off, an
 # unlisted one; expected.list decides the exit status
