@@ -59,6 +59,7 @@ int vc_f16_out(struct lctx *c, const struct vc_value *v, uint64_t order)
  * subnormals, overflow to Inf); only NaNs differ, so they are redone.
  */
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
 
 __attribute__((target("avx,f16c")))
@@ -74,9 +75,14 @@ static void f16_fast(uint16_t *dst, const float *src, uint64_t n)
 		dst[i] = vpux_f32_to_f16(vc_f32_bits(src[i]));
 }
 
+/* F16C and AVX (cpuid: clang's __builtin_cpu_supports has no "f16c") */
 static bool have_f16c(void)
 {
-	return __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return false;
+	return (c & bit_F16C) && __builtin_cpu_supports("avx");
 }
 #else
 static void f16_fast(uint16_t *dst, const float *src, uint64_t n)
