@@ -12,197 +12,23 @@
 #include <string.h>
 
 #include "onnx.pb-c.h"
+#include "onnx_build.h"
 #include "vpux.h"
 #include "vpux_compiler.h"
 #include "vpux_tap.h"
 
-/* ---- building models ---- */
-
-struct mb {
-	Onnx__ModelProto m;
-	Onnx__GraphProto g;
-	Onnx__OperatorSetIdProto op;
-	Onnx__OperatorSetIdProto *ops[1];
-	Onnx__NodeProto *nodes[32];
-	Onnx__ValueInfoProto *in[8], *out[8];
-	Onnx__TensorProto *init[16];
-	/* storage */
-	Onnx__NodeProto node_s[32];
-	Onnx__ValueInfoProto vi_s[16];
-	Onnx__TypeProto tp_s[16];
-	Onnx__TypeProto__Tensor tt_s[16];
-	Onnx__TensorShapeProto sh_s[16];
-	Onnx__TensorShapeProto__Dimension dim_s[16][6];
-	Onnx__TensorShapeProto__Dimension *dimp_s[16][6];
-	Onnx__TensorProto t_s[16];
-	Onnx__AttributeProto a_s[64];
-	Onnx__AttributeProto *ap_s[32][8];
-	unsigned int nvi, na;
-};
-
-static void mb_init(struct mb *b, int64_t opset)
-{
-	memset(b, 0, sizeof(*b));
-	onnx__model_proto__init(&b->m);
-	onnx__graph_proto__init(&b->g);
-	onnx__operator_set_id_proto__init(&b->op);
-	b->op.domain = "";
-	b->op.has_version = 1;
-	b->op.version = opset;
-	b->ops[0] = &b->op;
-	b->m.has_ir_version = 1;
-	b->m.ir_version = 8;
-	b->m.n_opset_import = 1;
-	b->m.opset_import = b->ops;
-	b->m.graph = &b->g;
-	b->g.name = "t";
-	b->g.node = b->nodes;
-	b->g.input = b->in;
-	b->g.output = b->out;
-	b->g.initializer = b->init;
-}
-
-static Onnx__ValueInfoProto *mb_vi(struct mb *b, const char *name, int dt,
-				   int rank, const int64_t *dims)
-{
-	unsigned int k = b->nvi++;
-	int i;
-
-	onnx__value_info_proto__init(&b->vi_s[k]);
-	onnx__type_proto__init(&b->tp_s[k]);
-	onnx__type_proto__tensor__init(&b->tt_s[k]);
-	onnx__tensor_shape_proto__init(&b->sh_s[k]);
-	b->vi_s[k].name = (char *)name;
-	b->vi_s[k].type = &b->tp_s[k];
-	b->tp_s[k].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-	b->tp_s[k].tensor_type = &b->tt_s[k];
-	b->tt_s[k].has_elem_type = 1;
-	b->tt_s[k].elem_type = dt;
-	if (rank >= 0) {
-		b->tt_s[k].shape = &b->sh_s[k];
-		b->sh_s[k].n_dim = (size_t)rank;
-		b->sh_s[k].dim = b->dimp_s[k];
-		for (i = 0; i < rank; i++) {
-			onnx__tensor_shape_proto__dimension__init(&b->dim_s[k][i]);
-			b->dim_s[k][i].value_case =
-				ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-			b->dim_s[k][i].dim_value = dims[i];
-			b->dimp_s[k][i] = &b->dim_s[k][i];
-		}
-	}
-	return &b->vi_s[k];
-}
-
-static void mb_input(struct mb *b, const char *name, int dt, int rank,
-		     const int64_t *dims)
-{
-	b->in[b->g.n_input++] = mb_vi(b, name, dt, rank, dims);
-}
-
-static void mb_output(struct mb *b, const char *name, int dt, int rank,
-		      const int64_t *dims)
-{
-	b->out[b->g.n_output++] = mb_vi(b, name, dt, rank, dims);
-}
-
-/* an initializer with raw data */
-static Onnx__TensorProto *mb_init_t(struct mb *b, const char *name, int dt,
-				    int rank, const int64_t *dims,
-				    const void *data, size_t size)
-{
-	unsigned int k = (unsigned int)b->g.n_initializer;
-	Onnx__TensorProto *t = &b->t_s[k];
-
-	onnx__tensor_proto__init(t);
-	t->name = (char *)name;
-	t->has_data_type = 1;
-	t->data_type = dt;
-	t->n_dims = (size_t)rank;
-	t->dims = (int64_t *)dims;
-	t->has_raw_data = 1;
-	t->raw_data.len = size;
-	t->raw_data.data = (uint8_t *)data;
-	b->init[b->g.n_initializer++] = t;
-	return t;
-}
+/* ---- building models: onnx_build.h ---- */
 
 static float f1[1] = { 0.05f }, f2[1] = { 0.1f }, f3[1] = { 0.02f };
 static uint8_t zp128[1] = { 128 };
 static int8_t zp0[1] = { 0 };
 
-static Onnx__NodeProto *mb_node(struct mb *b, const char *op,
-				const char *name, char **in, size_t nin,
-				char **out, size_t nout)
-{
-	unsigned int k = (unsigned int)b->g.n_node;
-	Onnx__NodeProto *n = &b->node_s[k];
-
-	onnx__node_proto__init(n);
-	n->op_type = (char *)op;
-	n->name = (char *)name;
-	n->input = in;
-	n->n_input = nin;
-	n->output = out;
-	n->n_output = nout;
-	n->attribute = b->ap_s[k];
-	b->nodes[b->g.n_node++] = n;
-	return n;
-}
-
-static void mb_attr_ints(struct mb *b, Onnx__NodeProto *n, const char *name,
-			 const int64_t *v, size_t cnt)
-{
-	Onnx__AttributeProto *a = &b->a_s[b->na++];
-
-	onnx__attribute_proto__init(a);
-	a->name = (char *)name;
-	a->has_type = 1;
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
-	a->n_ints = cnt;
-	a->ints = (int64_t *)v;
-	n->attribute[n->n_attribute++] = a;
-}
-
-static void mb_attr_int(struct mb *b, Onnx__NodeProto *n, const char *name,
-			int64_t v)
-{
-	Onnx__AttributeProto *a = &b->a_s[b->na++];
-
-	onnx__attribute_proto__init(a);
-	a->name = (char *)name;
-	a->has_type = 1;
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
-	a->has_i = 1;
-	a->i = v;
-	n->attribute[n->n_attribute++] = a;
-}
-
-static void *mb_pack(struct mb *b, size_t *size)
-{
-	void *buf;
-
-	*size = onnx__model_proto__get_packed_size(&b->m);
-	buf = malloc(*size ? *size : 1);
-	onnx__model_proto__pack(&b->m, buf);
-	return buf;
-}
-
 /* import + compile; returns the compile (or import) status */
 static int build(struct mb *b, struct vpuxc_result *r, int no_cmx)
 {
 	struct vpuxc_options o = { .no_cmx = no_cmx, .report = 1 };
-	struct vpuxc_model *m;
-	size_t size;
-	void *buf = mb_pack(b, &size);
-	int ret = vpuxc_import_mem(buf, size, &m);
 
-	free(buf);
-	memset(r, 0, sizeof(*r));
-	if (ret)
-		return ret;
-	ret = vpuxc_compile(m, &o, r);
-	vpuxc_model_free(m);
-	return ret;
+	return mb_compile(b, &o, r);
 }
 
 static void expect(struct mb *b, int code, const char *frag, const char *what)
@@ -240,6 +66,7 @@ static void test_import(void)
 	mb_init(&b, 13);
 	b.m.graph = NULL;
 	buf = mb_pack(&b, &size);
+	mb_free(&b);
 	ret = vpuxc_import_mem(buf, size, &m);
 	free(buf);
 	tap_check(ret == VPUX_E_FORMAT && strstr(vpux_last_error(), "no graph"),
@@ -251,6 +78,7 @@ static void test_import(void)
 	mb_node(&b, "Relu", "r", in_z, 1, out_y, 1);
 	expect(&b, VPUX_E_FORMAT, "input 'z' is not defined",
 	       "node input never defined");
+	mb_free(&b);
 
 	mb_init(&b, 13);
 	mb_input(&b, "x", 2, 4, d4);
@@ -258,11 +86,13 @@ static void test_import(void)
 	mb_node(&b, "Relu", "r1", in_x, 1, out_y, 1);
 	mb_node(&b, "Relu", "r2", in_x, 1, out_y, 1);
 	expect(&b, VPUX_E_FORMAT, "already defined", "two producers of one value");
+	mb_free(&b);
 
 	mb_init(&b, 13);
 	mb_input(&b, "x", 2, 4, d4);
 	mb_output(&b, "q", 2, 4, d4);
 	expect(&b, VPUX_E_FORMAT, "not produced", "graph output never produced");
+	mb_free(&b);
 
 	{
 		static const int64_t d2[1] = { 2 };
@@ -275,6 +105,7 @@ static void test_import(void)
 		mb_node(&b, "Relu", "r", in_x, 1, out_y, 1);
 		expect(&b, VPUX_E_FORMAT, "initializer 'w': data size mismatch",
 		       "initializer data shorter than its dims");
+		mb_free(&b);
 	}
 	mb_init(&b, 13);
 	mb_input(&b, "x", 2, 4, d4);
@@ -282,6 +113,7 @@ static void test_import(void)
 	mb_node(&b, "Relu", "r", in_x, 1, out_y, 1)->domain = "com.example";
 	expect(&b, VPUX_E_UNSUPPORTED, "domain 'com.example'",
 	       "custom operator domain listed");
+	mb_free(&b);
 }
 
 /* ---- lowering rules ---- */
@@ -312,6 +144,7 @@ static void test_lowering(void)
 	       "first unsupported node named");
 	expect(&b, VPUX_E_UNSUPPORTED, "Shrink 'sh1'",
 	       "second unsupported node named");
+	mb_free(&b);
 
 	/* a float op whose result is never quantized */
 	mb_init(&b, 13);
@@ -324,6 +157,7 @@ static void test_lowering(void)
 	mb_node(&b, "Sigmoid", "sig", rin, 1, rout, 1);
 	expect(&b, 0, NULL,
 	       "float result of a quantized section as graph output: FP16");
+	mb_free(&b);
 
 	/* batch 2 */
 	mb_init(&b, 13);
@@ -342,6 +176,7 @@ static void test_lowering(void)
 		mb_node(&b, "Identity", "id", q2in, 1, q2out, 1);
 	}
 	expect(&b, VPUX_E_UNSUPPORTED, "only batch 1", "batch 2 refused");
+	mb_free(&b);
 
 	/* a float graph input used without QuantizeLinear */
 	mb_init(&b, 13);
@@ -349,6 +184,7 @@ static void test_lowering(void)
 	mb_output(&b, "g", 1, 4, d4);
 	mb_node(&b, "Relu", "r", rin, 1, rout, 1);
 	expect(&b, 0, NULL, "float input without QuantizeLinear: FP16");
+	mb_free(&b);
 	(void)f2;
 	(void)f3;
 	(void)zp0;
@@ -359,45 +195,9 @@ static void test_lowering(void)
 static int run_net(const struct vpuxc_result *r, const uint8_t *in,
 		   size_t isz, uint8_t *out, size_t osz, int reference)
 {
-	struct vpux_device *dev;
-	struct vpux_network *net;
-	struct vpux_request *req;
-	struct vpux_buffer *bi, *bo;
-	int ret;
+	const void *ins[1] = { in };
 
-	ret = vpux_device_open("inproc", &dev);
-	if (ret)
-		return ret;
-	ret = vpux_network_load(dev, r->loadable, r->size, &net);
-	if (ret)
-		goto out_dev;
-	if (reference) {
-		const void *ins[1] = { in };
-		void *outs[1] = { out };
-
-		ret = vpux_network_run_reference(net, ins, outs);
-		goto out_net;
-	}
-	ret = vpux_request_create(net, &req);
-	if (ret)
-		goto out_net;
-	vpux_buffer_alloc(dev, isz, &bi);
-	vpux_buffer_alloc(dev, osz, &bo);
-	memcpy(vpux_buffer_map(bi), in, isz);
-	ret = vpux_request_bind_input(req, 0, bi, 0);
-	ret = ret ? ret : vpux_request_bind_output(req, 0, bo, 0);
-	ret = ret ? ret : vpux_request_submit(req);
-	ret = ret ? ret : vpux_request_wait(req, 60000);
-	if (!ret)
-		memcpy(out, vpux_buffer_map(bo), osz);
-	vpux_request_destroy(req);
-	vpux_buffer_free(bi);
-	vpux_buffer_free(bo);
-out_net:
-	vpux_network_unload(net);
-out_dev:
-	vpux_device_close(dev);
-	return ret;
+	return mb_run(NULL, r, 1, ins, &isz, out, osz, reference);
 }
 
 static void test_end_to_end(void)
@@ -474,13 +274,16 @@ static void test_end_to_end(void)
 	ret = build(&b, &r1, 0);
 	tap_check(!ret, "QDQ conv/relu/add compiles with CMX tiling (%s)",
 		  ret ? vpux_last_error() : "ok");
-	if (ret)
+	if (ret) {
+		mb_free(&b);
 		return;
+	}
 	if (getenv("SHOW_REPORT"))
 		fputs(r1.report, stderr);
 	tap_check(r1.report && strstr(r1.report, "conv") &&
 		  strstr(r1.report, "CMX bands"), "report lists the layers");
 	ret = build(&b, &r2, 1);
+	mb_free(&b);
 	tap_check(!ret, "and without (%s)", ret ? vpux_last_error() : "ok");
 	if (ret) {
 		vpuxc_result_fini(&r1);

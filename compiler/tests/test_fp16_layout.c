@@ -13,135 +13,14 @@
 #include <string.h>
 
 #include "onnx.pb-c.h"
+#include "onnx_build.h"
 #include "vpux.h"
 #include "vpux_compiler.h"
-#include "vpux_float.h"
 #include "vpux_tap.h"
 
-/* ---- building models ---- */
+/* ---- building models (onnx_build.h) ---- */
 
-#define MAXN 16
-
-struct mb {
-	Onnx__ModelProto m;
-	Onnx__GraphProto g;
-	Onnx__OperatorSetIdProto op;
-	Onnx__OperatorSetIdProto *ops[1];
-	Onnx__NodeProto *nodes[MAXN], node_s[MAXN];
-	Onnx__ValueInfoProto *in[4], *out[4], vi_s[8];
-	Onnx__TypeProto tp_s[8];
-	Onnx__TypeProto__Tensor tt_s[8];
-	Onnx__TensorShapeProto sh_s[8];
-	Onnx__TensorShapeProto__Dimension dim_s[8][6], *dimp_s[8][6];
-	Onnx__TensorProto *init[MAXN], t_s[MAXN];
-	int64_t tdims[MAXN][6];
-	void *tdata[MAXN];
-	Onnx__AttributeProto a_s[32], *ap_s[MAXN][4];
-	int64_t aints[32][8];
-	char *names[MAXN][2][8];
-	unsigned int nvi, na;
-};
-
-static void mb_init(struct mb *b, int64_t opset)
-{
-	memset(b, 0, sizeof(*b));
-	onnx__model_proto__init(&b->m);
-	onnx__graph_proto__init(&b->g);
-	onnx__operator_set_id_proto__init(&b->op);
-	b->op.domain = "";
-	b->op.has_version = 1;
-	b->op.version = opset;
-	b->ops[0] = &b->op;
-	b->m.has_ir_version = 1;
-	b->m.ir_version = 8;
-	b->m.n_opset_import = 1;
-	b->m.opset_import = b->ops;
-	b->m.graph = &b->g;
-	b->g.name = "t";
-	b->g.node = b->nodes;
-	b->g.input = b->in;
-	b->g.output = b->out;
-	b->g.initializer = b->init;
-}
-
-static void mb_fini(struct mb *b)
-{
-	unsigned int i;
-
-	for (i = 0; i < b->g.n_initializer; i++)
-		free(b->tdata[i]);
-}
-
-/* rank < 0: no shape (the compiler infers it) */
-static Onnx__ValueInfoProto *mb_vi(struct mb *b, const char *name, int dt,
-				   int rank, const int64_t *dims)
-{
-	unsigned int k = b->nvi++;
-	int i;
-
-	onnx__value_info_proto__init(&b->vi_s[k]);
-	onnx__type_proto__init(&b->tp_s[k]);
-	onnx__type_proto__tensor__init(&b->tt_s[k]);
-	onnx__tensor_shape_proto__init(&b->sh_s[k]);
-	b->vi_s[k].name = (char *)name;
-	b->vi_s[k].type = &b->tp_s[k];
-	b->tp_s[k].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-	b->tp_s[k].tensor_type = &b->tt_s[k];
-	b->tt_s[k].has_elem_type = 1;
-	b->tt_s[k].elem_type = dt;
-	if (rank >= 0) {
-		b->tt_s[k].shape = &b->sh_s[k];
-		b->sh_s[k].n_dim = (size_t)rank;
-		b->sh_s[k].dim = b->dimp_s[k];
-		for (i = 0; i < rank; i++) {
-			onnx__tensor_shape_proto__dimension__init(&b->dim_s[k][i]);
-			b->dim_s[k][i].value_case =
-				ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-			b->dim_s[k][i].dim_value = dims[i];
-			b->dimp_s[k][i] = &b->dim_s[k][i];
-		}
-	}
-	return &b->vi_s[k];
-}
-
-static void mb_input(struct mb *b, const char *name, int rank,
-		     const int64_t *dims)
-{
-	b->in[b->g.n_input++] = mb_vi(b, name, 1, rank, dims);
-}
-
-static void mb_output(struct mb *b, const char *name)
-{
-	b->out[b->g.n_output++] = mb_vi(b, name, 1, -1, NULL);
-}
-
-/* an initializer: float (dt 1) or int64 (dt 7) values, copied */
-static void mb_const(struct mb *b, const char *name, int dt, int rank,
-		     const int64_t *dims, const void *data)
-{
-	unsigned int k = (unsigned int)b->g.n_initializer;
-	Onnx__TensorProto *t = &b->t_s[k];
-	size_t n = 1, es = dt == 7 ? 8 : 4;
-	int i;
-
-	for (i = 0; i < rank; i++) {
-		n *= (size_t)dims[i];
-		b->tdims[k][i] = dims[i];
-	}
-	b->tdata[k] = malloc(n * es);
-	memcpy(b->tdata[k], data, n * es);
-	onnx__tensor_proto__init(t);
-	t->name = (char *)name;
-	t->has_data_type = 1;
-	t->data_type = dt;
-	t->n_dims = (size_t)rank;
-	t->dims = b->tdims[k];
-	t->has_raw_data = 1;
-	t->raw_data.len = n * es;
-	t->raw_data.data = b->tdata[k];
-	b->init[b->g.n_initializer++] = t;
-}
-
+/* an int64 initializer of @n values */
 static void mb_i64(struct mb *b, const char *name, unsigned int n,
 		   const int64_t *v)
 {
@@ -150,98 +29,34 @@ static void mb_i64(struct mb *b, const char *name, unsigned int n,
 	mb_const(b, name, 7, 1, &d, v);
 }
 
-/* a node; @io: inputs, then "|", then outputs ("" for an omitted one) */
-static Onnx__NodeProto *mb_node(struct mb *b, const char *op, ...)
+/*
+ * A node named @op; @...: inputs, then "|", then outputs ("" for an
+ * omitted one), then NULL.
+ */
+static Onnx__NodeProto *mb_node_va(struct mb *b, const char *op, ...)
 {
-	unsigned int k = (unsigned int)b->g.n_node, side = 0;
-	Onnx__NodeProto *n = &b->node_s[k];
+	char *io[2][8];
+	size_t n[2] = { 0, 0 };
+	unsigned int side = 0;
 	const char *s;
 	va_list ap;
 
-	onnx__node_proto__init(n);
-	n->op_type = (char *)op;
-	n->name = (char *)op;
-	n->input = b->names[k][0];
-	n->output = b->names[k][1];
-	n->attribute = b->ap_s[k];
 	va_start(ap, op);
 	while ((s = va_arg(ap, const char *))) {
-		if (!strcmp(s, "|")) {
+		if (!strcmp(s, "|"))
 			side = 1;
-			continue;
-		}
-		if (side)
-			n->output[n->n_output++] = (char *)s;
 		else
-			n->input[n->n_input++] = (char *)s;
+			io[side][n[side]++] = (char *)s;
 	}
 	va_end(ap);
-	b->nodes[b->g.n_node++] = n;
-	return n;
-}
-
-static Onnx__AttributeProto *mb_attr(struct mb *b, Onnx__NodeProto *n,
-				     const char *name, int type)
-{
-	Onnx__AttributeProto *a = &b->a_s[b->na++];
-
-	onnx__attribute_proto__init(a);
-	a->name = (char *)name;
-	a->has_type = 1;
-	a->type = type;
-	n->attribute[n->n_attribute++] = a;
-	return a;
-}
-
-static void mb_int(struct mb *b, Onnx__NodeProto *n, const char *name,
-		   int64_t v)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name,
-					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
-
-	a->has_i = 1;
-	a->i = v;
-}
-
-static void mb_ints(struct mb *b, Onnx__NodeProto *n, const char *name,
-		    unsigned int cnt, const int64_t *v)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name,
-					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
-
-	memcpy(b->aints[b->na - 1], v, sizeof(int64_t) * cnt);
-	a->n_ints = cnt;
-	a->ints = b->aints[b->na - 1];
-}
-
-static void mb_str(struct mb *b, Onnx__NodeProto *n, const char *name,
-		   const char *v)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name,
-					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
-
-	a->has_s = 1;
-	a->s.data = (uint8_t *)v;
-	a->s.len = strlen(v);
+	return mb_node(b, op, NULL, io[0], n[0], io[1], n[1]);
 }
 
 static int compile(struct mb *b, struct vpuxc_result *r)
 {
-	struct vpuxc_options o = { .report = 1 };
-	struct vpuxc_model *m;
-	size_t size = onnx__model_proto__get_packed_size(&b->m);
-	void *buf = malloc(size ? size : 1);
-	int ret;
+	static const struct vpuxc_options o = { .report = 1 };
 
-	onnx__model_proto__pack(&b->m, buf);
-	ret = vpuxc_import_mem(buf, size, &m);
-	free(buf);
-	memset(r, 0, sizeof(*r));
-	if (ret)
-		return ret;
-	ret = vpuxc_compile(m, &o, r);
-	vpuxc_model_free(m);
-	return ret;
+	return mb_compile(b, &o, r);
 }
 
 /* ---- data ---- */
@@ -263,23 +78,6 @@ static void fill(float *v, size_t n, unsigned int seed)
 		seed = seed * 1103515245u + 12345u;
 		v[i] = (float)((int)(seed >> 16) % 193 - 96) / 8.0f;
 	}
-}
-
-static uint16_t h16(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return vpux_f32_to_f16(u);
-}
-
-static float f32(uint16_t h)
-{
-	uint32_t u = vpux_f16_to_f32(h);
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
 }
 
 /*
@@ -310,74 +108,39 @@ static void check(struct mb *b, const char *what, unsigned int nin,
 		  const float *const *ins, const size_t *isz, size_t on,
 		  const double *ref, const char *report_frag)
 {
-	struct vpux_device *dev = NULL;
-	struct vpux_network *net = NULL;
-	struct vpux_request *req = NULL;
-	struct vpux_buffer *bi[4] = { 0 }, *bo = NULL;
+	float *y = calloc(on ? on : 1, sizeof(float));
 	struct vpuxc_result r;
 	size_t i, bad = 0;
 	double e2 = 0, r2 = 0;
-	unsigned int k;
 	int ret = compile(b, &r);
 
 	if (ret) {
 		tap_check(0, "%s: compiles (%s)", what, vpux_last_error());
-		mb_fini(b);
-		return;
+		goto out;
 	}
 	if (getenv("SHOW_REPORT"))
 		fputs(r.report, stderr);
 	if (report_frag)
 		tap_check(ops_are(r.report, report_frag),
 			  "%s: node's DMA/DPU/SHAVE ops are %s", what, report_frag);
-	ret = vpux_device_open("inproc", &dev);
-	ret = ret ? ret : vpux_network_load(dev, r.loadable, r.size, &net);
-	ret = ret ? ret : vpux_request_create(net, &req);
-	for (k = 0; !ret && k < nin; k++) {
-		uint16_t *h;
-
-		ret = vpux_buffer_alloc(dev, isz[k] * 2, &bi[k]);
-		if (ret)
-			break;
-		h = vpux_buffer_map(bi[k]);
-		for (i = 0; i < isz[k]; i++)
-			h[i] = h16(ins[k][i]);
-		ret = vpux_request_bind_input(req, k, bi[k], 0);
-	}
-	ret = ret ? ret : vpux_buffer_alloc(dev, on * 2, &bo);
-	ret = ret ? ret : vpux_request_bind_output(req, 0, bo, 0);
-	ret = ret ? ret : vpux_request_submit(req);
-	ret = ret ? ret : vpux_request_wait(req, 60000);
+	ret = mb_run_f16(NULL, &r, nin, ins, isz, y, on);
 	if (!ret) {
-		const uint16_t *h = vpux_buffer_map(bo);
-
 		for (i = 0; i < on; i++) {
-			double y = f32(h[i]);
-
-			bad += y != ref[i];
-			e2 += (y - ref[i]) * (y - ref[i]);
+			bad += y[i] != ref[i];
+			e2 += (y[i] - ref[i]) * (y[i] - ref[i]);
 			r2 += ref[i] * ref[i];
 		}
 		if (bad && getenv("SHOW_DIFF"))
 			for (i = 0; i < on; i++)
-				fprintf(stderr, "%zu: %g %g\n", i, f32(h[i]), ref[i]);
+				fprintf(stderr, "%zu: %g %g\n", i, y[i], ref[i]);
 	}
 	tap_check(!ret && !bad, "%s: exact (%s; %zu of %zu differ, rel-L2 %.2e)",
 		  what, ret ? vpux_last_error() : "ran", bad, on,
 		  r2 > 0 ? sqrt(e2 / r2) : sqrt(e2));
-	for (k = 0; k < nin; k++)
-		if (bi[k])
-			vpux_buffer_free(bi[k]);
-	if (bo)
-		vpux_buffer_free(bo);
-	if (req)
-		vpux_request_destroy(req);
-	if (net)
-		vpux_network_unload(net);
-	if (dev)
-		vpux_device_close(dev);
+out:
 	vpuxc_result_fini(&r);
-	mb_fini(b);
+	mb_free(b);
+	free(y);
 }
 
 static void check1(struct mb *b, const char *what, size_t on,
@@ -404,10 +167,10 @@ static void base(struct mb *b, int64_t opset)
 	for (i = 0; i < C; i++)
 		w[i * C + i] = 1;
 	mb_init(b, opset);
-	mb_input(b, "x", 4, dx);
-	mb_output(b, "y");
+	mb_input(b, "x", 1, 4, dx);
+	mb_output(b, "y", 1, -1, NULL);
 	mb_const(b, "w", 1, 4, dw, w);
-	mb_node(b, "Conv", "x", "w", "|", "xn", NULL);
+	mb_node_va(b, "Conv", "x", "w", "|", "xn", NULL);
 }
 
 /* ---- the cases ---- */
@@ -424,8 +187,8 @@ static void test_transpose(void)
 
 	/* NHWC data read as [N,H,W,C]: a view */
 	base(&b, 13);
-	mb_ints(&b, mb_node(&b, "Transpose", "xn", "|", "y", NULL), "perm", 4,
-		nhwc);
+	mb_attr_ints(&b, mb_node_va(&b, "Transpose", "xn", "|", "y", NULL),
+		     "perm", nhwc, 4);
 	for (n = 0; n < N; n++)
 		for (h = 0; h < H; h++)
 			for (w = 0; w < W; w++)
@@ -438,10 +201,10 @@ static void test_transpose(void)
 	base(&b, 13);
 	mb_i64(&b, "s5", 5, s5);
 	mb_i64(&b, "s4", 4, s4);
-	mb_node(&b, "Reshape", "xn", "s5", "|", "r5", NULL);
-	mb_ints(&b, mb_node(&b, "Transpose", "r5", "|", "t5", NULL), "perm", 5,
-		p5);
-	mb_node(&b, "Reshape", "t5", "s4", "|", "y", NULL);
+	mb_node_va(&b, "Reshape", "xn", "s5", "|", "r5", NULL);
+	mb_attr_ints(&b, mb_node_va(&b, "Transpose", "r5", "|", "t5", NULL),
+		     "perm", p5, 5);
+	mb_node_va(&b, "Reshape", "t5", "s4", "|", "y", NULL);
 	for (i = 0, n = 0; n < N; n++)
 		for (c = 0; c < C; c++)
 			for (h = 0; h < H; h++)
@@ -456,13 +219,13 @@ static void test_transpose(void)
 	{
 		static const int64_t dx[4] = { N, C, H, W };
 
-		mb_input(&b, "x", 4, dx);
+		mb_input(&b, "x", 1, 4, dx);
 	}
-	mb_output(&b, "y");
+	mb_output(&b, "y", 1, -1, NULL);
 	mb_i64(&b, "s3", 3, s3);
-	mb_node(&b, "Reshape", "x", "s3", "|", "r3", NULL);
-	mb_ints(&b, mb_node(&b, "Transpose", "r3", "|", "y", NULL), "perm", 3,
-		p3);
+	mb_node_va(&b, "Reshape", "x", "s3", "|", "r3", NULL);
+	mb_attr_ints(&b, mb_node_va(&b, "Transpose", "r3", "|", "y", NULL),
+		     "perm", p3, 3);
 	for (i = 0, w = 0; w < W; w++)
 		for (n = 0; n < N * C; n++)
 			for (h = 0; h < H; h++)
@@ -478,7 +241,8 @@ static void test_reshape(void)
 
 	/* Flatten of NHWC data: NCHW order first */
 	base(&b, 13);
-	mb_int(&b, mb_node(&b, "Flatten", "xn", "|", "y", NULL), "axis", 1);
+	mb_attr_int(&b, mb_node_va(&b, "Flatten", "xn", "|", "y", NULL),
+		    "axis", 1);
 	for (n = 0; n < N; n++)
 		for (c = 0; c < C; c++)
 			for (h = 0; h < H; h++)
@@ -490,11 +254,11 @@ static void test_reshape(void)
 	base(&b, 13);
 	mb_i64(&b, "a0", 1, ax0);
 	mb_i64(&b, "a2", 1, ax2);
-	mb_node(&b, "Unsqueeze", "xn", "a2", "|", "u", NULL);
-	mb_node(&b, "Identity", "u", "|", "i", NULL);
-	mb_node(&b, "Dropout", "i", "|", "d", NULL);
-	mb_int(&b, mb_node(&b, "Cast", "d", "|", "f", NULL), "to", 1);
-	mb_node(&b, "Squeeze", "f", "a2", "|", "y", NULL);
+	mb_node_va(&b, "Unsqueeze", "xn", "a2", "|", "u", NULL);
+	mb_node_va(&b, "Identity", "u", "|", "i", NULL);
+	mb_node_va(&b, "Dropout", "i", "|", "d", NULL);
+	mb_attr_int(&b, mb_node_va(&b, "Cast", "d", "|", "f", NULL), "to", 1);
+	mb_node_va(&b, "Squeeze", "f", "a2", "|", "y", NULL);
 	check1(&b, "Unsqueeze/Identity/Dropout/Cast/Squeeze", NX, ref, NULL);
 }
 
@@ -510,8 +274,9 @@ static void test_concat_split(void)
 	/* channels: NHWC conv output, row-major graph input, a constant */
 	base(&b, 13);
 	mb_const(&b, "k", 1, 4, dc, k);
-	mb_int(&b, mb_node(&b, "Concat", "xn", "x", "k", "|", "y", NULL),
-	       "axis", 1);
+	mb_attr_int(&b,
+		    mb_node_va(&b, "Concat", "xn", "x", "k", "|", "y", NULL),
+		    "axis", 1);
 	for (n = 0; n < N; n++)
 		for (c = 0; c < 2 * C + 1; c++)
 			for (h = 0; h < H; h++)
@@ -523,8 +288,8 @@ static void test_concat_split(void)
 
 	/* width, of two NHWC tensors */
 	base(&b, 13);
-	mb_int(&b, mb_node(&b, "Concat", "xn", "xn", "|", "y", NULL), "axis",
-	       -1);
+	mb_attr_int(&b, mb_node_va(&b, "Concat", "xn", "xn", "|", "y", NULL),
+		    "axis", -1);
 	for (i = 0, n = 0; n < N; n++)
 		for (c = 0; c < C; c++)
 			for (h = 0; h < H; h++)
@@ -535,8 +300,9 @@ static void test_concat_split(void)
 	/* Split along channels, the second part out */
 	base(&b, 13);
 	mb_i64(&b, "sp", 2, sp);
-	mb_int(&b, mb_node(&b, "Split", "xn", "sp", "|", "a", "y", NULL),
-	       "axis", 1);
+	mb_attr_int(&b,
+		    mb_node_va(&b, "Split", "xn", "sp", "|", "a", "y", NULL),
+		    "axis", 1);
 	for (i = 0, n = 0; n < N; n++)
 		for (c = 2; c < C; c++)
 			for (h = 0; h < H; h++)
@@ -549,14 +315,15 @@ static void test_concat_split(void)
 	{
 		static const int64_t dx[4] = { N, C, H, W };
 
-		mb_input(&b, "x", 4, dx);
+		mb_input(&b, "x", 1, 4, dx);
 	}
-	mb_output(&b, "y");
+	mb_output(&b, "y", 1, -1, NULL);
 	{
-		Onnx__NodeProto *s = mb_node(&b, "Split", "x", "|", "a", "y", NULL);
+		Onnx__NodeProto *s = mb_node_va(&b, "Split", "x", "|", "a",
+						"y", NULL);
 
-		mb_int(&b, s, "axis", 2);
-		mb_ints(&b, s, "split", 2, sp3);
+		mb_attr_int(&b, s, "axis", 2);
+		mb_attr_ints(&b, s, "split", sp3, 2);
 	}
 	for (i = 0, n = 0; n < N; n++)
 		for (c = 0; c < C; c++)
@@ -584,7 +351,7 @@ static void test_slice_gather(void)
 	mb_i64(&b, "en", 3, en);
 	mb_i64(&b, "ax", 3, ax);
 	mb_i64(&b, "sp", 3, sp);
-	mb_node(&b, "Slice", "xn", "st", "en", "ax", "sp", "|", "y", NULL);
+	mb_node_va(&b, "Slice", "xn", "st", "en", "ax", "sp", "|", "y", NULL);
 	for (n = 0; n < N; n++)
 		for (c = 1; c < C; c += 2)
 			for (h = 2; h < H; h++)
@@ -595,7 +362,8 @@ static void test_slice_gather(void)
 	/* Gather of channels 5, 0, 2 (runs by DMA) */
 	base(&b, 13);
 	mb_i64(&b, "gi", 3, gi);
-	mb_int(&b, mb_node(&b, "Gather", "xn", "gi", "|", "y", NULL), "axis", 1);
+	mb_attr_int(&b, mb_node_va(&b, "Gather", "xn", "gi", "|", "y", NULL),
+		    "axis", 1);
 	for (i = 0, n = 0; n < N; n++)
 		for (c = 0; c < 3; c++)
 			for (h = 0; h < H; h++)
@@ -606,7 +374,8 @@ static void test_slice_gather(void)
 	/* a scalar index: a view */
 	base(&b, 13);
 	mb_const(&b, "g1", 7, 0, g1, g1);
-	mb_int(&b, mb_node(&b, "Gather", "xn", "g1", "|", "y", NULL), "axis", 2);
+	mb_attr_int(&b, mb_node_va(&b, "Gather", "xn", "g1", "|", "y", NULL),
+		    "axis", 2);
 	for (i = 0, n = 0; n < N; n++)
 		for (c = 0; c < C; c++)
 			for (w = 0; w < W; w++)
@@ -618,7 +387,7 @@ static void test_slice_gather(void)
 	fill(tab, 21, 5);
 	mb_const(&b, "tab", 1, 2, dt, tab);
 	mb_const(&b, "gt", 7, 2, (const int64_t[]){ 2, 2 }, gt);
-	mb_node(&b, "Gather", "tab", "gt", "|", "y", NULL);
+	mb_node_va(&b, "Gather", "tab", "gt", "|", "y", NULL);
 	for (i = 0; i < 4; i++)
 		for (j = 0; j < 3; j++)
 			ref[i * 3 + j] = tab[gt[i] * 3 + j];
@@ -626,12 +395,13 @@ static void test_slice_gather(void)
 
 	/* 20 scattered indices: the SHAVE GATHER kernel */
 	mb_init(&b, 13);
-	mb_input(&b, "x", 3, d24);
-	mb_output(&b, "y");
+	mb_input(&b, "x", 1, 3, d24);
+	mb_output(&b, "y", 1, -1, NULL);
 	for (i = 0; i < 20; i++)
 		gi20[i] = (i * 7 + 3) % 24;
 	mb_i64(&b, "gi", 20, gi20);
-	mb_int(&b, mb_node(&b, "Gather", "x", "gi", "|", "y", NULL), "axis", 1);
+	mb_attr_int(&b, mb_node_va(&b, "Gather", "x", "gi", "|", "y", NULL),
+		    "axis", 1);
 	fill(x24, 24 * 8, 11);
 	for (i = 0; i < 20; i++)
 		for (j = 0; j < 8; j++)
@@ -659,10 +429,10 @@ static void test_expand_pad(void)
 	/* [C,1] -> [3,C,4]: stride-0 DMA */
 	fill(v, C, 3);
 	mb_init(&b, 13);
-	mb_input(&b, "v", 2, dv);
-	mb_output(&b, "y");
+	mb_input(&b, "v", 1, 2, dv);
+	mb_output(&b, "y", 1, -1, NULL);
 	mb_i64(&b, "sh", 3, sh);
-	mb_node(&b, "Expand", "v", "sh", "|", "y", NULL);
+	mb_node_va(&b, "Expand", "v", "sh", "|", "y", NULL);
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < C; j++)
 			for (k = 0; k < 4; k++)
@@ -679,8 +449,9 @@ static void test_expand_pad(void)
 	for (const char *mode = "reflect";; mode = "edge") {
 		base(&b, 13);
 		mb_i64(&b, "p", 8, pads);
-		mb_str(&b, mb_node(&b, "Pad", "xn", "p", "|", "y", NULL), "mode",
-		       mode);
+		mb_attr_str(&b,
+			    mb_node_va(&b, "Pad", "xn", "p", "|", "y", NULL),
+			    "mode", mode);
 		for (i = 0, n = 0; n < N; n++)
 			for (c = 0; c < C; c++)
 				for (h = 0; h < HO; h++)
@@ -706,7 +477,7 @@ static void test_expand_pad(void)
 	base(&b, 13);
 	mb_i64(&b, "p", 8, cpad);
 	mb_const(&b, "cv", 1, 0, s0, &half);
-	mb_node(&b, "Pad", "xn", "p", "cv", "|", "y", NULL);
+	mb_node_va(&b, "Pad", "xn", "p", "cv", "|", "y", NULL);
 	for (i = 0, n = 0; n < N + 1; n++)
 		for (c = 0; c < C + 1; c++)
 			for (h = 0; h < H + 1; h++)
@@ -727,7 +498,7 @@ static void refused(struct mb *b, const char *frag, const char *what)
 		  "refused: %s (%d: %s)", what, ret,
 		  ret ? vpux_last_error() : "compiled");
 	vpuxc_result_fini(&r);
-	mb_fini(b);
+	mb_free(b);
 }
 
 static void test_refusals(void)
@@ -738,17 +509,16 @@ static void test_refusals(void)
 	struct mb b;
 
 	base(&b, 13);
-	mb_node(&b, "Shape", "xn", "|", "y", NULL);
+	mb_node_va(&b, "Shape", "xn", "|", "y", NULL);
 	refused(&b, "Shape produces int64 shape values", "Shape");
 
 	base(&b, 13);
-	mb_int(&b, mb_node(&b, "Cast", "xn", "|", "y", NULL), "to", 7);
+	mb_attr_int(&b, mb_node_va(&b, "Cast", "xn", "|", "y", NULL), "to", 7);
 	refused(&b, "cast to int64", "Cast to int64");
 
 	base(&b, 13);
-	mb_input(&b, "ix", 1, (const int64_t[]){ 2 });
-	b.in[1]->type->tensor_type->elem_type = 7;
-	mb_node(&b, "Gather", "xn", "ix", "|", "y", NULL);
+	mb_input(&b, "ix", 7, 1, (const int64_t[]){ 2 });
+	mb_node_va(&b, "Gather", "xn", "ix", "|", "y", NULL);
 	refused(&b, "not an integer constant", "Gather with runtime indices");
 
 	base(&b, 13);
@@ -756,24 +526,24 @@ static void test_refusals(void)
 	mb_i64(&b, "en", 1, en);
 	mb_i64(&b, "ax", 1, ax);
 	mb_i64(&b, "sp", 1, sp);
-	mb_node(&b, "Slice", "xn", "st", "en", "ax", "sp", "|", "y", NULL);
+	mb_node_va(&b, "Slice", "xn", "st", "en", "ax", "sp", "|", "y", NULL);
 	refused(&b, "only positive steps", "Slice with step -1");
 
 	base(&b, 13);
 	mb_i64(&b, "p", 8, p8);
-	mb_str(&b, mb_node(&b, "Pad", "xn", "p", "|", "y", NULL), "mode",
-	       "reflect");
+	mb_attr_str(&b, mb_node_va(&b, "Pad", "xn", "p", "|", "y", NULL),
+		    "mode", "reflect");
 	refused(&b, "reflect pads of dim 3 above its size - 1",
 		"Pad reflect wider than the dim");
 
 	base(&b, 13);
 	mb_i64(&b, "p", 8, p8);
-	mb_str(&b, mb_node(&b, "Pad", "xn", "p", "|", "y", NULL), "mode",
-	       "wrap");
+	mb_attr_str(&b, mb_node_va(&b, "Pad", "xn", "p", "|", "y", NULL),
+		    "mode", "wrap");
 	refused(&b, "mode 'wrap'", "Pad mode wrap");
 
 	base(&b, 13);
-	mb_node(&b, "Expand", "xn", "x", "|", "y", NULL);
+	mb_node_va(&b, "Expand", "xn", "x", "|", "y", NULL);
 	refused(&b, "shape is not a constant", "Expand with a runtime shape");
 }
 

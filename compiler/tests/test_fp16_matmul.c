@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "onnx.pb-c.h"
+#include "onnx_build.h"
 #include "vpux.h"
 #include "vpux_compiler.h"
 #include "vpux_float.h"
@@ -25,191 +26,14 @@
 #define FLT	1	/* ONNX FLOAT */
 #define I64	7	/* ONNX INT64 */
 
-/* ---- building models (as test_compile.c) ---- */
-
-struct mb {
-	Onnx__ModelProto m;
-	Onnx__GraphProto g;
-	Onnx__OperatorSetIdProto op;
-	Onnx__OperatorSetIdProto *ops[1];
-	Onnx__NodeProto *nodes[8];
-	Onnx__ValueInfoProto *in[4], *out[4];
-	Onnx__TensorProto *init[8];
-	Onnx__NodeProto node_s[8];
-	Onnx__ValueInfoProto vi_s[8];
-	Onnx__TypeProto tp_s[8];
-	Onnx__TypeProto__Tensor tt_s[8];
-	Onnx__TensorShapeProto sh_s[8];
-	Onnx__TensorShapeProto__Dimension dim_s[8][6];
-	Onnx__TensorShapeProto__Dimension *dimp_s[8][6];
-	Onnx__TensorProto t_s[8];
-	Onnx__AttributeProto a_s[32];
-	Onnx__AttributeProto *ap_s[8][8];
-	unsigned int nvi, na;
-};
-
-static void mb_init(struct mb *b, int64_t opset)
-{
-	memset(b, 0, sizeof(*b));
-	onnx__model_proto__init(&b->m);
-	onnx__graph_proto__init(&b->g);
-	onnx__operator_set_id_proto__init(&b->op);
-	b->op.domain = "";
-	b->op.has_version = 1;
-	b->op.version = opset;
-	b->ops[0] = &b->op;
-	b->m.has_ir_version = 1;
-	b->m.ir_version = 8;
-	b->m.n_opset_import = 1;
-	b->m.opset_import = b->ops;
-	b->m.graph = &b->g;
-	b->g.name = "t";
-	b->g.node = b->nodes;
-	b->g.input = b->in;
-	b->g.output = b->out;
-	b->g.initializer = b->init;
-}
-
-/* a value's type; @rank < 0: no shape */
-static Onnx__ValueInfoProto *mb_vi(struct mb *b, const char *name, int rank,
-				   const int64_t *dims)
-{
-	unsigned int k = b->nvi++;
-	int i;
-
-	onnx__value_info_proto__init(&b->vi_s[k]);
-	onnx__type_proto__init(&b->tp_s[k]);
-	onnx__type_proto__tensor__init(&b->tt_s[k]);
-	onnx__tensor_shape_proto__init(&b->sh_s[k]);
-	b->vi_s[k].name = (char *)name;
-	b->vi_s[k].type = &b->tp_s[k];
-	b->tp_s[k].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-	b->tp_s[k].tensor_type = &b->tt_s[k];
-	b->tt_s[k].has_elem_type = 1;
-	b->tt_s[k].elem_type = FLT;
-	if (rank >= 0) {
-		b->tt_s[k].shape = &b->sh_s[k];
-		b->sh_s[k].n_dim = (size_t)rank;
-		b->sh_s[k].dim = b->dimp_s[k];
-		for (i = 0; i < rank; i++) {
-			onnx__tensor_shape_proto__dimension__init(&b->dim_s[k][i]);
-			b->dim_s[k][i].value_case =
-				ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-			b->dim_s[k][i].dim_value = dims[i];
-			b->dimp_s[k][i] = &b->dim_s[k][i];
-		}
-	}
-	return &b->vi_s[k];
-}
-
-static void mb_input(struct mb *b, const char *name, int rank,
-		     const int64_t *dims)
-{
-	b->in[b->g.n_input++] = mb_vi(b, name, rank, dims);
-}
-
-static void mb_output(struct mb *b, const char *name)
-{
-	b->out[b->g.n_output++] = mb_vi(b, name, -1, NULL);
-}
-
-static void mb_init_t(struct mb *b, const char *name, int dt, int rank,
-		      const int64_t *dims, const void *data, size_t size)
-{
-	Onnx__TensorProto *t = &b->t_s[b->g.n_initializer];
-
-	onnx__tensor_proto__init(t);
-	t->name = (char *)name;
-	t->has_data_type = 1;
-	t->data_type = dt;
-	t->n_dims = (size_t)rank;
-	t->dims = (int64_t *)dims;
-	t->has_raw_data = 1;
-	t->raw_data.len = size;
-	t->raw_data.data = (uint8_t *)data;
-	b->init[b->g.n_initializer++] = t;
-}
-
-static Onnx__NodeProto *mb_node(struct mb *b, const char *op, char **in,
-				size_t nin, char **out, size_t nout)
-{
-	unsigned int k = (unsigned int)b->g.n_node;
-	Onnx__NodeProto *n = &b->node_s[k];
-
-	onnx__node_proto__init(n);
-	n->op_type = (char *)op;
-	n->name = (char *)op;
-	n->input = in;
-	n->n_input = nin;
-	n->output = out;
-	n->n_output = nout;
-	n->attribute = b->ap_s[k];
-	b->nodes[b->g.n_node++] = n;
-	return n;
-}
-
-static Onnx__AttributeProto *mb_attr(struct mb *b, Onnx__NodeProto *n,
-				     const char *name)
-{
-	Onnx__AttributeProto *a = &b->a_s[b->na++];
-
-	onnx__attribute_proto__init(a);
-	a->name = (char *)name;
-	a->has_type = 1;
-	n->attribute[n->n_attribute++] = a;
-	return a;
-}
-
-static void mb_attr_int(struct mb *b, Onnx__NodeProto *n, const char *name,
-			int64_t v)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name);
-
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
-	a->has_i = 1;
-	a->i = v;
-}
-
-static void mb_attr_float(struct mb *b, Onnx__NodeProto *n, const char *name,
-			  float v)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name);
-
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT;
-	a->has_f = 1;
-	a->f = v;
-}
-
-static void mb_attr_ints(struct mb *b, Onnx__NodeProto *n, const char *name,
-			 const int64_t *v, size_t cnt)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name);
-
-	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
-	a->n_ints = cnt;
-	a->ints = (int64_t *)v;
-}
+/* ---- building models: onnx_build.h ---- */
 
 /* import + compile (with the program text) */
 static int build(struct mb *b, struct vpuxc_result *r)
 {
-	struct vpuxc_options o = { .vasm = 1 };
-	struct vpuxc_model *m;
-	size_t size;
-	void *buf;
-	int ret;
+	static const struct vpuxc_options o = { .vasm = 1 };
 
-	size = onnx__model_proto__get_packed_size(&b->m);
-	buf = malloc(size ? size : 1);
-	onnx__model_proto__pack(&b->m, buf);
-	memset(r, 0, sizeof(*r));
-	ret = vpuxc_import_mem(buf, size, &m);
-	free(buf);
-	if (ret)
-		return ret;
-	ret = vpuxc_compile(m, &o, r);
-	vpuxc_model_free(m);
-	return ret;
+	return mb_compile(b, &o, r);
 }
 
 static void expect_refused(struct mb *b, const char *frag, const char *what)
@@ -235,67 +59,6 @@ static float *frand(size_t n, unsigned int *seed, float amp)
 		f[i] = amp * ((float)((*seed >> 8) & 0xffff) / 32768.0f - 1.0f);
 	}
 	return f;
-}
-
-static int run(const struct vpuxc_result *r, unsigned int nin,
-	       float *const *ins, const size_t *insz, float *out, size_t osz)
-{
-	struct vpux_buffer *bi[4] = { 0 }, *bo = NULL;
-	struct vpux_device *dev;
-	struct vpux_network *net;
-	struct vpux_request *req;
-	unsigned int i;
-	size_t k;
-	int ret;
-
-	ret = vpux_device_open("inproc", &dev);
-	if (ret)
-		return ret;
-	ret = vpux_network_load(dev, r->loadable, r->size, &net);
-	if (ret)
-		goto out_dev;
-	ret = vpux_request_create(net, &req);
-	if (ret)
-		goto out_net;
-	for (i = 0; i < nin && !ret; i++) {
-		uint16_t *h;
-
-		ret = vpux_buffer_alloc(dev, insz[i] * 2, &bi[i]);
-		if (ret)
-			break;
-		h = vpux_buffer_map(bi[i]);
-		for (k = 0; k < insz[i]; k++) {
-			uint32_t u;
-
-			memcpy(&u, &ins[i][k], 4);
-			h[k] = vpux_f32_to_f16(u);
-		}
-		ret = vpux_request_bind_input(req, i, bi[i], 0);
-	}
-	ret = ret ? ret : vpux_buffer_alloc(dev, osz * 2, &bo);
-	ret = ret ? ret : vpux_request_bind_output(req, 0, bo, 0);
-	ret = ret ? ret : vpux_request_submit(req);
-	ret = ret ? ret : vpux_request_wait(req, 60000);
-	if (!ret) {
-		const uint16_t *h = vpux_buffer_map(bo);
-
-		for (k = 0; k < osz; k++) {
-			uint32_t u = vpux_f16_to_f32(h[k]);
-
-			memcpy(&out[k], &u, 4);
-		}
-	}
-	vpux_request_destroy(req);
-	for (i = 0; i < nin; i++)
-		if (bi[i])
-			vpux_buffer_free(bi[i]);
-	if (bo)
-		vpux_buffer_free(bo);
-out_net:
-	vpux_network_unload(net);
-out_dev:
-	vpux_device_close(dev);
-	return ret;
 }
 
 static double rel_l2(const float *y, const double *ref, size_t n)
@@ -366,7 +129,8 @@ static void check(struct mb *b, unsigned int nin, float *const *ins,
 	if (frag)
 		tap_check(r.vasm && has(r.vasm, frag), "%s: program has '%s'",
 			  what, frag);
-	ret = run(&r, nin, ins, insz, y, n);
+	ret = mb_run_f16(NULL, &r, nin, (const float *const *)ins, insz, y,
+			 n);
 	if (!ret)
 		e = rel_l2(y, ref, n);
 	tap_check(!ret && e <= tol, "%s: rel_l2 %.3e (run %d)", what, e, ret);
@@ -411,15 +175,16 @@ static void test_matmul(void)
 		for (i = 0; i < 37 * 24; i++)
 			ref[i] = ref[i] > 0 ? ref[i] : 0;
 		mb_init(&b, 17);
-		mb_input(&b, "x", 2, dx);
-		mb_output(&b, "y");
+		mb_input(&b, "x", FLT, 2, dx);
+		mb_output(&b, "y", FLT, -1, NULL);
 		mb_init_t(&b, "w", FLT, 2, dw, w, sizeof(float) * 40 * 24);
-		mb_node(&b, "MatMul", mi, 2, mo, 1);
-		mb_node(&b, "Relu", ri, 1, ro, 1);
+		mb_node(&b, "MatMul", NULL, mi, 2, mo, 1);
+		mb_node(&b, "Relu", NULL, ri, 1, ro, 1);
 		check(&b, 1, &x, &nx, ref, 37 * 24, 1e-2, dpuf("matmul", VPUX_DPU_F_FP16 | VPUX_DPU_F_W_KN),
 		      "MatMul 37x40 x const 40x24 + Relu");
 		check(&b, 1, &x, &nx, ref, 37 * 24, 1e-2, "act=relu",
 		      "MatMul: the Relu is the DPU's activation");
+		mb_free(&b);
 		free(x);
 		free(w);
 		free(ref);
@@ -441,13 +206,13 @@ static void test_matmul(void)
 			ref[i] = ref[i] > 0 ? ref[i] : 0;
 		}
 		mb_init(&b, 17);
-		mb_input(&b, "x", 3, dx);
-		mb_output(&b, "y");
+		mb_input(&b, "x", FLT, 3, dx);
+		mb_output(&b, "y", FLT, -1, NULL);
 		mb_init_t(&b, "w", FLT, 2, dw, w, sizeof(float) * 128);
 		mb_init_t(&b, "c", FLT, 1, db, bb, sizeof(float) * 8);
-		mb_node(&b, "MatMul", mi, 2, mo, 1);
-		mb_node(&b, "Add", ai, 2, ao, 1);
-		mb_node(&b, "Relu", rli, 1, ro, 1);
+		mb_node(&b, "MatMul", NULL, mi, 2, mo, 1);
+		mb_node(&b, "Add", NULL, ai, 2, ao, 1);
+		mb_node(&b, "Relu", NULL, rli, 1, ro, 1);
 		check(&b, 1, &x, &nx, ref, 80, 1e-2,
 		      dpuf("matmul", VPUX_DPU_F_BIAS | VPUX_DPU_F_W_KN),
 		      "MatMul + Add [8] + Relu: the Add is the DPU's bias");
@@ -459,11 +224,13 @@ static void test_matmul(void)
 			ref[i] += bb[i % 40];
 			ref[i] = ref[i] > 0 ? ref[i] : 0;
 		}
-		b.t_s[1].n_dims = 2;
-		b.t_s[1].dims = (int64_t *)db2;
-		b.t_s[1].raw_data.len = sizeof(float) * 40;
+		b.g.initializer[1]->n_dims = 2;
+		b.g.initializer[1]->dims = (int64_t *)db2;
+		b.g.initializer[1]->raw_data.len = sizeof(float) * 40;
+		b.g.initializer[1]->raw_data.data = (uint8_t *)bb;
 		check(&b, 1, &x, &nx, ref, 80, 1e-2, NULL,
 		      "MatMul + Add [5,8] + Relu");
+		mb_free(&b);
 		free(x);
 		free(w);
 		free(bb);
@@ -482,12 +249,13 @@ static void test_matmul(void)
 			ref_mm(in[0] + i * 96, in[1] + i * 128, ref + i * 48, 6,
 			       16, 8, 8, 1);
 		mb_init(&b, 17);
-		mb_input(&b, "x", 4, da);
-		mb_input(&b, "v", 4, db);
-		mb_output(&b, "y");
-		mb_node(&b, "MatMul", bi, 2, yo, 1);
+		mb_input(&b, "x", FLT, 4, da);
+		mb_input(&b, "v", FLT, 4, db);
+		mb_output(&b, "y", FLT, -1, NULL);
+		mb_node(&b, "MatMul", NULL, bi, 2, yo, 1);
 		check(&b, 2, in, nin, ref, 6 * 6 * 8, 1e-2, dpuf("matmul", VPUX_DPU_F_BATCH | VPUX_DPU_F_W_KN),
 		      "batched MatMul [2,3,6,16] x runtime [2,3,16,8]");
+		mb_free(&b);
 		free(in[0]);
 		free(in[1]);
 		free(ref);
@@ -504,12 +272,13 @@ static void test_matmul(void)
 				ref_mm(x + j * 96, w + i * 80, ref + (i * 3 + j) * 30,
 				       6, 16, 5, 5, 1);
 		mb_init(&b, 17);
-		mb_input(&b, "x", 3, da);
-		mb_output(&b, "y");
+		mb_input(&b, "x", FLT, 3, da);
+		mb_output(&b, "y", FLT, -1, NULL);
 		mb_init_t(&b, "w", FLT, 4, dw, w, sizeof(float) * 160);
-		mb_node(&b, "MatMul", mi, 2, yo, 1);
+		mb_node(&b, "MatMul", NULL, mi, 2, yo, 1);
 		check(&b, 1, &x, &nx, ref, 2 * 3 * 6 * 5, 1e-2, NULL,
 		      "MatMul broadcasting [3,6,16] x [2,1,16,5]");
+		mb_free(&b);
 		free(x);
 		free(w);
 		free(ref);
@@ -524,18 +293,20 @@ static void test_matmul(void)
 
 		ref_mm(x, w, ref, 1, 16, 7, 7, 1);
 		mb_init(&b, 17);
-		mb_input(&b, "x", 1, dk);
-		mb_output(&b, "y");
+		mb_input(&b, "x", FLT, 1, dk);
+		mb_output(&b, "y", FLT, -1, NULL);
 		mb_init_t(&b, "w", FLT, 2, dw, w, sizeof(float) * 16 * 7);
-		mb_node(&b, "MatMul", mi, 2, yo, 1);
+		mb_node(&b, "MatMul", NULL, mi, 2, yo, 1);
 		check(&b, 1, &x, &nx, ref, 7, 1e-2, NULL, "MatMul [16] x [16,7]");
+		mb_free(&b);
 		ref_mm(a, x, ref2, 4, 16, 1, 1, 1);
 		mb_init(&b, 17);
-		mb_input(&b, "x", 2, da);
-		mb_output(&b, "y");
+		mb_input(&b, "x", FLT, 2, da);
+		mb_output(&b, "y", FLT, -1, NULL);
 		mb_init_t(&b, "w", FLT, 1, dk, x, sizeof(float) * 16);
-		mb_node(&b, "MatMul", mi, 2, yo, 1);
+		mb_node(&b, "MatMul", NULL, mi, 2, yo, 1);
 		check(&b, 1, &a, &na, ref2, 4, 1e-2, NULL, "MatMul [4,16] x [16]");
+		mb_free(&b);
 		free(x);
 		free(w);
 		free(a);
@@ -549,12 +320,13 @@ static void test_matmul(void)
 
 		ref_mm(x, w, ref, M, K, N, N, 1);
 		mb_init(&b, 17);
-		mb_input(&b, "x", 2, dx);
-		mb_output(&b, "y");
+		mb_input(&b, "x", FLT, 2, dx);
+		mb_output(&b, "y", FLT, -1, NULL);
 		mb_init_t(&b, "w", FLT, 2, dw, w, sizeof(float) * K * N);
-		mb_node(&b, "MatMul", mi, 2, yo, 1);
+		mb_node(&b, "MatMul", NULL, mi, 2, yo, 1);
 		check(&b, 1, &x, &nx, ref, (size_t)M * N, 1e-2, NULL,
 		      "MatMul of 70001 rows: two DPU ops");
+		mb_free(&b);
 		free(x);
 		free(w);
 		free(ref);
@@ -565,19 +337,21 @@ static void test_matmul(void)
 		static float w[80000];
 
 		mb_init(&b, 17);
-		mb_input(&b, "x", 2, dx);
-		mb_output(&b, "y");
+		mb_input(&b, "x", FLT, 2, dx);
+		mb_output(&b, "y", FLT, -1, NULL);
 		mb_init_t(&b, "w", FLT, 2, dw, w, sizeof(w));
-		mb_node(&b, "MatMul", mi, 2, yo, 1);
+		mb_node(&b, "MatMul", NULL, mi, 2, yo, 1);
 		expect_refused(&b, "reduction of 40000 above the DPU's 32768",
 			       "MatMul K = 40000");
+		mb_free(&b);
 		mb_init(&b, 17);
-		mb_input(&b, "x", 2, d3);
-		mb_input(&b, "w", 2, d4);
-		mb_output(&b, "y");
-		mb_node(&b, "MatMul", mi, 2, yo, 1);
+		mb_input(&b, "x", FLT, 2, d3);
+		mb_input(&b, "w", FLT, 2, d4);
+		mb_output(&b, "y", FLT, -1, NULL);
+		mb_node(&b, "MatMul", NULL, mi, 2, yo, 1);
 		expect_refused(&b, "shapes of 'x' and 'w' do not multiply",
 			       "MatMul [2,3] x [4,2]");
+		mb_free(&b);
 	}
 }
 
@@ -610,11 +384,11 @@ static void test_gemm(void)
 		for (j = 0; j < N; j++)
 			ref[i * N + j] = 0.5 * ref[i * N + j] + 2.0 * cv[j];
 	mb_init(&b, 13);
-	mb_input(&b, "a", 2, dat);
-	mb_output(&b, "y");
+	mb_input(&b, "a", FLT, 2, dat);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "b", FLT, 2, dbt, bw, sizeof(float) * N * K);
 	mb_init_t(&b, "c", FLT, 1, dc, cv, sizeof(float) * N);
-	g = mb_node(&b, "Gemm", gi, 3, yo, 1);
+	g = mb_node(&b, "Gemm", NULL, gi, 3, yo, 1);
 	mb_attr_int(&b, g, "transA", 1);
 	mb_attr_int(&b, g, "transB", 1);
 	mb_attr_float(&b, g, "alpha", 0.5f);
@@ -628,11 +402,12 @@ static void test_gemm(void)
 	for (i = 0; i < M; i++)
 		for (j = 0; j < N; j++)
 			ref[i * N + j] = 0.5 * ref[i * N + j] + 2.0 * cv[i];
-	b.t_s[1].n_dims = 2;
-	b.t_s[1].dims = (int64_t *)dcm;
-	b.t_s[1].raw_data.len = sizeof(float) * M;
+	b.g.initializer[1]->n_dims = 2;
+	b.g.initializer[1]->dims = (int64_t *)dcm;
+	b.g.initializer[1]->raw_data.len = sizeof(float) * M;
 	check(&b, 1, &a, nin, ref, M * N, 1e-2, "func=add",
 	      "Gemm with C [M,1]: SHAVE add");
+	mb_free(&b);
 
 	/* runtime B [K][N] and runtime C [M, N] times beta */
 	in[0] = af;
@@ -646,25 +421,27 @@ static void test_gemm(void)
 		for (i = 0; i < M * N; i++)
 			ref[i] = ref[i] + 0.25 * cv[i];
 		mb_init(&b, 13);
-		mb_input(&b, "a", 2, dak);
-		mb_input(&b, "c", 2, dmn);
-		mb_output(&b, "y");
+		mb_input(&b, "a", FLT, 2, dak);
+		mb_input(&b, "c", FLT, 2, dmn);
+		mb_output(&b, "y", FLT, -1, NULL);
 		mb_init_t(&b, "b", FLT, 2, dkn, bk, sizeof(float) * K * N);
-		g = mb_node(&b, "Gemm", gi2, 3, yo, 1);
+		g = mb_node(&b, "Gemm", NULL, gi2, 3, yo, 1);
 		mb_attr_float(&b, g, "beta", 0.25f);
 		check(&b, 2, in, nin, ref, M * N, 1e-2, "func=mul",
 		      "Gemm with runtime C [M,N], beta 0.25");
+		mb_free(&b);
 		free(bk);
 	}
 	mb_init(&b, 13);
-	mb_input(&b, "a", 2, dat);
-	mb_output(&b, "y");
+	mb_input(&b, "a", FLT, 2, dat);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "b", FLT, 2, dbt, bw, sizeof(float) * N * K);
-	g = mb_node(&b, "Gemm", gi, 2, yo, 1);
+	g = mb_node(&b, "Gemm", NULL, gi, 2, yo, 1);
 	mb_attr_int(&b, g, "transA", 1);
 	mb_attr_int(&b, g, "transB", 1);
 	mb_attr_float(&b, g, "alpha", 0.0f);
 	expect_refused(&b, "alpha must be finite and not 0", "Gemm alpha 0");
+	mb_free(&b);
 	free(a);
 	free(bw);
 	free(cv);
@@ -707,40 +484,46 @@ static void test_softmax(void)
 	/* opset 11, axis 1: over the 60 elements of dims 1.. */
 	ref_sm(x, ref, 2, 60, 1, 0);
 	mb_init(&b, 11);
-	mb_input(&b, "x", 3, d3);
-	mb_output(&b, "y");
-	mb_node(&b, "Softmax", xi, 1, yo, 1);
+	mb_input(&b, "x", FLT, 3, d3);
+	mb_output(&b, "y", FLT, -1, NULL);
+	mb_node(&b, "Softmax", NULL, xi, 1, yo, 1);
 	check(&b, 1, &x, &n, ref, n, 1e-2, "softmax_f",
 	      "Softmax opset 11 axis 1 of [2,5,12] (coerced to 2-D)");
+	mb_free(&b);
 	/* opset 13, axis 1 of a 4-D tensor: one axis */
 	ref_sm(x, ref, 2, 5, 12, 0);
 	mb_init(&b, 13);
-	mb_input(&b, "x", 4, d4);
-	mb_output(&b, "y");
-	mb_attr_int(&b, mb_node(&b, "Softmax", xi, 1, yo, 1), "axis", 1);
+	mb_input(&b, "x", FLT, 4, d4);
+	mb_output(&b, "y", FLT, -1, NULL);
+	mb_attr_int(&b, mb_node(&b, "Softmax", NULL, xi, 1, yo, 1), "axis", 1);
 	check(&b, 1, &x, &n, ref, n, 1e-2, "axis=1",
 	      "Softmax opset 13 axis 1 of [2,5,3,4]");
+	mb_free(&b);
 	/* LogSoftmax, last axis, opset 13 */
 	ref_sm(x, ref, 10, 12, 1, 1);
 	mb_init(&b, 13);
-	mb_input(&b, "x", 3, d3);
-	mb_output(&b, "y");
-	mb_node(&b, "LogSoftmax", xi, 1, yo, 1);
+	mb_input(&b, "x", FLT, 3, d3);
+	mb_output(&b, "y", FLT, -1, NULL);
+	mb_node(&b, "LogSoftmax", NULL, xi, 1, yo, 1);
 	check(&b, 1, &x, &n, ref, n, 1e-2, "log_softmax_f",
 	      "LogSoftmax opset 13 of [2,5,12]");
+	mb_free(&b);
 	/* opset 11, LogSoftmax axis 2 (only the last dim follows) */
 	mb_init(&b, 11);
-	mb_input(&b, "x", 3, d3);
-	mb_output(&b, "y");
-	mb_attr_int(&b, mb_node(&b, "LogSoftmax", xi, 1, yo, 1), "axis", -1);
+	mb_input(&b, "x", FLT, 3, d3);
+	mb_output(&b, "y", FLT, -1, NULL);
+	mb_attr_int(&b, mb_node(&b, "LogSoftmax", NULL, xi, 1, yo, 1), "axis",
+		    -1);
 	check(&b, 1, &x, &n, ref, n, 1e-2, NULL, "LogSoftmax opset 11 axis -1");
+	mb_free(&b);
 
 	mb_init(&b, 13);
-	mb_input(&b, "x", 3, d3);
-	mb_output(&b, "y");
-	s = mb_node(&b, "Softmax", xi, 1, yo, 1);
+	mb_input(&b, "x", FLT, 3, d3);
+	mb_output(&b, "y", FLT, -1, NULL);
+	s = mb_node(&b, "Softmax", NULL, xi, 1, yo, 1);
 	mb_attr_int(&b, s, "axis", 3);
 	expect_refused(&b, "axis 3 outside rank 3", "Softmax axis 3 of rank 3");
+	mb_free(&b);
 	free(x);
 }
 
@@ -786,34 +569,37 @@ static void test_layernorm(void)
 		x[i] += 1.5f;
 	ref_ln(x, g, bb, ref, 14, 32, 1e-5);
 	mb_init(&b, 17);
-	mb_input(&b, "x", 3, dx);
-	mb_output(&b, "y");
+	mb_input(&b, "x", FLT, 3, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "g", FLT, 1, dg, g, sizeof(float) * 32);
 	mb_init_t(&b, "b", FLT, 1, dg, bb, sizeof(float) * 32);
-	mb_node(&b, "LayerNormalization", li, 3, yo, 1);
+	mb_node(&b, "LayerNormalization", NULL, li, 3, yo, 1);
 	check(&b, 1, &x, &n, ref, n, 1e-2, "layernorm",
 	      "LayerNormalization [2,7,32] axis -1, scale, bias");
+	mb_free(&b);
 	/* axis -2, epsilon 0.1, no bias */
 	ref_ln(x, g, NULL, ref, 2, 7 * 32, 0.1);
 	mb_init(&b, 17);
-	mb_input(&b, "x", 3, dx);
-	mb_output(&b, "y");
+	mb_input(&b, "x", FLT, 3, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "g", FLT, 2, dg2, g, sizeof(float) * 7 * 32);
-	l = mb_node(&b, "LayerNormalization", li, 2, yo, 1);
+	l = mb_node(&b, "LayerNormalization", NULL, li, 2, yo, 1);
 	mb_attr_int(&b, l, "axis", -2);
 	mb_attr_float(&b, l, "epsilon", 0.1f);
 	check(&b, 1, &x, &n, ref, n, 1e-2, "axis=1 epsilon=0x1.99999ap-4",
 	      "LayerNormalization axis -2, epsilon 0.1, no bias");
+	mb_free(&b);
 
 	mb_init(&b, 17);
-	mb_input(&b, "x", 3, dx);
-	mb_output(&b, "z");
+	mb_input(&b, "x", FLT, 3, dx);
+	mb_output(&b, "z", FLT, -1, NULL);
 	mb_init_t(&b, "g", FLT, 1, dg, g, sizeof(float) * 32);
 	mb_init_t(&b, "b", FLT, 1, dg, bb, sizeof(float) * 32);
-	mb_node(&b, "LayerNormalization", li, 3, lo3, 3);
-	mb_node(&b, "Relu", ri, 1, ro, 1);
+	mb_node(&b, "LayerNormalization", NULL, li, 3, lo3, 3);
+	mb_node(&b, "Relu", NULL, ri, 1, ro, 1);
 	expect_refused(&b, "outputs Mean and InvStdDev (training) are not computed",
 		       "LayerNormalization with its Mean used");
+	mb_free(&b);
 	free(x);
 	free(g);
 	free(bb);
@@ -869,39 +655,44 @@ static void test_reduce(void)
 	/* ReduceMean opset 13, axes attribute [1], keepdims 0 */
 	ref_reduce(x, ref, 1u << 1, 1);
 	mb_init(&b, 13);
-	mb_input(&b, "x", 4, dx);
-	mb_output(&b, "y");
-	r = mb_node(&b, "ReduceMean", xi, 1, yo, 1);
+	mb_input(&b, "x", FLT, 4, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
+	r = mb_node(&b, "ReduceMean", NULL, xi, 1, yo, 1);
 	mb_attr_ints(&b, r, "axes", a1, 1);
 	mb_attr_int(&b, r, "keepdims", 0);
 	check(&b, 1, &x, &n, ref, 2 * 5 * 3, 1e-2, "func=mean axes=1",
 	      "ReduceMean axes [1] keepdims 0 of [2,6,5,3]");
+	mb_free(&b);
 	/* ReduceSum opset 13: axes input [0, 2], keepdims 1 */
 	ref_reduce(x, ref, 1u << 0 | 1u << 2, 0);
 	mb_init(&b, 13);
-	mb_input(&b, "x", 4, dx);
-	mb_output(&b, "y");
+	mb_input(&b, "x", FLT, 4, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "axes", I64, 1, d2, a02, sizeof(a02));
-	mb_node(&b, "ReduceSum", xa, 2, yo, 1);
+	mb_node(&b, "ReduceSum", NULL, xa, 2, yo, 1);
 	check(&b, 1, &x, &n, ref, 6 * 3, 1e-2, "func=sum axes=0,2",
 	      "ReduceSum axes input [0,2] keepdims 1");
+	mb_free(&b);
 	/* ReduceMax opset 18: axes input [-1, 2] */
 	ref_reduce(x, ref, 1u << 3 | 1u << 2, 2);
 	mb_init(&b, 18);
-	mb_input(&b, "x", 4, dx);
-	mb_output(&b, "y");
+	mb_input(&b, "x", FLT, 4, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "axes", I64, 1, d2, a23, sizeof(a23));
-	mb_node(&b, "ReduceMax", xa, 2, yo, 1);
+	mb_node(&b, "ReduceMax", NULL, xa, 2, yo, 1);
 	check(&b, 1, &x, &n, ref, 2 * 6, 1e-2, "func=max axes=2,3",
 	      "ReduceMax opset 18 axes [-1,2]");
+	mb_free(&b);
 	/* ReduceMin opset 13 without axes: everything */
 	ref_reduce(x, ref, 15, 3);
 	mb_init(&b, 13);
-	mb_input(&b, "x", 4, dx);
-	mb_output(&b, "y");
-	mb_attr_int(&b, mb_node(&b, "ReduceMin", xi, 1, yo, 1), "keepdims", 0);
+	mb_input(&b, "x", FLT, 4, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
+	mb_attr_int(&b, mb_node(&b, "ReduceMin", NULL, xi, 1, yo, 1),
+		    "keepdims", 0);
 	check(&b, 1, &x, &n, ref, 1, 1e-2, "func=min axes=0,1,2,3",
 	      "ReduceMin of everything");
+	mb_free(&b);
 	/* noop_with_empty_axes: the identity */
 	{
 		double id[180];
@@ -910,37 +701,39 @@ static void test_reduce(void)
 		for (i = 0; i < 180; i++)
 			id[i] = x[i];
 		mb_init(&b, 18);
-		mb_input(&b, "x", 4, dx);
-		mb_output(&b, "y");
-		mb_attr_int(&b, mb_node(&b, "ReduceSum", xi, 1, yo, 1),
+		mb_input(&b, "x", FLT, 4, dx);
+		mb_output(&b, "y", FLT, -1, NULL);
+		mb_attr_int(&b, mb_node(&b, "ReduceSum", NULL, xi, 1, yo, 1),
 			    "noop_with_empty_axes", 1);
 		check(&b, 1, &x, &n, id, 180, 1e-3, NULL,
 		      "ReduceSum noop_with_empty_axes without axes");
+		mb_free(&b);
 	}
 	/* refusals: runtime axes; an axis twice */
 	{
 		static const int64_t da[1] = { 1 };
 
 		mb_init(&b, 18);
-		mb_input(&b, "x", 4, dx);
-		mb_input(&b, "axes", 1, da);
-		b.tt_s[1].elem_type = I64;
-		mb_output(&b, "y");
-		mb_node(&b, "ReduceMean", xa, 2, yo, 1);
+		mb_input(&b, "x", FLT, 4, dx);
+		mb_input(&b, "axes", I64, 1, da);
+		mb_output(&b, "y", FLT, -1, NULL);
+		mb_node(&b, "ReduceMean", NULL, xa, 2, yo, 1);
 		expect_refused(&b, "axes 'axes' are not a constant",
 			       "ReduceMean with runtime axes");
+		mb_free(&b);
 	}
 	mb_init(&b, 13);
-	mb_input(&b, "x", 4, dx);
-	mb_output(&b, "y");
+	mb_input(&b, "x", FLT, 4, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
 	{
 		static const int64_t twice[2] = { 1, -3 };
 
-		mb_attr_ints(&b, mb_node(&b, "ReduceMean", xi, 1, yo, 1), "axes",
-			     twice, 2);
+		mb_attr_ints(&b, mb_node(&b, "ReduceMean", NULL, xi, 1, yo, 1),
+			     "axes", twice, 2);
 	}
 	expect_refused(&b, "axis -3 outside rank 4 or given twice",
 		       "ReduceMean axes [1, -3]");
+	mb_free(&b);
 	(void)d1;
 	free(x);
 }
@@ -971,20 +764,21 @@ static void test_bn(void)
 		ref[i] = v > 0 ? v : 0;
 	}
 	mb_init(&b, 15);
-	mb_input(&b, "x", 4, dx);
-	mb_output(&b, "y");
+	mb_input(&b, "x", FLT, 4, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "g", FLT, 1, dc, g, 24);
 	mb_init_t(&b, "b", FLT, 1, dc, bb, 24);
 	mb_init_t(&b, "m", FLT, 1, dc, mu, 24);
 	mb_init_t(&b, "v", FLT, 1, dc, var, 24);
-	bn = mb_node(&b, "BatchNormalization", bi, 5, bo, 1);
+	bn = mb_node(&b, "BatchNormalization", NULL, bi, 5, bo, 1);
 	mb_attr_float(&b, bn, "epsilon", 1e-3f);
-	mb_node(&b, "Relu", ri, 1, yo, 1);
+	mb_node(&b, "Relu", NULL, ri, 1, yo, 1);
 	/* (the graph passes make it a depthwise Conv; else ops_norm.c) */
 	check(&b, 1, &x, &n, ref, n, 1e-2, NULL,
 	      "BatchNormalization [2,6,5,3] + Relu");
 	check(&b, 1, &x, &n, ref, n, 1e-2, "act=relu",
 	      "BatchNormalization: the Relu fused");
+	mb_free(&b);
 	/* 3-D: SHAVE mul and add */
 	for (i = 0; i < 180; i++) {
 		size_t ch = i / 15 % 6;
@@ -992,16 +786,17 @@ static void test_bn(void)
 		ref[i] = (x[i] - mu[ch]) / sqrt(var[ch] + 1e-3) * g[ch] + bb[ch];
 	}
 	mb_init(&b, 15);
-	mb_input(&b, "x", 3, dx3);
-	mb_output(&b, "y");
+	mb_input(&b, "x", FLT, 3, dx3);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "g", FLT, 1, dc, g, 24);
 	mb_init_t(&b, "b", FLT, 1, dc, bb, 24);
 	mb_init_t(&b, "m", FLT, 1, dc, mu, 24);
 	mb_init_t(&b, "v", FLT, 1, dc, var, 24);
-	bn = mb_node(&b, "BatchNormalization", bi, 5, yo, 1);
+	bn = mb_node(&b, "BatchNormalization", NULL, bi, 5, yo, 1);
 	mb_attr_float(&b, bn, "epsilon", 1e-3f);
 	check(&b, 1, &x, &n, ref, n, 1e-2, "func=mul",
 	      "BatchNormalization [2,6,15]: SHAVE mul, add");
+	mb_free(&b);
 	/* InstanceNormalization */
 	for (i = 0; i < 12; i++) {
 		size_t ch = i % 6, k;
@@ -1018,28 +813,30 @@ static void test_bn(void)
 					  g[ch] + bb[ch];
 	}
 	mb_init(&b, 15);
-	mb_input(&b, "x", 4, dx);
-	mb_output(&b, "y");
+	mb_input(&b, "x", FLT, 4, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "g", FLT, 1, dc, g, 24);
 	mb_init_t(&b, "b", FLT, 1, dc, bb, 24);
-	mb_node(&b, "InstanceNormalization", ii, 3, yo, 1);
+	mb_node(&b, "InstanceNormalization", NULL, ii, 3, yo, 1);
 	check(&b, 1, &x, &n, ref, n, 1e-2, "layernorm",
 	      "InstanceNormalization [2,6,5,3]");
 	check(&b, 1, &x, &n, ref, n, 1e-2,
 	      dpuf("add", VPUX_DPU_F_PER_CHANNEL |
 		   VPUX_DPU_BCAST_SCALAR << VPUX_DPU_F_BCAST_SHIFT),
 	      "InstanceNormalization: scale and B as a DPU ADD's records");
+	mb_free(&b);
 	/* training mode refused */
 	mb_init(&b, 15);
-	mb_input(&b, "x", 4, dx);
-	mb_output(&b, "y");
+	mb_input(&b, "x", FLT, 4, dx);
+	mb_output(&b, "y", FLT, -1, NULL);
 	mb_init_t(&b, "g", FLT, 1, dc, g, 24);
 	mb_init_t(&b, "b", FLT, 1, dc, bb, 24);
 	mb_init_t(&b, "m", FLT, 1, dc, mu, 24);
 	mb_init_t(&b, "v", FLT, 1, dc, var, 24);
-	mb_attr_int(&b, mb_node(&b, "BatchNormalization", bi, 5, yo, 1),
+	mb_attr_int(&b, mb_node(&b, "BatchNormalization", NULL, bi, 5, yo, 1),
 		    "training_mode", 1);
 	expect_refused(&b, "training mode", "BatchNormalization training_mode 1");
+	mb_free(&b);
 	free(x);
 	free(g);
 	free(bb);

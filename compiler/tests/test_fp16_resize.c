@@ -13,214 +13,23 @@
 #include <string.h>
 
 #include "onnx.pb-c.h"
+#include "onnx_build.h"
 #include "vpux.h"
 #include "vpux_compiler.h"
 #include "vpux_float.h"
 #include "vpux_tap.h"
 
-/* ---- building one-node models ---- */
-
-struct mb {
-	Onnx__ModelProto m;
-	Onnx__GraphProto g;
-	Onnx__OperatorSetIdProto op;
-	Onnx__OperatorSetIdProto *ops[1];
-	Onnx__NodeProto *nodes[4];
-	Onnx__ValueInfoProto *in[4], *out[4];
-	Onnx__TensorProto *init[8];
-	Onnx__NodeProto node_s[4];
-	Onnx__ValueInfoProto vi_s[8];
-	Onnx__TypeProto tp_s[8];
-	Onnx__TypeProto__Tensor tt_s[8];
-	Onnx__TensorShapeProto sh_s[8];
-	Onnx__TensorShapeProto__Dimension dim_s[8][6];
-	Onnx__TensorShapeProto__Dimension *dimp_s[8][6];
-	Onnx__TensorProto t_s[8];
-	Onnx__AttributeProto a_s[32];
-	Onnx__AttributeProto *ap_s[4][12];
-	unsigned int nvi, na;
-};
-
-static void mb_init(struct mb *b, int64_t opset)
-{
-	memset(b, 0, sizeof(*b));
-	onnx__model_proto__init(&b->m);
-	onnx__graph_proto__init(&b->g);
-	onnx__operator_set_id_proto__init(&b->op);
-	b->op.domain = "";
-	b->op.has_version = 1;
-	b->op.version = opset;
-	b->ops[0] = &b->op;
-	b->m.has_ir_version = 1;
-	b->m.ir_version = 8;
-	b->m.n_opset_import = 1;
-	b->m.opset_import = b->ops;
-	b->m.graph = &b->g;
-	b->g.name = "t";
-	b->g.node = b->nodes;
-	b->g.input = b->in;
-	b->g.output = b->out;
-	b->g.initializer = b->init;
-}
-
-/* a float value; @rank < 0: no shape */
-static Onnx__ValueInfoProto *mb_vi(struct mb *b, const char *name, int rank,
-				   const int64_t *dims)
-{
-	unsigned int k = b->nvi++;
-	int i;
-
-	onnx__value_info_proto__init(&b->vi_s[k]);
-	onnx__type_proto__init(&b->tp_s[k]);
-	onnx__type_proto__tensor__init(&b->tt_s[k]);
-	onnx__tensor_shape_proto__init(&b->sh_s[k]);
-	b->vi_s[k].name = (char *)name;
-	b->vi_s[k].type = &b->tp_s[k];
-	b->tp_s[k].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-	b->tp_s[k].tensor_type = &b->tt_s[k];
-	b->tt_s[k].has_elem_type = 1;
-	b->tt_s[k].elem_type = 1;
-	if (rank >= 0) {
-		b->tt_s[k].shape = &b->sh_s[k];
-		b->sh_s[k].n_dim = (size_t)rank;
-		b->sh_s[k].dim = b->dimp_s[k];
-		for (i = 0; i < rank; i++) {
-			onnx__tensor_shape_proto__dimension__init(&b->dim_s[k][i]);
-			b->dim_s[k][i].value_case =
-				ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-			b->dim_s[k][i].dim_value = dims[i];
-			b->dimp_s[k][i] = &b->dim_s[k][i];
-		}
-	}
-	return &b->vi_s[k];
-}
-
-static void mb_input(struct mb *b, const char *name, int rank,
-		     const int64_t *dims)
-{
-	b->in[b->g.n_input++] = mb_vi(b, name, rank, dims);
-}
-
-static void mb_output(struct mb *b, const char *name)
-{
-	b->out[b->g.n_output++] = mb_vi(b, name, -1, NULL);
-}
-
-/* an initializer of type @dt (1 float, 7 int64) with raw data */
-static void mb_const(struct mb *b, const char *name, int dt, int rank,
-		     const int64_t *dims, const void *data)
-{
-	unsigned int k = (unsigned int)b->g.n_initializer;
-	Onnx__TensorProto *t = &b->t_s[k];
-	size_t n = 1;
-	int i;
-
-	for (i = 0; i < rank; i++)
-		n *= (size_t)dims[i];
-	onnx__tensor_proto__init(t);
-	t->name = (char *)name;
-	t->has_data_type = 1;
-	t->data_type = dt;
-	t->n_dims = (size_t)rank;
-	t->dims = (int64_t *)dims;
-	t->has_raw_data = 1;
-	t->raw_data.len = n * (dt == 7 ? 8 : 4);
-	t->raw_data.data = (uint8_t *)data;
-	b->init[b->g.n_initializer++] = t;
-}
-
-static Onnx__NodeProto *mb_node(struct mb *b, const char *op, char **in,
-				size_t nin, char **out)
-{
-	unsigned int k = (unsigned int)b->g.n_node;
-	Onnx__NodeProto *n = &b->node_s[k];
-
-	onnx__node_proto__init(n);
-	n->op_type = (char *)op;
-	n->name = (char *)op;
-	n->input = in;
-	n->n_input = nin;
-	n->output = out;
-	n->n_output = 1;
-	n->attribute = b->ap_s[k];
-	b->nodes[b->g.n_node++] = n;
-	return n;
-}
-
-static Onnx__AttributeProto *mb_attr(struct mb *b, Onnx__NodeProto *n,
-				     const char *name, int type)
-{
-	Onnx__AttributeProto *a = &b->a_s[b->na++];
-
-	onnx__attribute_proto__init(a);
-	a->name = (char *)name;
-	a->has_type = 1;
-	a->type = type;
-	n->attribute[n->n_attribute++] = a;
-	return a;
-}
-
-static void mb_ints(struct mb *b, Onnx__NodeProto *n, const char *name,
-		    const int64_t *v, size_t cnt)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name,
-					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
-
-	a->n_ints = cnt;
-	a->ints = (int64_t *)v;
-}
-
-static void mb_int(struct mb *b, Onnx__NodeProto *n, const char *name,
-		   int64_t v)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name,
-					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
-
-	a->has_i = 1;
-	a->i = v;
-}
-
-static void mb_str(struct mb *b, Onnx__NodeProto *n, const char *name,
-		   const char *s)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name,
-					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
-
-	a->has_s = 1;
-	a->s.len = strlen(s);
-	a->s.data = (uint8_t *)s;
-}
-
-static void mb_floats(struct mb *b, Onnx__NodeProto *n, const char *name,
-		      const float *v, size_t cnt)
-{
-	Onnx__AttributeProto *a = mb_attr(b, n, name,
-					  ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS);
-
-	a->n_floats = cnt;
-	a->floats = (float *)v;
-}
+/* ---- building one-node models: onnx_build.h ---- */
 
 /* import + compile (with the vasm text); the status */
 static int build(struct mb *b, struct vpuxc_result *r)
 {
-	struct vpuxc_options o = { .vasm = 1 };
-	struct vpuxc_model *m;
-	size_t size = onnx__model_proto__get_packed_size(&b->m);
-	void *buf = malloc(size ? size : 1);
-	int ret;
+	static const struct vpuxc_options o = { .vasm = 1 };
 
-	onnx__model_proto__pack(&b->m, buf);
-	ret = vpuxc_import_mem(buf, size, &m);
-	free(buf);
-	memset(r, 0, sizeof(*r));
-	if (ret)
-		return ret;
-	ret = vpuxc_compile(m, &o, r);
-	vpuxc_model_free(m);
-	return ret;
+	return mb_compile(b, &o, r);
 }
 
+/* the end of @b: refused with @frag in the message */
 static void expect_refused(struct mb *b, const char *frag, const char *what)
 {
 	struct vpuxc_result r;
@@ -229,6 +38,7 @@ static void expect_refused(struct mb *b, const char *frag, const char *what)
 	tap_check(ret == VPUX_E_UNSUPPORTED && strstr(vpux_last_error(), frag),
 		  "%s refused: %s", what, ret ? vpux_last_error() : "compiled");
 	vpuxc_result_fini(&r);
+	mb_free(b);
 }
 
 /* ---- running: FP16 in, FP16 out, both row-major ---- */
@@ -238,9 +48,8 @@ static struct vpux_device *dev;	/* opened once */
 static int run_net(const struct vpuxc_result *r, const uint16_t *in,
 		   size_t isz, uint16_t *out, size_t osz)
 {
-	struct vpux_network *net;
-	struct vpux_request *req;
-	struct vpux_buffer *bi, *bo;
+	const void *ins[1] = { in };
+	size_t bytes = isz * 2;
 	int ret;
 
 	if (!dev) {
@@ -248,27 +57,7 @@ static int run_net(const struct vpuxc_result *r, const uint16_t *in,
 		if (ret)
 			return ret;
 	}
-	ret = vpux_network_load(dev, r->loadable, r->size, &net);
-	if (ret)
-		return ret;
-	ret = vpux_request_create(net, &req);
-	if (ret)
-		goto out_net;
-	vpux_buffer_alloc(dev, isz * 2, &bi);
-	vpux_buffer_alloc(dev, osz * 2, &bo);
-	memcpy(vpux_buffer_map(bi), in, isz * 2);
-	ret = vpux_request_bind_input(req, 0, bi, 0);
-	ret = ret ? ret : vpux_request_bind_output(req, 0, bo, 0);
-	ret = ret ? ret : vpux_request_submit(req);
-	ret = ret ? ret : vpux_request_wait(req, 60000);
-	if (!ret)
-		memcpy(out, vpux_buffer_map(bo), osz * 2);
-	vpux_request_destroy(req);
-	vpux_buffer_free(bi);
-	vpux_buffer_free(bo);
-out_net:
-	vpux_network_unload(net);
-	return ret;
+	return mb_run(dev, r, 1, ins, &bytes, out, osz * 2, 0);
 }
 
 static uint32_t seed = 12345;
@@ -302,10 +91,10 @@ static double f16d(uint16_t h)
 }
 
 /*
- * Compile @b, run it on @n_in random values, compare its @n_out outputs
- * with ref(in, out) (float64): exactly (@exact) or by relative L2 error
- * (<= 1e-2; printed). @no_kernel: the program must not use @kernel
- * (NULL: no such check); else it must.
+ * Compile @b (its end), run it on @n_in random values, compare its
+ * @n_out outputs with ref(in, out) (float64): exactly (@exact) or by
+ * relative L2 error (<= 1e-2; printed). @no_kernel: the program must not
+ * use @kernel (NULL: no such check); else it must.
  */
 static void check_run(struct mb *b, size_t n_in, size_t n_out,
 		      void (*ref)(const double *in, double *out),
@@ -352,6 +141,7 @@ static void check_run(struct mb *b, size_t n_in, size_t n_out,
 			  sqrt(num / den));
 out:
 	vpuxc_result_fini(&r);
+	mb_free(b);
 	free(hin);
 	free(hout);
 	free(din);
@@ -498,16 +288,18 @@ static void resize_case(int64_t opset, int sizes, int kernel_expected,
 	}
 	cnt[0] = rc.rank;
 	mb_init(&b, opset);
-	mb_input(&b, "x", rc.rank, rc.in);
-	mb_output(&b, "y");
+	mb_input(&b, "x", 1, rc.rank, rc.in);
+	mb_output(&b, "y", 1, -1, NULL);
 	if (sizes)
 		mb_const(&b, "sz", 7, 1, cnt, sz);
 	else
 		mb_const(&b, "sc", 1, 1, cnt, sc);
-	n = mb_node(&b, "Resize", sizes ? in_z : in_s, sizes ? 4 : 3, out);
-	mb_str(&b, n, "mode", mode_s[rc.mode]);
-	mb_str(&b, n, "coordinate_transformation_mode", coord_s[rc.coord]);
-	mb_str(&b, n, "nearest_mode", nearest_s[rc.nearest]);
+	n = mb_node(&b, "Resize", NULL, sizes ? in_z : in_s, sizes ? 4 : 3,
+		    out, 1);
+	mb_attr_str(&b, n, "mode", mode_s[rc.mode]);
+	mb_attr_str(&b, n, "coordinate_transformation_mode",
+		    coord_s[rc.coord]);
+	mb_attr_str(&b, n, "nearest_mode", nearest_s[rc.nearest]);
 	check_run(&b, numel(rc.in, rc.rank), numel(rc.out, rc.rank), rs_ref,
 		  rc.mode == NEAREST, "shave resize", !kernel_expected, what);
 }
@@ -583,41 +375,41 @@ static void test_upsample(void)
 	rc.out[2] = 10;
 	rc.out[3] = 18;
 	mb_init(&b, 7);
-	mb_input(&b, "x", 4, x4);
-	mb_output(&b, "y");
-	n = mb_node(&b, "Upsample", in1, 1, out);
-	mb_str(&b, n, "mode", "linear");
-	mb_floats(&b, n, "scales", s4, 4);
+	mb_input(&b, "x", 1, 4, x4);
+	mb_output(&b, "y", 1, -1, NULL);
+	n = mb_node(&b, "Upsample", NULL, in1, 1, out, 1);
+	mb_attr_str(&b, n, "mode", "linear");
+	mb_attr_floats(&b, n, "scales", s4, 4);
 	check_run(&b, 120, 720, rs_ref, 0, "shave resize", 0,
 		  "Upsample-7 linear (asymmetric)");
 
 	rc.mode = NEAREST;
 	rc.nearest = FLOOR;
 	mb_init(&b, 9);
-	mb_input(&b, "x", 4, x4);
-	mb_output(&b, "y");
+	mb_input(&b, "x", 1, 4, x4);
+	mb_output(&b, "y", 1, -1, NULL);
 	mb_const(&b, "sc", 1, 1, c4, s4);
-	mb_node(&b, "Upsample", in2, 2, out);
+	mb_node(&b, "Upsample", NULL, in2, 2, out, 1);
 	check_run(&b, 120, 720, rs_ref, 1, "shave resize", 1,
 		  "Upsample-9 nearest");
 
 	mb_init(&b, 10);
-	mb_input(&b, "x", 4, x4);
-	mb_output(&b, "y");
+	mb_input(&b, "x", 1, 4, x4);
+	mb_output(&b, "y", 1, -1, NULL);
 	mb_const(&b, "sc", 1, 1, c4, s4);
-	mb_node(&b, "Resize", in2, 2, out);
+	mb_node(&b, "Resize", NULL, in2, 2, out, 1);
 	check_run(&b, 120, 720, rs_ref, 1, NULL, 0, "Resize-10 nearest");
 
 	rc.coord = HALF;
 	rc.nearest = RPF;
 	rc.mode = LINEAR;
 	mb_init(&b, 18);
-	mb_input(&b, "x", 4, x4);
-	mb_output(&b, "y");
+	mb_input(&b, "x", 1, 4, x4);
+	mb_output(&b, "y", 1, -1, NULL);
 	mb_const(&b, "sc", 1, 1, c2, s2);
-	n = mb_node(&b, "Resize", in18, 3, out);
-	mb_str(&b, n, "mode", "linear");
-	mb_ints(&b, n, "axes", axes, 2);
+	n = mb_node(&b, "Resize", NULL, in18, 3, out, 1);
+	mb_attr_str(&b, n, "mode", "linear");
+	mb_attr_ints(&b, n, "axes", axes, 2);
 	check_run(&b, 120, 720, rs_ref, 0, NULL, 0, "Resize-18 axes=2,3");
 }
 
@@ -648,28 +440,28 @@ static void test_resize_refused(void)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		mb_init(&b, 19);
-		mb_input(&b, "x", 4, x4);
-		mb_output(&b, "y");
+		mb_input(&b, "x", 1, 4, x4);
+		mb_output(&b, "y", 1, -1, NULL);
 		mb_const(&b, "sc", 1, 1, c4, s4);
-		n = mb_node(&b, "Resize", in_s, 3, out);
+		n = mb_node(&b, "Resize", NULL, in_s, 3, out, 1);
 		if (bad[i].val)
-			mb_str(&b, n, bad[i].attr, bad[i].val);
+			mb_attr_str(&b, n, bad[i].attr, bad[i].val);
 		else
-			mb_int(&b, n, bad[i].attr, bad[i].ival);
+			mb_attr_int(&b, n, bad[i].attr, bad[i].ival);
 		expect_refused(&b, bad[i].frag, bad[i].frag);
 	}
 	mb_init(&b, 13);
-	mb_input(&b, "x", 4, x4);
-	mb_input(&b, "s", 1, c4);
-	mb_output(&b, "y");
-	mb_node(&b, "Resize", in_r, 3, out);
+	mb_input(&b, "x", 1, 4, x4);
+	mb_input(&b, "s", 1, 1, c4);
+	mb_output(&b, "y", 1, -1, NULL);
+	mb_node(&b, "Resize", NULL, in_r, 3, out, 1);
 	expect_refused(&b, "scales 's' is not a constant", "run-time scales");
 	mb_init(&b, 13);
-	mb_input(&b, "x", 4, x4);
-	mb_output(&b, "y");
+	mb_input(&b, "x", 1, 4, x4);
+	mb_output(&b, "y", 1, -1, NULL);
 	mb_const(&b, "sc", 1, 1, c4, s4c);
-	n = mb_node(&b, "Resize", in_s, 3, out);
-	mb_str(&b, n, "mode", "linear");
+	n = mb_node(&b, "Resize", NULL, in_s, 3, out, 1);
+	mb_attr_str(&b, n, "mode", "linear");
 	expect_refused(&b, "linear resize of dim 1", "linear resize of channels");
 }
 
@@ -762,23 +554,23 @@ static void ct_case(int oshape, const char *what)
 	os[0] = cc.Ho;
 	os[1] = cc.Wo;
 	mb_init(&b, 17);
-	mb_input(&b, "x", 4, xd);
-	mb_output(&b, "y");
+	mb_input(&b, "x", 1, 4, xd);
+	mb_output(&b, "y", 1, -1, NULL);
 	mb_const(&b, "w", 1, 4, wd, wf);
 	if (cc.has_bias)
 		mb_const(&b, "b", 1, 1, bd, bf);
-	n = mb_node(&b, "ConvTranspose", cc.has_bias ? in3 : in2,
-		    cc.has_bias ? 3 : 2, cc.relu ? out : out_y);
-	mb_ints(&b, n, "strides", st, 2);
+	n = mb_node(&b, "ConvTranspose", NULL, cc.has_bias ? in3 : in2,
+		    cc.has_bias ? 3 : 2, cc.relu ? out : out_y, 1);
+	mb_attr_ints(&b, n, "strides", st, 2);
 	if (oshape) {
-		mb_ints(&b, n, "output_shape", os, 2);
+		mb_attr_ints(&b, n, "output_shape", os, 2);
 	} else {
-		mb_ints(&b, n, "pads", pads, 4);
-		mb_ints(&b, n, "output_padding", op, 2);
+		mb_attr_ints(&b, n, "pads", pads, 4);
+		mb_attr_ints(&b, n, "output_padding", op, 2);
 	}
-	mb_int(&b, n, "group", cc.g);
+	mb_attr_int(&b, n, "group", cc.g);
 	if (cc.relu)
-		mb_node(&b, "Relu", rin, 1, rout);
+		mb_node(&b, "Relu", NULL, rin, 1, rout, 1);
 	check_run(&b, (size_t)(cc.N * cc.C * cc.H * cc.W),
 		  (size_t)(cc.N * cc.OC * cc.Ho * cc.Wo), ct_ref, 0,
 		  "dpu conv", 0, what);
@@ -842,26 +634,26 @@ static void test_convtranspose_refused(void)
 	Onnx__NodeProto *n;
 
 	mb_init(&b, 17);
-	mb_input(&b, "x", 4, x4);
-	mb_output(&b, "y");
+	mb_input(&b, "x", 1, 4, x4);
+	mb_output(&b, "y", 1, -1, NULL);
 	mb_const(&b, "w", 1, 4, w4, wf);
-	n = mb_node(&b, "ConvTranspose", in, 2, out);
-	mb_ints(&b, n, "dilations", dil, 2);
+	n = mb_node(&b, "ConvTranspose", NULL, in, 2, out, 1);
+	mb_attr_ints(&b, n, "dilations", dil, 2);
 	expect_refused(&b, "dilation 2: only 1 is supported", "dilation 2");
 
 	mb_init(&b, 17);
-	mb_input(&b, "x", 4, x4);
-	mb_input(&b, "w", 4, w4);
-	mb_output(&b, "y");
-	mb_node(&b, "ConvTranspose", in, 2, out);
+	mb_input(&b, "x", 1, 4, x4);
+	mb_input(&b, "w", 1, 4, w4);
+	mb_output(&b, "y", 1, -1, NULL);
+	mb_node(&b, "ConvTranspose", NULL, in, 2, out, 1);
 	expect_refused(&b, "weights and bias must be constants",
 		       "run-time weights");
 
 	mb_init(&b, 17);
-	mb_input(&b, "x", 3, x3);
-	mb_output(&b, "y");
+	mb_input(&b, "x", 1, 3, x3);
+	mb_output(&b, "y", 1, -1, NULL);
 	mb_const(&b, "w", 1, 3, w3, wf);
-	mb_node(&b, "ConvTranspose", in, 2, out);
+	mb_node(&b, "ConvTranspose", NULL, in, 2, out, 1);
 	expect_refused(&b, "1-D transposed convolution", "1-D");
 }
 
