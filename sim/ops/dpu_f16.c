@@ -28,7 +28,7 @@
  * This is what the kernel module runs: integer only, no libc, no 64-bit
  * division, stack frames under 512 bytes (the per-block accumulator
  * arrays live in noinline_for_stack helpers). User-space x86-64 builds
- * first offer CONV and MATMUL to the SIMD kernels of dpu_f16_simd.c
+ * first offer every op to the SIMD kernels of dpu_f16_simd.c
  * (VPUX_DPU_SIMD, vpux_dpu_set_path()), which write the same bytes.
  *
  * o->yield is called after every output row and, within a row, once

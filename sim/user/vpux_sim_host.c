@@ -180,12 +180,6 @@ static void env_kick(void *env, u32 unit)
 	pthread_mutex_unlock(&dev->ctl);
 }
 
-static void env_yield(void *env)
-{
-	(void)env;
-	sched_yield();
-}
-
 static u64 env_now_us(void *env)
 {
 	struct timespec ts;
@@ -193,6 +187,26 @@ static u64 env_now_us(void *env)
 	(void)env;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000u + (u64)ts.tv_nsec / 1000u;
+}
+
+/*
+ * cond_resched(): give the CPU away if this thread has had it for
+ * HOST_YIELD_US since it last did. The kernels call env->yield after
+ * every output row, thousands of times a second; a sched_yield() at
+ * each was a context switch whenever another thread could run. The
+ * caller still checks for cancellation at every call.
+ */
+#define HOST_YIELD_US	1000u
+
+static void env_yield(void *env)
+{
+	static __thread u64 last;
+	u64 now = env_now_us(env);
+
+	if (now - last < HOST_YIELD_US)
+		return;
+	last = now;
+	sched_yield();
 }
 
 /* The unit's worker waits for the time (see worker_main()). */

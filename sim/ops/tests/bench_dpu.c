@@ -388,6 +388,71 @@ static void bench_fp16(void)
 		exit(1);
 }
 
+/*
+ * FP16 element-wise and pooling ops as ResNet-50 has them (the residual
+ * ADD with RELU, the stem's MAXPOOL, the global AVGPOOL) on the model's
+ * best path, the generic code and the kernel's build; the three must
+ * write the same bytes. One line for programs:
+ *
+ *   bench-dpu-fp16-eltwise: add_ms=... maxpool_ms=... avgpool_ms=...
+ *   add_x_generic=... maxpool_x_generic=... avgpool_x_generic=...
+ */
+static void bench_fp16_elt(void)
+{
+	static const struct {
+		const char *name;
+		u32 op, hw, c, k, s, pad;
+	} sh[3] = {
+		{ "add + relu 56x56x256", VPUX_DPU_OP_ADD, 56, 256, 0, 0, 0 },
+		{ "maxpool 112x112x64 3x3 s2", VPUX_DPU_OP_MAXPOOL, 112, 64, 3,
+		  2, 1 },
+		{ "avgpool 7x7x2048 global", VPUX_DPU_OP_AVGPOOL, 7, 2048, 7, 1,
+		  0 },
+	};
+	static const char *const name[3] = {
+		"best", "generic user space", "scalar as in the kernel" };
+	int path = vpux_dpu_set_path(VPUX_DPU_PATH_AUTO), i, j;
+	const char *pn = path == VPUX_DPU_PATH_AVX512VNNI ? "avx512f" :
+			 path_name[path];
+	struct vpux_hw_dpu_desc d;
+	struct f16_fig f[3][3];
+	bool same = true;
+
+	printf("\nFP16 element-wise and pooling, one thread (best of runs; median in brackets):\n");
+	for (i = 0; i < 3; i++) {
+		memset(&d, 0, sizeof(d));
+		d.op = sh[i].op;
+		d.flags = VPUX_DPU_F_FP16;
+		d.in_h = d.in_w = (u16)sh[i].hw;
+		d.in_c = d.out_c = (u16)sh[i].c;
+		if (d.op == VPUX_DPU_OP_ADD) {
+			d.f.act = VPUX_DPU_ACT_RELU;
+			d.out_h = d.out_w = d.in_h;
+		} else {
+			d.kernel_h = d.kernel_w = (u16)sh[i].k;
+			d.stride_h = d.stride_w = (u16)sh[i].s;
+			d.dilation_h = d.dilation_w = 1;
+			d.pad_top = d.pad_left = (u16)sh[i].pad;
+			d.pad_bottom = d.pad_right = (u16)sh[i].pad;
+			d.out_h = d.out_w = (u16)vpux_dpu_out_dim(d.in_h,
+				d.kernel_h, d.stride_h, d.pad_top,
+				d.pad_bottom, 1);
+		}
+		same = f16_paths(&d, f[i]) && same;
+		for (j = 0; j < 3; j++)
+			printf("  %-26s %-24s %8.3f ms (%8.3f)\n", sh[i].name,
+			       j ? name[j] : pn, f[i][j].best * 1e3,
+			       f[i][j].med * 1e3);
+	}
+	printf("  the three paths: %s\n", same ? "bit-exact" : "MISMATCH");
+	printf("bench-dpu-fp16-eltwise: add_ms=%.3f maxpool_ms=%.3f avgpool_ms=%.3f add_x_generic=%.0f maxpool_x_generic=%.0f avgpool_x_generic=%.0f path=%s\n",
+	       f[0][0].best * 1e3, f[1][0].best * 1e3, f[2][0].best * 1e3,
+	       f[0][1].best / f[0][0].best, f[1][1].best / f[1][0].best,
+	       f[2][1].best / f[2][0].best, pn);
+	if (!same)
+		exit(1);
+}
+
 int main(void)
 {
 	struct vpux_hw_dpu_desc d;
@@ -413,5 +478,6 @@ int main(void)
 	conv_desc(&d, 56, 64, 64, 3, 1);
 	bench_paths(&d);
 	bench_fp16();
+	bench_fp16_elt();
 	return 0;
 }

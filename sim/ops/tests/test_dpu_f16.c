@@ -10,12 +10,18 @@
  * with every broadcast; MAXPOOL/AVGPOOL with and without COUNT_PAD), every
  * activation, per-tensor and per-channel scale, bias, FP16 and FP32
  * output, on data with +-0, subnormals, Inf, NaN, values whose results
- * overflow FP16, and exact cancellation. Then the generic code's integer
+ * overflow FP16, and exact cancellation; larger shapes around the SIMD
+ * kernels' blocks, chunks and buffers. The SIMD kernels' per-thread
+ * scratch: panels kept for the next op with the same weights (and not
+ * for changed ones or another layout), ops nested in a yield callback,
+ * threads running ops at once. Then the generic code's integer
  * arithmetic against include/hw/vpux_float.h, the descriptor rules of
  * FP16 (each with the rule vpux_dpu_check() names and VPUX_ERR(DESC) from
  * the run functions), the FP16 cycle rates, yields and aborts. TAP
  * output; built with ASan/UBSan by make ops-check.
  */
+#include <pthread.h>
+
 #include "vpux_tap.h"
 #include "ops_test.h"
 #include "dpu_f16_arith.h"
@@ -75,18 +81,25 @@ static u16 rnd_f16(u32 prof)
 	}
 }
 
-static void fill_f16(void *p, u64 n)
+/* @n FP16 values of profile @prof (random if >= 5) */
+static void fill_prof(void *p, u64 n, u32 prof)
 {
-	u32 prof = ot_rand() % 5;
 	u8 *b = p;
 	u64 i;
 
+	if (prof >= 5)
+		prof = ot_rand() % 5;
 	for (i = 0; i < n; i++) {
 		u16 v = rnd_f16(prof);
 
 		b[2 * i] = (u8)v;
 		b[2 * i + 1] = (u8)(v >> 8);
 	}
+}
+
+static void fill_f16(void *p, u64 n)
+{
+	fill_prof(p, n, 5);
 }
 
 /* an FP32 pattern: moderate, +-0, subnormal, huge, +-Inf, or (@nan) NaN */
@@ -452,6 +465,7 @@ static void test_shapes(void)
 		{ 12, 48, 96, 3, 1, 1, 4, 1 },
 		{ 10, 17, 34, 3, 1, 1, 17, 1 },
 		{ 8, 8, 8, 3, 3, 9, 1, 1 },
+		{ 3, 512, 300, 3, 1, 0, 1, 1 },	/* panels over 4 MiB */
 	};
 	static const u16 mm[][5] = {	/* in_h, in_w, K, N, flags >> 10 */
 		{ 1, 50, 512, 96, 0 },
@@ -460,6 +474,28 @@ static void test_shapes(void)
 		{ 20, 1, 100, 64, 2 },
 		{ 1, 3, 32768, 20, 0 },		/* K at its limit: one row a call */
 		{ 1, 2, 32768, 17, 2 },
+		{ 1, 3, 4096, 300, 0 },		/* panels over 4 MiB */
+		{ 1, 3, 4096, 300, 2 },
+	};
+	static const u16 elt[][5] = {	/* in_h, in_w, in_c, bcast, op */
+		{ 2, 1500, 3, VPUX_DPU_BCAST_HW, VPUX_DPU_OP_ADD },
+		{ 3, 50, 129, VPUX_DPU_BCAST_C, VPUX_DPU_OP_SUB },
+		{ 2, 1300, 7, VPUX_DPU_BCAST_C, VPUX_DPU_OP_MUL },
+		{ 1, 1800, 5, VPUX_DPU_BCAST_HW, VPUX_DPU_OP_SUB },
+		{ 3, 9000, 1, VPUX_DPU_BCAST_SCALAR, VPUX_DPU_OP_ADD },
+		{ 2, 30, 300, VPUX_DPU_BCAST_NONE, VPUX_DPU_OP_MUL },
+		{ 1, 2, 4500, VPUX_DPU_BCAST_C, VPUX_DPU_OP_ADD },
+		{ 2, 17, 400, VPUX_DPU_BCAST_HW, VPUX_DPU_OP_MUL },
+	};
+	static const u16 pl[][8] = {	/* h, w, c, k, stride, op, pad, count_pad */
+		{ 56, 56, 20, 56, 1, VPUX_DPU_OP_AVGPOOL, 0, 0 },
+		{ 7, 7, 2048, 7, 1, VPUX_DPU_OP_AVGPOOL, 0, 0 },
+		{ 7, 7, 300, 7, 1, VPUX_DPU_OP_MAXPOOL, 0, 0 },
+		{ 30, 28, 64, 3, 2, VPUX_DPU_OP_MAXPOOL, 1, 0 },
+		{ 20, 19, 33, 5, 1, VPUX_DPU_OP_AVGPOOL, 2, 1 },
+		{ 9, 8, 17, 12, 1, VPUX_DPU_OP_AVGPOOL, 6, 0 },
+		{ 9, 9, 70, 13, 2, VPUX_DPU_OP_AVGPOOL, 7, 1 },
+		{ 9, 10, 70, 9, 1, VPUX_DPU_OP_MAXPOOL, 4, 0 },
 	};
 	struct vpux_hw_dpu_desc d;
 	unsigned int i, pass = 0, n = 0;
@@ -494,8 +530,316 @@ static void test_shapes(void)
 		pass += compare_one(&d, "shape");
 	}
 	tap_check(pass == n,
-		  "shapes: %u/%u larger CONVs (dense, grouped, depthwise, multiplier) and MATMULs (K up to 32768) bit-exact",
+		  "shapes: %u/%u larger CONVs (dense, grouped, depthwise, multiplier) and MATMULs (K up to 32768, weights packed a panel at a time) bit-exact",
 		  pass, n);
+
+	/*
+	 * ADD/SUB/MUL rows longer than the SIMD kernels' chunk of 4096
+	 * elements (which then ends inside a pixel), channel patterns
+	 * shorter than a vector; each with a random output stage
+	 */
+	pass = n = 0;
+	for (i = 0; i < sizeof(elt) / sizeof(elt[0]); i++, n++) {
+		while (!rnd_desc(&d, elt[i][4]))
+			;
+		d.in_h = d.out_h = elt[i][0];
+		d.in_w = d.out_w = elt[i][1];
+		d.in_c = d.out_c = elt[i][2];
+		d.flags &= ~VPUX_DPU_F_BCAST_MASK;
+		d.flags |= (u32)elt[i][3] << VPUX_DPU_F_BCAST_SHIFT;
+		pass += compare_one(&d, "shape");
+	}
+	tap_check(pass == n,
+		  "shapes: %u/%u ADD/SUB/MUL with rows of up to 9000 elements, every broadcast, bit-exact",
+		  pass, n);
+
+	/* pooling: global windows, windows larger than the input, padding */
+	pass = n = 0;
+	for (i = 0; i < sizeof(pl) / sizeof(pl[0]); i++, n++) {
+		while (!rnd_desc(&d, pl[i][5]))
+			;
+		d.in_h = pl[i][0];
+		d.in_w = pl[i][1];
+		d.in_c = d.out_c = pl[i][2];
+		d.kernel_h = d.kernel_w = pl[i][3];
+		d.stride_h = d.stride_w = pl[i][4];
+		d.dilation_h = d.dilation_w = 1;
+		d.pad_top = d.pad_left = pl[i][6];
+		d.pad_bottom = d.pad_right = pl[i][6] / 2;
+		d.flags &= ~VPUX_DPU_F_COUNT_PAD;
+		if (pl[i][7])
+			d.flags |= VPUX_DPU_F_COUNT_PAD;
+		d.out_h = (u16)vpux_dpu_out_dim(d.in_h, d.kernel_h, d.stride_h,
+						d.pad_top, d.pad_bottom, 1);
+		d.out_w = (u16)vpux_dpu_out_dim(d.in_w, d.kernel_w, d.stride_w,
+						d.pad_left, d.pad_right, 1);
+		pass += compare_one(&d, "shape");
+	}
+	tap_check(pass == n,
+		  "shapes: %u/%u MAXPOOL/AVGPOOL, global (56x56, 7x7 over 2048 channels), windows past the input, COUNT_PAD, bit-exact",
+		  pass, n);
+}
+
+/* ---- the SIMD kernels' scratch: kept weights, nesting, threads ---- */
+
+/* @d on the reference and on path @i with the operands @p: same bytes? */
+static bool same_as_ref(const struct vpux_hw_dpu_desc *d, struct ops *p,
+			int i)
+{
+	u8 *ref = malloc(p->e.out), *out = malloc(p->e.out);
+	unsigned int ny;
+	bool ok;
+
+	ok = !run(d, p, -1, ref, &ny) && !run(d, p, i, out, &ny) &&
+	     !memcmp(ref, out, p->e.out);
+	free(ref);
+	free(out);
+	return ok;
+}
+
+/*
+ * A thread keeps the panels its last CONV or MATMUL packed and reuses
+ * them when the next op has the same weight bytes, packed the same way:
+ * a changed weight, the same bytes read as [K][N] instead of [N][K], or
+ * as depthwise weights, must not find them.
+ */
+static void test_wcache(void)
+{
+	struct vpux_hw_dpu_desc c, m;
+	unsigned int i, k, pass, n;
+	struct ops pc, pm;
+	u16 *w;
+
+	memset(&c, 0, sizeof(c));
+	c.op = VPUX_DPU_OP_CONV;
+	c.flags = VPUX_DPU_F_FP16 | VPUX_DPU_F_BIAS;
+	c.in_h = c.in_w = 6;
+	c.in_c = 40;
+	c.out_c = 70;
+	c.kernel_h = c.kernel_w = 3;
+	c.stride_h = c.stride_w = c.dilation_h = c.dilation_w = 1;
+	c.pad_top = c.pad_left = c.pad_bottom = c.pad_right = 1;
+	c.out_h = c.out_w = 6;
+	c.groups = 1;
+	memset(&m, 0, sizeof(m));
+	m.op = VPUX_DPU_OP_MATMUL;
+	m.flags = VPUX_DPU_F_FP16;
+	m.in_h = m.out_h = 5;
+	m.in_w = m.out_w = 3;
+	m.in_c = m.out_c = 40;
+	for (i = 1; i < NPATHS; i++) {
+		if (!path_ok[i])
+			continue;
+		ot_seed(500 + i);
+		vpux_dpu_extents(&c, &pc.e);
+		ops_alloc(&pc, &c);
+		/* moderate values, no bias: every weight shows in the output */
+		fill_prof((void *)pc.o.in, pc.e.in / 2, 0);
+		fill_prof((void *)pc.o.in2, pc.e.in2 / 2, 0);
+		memset((void *)pc.o.bias, 0, pc.e.bias);
+		pass = n = 0;
+		w = (u16 *)(void *)pc.o.in2;
+		/* packed, reused, reused with another input, a weight changed */
+		for (k = 0; k < 4; k++, n++) {
+			if (k == 2)
+				fill_prof((void *)pc.o.in, pc.e.in / 2, 0);
+			if (k == 3)
+				w[pc.e.in2 / 2 - 1] ^= 0x4400;
+			pass += same_as_ref(&c, &pc, (int)i);
+		}
+		/* the first weights [N][K], then [K][N], then again [N][K] */
+		vpux_dpu_extents(&m, &pm.e);
+		ops_alloc(&pm, &m);
+		for (k = 0; k < 3; k++, n++) {
+			m.flags ^= k ? VPUX_DPU_F_W_KN : 0;
+			pass += same_as_ref(&m, &pm, (int)i);
+		}
+		/* the same 3 x 3 x 40 x 70 bytes: depthwise 3 x 3 x 2800 */
+		ops_free(&pm);
+		c.flags &= ~VPUX_DPU_F_BIAS;
+		c.in_c = c.out_c = c.groups = 2800;
+		c.pad_top = c.pad_left = c.pad_bottom = c.pad_right = 0;
+		c.in_h = c.in_w = 3;
+		c.out_h = c.out_w = 1;
+		vpux_dpu_extents(&c, &pm.e);
+		ops_alloc(&pm, &c);
+		memcpy((void *)pm.o.in2, pc.o.in2, pc.e.in2);
+		pass += pm.e.in2 == pc.e.in2 && same_as_ref(&c, &pm, (int)i);
+		n++;
+		tap_check(pass == n,
+			  "wcache %s: %u/%u runs bit-exact: panels reused for the same weights, not for changed ones or another layout",
+			  path_name[i], pass, n);
+		c.flags |= VPUX_DPU_F_BIAS;
+		c.in_c = 40;
+		c.out_c = 70;
+		c.groups = 1;
+		c.pad_top = c.pad_left = c.pad_bottom = c.pad_right = 1;
+		c.in_h = c.in_w = c.out_h = c.out_w = 6;
+		ops_free(&pc);
+		ops_free(&pm);
+	}
+}
+
+/*
+ * An op that starts from a yield callback while the thread's SIMD op
+ * runs: it must not take the scratch of the op it interrupts.
+ */
+static struct {
+	const struct vpux_hw_dpu_desc *d;
+	struct ops *p;
+	u8 *ref;
+	unsigned int calls, bad;
+} nest;
+
+static bool nest_cb(void *arg)
+{
+	u8 *out = malloc(nest.p->e.out);
+	struct vpux_dpu_operands o = nest.p->o;
+
+	(void)arg;
+	o.out = out;
+	o.yield = NULL;
+	if (vpux_dpu_run(nest.d, &o) || memcmp(out, nest.ref, nest.p->e.out))
+		nest.bad++;
+	nest.calls++;
+	free(out);
+	return false;
+}
+
+static void test_nested(void)
+{
+	struct vpux_hw_dpu_desc d, e;
+	struct ops p, q;
+	unsigned int i, ny;
+	u8 *ref, *out;
+	bool ok;
+
+	for (i = 1; i < NPATHS; i++) {
+		if (!path_ok[i])
+			continue;
+		ot_seed(600 + i);
+		while (!rnd_desc(&d, VPUX_DPU_OP_CONV) || d.out_h < 3)
+			;
+		while (!rnd_desc(&e, VPUX_DPU_OP_AVGPOOL) || e.out_h < 2)
+			;
+		vpux_dpu_extents(&d, &p.e);
+		vpux_dpu_extents(&e, &q.e);
+		ops_alloc(&p, &d);
+		ops_alloc(&q, &e);
+		ref = malloc(p.e.out);
+		out = malloc(p.e.out);
+		nest.d = &e;
+		nest.p = &q;
+		nest.ref = malloc(q.e.out);
+		nest.calls = nest.bad = 0;
+		run(&e, &q, -1, nest.ref, &ny);
+		run(&d, &p, -1, ref, &ny);
+		vpux_dpu_set_path(path_id[i]);
+		p.o.yield = nest_cb;
+		p.o.out = out;
+		ok = !vpux_dpu_run(&d, &p.o) && !memcmp(ref, out, p.e.out);
+		tap_check(ok && nest.calls >= d.out_h && !nest.bad,
+			  "nested %s: %u pooling ops run from the yields of a CONV, all bit-exact, and so is the CONV",
+			  path_name[i], nest.calls);
+		ops_free(&p);
+		ops_free(&q);
+		free(ref);
+		free(out);
+		free(nest.ref);
+	}
+}
+
+/* threads running ops at once, each with its own scratch */
+#define NTHREADS	3
+#define NTHROPS		100
+
+static pthread_barrier_t thr_start;
+
+struct thr {
+	pthread_t t;
+	const struct vpux_hw_dpu_desc *d[2];
+	struct ops *p[2];
+	const u8 *ref[2];
+	unsigned int id, bad;
+};
+
+static void *thr_main(void *arg)
+{
+	struct thr *t = arg;
+	unsigned int k;
+
+	pthread_barrier_wait(&thr_start);
+	for (k = 0; k < NTHROPS; k++) {
+		unsigned int j = (k + t->id) % 2;
+		struct vpux_dpu_operands o = t->p[j]->o;
+		u8 *out = malloc(t->p[j]->e.out);
+
+		o.out = out;
+		o.yield = NULL;
+		if (vpux_dpu_run(t->d[j], &o) ||
+		    memcmp(out, t->ref[j], t->p[j]->e.out))
+			t->bad++;
+		free(out);
+	}
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	static const u32 ops[4] = { VPUX_DPU_OP_CONV, VPUX_DPU_OP_MATMUL,
+				    VPUX_DPU_OP_ADD, VPUX_DPU_OP_MAXPOOL };
+	struct vpux_hw_dpu_desc d[4];
+	struct thr t[NTHREADS];
+	struct ops p[4];
+	unsigned int i, k, bad = 0, ny;
+	u8 *ref[4];
+
+	ot_seed(700);
+	for (k = 0; k < 4; k++) {
+		while (!rnd_desc(&d[k], ops[k]))
+			;
+		/* long enough to overlap: 14 x 14 x 64, 3 x 3 windows */
+		d[k].in_h = d[k].in_w = 14;
+		d[k].in_c = d[k].out_c = 64;
+		if (k == 1) {
+			d[k].in_c = 576;
+		} else if (k != 2) {
+			d[k].kernel_h = d[k].kernel_w = 3;
+			d[k].stride_h = d[k].stride_w = 1;
+			d[k].dilation_h = d[k].dilation_w = 1;
+			d[k].pad_top = d[k].pad_left = 1;
+			d[k].pad_bottom = d[k].pad_right = 1;
+			d[k].groups = 1;
+		}
+		d[k].out_h = d[k].out_w = 14;
+		vpux_dpu_extents(&d[k], &p[k].e);
+		ops_alloc(&p[k], &d[k]);
+		ref[k] = malloc(p[k].e.out);
+		run(&d[k], &p[k], -1, ref[k], &ny);
+	}
+	vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
+	pthread_barrier_init(&thr_start, NULL, NTHREADS);
+	for (i = 0; i < NTHREADS; i++) {
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].id = i;
+		for (k = 0; k < 2; k++) {
+			t[i].d[k] = &d[(i + 2 * k) % 4];
+			t[i].p[k] = &p[(i + 2 * k) % 4];
+			t[i].ref[k] = ref[(i + 2 * k) % 4];
+		}
+		pthread_create(&t[i].t, NULL, thr_main, &t[i]);
+	}
+	for (i = 0; i < NTHREADS; i++) {
+		pthread_join(t[i].t, NULL);
+		bad += t[i].bad;
+	}
+	pthread_barrier_destroy(&thr_start);
+	tap_check(!bad, "threads: %u threads x %u ops of two kinds at once on the default path, %u not bit-exact",
+		  NTHREADS, NTHROPS, bad);
+	for (k = 0; k < 4; k++) {
+		ops_free(&p[k]);
+		free(ref[k]);
+	}
 }
 
 /* ---- the generic code's arithmetic against vpux_float.h ---- */
@@ -959,6 +1303,9 @@ int main(void)
 	test_cycles();
 	test_random();
 	test_shapes();
+	test_wcache();
+	test_nested();
+	test_threads();
 	test_yield();
 	vpux_dpu_set_path(VPUX_DPU_PATH_AUTO);
 	return tap_finish();
