@@ -725,9 +725,14 @@ static int lower_output(struct lctx *c, unsigned int i)
 		return -1;
 	}
 	q = &p->t[t];
-	if (vc_qt_is_f(q))
+	if (vc_qt_is_f(q) && !vc_is_float(v)) {
+		vc_unsupported(p, v->producer >= 0 ? &c->m->n[v->producer] : NULL,
+			       "graph output '%s' is declared %s but holds float values",
+			       v->name, vpuxc_dtype_name(v->dtype));
+		return VC_REPORTED;
+	} else if (vc_qt_is_f(q)) {
 		;	/* an FP16 result: the host converts it */
-	else if (!vc_is_float(v) && vc_dt_of_onnx(v->dtype) != q->dt) {
+	} else if (!vc_is_float(v) && vc_dt_of_onnx(v->dtype) != q->dt) {
 		vc_unsupported(p, v->producer >= 0 ? &c->m->n[v->producer] : NULL,
 			       "graph output '%s' is declared %s but holds %s values",
 			       v->name, vpuxc_dtype_name(v->dtype),
@@ -815,7 +820,7 @@ int vc_lower(const struct vpuxc_model *m, struct qprog *p)
 		p->in_v[i] = m->inputs[i];
 		p->in_q[i] = -1;
 		p->in_qnode[i] = -1;
-		if (vc_is_float(v) || v->dtype == 10) {
+		if (vc_is_float(v)) {
 			/* FP16 on the device, or quantized by the host */
 			t = vc_float_input(&c, i);
 			if (t < 0 && t != VC_REPORTED) {
