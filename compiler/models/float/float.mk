@@ -80,8 +80,9 @@ $(FLOAT_BENCH): $(FLOAT_SRC)/bench.py $(FLOAT_SRC)/gen.sh $(VPUX_ONNX)
 
 # ---- the VM: a subset of the float models through /dev/accel ----
 # (tools/vm/tests.list, vpux-onnx-float): the smaller ones, among them the
-# transformer and the segmentation net; the kernel's FP16 arithmetic is
-# the integer soft-float, so the big CNNs stay in process
-FLOAT_VM_MODELS := vit_small unet_small squeezenet1_1 mobilenet_v3_small
+# transformer; the kernel's FP16 arithmetic is the integer soft-float, so
+# the big CNNs stay in process, and unet_small too: on the debug kernel
+# (KASAN) its element-wise layout DMAs outlast the hang detector
+FLOAT_VM_MODELS := vit_small squeezenet1_1 mobilenet_v3_small
 VM_DATA_DIRS += $(addprefix $(FLOAT_MODELS)/,$(FLOAT_VM_MODELS))
 vm-check check-debug-run: float-models
