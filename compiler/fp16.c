@@ -400,6 +400,31 @@ int vc_view_at(struct lctx *c, int src, uint64_t off, unsigned int rank,
 	return t;
 }
 
+int vc_emit_dpu_items(struct lctx *c, int node, struct qdpu *q, int x, int y,
+		      int64_t n, uint64_t in2_step)
+{
+	struct qprog *p = c->p;
+	uint64_t isz = p->t[x].size / (uint64_t)n;
+	uint64_t osz = p->t[y].size / (uint64_t)n;
+	int64_t i;
+	int r;
+
+	q->t[QD_IN] = x;
+	q->len[QD_IN] = isz;
+	q->t[QD_OUT] = y;
+	q->len[QD_OUT] = osz;
+	for (i = 0; i < n; i++) {
+		q->off[QD_IN] = (uint64_t)i * isz;
+		q->off[QD_OUT] = (uint64_t)i * osz;
+		if (in2_step)
+			q->off[QD_IN2] = (uint64_t)i * in2_step;
+		r = vc_emit_dpu(p, node, q);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 void vc_fdpu_init(struct qdpu *q, unsigned int op)
 {
 	vc_dpu_init(q, op, VPUX_DPU_F_FP16);

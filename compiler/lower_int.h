@@ -149,6 +149,13 @@ int vc_f32_const(struct lctx *c, unsigned int rank, const int64_t *dims,
 		 const float *vals);
 /* a float constant of value @v as floats (malloc'ed), NULL if not one */
 float *vc_cst_floats(const struct vc_value *v, size_t *count);
+/*
+ * @q once per batch item of @n: in from @x and out to @y at the item's
+ * offset (each tensor's size / @n); in2 advances by @in2_step per item
+ * when that is not 0; the other operands as @q has them.
+ */
+int vc_emit_dpu_items(struct lctx *c, int node, struct qdpu *q, int x, int y,
+		      int64_t n, uint64_t in2_step);
 /* an FP16 DPU descriptor for @op with the fields every op sets */
 void vc_fdpu_init(struct qdpu *q, unsigned int op);
 /* @n floats to FP16 bits (vpux_f32_to_f16()'s, F16C where there is one) */

@@ -210,7 +210,7 @@ static int prelu_lower(struct lctx *c, int node)
 	float *s = vc_cst_floats(sv, &ns), zero = 0, *rec;
 	int64_t C, one = 1, rd[2];
 	struct qdpu q;
-	int x, y, z, r, ret;
+	int x, y, z, r;
 
 	if (!s)
 		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
@@ -247,28 +247,15 @@ static int prelu_lower(struct lctx *c, int node)
 	y = vc_f16_out(c, yv, ORDER_NHWC);
 	if (y < 0)
 		return y;
-	for (i = 0; i < (size_t)xv->dims[0]; i++) {
-		uint64_t item = p->t[x].size / (uint64_t)xv->dims[0];
-
-		vc_fdpu_init(&q, VPUX_DPU_OP_ADD);
-		q.d.flags |= VPUX_DPU_BCAST_SCALAR << VPUX_DPU_F_BCAST_SHIFT;
-		q.d.in_c = q.d.out_c = (uint16_t)C;
-		q.d.in_h = q.d.out_h = (uint16_t)xv->dims[2];
-		q.d.in_w = q.d.out_w = (uint16_t)xv->dims[3];
-		q.d.f.act = VPUX_DPU_ACT_LEAKY_CH;
-		q.t[QD_IN] = x;
-		q.off[QD_IN] = i * item;
-		q.len[QD_IN] = item;
-		q.t[QD_IN2] = z;
-		q.t[QD_QUANT] = r;
-		q.t[QD_OUT] = y;
-		q.off[QD_OUT] = i * item;
-		q.len[QD_OUT] = item;
-		ret = vc_emit_dpu(p, node, &q);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	vc_fdpu_init(&q, VPUX_DPU_OP_ADD);
+	q.d.flags |= VPUX_DPU_BCAST_SCALAR << VPUX_DPU_F_BCAST_SHIFT;
+	q.d.in_c = q.d.out_c = (uint16_t)C;
+	q.d.in_h = q.d.out_h = (uint16_t)xv->dims[2];
+	q.d.in_w = q.d.out_w = (uint16_t)xv->dims[3];
+	q.d.f.act = VPUX_DPU_ACT_LEAKY_CH;
+	q.t[QD_IN2] = z;
+	q.t[QD_QUANT] = r;
+	return vc_emit_dpu_items(c, node, &q, x, y, xv->dims[0], 0);
 }
 
 /* an element-wise op's output: its input's shape */

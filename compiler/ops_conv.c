@@ -119,12 +119,9 @@ static int conv_lower(struct lctx *c, int node)
 	const struct vc_value *xv = vc_in(c->m, n, 0), *wv = vc_in(c->m, n, 1);
 	const struct vc_value *bv = n->n_in > 2 ? vc_in(c->m, n, 2) : NULL;
 	const struct vc_value *yv = vc_out(c->m, n, 0);
-	struct qprog *p = c->p;
 	struct vc_conv_geom g;
 	struct qdpu q;
-	int64_t N = xv->dims[0], i;
-	uint64_t isz, osz;
-	int x, w, b = -1, y, r;
+	int x, w, b = -1, y;
 
 	if (vc_conv_geom(c, n, xv->dims[2], xv->dims[3], wv->dims[2],
 			 wv->dims[3], &g))
@@ -149,22 +146,9 @@ static int conv_lower(struct lctx *c, int node)
 	y = vc_f16_out(c, yv, ORDER_NHWC);
 	if (y < 0)
 		return y;
-	isz = p->t[x].size / (uint64_t)N;
-	osz = p->t[y].size / (uint64_t)N;
 	q.t[QD_IN2] = w;
 	q.t[QD_BIAS] = b;
-	for (i = 0; i < N; i++) {
-		q.t[QD_IN] = x;
-		q.off[QD_IN] = (uint64_t)i * isz;
-		q.len[QD_IN] = isz;
-		q.t[QD_OUT] = y;
-		q.off[QD_OUT] = (uint64_t)i * osz;
-		q.len[QD_OUT] = osz;
-		r = vc_emit_dpu(p, node, &q);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return vc_emit_dpu_items(c, node, &q, x, y, xv->dims[0], 0);
 }
 
 /*

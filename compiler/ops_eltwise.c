@@ -114,9 +114,8 @@ static int bin_dpu(struct lctx *c, int node, const char *op)
 	const struct vc_value *yv = vc_out(c->m, n, 0);
 	struct qprog *p = c->p;
 	unsigned int dop;
-	int mode, x, x2, y, r;
-	int64_t i, N = yv->dims[0];
-	uint64_t isz, osz, bstep;
+	int mode, x, x2, y;
+	uint64_t bstep;
 	struct qdpu q;
 
 	if (yv->rank != 4 || yv->dims[1] > 65535 || yv->dims[2] > 65535 ||
@@ -162,26 +161,10 @@ static int bin_dpu(struct lctx *c, int node, const char *op)
 	y = vc_f16_out(c, yv, ORDER_NHWC);
 	if (y < 0)
 		return y;
-	isz = p->t[x].size / (uint64_t)N;
-	osz = p->t[y].size / (uint64_t)N;
 	bstep = item_step(b, yv, p->t[x2].size);
-	for (i = 0; i < N; i++) {
-		uint64_t blen = bstep ? bstep : p->t[x2].size;
-
-		q.t[QD_IN] = x;
-		q.off[QD_IN] = (uint64_t)i * isz;
-		q.len[QD_IN] = isz;
-		q.t[QD_IN2] = x2;
-		q.off[QD_IN2] = (uint64_t)i * bstep;
-		q.len[QD_IN2] = blen;
-		q.t[QD_OUT] = y;
-		q.off[QD_OUT] = (uint64_t)i * osz;
-		q.len[QD_OUT] = osz;
-		r = vc_emit_dpu(p, node, &q);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	q.t[QD_IN2] = x2;
+	q.len[QD_IN2] = bstep ? bstep : p->t[x2].size;
+	return vc_emit_dpu_items(c, node, &q, x, y, yv->dims[0], bstep);
 }
 
 static int bin_lower(struct lctx *c, int node)

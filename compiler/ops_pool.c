@@ -162,12 +162,11 @@ static int pool_lower(struct lctx *c, int node)
 	struct qprog *p = c->p;
 	struct vc_conv_geom g;
 	int64_t N = xv->dims[0], C = xv->dims[1], H = xv->dims[2],
-		W = xv->dims[3], i, oh, ow;
-	uint64_t isz, osz;
+		W = xv->dims[3], oh, ow;
 	struct qdpu q;
 	char why[128];
 	bool extra;
-	int x, y, r;
+	int x, y;
 
 	memset(&g, 0, sizeof(g));
 	if (global(n)) {
@@ -197,20 +196,7 @@ static int pool_lower(struct lctx *c, int node)
 	y = vc_f16_out(c, yv, ORDER_NHWC);
 	if (y < 0)
 		return y;
-	isz = p->t[x].size / (uint64_t)N;
-	osz = p->t[y].size / (uint64_t)N;
-	for (i = 0; i < N; i++) {
-		q.t[QD_IN] = x;
-		q.off[QD_IN] = (uint64_t)i * isz;
-		q.len[QD_IN] = isz;
-		q.t[QD_OUT] = y;
-		q.off[QD_OUT] = (uint64_t)i * osz;
-		q.len[QD_OUT] = osz;
-		r = vc_emit_dpu(p, node, &q);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return vc_emit_dpu_items(c, node, &q, x, y, N, 0);
 }
 
 static int global_infer(struct vpuxc_model *m, struct vc_node *n)
