@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "vpux_ops.h"
+#include "vpux_float.h"
+#include "vpux_shave_abi.h"
 #include "vpux_shave_core.h"
 
 /* the SDK kernel image NAME.bin, malloc'ed, or NULL */
@@ -54,7 +56,8 @@ she_run(const uint8_t *code, uint32_t code_size, const void *args,
 	c->code = (uint8_t *)code;
 	c->code_size = code_size;
 	c->args = malloc(args_size ? args_size : 1);
-	memcpy(c->args, args, args_size);
+	if (args_size)
+		memcpy(c->args, args, args_size);
 	c->args_size = args_size;
 	c->win_f = win_f;
 	c->win_f_size = win_f_size;
