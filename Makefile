@@ -54,6 +54,7 @@ all: module userspace
 -include ref/ref.mk
 -include firmware/firmware.mk
 -include sim/sim.mk
+-include kernels/kernels.mk
 -include sim/ops/ops.mk
 -include portability/user/user.mk
 -include umd/umd.mk

@@ -305,6 +305,73 @@ static const char *const dla_window_name[DLA_MAX_SHAVE_WINDOWS] = {
 	"windows[4]", "windows[5]", "windows[6]", "windows[7]",
 };
 
+/*
+ * An ELF kernel task (struct dla_shave_task_op): every field checked
+ * here, each error naming it; the engine checks the record again.
+ */
+static __attribute__((__noinline__))
+dla_s32 dla_build_shave_task(const struct dla_opctx *c,
+			     const struct dla_shave_task_op *s,
+			     struct vpux_hw_shave_task *hw)
+{
+	dla_u64 a;
+	dla_u32 i;
+	dla_s32 ret;
+
+	for (i = 0; i < DLA_ARRAY_SIZE(s->reserved); i++)
+		if (s->reserved[i])
+			return dla_fail(c, "reserved", -DLA_ERR_RESERVED);
+	if (s->args.size > VPUX_SHAVE_ARGS_MAX)
+		return dla_fail(c, "args.size", -DLA_ERR_ARGS_SIZE);
+	if (s->code.size < 4 || s->code.size > VPUX_SHAVE_CODE_MAX ||
+	    (s->code.size & 3))
+		return dla_fail(c, "code.size", -DLA_ERR_WINDOW);
+	if (s->data.size > VPUX_SHAVE_DATA_MAX || (s->data.size & 3))
+		return dla_fail(c, "data.size", -DLA_ERR_WINDOW);
+	if (s->win_f.size > VPUX_SHAVE_WIN_F_MAX)
+		return dla_fail(c, "win_f.size", -DLA_ERR_WINDOW);
+	if (s->entry >= s->code.size || (s->entry & 1))
+		return dla_fail(c, "entry", -DLA_ERR_SHAVE_TASK);
+	if (s->stack_size < VPUX_SHAVE_STACK_MIN ||
+	    s->stack_size > VPUX_SHAVE_STACK_MAX ||
+	    (s->stack_size & (VPUX_SHAVE_STACK_ALIGN - 1)))
+		return dla_fail(c, "stack_size", -DLA_ERR_SHAVE_TASK);
+	if (s->tile >= c->p->e->n_tiles)
+		return dla_fail(c, "tile", -DLA_ERR_SHAVE_TASK);
+	if (s->budget > VPUX_SHAVE_BUDGET_MAX)
+		return dla_fail(c, "budget", -DLA_ERR_SHAVE_TASK);
+	dla_memset(hw, 0, sizeof(union dla_shave_slot));
+	ret = dla_resolve(c, "args", &s->args, DLA_REF_OPTIONAL,
+			  s->args.size, &a);
+	if (ret)
+		return ret;
+	hw->args = a;
+	ret = dla_resolve(c, "code", &s->code, DLA_REF_REQUIRED, 4, &a);
+	if (ret)
+		return ret;
+	hw->code = a;
+	ret = dla_resolve(c, "data", &s->data, DLA_REF_OPTIONAL, 0, &a);
+	if (ret)
+		return ret;
+	hw->data = a;
+	ret = dla_resolve_out(c, "win_f", &s->win_f, DLA_REF_OPTIONAL, 0, &a);
+	if (ret)
+		return ret;
+	hw->win_f = a;
+	hw->kernel_id = VPUX_SHAVE_KERNEL_ELF;
+	hw->args_size = s->args.size;
+	hw->code_size = s->code.size;
+	hw->entry = s->entry;
+	hw->data_size = s->data.size;
+	hw->stack_size = s->stack_size;
+	hw->win_f_size = s->win_f.size;
+	hw->tile = s->tile;
+	hw->kernel = s->kernel;
+	hw->invocation = s->invocation;
+	hw->budget = s->budget;
+	return 0;
+}
+
 static dla_s32 dla_build_shave(const struct dla_opctx *c,
 			       const struct dla_shave_op *s,
 			       struct vpux_hw_shave_desc *hw)
@@ -312,6 +379,9 @@ static dla_s32 dla_build_shave(const struct dla_opctx *c,
 	dla_u64 a;
 	dla_u32 w;
 	dla_s32 ret;
+
+	if (s->kernel_id == VPUX_SHAVE_KERNEL_ELF)
+		return dla_build_shave_task(c, (const void *)s, (void *)hw);
 
 	if (s->reserved)
 		return dla_fail(c, "reserved", -DLA_ERR_RESERVED);

@@ -63,6 +63,23 @@ static void dla_handle_fault(struct dla_engine *e, dla_u32 fs,
 		       dla_op_kind_index(t, op));
 }
 
+/* a SHAVE ELF kernel trapped: name kernel, invocation, PC and cause */
+static __attribute__((__cold__, __noinline__))
+void dla_shave_trap_report(struct dla_engine *e, dla_u32 slot, dla_u32 index,
+			   dla_u32 eng)
+{
+	dla_u32 base = VPUX_REG_ENGINE(eng);
+	void *d = e->driver_context;
+	dla_u32 cause = dla_reg_read(d, base + VPUX_ENG_TRAP_CAUSE);
+
+	dla_error("dla: task %u: shave op %u: kernel %u invocation %u: trap %u (%s) at pc 0x%08x, tval 0x%08x (engine %u)\n",
+		  slot, index, dla_reg_read(d, base + VPUX_ENG_TRAP_KERNEL),
+		  dla_reg_read(d, base + VPUX_ENG_TRAP_INVOCATION), cause,
+		  vpux_shave_trap_name(cause),
+		  dla_reg_read(d, base + VPUX_ENG_TRAP_PC),
+		  dla_reg_read(d, base + VPUX_ENG_TRAP_TVAL), eng);
+}
+
 static void dla_handle_engine(struct dla_engine *e, dla_u32 eng)
 {
 	dla_u32 base = VPUX_REG_ENGINE(eng), link = e->owner[eng];
@@ -101,8 +118,11 @@ static void dla_handle_engine(struct dla_engine *e, dla_u32 eng)
 					     base + VPUX_ENG_FAULT_ADDR_LO) |
 				(dla_u64)dla_reg_read(e->driver_context,
 						      base + VPUX_ENG_FAULT_ADDR_HI) << 32;
-		dla_error("dla: task %u: %s op %u: engine %u error %u\n", slot,
-			  dla_kind_name[kind], index, eng, code);
+		if (code == VPUX_ENG_ERR_TRAP)
+			dla_shave_trap_report(e, slot, index, eng);
+		else
+			dla_error("dla: task %u: %s op %u: engine %u error %u\n",
+				  slot, dla_kind_name[kind], index, eng, code);
 		dla_sched_fail(e, slot, code == VPUX_ENG_ERR_MMU ?
 			       -DLA_ERR_MMU_FAULT : -DLA_ERR_ENGINE,
 			       kind, index);

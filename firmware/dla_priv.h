@@ -11,6 +11,7 @@
 #include "dla_interface.h"
 #include "dla_port.h"
 #include "vpux_regs.h"
+#include "vpux_shave_elf.h"
 
 DLA_STATIC_ASSERT(DLA_MAX_TASKS >= 1 && DLA_MAX_TASKS <= 32, "task bitmask");
 DLA_STATIC_ASSERT(DLA_MAX_OPS_PER_TASK >= 1 &&
@@ -89,6 +90,7 @@ union dla_dpu_slot {
 };
 union dla_shave_slot {
 	struct vpux_hw_shave_desc d;
+	struct vpux_hw_shave_task task;	/* d.kernel_id ELF */
 	dla_u64 w[DLA_PAIRS(vpux_hw_shave_desc)];
 };
 DLA_STATIC_ASSERT(sizeof(struct vpux_hw_dma_desc) % 8 == 0 &&
@@ -242,7 +244,13 @@ union dla_op_rec {
 	struct dla_dma_op dma;
 	struct dla_dpu_op dpu;
 	struct dla_shave_op shave;
+	struct dla_shave_task_op shave_task;	/* kernel_id ELF */
 };
+DLA_STATIC_ASSERT(sizeof(struct dla_shave_task_op) ==
+		  sizeof(struct dla_shave_op) &&
+		  __builtin_offsetof(struct dla_shave_task_op, kernel_id) ==
+		  __builtin_offsetof(struct dla_shave_op, kernel_id),
+		  "an ELF task record overlays a SHAVE op record");
 
 /*
  * Address cache of one prepare: address-list entry @tag - 1 (0: empty)

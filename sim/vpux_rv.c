@@ -108,6 +108,9 @@ void vpux_rv_reset(struct vpux_rv *rv, u32 pc)
 	rv->reservation = 0;
 	rv->reserved = false;
 	rv->wfi = false;
+	memset(rv->f, 0, sizeof(rv->f));
+	rv->fcsr = 0;
+	rv->halted = false;
 	memset(rv->ccache_key, 0, sizeof(rv->ccache_key));
 	memset(rv->ccache_insn, 0, sizeof(rv->ccache_insn));
 }
@@ -131,6 +134,11 @@ static noinline void rv_trap(struct vpux_rv *rv, u32 cause, u32 tval,
 	rv->mepc = epc & ~1u;
 	rv->mcause = cause;
 	rv->mtval = tval;
+	if (rv->ext & VPUX_RV_EXT_HALT) {	/* a SHAVE core: stop here */
+		rv->halted = true;
+		rv->pc = epc;
+		return;
+	}
 	ms &= ~(VPUX_RV_MSTATUS_MPIE | VPUX_RV_MSTATUS_MIE);
 	if (rv->mstatus & VPUX_RV_MSTATUS_MIE)
 		ms |= VPUX_RV_MSTATUS_MPIE;
@@ -194,7 +202,7 @@ static noinline u32 rv_store_slow(struct vpux_rv *rv, u32 addr, u32 size,
 
 	if (addr & (size - 1))
 		return VPUX_RV_CAUSE_MISALIGNED_STORE;
-	if (ram_off(rv, addr, size, &off)) {
+	if (!(rv->ext & VPUX_RV_EXT_RAM_RO) && ram_off(rv, addr, size, &off)) {
 		u8 *p = rv->ram + off;
 
 		if (size == 4)
@@ -251,6 +259,13 @@ static inline u32 sext(u32 v, unsigned int bits)
 }
 
 #define OP_LOAD		0x03u
+#define OP_LOAD_FP	0x07u
+#define OP_STORE_FP	0x27u
+#define OP_FMADD	0x43u
+#define OP_FMSUB	0x47u
+#define OP_FNMSUB	0x4bu
+#define OP_FNMADD	0x4fu
+#define OP_FP		0x53u
 #define OP_MISC_MEM	0x0fu
 #define OP_IMM		0x13u
 #define OP_AUIPC	0x17u
@@ -279,9 +294,13 @@ static u32 rv_expand_q0(u32 c)
 		return nz ? enc_i(OP_IMM, 0, rd, 2, nz) : 0;
 	case 2:	/* C.LW */
 		return enc_i(OP_LOAD, 2, rd, rs1, uimm);
+	case 3:	/* C.FLW (RV32FC; illegal without F) */
+		return enc_i(OP_LOAD_FP, 2, rd, rs1, uimm);
 	case 6:	/* C.SW: rs2' in c[4:2] */
 		return enc_s(OP_STORE, 2, rs1, rd, uimm);
-	default: /* C.FLD, C.FLW, reserved, C.FSD, C.FSW */
+	case 7:	/* C.FSW */
+		return enc_s(OP_STORE_FP, 2, rs1, rd, uimm);
+	default: /* C.FLD, reserved, C.FSD */
 		return 0;
 	}
 }
@@ -398,10 +417,17 @@ static u32 rv_expand_q2(u32 c)
 		if (!rd)
 			return INSN_EBREAK;
 		return enc_i(OP_JALR, 0, 1, rd, 0);	/* C.JALR */
+	case 3:	/* C.FLWSP (RV32FC): as C.LWSP, any rd */
+		uimm = ((c >> 7) & 0x20u) | ((c >> 2) & 0x1cu) |
+		       ((c << 4) & 0xc0u);
+		return enc_i(OP_LOAD_FP, 2, rd, 2, uimm);
 	case 6:	/* C.SWSP: uimm[5:2] = c[12:9], [7:6] = c[8:7] */
 		uimm = ((c >> 7) & 0x3cu) | ((c >> 1) & 0xc0u);
 		return enc_s(OP_STORE, 2, 2, rs2, uimm);
-	default: /* C.FLDSP, C.FLWSP, C.FSDSP, C.FSWSP */
+	case 7:	/* C.FSWSP */
+		uimm = ((c >> 7) & 0x3cu) | ((c >> 1) & 0xc0u);
+		return enc_s(OP_STORE_FP, 2, 2, rs2, uimm);
+	default: /* C.FLDSP, C.FSDSP */
 		return 0;
 	}
 }
@@ -448,6 +474,9 @@ static noinline bool rv_fetch_slow(struct vpux_rv *rv, u32 pc, u32 *raw)
  * CSR access for CSRRW/S/C[I]: 0 on success (rd written), or -1 for an
  * illegal instruction. @instret/@cycle hold the live counters.
  */
+#define CSR_FFLAGS	0x001u
+#define CSR_FRM		0x002u
+#define CSR_FCSR	0x003u
 #define CSR_MSTATUS	0x300u
 #define CSR_MISA	0x301u
 #define CSR_MIE		0x304u
@@ -473,12 +502,24 @@ static noinline bool rv_fetch_slow(struct vpux_rv *rv, u32 pc, u32 *raw)
 
 static int rv_csr_read(const struct vpux_rv *rv, u32 csr, u32 *val)
 {
+	if (csr <= CSR_FCSR && csr && !(rv->ext & VPUX_RV_EXT_F))
+		return -1;
 	switch (csr) {
+	case CSR_FFLAGS:
+		*val = rv->fcsr & 0x1fu;
+		break;
+	case CSR_FRM:
+		*val = rv->fcsr >> 5;
+		break;
+	case CSR_FCSR:
+		*val = rv->fcsr;
+		break;
 	case CSR_MSTATUS:
 		*val = rv->mstatus;
 		break;
 	case CSR_MISA:
-		*val = MISA_RV32IMAC;
+		*val = MISA_RV32IMAC |
+		       (rv->ext & VPUX_RV_EXT_F ? 1u << 5 : 0);
 		break;
 	case CSR_MIE:
 		*val = rv->mie;
@@ -534,6 +575,15 @@ static int rv_csr_read(const struct vpux_rv *rv, u32 csr, u32 *val)
 static void rv_csr_write(struct vpux_rv *rv, u32 csr, u32 val)
 {
 	switch (csr) {
+	case CSR_FFLAGS:
+		rv->fcsr = (rv->fcsr & ~0x1fu) | (val & 0x1fu);
+		break;
+	case CSR_FRM:
+		rv->fcsr = (rv->fcsr & 0x1fu) | (val & 7u) << 5;
+		break;
+	case CSR_FCSR:
+		rv->fcsr = val & 0xffu;
+		break;
 	case CSR_MSTATUS:
 		rv->mstatus = (val & MSTATUS_MASK) | VPUX_RV_MSTATUS_MPP;
 		break;
@@ -720,7 +770,10 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 	u32 steps = 0, retired = 0, steps_done = 0, retired_done = 0;
 	u32 pc = rv->pc;
 	bool check_irq = true;
+	bool ro = rv->ext & VPUX_RV_EXT_RAM_RO;
 
+	if (rv->halted)
+		return 0;
 	if (rv->wfi) {
 		if (!(rv->mip & rv->mie))
 			return 0;
@@ -748,6 +801,8 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 			rv->pc = pc;
 			if (!rv_fetch_slow(rv, pc, &raw)) {
 				pc = rv->pc;
+				if (unlikely(rv->halted))
+					break;
 				continue;
 			}
 		}
@@ -858,17 +913,17 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 			off = a - base;
 			switch (F3(insn)) {
 			case 0:	/* SB */
-				if (unlikely(off > lim4 + 3))
+				if (unlikely(off > lim4 + 3 || ro))
 					goto store_slow;
 				ram[off] = v;
 				break;
 			case 1:	/* SH */
-				if (unlikely(off > lim4 + 2 || (a & 1u)))
+				if (unlikely(off > lim4 + 2 || (a & 1u) || ro))
 					goto store_slow;
 				wr16(ram + off, v);
 				break;
 			case 2:	/* SW */
-				if (unlikely(off > lim4 || (a & 3u)))
+				if (unlikely(off > lim4 || (a & 3u) || ro))
 					goto store_slow;
 				wr32(ram + off, v);
 				break;
@@ -956,6 +1011,42 @@ u32 vpux_rv_run(struct vpux_rv *rv, u32 n)
 				goto illegal;
 			}
 			x[RD(insn)] = v;
+			break;
+		case OPC(OP_LOAD_FP):	/* FLW */
+			if (!(rv->ext & VPUX_RV_EXT_F) || F3(insn) != 2)
+				goto illegal;
+			a = x[RS1(insn)] + IMM_I(insn);
+			off = a - base;
+			if (likely(off <= lim4 && !(a & 3u))) {
+				rv->f[RD(insn)] = rd32(ram + off);
+				break;
+			}
+			cause = rv_load_slow(rv, a, 4, &v);
+			if (cause)
+				goto mem_fault;
+			rv->f[RD(insn)] = v;
+			break;
+		case OPC(OP_STORE_FP):	/* FSW */
+			if (!(rv->ext & VPUX_RV_EXT_F) || F3(insn) != 2)
+				goto illegal;
+			a = x[RS1(insn)] + imm_s(insn);
+			v = rv->f[RS2(insn)];
+			off = a - base;
+			if (likely(off <= lim4 && !(a & 3u) && !ro)) {
+				wr32(ram + off, v);
+				break;
+			}
+			cause = rv_store_slow(rv, a, 4, v);
+			if (cause)
+				goto mem_fault;
+			break;
+		case OPC(OP_FMADD):
+		case OPC(OP_FMSUB):
+		case OPC(OP_FNMSUB):
+		case OPC(OP_FNMADD):
+		case OPC(OP_FP):
+			if (!(rv->ext & VPUX_RV_EXT_F) || !vpux_rvf_exec(rv, insn))
+				goto illegal;
 			break;
 		case OPC(OP_AMO):
 			if (F3(insn) != 2)
@@ -1049,6 +1140,8 @@ trap:
 		x[0] = 0;
 		rv_trap(rv, cause, tval, pc);
 		pc = rv->pc;
+		if (unlikely(rv->halted))
+			break;
 	}
 	rv->pc = pc;
 out:

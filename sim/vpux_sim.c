@@ -463,6 +463,16 @@ static u32 eng_reg_read(struct vpux_sim *sim, u32 e, u32 reg)
 		return eng->fault.reason ? (u32)eng->fault.addr : 0;
 	case VPUX_ENG_FAULT_ADDR_HI:
 		return eng->fault.reason ? (u32)(eng->fault.addr >> 32) : 0;
+	case VPUX_ENG_TRAP_CAUSE:
+		return eng->trap.cause;
+	case VPUX_ENG_TRAP_PC:
+		return eng->trap.pc;
+	case VPUX_ENG_TRAP_TVAL:
+		return eng->trap.tval;
+	case VPUX_ENG_TRAP_KERNEL:
+		return eng->trap.kernel;
+	case VPUX_ENG_TRAP_INVOCATION:
+		return eng->trap.invocation;
 	}
 	if (reg >= VPUX_ENG_PARAM(0) &&
 	    reg < VPUX_ENG_PARAM(VPUX_ENG_PARAM_WORDS))
@@ -857,6 +867,7 @@ static void sim_execute(struct vpux_sim *sim, u32 e)
 	op->err = VPUX_ENG_ERR_NONE;
 	op->cycles = 0;
 	memset(&op->fault, 0, sizeof(op->fault));
+	memset(&op->trap, 0, sizeof(op->trap));
 	op->since_yield = 0;
 	flush = eng->tlb_flush;
 	eng->tlb_flush = 0;
@@ -879,6 +890,7 @@ static void sim_execute(struct vpux_sim *sim, u32 e)
 	if (eng->end_time < eng->start_time)
 		eng->end_time = ~0ull;
 	eng->fault = op->fault;
+	eng->trap = op->trap;
 }
 
 /*

@@ -17,6 +17,7 @@
 
 #include "vpux_ops.h"
 #include "vpux_sim_priv.h"
+#include "vpux_shave_elf.h"
 
 /* Largest operand a DPU op may touch; beyond it the model is out of memory. */
 #define VPUX_SIM_DPU_MAX_OPERAND	(256ull << 20)
@@ -244,6 +245,10 @@ void vpux_sim_shave_exec(struct vpux_sim_op *op)
 	int ret;
 
 	memcpy(&d, op->words, sizeof(d));
+	if (d.kernel_id == VPUX_SHAVE_KERNEL_ELF) {
+		vpux_sim_shave_elf_exec(op);
+		return;
+	}
 	if (d.args_size > VPUX_SHAVE_ARGS_MAX) {
 		ret = -VPUX_ENG_ERR_DESC;
 		goto out;

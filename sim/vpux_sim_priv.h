@@ -125,6 +125,11 @@ struct vpux_sim_fault {
  * the op, plus results), and the engine's private TLB and bounce buffer.
  * Only the engine's executor touches it.
  */
+/* the trap that failed a SHAVE ELF op (VPUX_ENG_TRAP_* registers) */
+struct vpux_sim_trap {
+	u32 cause, pc, tval, kernel, invocation;
+};
+
 struct vpux_sim_op {
 	struct vpux_sim *sim;
 	struct vpux_sim_tlb_entry *tlb;	/* ctx_slots * VPUX_SIM_TLB_ENTRIES */
@@ -143,6 +148,7 @@ struct vpux_sim_op {
 	u32 err;		/* VPUX_ENG_ERR_* */
 	u64 cycles;
 	struct vpux_sim_fault fault;
+	struct vpux_sim_trap trap;
 	/* progress for env->yield */
 	u64 since_yield;
 };
@@ -176,6 +182,7 @@ struct vpux_sim_engine {
 	u64 cycles;
 	u32 err;
 	struct vpux_sim_fault fault;
+	struct vpux_sim_trap trap;
 	bool inj_mmu_fault;
 	bool inj_drop_irq;
 	u32 inj_slow;		/* cycle multiplier, >= 1 */
@@ -304,5 +311,7 @@ bool vpux_sim_op_cancelled(const struct vpux_sim_op *op);
 void vpux_sim_dma_exec(struct vpux_sim_op *op);
 void vpux_sim_dpu_exec(struct vpux_sim_op *op);
 void vpux_sim_shave_exec(struct vpux_sim_op *op);
+/* a SHAVE op whose record is a vpux_hw_shave_task (vpux_sim_shave_elf.c) */
+void vpux_sim_shave_elf_exec(struct vpux_sim_op *op);
 
 #endif /* VPUX_SIM_PRIV_H */

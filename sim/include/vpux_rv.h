@@ -38,6 +38,28 @@
 #define VPUX_RV_CAUSE_MTI	(VPUX_RV_CAUSE_INTR | 7u)
 #define VPUX_RV_CAUSE_MEI	(VPUX_RV_CAUSE_INTR | 11u)
 
+/*
+ * Options of a hart (struct vpux_rv.ext), set with @ram before reset; all
+ * zero is the management core. A SHAVE core (Documentation/
+ * shave-kernels.rst) has the F extension, code that is read-only, and
+ * stops at its first trap instead of entering a handler.
+ */
+#define VPUX_RV_EXT_F		(1u << 0)	/* F: f0-f31, fcsr, FP opcodes */
+#define VPUX_RV_EXT_RAM_RO	(1u << 1)	/* stores never reach @ram */
+#define VPUX_RV_EXT_HALT	(1u << 2)	/* a trap stops the hart */
+
+/* fcsr: accrued exception flags [4:0], rounding mode [7:5] */
+#define VPUX_RV_FFLAG_NX	(1u << 0)	/* inexact */
+#define VPUX_RV_FFLAG_UF	(1u << 1)	/* underflow */
+#define VPUX_RV_FFLAG_OF	(1u << 2)	/* overflow */
+#define VPUX_RV_FFLAG_DZ	(1u << 3)	/* divide by zero */
+#define VPUX_RV_FFLAG_NV	(1u << 4)	/* invalid */
+#define VPUX_RV_RM_RNE		0u
+#define VPUX_RV_RM_RTZ		1u
+#define VPUX_RV_RM_RDN		2u
+#define VPUX_RV_RM_RUP		3u
+#define VPUX_RV_RM_RMM		4u
+
 /* entries of the cache of compressed-instruction expansions (power of 2) */
 #define VPUX_RV_CCACHE		512u
 
@@ -79,6 +101,11 @@ struct vpux_rv_bus {
  * @reserved: a reservation is held
  * @wfi: the hart is stopped in WFI until an enabled interrupt
  *	(mie & mip) is pending
+ * @ext: VPUX_RV_EXT_* options (configuration, like @ram)
+ * @f: F registers (VPUX_RV_EXT_F), FP32 bit patterns
+ * @fcsr: F control and status: fflags [4:0], frm [7:5]
+ * @halted: VPUX_RV_EXT_HALT: a trap stopped the hart; @mcause, @mtval
+ *	and @mepc (= @pc) say which and where
  * @ccache_key: interpreter-private: compressed instructions...
  * @ccache_insn: ...and the 32-bit instructions they expand to, a cache
  *	keyed by the instruction's bits (not its address: stores to code
@@ -95,6 +122,10 @@ struct vpux_rv {
 	u32 reservation;
 	bool reserved;
 	bool wfi;
+	u32 ext;
+	u32 f[32];
+	u32 fcsr;
+	bool halted;
 	u16 ccache_key[VPUX_RV_CCACHE];
 	u32 ccache_insn[VPUX_RV_CCACHE];
 };
@@ -142,5 +173,24 @@ void vpux_rv_set_irq(struct vpux_rv *rv, u32 mip_bit, bool level);
  * stopped in WFI leaves it.
  */
 void vpux_rv_trap(struct vpux_rv *rv, u32 cause, u32 tval);
+
+/*
+ * The F extension's single-precision arithmetic (sim/vpux_rv_fp.c):
+ * FP32 bit patterns, rounding mode @rm (VPUX_RV_RM_*), exception flags
+ * ORed into *@fl. Exposed for the tests that define them.
+ */
+u32 vpux_rvf_add(u32 a, u32 b, u32 rm, u32 *fl);
+u32 vpux_rvf_sub(u32 a, u32 b, u32 rm, u32 *fl);
+u32 vpux_rvf_mul(u32 a, u32 b, u32 rm, u32 *fl);
+u32 vpux_rvf_div(u32 a, u32 b, u32 rm, u32 *fl);
+u32 vpux_rvf_sqrt(u32 a, u32 rm, u32 *fl);
+u32 vpux_rvf_fma(u32 a, u32 b, u32 c, u32 rm, u32 *fl);
+u32 vpux_rvf_from_int(u32 v, bool is_signed, u32 rm, u32 *fl);
+u32 vpux_rvf_to_int(u32 a, bool is_signed, u32 rm, u32 *fl);
+u32 vpux_rvf_minmax(u32 a, u32 b, bool max, u32 *fl);
+u32 vpux_rvf_cmp(u32 a, u32 b, u32 f3, u32 *fl);
+u32 vpux_rvf_class(u32 a);
+/* execute OP-FP / FMADD..FNMADD @insn; false: illegal */
+bool vpux_rvf_exec(struct vpux_rv *rv, u32 insn);
 
 #endif /* VPUX_RV_H */

@@ -219,6 +219,47 @@ struct dla_shave_op {
 
 #define DLA_SHAVE_WINDOW_MAX		0x10000000u
 
+/**
+ * struct dla_shave_task_op - an ELF kernel invocation (kernel_id
+ * VPUX_SHAVE_KERNEL_ELF, vpux_shave_elf.h); the same size as struct
+ * dla_shave_op, whose kernel_id it shares. Becomes a vpux_hw_shave_task.
+ * @deps: barriers
+ * @kernel_id: VPUX_SHAVE_KERNEL_ELF
+ * @entry: offset of the entry point in @code, even, below its size
+ * @args: the invocation's arguments, 0..VPUX_SHAVE_ARGS_MAX bytes (WIN_E)
+ * @code: the kernel image, code + RO data (WIN_D): 4..VPUX_SHAVE_CODE_MAX
+ *	bytes, a multiple of 4; may be read-only
+ * @data: the invocation's RW data (optional): at most VPUX_SHAVE_DATA_MAX
+ *	bytes, a multiple of 4; read, never written back
+ * @win_f: WIN_F, the buffers the kernel reads and writes (a CMX slice of
+ *	@tile, or any writable buffer): at most VPUX_SHAVE_WIN_F_MAX bytes
+ * @stack_size: the tile's stack size, VPUX_SHAVE_STACK_MIN..
+ *	VPUX_SHAVE_STACK_MAX, a multiple of VPUX_SHAVE_STACK_ALIGN
+ * @tile: tile whose SHAVE runs it
+ * @kernel: the kernel's index in the loadable (named in errors)
+ * @invocation: the invocation's index (named in errors)
+ * @budget: instructions in units of 1024, up to VPUX_SHAVE_BUDGET_MAX;
+ *	0 = VPUX_SHAVE_BUDGET_DEFAULT
+ * @reserved: 0
+ *
+ * Not yet accepted in plan templates.
+ */
+struct dla_shave_task_op {
+	struct dla_op_deps deps;
+	dla_u32 kernel_id;
+	dla_u32 entry;
+	struct dla_buf_ref args;
+	struct dla_buf_ref code;
+	struct dla_buf_ref data;
+	struct dla_buf_ref win_f;
+	dla_u32 stack_size;
+	dla_u32 tile;
+	dla_u32 kernel;
+	dla_u32 invocation;
+	dla_u32 budget;
+	dla_u32 reserved[15];
+};
+
 /*
  * Plans (Documentation/dynamic-shapes.rst): loops over op templates whose
  * fields are expressions over per-request symbols, expanded by the core

@@ -43,22 +43,22 @@ $(RV_TEST_DIR)/%.expected: $(RV_TEST_DIR)/%.elf $(QEMU_RV32)
 
 # only the interpreter of the model's objects; also runs the firmware image
 $(B)/sim/tests/sim_rv_test: $(SRCTOP)/sim/tests/sim_rv_test.c \
-		$(B)/sim/obj/sim/vpux_rv.o $(SRCTOP)/sim/tests/sim_rv_host.h \
+		$(B)/sim/obj/sim/vpux_rv.o $(B)/sim/obj/sim/vpux_rv_fp.o $(SRCTOP)/sim/tests/sim_rv_host.h \
 		$(SIM_HDRS) $(RV_TEST_EXPECTED) $(FW_ELF)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/firmware/include \
 		-DRV_TEST_DIR='"$(RV_TEST_DIR)"' -DRV_FW_ELF='"$(FW_ELF)"' \
 		-o $@ $< \
-		$(B)/sim/obj/sim/vpux_rv.o
+		$(B)/sim/obj/sim/vpux_rv.o $(B)/sim/obj/sim/vpux_rv_fp.o
 
 # Benchmark: guest instructions per second on bench.elf (make bench)
 RV_BENCH := $(B)/sim/bench/rv_bench
 BENCH_PROGS += $(RV_BENCH)
 
 $(RV_BENCH): $(SRCTOP)/sim/tests/bench/rv_bench.c \
-		$(B)/sim/obj-fast/sim/vpux_rv.o $(SRCTOP)/sim/tests/sim_rv_host.h \
+		$(B)/sim/obj-fast/sim/vpux_rv.o $(B)/sim/obj-fast/sim/vpux_rv_fp.o $(SRCTOP)/sim/tests/sim_rv_host.h \
 		$(SIM_HDRS) $(RV_TEST_DIR)/bench.elf
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/tests \
 		-DRV_TEST_DIR='"$(RV_TEST_DIR)"' -o $@ $< \
-		$(B)/sim/obj-fast/sim/vpux_rv.o
+		$(B)/sim/obj-fast/sim/vpux_rv.o $(B)/sim/obj-fast/sim/vpux_rv_fp.o

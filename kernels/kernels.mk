@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0-only OR MIT
+#
+# The kernel SDK (kernels/): SHAVE ELF kernels in C, built with the
+# firmware's rv32 compiler (RV_CC, firmware.mk: Debian's
+# gcc-riscv64-unknown-elf) for RV32IMF, and the host test that runs them
+# on the SHAVE core and compares them with the built-in kernels.
+# Included by the top-level Makefile after sim/sim.mk.
+#
+#   KERNEL_DIR   NAME.elf and NAME.bin (the WIN_D image, entry at 0)
+
+KERNEL_DIR := $(B)/kernels
+KERNEL_SRC := $(SRCTOP)/kernels
+KERNEL_NAMES := $(basename $(notdir $(wildcard $(KERNEL_SRC)/src/*.c)))
+KERNEL_ELFS := $(addprefix $(KERNEL_DIR)/,$(addsuffix .elf,$(KERNEL_NAMES)))
+KERNEL_BINS := $(KERNEL_ELFS:.elf=.bin)
+# -ffp-contract=off: a * b + c stays two roundings, as the definitions say
+KERNEL_CFLAGS := -march=rv32imf -mabi=ilp32f -mcmodel=medany -O2 -std=gnu11 \
+	-Wall -Wextra -Werror -ffreestanding -fno-builtin -nostdlib \
+	-nostartfiles -static -ffp-contract=off \
+	-fno-tree-loop-distribute-patterns \
+	-I$(KERNEL_SRC)/include -I$(SRCTOP)/include/hw
+KERNEL_HDRS := $(wildcard $(KERNEL_SRC)/include/*.h $(KERNEL_SRC)/src/*.h) \
+	$(HW_HDRS) $(KERNEL_SRC)/link.ld $(KERNEL_SRC)/kernels.mk
+
+.SECONDARY: $(KERNEL_ELFS)
+
+$(KERNEL_DIR)/%.elf: $(KERNEL_SRC)/src/%.c $(KERNEL_HDRS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(KERNEL_CFLAGS) -T $(KERNEL_SRC)/link.ld \
+		-Wl,--no-warn-rwx-segments -o $@ $<
+
+$(KERNEL_DIR)/%.bin: $(KERNEL_DIR)/%.elf
+	$(RV_OBJCOPY) -O binary -j .text -j .rodata $< $@
+
+RV_OBJCOPY ?= riscv64-unknown-elf-objcopy
+
+.PHONY: kernels
+kernels: $(KERNEL_BINS)
+
+# the SHAVE-core tests load the images
+SHAVE_ELF_TESTS := $(B)/sim/tests/sim_shave_elf_test
+$(SHAVE_ELF_TESTS): $(KERNEL_BINS)
+$(SHAVE_ELF_TESTS): HOST_CFLAGS += -DVPUX_KERNEL_DIR='"$(KERNEL_DIR)"'
+
+# Benchmark: bench-shave-elf (make bench)
+SHAVE_ELF_BENCH := $(B)/sim/bench/shave_elf_bench
+BENCH_PROGS += $(SHAVE_ELF_BENCH)
+
+$(SHAVE_ELF_BENCH): $(SRCTOP)/sim/tests/bench/shave_elf_bench.c \
+		$(SIM_FAST_OBJS) $(SIM_HDRS) $(KERNEL_BINS) \
+		$(SRCTOP)/sim/tests/sim_shave_elf.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SIM_CFLAGS) -I$(SRCTOP)/sim/tests \
+		-DVPUX_KERNEL_DIR='"$(KERNEL_DIR)"' -pthread -o $@ $< \
+		$(SIM_FAST_OBJS)
+
+# the F extension against the host's IEEE arithmetic (needs libm)
+$(B)/sim/tests/sim_rvf_test: $(SRCTOP)/sim/tests/sim_rvf_test.c \
+		$(SIM_TEST_OBJS) $(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) -pthread -o $@ $< \
+		$(SIM_TEST_OBJS) -lm
