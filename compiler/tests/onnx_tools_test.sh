@@ -538,5 +538,17 @@ expect 2 "symbol 'tokens': 65 outside its bounds \[1, 64\]" \
 	"run: an input of 65 tokens refused naming the symbol" \
 	"$X" run "$T/dyn.vpuxl" --input input="$T/x65.npy" --output-dir "$T/od"
 
+# the model's own input and output names reach the loadable (format 1.4)
+"$X" compile "$SRC/compiler/models/lenet_qdq/model.onnx" -o "$T/names.vpuxl" >/dev/null &&
+	"$B/tools/vpux-dis" --json "$T/names.vpuxl" >"$T/names.json" &&
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+io = [t for t in d["tensors"] if t["io"]]
+assert d["format_minor"] >= 4
+assert [t.get("full_name") for t in io] == ["input", "output"], io
+' "$T/names.json"
+ok $? "compile: the ONNX input and output names in .vpux.names"
+
 echo "1..$n"
 exit $fail
