@@ -856,6 +856,45 @@ int vpux_runner_execute(struct vpux_runner *runner);
  */
 int vpux_runner_wait(struct vpux_runner *runner, int timeout_ms);
 
+/**
+ * struct vpux_runner_file - a file of a recipe held in memory (API 1.8)
+ * @name: as the recipe names it: a kernel's "loadable", a buffer's data
+ *	"file" (compared byte for byte, no path resolution)
+ * @data: its bytes (read during vpux_runner_create_from_memory() only)
+ * @size: bytes at @data
+ */
+struct vpux_runner_file {
+	const char *name;
+	const void *data;
+	size_t size;
+};
+
+/**
+ * vpux_runner_create_from_memory() - load a run recipe from buffers
+ * (API 1.8)
+ * @dev: the device every kernel of the recipe runs on
+ * @recipe: the recipe's JSON text (not NUL-terminated necessarily)
+ * @recipe_size: its bytes
+ * @files: the loadables and data files the recipe names, by name
+ * @n_files: entries of @files
+ * @out: the runner
+ *
+ * vpux_runner_create() without a file system: the bytes are copied (the
+ * loadables to the device), the caller may free them on return. CPU
+ * libraries are still found through the CPU library search path. Errors
+ * start with "recipe (memory): " and the JSON path.
+ *
+ * Return: as vpux_runner_create(); VPUX_E_INVAL for a NULL argument, a
+ * file without name or data, one name given twice or a recipe above
+ * 16 MiB; VPUX_E_IO for a file the recipe names that @files lacks (the
+ * message names it).
+ */
+int vpux_runner_create_from_memory(struct vpux_device *dev,
+				   const void *recipe, size_t recipe_size,
+				   const struct vpux_runner_file *files,
+				   unsigned int n_files,
+				   struct vpux_runner **out);
+
 #ifdef __cplusplus
 }
 #endif
