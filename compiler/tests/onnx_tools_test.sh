@@ -226,6 +226,14 @@ mkdir "$T/o7" "$T/o8"
 	--output-dir "$T/o8" >/dev/null &&
 	cmp -s "$T/o7/output_0.pb" "$T/o8/output_0.pb"
 ok $? "run: the .onnx (partitioned on the fly) and its compiled recipe give the same output"
+# a partitioned model runs from memory (vpux_runner_create_from_memory()):
+# no temporary directory, so a TMPDIR that does not exist is no matter
+mkdir "$T/o9"
+TMPDIR="$T/no/such/dir" "$X" run "$MIX/model.onnx" --input input="$MIX/test_data_set_0/input_0.pb" \
+	--output-dir "$T/o9" >/dev/null &&
+	TMPDIR="$T/no/such/dir" "$X" test "$MIX" >/dev/null &&
+	cmp -s "$T/o7/output_0.pb" "$T/o9/output_0.pb"
+ok $? "run and test of a partitioned .onnx need no temporary directory"
 "$X" test "$MIX" >"$T/tap"
 ok $? "test mixed_qdq through the recipe: $(grep -c '^ok' "$T/tap") of 3 data sets match onnxruntime"
 expect 2 "input 'nope'.*no such input" "run of a recipe with an unknown input: exit 2" \
