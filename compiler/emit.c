@@ -8,9 +8,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "err.h"
 #include "lower.h"
+#include "vasm.h"
 
 static void dims_str(const struct qt *t, char *buf, size_t len)
 {
@@ -76,6 +78,40 @@ static void decl(const struct qprog *p, int i, FILE *f)
 	fputc('\n', f);
 }
 
+/*
+ * name=: the ONNX name of graph input (@out 0) or output @i, the
+ * loadable's full name of the tensor (format 1.4), unless an earlier
+ * input or output of the same tensor has it already
+ */
+static int io_name(const struct qprog *p, unsigned int out, unsigned int i,
+		   FILE *f)
+{
+	int v = out ? p->out_v[i] : p->in_v[i];
+	const char *n = v >= 0 ? p->m->v[v].name : NULL;
+	unsigned int k, j;
+	char *esc;
+
+	if (!n || !*n)
+		return 0;
+	for (k = 0; k <= out; k++)
+		for (j = 0; j < (k ? p->n_out : p->n_in); j++) {
+			int w = k ? p->out_v[j] : p->in_v[j];
+			int qk = k ? p->out_q[j] : p->in_q[j];
+
+			if (k == out && j == i)
+				break;
+			if (qk >= 0 && w >= 0 && !strcmp(p->m->v[w].name, n))
+				return 0;
+		}
+	esc = malloc(3 * strlen(n) + 1);
+	if (!esc)
+		return -1;
+	vasm_name_escape(n, esc);
+	fprintf(f, " name=%s", esc);
+	free(esc);
+	return 0;
+}
+
 int vc_emit_vasm(const struct qprog *p, const char *name, FILE *f)
 {
 	unsigned int i, k;
@@ -97,9 +133,12 @@ int vc_emit_vasm(const struct qprog *p, const char *name, FILE *f)
 			q_ = &p->t[t];
 			dims_str(q_, dims, sizeof(dims));
 			quant_str(q_, q, sizeof(q));
-			fprintf(f, "%s t%d %s %s order=0x%llx%s\n",
+			fprintf(f, "%s t%d %s %s order=0x%llx%s",
 				k ? "output" : "input", t, type_str(q_->dt), dims,
 				(unsigned long long)q_->order, q);
+			if (io_name(p, k, i, f))
+				return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
+			fputc('\n', f);
 		}
 	}
 	used = calloc(p->nt + 1, 1);

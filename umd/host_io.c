@@ -199,8 +199,9 @@ static int from_tensor(const struct lf_image *img, uint32_t kind,
 		return vpux_err(VPUX_E_FORMAT, "%s %u: a dynamic dim names no symbol",
 				what, index);
 	memset(io, 0, sizeof(*io));
-	memcpy(io->name, t->name, VPUX_LF_NAME_LEN);
-	io->name[VPUX_LF_NAME_LEN - 1] = 0;
+	/* the tensor's name: its 1.4 name of any length, cut to fit */
+	snprintf(io->name, sizeof(io->name), "%s",
+		 lf_tensor_name(img, (uint32_t)(t0 - img->tensors)));
 	io->dev_dtype = dev_dtype(t->data_type);
 	/* a float device tensor is float on the host (converted to f16) */
 	io->onnx_dtype = dev_float(io->dev_dtype) ? HIO_FLOAT :

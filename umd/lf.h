@@ -55,6 +55,11 @@ struct lf_image {
 	uint32_t n_patches;
 	uint32_t *expr;
 	uint32_t n_expr;
+	/* 1.4 names: n_names == 0 means every tensor has its short name */
+	struct vpux_lf_name *names;
+	uint32_t n_names;
+	const char *strtab;		/* reader: a copy, owned */
+	uint32_t strtab_size;
 	/* writer only */
 	const struct lf_extra_section *extra;
 	unsigned int n_extra;
@@ -73,7 +78,8 @@ enum { LF_DMA = VPUX_LF_OP_DMA, LF_DPU = VPUX_LF_OP_DPU,
 /*
  * Parse and check the container (ELF, section table, section headers,
  * checksums, versions, record sizes). Arrays are allocated; weights and
- * kargs point into @data, which must outlive @img.
+ * kargs point into @data, which must outlive @img (the string table is
+ * copied).
  */
 int lf_parse(const void *data, size_t size, struct lf_image *img);
 /* Semantic checks: every record and field, extents, the barrier graph. */
@@ -132,6 +138,11 @@ int lf_output_dims_src(const struct lf_image *img, uint32_t t,
  */
 int lf_output_dims_read(const struct lf_image *img, uint32_t t,
 			const void *rec, uint64_t *dims, uint32_t *bad_dim);
+/*
+ * The name of tensor @t: its .vpux.names string (1.4), else the 32-byte
+ * record's. Valid as long as @img (and the data its strtab points into).
+ */
+const char *lf_tensor_name(const struct lf_image *img, uint32_t t);
 /* Bytes of a region (0 if none) */
 uint64_t lf_region_size(const struct lf_image *img, uint32_t region);
 

@@ -14,9 +14,10 @@
 #define VPUX_LF_VERSION_MAJOR		1u
 /*
  * 1.1: CMX tensors; 1.2: symbols with hash and width, dynamic dims, plans;
- * 1.3: FP16/FP32 tensors (VPUX_DT_F16/F32), FP16 DPU ops
+ * 1.3: FP16/FP32 tensors (VPUX_DT_F16/F32), FP16 DPU ops;
+ * 1.4: tensor names of any length (.vpux.names, .vpux.strtab)
  */
-#define VPUX_LF_VERSION_MINOR		3u
+#define VPUX_LF_VERSION_MINOR		4u
 #define VPUX_LF_SEC_MAGIC		0x53585056u	/* "VPXS" */
 
 /* vpux_lf_sechdr.flags */
@@ -271,6 +272,21 @@ struct vpux_lf_plan_patch {
  * index, IDX/OFF/LEN's a loop level of the template's block.
  */
 
+/*
+ * Names (1.4): the model's own name of a tensor, of any length (a
+ * compiled ONNX model's input and output names), where the 32 bytes of
+ * vpux_lf_tensor.name hold a short unique identifier. .vpux.strtab is a
+ * byte blob of NUL-terminated strings (UTF-8) whose first and last bytes
+ * are NUL; .vpux.names maps tensors to strings in it, one record per
+ * named tensor, in increasing tensor order, the names unique and
+ * non-empty. Neither section is required: a reader that ignores them
+ * sees the short identifiers.
+ */
+struct vpux_lf_name {
+	uint32_t tensor;	/* index into .vpux.tensors */
+	uint32_t name;		/* byte offset into .vpux.strtab, >= 1 */
+};
+
 #define VPUX_LF_SEC_HEADER		".vpux.header"
 #define VPUX_LF_SEC_TENSORS		".vpux.tensors"
 #define VPUX_LF_SEC_WEIGHTS		".vpux.weights"
@@ -284,6 +300,8 @@ struct vpux_lf_plan_patch {
 #define VPUX_LF_SEC_PLAN_TEMPLATES	".vpux.plan.templates"
 #define VPUX_LF_SEC_PLAN_PATCHES	".vpux.plan.patches"
 #define VPUX_LF_SEC_PLAN_EXPR		".vpux.plan.expr"
+#define VPUX_LF_SEC_NAMES		".vpux.names"
+#define VPUX_LF_SEC_STRTAB		".vpux.strtab"
 
 _Static_assert(sizeof(struct vpux_lf_sechdr) == 24, "sechdr");
 _Static_assert(sizeof(struct vpux_lf_header) == 96, "header");
@@ -297,5 +315,6 @@ _Static_assert(sizeof(struct vpux_lf_symbol) == 64, "symbol");
 _Static_assert(sizeof(struct vpux_lf_plan_block) == 64, "plan block");
 _Static_assert(sizeof(struct vpux_lf_plan_template) == 24, "plan template");
 _Static_assert(sizeof(struct vpux_lf_plan_patch) == 16, "plan patch");
+_Static_assert(sizeof(struct vpux_lf_name) == 8, "name");
 
 #endif /* VPUX_LF_FORMAT_H */

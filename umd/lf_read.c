@@ -45,6 +45,9 @@ static const struct sec_desc known[] = {
 	ARR(VPUX_LF_SEC_PLAN_PATCHES, struct vpux_lf_plan_patch, patches,
 	    n_patches),
 	ARR(VPUX_LF_SEC_PLAN_EXPR, uint32_t, expr, n_expr),
+	ARR(VPUX_LF_SEC_NAMES, struct vpux_lf_name, names, n_names),
+	{ VPUX_LF_SEC_STRTAB, 1, offsetof(struct lf_image, strtab),
+	  offsetof(struct lf_image, strtab_size), 1 },
 };
 #define N_KNOWN (sizeof(known) / sizeof(known[0]))
 
@@ -163,6 +166,19 @@ static int read_section(struct lf_image *img, const struct sec_desc *k,
 		return 0;
 	}
 
+	if (k->field == offsetof(struct lf_image, strtab)) {
+		/* names outlive @data: libvpux keeps them with the network */
+		char *copy = malloc((size_t)count + 1u);
+
+		if (!copy)
+			return vpux_err(VPUX_E_NOMEM, "%s: out of memory",
+					k->name);
+		memcpy(copy, pay, count);
+		copy[count] = 0;
+		img->strtab = copy;
+		img->strtab_size = count;
+		return 0;
+	}
 	if (k->blob) {
 		*(const uint8_t **)(base + k->field) = pay;
 		if (k->count_field != (size_t)-1)
@@ -372,5 +388,7 @@ void lf_image_free(struct lf_image *img)
 	free(img->templates);
 	free(img->patches);
 	free(img->expr);
+	free(img->names);
+	free((void *)img->strtab);
 	memset(img, 0, sizeof(*img));
 }

@@ -315,3 +315,20 @@ int lf_output_dims_read(const struct lf_image *img, uint32_t t,
 	}
 	return 0;
 }
+
+const char *lf_tensor_name(const struct lf_image *img, uint32_t t)
+{
+	uint32_t lo = 0, hi = img->n_names;
+
+	while (lo < hi) {	/* the records are in tensor order */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (img->names[mid].tensor == t)
+			return img->strtab + img->names[mid].name;
+		if (img->names[mid].tensor < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return t < img->n_tensors ? img->tensors[t].name : "";
+}

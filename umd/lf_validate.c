@@ -182,6 +182,88 @@ static int check_symbols(const struct lf_image *img)
 	return 0;
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * Names (1.4): .vpux.names only in a 1.4 file and with .vpux.strtab;
+ * the string table starts and ends with NUL; each record a tensor in
+ * increasing order, an offset 1..size-1 of a non-empty string, the
+ * names unique.
+ */
+static int check_names(const struct lf_image *img)
+{
+	const char *S = VPUX_LF_SEC_NAMES, *T = VPUX_LF_SEC_STRTAB;
+	const char **sorted;
+	uint32_t i;
+
+	if (!img->n_names && !img->strtab)
+		return 0;
+	if (img->hdr.version_minor < 4)
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: in a 1.%u file (names are 1.4)",
+				img->names ? S : T, img->hdr.version_minor);
+	if (img->names && !img->strtab)
+		return vpux_err(VPUX_E_FORMAT, "%s: missing (%s has %u records)",
+				T, S, img->n_names);
+	if (!img->strtab_size || img->strtab[0] ||
+	    img->strtab[img->strtab_size - 1])
+		return vpux_err(VPUX_E_FORMAT,
+				"%s: %u bytes: must start and end with a NUL byte",
+				T, img->strtab_size);
+	for (i = 0; i < img->n_names; i++) {
+		const struct vpux_lf_name *m = &img->names[i];
+
+		if (m->tensor >= img->n_tensors)
+			return BAD(S, i, "tensor", "%u, there are %u tensors",
+				   m->tensor, img->n_tensors);
+		if (i && m->tensor <= img->names[i - 1].tensor)
+			return BAD(S, i, "tensor",
+				   "%u after %u: not in increasing order",
+				   m->tensor, img->names[i - 1].tensor);
+		if (!m->name || m->name >= img->strtab_size)
+			return BAD(S, i, "name",
+				   "offset %u not within 1..%u of %s", m->name,
+				   img->strtab_size - 1, T);
+		if (!img->strtab[m->name])
+			return BAD(S, i, "name", "offset %u: an empty string",
+				   m->name);
+	}
+	if (img->n_names < 2)
+		return 0;
+	sorted = malloc(img->n_names * sizeof(*sorted));
+	if (!sorted)
+		return vpux_err(VPUX_E_NOMEM, "out of memory");
+	for (i = 0; i < img->n_names; i++)
+		sorted[i] = img->strtab + img->names[i].name;
+	qsort(sorted, img->n_names, sizeof(*sorted), str_cmp);
+	for (i = 1; i < img->n_names; i++)
+		if (!strcmp(sorted[i - 1], sorted[i]))
+			break;
+	if (i < img->n_names) {
+		const char *dup = sorted[i];
+		uint32_t j, first = UINT32_MAX;
+		int ret = 0;
+
+		for (j = 0; j < img->n_names && !ret; j++) {
+			if (strcmp(img->strtab + img->names[j].name, dup))
+				continue;
+			if (first == UINT32_MAX)
+				first = j;
+			else
+				ret = BAD(S, j, "name",
+					  "'%s' not unique (record %u)", dup,
+					  first);
+		}
+		free(sorted);
+		return ret;
+	}
+	free(sorted);
+	return 0;
+}
+
 /* dyn_dims: bits below the rank, each dim naming an AXIS symbol */
 static int check_dyn_dims(const struct lf_image *img,
 			  const struct vpux_lf_tensor *t, uint32_t i)
@@ -918,6 +1000,9 @@ int lf_validate(const struct lf_image *img)
 	if (ret)
 		return ret;
 	ret = check_tensors(img);
+	if (ret)
+		return ret;
+	ret = check_names(img);
 	if (ret)
 		return ret;
 	total = img->n_dma + img->n_dpu + img->n_shave;

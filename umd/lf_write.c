@@ -122,6 +122,13 @@ static int write_fd(const struct lf_image *img, int fd)
 			      img->kargs_size);
 	ret = ret ? ret : add(s, &n, VPUX_LF_SEC_SYMBOLS, 0, img->symbols,
 			      sizeof(*img->symbols), img->n_symbols);
+	/* 1.4 names: optional, so a reader that ignores them still loads */
+	if (img->n_names || img->strtab_size) {
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_NAMES, 0, img->names,
+				      sizeof(*img->names), img->n_names);
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_STRTAB, 0,
+				      img->strtab, 1, img->strtab_size);
+	}
 	/*
 	 * Only a loadable with a plan has the plan's sections, each
 	 * required: a reader that does not know plans must refuse it.

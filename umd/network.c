@@ -462,7 +462,16 @@ static void fill_desc(const struct lf_image *img,
 	/* a dynamic dim: its symbol's max (the layout's) */
 	lf_tensor_resolve(img, dyn, NULL, &tmax);
 	memset(d, 0, sizeof(*d));
-	memcpy(d->name, t->name, sizeof(d->name));
+	/*
+	 * the full name when it fits (API 1.8), else the record's unique
+	 * short one: either finds the tensor (vpux_network_find_input())
+	 */
+	if (strlen(lf_tensor_name(img, (uint32_t)(dyn - img->tensors))) <
+	    sizeof(d->name))
+		strcpy(d->name, lf_tensor_name(img,
+					       (uint32_t)(dyn - img->tensors)));
+	else
+		memcpy(d->name, t->name, sizeof(d->name));
 	d->name[sizeof(d->name) - 1] = 0;
 	d->data_type = t->data_type;
 	d->rank = t->rank;

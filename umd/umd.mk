@@ -236,7 +236,7 @@ $(UMD_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_loader.c $(UMD_SRCS) $(UMD_HDRS) \
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) -o $@ $< \
-		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
+		$(filter-out %/device.c %/network.c %/names.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
 		$(REF_SRCS) -lelf -lz
 
 # seeds beyond the examples: a plan loadable (dynamic shapes), written by
@@ -335,7 +335,7 @@ $(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) \
 		-DVASM_WEIGHTS_MAX='(64ull << 20)' \
 		-I$(SRCTOP)/tools/vpux-asm -o $@ $< $(VASM_SRCS) \
-		$(filter-out %/device.c %/network.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
+		$(filter-out %/device.c %/network.c %/names.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
 		$(REF_SRCS) -lelf -lz -lm
 
 .PHONY: fuzz-asm fuzz-asm-smoke

@@ -30,6 +30,7 @@ MAN_LINKS := \
 	vpux_runner_bind_output:vpux_runner_create \
 	vpux_runner_execute:vpux_runner_create \
 	vpux_runner_wait:vpux_runner_create \
+	vpux_runner_create_from_memory:vpux_runner_create \
 	vpux_network_symbol:vpux_request_set_symbol \
 	vpux_network_dim_symbol:vpux_request_set_symbol \
 	vpux_request_set_input_shape:vpux_request_set_symbol \
@@ -37,7 +38,11 @@ MAN_LINKS := \
 	vpux_request_run_reference:vpux_request_set_symbol \
 	vpux_request_reference_output_shape:vpux_request_set_symbol \
 	vpux_request_write_input:vpux_network_io_info \
-	vpux_request_read_output:vpux_network_io_info
+	vpux_request_read_output:vpux_network_io_info \
+	vpux_network_io_name:vpux_network_io_info \
+	vpux_network_find_input:vpux_network_io_info \
+	vpux_network_find_output:vpux_network_io_info \
+	vpux_request_set_input_desc:vpux_network_io_info
 MAN_LINK_PAGES := $(foreach l,$(MAN_LINKS),$(B)/man/$(firstword $(subst :, ,$(l))).3)
 
 HOST_PROGS += $(MAN_PAGES) $(MAN_LINK_PAGES)

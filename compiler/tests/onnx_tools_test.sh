@@ -226,6 +226,14 @@ mkdir "$T/o7" "$T/o8"
 	--output-dir "$T/o8" >/dev/null &&
 	cmp -s "$T/o7/output_0.pb" "$T/o8/output_0.pb"
 ok $? "run: the .onnx (partitioned on the fly) and its compiled recipe give the same output"
+# a partitioned model runs from memory (vpux_runner_create_from_memory()):
+# no temporary directory, so a TMPDIR that does not exist is no matter
+mkdir "$T/o9"
+TMPDIR="$T/no/such/dir" "$X" run "$MIX/model.onnx" --input input="$MIX/test_data_set_0/input_0.pb" \
+	--output-dir "$T/o9" >/dev/null &&
+	TMPDIR="$T/no/such/dir" "$X" test "$MIX" >/dev/null &&
+	cmp -s "$T/o7/output_0.pb" "$T/o9/output_0.pb"
+ok $? "run and test of a partitioned .onnx need no temporary directory"
 "$X" test "$MIX" >"$T/tap"
 ok $? "test mixed_qdq through the recipe: $(grep -c '^ok' "$T/tap") of 3 data sets match onnxruntime"
 expect 2 "input 'nope'.*no such input" "run of a recipe with an unknown input: exit 2" \
@@ -537,6 +545,18 @@ sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h + b
 expect 2 "symbol 'tokens': 65 outside its bounds \[1, 64\]" \
 	"run: an input of 65 tokens refused naming the symbol" \
 	"$X" run "$T/dyn.vpuxl" --input input="$T/x65.npy" --output-dir "$T/od"
+
+# the model's own input and output names reach the loadable (format 1.4)
+"$X" compile "$SRC/compiler/models/lenet_qdq/model.onnx" -o "$T/names.vpuxl" >/dev/null &&
+	"$B/tools/vpux-dis" --json "$T/names.vpuxl" >"$T/names.json" &&
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+io = [t for t in d["tensors"] if t["io"]]
+assert d["format_minor"] >= 4
+assert [t.get("full_name") for t in io] == ["input", "output"], io
+' "$T/names.json"
+ok $? "compile: the ONNX input and output names in .vpux.names"
 
 echo "1..$n"
 exit $fail

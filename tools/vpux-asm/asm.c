@@ -62,6 +62,10 @@ struct st {
 	int open_col[VPUX_LF_PLAN_MAX_DEPTH + 1];
 	uint32_t bcap, tplcap, pcap, ecap;
 	int loose_line, loose_col;	/* the first op outside a block */
+	/* 1.4 names (name=): .vpux.names and its string table */
+	uint32_t ncap;
+	char *strtab;
+	size_t stcap;
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -505,6 +509,42 @@ static int shape(struct st *s, const struct tok *t, struct vpux_lf_tensor *tt,
 	}
 }
 
+/* name=FULL of tensor @t (the last one declared): a .vpux.names record */
+static int add_name(struct st *s, int col, uint32_t t, const char *full)
+{
+	struct lf_image *img = s->img;
+	size_t len = strlen(full) + 1, at = img->strtab_size;
+	uint32_t i;
+
+	for (i = 0; i < img->n_names; i++)
+		if (!strcmp(s->strtab + img->names[i].name, full))
+			return fail(s, col, "name '%s' already given to tensor '%s'",
+				    full, img->tensors[img->names[i].tensor].name);
+	if (!at)
+		at = 1;	/* offset 0: the leading NUL */
+	if (at + len > INT32_MAX)
+		return fail(s, col, "names take more than 2 GiB");
+	if (at + len > s->stcap) {
+		size_t c = (at + len) * 2;
+		char *q = realloc(s->strtab, c);
+
+		if (!q)
+			return fail(s, 1, "out of memory");
+		s->strtab = q;
+		s->stcap = c;
+	}
+	if (grow((void **)&img->names, &s->ncap, img->n_names,
+		 sizeof(*img->names)))
+		return fail(s, 1, "out of memory");
+	s->strtab[0] = 0;
+	memcpy(s->strtab + at, full, len);
+	img->names[img->n_names].tensor = t;
+	img->names[img->n_names++].name = (uint32_t)at;
+	img->strtab_size = (uint32_t)(at + len);
+	img->strtab = s->strtab;
+	return 0;
+}
+
 /* input|output|tensor NAME TYPE SHAPE key=value... */
 static int stmt_tensor(struct st *s, struct tok *t, int n)
 {
@@ -524,7 +564,8 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 	uint32_t dmax[VPUX_LF_MAX_RANK];
 	struct vpux_lf_tensor at_max;
 	unsigned int cnt;
-	int a;
+	char *full = NULL;
+	int a, full_col = 0;
 
 	if (n < 4)
 		return fail(s, t[0].col, "expected '%s NAME TYPE SHAPE ...'",
@@ -615,6 +656,15 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 		} else if (!strcmp(k, "fill") && !io) {
 			fillv = vv;
 			fill_col = t[a].col;
+		} else if (!strcmp(k, "name")) {
+			if (vasm_name_unescape(vv))
+				return fail(s, t[a].col,
+					    "bad name '%s': %%XX takes two hex digits, not 00",
+					    vv);
+			if (!*vv)
+				return fail(s, t[a].col, "empty name=");
+			full = vv;
+			full_col = t[a].col;
 		} else {
 			return fail(s, t[a].col, "unknown key '%s' for %s", k,
 				    t[0].s);
@@ -668,6 +718,8 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 		s->send = tt->offset + tt->size;
 	}
 	img->n_tensors++;
+	if (full && add_name(s, full_col, img->n_tensors - 1, full))
+		return -1;
 	if (fillv)
 		return fill(s, &(struct tok){ NULL, fill_col }, fillv, tt);
 	return 0;
@@ -2560,6 +2612,7 @@ int asm_text(const char *name, const char *text, const struct asm_opts *o,
 	if (ret) {
 		img->weights = s.w;
 		img->kargs = s.k;
+		img->strtab = s.strtab;
 		asm_free(img);
 	}
 	return ret;
@@ -2577,6 +2630,8 @@ void asm_free(struct lf_image *img)
 	free(img->templates);
 	free(img->patches);
 	free(img->expr);
+	free(img->names);
+	free((void *)img->strtab);
 	free((void *)img->weights);
 	free((void *)img->kargs);
 	memset(img, 0, sizeof(*img));

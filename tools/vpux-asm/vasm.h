@@ -27,6 +27,14 @@ extern const struct vasm_name vasm_dpu_flags[];
 extern const struct vasm_name vasm_bcasts[];
 extern const struct vasm_name vasm_acts[];
 
+/*
+ * A tensor's full name (1.4) as one vpux-asm word, name=WORD: bytes
+ * outside '!'..'~', and '%' and '#', as %XX (two hex digits). @out gets
+ * at most 3 * strlen(@name) + 1 bytes.
+ */
+void vasm_name_escape(const char *name, char *out);
+/* The other way, in place; -1 for a bad %XX or a %00. */
+int vasm_name_unescape(char *word);
 const char *vasm_name_of(const struct vasm_name *t, uint32_t v);
 int vasm_value_of(const struct vasm_name *t, const char *name, uint32_t *v);
 

@@ -814,3 +814,50 @@ int vasm_expr_print(const uint32_t *e, uint32_t n,
 		snprintf(buf, size, "?");
 	return ret;
 }
+
+void vasm_name_escape(const char *name, char *out)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = (const unsigned char *)name;
+
+	for (; *p; p++) {
+		if (*p < '!' || *p > '~' || *p == '%' || *p == '#') {
+			*out++ = '%';
+			*out++ = hex[*p >> 4];
+			*out++ = hex[*p & 15];
+		} else {
+			*out++ = (char)*p;
+		}
+	}
+	*out = 0;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' :
+	       c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+int vasm_name_unescape(char *word)
+{
+	char *o = word;
+	const char *p;
+
+	for (p = word; *p; p++) {
+		int h, l;
+
+		if (*p != '%') {
+			*o++ = *p;
+			continue;
+		}
+		h = hexval(p[1]);
+		l = h < 0 ? -1 : hexval(p[2]);
+		if (l < 0 || (!h && !l))
+			return -1;
+		*o++ = (char)(h * 16 + l);
+		p += 2;
+	}
+	*o = 0;
+	return 0;
+}

@@ -55,6 +55,22 @@ static void print_dims(FILE *f, const struct vpux_lf_tensor *t)
 	}
 }
 
+/* name=FULL: the tensor's 1.4 name, escaped (vasm_name_escape()) */
+static void print_full_name(FILE *f, const struct vpux_lf_tensor *t)
+{
+	const char *n = lf_tensor_name(G, (uint32_t)(t - G->tensors));
+	char *esc;
+
+	if (n == t->name)
+		return;
+	esc = malloc(3 * strlen(n) + 1);
+	if (!esc)
+		return;
+	vasm_name_escape(n, esc);
+	fprintf(f, " name=%s", esc);
+	free(esc);
+}
+
 static void print_tensor(FILE *f, const struct vpux_lf_tensor *t)
 {
 	uint32_t i;
@@ -79,6 +95,7 @@ static void print_tensor(FILE *f, const struct vpux_lf_tensor *t)
 		fprintf(f, " zp=%d", t->zero_point);
 	if (t->scale_mult || t->scale_shift)
 		fprintf(f, " scale=%d,%d", t->scale_mult, t->scale_shift);
+	print_full_name(f, t);
 	fputc('\n', f);
 }
 
@@ -441,6 +458,9 @@ static void summary(FILE *f, const struct lf_image *img, size_t size)
 			(unsigned long long)x->offset,
 			(unsigned long long)x->size,
 			x->flags & VPUX_LF_T_IO ? " [io]" : "");
+		if (lf_tensor_name(img, t) != x->name)
+			fprintf(f, "  %-20s name \"%s\"\n", "",
+				lf_tensor_name(img, t));
 	}
 	fprintf(f, "symbols:   %u\n", img->n_symbols);
 	for (t = 0; t < img->n_symbols; t++)
@@ -498,6 +518,10 @@ static void summary_json(FILE *f, const struct lf_image *img, size_t size)
 		json_object_object_add(e, "offset", json_object_new_uint64(x->offset));
 		json_object_object_add(e, "size", json_object_new_uint64(x->size));
 		json_object_object_add(e, "io", json_object_new_boolean(!!(x->flags & VPUX_LF_T_IO)));
+		/* the tensor's full name (loadable 1.4), if it has one */
+		if (lf_tensor_name(img, t) != x->name)
+			json_object_object_add(e, "full_name",
+					       json_object_new_string(lf_tensor_name(img, t)));
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "tensors", arr);

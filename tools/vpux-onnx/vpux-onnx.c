@@ -659,11 +659,12 @@ static int64_t now_us(void)
  * io.outputs describe them: the scale of an output an NPU part
  * dequantizes, for the comparison). Errors as run_loadable().
  */
-static int run_recipe(const char *json_path, const char *device,
-		      struct named *in, unsigned int nin, struct run_out *out,
-		      char *msg, size_t cap)
+static int run_recipe(const char *json_path, const struct vpuxc_recipe *mem,
+		      const char *device, struct named *in, unsigned int nin,
+		      struct run_out *out, char *msg, size_t cap)
 {
 	struct vpux_buffer *ib[MAX_IO], *ob[MAX_IO];
+	struct vpux_runner_file *files = NULL;
 	struct vpux_device *dev = NULL;
 	struct vpux_runner *rn = NULL;
 	json_object *root, *hdr;
@@ -675,7 +676,8 @@ static int run_recipe(const char *json_path, const char *device,
 	memset(out, 0, sizeof(*out));
 	memset(ib, 0, sizeof(ib));
 	memset(ob, 0, sizeof(ob));
-	root = json_object_from_file(json_path);
+	root = mem ? json_tokener_parse(mem->json) :
+	       json_object_from_file(json_path);
 	if (!root || !json_object_object_get_ex(root, "header", &hdr)) {
 		snprintf(msg, cap, "%s: not a JSON run recipe (%s)", json_path,
 			 root ? "no header" : json_util_get_last_err());
@@ -728,7 +730,22 @@ static int run_recipe(const char *json_path, const char *device,
 		snprintf(msg, cap, "device %s: %s", device, why(ret));
 		return EXIT_RUNTIME;
 	}
-	ret = vpux_runner_create(dev, json_path, &rn);
+	if (mem) {	/* compiled here: the recipe and its files in memory */
+		files = calloc(mem->n_files + 1, sizeof(*files));
+		if (!files) {
+			snprintf(msg, cap, "out of memory");
+			goto out;
+		}
+		for (i = 0; i < mem->n_files; i++)
+			files[i] = (struct vpux_runner_file){
+				mem->files[i].name, mem->files[i].data,
+				mem->files[i].size };
+		ret = vpux_runner_create_from_memory(dev, mem->json,
+						     strlen(mem->json), files,
+						     mem->n_files, &rn);
+	} else {
+		ret = vpux_runner_create(dev, json_path, &rn);
+	}
 	if (ret) {
 		snprintf(msg, cap, "%s: %s", json_path, why(ret));
 		goto out;
@@ -800,6 +817,7 @@ static int run_recipe(const char *json_path, const char *device,
 	}
 	rc = 0;
 out:
+	free(files);
 	if (rn)
 		vpux_runner_destroy(rn);
 	for (i = 0; i < MAX_IO; i++) {
@@ -811,45 +829,6 @@ out:
 	if (dev)
 		vpux_device_close(dev);
 	return rc;
-}
-
-/* a private directory for a recipe compiled on the fly; its json path */
-static int temp_recipe(struct vpuxc_recipe *rc, char *dir, size_t dcap,
-		       char *json, size_t jcap, char *msg, size_t cap)
-{
-	const char *tmp = getenv("TMPDIR");
-	int ret;
-
-	snprintf(dir, dcap, "%s/vpux-onnx-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		snprintf(msg, cap, "%s: %s", dir, strerror(errno));
-		dir[0] = 0;
-		return EXIT_RUNTIME;
-	}
-	snprintf(json, jcap, "%s/recipe.json", dir);
-	ret = vpuxc_recipe_write(rc, json);
-	if (ret) {
-		snprintf(msg, cap, "%s", why(ret));
-		return EXIT_RUNTIME;
-	}
-	return 0;
-}
-
-/* remove what temp_recipe() wrote */
-static void temp_recipe_rm(const struct vpuxc_recipe *rc, const char *dir)
-{
-	char p[4096];
-	unsigned int i;
-
-	if (!dir[0])
-		return;
-	for (i = 0; i < rc->n_files; i++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, rc->files[i].name);
-		unlink(p);
-	}
-	snprintf(p, sizeof(p), "%s/recipe.json", dir);
-	unlink(p);
-	rmdir(dir);
 }
 
 static const char *fmt_dims(char *buf, size_t cap, const struct vpuxc_tensor *t)
@@ -1111,7 +1090,7 @@ static int cmd_run(int argc, char **argv)
 	struct run_out out;
 	void *lf = NULL;
 	size_t size = 0;
-	char msg[4096], path[4096], tdir[4096] = "";
+	char msg[4096], path[4096];
 	json_object *jo = NULL, *ja = NULL;
 	int c, ret, json = 0;
 	struct stat sb;
@@ -1188,7 +1167,8 @@ static int cmd_run(int argc, char **argv)
 	if (is_recipe(model, lf, size)) {	/* a recipe: run it */
 		free(lf);
 		lf = NULL;
-		ret = run_recipe(model, device, in, nin, &out, msg, sizeof(msg));
+		ret = run_recipe(model, NULL, device, in, nin, &out, msg,
+				 sizeof(msg));
 	} else {
 		if (!is_elf(lf, size)) {	/* an ONNX model: compile it */
 			free(lf);
@@ -1208,13 +1188,9 @@ static int cmd_run(int argc, char **argv)
 		if (lf || r.loadable) {
 			ret = run_loadable(lf ? lf : r.loadable, lf ? size : r.size,
 					   device, in, nin, &out, msg, sizeof(msg));
-		} else {	/* partitioned: through a recipe */
-			ret = temp_recipe(&rc, tdir, sizeof(tdir), path,
-					  sizeof(path), msg, sizeof(msg));
-			if (!ret)
-				ret = run_recipe(path, device, in, nin, &out, msg,
-						 sizeof(msg));
-			temp_recipe_rm(&rc, tdir);
+		} else {	/* partitioned: through a recipe in memory */
+			ret = run_recipe("the compiled recipe", &rc, device,
+					 in, nin, &out, msg, sizeof(msg));
 		}
 	}
 	free(lf);
@@ -1448,7 +1424,7 @@ static int test_set(const char *dir, const char *set, const char *device,
 	struct vpuxc_recipe rc;
 	struct run_out out;
 	unsigned int nin = 0, nref = 0, i, k;
-	char path[4096], model[4096], msg[4096], tdir[4096] = "";
+	char path[4096], model[4096], msg[4096];
 	int ret, fail = 1;
 
 	memset(v, 0, sizeof(*v));
@@ -1519,12 +1495,8 @@ static int test_set(const char *dir, const char *set, const char *device,
 		ret = run_loadable(r.loadable, r.size, device, in, nin, &out,
 				   msg, sizeof(msg));
 	} else {
-		ret = temp_recipe(&rc, tdir, sizeof(tdir), path, sizeof(path),
-				  msg, sizeof(msg));
-		if (!ret)
-			ret = run_recipe(path, device, in, nin, &out, msg,
-					 sizeof(msg));
-		temp_recipe_rm(&rc, tdir);
+		ret = run_recipe("the compiled recipe", &rc, device, in, nin,
+				 &out, msg, sizeof(msg));
 	}
 	if (ret) {
 		snprintf(v->reason, sizeof(v->reason), "run: %s", msg);

@@ -723,6 +723,57 @@ int vpux_request_write_input(struct vpux_request *req, unsigned int i,
 int vpux_request_read_output(struct vpux_request *req, unsigned int i,
 			     void *host, size_t size);
 
+/* ---- named tensors (API 1.8, Documentation/libvpux.rst) ---- */
+
+/**
+ * vpux_network_io_name() - the full name of input or output @i (API 1.8)
+ * @net: network
+ * @is_output: 0 for input @i, 1 for output @i
+ * @i: its index
+ * @name: out: NUL-terminated, of any length, valid until the network is
+ *	unloaded: the tensor's name in a 1.4 loadable's ".vpux.names" (a
+ *	compiled ONNX model's own input or output name), else the ONNX name
+ *	of ".vpux.io" (an older compiled loadable), else the tensor record's
+ *	name. vpux_tensor_desc.name holds it when it fits in 31 bytes, else
+ *	the record's short unique name.
+ *
+ * Return: 0, or VPUX_E_INVAL (NULL argument, no such input/output).
+ */
+int vpux_network_io_name(const struct vpux_network *net, int is_output,
+			 unsigned int i, const char **name);
+/**
+ * vpux_network_find_input() - the index of the input named @name (API 1.8)
+ * @net: network
+ * @name: its full name (vpux_network_io_name()) or the tensor record's
+ *	short name (vpux_tensor_desc.name)
+ * @index: out
+ *
+ * Return: 0, or VPUX_E_INVAL (NULL argument; no such input: the message
+ * names @name and lists the inputs).
+ */
+int vpux_network_find_input(const struct vpux_network *net, const char *name,
+			    unsigned int *index);
+/** vpux_network_find_output() - the same for the outputs (API 1.8) */
+int vpux_network_find_output(const struct vpux_network *net, const char *name,
+			     unsigned int *index);
+/**
+ * vpux_request_set_input_desc() - set input @i's tensor descriptor
+ * (NVDLA's setInputTensorDesc, API 1.8)
+ * @req: the request (not running)
+ * @i: the input
+ * @desc: as vpux_network_input() gives it, with @desc->shape the actual
+ *	shape: data_type, rank, order, strides, size and the quantisation
+ *	must be the network's (buffers are laid out for the max shape);
+ *	@desc->name is not read. The shape binds the symbols its dynamic
+ *	dims name, as vpux_request_set_input_shape().
+ *
+ * Return: 0; VPUX_E_INVAL (NULL argument, no such input, a field that
+ * differs from the network's: the message names it, or the shape's
+ * errors), VPUX_E_STATE (running).
+ */
+int vpux_request_set_input_desc(struct vpux_request *req, unsigned int i,
+				const struct vpux_tensor_desc *desc);
+
 /* ---- run recipes (API 1.3, Documentation/run-recipes.rst) ---- */
 struct vpux_runner;
 
@@ -804,6 +855,45 @@ int vpux_runner_execute(struct vpux_runner *runner);
  * failed NPU run or CPU function, with the run and its message.
  */
 int vpux_runner_wait(struct vpux_runner *runner, int timeout_ms);
+
+/**
+ * struct vpux_runner_file - a file of a recipe held in memory (API 1.8)
+ * @name: as the recipe names it: a kernel's "loadable", a buffer's data
+ *	"file" (compared byte for byte, no path resolution)
+ * @data: its bytes (read during vpux_runner_create_from_memory() only)
+ * @size: bytes at @data
+ */
+struct vpux_runner_file {
+	const char *name;
+	const void *data;
+	size_t size;
+};
+
+/**
+ * vpux_runner_create_from_memory() - load a run recipe from buffers
+ * (API 1.8)
+ * @dev: the device every kernel of the recipe runs on
+ * @recipe: the recipe's JSON text (not NUL-terminated necessarily)
+ * @recipe_size: its bytes
+ * @files: the loadables and data files the recipe names, by name
+ * @n_files: entries of @files
+ * @out: the runner
+ *
+ * vpux_runner_create() without a file system: the bytes are copied (the
+ * loadables to the device), the caller may free them on return. CPU
+ * libraries are still found through the CPU library search path. Errors
+ * start with "recipe (memory): " and the JSON path.
+ *
+ * Return: as vpux_runner_create(); VPUX_E_INVAL for a NULL argument, a
+ * file without name or data, one name given twice or a recipe above
+ * 16 MiB; VPUX_E_IO for a file the recipe names that @files lacks (the
+ * message names it).
+ */
+int vpux_runner_create_from_memory(struct vpux_device *dev,
+				   const void *recipe, size_t recipe_size,
+				   const struct vpux_runner_file *files,
+				   unsigned int n_files,
+				   struct vpux_runner **out);
 
 #ifdef __cplusplus
 }

@@ -71,6 +71,9 @@ struct rn_run {
 struct vpux_runner {
 	struct vpux_device *dev;
 	struct recipe *rc;
+	/* vpux_runner_create_from_memory(): its files, while loading */
+	const struct vpux_runner_file *mem;
+	unsigned int n_mem;
 	struct vpux_network **nets;
 	struct rn_cpu *cpus;
 	struct rn_buf *bufs;
@@ -332,13 +335,81 @@ static int check_cpu_run(struct vpux_runner *r, unsigned int i)
  * and holds the buffer's size from the offset (recipe.c checked the path
  * stays in the recipe's directory).
  */
+/* the file @name of the table (vpux_runner_create_from_memory()), or NULL */
+static const struct vpux_runner_file *mem_file(const struct vpux_runner *r,
+					       const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n_mem; i++)
+		if (!strcmp(r->mem[i].name, name))
+			return &r->mem[i];
+	return NULL;
+}
+
+/* the same as load_data() from the file table */
+static int load_data_mem(struct vpux_runner *r, unsigned int i)
+{
+	const struct recipe_buffer *b = &r->rc->buffers[i];
+	const struct vpux_runner_file *m = mem_file(r, b->file);
+
+	if (!m)
+		return vpux_err(VPUX_E_IO, "resources.buffers[%u].data.file: '%s' is not among the %u files given",
+				i, b->file, r->n_mem);
+	if ((uint64_t)m->size < b->file_offset ||
+	    (uint64_t)m->size - b->file_offset < b->size)
+		return vpux_err(VPUX_E_FORMAT,
+				"resources.buffers[%u].data: %s has %llu bytes, buffer \"%s\" needs %llu from offset %llu",
+				i, b->file, (unsigned long long)m->size, b->name,
+				(unsigned long long)b->size,
+				(unsigned long long)b->file_offset);
+	memcpy(vpux_buffer_map(r->bufs[i].own),
+	       (const uint8_t *)m->data + b->file_offset, b->size);
+	return 0;
+}
+
+/* kernel @i's loadable: the file @dir/loadable, or from the table */
+static int load_kernel(struct vpux_runner *r, unsigned int i, const char *dir)
+{
+	const char *rel = r->rc->kernels[i].loadable;
+	const struct vpux_runner_file *m;
+	char why[RUNNER_MSG];
+	char *file;
+	int ret;
+
+	if (r->mem) {
+		m = mem_file(r, rel);
+		if (!m)
+			return vpux_err(VPUX_E_IO, "resources.kernels[%u].loadable: '%s' is not among the %u files given",
+					i, rel, r->n_mem);
+		ret = vpux_network_load(r->dev, m->data, m->size, &r->nets[i]);
+		file = NULL;
+	} else {
+		file = join(dir, rel);
+		if (!file)
+			return vpux_err(VPUX_E_NOMEM, "runner: out of memory");
+		ret = vpux_network_load_file(r->dev, file, &r->nets[i]);
+	}
+	if (ret) {
+		snprintf(why, sizeof(why), "%s", vpux_last_error());
+		vpux_err(ret, "resources.kernels[%u].loadable: %s: %s", i,
+			 file ? file : rel, why);
+	}
+	free(file);
+	return ret;
+}
+
 static int load_data(struct vpux_runner *r, unsigned int i, const char *dir)
 {
 	const struct recipe_buffer *b = &r->rc->buffers[i];
-	char *file = join(dir, b->file);
+	char *file;
 	struct stat st;
 	FILE *f;
 	int ret = 0;
+
+	if (r->mem)
+		return load_data_mem(r, i);
+	file = join(dir, b->file);
 
 	if (!file)
 		return vpux_err(VPUX_E_NOMEM, "runner: out of memory");
@@ -377,7 +448,7 @@ static int load(struct vpux_runner *r, const char *path)
 {
 	struct recipe *rc = r->rc;
 	struct vpux_device_info info;
-	char *dir, *slash, *file;
+	char *dir, *slash;
 	unsigned int i;
 	int ret;
 
@@ -403,23 +474,11 @@ static int load(struct vpux_runner *r, const char *path)
 	else
 		dir[0] = '\0';
 	for (i = 0; i < rc->num_kernels; i++) {
-		file = join(dir, rc->kernels[i].loadable);
-		if (!file) {
-			free(dir);
-			return vpux_err(VPUX_E_NOMEM, "runner: out of memory");
-		}
-		ret = vpux_network_load_file(r->dev, file, &r->nets[i]);
+		ret = load_kernel(r, i, dir);
 		if (ret) {
-			char why[RUNNER_MSG];
-
-			snprintf(why, sizeof(why), "%s", vpux_last_error());
-			vpux_err(ret, "resources.kernels[%u].loadable: %s: %s",
-				 i, file, why);
-			free(file);
 			free(dir);
 			return ret;
 		}
-		free(file);
 		if (r->nets[i]->img.n_symbols) {
 			free(dir);
 			return vpux_err(VPUX_E_UNSUPPORTED,
@@ -459,10 +518,46 @@ out:
 	return ret;
 }
 
+/*
+ * The runner of recipe @text (@len bytes): its files from @recipe_path's
+ * directory, or from @mem (@n_mem of them) when @mem is not NULL; @label
+ * prefixes the messages.
+ */
+static int create(struct vpux_device *dev, const char *text, size_t len,
+		  const char *recipe_path, const struct vpux_runner_file *mem,
+		  unsigned int n_mem, const char *label,
+		  struct vpux_runner **out)
+{
+	struct vpux_runner *r;
+	int ret;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return vpux_err(VPUX_E_NOMEM, "runner: out of memory");
+	r->dev = dev;
+	r->mem = mem;
+	r->n_mem = n_mem;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->cond, NULL);
+	ret = recipe_parse(text, len, &r->rc);
+	if (!ret)
+		ret = load(r, recipe_path);
+	r->mem = NULL;	/* the application's: not kept */
+	r->n_mem = 0;
+	if (ret) {
+		char why[RUNNER_MSG];
+
+		snprintf(why, sizeof(why), "%s", vpux_last_error());
+		vpux_runner_destroy(r);
+		return vpux_err(ret, "%s: %s", label, why);
+	}
+	*out = r;
+	return 0;
+}
+
 int vpux_runner_create(struct vpux_device *dev, const char *recipe_path,
 		       struct vpux_runner **out)
 {
-	struct vpux_runner *r;
 	char *text;
 	size_t len = 0;
 	int ret;
@@ -473,27 +568,47 @@ int vpux_runner_create(struct vpux_device *dev, const char *recipe_path,
 	if (!text)
 		return vpux_err(VPUX_E_IO, "%s: %s", recipe_path,
 				strerror(errno));
-	r = calloc(1, sizeof(*r));
-	if (!r) {
-		free(text);
-		return vpux_err(VPUX_E_NOMEM, "runner: out of memory");
-	}
-	r->dev = dev;
-	pthread_mutex_init(&r->lock, NULL);
-	pthread_cond_init(&r->cond, NULL);
-	ret = recipe_parse(text, len, &r->rc);
+	ret = create(dev, text, len, recipe_path, NULL, 0, recipe_path, out);
 	free(text);
-	if (!ret)
-		ret = load(r, recipe_path);
-	if (ret) {
-		char why[RUNNER_MSG];
+	return ret;
+}
 
-		snprintf(why, sizeof(why), "%s", vpux_last_error());
-		vpux_runner_destroy(r);
-		return vpux_err(ret, "%s: %s", recipe_path, why);
+int vpux_runner_create_from_memory(struct vpux_device *dev,
+				   const void *recipe, size_t recipe_size,
+				   const struct vpux_runner_file *files,
+				   unsigned int n_files,
+				   struct vpux_runner **out)
+{
+	static const struct vpux_runner_file none;
+	unsigned int i, j;
+	char *text;
+	int ret;
+
+	if (!dev || !recipe || !out || (n_files && !files))
+		return vpux_err(VPUX_E_INVAL, "runner: NULL argument");
+	if (recipe_size > RECIPE_MAX_BYTES)
+		return vpux_err(VPUX_E_INVAL, "runner: a recipe of %zu bytes, at most %u",
+				recipe_size, RECIPE_MAX_BYTES);
+	for (i = 0; i < n_files; i++) {
+		if (!files[i].name || (!files[i].data && files[i].size))
+			return vpux_err(VPUX_E_INVAL, "runner: files[%u]: NULL %s",
+					i, files[i].name ? "data" : "name");
+		for (j = 0; j < i; j++)
+			if (!strcmp(files[j].name, files[i].name))
+				return vpux_err(VPUX_E_INVAL,
+						"runner: files[%u]: '%s' given twice (files[%u])",
+						i, files[i].name, j);
 	}
-	*out = r;
-	return 0;
+	/* the parser takes NUL-terminated text */
+	text = malloc(recipe_size + 1);
+	if (!text)
+		return vpux_err(VPUX_E_NOMEM, "runner: out of memory");
+	memcpy(text, recipe, recipe_size);
+	text[recipe_size] = 0;
+	ret = create(dev, text, recipe_size, "", n_files ? files : &none,
+		     n_files, "recipe (memory)", out);
+	free(text);
+	return ret;
 }
 
 void vpux_runner_destroy(struct vpux_runner *r)

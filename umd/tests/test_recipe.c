@@ -502,6 +502,132 @@ static void test_data(struct vpux_device *dev)
 	vpux_runner_destroy(r);
 }
 
+/* @path's bytes (malloc'ed), NULL if unreadable */
+static void *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	char *p = NULL;
+	long n;
+
+	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 &&
+	    !fseek(f, 0, SEEK_SET)) {
+		p = malloc((size_t)n);
+		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+			free(p);
+			p = NULL;
+		}
+		*size = (size_t)n;
+	}
+	if (f)
+		fclose(f);
+	return p;
+}
+
+/* @json with ' for " into @out */
+static size_t dq(const char *json, char *out)
+{
+	size_t n;
+
+	for (n = 0; json[n]; n++)
+		out[n] = json[n] == '\'' ? '"' : json[n];
+	out[n] = 0;
+	return n;
+}
+
+/* API 1.8: the recipe, its loadable and its data file from memory */
+static void test_from_memory(struct vpux_device *dev)
+{
+	static const char json[] = "{" HDR ",'resources':{'buffers':["
+		"{'name':'w','type':'weight','size':128,'data':{'file':'w.bin','offset':64,'dtype':'int8','shape':[2,64]}},"
+		"{'name':'b','type':'output','size':128}],"
+		"'kernels':[{'name':'k','loadable':'k.vpux'}]},"
+		"'execution':{'runs':[{'name':'k','arguments':[{'name':'w','argidx':0},{'name':'b','argidx':1}]}]}}";
+	unsigned char bytes[192], want[128];
+	const void *ins[1] = { bytes + 64 };
+	void *outs[1] = { want };
+	struct vpux_runner_file files[3];
+	struct vpux_network *net = NULL;
+	struct vpux_buffer *ob = NULL;
+	struct vpux_runner *r = NULL;
+	char text[sizeof(json)];
+	size_t k, n, lsize = 0;
+	void *ld = slurp(LOADABLE, &lsize);
+	int ret;
+
+	for (k = 0; k < sizeof(bytes); k++)
+		bytes[k] = (unsigned char)(k * 37 + 5);
+	n = dq(json, text);
+	files[0] = (struct vpux_runner_file){ "k.vpux", ld, lsize };
+	files[1] = (struct vpux_runner_file){ "w.bin", bytes, sizeof(bytes) };
+	ret = vpux_runner_create_from_memory(dev, text, n, files, 2, &r);
+	/* everything was copied: the caller's bytes may go at once */
+	memset(text, 0, sizeof(text));
+	ok(!ret, "from memory: recipe, loadable and data file load (%s)",
+	   ret ? vpux_last_error() : "");
+	if (!ret) {
+		vpux_buffer_alloc(dev, 128, &ob);
+		vpux_network_load_file(dev, LOADABLE, &net);
+		vpux_network_run_reference(net, ins, outs);
+		ret = vpux_runner_bind_output(r, "b", ob, 0);
+		if (!ret)
+			ret = vpux_runner_execute(r);
+		if (!ret)
+			ret = vpux_runner_wait(r, -1);
+		ok(!ret && !memcmp(vpux_buffer_map(ob), want, 128),
+		   "from memory: the kernel reads the data file's bytes (%s)",
+		   ret ? vpux_last_error() : "");
+		vpux_network_unload(net);
+		vpux_buffer_free(ob);
+	}
+	vpux_runner_destroy(r);
+
+	n = dq(json, text);
+#define MEM_ERR(nf, code, msg, name) do {				\
+	r = NULL;							\
+	ret = vpux_runner_create_from_memory(dev, text, n, files, nf, &r); \
+	ok(ret == (code) && strstr(vpux_last_error(), msg) && !r,	\
+	   "from memory: " name " (%d: %s)", ret, vpux_last_error());	\
+	vpux_runner_destroy(r);						\
+	} while (0)
+	MEM_ERR(1, VPUX_E_IO,
+		"recipe (memory): resources.buffers[0].data.file: 'w.bin' is not among the 1 files given",
+		"a data file not given");
+	files[1].size = sizeof(bytes) - 1;
+	MEM_ERR(2, VPUX_E_FORMAT,
+		"resources.buffers[0].data: w.bin has 191 bytes, buffer \"w\" needs 128 from offset 64",
+		"a data file too short");
+	files[1].size = sizeof(bytes);
+	files[0].name = "other.vpux";
+	MEM_ERR(2, VPUX_E_IO,
+		"recipe (memory): resources.kernels[0].loadable: 'k.vpux' is not among the 2 files given",
+		"a loadable not given");
+	files[0] = (struct vpux_runner_file){ "k.vpux", bytes, 64 };
+	MEM_ERR(2, VPUX_E_FORMAT,
+		"resources.kernels[0].loadable: k.vpux: file: bad magic (not ELF)",
+		"a loadable that is not one");
+	files[0] = (struct vpux_runner_file){ "k.vpux", ld, lsize };
+	files[2] = files[1];
+	MEM_ERR(3, VPUX_E_INVAL,
+		"runner: files[2]: 'w.bin' given twice (files[1])",
+		"one name given twice");
+	files[2] = (struct vpux_runner_file){ NULL, bytes, 1 };
+	MEM_ERR(3, VPUX_E_INVAL, "runner: files[2]: NULL name",
+		"a file without a name");
+	files[2] = (struct vpux_runner_file){ "x", NULL, 1 };
+	MEM_ERR(3, VPUX_E_INVAL, "runner: files[2]: NULL data",
+		"a file without data");
+	n = 10;	/* cut the JSON */
+	MEM_ERR(2, VPUX_E_FORMAT, "recipe (memory): ", "a truncated recipe");
+	ret = vpux_runner_create_from_memory(dev, NULL, 1, files, 2, &r);
+	ok(ret == VPUX_E_INVAL && strstr(vpux_last_error(), "runner: NULL argument"),
+	   "from memory: NULL recipe (%s)", vpux_last_error());
+	ret = vpux_runner_create_from_memory(dev, text, 17u << 20, files, 2, &r);
+	ok(ret == VPUX_E_INVAL &&
+	   strstr(vpux_last_error(), "runner: a recipe of 17825792 bytes, at most 16777216"),
+	   "from memory: a recipe above 16 MiB (%s)", vpux_last_error());
+	free(ld);
+}
+
 /* ---- errors at bind, execute and wait ---- */
 static void test_runtime_errors(struct vpux_device *dev)
 {
@@ -636,6 +762,7 @@ int main(void)
 	test_chain_big(dev);
 	test_bad(dev);
 	test_data(dev);
+	test_from_memory(dev);
 	test_runtime_errors(dev);
 	vpux_device_close(dev);
 	printf("1..%d\n", tests);
