@@ -474,3 +474,14 @@ $(UMD_ABI_TEST): $(SRCTOP)/umd/tests/abi_check_test.sh $(SRCTOP)/umd/abi/abi-che
 abi-check: $(UMD_SO)
 	@$(SRCTOP)/umd/abi/abi-check.sh $(UMD_ABI_BASE) $(UMD_SO) $(SRCTOP)/umd/include
 CHECK_STEPS += abi-check
+
+# API 1.8 through vpux_accel.ko (devices, props, flags, dma-bufs, poll
+# fds, submit many), in the VM rig like ioctl_backend_test
+UMD_API18_VM_TEST := $(B)/umd/tests/api18_vm_test
+$(UMD_API18_VM_TEST): $(SRCTOP)/umd/tests/api18_vm_test.c $(UMD_IOB_HDR) \
+		$(SRCTOP)/umd/include/vpux.h $(UMD_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include -I$(B)/umd/tests -o $@ $< \
+		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN/../lib'
+HOST_PROGS += $(UMD_API18_VM_TEST)
+VM_EXTRA_BINS += $(UMD_API18_VM_TEST)
