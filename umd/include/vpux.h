@@ -1046,7 +1046,11 @@ int vpux_buffer_sync(struct vpux_buffer *buf, unsigned int dir,
 		     size_t offset, size_t size);
 
 /* vpux_buffer_export() flags */
-/* VPUX_EXPORT_READONLY: importers may only read (no DRM_RDWR) */
+/*
+ * VPUX_EXPORT_READONLY: importers may only read (no DRM_RDWR); only on
+ * a buffer's first export: DRM keeps a BO's dma-buf, later exports give
+ * that one again
+ */
 #define VPUX_EXPORT_READONLY	(1u << 0)
 
 /**

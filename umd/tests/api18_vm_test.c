@@ -207,8 +207,15 @@ int main(int argc, char **argv)
 	if (fd >= 0)
 		close(fd);
 	fd = -1;
-	/* read-only export: the import maps read-only */
-	ok = !vpux_buffer_export(b, VPUX_EXPORT_READONLY, &fd) &&
+	/*
+	 * read-only export of a BO not exported before (DRM keeps a BO's
+	 * first dma-buf: a later export is that one): the import is
+	 * read-only
+	 */
+	vpux_buffer_free(b);
+	b = NULL;
+	ok = !vpux_buffer_alloc_ex(kd, &bp, &b) &&
+	     !vpux_buffer_export(b, VPUX_EXPORT_READONLY, &fd) &&
 	     !vpux_buffer_import(k2 ? k2 : kd, fd, &imp2);
 	tap_check(ok && (vpux_buffer_flags(imp2) &
 			 (VPUX_BUFFER_CPU_READONLY | VPUX_BUFFER_DEVICE_READONLY)),
