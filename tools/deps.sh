@@ -9,6 +9,8 @@ PKGS="$PKGS linux-headers-6.12-amd64 linux-source-6.12"
 PKGS="$PKGS qemu-system-x86 qemu-user busybox-static"
 PKGS="$PKGS libdrm-dev libelf-dev libkmod-dev libnl-genl-3-dev libjson-c-dev"
 PKGS="$PKGS zlib1g-dev"
+# libvpux's ABI against the last release's dump (make abi-check)
+PKGS="$PKGS abigail-tools"
 PKGS="$PKGS sparse clang valgrind gcc-multilib gcc-riscv64-unknown-elf"
 # the ONNX compiler: its parser, its test models and their references
 PKGS="$PKGS dataset-fashion-mnist libonnx-dev libonnx-testdata"

@@ -38,6 +38,12 @@ struct vpux_bo {
  * a network's buffers can run at once, and a stray device write faults.
  */
 #define VPUX_BE_BO_READONLY	1u
+/* CPU mapping cached / write-combined (API 1.8; the kernel's BO flags) */
+#define VPUX_BE_BO_CACHED	2u
+#define VPUX_BE_BO_WC		4u
+/* set by the backend: an imported dma-buf; its CPU mapping read-only */
+#define VPUX_BE_BO_IMPORTED	8u
+#define VPUX_BE_BO_CPU_RO	16u
 
 /* One address-list entry: [offset, offset + size) of @bo. */
 struct vpux_be_entry {
@@ -61,6 +67,8 @@ struct vpux_be_job {
 	uint16_t qprio, qidx;	/* ioctl: its pool, while it counts as busy */
 	int queued;		/* ioctl: the job counts in its queue's busy */
 	uint32_t syncobj;	/* ioctl: signalled when the job ends, or 0 */
+	int pooled;		/* ioctl: @syncobj goes back to the pool */
+	void *watch;		/* inproc: the poll fd's watcher, or NULL */
 };
 
 /* What a task may hold on the device (the kernel's GET_PARAM limits). */
@@ -128,7 +136,27 @@ struct vpux_backend_ops {
 			struct vpux_op_time *times, unsigned int n);
 	/* abort if running, forget the job */
 	void (*release)(void *priv, struct vpux_be_job *job);
+	/*
+	 * API 1.8. props: fill what the device knows (the caller sets
+	 * size, name, the vpux_device_query() fields); bo_sync: @dir
+	 * VPUX_SYNC_*; bo_export/bo_import: PRIME (VPUX_E_UNSUPPORTED
+	 * with the message set where there is none); job_fd: a new fd,
+	 * readable once @job has ended
+	 */
+	void (*props)(void *priv, struct vpux_device_props *props);
+	int (*bo_sync)(void *priv, struct vpux_bo *bo, unsigned int dir,
+		       uint64_t offset, uint64_t size);
+	int (*bo_export)(void *priv, struct vpux_bo *bo, unsigned int flags,
+			 int *fd);
+	int (*bo_import)(void *priv, int fd, struct vpux_bo *bo);
+	int (*job_fd)(void *priv, struct vpux_be_job *job, int *fd);
 };
+
+/*
+ * The vpux_accel nodes this process can open: their numbers N
+ * (/dev/accel/accelN) in @nodes, ascending; returns how many (at most @max)
+ */
+unsigned int vpux_ioctl_nodes(unsigned int *nodes, unsigned int max);
 
 extern const struct vpux_backend_ops vpux_backend_inproc;
 extern const struct vpux_backend_ops vpux_backend_ioctl;

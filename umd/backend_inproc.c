@@ -9,9 +9,16 @@
  * dla_user_submit(), so the core validates the task memory exactly as in
  * the kernel.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "dla_err.h"
@@ -27,6 +34,20 @@ struct inproc {
 	pthread_mutex_t lock;	/* next_va, the arena and page tables */
 	uint64_t next_va;
 	uint32_t engines;	/* VPUX_REG_ENGINES */
+	size_t arena;		/* bytes of the model's physical memory */
+};
+
+/*
+ * A poll fd's watcher (API 1.8): a thread that waits for the job and
+ * then signals @efd; vpux_request_poll_fd() hands out dups of it.
+ * ip_release() stops and joins it (signalling @efd: the job is over).
+ */
+struct ip_watch {
+	struct inproc *p;
+	int handle;
+	int efd;
+	atomic_int stop;
+	pthread_t thread;
 };
 
 static int ip_open(const char *path, void **priv)
@@ -54,6 +75,7 @@ static int ip_open(const char *path, void **priv)
 	p->next_va = (uint64_t)vpux_host_reg_read(p->hw, VPUX_REG_VA_BASE_HI) << 32 |
 		     vpux_host_reg_read(p->hw, VPUX_REG_VA_BASE_LO);
 	p->engines = vpux_host_reg_read(p->hw, VPUX_REG_ENGINES);
+	p->arena = bytes;
 	*priv = p;
 	return 0;
 }
@@ -156,6 +178,9 @@ static int dla_to_vpux(int r)
 	case DLA_ERR_NOENT:
 	case DLA_ERR_INVAL:
 		return VPUX_E_INVAL;
+	case DLA_ERR_READONLY:
+		/* as the kernel's EACCES for a write to a read-only BO */
+		return VPUX_E_PERM;
 	default:
 		return VPUX_E_DEVICE;
 	}
@@ -293,8 +318,131 @@ static int ip_op_times(void *priv, const struct vpux_be_job *job,
 static void ip_release(void *priv, struct vpux_be_job *job)
 {
 	struct inproc *p = priv;
+	struct ip_watch *w = job->watch;
+	uint64_t one = 1;
 
+	if (w) {
+		atomic_store(&w->stop, 1);
+		pthread_join(w->thread, NULL);
+		/* over, one way or the other: the fds handed out say so */
+		if (write(w->efd, &one, sizeof(one)) < 0)
+			(void)0;
+		close(w->efd);
+		free(w);
+		job->watch = NULL;
+	}
 	dla_user_release(p->dev, (int)job->id);
+}
+
+/* ---- API 1.8 ---- */
+
+static void ip_props(void *priv, struct vpux_device_props *pr)
+{
+	struct inproc *p = priv;
+	uint32_t caps = vpux_host_reg_read(p->hw, VPUX_REG_CAPS);
+
+	snprintf(pr->driver, sizeof(pr->driver), "inproc");
+	/* the engine core runs on the host: in this process */
+	pr->fw_mode = VPUX_FW_MODE_HEADLESS;
+	pr->num_tiles = vpux_host_reg_read(p->hw, VPUX_REG_TILES);
+	pr->cmx_tile_bytes = vpux_host_reg_read(p->hw, VPUX_REG_CMX_SIZE);
+	pr->cmx_bytes = (uint64_t)pr->num_tiles * pr->cmx_tile_bytes;
+	pr->features = (caps & VPUX_CAP_DMA_4D ? VPUX_DEV_DMA_4D : 0) |
+		       (caps & VPUX_CAP_MMU ? VPUX_DEV_MMU : 0) |
+		       (caps & VPUX_CAP_CYCLE_COUNTER ? VPUX_DEV_CYCLES : 0) |
+		       (caps & VPUX_CAP_FAULT_INJECT ?
+			VPUX_DEV_FAULT_INJECT : 0) |
+		       VPUX_DEV_PLANS | VPUX_DEV_POLL_FD | VPUX_DEV_PRIORITIES;
+	pr->heaps = 1u << VPUX_HEAP_SYSTEM;
+	pr->device_id = vpux_host_reg_read(p->hw, VPUX_REG_DEVICE_ID) & 0xffff;
+	pr->revision = vpux_host_reg_read(p->hw, VPUX_REG_REVISION);
+	pr->clock_khz = vpux_host_reg_read(p->hw, VPUX_REG_CLOCK_KHZ);
+	pr->serial = vpux_host_reg_read(p->hw, VPUX_REG_SERIAL);
+	pr->memory_bytes = p->arena;
+}
+
+/*
+ * The model's engines write this process's memory, and the port's lock
+ * (taken by every wait and status) orders what they wrote: a fence is
+ * all there is to do, in both directions.
+ */
+static int ip_bo_sync(void *priv, struct vpux_bo *bo, unsigned int dir,
+		      uint64_t offset, uint64_t size)
+{
+	(void)priv;
+	(void)bo;
+	(void)dir;
+	(void)offset;
+	(void)size;
+	atomic_thread_fence(memory_order_seq_cst);
+	return 0;
+}
+
+static int ip_bo_export(void *priv, struct vpux_bo *bo, unsigned int flags,
+			int *fd)
+{
+	(void)priv;
+	(void)bo;
+	(void)flags;
+	(void)fd;
+	return vpux_err(VPUX_E_UNSUPPORTED,
+			"inproc: no dma-buf export: the in-process model's memory belongs to this process alone (open a /dev/accel node)");
+}
+
+static int ip_bo_import(void *priv, int fd, struct vpux_bo *bo)
+{
+	(void)priv;
+	(void)bo;
+	return vpux_err(VPUX_E_UNSUPPORTED,
+			"inproc: no dma-buf import (fd %d): the in-process model reaches only its own memory (open a /dev/accel node)",
+			fd);
+}
+
+static void *ip_watcher(void *arg)
+{
+	struct ip_watch *w = arg;
+	uint64_t one = 1;
+	int r;
+
+	/* short slices: ip_release() may stop it while the job runs */
+	do
+		r = dla_user_wait(w->p->dev, w->handle, 20);
+	while (r == -DLA_ERR_RUNNING && !atomic_load(&w->stop));
+	if (r != -DLA_ERR_RUNNING && write(w->efd, &one, sizeof(one)) < 0)
+		(void)0;	/* a full counter is readable too */
+	return NULL;
+}
+
+static int ip_job_fd(void *priv, struct vpux_be_job *job, int *fd)
+{
+	struct inproc *p = priv;
+	struct ip_watch *w = job->watch;
+
+	if (!w) {
+		w = calloc(1, sizeof(*w));
+		if (!w)
+			return vpux_err(VPUX_E_NOMEM, "inproc: poll fd: out of memory");
+		w->p = p;
+		w->handle = (int)job->id;
+		w->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (w->efd < 0) {
+			free(w);
+			return vpux_err(VPUX_E_NOMEM, "inproc: poll fd: eventfd: %s",
+					strerror(errno));
+		}
+		if (pthread_create(&w->thread, NULL, ip_watcher, w)) {
+			close(w->efd);
+			free(w);
+			return vpux_err(VPUX_E_NOMEM,
+					"inproc: poll fd: cannot start its thread");
+		}
+		job->watch = w;
+	}
+	*fd = fcntl(w->efd, F_DUPFD_CLOEXEC, 0);
+	if (*fd < 0)
+		return vpux_err(VPUX_E_NOMEM, "inproc: poll fd: dup: %s",
+				strerror(errno));
+	return 0;
 }
 
 const struct vpux_backend_ops vpux_backend_inproc = {
@@ -313,4 +461,9 @@ const struct vpux_backend_ops vpux_backend_inproc = {
 	.op_cycles = ip_op_cycles,
 	.op_times = ip_op_times,
 	.release = ip_release,
+	.props = ip_props,
+	.bo_sync = ip_bo_sync,
+	.bo_export = ip_bo_export,
+	.bo_import = ip_bo_import,
+	.job_fd = ip_job_fd,
 };

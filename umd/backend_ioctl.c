@@ -34,9 +34,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/dma-buf.h>
 
 #include <xf86drm.h>
 
@@ -76,6 +80,18 @@
 /* queues per priority: 16 requests in flight on 16 queues */
 #define IOB_QUEUES		16u
 #define IOB_PRIOS		(DRM_VPUX_PRIORITY_REALTIME + 1)
+/* out-syncobjs of finished jobs kept for the next SUBMITs (API 1.8) */
+#define IOB_SYNC_POOL		32u
+
+/*
+ * A GEM handle exported or imported through this file: a dma-buf of one
+ * of the file's own BOs imports as the same handle, so it is closed only
+ * when its last buffer goes (API 1.8)
+ */
+struct iob_shared {
+	uint32_t handle;
+	unsigned int refs;
+};
 
 struct iob_queue {
 	uint32_t id;		/* the kernel's queue id */
@@ -92,6 +108,11 @@ struct iob {
 	unsigned int nq[IOB_PRIOS];
 	unsigned int max_q;	/* queues per priority this file may create */
 	int no_more_q;		/* QUEUE_CREATE failed: use what there is */
+	/* under qlock: the syncobj pool and the shared handles (API 1.8) */
+	uint32_t sync_pool[IOB_SYNC_POOL];
+	unsigned int n_sync;
+	struct iob_shared *shared;
+	unsigned int n_shared, cap_shared;
 };
 
 static int64_t now_ns(void)
@@ -396,6 +417,9 @@ static void io_close(void *priv)
 {
 	struct iob *p = priv;
 
+	while (p->n_sync)
+		drmSyncobjDestroy(p->fd, p->sync_pool[--p->n_sync]);
+	free(p->shared);
 	close(p->fd);
 	pthread_mutex_destroy(&p->qlock);
 	free(p);
@@ -471,8 +495,10 @@ static int io_bo_alloc(void *priv, uint64_t size, unsigned int flags,
 	struct iob *p = priv;
 	struct drm_vpux_bo_create c = {
 		.size = size ? size : 1,
-		.flags = flags & VPUX_BE_BO_READONLY ?
-			 DRM_VPUX_BO_DEVICE_READONLY : 0,
+		.flags = (flags & VPUX_BE_BO_READONLY ?
+			  DRM_VPUX_BO_DEVICE_READONLY : 0) |
+			 (flags & VPUX_BE_BO_CACHED ? DRM_VPUX_BO_CACHED : 0) |
+			 (flags & VPUX_BE_BO_WC ? DRM_VPUX_BO_WC : 0),
 	};
 	struct drm_vpux_bo_info i = { 0 };
 	void *cpu;
@@ -507,13 +533,76 @@ static int io_bo_alloc(void *priv, uint64_t size, unsigned int flags,
 	return 0;
 }
 
+/* The entry of @handle in the shared table, or NULL; under qlock */
+static struct iob_shared *shared_find(struct iob *p, uint32_t handle)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n_shared; i++)
+		if (p->shared[i].handle == handle)
+			return &p->shared[i];
+	return NULL;
+}
+
+/*
+ * @handle is held by one more buffer (@fresh: a handle BO_CREATE or an
+ * import gave, held by one buffer so far unless the table knows it)
+ */
+static int shared_get(struct iob *p, uint32_t handle, int fresh)
+{
+	struct iob_shared *sh;
+	int ret = 0;
+
+	pthread_mutex_lock(&p->qlock);
+	sh = shared_find(p, handle);
+	if (sh) {
+		if (fresh)
+			sh->refs++;
+	} else {
+		if (p->n_shared == p->cap_shared) {
+			unsigned int cap = p->cap_shared ? 2 * p->cap_shared : 8;
+			struct iob_shared *n = realloc(p->shared,
+						       cap * sizeof(*n));
+
+			if (!n) {
+				ret = VPUX_E_NOMEM;
+				goto out;
+			}
+			p->shared = n;
+			p->cap_shared = cap;
+		}
+		p->shared[p->n_shared++] = (struct iob_shared){ handle, 1 };
+	}
+out:
+	pthread_mutex_unlock(&p->qlock);
+	return ret;
+}
+
+/* one buffer fewer holds @handle: 1 if it is to be closed */
+static int shared_put(struct iob *p, uint32_t handle)
+{
+	struct iob_shared *sh;
+	int last = 1;
+
+	pthread_mutex_lock(&p->qlock);
+	sh = shared_find(p, handle);
+	if (sh && --sh->refs) {
+		last = 0;
+	} else if (sh) {
+		*sh = p->shared[--p->n_shared];
+	}
+	pthread_mutex_unlock(&p->qlock);
+	return last;
+}
+
 static void io_bo_free(void *priv, struct vpux_bo *bo)
 {
 	struct iob *p = priv;
 
 	if (bo->cpu)
 		munmap(bo->cpu, bo->size);
-	gem_close(p->fd, (uint32_t)bo->handle);
+	if (shared_put(p, (uint32_t)bo->handle))
+		gem_close(p->fd, (uint32_t)bo->handle);
 	bo->cpu = NULL;
 }
 
@@ -631,6 +720,29 @@ static void queue_put(struct iob *p, struct vpux_be_job *job)
 }
 
 /*
+ * The job's out-syncobj is done with: back to the pool (a later SUBMIT
+ * replaces its fence; a sync_file exported from it holds the fence of
+ * its own), or destroyed
+ */
+static void sync_put(struct iob *p, struct vpux_be_job *job)
+{
+	if (!job->syncobj)
+		return;
+	if (job->pooled) {
+		pthread_mutex_lock(&p->qlock);
+		if (p->n_sync < IOB_SYNC_POOL) {
+			p->sync_pool[p->n_sync++] = job->syncobj;
+			job->syncobj = 0;
+		}
+		pthread_mutex_unlock(&p->qlock);
+	}
+	if (job->syncobj)
+		drmSyncobjDestroy(p->fd, job->syncobj);
+	job->syncobj = 0;
+	job->pooled = 0;
+}
+
+/*
  * SUBMIT; with @chain, the job waits for the in-syncobj of @after (if
  * any) and signals a new syncobj of its own (job->syncobj), which
  * io_release() destroys
@@ -677,6 +789,21 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 		s.profile.handle = (uint32_t)prof->handle;
 		s.profile.size = prof->size;
 	}
+	if (!chain && p->minor >= IOB_MINOR_QUEUES) {
+		/*
+		 * every job signals an out-syncobj of its own, taken from a
+		 * pool of those of released jobs, so that its fence can be
+		 * exported as a sync_file (vpux_request_poll_fd(), API 1.8)
+		 */
+		pthread_mutex_lock(&p->qlock);
+		if (p->n_sync)
+			j.syncobj = p->sync_pool[--p->n_sync];
+		pthread_mutex_unlock(&p->qlock);
+		if (!j.syncobj && drmSyncobjCreate(p->fd, 0, &j.syncobj))
+			j.syncobj = 0;	/* no poll fd for this job */
+		j.pooled = !!j.syncobj;
+		s.out_syncobj = j.syncobj;
+	}
 	if (chain) {
 		if (drmSyncobjCreate(p->fd, 0, &j.syncobj)) {
 			e = errno;
@@ -692,8 +819,7 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 	}
 	ret = queue_get(p, s.priority, &j);
 	if (ret) {
-		if (j.syncobj)
-			drmSyncobjDestroy(p->fd, j.syncobj);
+		sync_put(p, &j);
 		return ret;
 	}
 	s.queue_id = j.queue_id;
@@ -701,8 +827,7 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_SUBMIT, &s)) {
 		e = errno;
 		queue_put(p, &j);
-		if (j.syncobj)
-			drmSyncobjDestroy(p->fd, j.syncobj);
+		sync_put(p, &j);
 		if (e == EBADFD)
 			return vpux_err(VPUX_E_DEVICE,
 					"%s: SUBMIT: this file is banned after a hung or faulting job; reopen the device",
@@ -988,10 +1113,203 @@ static void io_release(void *priv, struct vpux_be_job *job)
 	 * A chained job's out-syncobj: a later job's SUBMIT took its fence
 	 * already (in-syncobjs are looked up at SUBMIT), so it can go.
 	 */
-	if (job->syncobj) {
-		drmSyncobjDestroy(p->fd, job->syncobj);
-		job->syncobj = 0;
+	sync_put(p, job);
+}
+
+/* ---- API 1.8: device properties, buffers, poll fds ---- */
+
+static void io_props(void *priv, struct vpux_device_props *pr)
+{
+	struct iob *p = priv;
+	uint64_t cap = p->param[DRM_VPUX_PARAM_CAPABILITIES];
+
+	snprintf(pr->driver, sizeof(pr->driver), IOB_DRIVER);
+	pr->fw_mode = p->param[DRM_VPUX_PARAM_FW_MODE] ==
+		      DRM_VPUX_FW_MODE_HEADED ? VPUX_FW_MODE_HEADED :
+		      VPUX_FW_MODE_HEADLESS;
+	pr->uapi_major = DRM_VPUX_UAPI_VERSION_MAJOR;
+	pr->uapi_minor = p->minor;
+	pr->num_tiles = (uint32_t)p->param[DRM_VPUX_PARAM_NUM_TILES];
+	pr->cmx_tile_bytes = (uint32_t)p->param[DRM_VPUX_PARAM_CMX_SIZE];
+	pr->cmx_bytes = (uint64_t)pr->num_tiles * pr->cmx_tile_bytes;
+	pr->features = (cap & DRM_VPUX_CAP_DMA_4D ? VPUX_DEV_DMA_4D : 0) |
+		       (cap & DRM_VPUX_CAP_MMU ? VPUX_DEV_MMU : 0) |
+		       (cap & DRM_VPUX_CAP_CYCLES ? VPUX_DEV_CYCLES : 0) |
+		       (cap & DRM_VPUX_CAP_FAULT_INJECT ?
+			VPUX_DEV_FAULT_INJECT : 0) |
+		       (p->minor >= IOB_MINOR_PLANS &&
+			(cap & DRM_VPUX_CAP_PLANS) ? VPUX_DEV_PLANS : 0) |
+		       VPUX_DEV_DMABUF | VPUX_DEV_PRIORITIES |
+		       (p->minor >= IOB_MINOR_QUEUES ? VPUX_DEV_POLL_FD : 0);
+	pr->heaps = 1u << VPUX_HEAP_SYSTEM;
+	pr->device_id = (uint32_t)p->param[DRM_VPUX_PARAM_DEVICE_ID];
+	pr->revision = (uint32_t)p->param[DRM_VPUX_PARAM_DEVICE_REVISION];
+	pr->clock_khz = (uint32_t)p->param[DRM_VPUX_PARAM_CLOCK_KHZ];
+	pr->serial = p->param[DRM_VPUX_PARAM_SERIAL];
+	pr->memory_bytes = p->param[DRM_VPUX_PARAM_BO_MEMORY_LIMIT];
+}
+
+/* DMA_BUF_IOCTL_SYNC of @flags on the dma-buf of @bo (an import) */
+static int dmabuf_sync(struct iob *p, const struct vpux_bo *bo,
+		       uint64_t flags)
+{
+	struct dma_buf_sync ds = { .flags = flags };
+	int fd, e = 0;
+
+	if (drmPrimeHandleToFD(p->fd, (uint32_t)bo->handle, DRM_CLOEXEC, &fd))
+		return errno;
+	if (ioctl(fd, DMA_BUF_IOCTL_SYNC, &ds))
+		e = errno;
+	close(fd);
+	return e;
+}
+
+/*
+ * FROM_DEVICE: every job on the BO finished (BO_WAIT, uapi 1.5; the
+ * job's result is not this call's business); an import: the dma-buf's
+ * own begin/end of CPU access for the direction; then a full fence
+ */
+static int io_bo_sync(void *priv, struct vpux_bo *bo, unsigned int dir,
+		      uint64_t offset, uint64_t size)
+{
+	struct iob *p = priv;
+	uint64_t rw = dir == VPUX_SYNC_FROM_DEVICE ? DMA_BUF_SYNC_READ :
+		      DMA_BUF_SYNC_WRITE;
+	int e;
+
+	(void)offset;
+	(void)size;	/* the kernel syncs whole BOs */
+	if (dir == VPUX_SYNC_FROM_DEVICE && p->minor >= IOB_MINOR_QUEUES) {
+		struct drm_vpux_bo_wait b = {
+			.handle = (uint32_t)bo->handle,
+			.timeout_ns = INT64_MAX,
+		};
+
+		if (drmIoctl(p->fd, DRM_IOCTL_VPUX_BO_WAIT, &b)) {
+			e = errno;
+			return vpux_err(errno_to_vpux(e), "%s: sync: BO_WAIT: %s",
+					p->path, strerror(e));
+		}
 	}
+	if (bo->flags & VPUX_BE_BO_IMPORTED) {
+		e = dmabuf_sync(p, bo, DMA_BUF_SYNC_START | rw);
+		if (!e)
+			e = dmabuf_sync(p, bo, DMA_BUF_SYNC_END | rw);
+		if (e)
+			return vpux_err(errno_to_vpux(e),
+					"%s: sync: DMA_BUF_IOCTL_SYNC: %s",
+					p->path, strerror(e));
+	}
+	atomic_thread_fence(memory_order_seq_cst);
+	return 0;
+}
+
+static int io_bo_export(void *priv, struct vpux_bo *bo, unsigned int flags,
+			int *fd)
+{
+	struct iob *p = priv;
+	int e;
+
+	if (shared_get(p, (uint32_t)bo->handle, 0))
+		return vpux_err(VPUX_E_NOMEM, "export: out of memory");
+	if (drmPrimeHandleToFD(p->fd, (uint32_t)bo->handle,
+			       DRM_CLOEXEC | (flags & VPUX_EXPORT_READONLY ?
+					      0 : DRM_RDWR), fd)) {
+		e = errno;
+		return vpux_err(errno_to_vpux(e), "%s: PRIME export: %s",
+				p->path, strerror(e));
+	}
+	return 0;
+}
+
+static int io_bo_import(void *priv, int fd, struct vpux_bo *bo)
+{
+	struct iob *p = priv;
+	struct drm_vpux_bo_info i = { 0 };
+	uint32_t handle;
+	void *cpu;
+	int e, ro = 0;
+
+	if (drmPrimeFDToHandle(p->fd, fd, &handle)) {
+		e = errno;
+		return vpux_err(e == EBADF || e == EINVAL ? VPUX_E_INVAL :
+				errno_to_vpux(e),
+				"%s: import of fd %d: %s (not a dma-buf?)",
+				p->path, fd, strerror(e));
+	}
+	if (shared_get(p, handle, 1))
+		return vpux_err(VPUX_E_NOMEM, "import: out of memory");
+	i.handle = handle;
+	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_BO_INFO, &i)) {
+		e = errno;
+		goto fail;
+	}
+	cpu = mmap(NULL, i.size, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
+		   (off_t)i.mmap_offset);
+	if (cpu == MAP_FAILED && errno == EACCES) {
+		/* a dma-buf exported read-only */
+		ro = 1;
+		cpu = mmap(NULL, i.size, PROT_READ, MAP_SHARED, p->fd,
+			   (off_t)i.mmap_offset);
+	}
+	if (cpu == MAP_FAILED) {
+		e = errno;
+		goto fail;
+	}
+	bo->va = i.device_addr;
+	bo->size = i.size;
+	bo->cpu = cpu;
+	bo->handle = handle;
+	bo->flags = VPUX_BE_BO_IMPORTED | (ro ? VPUX_BE_BO_CPU_RO : 0) |
+		    (i.flags & DRM_VPUX_BO_DEVICE_READONLY ?
+		     VPUX_BE_BO_READONLY : 0) |
+		    (i.flags & DRM_VPUX_BO_WC ? VPUX_BE_BO_WC : 0) |
+		    (i.flags & DRM_VPUX_BO_CACHED ? VPUX_BE_BO_CACHED : 0);
+	return 0;
+fail:
+	if (shared_put(p, handle))
+		gem_close(p->fd, handle);
+	return vpux_err(errno_to_vpux(e), "%s: import of fd %d: %s", p->path,
+			fd, strerror(e));
+}
+
+static int io_job_fd(void *priv, struct vpux_be_job *job, int *fd)
+{
+	struct iob *p = priv;
+	int e;
+
+	if (!job->syncobj)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"%s: poll fd: " IOB_DRIVER " uapi 1.%u: the job has no out-syncobj (1.%d has)",
+				p->path, p->minor, IOB_MINOR_QUEUES);
+	if (drmSyncobjExportSyncFile(p->fd, job->syncobj, fd)) {
+		e = errno;
+		return vpux_err(errno_to_vpux(e),
+				"%s: poll fd: SYNCOBJ_HANDLE_TO_FD (sync_file): %s",
+				p->path, strerror(e));
+	}
+	return 0;
+}
+
+unsigned int vpux_ioctl_nodes(unsigned int *nodes, unsigned int max)
+{
+	unsigned int i, n = 0, minor;
+	char node[64];
+	int fd;
+
+	for (i = 0; i < 64 && n < max; i++) {
+		snprintf(node, sizeof(node), "/dev/accel/accel%u", i);
+		if (access(node, F_OK))
+			continue;
+		fd = open(node, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* not this process's to open */
+		if (!check_node(fd, node, &minor))
+			nodes[n++] = i;
+		close(fd);
+	}
+	vpux_err_clear();	/* what was skipped is no error */
+	return n;
 }
 
 const struct vpux_backend_ops vpux_backend_ioctl = {
@@ -1011,4 +1329,9 @@ const struct vpux_backend_ops vpux_backend_ioctl = {
 	.op_times = io_op_times,
 	.profile_alloc = io_profile_alloc,
 	.release = io_release,
+	.props = io_props,
+	.bo_sync = io_bo_sync,
+	.bo_export = io_bo_export,
+	.bo_import = io_bo_import,
+	.job_fd = io_job_fd,
 };

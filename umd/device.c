@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /* Devices (backend selection) and device buffers. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ int vpux_device_open(const char *name, struct vpux_device **out)
 		return ret;
 	}
 	pthread_mutex_init(&dev->cmx_lock, NULL);
+	snprintf(dev->name, sizeof(dev->name), "%s", name ? name : "inproc");
 	*out = dev;
 	return 0;
 }

@@ -20,6 +20,7 @@ struct vpux_device {
 	 */
 	pthread_mutex_t cmx_lock;
 	struct vpux_request *cmx_holder;
+	char name[64];		/* as opened: "inproc", "/dev/accel/accelN" */
 };
 
 struct vpux_buffer {

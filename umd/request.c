@@ -255,7 +255,9 @@ int vpux_request_wait(struct vpux_request *r, int timeout_ms)
 	struct vpux_request_status st;
 	int ret;
 
-	if (!r || !r->has_job)
+	if (!r)
+		return vpux_err(VPUX_E_INVAL, "wait: NULL request");
+	if (!r->has_job)
 		return vpux_err(VPUX_E_STATE, "wait: request not submitted");
 	dev = r->net->dev;
 	ret = dev->ops->wait(dev->priv, &r->job, timeout_ms);

@@ -454,3 +454,34 @@ $(UMD_IOB_TEST): $(SRCTOP)/umd/tests/ioctl_backend_test.c $(UMD_IOB_HDR) \
 
 HOST_PROGS += $(UMD_IOB_TEST)
 VM_EXTRA_BINS += $(UMD_IOB_TEST)
+
+# ---- ABI discipline (API 1.8): the library against the last release ----
+# umd/abi/libvpux-1.7.abi is abidw's dump of release 1.7: abi-check fails
+# when this build removes or changes anything of it (adding is fine);
+# abi_check_test shows it failing on a changed structure and a removed
+# symbol (abigail-tools, make deps)
+UMD_ABI_BASE := $(SRCTOP)/umd/abi/libvpux-1.7.abi
+UMD_ABI_TEST := $(B)/umd/tests/abi_check_test
+HOST_TESTS += $(UMD_ABI_TEST)
+
+$(UMD_ABI_TEST): $(SRCTOP)/umd/tests/abi_check_test.sh $(SRCTOP)/umd/abi/abi-check.sh \
+		$(UMD_ABI_BASE) $(UMD_SO)
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh %s %s %s\n' $< $(B) $(SRCTOP) >$@
+	chmod +x $@
+
+.PHONY: abi-check
+abi-check: $(UMD_SO)
+	@$(SRCTOP)/umd/abi/abi-check.sh $(UMD_ABI_BASE) $(UMD_SO) $(SRCTOP)/umd/include
+CHECK_STEPS += abi-check
+
+# API 1.8 through vpux_accel.ko (devices, props, flags, dma-bufs, poll
+# fds, submit many), in the VM rig like ioctl_backend_test
+UMD_API18_VM_TEST := $(B)/umd/tests/api18_vm_test
+$(UMD_API18_VM_TEST): $(SRCTOP)/umd/tests/api18_vm_test.c $(UMD_IOB_HDR) \
+		$(SRCTOP)/umd/include/vpux.h $(UMD_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/umd/include -I$(B)/umd/tests -o $@ $< \
+		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN/../lib'
+HOST_PROGS += $(UMD_API18_VM_TEST)
+VM_EXTRA_BINS += $(UMD_API18_VM_TEST)

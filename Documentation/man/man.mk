@@ -42,7 +42,15 @@ MAN_LINKS := \
 	vpux_network_io_name:vpux_network_io_info \
 	vpux_network_find_input:vpux_network_io_info \
 	vpux_network_find_output:vpux_network_io_info \
-	vpux_request_set_input_desc:vpux_network_io_info
+	vpux_request_set_input_desc:vpux_network_io_info \
+	vpux_version:vpux_device_count vpux_device_name:vpux_device_count \
+	vpux_device_open_index:vpux_device_count \
+	vpux_device_get_props:vpux_device_count \
+	vpux_buffer_flags:vpux_buffer_alloc_ex \
+	vpux_buffer_sync:vpux_buffer_alloc_ex \
+	vpux_buffer_export:vpux_buffer_alloc_ex \
+	vpux_buffer_import:vpux_buffer_alloc_ex \
+	vpux_request_submit_many:vpux_request_poll_fd
 MAN_LINK_PAGES := $(foreach l,$(MAN_LINKS),$(B)/man/$(firstword $(subst :, ,$(l))).3)
 
 HOST_PROGS += $(MAN_PAGES) $(MAN_LINK_PAGES)

@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define VPUX_API_VERSION_MAJOR	1
-#define VPUX_API_VERSION_MINOR	7
+#define VPUX_API_VERSION_MINOR	8
 
 /* ---- errors ---- */
 enum vpux_error {
@@ -424,7 +424,16 @@ int vpux_request_set_priority(struct vpux_request *req, unsigned int priority);
  * backend's error.
  */
 int vpux_request_submit(struct vpux_request *req);
-/** vpux_request_wait() - @timeout_ms < 0 waits forever; 0 or error */
+/**
+ * vpux_request_wait() - wait for the request's last submitted run
+ * @req: the request
+ * @timeout_ms: < 0 waits forever, 0 polls, else at most that many ms
+ *
+ * Return: 0 (the run is done); VPUX_E_INVAL (NULL @req), VPUX_E_STATE
+ * (never submitted), VPUX_E_TIMEOUT (still running: wait again; the
+ * message gives the timeout), VPUX_E_DEVICE (the run failed: the message
+ * names the op and error; vpux_request_status() gives them).
+ */
 int vpux_request_wait(struct vpux_request *req, int timeout_ms);
 int vpux_request_status(struct vpux_request *req,
 			struct vpux_request_status *st);
@@ -894,6 +903,315 @@ int vpux_runner_create_from_memory(struct vpux_device *dev,
 				   const struct vpux_runner_file *files,
 				   unsigned int n_files,
 				   struct vpux_runner **out);
+/* ---- devices, memory and completion for applications (API 1.8) ---- */
+
+/* VPUX_MAKE_VERSION(): a version as vpux_version() gives it */
+#define VPUX_MAKE_VERSION(major, minor)	((uint32_t)(major) << 16 | (minor))
+#define VPUX_API_VERSION \
+	VPUX_MAKE_VERSION(VPUX_API_VERSION_MAJOR, VPUX_API_VERSION_MINOR)
+
+/**
+ * vpux_version() - the API version of the libvpux running, major << 16 |
+ * minor (VPUX_MAKE_VERSION()): a program built against a newer header
+ * checks vpux_version() >= VPUX_MAKE_VERSION(1, 8) before it calls what
+ * 1.8 added. API 1.8.
+ */
+uint32_t vpux_version(void);
+
+/**
+ * vpux_device_count() - how many devices vpux_device_open_index() knows
+ * @count: out: the vpux_accel nodes of /dev/accel this process can open
+ *	(their driver, by drmGetVersion(), is vpux_accel), then the
+ *	in-process model, which is always there: at least 1
+ *
+ * Return: 0, or VPUX_E_INVAL (NULL @count). API 1.8.
+ */
+int vpux_device_count(unsigned int *count);
+/**
+ * vpux_device_name() - the name vpux_device_open() takes for device
+ * @index: "/dev/accel/accelN" for the nodes, in the order of N, then
+ *	"inproc"
+ * @name: out: NUL-terminated
+ * @len: bytes at @name
+ *
+ * Return: 0; VPUX_E_NODEV (@index at or past vpux_device_count(): the
+ * message says how many there are), VPUX_E_INVAL (NULL @name, or @len
+ * too small for the name). API 1.8.
+ */
+int vpux_device_name(unsigned int index, char *name, size_t len);
+/**
+ * vpux_device_open_index() - vpux_device_open() of vpux_device_name(@index)
+ *
+ * Index 0 is the first NPU behind the kernel driver when there is one,
+ * else the in-process model. Return: as vpux_device_name() and
+ * vpux_device_open(). API 1.8.
+ */
+int vpux_device_open_index(unsigned int index, struct vpux_device **out);
+
+/*
+ * Where the engine core (the firmware's scheduler) runs: HEADLESS in
+ * the host's kernel driver, or in this process for the in-process model;
+ * HEADED on the NPU's management core. Jobs and results are the same.
+ */
+#define VPUX_FW_MODE_HEADLESS	0u
+#define VPUX_FW_MODE_HEADED	1u
+
+/* vpux_device_props.features */
+#define VPUX_DEV_DMA_4D		(1ull << 0)	/* 4-D strided DMA blocks */
+#define VPUX_DEV_MMU		(1ull << 1)	/* a device address space per file */
+#define VPUX_DEV_CYCLES		(1ull << 2)	/* per-op device cycles */
+#define VPUX_DEV_FAULT_INJECT	(1ull << 3)	/* fault injection */
+#define VPUX_DEV_PLANS		(1ull << 4)	/* plans (dynamic shapes) */
+#define VPUX_DEV_DMABUF		(1ull << 5)	/* vpux_buffer_export/import */
+#define VPUX_DEV_POLL_FD	(1ull << 6)	/* vpux_request_poll_fd() */
+#define VPUX_DEV_PRIORITIES	(1ull << 7)	/* request priorities */
+
+/**
+ * enum vpux_heap - where vpux_buffer_alloc_ex() takes memory from
+ * @VPUX_HEAP_SYSTEM: system memory (DRAM) the NPU reaches through its
+ *	MMU: every buffer of vpux_buffer_alloc()
+ * @VPUX_HEAP_CMX: the NPU's on-chip memory. Neither backend allocates
+ *	buffers there today (the kernel exposes CMX only to the loadable's
+ *	tensors, by tile and offset, Documentation/loadable.rst): the
+ *	allocation fails with VPUX_E_UNSUPPORTED; vpux_device_props.heaps
+ *	says which heaps a device has
+ */
+enum vpux_heap {
+	VPUX_HEAP_SYSTEM = 0,
+	VPUX_HEAP_CMX = 1,
+};
+
+/**
+ * struct vpux_device_props - what a device is (vpux_device_get_props())
+ * @size: set by the caller to sizeof(struct vpux_device_props) (at least
+ *	VPUX_DEVICE_PROPS_SIZE_1_8): libvpux fills that many bytes and
+ *	zeroes what it does not know, so the structure can grow at its end
+ * @fw_mode: VPUX_FW_MODE_*
+ * @name: what vpux_device_open() took: "/dev/accel/accelN" or "inproc"
+ * @backend: "ioctl" or "inproc" (as vpux_device_info.backend)
+ * @driver: the kernel driver's name ("vpux_accel"), or "inproc"
+ * @target: VPUX_TARGET_*
+ * @uapi_major: the kernel driver's uapi version; 0 in process
+ * @uapi_minor: likewise
+ * @engines: engines per kind (DMA, DPU, SHAVE)
+ * @num_tiles: on-chip memory (CMX) tiles
+ * @cmx_tile_bytes: bytes of CMX per tile
+ * @cmx_bytes: @num_tiles * @cmx_tile_bytes
+ * @caps: VPUX_NET_CAP_* (as vpux_device_info.caps)
+ * @features: VPUX_DEV_*
+ * @heaps: bit (1 << enum vpux_heap) per heap vpux_buffer_alloc_ex() takes
+ * @max_ops: most ops in one task
+ * @max_barriers: most barriers in one task
+ * @device_id: PCI-style device id
+ * @revision: hardware revision, major << 16 | minor
+ * @clock_khz: device cycle counter frequency
+ * @serial: per-device serial number
+ * @memory_bytes: system memory the device's buffers may take together
+ *	(the kernel's BO memory limit; the model's arena in process)
+ */
+struct vpux_device_props {
+	uint32_t size;
+	uint32_t fw_mode;
+	char name[64];
+	char backend[16];
+	char driver[32];
+	uint32_t target;
+	uint32_t uapi_major;
+	uint32_t uapi_minor;
+	uint32_t engines[3];
+	uint32_t num_tiles;
+	uint32_t cmx_tile_bytes;
+	uint64_t cmx_bytes;
+	uint64_t caps;
+	uint64_t features;
+	uint32_t heaps;
+	uint32_t max_ops;
+	uint32_t max_barriers;
+	uint32_t device_id;
+	uint32_t revision;
+	uint32_t clock_khz;
+	uint64_t serial;
+	uint64_t memory_bytes;
+};
+
+/* the size of struct vpux_device_props in API 1.8, the least @size taken */
+#define VPUX_DEVICE_PROPS_SIZE_1_8	216u
+
+/**
+ * vpux_device_get_props() - what @dev is
+ * @dev: device
+ * @props: out; @props->size set by the caller
+ *
+ * Return: 0, or VPUX_E_INVAL (NULL argument, @props->size below
+ * VPUX_DEVICE_PROPS_SIZE_1_8). API 1.8.
+ */
+int vpux_device_get_props(struct vpux_device *dev,
+			  struct vpux_device_props *props);
+
+/*
+ * vpux_buffer_params.flags (and vpux_buffer_flags())
+ * VPUX_BUFFER_CACHED: CPU mappings are cached (the kernel's default)
+ * VPUX_BUFFER_WC: CPU mappings are write-combined (fast streaming
+ *	writes, slow reads); excludes CACHED
+ * VPUX_BUFFER_DEVICE_READONLY: the NPU only reads the buffer: a request
+ *	that binds it as an output fails at submit with VPUX_E_PERM
+ * VPUX_BUFFER_IMPORTED: (vpux_buffer_flags() only) a dma-buf imported
+ *	with vpux_buffer_import()
+ * VPUX_BUFFER_CPU_READONLY: (vpux_buffer_flags() only) the CPU mapping
+ *	is read-only (an import of a dma-buf exported read-only)
+ * In process the CPU mapping is the model's memory either way: CACHED
+ * and WC are recorded and change nothing.
+ */
+#define VPUX_BUFFER_CACHED		(1u << 0)
+#define VPUX_BUFFER_WC			(1u << 1)
+#define VPUX_BUFFER_DEVICE_READONLY	(1u << 2)
+#define VPUX_BUFFER_IMPORTED		(1u << 3)
+#define VPUX_BUFFER_CPU_READONLY	(1u << 4)
+
+/**
+ * struct vpux_buffer_params - what vpux_buffer_alloc_ex() allocates
+ * @size: sizeof(struct vpux_buffer_params) (at least
+ *	VPUX_BUFFER_PARAMS_SIZE_1_8); bytes past what this libvpux knows
+ *	must be zero (VPUX_E_UNSUPPORTED otherwise)
+ * @heap: enum vpux_heap
+ * @flags: VPUX_BUFFER_CACHED, VPUX_BUFFER_WC, VPUX_BUFFER_DEVICE_READONLY
+ * @reserved: 0
+ * @bytes: the buffer's size, > 0
+ */
+struct vpux_buffer_params {
+	uint32_t size;
+	uint32_t heap;
+	uint32_t flags;
+	uint32_t reserved;
+	uint64_t bytes;
+};
+
+#define VPUX_BUFFER_PARAMS_SIZE_1_8	24u
+
+/**
+ * vpux_buffer_alloc_ex() - vpux_buffer_alloc() from a heap, with flags
+ * @dev: device
+ * @params: what to allocate
+ * @out: the buffer, zeroed, freed with vpux_buffer_free()
+ *
+ * Return: 0; VPUX_E_INVAL (NULL argument, @params->size too small,
+ * @bytes 0, an unknown heap or flag, CACHED with WC, reserved not 0: the
+ * message names it), VPUX_E_UNSUPPORTED (a heap the device does not
+ * allocate from, or non-zero bytes past the known fields), VPUX_E_NOMEM.
+ * API 1.8.
+ */
+int vpux_buffer_alloc_ex(struct vpux_device *dev,
+			 const struct vpux_buffer_params *params,
+			 struct vpux_buffer **out);
+/** vpux_buffer_flags() - VPUX_BUFFER_* of @buf (0 for NULL). API 1.8. */
+unsigned int vpux_buffer_flags(const struct vpux_buffer *buf);
+
+/* vpux_buffer_sync() directions */
+#define VPUX_SYNC_TO_DEVICE	1u
+#define VPUX_SYNC_FROM_DEVICE	2u
+
+/**
+ * vpux_buffer_sync() - make CPU access and NPU access of @buf agree
+ * @buf: buffer
+ * @dir: VPUX_SYNC_TO_DEVICE after the CPU wrote it, before a submit
+ *	that reads it; VPUX_SYNC_FROM_DEVICE before the CPU reads what the
+ *	NPU wrote
+ * @offset: first byte
+ * @size: bytes from @offset; 0: to the end of the buffer
+ *
+ * The buffers are system memory the CPU maps and the NPU reaches through
+ * its MMU, so no copy is made (unlike XRT's bo.sync()). Through the
+ * kernel: FROM_DEVICE first waits until no job of any process that uses
+ * the buffer still runs (BO_WAIT, uapi 1.5); for an imported dma-buf
+ * both directions also bracket the access with DMA_BUF_IOCTL_SYNC, which
+ * does the exporter's cache maintenance. In process: a memory fence (the
+ * model writes this process's memory; vpux_request_wait() orders it).
+ * Portable programs call it where XRT programs call bo.sync().
+ *
+ * Return: 0; VPUX_E_INVAL (NULL @buf, unknown @dir, the range outside
+ * the buffer), or the kernel's error. API 1.8.
+ */
+int vpux_buffer_sync(struct vpux_buffer *buf, unsigned int dir,
+		     size_t offset, size_t size);
+
+/* vpux_buffer_export() flags */
+/*
+ * VPUX_EXPORT_READONLY: importers may only read (no DRM_RDWR); only on
+ * a buffer's first export: DRM keeps a BO's dma-buf, later exports give
+ * that one again
+ */
+#define VPUX_EXPORT_READONLY	(1u << 0)
+
+/**
+ * vpux_buffer_export() - a dma-buf file descriptor of @buf (PRIME)
+ * @buf: a buffer of a kernel-driver device
+ * @flags: VPUX_EXPORT_*
+ * @fd: out: the dma-buf, close-on-exec; the caller closes it
+ *
+ * Another process, driver or device imports it (vpux_buffer_import());
+ * the memory lives while any of them holds it.
+ *
+ * Return: 0; VPUX_E_INVAL (NULL argument, unknown flag),
+ * VPUX_E_UNSUPPORTED (the in-process backend: its memory is this
+ * process's alone), or the kernel's error. API 1.8.
+ */
+int vpux_buffer_export(struct vpux_buffer *buf, unsigned int flags, int *fd);
+/**
+ * vpux_buffer_import() - a buffer of @dev over the dma-buf @fd
+ * @dev: a kernel-driver device
+ * @fd: the dma-buf; not taken over (close it when done with it)
+ * @out: the buffer, mapped (read-only when the dma-buf was exported
+ *	read-only: VPUX_BUFFER_CPU_READONLY), vpux_buffer_size() the whole
+ *	dma-buf; free it with vpux_buffer_free()
+ *
+ * Importing a buffer of the same device gives a second handle on the
+ * same memory.
+ *
+ * Return: 0; VPUX_E_INVAL (NULL argument, @fd not a dma-buf),
+ * VPUX_E_UNSUPPORTED (in process), or the kernel's error. API 1.8.
+ */
+int vpux_buffer_import(struct vpux_device *dev, int fd,
+		       struct vpux_buffer **out);
+
+/**
+ * vpux_request_poll_fd() - a file descriptor that becomes readable when
+ * the request's last submitted run ends
+ * @req: a submitted request
+ * @fd: out: for poll(), select() or epoll (POLLIN); close-on-exec, the
+ *	caller closes it. Through the kernel a sync_file of the job's
+ *	fence (its out-syncobj, drmSyncobjExportSyncFile()); in process an
+ *	eventfd a thread of libvpux signals; do not read from it. It
+ *	stays readable once signalled, also when the run failed or the
+ *	request was destroyed: vpux_request_wait() or
+ *	vpux_request_status() give the result
+ *
+ * Each call gives a new descriptor of the last submit. Return: 0;
+ * VPUX_E_INVAL (NULL argument), VPUX_E_STATE (never submitted),
+ * VPUX_E_UNSUPPORTED (a kernel older than uapi 1.5), VPUX_E_NOMEM.
+ * API 1.8.
+ */
+int vpux_request_poll_fd(struct vpux_request *req, int *fd);
+
+/**
+ * vpux_request_submit_many() - submit @n requests in one call
+ * @reqs: the requests, of one device, none twice
+ * @n: 1 or more
+ * @submitted: out (may be NULL): how many were submitted, from reqs[0]
+ *
+ * Everything that can be checked first is checked for every request
+ * before any is submitted: arguments, one device, no request twice,
+ * every input, output and symbol bound, none still running; a refused
+ * call submits nothing (*@submitted 0). Then they are submitted in
+ * order: if the device refuses request k (VPUX_E_BUSY for a second
+ * request on the CMX, VPUX_E_NOMEM, VPUX_E_PERM ...), requests
+ * 0..k-1 run (*@submitted k: wait for them as usual) and k.. do not; the
+ * message names request k.
+ *
+ * Return: 0 (all submitted), VPUX_E_INVAL, VPUX_E_UNBOUND, VPUX_E_STATE,
+ * or request k's error. API 1.8.
+ */
+int vpux_request_submit_many(struct vpux_request *const *reqs, unsigned int n,
+			     unsigned int *submitted);
 
 #ifdef __cplusplus
 }
