@@ -72,17 +72,23 @@ $(PY_COMPILER): $(SRCTOP)/python/compiler_module.c $(PY_COMPILER_OBJS) \
 		-Wl,--version-script=$(B)/python/compiler.map -o $@ $< \
 		$(PY_COMPILER_OBJS) $(B)/python/libvpux-pic.a $(COMPILER_LIBS)
 
-# ---- tests: python/tests (pytest) against the build, in process ----
-# The Fashion-MNIST float model compiled once, with onnxruntime's logits
-# for a few test images (python/tests/mkref.py: through tools/ort when
-# node and onnxruntime-node are there, else the committed ones).
+# ---- tests: python/tests (pytest), in process ----
+# Their data (python/tests/mkref.py): the Fashion-MNIST float model
+# compiled, 16 test images with onnxruntime's classes and, where node and
+# onnxruntime-node are (tools/ort), its logits; the models the compile
+# tests take; a network with a symbol.
 PY_TEST_DATA := $(B)/python/data
-PY_PYTEST = cd $(SRCTOP)/python/tests && PYTHONPATH=$(B)/python \
-	LD_LIBRARY_PATH=$(B)/umd VPUX_TEST_DATA=$(PY_TEST_DATA) \
-	$(PYTHON3) -m pytest -p no:cacheprovider -q
+PY_ENV = PYTHONPATH=$(B)/python LD_LIBRARY_PATH=$(B)/umd
+PY_PYTEST = cd $(SRCTOP)/python/tests && $(PY_ENV) VPUX_SRCTOP=$(SRCTOP) \
+	VPUX_TEST_DATA=$(PY_TEST_DATA) $(PYTHON3) -B -m pytest -p no:cacheprovider
 
-python-check: $(PY_BUILT) $(UMD_SO)
-	@$(PY_PYTEST)
+$(PY_TEST_DATA)/fashion_ref.npz: $(SRCTOP)/python/tests/mkref.py $(PY_BUILT) \
+		$(B)/examples/dyn_mlp.vpux $(SRCTOP)/compiler/models/fashion/fashion_float.onnx
+	@rm -rf $(PY_TEST_DATA)
+	@$(PY_ENV) $(PYTHON3) -B $< $(PY_TEST_DATA) $(SRCTOP) $(B)/examples/dyn_mlp.vpux
+
+python-check: $(PY_BUILT) $(PY_TEST_DATA)/fashion_ref.npz
+	@$(PY_PYTEST) -q
 CHECK_STEPS += python-check
 
 # ---- install (make install) ----
