@@ -91,6 +91,20 @@ python-check: $(PY_BUILT) $(PY_TEST_DATA)/fashion_ref.npz
 	@$(PY_PYTEST) -q
 CHECK_STEPS += python-check
 
+# ---- the same suite in the VM, through /dev/accel/accel0 ----
+# The guest has no Python: python/tests/vmroot.py lays out the
+# interpreter, the modules the suite loads and their libraries as the data
+# directory /vpux/data/pyvpux (tools/vm/tests.list: python-vpux).
+PY_VM_ROOT := $(B)/python/vm/pyvpux
+$(PY_VM_ROOT)/run.sh: $(SRCTOP)/python/tests/vmroot.py \
+		$(SRCTOP)/python/tests/test_vpux.py $(SRCTOP)/python/tests/conftest.py \
+		$(PY_TEST_DATA)/fashion_ref.npz $(PY_BUILT)
+	@cd $(SRCTOP)/python/tests && $(PY_ENV) $(PYTHON3) -B $< $(PY_VM_ROOT) \
+		$(PY_TEST_DATA) >$(B)/python/vmroot.log || { cat $(B)/python/vmroot.log; exit 1; }
+	@tail -n 1 $(B)/python/vmroot.log
+VM_DATA_DIRS += $(PY_VM_ROOT)
+vm-check check-debug: $(PY_VM_ROOT)/run.sh
+
 # ---- install (make install) ----
 install: install-python
 uninstall: uninstall-python

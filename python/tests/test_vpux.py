@@ -296,3 +296,22 @@ def test_core_request_errors(session, ref):
     np.testing.assert_array_equal(
         np.frombuffer(out, np.float32).reshape(1, 10),
         session.run(None, fashion_input(ref, 0))[0])
+
+
+def test_doc_example(monkeypatch, capsys):
+    # Documentation/python.rst's example, as it stands there, prints what
+    # the page says (in the source tree, in process)
+    top = os.environ.get("VPUX_SRCTOP")
+    if not top:
+        pytest.skip("no source tree (VPUX_SRCTOP)")
+    with open(os.path.join(top, "Documentation/python.rst")) as f:
+        page = f.read()
+    code = re.search(r"\.\. code-block:: python\n\n((?:   .*\n|\n)+)", page)
+    printed = re.search(r"prints [^\n]*\n[^\n]*::\n\n((?:   .*\n)+)", page)
+    code = re.sub(r"^   ", "", code.group(1), flags=re.M)
+    printed = re.sub(r"^   ", "", printed.group(1), flags=re.M)
+    monkeypatch.chdir(top)
+    monkeypatch.setattr(vpux, "_open_device",
+                        lambda d, o=vpux._open_device: o("inproc"))
+    exec(compile(code, "python.rst", "exec"), {})
+    assert capsys.readouterr().out == printed
