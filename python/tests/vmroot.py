@@ -3,7 +3,7 @@
 """Lay out OUT, the Python suite as the VM runs it (tools/vm/tests.list:
 python-vpux). The guest is busybox: it has no Python, so OUT carries the
 interpreter and exactly the modules the suite loads, found by running the
-suite here, in this process, and listing sys.modules afterwards:
+suite here as the guest does and listing sys.modules at its end:
 
   OUT/usr/bin/python3          this interpreter
   OUT/usr/lib/...              every module file the run loaded (the
@@ -20,8 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
-
-import pytest
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,7 +30,12 @@ R=$(cd "$(dirname "$0")" && pwd)
 export PYTHONHOME=$R/usr PYTHONPATH=$R/site:$R/usr/lib/python3/dist-packages
 export LD_LIBRARY_PATH=$R/lib:${LD_LIBRARY_PATH:-}
 export VPUX_TEST_DATA=$R/data VPUX_TEST_DEVICE=${1:-/dev/accel/accel0}
-cd "$R/tests" && exec "$R/usr/bin/python3" -B -m pytest -p no:cacheprovider -q
+# the in-process device's memory: the default 1 GiB does not fit the guest
+export VPUX_INPROC_MEM_MB=128
+# 4 of the 16 images: a run through the model in TCG takes about 0.1 s
+export VPUX_TEST_IMAGES=4
+cd "$R/tests" && exec "$R/usr/bin/python3" -B -m pytest -p no:cacheprovider \
+	-q --durations=5
 """
 
 
@@ -40,30 +44,54 @@ def copy(src, dst):
     shutil.copy2(src, dst)
 
 
+# a pytest plugin: at the end of the run, the files of every module loaded
+PLUGIN = """import os, sys
+def pytest_unconfigure(config):
+    with open(os.environ["VMROOT_LIST"], "w") as f:
+        for m in list(sys.modules.values()):
+            p, c = getattr(m, "__file__", None), getattr(m, "__cached__", None)
+            f.write("%s %s %s\\n" % (m.__name__, p, c))
+"""
+
+
+def loaded_modules(tmp):
+    """Run the suite as the VM does (python3 -m pytest) and list what it
+    loaded: (name, file, cached) for every module."""
+    with open(os.path.join(tmp, "vmroot_plugin.py"), "w") as f:
+        f.write(PLUGIN)
+    env = dict(os.environ, VMROOT_LIST=os.path.join(tmp, "modules"),
+               PYTHONPATH=tmp + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    rc = subprocess.run([sys.executable, "-B", "-m", "pytest", "-q", "-p",
+                         "no:cacheprovider", "-p", "vmroot_plugin"],
+                        cwd=HERE, env=env).returncode
+    if rc != 0:
+        sys.exit("vmroot: the suite failed here (%d)" % rc)
+    with open(os.path.join(tmp, "modules")) as f:
+        return [line.split() for line in f]
+
+
 def main():
     out, data = sys.argv[1:3]
     os.environ["VPUX_TEST_DATA"] = data
-    rc = pytest.main(["-q", "-p", "no:cacheprovider", HERE])
-    if rc != 0:
-        sys.exit("vmroot: the suite failed here (%d)" % rc)
+    with tempfile.TemporaryDirectory() as tmp:
+        mods = loaded_modules(tmp)
     if os.path.exists(out):
         shutil.rmtree(out)
-    files, sos = set(), set()
-    for m in list(sys.modules.values()):
-        f = getattr(m, "__file__", None)
-        if not f or not os.path.isfile(f):
-            continue
+    files, sos, site = set(), set(), None
+    for name, f, c in mods:
+        if not os.path.isfile(f):
+            continue        # built in, or a namespace
         f = os.path.abspath(f)
-        if f.startswith(HERE + os.sep) or m.__name__ == "sitecustomize":
+        if f.startswith(HERE + os.sep) or name in ("sitecustomize",
+                                                   "vmroot_plugin"):
             continue        # the suite (OUT/tests); Debian's local hook
         files.add(f)
-        c = getattr(m, "__cached__", None)
-        if c and os.path.isfile(c):
+        if os.path.isfile(c):
             files.add(os.path.abspath(c))
         if f.endswith(".so"):
             sos.add(f)
-    site = os.path.dirname(os.path.dirname(os.path.realpath(
-        sys.modules["vpux"].__file__)))
+        if name == "vpux":
+            site = os.path.dirname(os.path.dirname(f))
     n = 0
     for f in sorted(files):
         if f.startswith(site + os.sep):     # the vpux package built here

@@ -103,23 +103,23 @@ class DeviceInfo:
 
 
 def _device_names():
-    """The names vpux_device_open() takes for every NPU there is: the
-    /dev/accel nodes the vpux_accel driver owns, then "inproc"."""
-    names = []
-    for node in sorted(glob.glob("/dev/accel/accel*"),
-                       key=lambda p: (len(p), p)):
-        try:
-            _vpux.Device(node)
-        except Error:
-            continue    # another driver's node, or not accessible
-        names.append(node)
-    names.append("inproc")
-    return names
+    """The names vpux_device_open() may take for an NPU: the
+    /dev/accel/accelN nodes in the order of N, then "inproc"."""
+    nodes = glob.glob("/dev/accel/accel[0-9]*")
+    return sorted(nodes, key=lambda p: (len(p), p)) + ["inproc"]
 
 
 def devices():
-    """Every NPU: a list of DeviceInfo, kernel devices first."""
-    return [DeviceInfo(n, _vpux.Device(n).query()) for n in _device_names()]
+    """Every NPU that opens: a list of DeviceInfo, kernel devices first.
+    A node of another driver (or one the caller may not open) and an
+    in-process device that cannot be made are left out."""
+    found = []
+    for name in _device_names():
+        try:
+            found.append(DeviceInfo(name, _vpux.Device(name).query()))
+        except Error:
+            continue
+    return found
 
 
 def _open_device(device):
