@@ -32,8 +32,10 @@ def test_version():
 def test_error_classes():
     assert issubclass(vpux.InvalidArgument, vpux.Error)
     assert issubclass(vpux.Error, Exception)
-    codes = {getattr(vpux, n).code for n, _ in vpux._ERRORS}
-    assert codes == set(range(-15, 0))
+    assert set(vpux._ERROR_CLASSES) == set(range(-15, 0))
+    for code, cls in vpux._ERROR_CLASSES.items():
+        assert getattr(vpux, cls.__name__) is cls and cls.code == code
+        assert cls.__name__ in vpux.__all__
     e = vpux._make_error(-12, "")
     assert type(e) is vpux.Timeout and e.code == -12
     assert str(e) == "timed out" and e.message == "timed out"

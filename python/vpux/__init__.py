@@ -48,25 +48,35 @@ class Error(Exception):
         super().__init__(self.message)
 
 
-_ERRORS = (
-    ("InvalidArgument", -1), ("OutOfMemory", -2), ("NoDevice", -3),
-    ("IOFailure", -4), ("FormatError", -5), ("VersionError", -6),
-    ("RequiredSectionError", -7), ("ChecksumError", -8),
-    ("Unsupported", -9), ("Unbound", -10), ("StateError", -11),
-    ("Timeout", -12), ("DeviceError", -13), ("Busy", -14),
-    ("PermissionDenied", -15),
-)
 _ERROR_CLASSES = {}
-for _name, _code in _ERRORS:
-    _cls = type(_name, (Error,), {
-        "code": _code,
-        "__doc__": "VPUX_E_%s: %s" % (_name, _vpux.strerror(_code)),
+
+
+def _error_class(name, code):
+    cls = type(name, (Error,), {
+        "code": code,
+        "__doc__": "VPUX_E_*: %s (code %d)" % (_vpux.strerror(code), code),
         "__module__": __name__,
     })
-    _ERROR_CLASSES[_code] = _cls
-    globals()[_name] = _cls
-    __all__.append(_name)
-del _name, _code, _cls
+    _ERROR_CLASSES[code] = cls
+    __all__.append(name)
+    return cls
+
+
+InvalidArgument = _error_class("InvalidArgument", -1)       # VPUX_E_INVAL
+OutOfMemory = _error_class("OutOfMemory", -2)               # VPUX_E_NOMEM
+NoDevice = _error_class("NoDevice", -3)                     # VPUX_E_NODEV
+IOFailure = _error_class("IOFailure", -4)                   # VPUX_E_IO
+FormatError = _error_class("FormatError", -5)               # VPUX_E_FORMAT
+VersionError = _error_class("VersionError", -6)             # VPUX_E_VERSION
+RequiredSectionError = _error_class("RequiredSectionError", -7)  # _REQUIRED
+ChecksumError = _error_class("ChecksumError", -8)           # VPUX_E_CHECKSUM
+Unsupported = _error_class("Unsupported", -9)       # VPUX_E_UNSUPPORTED
+Unbound = _error_class("Unbound", -10)                      # VPUX_E_UNBOUND
+StateError = _error_class("StateError", -11)                # VPUX_E_STATE
+Timeout = _error_class("Timeout", -12)                      # VPUX_E_TIMEOUT
+DeviceError = _error_class("DeviceError", -13)              # VPUX_E_DEVICE
+Busy = _error_class("Busy", -14)                            # VPUX_E_BUSY
+PermissionDenied = _error_class("PermissionDenied", -15)    # VPUX_E_PERM
 
 
 def _make_error(code, message):
@@ -126,7 +136,7 @@ def _open_device(device):
     if device is None:
         try:
             return _vpux.Device("auto")
-        except NoDevice:    # noqa: F821 (made above)
+        except NoDevice:
             return _vpux.Device("inproc")
     if isinstance(device, DeviceInfo):
         device = device.name
@@ -259,7 +269,7 @@ class InferenceSession:
         for n in output_names:
             a = self._by_out.get(n)
             if a is None:
-                raise InvalidArgument(     # noqa: F821
+                raise InvalidArgument(
                     "no output named %r (outputs: %s)" % (
                         n, ", ".join(o.name for o in self._outputs)))
             outs.append(a)
@@ -270,21 +280,21 @@ class InferenceSession:
             raise TypeError("input_feed must be a dict {name: array}")
         for n in input_feed:
             if n not in self._by_in:
-                raise InvalidArgument(     # noqa: F821
+                raise InvalidArgument(
                     "no input named %r (inputs: %s)" % (
                         n, ", ".join(i.name for i in self._inputs)))
         arrays = []
         for a in self._inputs:
             if a.name not in input_feed:
-                raise InvalidArgument(     # noqa: F821
+                raise InvalidArgument(
                     "input %r not given" % a.name)
             x = np.asarray(input_feed[a.name])
             if x.dtype != a.dtype:
-                raise InvalidArgument(     # noqa: F821
+                raise InvalidArgument(
                     "input %r: %s given, the network takes %s (%s)" % (
                         a.name, x.dtype, a.dtype, a.type))
             if list(x.shape) != a.shape:
-                raise InvalidArgument(     # noqa: F821
+                raise InvalidArgument(
                     "input %r: shape %s given, the network takes %s" % (
                         a.name, list(x.shape), a.shape))
             # no copy when the array is already C-contiguous
@@ -314,7 +324,7 @@ class InferenceSession:
             try:
                 req.submit()
                 return
-            except Busy:    # noqa: F821
+            except Busy:
                 time.sleep(delay)
                 delay = min(delay * 2, 2e-3)
 
@@ -333,7 +343,7 @@ class InferenceSession:
         the input's dtype and shape. ``run_options`` is accepted for
         onnxruntime's signature and must be None."""
         if run_options is not None:
-            raise InvalidArgument("run_options is not supported")  # noqa
+            raise InvalidArgument("run_options is not supported")
         outs = self._outputs_of(output_names)
         arrays = self._arrays_of(input_feed)
         req = self._get_request()
