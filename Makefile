@@ -64,6 +64,7 @@ all: module userspace
 -include tools/tools.mk
 -include Documentation/man/man.mk
 -include tools/install.mk
+-include python/python.mk
 -include selftests/selftests.mk
 -include tools/vm/vm.mk
 -include tools/bench/bench.mk

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only OR MIT
 #
-# make deb: the Debian packages vpux-dkms, libvpux1, libvpux-dev and
-# vpux-tools, built with dpkg-buildpackage from a copy of this tree (the
+# make deb: the Debian packages vpux-dkms, libvpux1, libvpux-dev,
+# vpux-tools and python3-vpux, built with dpkg-buildpackage from a copy of this tree (the
 # files a source package would hold: no build products, no .git) in
 # $B/deb/vpux-VERSION, so that the packages come from the sources alone
 # and dpkg-buildpackage's output (which goes to the parent directory)
@@ -26,7 +26,7 @@ start=$(date +%s)
 	{ tail -40 "$out/build.log"; echo "deb: dpkg-buildpackage failed (log: $out/build.log)" >&2; exit 1; }
 secs=$(( $(date +%s) - start ))
 changes=$(ls "$out"/vpux_*.changes)
-for p in vpux-dkms libvpux1 libvpux-dev vpux-tools; do
+for p in vpux-dkms libvpux1 libvpux-dev vpux-tools python3-vpux; do
 	ls "$out/${p}_"*.deb >/dev/null 2>&1 || { echo "deb: no $p package" >&2; exit 1; }
 done
 

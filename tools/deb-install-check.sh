@@ -24,11 +24,12 @@ rm -rf "$R"
 mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates"
 : >"$R/var/lib/dpkg/status"
 dpkg --root="$R" --log=/dev/null --force-depends --force-script-chrootless \
-	-i "$(deb libvpux1)" "$(deb libvpux-dev)" "$(deb vpux-tools)" >"$out/dpkg.log" 2>&1 ||
+	-i "$(deb libvpux1)" "$(deb libvpux-dev)" "$(deb vpux-tools)" \
+	"$(deb python3-vpux)" >"$out/dpkg.log" 2>&1 ||
 	{ cat "$out/dpkg.log"; fail "dpkg -i failed"; }
 dpkg --root="$R" --log=/dev/null --force-depends --unpack "$(deb vpux-dkms all)" \
 	>>"$out/dpkg.log" 2>&1 || { cat "$out/dpkg.log"; fail "dpkg --unpack vpux-dkms failed"; }
-for p in libvpux1 libvpux-dev vpux-tools; do
+for p in libvpux1 libvpux-dev vpux-tools python3-vpux; do
 	dpkg-query --admindir="$R/var/lib/dpkg" -W -f='${Status}' $p | grep -q 'install ok installed' ||
 		fail "dpkg does not have $p installed"
 done
@@ -40,7 +41,7 @@ for f in $lib/libvpux.so.$VERSION $lib/libvpux.so.1 $lib/libvpux.so $lib/libvpux
 	/usr/share/man/man3/libvpux.3.gz /usr/share/man/man3/vpux_request_wait.3.gz \
 	/usr/share/man/man7/vpux.7.gz /lib/udev/rules.d/60-vpux.rules \
 	/usr/src/vpux-$VERSION/dkms.conf /usr/src/vpux-$VERSION/Kbuild \
-	/usr/src/vpux-$VERSION/kmd/vpux_drv.c; do
+	/usr/src/vpux-$VERSION/kmd/vpux_drv.c /usr/lib/python3/dist-packages/vpux/__init__.py; do
 	[ -e "$R$f" ] || fail "no $f"
 done
 dpkg-query --admindir="$R/var/lib/dpkg" -L libvpux1 | grep -qx "$lib/libvpux.so.1" ||
@@ -77,6 +78,16 @@ o=$(LD_LIBRARY_PATH="$R$lib" "$out/pc-test") || fail "the pkg-config program fai
 case "$o" in inproc:*) ;; *) fail "the pkg-config program printed '$o'" ;; esac
 LD_LIBRARY_PATH="$R$lib" "$R/usr/bin/vpux-run" --check "$B/examples/tiny_cnn.vpux" |
 	grep -q bit-exact || fail "installed vpux-run --check is not bit-exact"
+# the installed Python module on the installed library: the network
+# through vpux.InferenceSession, the same bytes as vpux-run's
+py=$(cd /tmp && LD_LIBRARY_PATH="$R$lib" PYTHONPATH="$R/usr/lib/python3/dist-packages" \
+	/usr/bin/python3 -B -c 'import sys, numpy as np, vpux
+s = vpux.InferenceSession(sys.argv[1], device="inproc")
+feed = {a.name: np.zeros(a.shape, a.dtype) for a in s.get_inputs()}
+print(vpux.__file__, vpux.__version__, [y.shape for y in s.run(None, feed)])' \
+	"$B/examples/tiny_cnn.vpux") || fail "the installed Python module fails"
+case "$py" in "$R/usr/lib/python3/dist-packages/vpux/__init__.py $VERSION "*) ;;
+	*) fail "the installed Python module said '$py'" ;; esac
 
 # udev for the VM: the daemon and udevadm from the host, a render group
 udevadm=$(command -v udevadm) || fail "no udevadm on the host (apt-get install udev)"
@@ -85,4 +96,4 @@ mkdir -p "$R/lib/systemd" "$R/etc"
 ln -sf /usr/bin/udevadm "$R/lib/systemd/systemd-udevd"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$R/etc/passwd"
 printf 'root:x:0:\nrender:x:%s:\n' "$(getent group render | cut -d: -f3 || echo 108)" >"$R/etc/group"
-echo "deb-install-check: dpkg installed libvpux1, libvpux-dev, vpux-tools (vpux-dkms unpacked) in $R; pkg-config program ($o) and vpux-run --check from there"
+echo "deb-install-check: dpkg installed libvpux1, libvpux-dev, vpux-tools, python3-vpux (vpux-dkms unpacked) in $R; pkg-config program ($o), vpux-run --check and import vpux from there"

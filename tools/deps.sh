@@ -18,9 +18,11 @@ PKGS="$PKGS libprotobuf-c-dev protobuf-c-compiler"
 PKGS="$PKGS python3-jsonschema python3-numpy python3-onnx"
 # the float architectures of compiler/models/float (export.py)
 PKGS="$PKGS python3-torch python3-torchvision"
+# the Python module (python/): its build and its pytest suite
+PKGS="$PKGS python3-dev python3-pytest"
 
 # packaging and installing: DKMS, Debian packages, man pages, udev
-PKGS="$PKGS debhelper dh-dkms dkms dpkg-dev fakeroot lintian man-db python3-docutils udev"
+PKGS="$PKGS debhelper dh-dkms dh-python dkms dpkg-dev fakeroot lintian man-db python3-docutils udev"
 
 missing=""
 for p in $PKGS; do
