@@ -554,7 +554,44 @@ static PyObject *mod_strerror(PyObject *mod, PyObject *args)
 	return PyUnicode_FromString(vpux_strerror(code));
 }
 
+static PyObject *mod_device_names(PyObject *mod, PyObject *unused)
+{
+	unsigned int n, i;
+	PyObject *list;
+	char name[256];
+	int ret;
+
+	(void)mod;
+	(void)unused;
+	ret = vpux_device_count(&n);
+	if (ret)
+		return raise_vpux(ret);
+	list = PyList_New(0);
+	if (!list)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		PyObject *s;
+
+		ret = vpux_device_name(i, name, sizeof(name));
+		if (ret) {
+			Py_DECREF(list);
+			return raise_vpux(ret);
+		}
+		s = PyUnicode_DecodeFSDefault(name);
+		if (!s || PyList_Append(list, s)) {
+			Py_XDECREF(s);
+			Py_DECREF(list);
+			return NULL;
+		}
+		Py_DECREF(s);
+	}
+	return list;
+}
+
 static PyMethodDef module_methods[] = {
+	{ "device_names", mod_device_names, METH_NOARGS,
+	  "device_names() -> [str]: vpux_device_count()/vpux_device_name(): "
+	  "the vpux /dev/accel nodes this process can open, then 'inproc'" },
 	{ "_set_error_factory", mod_set_error_factory, METH_O,
 	  "_set_error_factory(f): f(code, message) makes the exceptions" },
 	{ "strerror", mod_strerror, METH_VARARGS,

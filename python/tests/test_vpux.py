@@ -46,6 +46,12 @@ def test_error_classes():
 
 # ---- devices ----
 
+def test_device_names():
+    names = vpux.device_names()
+    assert names[-1] == "inproc"
+    assert all(n.startswith("/dev/accel/accel") for n in names[:-1])
+
+
 def test_devices(device):
     devs = vpux.devices()
     names = [d.name for d in devs]

@@ -15,7 +15,6 @@ from it into the array that run() returns.
 """
 
 import concurrent.futures
-import glob
 import os
 import threading
 import time
@@ -113,10 +112,10 @@ class DeviceInfo:
 
 
 def _device_names():
-    """The names vpux_device_open() may take for an NPU: the
-    /dev/accel/accelN nodes in the order of N, then "inproc"."""
-    nodes = glob.glob("/dev/accel/accel[0-9]*")
-    return sorted(nodes, key=lambda p: (len(p), p)) + ["inproc"]
+    """The names vpux_device_open() may take for an NPU, from libvpux
+    (vpux_device_count()/vpux_device_name()): the vpux_accel nodes of
+    /dev/accel this process can open, in the order of N, then "inproc"."""
+    return _vpux.device_names()
 
 
 def devices():
