@@ -119,6 +119,19 @@ struct vpux_backend_ops {
 			    unsigned int n, unsigned int prio, int own,
 			    const struct vpux_be_job *after,
 			    struct vpux_be_job *job);
+	/*
+	 * submit, in the device's order of ordered jobs: the job starts
+	 * only once @prev (the ordered job submitted before it, or NULL)
+	 * has ended, whatever @prev's result, without the caller waiting
+	 * for it. Requests of networks with CMX tensors go to the device
+	 * this way: the on-chip memory is the device's, not the request's
+	 * (request.c).
+	 */
+	int (*submit_ordered)(void *priv, const struct vpux_be_entry *list,
+			      unsigned int n, unsigned int prio, int own,
+			      const struct vpux_bo *prof,
+			      const struct vpux_be_job *prev,
+			      struct vpux_be_job *job);
 	/* 0, VPUX_E_TIMEOUT; @timeout_ms < 0 waits forever */
 	int (*wait)(void *priv, struct vpux_be_job *job, int timeout_ms);
 	int (*status)(void *priv, struct vpux_be_job *job,

@@ -186,9 +186,10 @@ static int dla_to_vpux(int r)
 	}
 }
 
-static int ip_submit(void *priv, const struct vpux_be_entry *list,
-		     unsigned int n, unsigned int prio, int own,
-		     const struct vpux_bo *prof, struct vpux_be_job *job)
+/* submit, after the task of handle @after (-1: none) */
+static int ip_submit_h(void *priv, const struct vpux_be_entry *list,
+		       unsigned int n, unsigned int prio, int after,
+		       struct vpux_be_job *job)
 {
 	struct dla_user_buf l[DLA_MAX_ADDR_ENTRIES];
 	struct inproc *p = priv;
@@ -205,16 +206,40 @@ static int ip_submit(void *priv, const struct vpux_be_entry *list,
 		l[i].flags = list[i].bo->flags & VPUX_BE_BO_READONLY ?
 			     DLA_USER_BUF_READONLY : 0;
 	}
-	h = dla_user_submit(p->dev, l, n, 0, prio);
+	h = dla_user_submit_after(p->dev, l, n, 0, prio, after);
 	if (h < 0)
 		return vpux_err(dla_to_vpux(h),
 				"inproc: the engine core refused the task (dla error %d: %s)",
 				h, dla_user_last_error());
-	(void)own;	/* the port keeps a task's result until it is released */
-	(void)prof;	/* and reads per-op cycles from the core */
 	memset(job, 0, sizeof(*job));
 	job->id = (uint64_t)h;
 	return 0;
+}
+
+static int ip_submit(void *priv, const struct vpux_be_entry *list,
+		     unsigned int n, unsigned int prio, int own,
+		     const struct vpux_bo *prof, struct vpux_be_job *job)
+{
+	(void)own;	/* the port keeps a task's result until it is released */
+	(void)prof;	/* and reads per-op cycles from the core */
+	return ip_submit_h(priv, list, n, prio, -1, job);
+}
+
+/*
+ * The port queues the task until @prev's task ended (or was released)
+ * and starts it from the bottom half that completes @prev, without the
+ * submitting thread: dla_user_submit_after().
+ */
+static int ip_submit_ordered(void *priv, const struct vpux_be_entry *list,
+			     unsigned int n, unsigned int prio, int own,
+			     const struct vpux_bo *prof,
+			     const struct vpux_be_job *prev,
+			     struct vpux_be_job *job)
+{
+	(void)own;
+	(void)prof;
+	return ip_submit_h(priv, list, n, prio, prev ? (int)prev->id : -1,
+			   job);
 }
 
 /*
@@ -456,6 +481,7 @@ const struct vpux_backend_ops vpux_backend_inproc = {
 	.bo_map = ip_bo_map,
 	.submit = ip_submit,
 	.submit_after = ip_submit_after,
+	.submit_ordered = ip_submit_ordered,
 	.wait = ip_wait,
 	.status = ip_status,
 	.op_cycles = ip_op_cycles,

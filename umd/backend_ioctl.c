@@ -745,11 +745,12 @@ static void sync_put(struct iob *p, struct vpux_be_job *job)
 /*
  * SUBMIT; with @chain, the job waits for the in-syncobj of @after (if
  * any) and signals a new syncobj of its own (job->syncobj), which
- * io_release() destroys
+ * io_release() destroys; with @ordered, it goes to the file's default
+ * queue of its priority (io_submit_ordered()), not to the pool
  */
 static int submit_job(void *priv, const struct vpux_be_entry *list,
 		      unsigned int n, unsigned int prio, int own,
-		      const struct vpux_bo *prof, int chain,
+		      const struct vpux_bo *prof, int chain, int ordered,
 		      const struct vpux_be_job *after, struct vpux_be_job *job)
 {
 	struct drm_vpux_buf bufs[DRM_VPUX_MAX_ADDR_ENTRIES - 1];
@@ -817,7 +818,13 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 			s.in_syncobj_count = 1;
 		}
 	}
-	ret = queue_get(p, s.priority, &j);
+	if (ordered) {
+		/* queue 0, counted in no pool */
+		j.qprio = (uint16_t)s.priority;
+		ret = 0;
+	} else {
+		ret = queue_get(p, s.priority, &j);
+	}
 	if (ret) {
 		sync_put(p, &j);
 		return ret;
@@ -852,7 +859,39 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
 		     unsigned int n, unsigned int prio, int own,
 		     const struct vpux_bo *prof, struct vpux_be_job *job)
 {
-	return submit_job(priv, list, n, prio, own, prof, 0, NULL, job);
+	return submit_job(priv, list, n, prio, own, prof, 0, 0, NULL, job);
+}
+
+/*
+ * The kernel orders a queue: its jobs start in submission order, one at
+ * a time, each once the one before it left the NPU, whatever its result
+ * (vpux_queue.c, vpux_sched.c). So the ordered jobs of a priority go to
+ * the file's default queue of that priority (queue 0, which the pool
+ * never uses while it has a queue of its own), and the kernel starts job
+ * n + 1 from the interrupt's bottom half that completes job n. Only when
+ * the priority changes between two ordered jobs, which the kernel would
+ * run on two queues at once, is the previous one waited for here first.
+ */
+static int io_submit_ordered(void *priv, const struct vpux_be_entry *list,
+			     unsigned int n, unsigned int prio, int own,
+			     const struct vpux_bo *prof,
+			     const struct vpux_be_job *prev,
+			     struct vpux_be_job *job)
+{
+	unsigned int kprio = prio > DRM_VPUX_PRIORITY_REALTIME ?
+			     DRM_VPUX_PRIORITY_REALTIME : prio;
+	struct iob *p = priv;
+
+	if (prev && prev->qprio != kprio) {
+		struct drm_vpux_wait w;
+
+		memset(&w, 0, sizeof(w));
+		w.seqno = prev->id;
+		w.timeout_ns = INT64_MAX;
+		/* an error (a number the kernel forgot): it ended long ago */
+		(void)drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, &w);
+	}
+	return submit_job(priv, list, n, prio, own, prof, 0, 1, NULL, job);
 }
 
 /*
@@ -865,7 +904,7 @@ static int io_submit_after(void *priv, const struct vpux_be_entry *list,
 			   const struct vpux_be_job *after,
 			   struct vpux_be_job *job)
 {
-	return submit_job(priv, list, n, prio, own, NULL, 1, after, job);
+	return submit_job(priv, list, n, prio, own, NULL, 1, 0, after, job);
 }
 
 /*
@@ -1323,6 +1362,7 @@ const struct vpux_backend_ops vpux_backend_ioctl = {
 	.bo_map = io_bo_map,
 	.submit = io_submit,
 	.submit_after = io_submit_after,
+	.submit_ordered = io_submit_ordered,
 	.wait = io_wait,
 	.status = io_status,
 	.op_cycles = io_op_cycles,

@@ -14,13 +14,15 @@ struct vpux_device {
 	const struct vpux_backend_ops *ops;
 	void *priv;
 	/*
-	 * The NPU's on-chip memory (CMX) is not per request: one request of
-	 * a network with CMX tensors at a time may be in flight on a device
-	 * (@cmx_holder, until it is seen finished).
+	 * The NPU's on-chip memory (CMX) is not per request: the jobs of
+	 * requests of networks with CMX tensors run one after another, in
+	 * submission order (backend op submit_ordered, after @cmx_tail: a
+	 * copy of the last such job's record, if @has_cmx_tail).
 	 */
 	pthread_mutex_t cmx_lock;
-	struct vpux_request *cmx_holder;
 	char name[64];		/* as opened: "inproc", "/dev/accel/accelN" */
+	struct vpux_be_job cmx_tail;
+	int has_cmx_tail;
 };
 
 struct vpux_buffer {

@@ -85,33 +85,34 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 	return 0;
 }
 
-/* @r no longer runs: another request may use the CMX */
-static void cmx_release(struct vpux_request *r)
+/*
+ * Submit @r's job. A network with CMX tensors finds them at the same
+ * tiles and offsets in every request, so its jobs must not run at once:
+ * they queue, in submission order, each starting once the previous one
+ * of the device has ended (in the engine core in process, in the kernel
+ * queue through /dev/accel), whatever that one's result. The submitter
+ * does not wait. What overlaps is everything around a job (Documentation/
+ * libvpux.rst, "Pipelined requests").
+ */
+static int submit_job(struct vpux_request *r, struct vpux_be_job *job)
 {
 	struct vpux_device *dev = r->net->dev;
+	const struct vpux_bo *prof = r->has_prof ? &r->prof : NULL;
+	int ret;
 
+	/* the scratch buffer is the request's alone: its last job is this one */
 	if (!r->net->uses_cmx)
-		return;
+		return dev->ops->submit(dev->priv, r->list, r->net->n_list,
+					r->prio, SLOT_SCRATCH, prof, job);
 	pthread_mutex_lock(&dev->cmx_lock);
-	if (dev->cmx_holder == r)
-		dev->cmx_holder = NULL;
-	pthread_mutex_unlock(&dev->cmx_lock);
-}
-
-/* claim the CMX for @r, or VPUX_E_BUSY while another request holds it */
-static int cmx_claim(struct vpux_request *r)
-{
-	struct vpux_device *dev = r->net->dev;
-	int ret = 0;
-
-	if (!r->net->uses_cmx)
-		return 0;
-	pthread_mutex_lock(&dev->cmx_lock);
-	if (dev->cmx_holder && dev->cmx_holder != r)
-		ret = vpux_err(VPUX_E_BUSY,
-			       "submit: the network uses the NPU's on-chip memory (CMX) and another request using it has not been waited for");
-	else
-		dev->cmx_holder = r;
+	ret = dev->ops->submit_ordered(dev->priv, r->list, r->net->n_list,
+				       r->prio, SLOT_SCRATCH, prof,
+				       dev->has_cmx_tail ? &dev->cmx_tail : NULL,
+				       job);
+	if (!ret) {
+		dev->cmx_tail = *job;
+		dev->has_cmx_tail = 1;
+	}
 	pthread_mutex_unlock(&dev->cmx_lock);
 	return ret;
 }
@@ -135,7 +136,6 @@ void vpux_request_destroy(struct vpux_request *r)
 	if (r->has_job)
 		dev->ops->wait(dev->priv, &r->job, 5000);
 	forget(r);
-	cmx_release(r);
 	if (r->has_prof)
 		dev->ops->bo_free(dev->priv, &r->prof);
 	if (r->has_sym)
@@ -233,17 +233,9 @@ int vpux_request_submit(struct vpux_request *r)
 		memcpy(r->sym.cpu, r->sym_val,
 		       r->net->img.n_symbols * sizeof(uint64_t));
 	r->sym_round = 0;
-	ret = cmx_claim(r);
+	ret = submit_job(r, &job);
 	if (ret)
 		return ret;
-	/* the scratch buffer is the request's alone: its last job is this one */
-	ret = dev->ops->submit(dev->priv, r->list, r->net->n_list, r->prio,
-			       SLOT_SCRATCH, r->has_prof ? &r->prof : NULL,
-			       &job);
-	if (ret) {
-		cmx_release(r);
-		return ret;
-	}
 	r->job = job;
 	r->has_job = 1;
 	return 0;
@@ -263,7 +255,6 @@ int vpux_request_wait(struct vpux_request *r, int timeout_ms)
 	ret = dev->ops->wait(dev->priv, &r->job, timeout_ms);
 	if (ret)
 		return ret;
-	cmx_release(r);
 	ret = dev->ops->status(dev->priv, &r->job, &st);
 	if (!ret && st.state == VPUX_REQ_FAILED)
 		ret = vpux_err(VPUX_E_DEVICE,
@@ -274,8 +265,6 @@ int vpux_request_wait(struct vpux_request *r, int timeout_ms)
 
 int vpux_request_status(struct vpux_request *r, struct vpux_request_status *st)
 {
-	int ret;
-
 	if (!r || !st)
 		return vpux_err(VPUX_E_INVAL, "status: NULL argument");
 	if (!r->has_job) {
@@ -283,10 +272,7 @@ int vpux_request_status(struct vpux_request *r, struct vpux_request_status *st)
 		st->state = VPUX_REQ_IDLE;
 		return 0;
 	}
-	ret = r->net->dev->ops->status(r->net->dev->priv, &r->job, st);
-	if (!ret && st->state != VPUX_REQ_RUNNING)
-		cmx_release(r);
-	return ret;
+	return r->net->dev->ops->status(r->net->dev->priv, &r->job, st);
 }
 
 int vpux_request_op_cycles(struct vpux_request *r, unsigned int kind,

@@ -162,6 +162,9 @@ $(B)/umd/tests/%: $(SRCTOP)/umd/tests/%.c $(UMD_SAN_OBJS) $(VASM_SRCS) \
 		-DBUILDDIR='"$(B)"' -o $@ $< $(VASM_SRCS) $(UMD_SAN_OBJS) \
 		$(UMD_LIBS)
 
+# test_pipeline pipelines a compiled ResNet block (compiler.mk's rule)
+$(B)/umd/tests/test_pipeline: $(B)/compiler/models/resnet_qop.vpuxl
+
 # test_shave_asm runs what it assembles through vpux-dis and vpux-run
 $(B)/umd/tests/test_shave_asm: $(VPUX_DIS) $(VPUX_RUN)
 
@@ -170,7 +173,7 @@ UMD_TOOLS_TEST := $(B)/umd/tests/tools_test
 HOST_TESTS += $(UMD_TOOLS_TEST)
 
 $(UMD_TOOLS_TEST): $(SRCTOP)/umd/tests/tools_test.sh $(VPUX_ASM) $(VPUX_DIS) \
-		$(VPUX_RUN)
+		$(VPUX_RUN) $(B)/compiler/models/resnet_qop.vpuxl
 	@mkdir -p $(dir $@)
 	printf '#!/bin/sh\nexec sh %s %s %s\n' $< $(B) $(SRCTOP) >$@
 	chmod +x $@

@@ -34,6 +34,7 @@ struct dla_user_task {
 	unsigned int slot;		/* DLA_USER_IN_CORE: the core's id */
 	unsigned int ctx, prio;
 	int refused;			/* -DLA_ERR_* of a refused start */
+	int after;			/* starts once this task ended, or -1 */
 	struct dla_user_task *next;	/* DLA_USER_QUEUED */
 	struct dla_task *task;		/* the prepared task, in @mem */
 	void *mem;
@@ -377,6 +378,7 @@ void *dla_user_task_handle(const struct dla_user_buf *list, unsigned int n)
 	if (!t)
 		return NULL;
 	t->n = n;
+	t->after = -1;
 	memcpy(t->list, list, n * sizeof(*list));
 	return t;
 }
@@ -504,19 +506,45 @@ static int dla_user_start(struct dla_user_dev *d, struct dla_user_task *t)
 }
 
 /*
- * Start queued tasks while the core has room. A queued task the core
- * refuses (MMU context or priority out of range) is retired as FAILED
- * with that error. Returns how many tasks left the queue. Called with
- * d->lock held.
+ * Whether @t must stay queued because the task it was submitted after
+ * (dla_user_submit_after()) has not ended. A released predecessor has
+ * ended. Locked.
+ */
+static int dla_user_blocked(struct dla_user_dev *d, struct dla_user_task *t)
+{
+	struct dla_user_task *p;
+
+	if (t->after < 0)
+		return 0;
+	p = dla_user_lookup(d, t->after);
+	if (!p || dla_user_finished(p)) {
+		t->after = -1;
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Start queued tasks while the core has room, in queue order; a task
+ * still waiting for its predecessor stays queued without holding up the
+ * tasks behind it. A queued task the core refuses (MMU context or
+ * priority out of range) is retired as FAILED with that error. Returns
+ * how many tasks left the queue. Called with d->lock held.
  */
 static int dla_user_start_queued(struct dla_user_dev *d)
 {
-	struct dla_user_task *t;
+	struct dla_user_task **pp = &d->queue, *t;
 	int moved = 0, ret;
 
-	while (d->queue && dla_user_slot_free(d)) {
-		t = d->queue;
-		d->queue = t->next;
+	while (*pp) {
+		t = *pp;
+		if (dla_user_blocked(d, t)) {
+			pp = &t->next;
+			continue;
+		}
+		if (!dla_user_slot_free(d))
+			break;
+		*pp = t->next;
 		t->next = NULL;
 		moved++;
 		ret = dla_user_start(d, t);
@@ -541,18 +569,23 @@ static void dla_user_enqueue(struct dla_user_dev *d, struct dla_user_task *t)
 }
 
 /*
- * Start @t now if the core has room and nobody waits, else queue it.
- * Returns the core's refusal (< 0) or 0. Locked.
+ * Start @t now if the core has room, nobody waits and its predecessor
+ * (if any) has ended, else queue it (and start what may start: the
+ * tasks queued may all wait for predecessors). Returns the core's
+ * refusal (< 0) or 0. Locked.
  */
 static int dla_user_run(struct dla_user_dev *d, struct dla_user_task *t)
 {
 	int ret = 0;
 
 	t->refused = 0;
-	if (!d->queue && dla_user_slot_free(d))
+	if (!d->queue && !dla_user_blocked(d, t) && dla_user_slot_free(d)) {
 		ret = dla_user_start(d, t);
-	else
+	} else {
 		dla_user_enqueue(d, t);
+		if (dla_user_start_queued(d))
+			pthread_cond_broadcast(&d->done_cond);
+	}
 	return ret < 0 ? ret : 0;
 }
 
@@ -592,6 +625,7 @@ static int dla_user_task_new(struct dla_user_dev *d,
 	if (!t)
 		return -DLA_ERR_BUSY;
 	t->n = n;
+	t->after = -1;
 	memcpy(t->list, list, n * sizeof(*list));
 	ret = dla_user_prepare(d, t);
 	if (ret) {
@@ -619,6 +653,13 @@ int dla_user_check(struct dla_user_dev *d, const struct dla_user_buf *list,
 int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 		    unsigned int n, unsigned int ctx, unsigned int prio)
 {
+	return dla_user_submit_after(d, list, n, ctx, prio, -1);
+}
+
+int dla_user_submit_after(struct dla_user_dev *d,
+			  const struct dla_user_buf *list, unsigned int n,
+			  unsigned int ctx, unsigned int prio, int after)
+{
 	struct dla_user_task *t;
 	int handle, ret;
 
@@ -628,6 +669,7 @@ int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 		return ret;
 	t->ctx = ctx;
 	t->prio = prio;
+	t->after = after < 0 ? -1 : after;
 	pthread_mutex_lock(&d->lock);
 	handle = dla_user_new_handle(d, t);
 	if (handle < 0) {

@@ -80,6 +80,18 @@ int dla_user_submit(struct dla_user_dev *d, const struct dla_user_buf *list,
 		    unsigned int n, unsigned int ctx, unsigned int prio);
 
 /*
+ * The same, the task starting only once the task of handle @after (or
+ * none: -1) has ended, DONE or FAILED, or was released; until then it
+ * is queued (dla_user_status() says RUNNING) without holding up other
+ * tasks. Whatever @after's result, the task runs: this orders tasks
+ * that share memory no MMU separates (libvpux's requests of a network
+ * with CMX tensors), it does not make one depend on the other's result.
+ */
+int dla_user_submit_after(struct dla_user_dev *d,
+			  const struct dla_user_buf *list, unsigned int n,
+			  unsigned int ctx, unsigned int prio, int after);
+
+/*
  * Validate a task as dla_user_submit() does (dla_task_measure(),
  * dla_task_prepare()) and drop it: nothing runs, no handle. libvpux
  * runs the core's checks of a plan at its symbols' bounds at load.

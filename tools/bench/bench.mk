@@ -31,6 +31,27 @@ $(VPUX_REQ_BENCH): tools/bench/vpux-req-bench.c tools/bench/bench_util.h $(SRCTO
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) -I$(SRCTOP)/umd/include -o $@ $< \
 		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib'
 
+# Pipelined requests (Documentation/benchmarks.rst): a compiled ResNet
+# block with CMX tensors, requests/s with 1 and with 4 in flight, in
+# process; `make bench` runs it through the wrapper (one figure line).
+VPUX_PIPELINE_BENCH := $(B)/tools/vpux-pipeline-bench
+PIPELINE_BENCH_NET := $(B)/compiler/models/resnet_qop.vpuxl
+PIPELINE_BENCH_RUN := $(B)/tools/bench-pipeline
+HOST_PROGS += $(VPUX_PIPELINE_BENCH)
+BENCH_PROGS += $(PIPELINE_BENCH_RUN)
+
+$(VPUX_PIPELINE_BENCH): tools/bench/vpux-pipeline-bench.c tools/bench/bench_util.h \
+		$(SRCTOP)/umd/include/vpux.h $(CLI_HDR) $(UMD_SO)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -I$(SRCTOP)/umd/include -I$(SRCTOP)/tools/common \
+		-o $@ $< -L$(B)/umd -l:libvpux.so.1 $(JSONC_LIBS) \
+		-Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib'
+
+$(PIPELINE_BENCH_RUN): $(VPUX_PIPELINE_BENCH) $(PIPELINE_BENCH_NET)
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec %s "$$@" %s\n' $(VPUX_PIPELINE_BENCH) $(PIPELINE_BENCH_NET) >$@
+	chmod +x $@
+
 .PHONY: bench-vm
 
 $(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c tools/bench/bench_util.h uapi/drm/vpux_accel.h \

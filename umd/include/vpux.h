@@ -413,15 +413,15 @@ int vpux_request_set_priority(struct vpux_request *req, unsigned int priority);
  * vpux_request_submit() - start it; every input and output bound
  * @req: the request
  *
- * The NPU's on-chip memory (CMX) belongs to no request: while a request
- * of a network with CMX tensors (loadable 1.1) runs, submitting another
- * such request on the same device fails with VPUX_E_BUSY until the first
- * one has been seen finished by vpux_request_wait() or
- * vpux_request_status() (or destroyed).
+ * The NPU's on-chip memory (CMX) belongs to no request: the requests of
+ * networks with CMX tensors (loadable 1.1) on one device queue, each
+ * running once the one submitted before it has ended, whatever its
+ * result; the call does not wait for that (a queued request counts as
+ * running). Documentation/libvpux.rst, "Pipelined requests".
  *
  * Return: 0; VPUX_E_UNBOUND (a buffer, or a symbol of the network: the
- * message names it), VPUX_E_STATE (still running), VPUX_E_BUSY, or the
- * backend's error.
+ * message names it), VPUX_E_STATE (still running), or the backend's
+ * error.
  */
 int vpux_request_submit(struct vpux_request *req);
 /**
@@ -1202,8 +1202,8 @@ int vpux_request_poll_fd(struct vpux_request *req, int *fd);
  * before any is submitted: arguments, one device, no request twice,
  * every input, output and symbol bound, none still running; a refused
  * call submits nothing (*@submitted 0). Then they are submitted in
- * order: if the device refuses request k (VPUX_E_BUSY for a second
- * request on the CMX, VPUX_E_NOMEM, VPUX_E_PERM ...), requests
+ * order: if the device refuses request k (VPUX_E_BUSY for no free task
+ * slot, VPUX_E_NOMEM, VPUX_E_PERM ...), requests
  * 0..k-1 run (*@submitted k: wait for them as usual) and k.. do not; the
  * message names request k.
  *

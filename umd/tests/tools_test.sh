@@ -86,6 +86,15 @@ st=$?
 grep -q "with 8 in flight" "$T/run" && grep -q bit-exact "$T/run"
 ok $(( $? || st )) "vpux-run --inflight 8: one network, 8 requests in flight, same outputs"
 
+# a compiled network with tensors in CMX: its requests queue on the
+# device, one after another, instead of failing with VPUX_E_BUSY
+q="$B/compiler/models/resnet_qop.vpuxl"
+"$B/tools/vpux-run" --check --inflight 4 --repeat 3 "$q" >"$T/run" 2>&1
+st=$?
+grep -q "with 4 in flight" "$T/run" && grep -q bit-exact "$T/run" &&
+	! grep -q differs "$T/run"
+ok $(( $? || st )) "vpux-run --inflight 4 of a compiled CMX network (resnet_qop): same outputs, bit-exact ($(grep -E 'error|differs' "$T/run" | head -1))"
+
 # weights from a file next to the source, then read back through vpux-dis
 head -c 64 /dev/urandom >"$T/w.bin"
 cat >"$T/f.vasm" <<EOT
