@@ -26,10 +26,10 @@ struct platform_device;
 
 #define DRIVER_NAME	"vpux_accel"
 #define DRIVER_DESC	"vpux NPU accelerator"
-#define DRIVER_DATE	"20261123"
 
-/* the NPU's platform device name */
+/* the NPU's platform device name, and its device-tree compatible */
 #define VPUX_PLATFORM_NAME	"vpux-npu"
+#define VPUX_OF_COMPATIBLE	"vpux,npu"
 
 /**
  * struct vpux_hw_info - what the identity registers say about the device
