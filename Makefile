@@ -9,9 +9,6 @@
 
 SRCTOP := $(abspath .)
 B ?= $(SRCTOP)/build
-# the split build's modules (make module-split)
-SPLIT_DIR := $(B)/split
-SPLIT_KOS := $(SPLIT_DIR)/vpux_sim.ko $(SPLIT_DIR)/vpux_accel-split.ko
 
 KVER ?= $(shell ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | sort -V | tail -n1 | sed 's|.*/linux-headers-||')
 KDIR ?= /usr/src/linux-headers-$(KVER)
@@ -46,7 +43,7 @@ HOST_PROGS :=		# user-space programs built by `make`
 BENCH_PROGS :=		# benchmark programs run by `make bench`
 CHECK_STEPS :=		# non-TAP make targets `make check` runs as one test each
 
-.PHONY: all module module-split module-sparse print-check-steps userspace check host-check vm-check demo deps clean \
+.PHONY: all module module-shape-check module-sparse print-check-steps userspace check host-check vm-check demo deps clean \
 	help bench firmware-check fuzz vm-shell
 
 all: module userspace
@@ -69,23 +66,18 @@ all: module userspace
 -include tools/vm/vm.mk
 -include tools/bench/bench.mk
 
+# The driver, vpux_accel.ko, and the NPU model, vpux_sim.ko: two modules.
 # Warnings are errors for our sources (VPUX_WERROR is read by ./Kbuild).
 module:
 	$(MAKE) -C $(KDIR) M=$(SRCTOP) W=1 VPUX_WERROR=1 modules
 
-# The same module with the model as its own vpux_sim.ko
-# (CONFIG_DRM_ACCEL_VPUX_SIM=m), built from a copy of the tree so that
-# its objects do not mix with the default build's: proves that the
-# driver never calls the model. The VM suite loads it once
-# (tools/vm/split-check.sh).
-module-split:
-	@rm -rf $(SPLIT_DIR)/src && mkdir -p $(SPLIT_DIR)/src
-	@tar -C $(SRCTOP) --exclude=./build --exclude=./.git --exclude='*.o' \
-		--exclude='*.ko' --exclude='.*.cmd' -cf - . | tar -C $(SPLIT_DIR)/src -xf -
-	$(MAKE) -C $(KDIR) M=$(SPLIT_DIR)/src W=1 VPUX_WERROR=1 \
-		CONFIG_DRM_ACCEL_VPUX_SIM=m modules
-	cp $(SPLIT_DIR)/src/vpux_sim.ko $(SPLIT_DIR)/vpux_sim.ko
-	cp $(SPLIT_DIR)/src/vpux_accel.ko $(SPLIT_DIR)/vpux_accel-split.ko
+# The modules' shape, from their modinfo: the driver matches its platform
+# id and its device-tree compatible (Documentation/devicetree.rst), and
+# neither module depends on the other (tools/vm/split-check.sh loads them
+# in either order).
+module-shape-check: module
+	@tools/module-shape-check.sh $(SRCTOP)/vpux_accel.ko $(SRCTOP)/vpux_sim.ko
+CHECK_STEPS += module-shape-check
 
 # sparse over every source of the module; any warning fails
 module-sparse:
@@ -126,8 +118,7 @@ deps:
 
 help:
 	@echo "make deps       install the Debian packages the project needs"
-	@echo "make            build vpux_accel.ko and user space"
-	@echo "make module-split  vpux_accel.ko and the model as vpux_sim.ko (build/split)"
+	@echo "make            build vpux_accel.ko, vpux_sim.ko and user space"
 	@echo "make check      every test: host (ASan/UBSan), firmware, VM"
 	@echo "make demo       boot the VM, load the module, run vpux-info"
 	@echo "make bench      benchmark programs (print figures)"

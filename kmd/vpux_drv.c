@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * vpux_accel: module entry and the DRM accel driver, a platform driver
- * bound to the NPUs ("vpux-npu" devices, whoever provides them: the
- * virtual NPUs of the NPU model, or a board with silicon).
+ * bound to the NPUs: "vpux-npu" platform devices (the virtual NPUs of the
+ * model, vpux_sim.ko, or a board file) or device-tree nodes compatible
+ * with "vpux,npu" (Documentation/devicetree.rst).
  */
 
 #include <linux/cred.h>
 #include <linux/compat.h>
+#include <linux/mod_devicetable.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/pm_runtime.h>
@@ -26,7 +28,6 @@
 #include "vpux_gem.h"
 #include "vpux_job.h"
 #include "vpux_accel.h"
-#include "vpux_module.h"
 
 static atomic_t vpux_bound_devices = ATOMIC_INIT(0);
 
@@ -316,7 +317,12 @@ static const struct drm_driver vpux_drm_driver = {
 	.fops = &vpux_fops,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
-	.date = DRIVER_DATE,
+	/*
+	 * No release date: the version is the uapi's major.minor. 6.12's
+	 * DRM_IOCTL_VERSION warns on a NULL date; "0" is what DRM reports
+	 * for every driver once the field is gone (6.14).
+	 */
+	.date = "0",
 	.major = DRM_VPUX_UAPI_VERSION_MAJOR,
 	.minor = DRM_VPUX_UAPI_VERSION_MINOR,
 };
@@ -400,23 +406,36 @@ static void vpux_remove(struct platform_device *pdev)
 	vpux_pm_remove_end(vdev);
 }
 
+/* how each kind of platform names the NPU, side by side */
+static const struct platform_device_id vpux_platform_ids[] = {
+	{ .name = VPUX_PLATFORM_NAME },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, vpux_platform_ids);
+
+static const struct of_device_id vpux_of_match[] = {
+	{ .compatible = VPUX_OF_COMPATIBLE },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, vpux_of_match);
+
 static struct platform_driver vpux_platform_driver = {
 	.probe = vpux_probe,
 	.remove = vpux_remove,
+	.id_table = vpux_platform_ids,
 	.driver = {
 		.name = VPUX_PLATFORM_NAME,
+		.of_match_table = vpux_of_match,
 		.pm = pm_ptr(&vpux_pm_ops),
 	},
 };
 
-/**
- * vpux_drv_module_init() - register the driver
- *
- * The module entry of vpux_accel.ko (include/vpux_module.h).
- *
- * Return: 0 or a negative errno.
+/*
+ * The driver's own entry: the workqueues and the netlink family every
+ * device uses, then the platform driver, which binds to each NPU as it
+ * appears (the model's may come before or after).
  */
-int vpux_drv_module_init(void)
+static int __init vpux_init(void)
 {
 	int ret;
 
@@ -438,23 +457,17 @@ err_queues:
 	return ret;
 }
 
-/**
- * vpux_drv_module_exit() - unregister the driver (it unbinds first)
- */
-void vpux_drv_module_exit(void)
+/* unregistering the driver unbinds it from every NPU first */
+static void __exit vpux_exit(void)
 {
 	platform_driver_unregister(&vpux_platform_driver);
 	vpux_nl_module_exit();
 	vpux_queues_module_exit();
 }
 
-#ifndef VPUX_WITH_SIM
-/* else the model's module entry registers the driver and then the NPUs */
-module_init(vpux_drv_module_init);
-module_exit(vpux_drv_module_exit);
-#endif
+module_init(vpux_init);
+module_exit(vpux_exit);
 
-MODULE_ALIAS("platform:" VPUX_PLATFORM_NAME);
 /* the version DRM_IOCTL_VERSION reports: uapi major.minor, patchlevel 0 */
 MODULE_VERSION(__stringify(DRM_VPUX_UAPI_VERSION_MAJOR) "."
 	       __stringify(DRM_VPUX_UAPI_VERSION_MINOR) ".0");

@@ -26,10 +26,10 @@ struct platform_device;
 
 #define DRIVER_NAME	"vpux_accel"
 #define DRIVER_DESC	"vpux NPU accelerator"
-#define DRIVER_DATE	"20261123"
 
-/* the NPU's platform device name */
+/* the NPU's platform device name, and its device-tree compatible */
 #define VPUX_PLATFORM_NAME	"vpux-npu"
+#define VPUX_OF_COMPATIBLE	"vpux,npu"
 
 /**
  * struct vpux_hw_info - what the identity registers say about the device
@@ -113,6 +113,8 @@ struct vpux_hw_info {
  *	being cleared, and how many clears were started (debugfs)
  * @pm: power state (vpux_pm.c)
  * @nl: telemetry counters and pending events (vpux_netlink.c)
+ * @kcov_handle: the KCOV common handle of the job last handed to the
+ *	device (run_job): the IRQ thread's remote-coverage section
  */
 struct vpux_device {
 	struct drm_device drm;
@@ -154,6 +156,7 @@ struct vpux_device {
 	} cmx;
 	struct vpux_pm pm;
 	struct vpux_nl_dev nl;
+	u64 kcov_handle;
 };
 
 /**

@@ -22,6 +22,7 @@
  */
 
 #include <linux/interrupt.h>
+#include <linux/kcov.h>
 
 #include "dla_interface.h"
 #include "vpux_drv.h"
@@ -131,16 +132,28 @@ void vpux_events_locked(struct vpux_device *vdev)
 	vpux_process_events_locked(vdev);
 }
 
-/* The bottom half: the IRQ's thread, the line masked until it returns. */
+/*
+ * The bottom half: the IRQ's thread, the line masked until it returns.
+ *
+ * A KCOV remote-coverage section (Documentation/dev-tools/kcov.rst): a
+ * background task of the driver's own, whose work counts as coverage of
+ * the task that submitted the job last handed to the device (its common
+ * handle; 0 and nothing recorded without KCOV). Not the scheduler's
+ * run_job/free_job: those run in drm_sched's workers, which are not
+ * ours to annotate.
+ */
 static irqreturn_t vpux_irq_thread(int irq, void *arg)
 {
 	struct vpux_device *vdev = arg;
-	bool cookie = dma_fence_begin_signalling();
+	bool cookie;
 
+	kcov_remote_start_common(READ_ONCE(vdev->kcov_handle));
+	cookie = dma_fence_begin_signalling();
 	scoped_guard(mutex, &vdev->fw.lock)
 		vpux_events_locked(vdev);
 	vpux_sched_signal_done(vdev);
 	dma_fence_end_signalling(cookie);
+	kcov_remote_stop();
 	return IRQ_HANDLED;
 }
 

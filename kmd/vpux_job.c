@@ -119,13 +119,16 @@ void vpux_job_free(struct vpux_job *job)
 	kfree(job);
 }
 
+/* a KCOV remote-coverage section of the submitter's, as the IRQ thread */
 static void vpux_job_free_work(struct work_struct *w)
 {
 	struct vpux_job *job = container_of(w, struct vpux_job, free_work);
 
+	kcov_remote_start_common(job->kcov_handle);
 	if (vpux_job_wants_dump(job))
 		vpux_job_dump(job);
 	vpux_job_free(job);
+	kcov_remote_stop();
 }
 
 /**

@@ -169,7 +169,8 @@ struct vpux_hang_state {
  * @quiet: watchdog checks in a row in which nothing completed at all
  * @start_ns: when the job was handed to the engine core
  * @kcov_handle: the submitter's KCOV common handle (0 without KCOV): the
- *	scheduler's work for the job counts as the submitter's coverage
+ *	driver's work for the job (the IRQ thread, the free work) counts as
+ *	the submitter's coverage
  * @profile: kernel address of the job's struct drm_vpux_profile (in one
  *	of @bos), NULL without DRM_VPUX_SUBMIT_PROFILE
  * @profile_size: bytes of the profile range

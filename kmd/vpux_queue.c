@@ -103,6 +103,8 @@ static struct dma_fence *vpux_queue_run_job(struct drm_sched_job *sched_job)
 		       &container_of(job->hw_fence, struct vpux_fence, base)->lock,
 		       q->fence_ctx, ++q->fence_seqno);
 	fence = dma_fence_get(job->hw_fence);
+	/* the bottom half's work counts as this submitter's (vpux_irq.c) */
+	WRITE_ONCE(job->vdev->kcov_handle, job->kcov_handle);
 	if (error) {
 		/* a dependency failed: the job completes, in order, unrun */
 		job->result.status = DRM_VPUX_STATUS_ABORTED;
@@ -133,33 +135,10 @@ static void vpux_queue_free_job(struct drm_sched_job *sched_job)
 	vpux_job_release(job);
 }
 
-/*
- * KCOV remote coverage: what the scheduler's workers do for a job counts
- * as coverage of the task that submitted it (kcov_remote_start_common()
- * with the handle SUBMIT recorded, Documentation/dev-tools/kcov.rst).
- * Without CONFIG_KCOV these compile to plain calls.
- */
-static struct dma_fence *vpux_queue_run_job_kcov(struct drm_sched_job *sched_job)
-{
-	struct dma_fence *fence;
-
-	kcov_remote_start_common(to_vpux_job(sched_job)->kcov_handle);
-	fence = vpux_queue_run_job(sched_job);
-	kcov_remote_stop();
-	return fence;
-}
-
-static void vpux_queue_free_job_kcov(struct drm_sched_job *sched_job)
-{
-	kcov_remote_start_common(to_vpux_job(sched_job)->kcov_handle);
-	vpux_queue_free_job(sched_job);
-	kcov_remote_stop();
-}
-
 static const struct drm_sched_backend_ops vpux_queue_ops = {
-	.run_job = vpux_queue_run_job_kcov,
+	.run_job = vpux_queue_run_job,
 	.timedout_job = vpux_queue_timedout_job,
-	.free_job = vpux_queue_free_job_kcov,
+	.free_job = vpux_queue_free_job,
 };
 
 /* ---- lifetime ---- */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * vpux uapi tests: device nodes and DRM_IOCTL_VPUX_GET_PARAM.
- * Needs vpux_accel loaded; the two-device tests need num_devices >= 2 and
- * are skipped otherwise.
+ * Needs vpux_accel loaded; the two-device tests need two NPUs
+ * (vpux_sim num_devices=2) and are skipped otherwise.
  */
 #include <stdint.h>
 #include <sys/mman.h>
@@ -281,7 +281,7 @@ TEST(two_devices)
 	int fd[2], minor[2], i;
 
 	if (vpux_count_devices() < 2)
-		SKIP(return, "needs vpux_accel num_devices=2");
+		SKIP(return, "needs two NPUs (vpux_sim num_devices=2)");
 	for (i = 0; i < 2; i++) {
 		fd[i] = vpux_open_nth(i, &minor[i]);
 		ASSERT_GE(fd[i], 0);

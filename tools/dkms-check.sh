@@ -43,11 +43,15 @@ secs=$(( $(date +%s) - start ))
 ko=$T/dkms/vpux/$VERSION/$kver/x86_64/module/vpux_accel.ko
 [ -f "$ko" ] || ko=$(find "$T/dkms/vpux/$VERSION/$kver" -name 'vpux_accel.ko*' | head -n1)
 [ -n "$ko" ] && [ -f "$ko" ] || fail "dkms build made no vpux_accel.ko"
+[ -n "$(find "$T/dkms/vpux/$VERSION/$kver" -name 'vpux_sim.ko*')" ] ||
+	fail "dkms build made no vpux_sim.ko"
 # shellcheck disable=SC2086
 run $D install -m vpux -v "$VERSION" -k "$kver" --kernelsourcedir "$kdir" --no-depmod ||
 	fail "dkms install failed"
 inst=$(find "$T/modules/$kver" -name 'vpux_accel.ko*' | head -n1)
 [ -n "$inst" ] || fail "dkms install put no vpux_accel.ko under $T/modules/$kver"
+[ -n "$(find "$T/modules/$kver" -name 'vpux_sim.ko*')" ] ||
+	fail "dkms install put no vpux_sim.ko under $T/modules/$kver"
 vm=$(modinfo -F vermagic "$inst" | cut -d' ' -f1)
 [ "$vm" = "$kver" ] || fail "the installed module is for '$vm', not $kver"
 [ "$(modinfo -F version "$inst")" = "$VERSION" ] ||
@@ -57,7 +61,7 @@ $D status -m vpux -v "$VERSION" -k "$kver" 2>/dev/null | grep -q "installed" ||
 	fail "dkms status does not say installed"
 # shellcheck disable=SC2086
 run $D remove -m vpux -v "$VERSION" --all --no-depmod || fail "dkms remove failed"
-[ -z "$(find "$T/modules" -name 'vpux_accel.ko*')" ] || fail "dkms remove left the module installed"
+[ -z "$(find "$T/modules" -name 'vpux_*.ko*')" ] || fail "dkms remove left a module installed"
 # shellcheck disable=SC2086
 [ -z "$($D status -m vpux 2>/dev/null)" ] || fail "dkms remove left vpux registered"
-echo "dkms-check: vpux/$VERSION added, built for $kver (${secs}s), installed ($(basename "$inst")), removed"
+echo "dkms-check: vpux/$VERSION added, built for $kver (${secs}s), installed ($(basename "$inst"), vpux_sim), removed"

@@ -1,45 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Module entry of the virtual NPUs: vpux_sim.ko on its own, or, in the
- * default build (VPUX_WITH_SIM), of vpux_accel.ko holding the driver and
- * the model, like a board file registering the driver and its devices.
+ * vpux_sim: the virtual NPUs, a module of its own. It registers the
+ * model's instances, each of which registers its NPU as a "vpux-npu"
+ * platform device; the driver (vpux_accel) binds to those whether it
+ * was loaded before or after, as it would to silicon. Neither module
+ * uses a symbol of the other.
  */
 
 #include <linux/module.h>
 
-#include "vpux_module.h"
 #include "vpux_sim_linux.h"
 
-#ifdef VPUX_WITH_SIM
-/* the driver first, so that each NPU is probed as it appears */
-static int __init vpux_accel_init(void)
-{
-	int ret;
-
-	ret = vpux_drv_module_init();
-	if (ret)
-		return ret;
-	ret = vpux_sim_driver_register();
-	if (ret)
-		vpux_drv_module_exit();
-	return ret;
-}
-
-/* the NPUs first: the driver unbinds from each as it goes */
-static void __exit vpux_accel_exit(void)
-{
-	vpux_sim_driver_unregister();
-	vpux_drv_module_exit();
-}
-
-module_init(vpux_accel_init);
-module_exit(vpux_accel_exit);
-#else
 static int __init vpux_sim_init(void)
 {
 	return vpux_sim_driver_register();
 }
 
+/* each NPU device goes first: a bound driver unbinds from it */
 static void __exit vpux_sim_exit(void)
 {
 	vpux_sim_driver_unregister();
@@ -51,4 +28,3 @@ module_exit(vpux_sim_exit);
 MODULE_DESCRIPTION("vpux NPU model: virtual NPUs for the vpux_accel driver");
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("vpux developers");
-#endif

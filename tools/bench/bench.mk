@@ -68,7 +68,7 @@ bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
 		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET) $(VPUX_RUN) $(COMPILED_MODELS)" \
 		tools/vm/vm-run.sh demo $(B)/bench-vm \
 		'vpux-job-bench $(BENCH_ARGS) && echo &&' \
-		'echo "== the FP16 conv of bench-dpu as one DPU op, in vpux_accel.ko" &&' \
+		'echo "== the FP16 conv of bench-dpu as one DPU op, in vpux_sim.ko" &&' \
 		'vpux-job-bench --dpu-fp16 $(DPU_FP16_RUNS) && echo && echo "== vpux-req-bench" &&' \
 		'vpux-req-bench $(REQ_BENCH_ARGS) && echo &&' \
 		'echo "== the compiled ONNX test models through /dev/accel/accel0" &&' \

@@ -3,11 +3,12 @@
 #
 # make check-debug: the VM suite on the debug kernel (KASAN, lockdep,
 # kmemleak, UBSAN, debug objects; tools/vm/debug.config). Builds the
-# kernel on first use (cached), builds vpux_accel.ko against it from a
+# kernel on first use (cached), builds vpux_accel.ko and vpux_sim.ko
+# against it from a
 # copy of the tree (so the stock build's objects stay untouched), runs
 # tools/vm/tests.list and fails on any test failure or kernel report.
 # kmemleak is scanned after the tests (tools/vm/init.sh). Then prints the
-# fuzzer's figures and the kmd/, firmware/, sim/ line coverage it reached
+# fuzzer's figures and the kmd/, firmware/ line coverage it reached
 # (tools/vm/kcov-report.sh; per file in $RESULTS/kcov-NAME.txt).
 # VPUX_DEBUG_TESTS=FILE runs that command list instead (quick iterations
 # on one test; VPUX_BINS must hold its programs).
@@ -28,41 +29,14 @@ mkdir -p "$src"
 (cd "$TOP" && tar --exclude=./build --exclude=./.git -cf - .) | tar -C "$src" -xf -
 # -g: debug info for kcov-report.sh's addr2line (it does not change the
 # code); the VM gets a copy without it.
+mkdir -p "$src/vm"
 if ! make -C "$cache/build" M="$src" W=1 VPUX_WERROR=1 KCFLAGS=-g modules >"$RESULTS/module.log" 2>&1 ||
-   ! objcopy --strip-debug "$src/vpux_accel.ko" "$src/vpux_accel-vm.ko" >>"$RESULTS/module.log" 2>&1; then
+   ! objcopy --strip-debug "$src/vpux_accel.ko" "$src/vm/vpux_accel.ko" >>"$RESULTS/module.log" 2>&1 ||
+   ! objcopy --strip-debug "$src/vpux_sim.ko" "$src/vm/vpux_sim.ko" >>"$RESULTS/module.log" 2>&1; then
 	tail -30 "$RESULTS/module.log"
 	echo "check-debug: 0 passed, 1 failed"
 	exit 1
 fi
-
-# The split build too (vpux-split loads it), against the debug kernel:
-# the stock build's vpux_sim.ko and vpux_accel-split.ko in VPUX_BINS
-# would not load there.
-split=$B/debug-split
-rm -rf "$split"
-mkdir -p "$split"
-(cd "$TOP" && tar --exclude=./build --exclude=./.git --exclude='*.o' --exclude='*.ko' \
-	--exclude='.*.cmd' -cf - .) | tar -C "$split" -xf -
-if ! make -C "$cache/build" M="$split" W=1 VPUX_WERROR=1 CONFIG_DRM_ACCEL_VPUX_SIM=m \
-	modules >"$RESULTS/module-split.log" 2>&1 ||
-   ! objcopy --strip-debug "$split/vpux_sim.ko" "$split/vm-vpux_sim.ko" ||
-   ! objcopy --strip-debug "$split/vpux_accel.ko" "$split/vm-vpux_accel-split.ko"; then
-	tail -30 "$RESULTS/module-split.log"
-	echo "check-debug: 0 passed, 1 failed"
-	exit 1
-fi
-mkdir -p "$split/vm"
-mv "$split/vm-vpux_sim.ko" "$split/vm/vpux_sim.ko"
-mv "$split/vm-vpux_accel-split.ko" "$split/vm/vpux_accel-split.ko"
-bins=
-for f in ${VPUX_BINS:-}; do
-	case $(basename "$f") in
-	vpux_sim.ko | vpux_accel-split.ko) f=$split/vm/$(basename "$f") ;;
-	esac
-	bins="$bins $f"
-done
-VPUX_BINS=$bins
-export VPUX_BINS
 # the management core's image (make firmware-image), which vm-run.sh
 # installs as /lib/firmware/vpux/vpux_fw.bin in the guest
 VPUX_FW=${VPUX_FW-$B/firmware/vpux_fw.bin}
@@ -74,7 +48,7 @@ else
 	cat "$HERE/tests.list" "$HERE/tests-debug.list" >"$RESULTS/tests.list"
 fi
 VPUX_VM_KERNEL=$cache/bzImage VPUX_VM_BASE=$cache/base.cpio \
-VPUX_KO=$src/vpux_accel-vm.ko VPUX_VM_TIMEOUT=${VPUX_VM_TIMEOUT:-1800} \
+VPUX_KO=$src/vm/vpux_accel.ko VPUX_SIM_KO=$src/vm/vpux_sim.ko VPUX_VM_TIMEOUT=${VPUX_VM_TIMEOUT:-1800} \
 VPUX_VM_MEM=${VPUX_VM_MEM:-2048} \
 	"$HERE/vm-suite.sh" vm-debug "$B/vm-debug" "$RESULTS/tests.list"
 

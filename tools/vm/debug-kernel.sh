@@ -18,7 +18,7 @@ die() { echo "debug-kernel: $*" >&2; exit 1; }
 [ -f "$TAR" ] || die "$TAR missing: run make deps (linux-source-6.12)"
 
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c %Y "$TAR")
-KEY=$( (cat "$HERE/debug.config" "$0" "$HERE/init.sh" "$HERE/mkbase.sh"; echo "$srcver") |
+KEY=$( (cat "$HERE/debug.config" "$0" "$HERE/mkbase.sh"; echo "$srcver") |
 	sha256sum | cut -c1-16)
 ROOT=${VPUX_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vpux-vm}
 CACHE=$ROOT/debug-$KEY

@@ -7,8 +7,10 @@
 # work). Fails on any fuzzer failure or kernel report, or when the time
 # limit (FUZZ_LONG_TIME seconds, default 9000) stopped it short of the
 # calls. Prints the calls, calls/s, the guidance's figures (programs,
-# inputs kept for new coverage) and the line coverage of kmd/, firmware/
-# and sim/ (per file in $B/results-fuzz-long/kcov-vpux_fuzz_1m.txt).
+# inputs kept for new coverage) and the line coverage of vpux_accel.ko:
+# kmd/, firmware/, portability/ (per file in
+# $B/results-fuzz-long/kcov-vpux_fuzz_1m.txt; the model, vpux_sim.ko,
+# is not counted).
 # Not part of make check: at the 140 to 250 calls/s the debug kernel
 # manages in TCG on this 2-core machine, an hour or two
 # (Documentation/testing.rst).

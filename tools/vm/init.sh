@@ -40,18 +40,25 @@ finish() {
 	for m in $(cat /lib/modules/load-order); do
 		insmod "/lib/modules/$m.ko" || echo "##VPUX-MODULE-FAIL $m"
 	done
-	params=$(cat /vpux/module-params 2>/dev/null)
-	# shellcheck disable=SC2086
-	insmod /vpux/vpux_accel.ko $params
+	# the NPU model's devices, then the driver, which binds to them
+	# shellcheck disable=SC2046
+	insmod /vpux/vpux_sim.ko $(cat /vpux/sim-params 2>/dev/null)
+	echo "##VPUX-SIM-INSMOD rc=$?"
+	# shellcheck disable=SC2046
+	insmod /vpux/vpux_accel.ko $(cat /vpux/module-params 2>/dev/null)
 	echo "##VPUX-INSMOD rc=$?"
 } >"$out" 2>&1
 
+# what a test that reloads a module loads: the driver, the model
 export VPUX_MODULE=/vpux/vpux_accel.ko
 VPUX_MODULE_PARAMS=$(cat /vpux/module-params 2>/dev/null)
 export VPUX_MODULE_PARAMS
+export VPUX_SIM_MODULE=/vpux/vpux_sim.ko
+VPUX_SIM_PARAMS=$(cat /vpux/sim-params 2>/dev/null)
+export VPUX_SIM_PARAMS
 
 if [ "$mode" != test ]; then
-	echo "vpux VM: vpux_accel loaded ($VPUX_MODULE_PARAMS); tools in /vpux/bin; exit to power off"
+	echo "vpux VM: vpux_sim ($VPUX_SIM_PARAMS) and vpux_accel ($VPUX_MODULE_PARAMS) loaded; tools in /vpux/bin; exit to power off"
 	setsid cttyhack sh -l
 	finish
 fi
@@ -73,6 +80,12 @@ done </vpux/commands
 		echo "##VPUX-RMMOD rc=$?"
 	else
 		echo "##VPUX-RMMOD rc=not-loaded"
+	fi
+	if grep -q '^vpux_sim ' /proc/modules; then
+		rmmod vpux_sim
+		echo "##VPUX-SIM-RMMOD rc=$?"
+	else
+		echo "##VPUX-SIM-RMMOD rc=not-loaded"
 	fi
 	if [ -w /sys/kernel/debug/kmemleak ]; then
 		echo scan >/sys/kernel/debug/kmemleak

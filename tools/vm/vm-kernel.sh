@@ -18,7 +18,7 @@ CACHE=${VPUX_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vpux-vm}/$KVER
 # Modules the driver depends on (directly or later: shmem BOs, drm_sched),
 # and vgem, whose fences the kselftests use as in-fences they control.
 VPUX_VM_MODULES=${VPUX_VM_MODULES:-"drm drm_shmem_helper gpu-sched drm_exec vgem"}
-STAMP=$( (cat "$0" "$HERE/init.sh" "$HERE/mkbase.sh"; echo "$VPUX_VM_MODULES") | sha256sum | cut -c1-16)
+STAMP=$( (cat "$0" "$HERE/mkbase.sh"; echo "$VPUX_VM_MODULES") | sha256sum | cut -c1-16)
 
 if [ -f "$CACHE/stamp" ] && [ "$(cat "$CACHE/stamp")" = "$STAMP" ]; then
 	echo "$CACHE"

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Boot Debian's 6.12 kernel under qemu-system-x86_64 (software emulation)
-# with an initramfs holding busybox, the DRM modules, vpux_accel.ko and
-# the given programs; load the module and either run a command list
+# with an initramfs holding busybox, the DRM modules, the model
+# (vpux_sim.ko), the driver (vpux_accel.ko) and the given programs; load
+# the two modules and either run a command list
 # (test), print one command's output (demo) or give a shell (shell).
 #
 #   vm-run.sh test  OUTDIR CMDFILE   run CMDFILE ("name command..." lines),
@@ -16,10 +17,13 @@
 #   vm-run.sh shell                  interactive shell on the console
 #
 # Environment: KVER (kernel ABI, default: newest 6.12 headers installed),
-# VPUX_KO (module, default ./vpux_accel.ko), VPUX_BINS (programs, and data
+# VPUX_KO (the driver, default ./vpux_accel.ko), VPUX_SIM_KO (the model,
+# default vpux_sim.ko beside VPUX_KO), VPUX_BINS (programs, and data
 # files such as loadables, to copy into /vpux/bin; the programs' shared
 # libraries follow), VPUX_DATA (directories to copy whole into
-# /vpux/data, e.g. ONNX test directories), VPUX_MODULE_PARAMS,
+# /vpux/data, e.g. ONNX test directories), VPUX_MODULE_PARAMS (the
+# driver's, default none), VPUX_SIM_PARAMS (the model's, default
+# num_devices=2),
 # VPUX_VM_TIMEOUT (seconds, default 300), VPUX_VM_MEM (MiB, default 1024),
 # VPUX_VM_KERNEL and VPUX_VM_BASE (a bzImage to boot instead of Debian's,
 # e.g. the debug kernel, and the base cpio made for it by mkbase.sh),
@@ -42,6 +46,9 @@ KVER=${KVER:-$(ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | sort -V | 
 [ -n "$KVER" ] || die "no linux-headers-6.12*-amd64: run make deps"
 VPUX_KO=${VPUX_KO:-$TOP/vpux_accel.ko}
 [ -f "$VPUX_KO" ] || die "$VPUX_KO not built: run make module"
+VPUX_SIM_KO=${VPUX_SIM_KO:-$(dirname "$VPUX_KO")/vpux_sim.ko}
+[ -f "$VPUX_SIM_KO" ] || die "$VPUX_SIM_KO not built: run make module"
+VPUX_SIM_PARAMS=${VPUX_SIM_PARAMS:-num_devices=2}
 TIMEOUT=${VPUX_VM_TIMEOUT:-300}
 MEM=${VPUX_VM_MEM:-1024}
 
@@ -61,7 +68,13 @@ trap 'rm -rf "$work"' EXIT INT TERM
 pay=$work/payload
 mkdir -p "$pay/vpux/bin" "$pay/vpux/lib" "$pay/lib64"
 cp "$VPUX_KO" "$pay/vpux/vpux_accel.ko"
-printf '%s\n' "${VPUX_MODULE_PARAMS:-num_devices=2}" >"$pay/vpux/module-params"
+cp "$VPUX_SIM_KO" "$pay/vpux/vpux_sim.ko"
+printf '%s\n' "${VPUX_MODULE_PARAMS:-}" >"$pay/vpux/module-params"
+printf '%s\n' "$VPUX_SIM_PARAMS" >"$pay/vpux/sim-params"
+# /init from this tree, over the cached base's: the kernel's initramfs
+# unpacker lets a later archive's file replace an earlier one's
+cp "$HERE/init.sh" "$pay/init"
+chmod 755 "$pay/init"
 for bin in ${VPUX_BINS:-}; do
 	[ -f "$bin" ] || die "$bin: not built"
 	cp "$bin" "$pay/vpux/bin/"
@@ -197,12 +210,16 @@ point() {
 [ -z "$retried" ] || echo "# the first boot died before insmod, booted again: $retried" >>"$rig"
 grep -q '^##VPUX-DONE' "$out/serial.log" 2>/dev/null
 point $? "guest ran to the end (qemu rc=$qrc, ${secs}s, limit ${TIMEOUT}s)"
+grep -q '^##VPUX-SIM-INSMOD rc=0' "$out/serial.log" 2>/dev/null
+point $? "insmod vpux_sim.ko $VPUX_SIM_PARAMS"
 grep -q '^##VPUX-INSMOD rc=0' "$out/serial.log" 2>/dev/null
-point $? "insmod vpux_accel.ko ${VPUX_MODULE_PARAMS:-num_devices=2}"
+point $? "insmod vpux_accel.ko${VPUX_MODULE_PARAMS:+ $VPUX_MODULE_PARAMS}"
 grep -q '^##VPUX-MODULE-FAIL' "$out/serial.log" 2>/dev/null
 [ $? -ne 0 ]; point $? "DRM dependency modules loaded"
 grep -q '^##VPUX-RMMOD rc=0' "$out/serial.log" 2>/dev/null
 point $? "rmmod vpux_accel at the end"
+grep -q '^##VPUX-SIM-RMMOD rc=0' "$out/serial.log" 2>/dev/null
+point $? "rmmod vpux_sim at the end"
 # The log from the console is complete even if the guest died early.
 klog=$out/dmesg.log
 [ -s "$klog" ] || klog=$out/console.log

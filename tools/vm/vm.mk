@@ -7,7 +7,7 @@ VM_EXAMPLES := $(basename $(notdir $(wildcard examples/*.vasm)))
 VM_BINS = $(SELFTEST_PROGS) $(VPUX_INFO) $(VPUX_RUN) $(VPUX_REPLAY) \
 	$(SRCTOP)/tools/vm/tap-cmd.sh \
 	$(SRCTOP)/tools/vm/split-check.sh $(SRCTOP)/tools/vm/headed-check.sh \
-	$(SRCTOP)/tools/vm/tap-lib.sh $(SPLIT_KOS) \
+	$(SRCTOP)/tools/vm/tap-lib.sh \
 	$(VM_EXTRA_BINS) $(addprefix $(B)/examples/,$(addsuffix .vpux,$(VM_EXAMPLES)))
 VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)" \
 	VPUX_DATA="$(VM_DATA_DIRS)" VPUX_FW=$(FW_BIN)
@@ -18,11 +18,6 @@ VM_ENV = KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_BINS="$(VM_BINS)" \
 # The management core's image rides along (/lib/firmware/vpux/vpux_fw.bin).
 vm-check: module firmware-image $(VM_BINS)
 	@$(VM_ENV) tools/vm/vm-suite.sh vm $(B)/vm $(VM_TESTS)
-
-# The split build (make module-split), which the suite loads once.
-$(SPLIT_KOS) &: $(shell git -C $(SRCTOP) ls-files Kbuild kmd firmware portability/linux \
-		sim include uapi 2>/dev/null)
-	@$(MAKE) -s module-split
 
 # The same suite on the debug kernel (KASAN, lockdep, kmemleak, ...).
 # The packages first, in their own make: the flags of the libraries they
