@@ -26,7 +26,7 @@ from . import _vpux
 __version__ = "@VERSION@"
 __all__ = [
     "Error", "InferenceSession", "NodeArg", "DeviceInfo", "compile",
-    "devices", "__version__",
+    "devices", "device_names", "__version__",
 ]
 
 # ---- errors ----------------------------------------------------------------
@@ -111,7 +111,7 @@ class DeviceInfo:
             self.name, self.backend, self.engines)
 
 
-def _device_names():
+def device_names():
     """The names vpux_device_open() may take for an NPU, from libvpux
     (vpux_device_count()/vpux_device_name()): the vpux_accel nodes of
     /dev/accel this process can open, in the order of N, then "inproc"."""
@@ -123,7 +123,7 @@ def devices():
     A node of another driver (or one the caller may not open) and an
     in-process device that cannot be made are left out."""
     found = []
-    for name in _device_names():
+    for name in device_names():
         try:
             found.append(DeviceInfo(name, _vpux.Device(name).query()))
         except Error:
