@@ -191,6 +191,7 @@ int64_t vc_cst_i(const struct vpuxc_tensor *t, size_t i)
 
 	switch (t->dtype) {
 	case VPUXC_UINT8:
+	case 9:		/* bool (a model's constants): 0 or 1 */
 		return ((const uint8_t *)p)[i];
 	case VPUXC_INT8:
 		return ((const int8_t *)p)[i];

@@ -3,7 +3,7 @@
  * The graph passes, between shape inference and lowering
  * (Documentation/compiler.rst, "Graph passes"):
  *
- *  - Identity and Dropout (inference) removed;
+ *  - Identity and Dropout (inference, or of ratio 0) removed;
  *  - constant folding: nodes whose inputs are constants (and Shape/Size
  *    of a value with static dims) become constants, up to
  *    FOLD_MAX_ELEMS elements each (DequantizeLinear stays: the
@@ -195,7 +195,7 @@ static int ew_binary(const char *op)
 {
 	static const char *const ops[] = { "Add", "Sub", "Mul", "Div", "Pow",
 		"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
-		"And", "Or", "Max", "Min", NULL };
+		"And", "Or", "Max", "Min", "Mod", NULL };
 	unsigned int i;
 
 	for (i = 0; ops[i]; i++)
@@ -232,7 +232,7 @@ static double f_bin(const char *op, double a, double b)
 		return a - b;
 	case 'M':
 		return op[1] == 'u' ? a * b : op[1] == 'a' ? (a > b ? a : b) :
-		       (a < b ? a : b);
+		       op[1] == 'o' ? fmod(a, b) : (a < b ? a : b);
 	case 'D':
 		return a / b;
 	case 'P':
@@ -261,6 +261,12 @@ static int i_bin(const char *op, int64_t a, int64_t b, int64_t *r)
 		*r = (int64_t)((uint64_t)a - (uint64_t)b);
 		return 1;
 	case 'M':
+		if (op[1] == 'o') {	/* Mod: the sign of the dividend here */
+			if (!b || (a == INT64_MIN && b == -1))
+				return 0;
+			*r = a % b;
+			return 1;
+		}
 		*r = op[1] == 'u' ? (int64_t)((uint64_t)a * (uint64_t)b) :
 		     op[1] == 'a' ? (a > b ? a : b) : (a < b ? a : b);
 		return 1;
@@ -706,11 +712,15 @@ static int fold_elementwise(const struct vc_node *n,
 {
 	const char *op = n->op;
 	int64_t d[VPUXC_MAX_RANK];
-	int r, ret, flt;
+	int r, ret, flt, mod = !strcmp(op, "Mod");
+	int fmod_c = (int)vc_attr_i(n, "fmod", 0);
 	size_t total, lin;
 	int32_t dt;
 
 	if (!bc_dims(in, nin, &r, d))
+		return 0;
+	/* a float Mod must be C's fmod (fmod 1) */
+	if (mod && in[0]->dtype == VPUXC_FLOAT && !fmod_c)
 		return 0;
 	if (!strcmp(op, "Where")) {
 		if (in[1]->dtype != in[2]->dtype)
@@ -760,10 +770,13 @@ static int fold_elementwise(const struct vc_node *n,
 
 				put(o, lin, v, (int64_t)v);
 			} else {
-				int64_t v;
+				int64_t v, y = get_i(in[1], b);
 
-				if (!i_bin(op, get_i(in[0], a), get_i(in[1], b), &v))
+				if (!i_bin(op, get_i(in[0], a), y, &v))
 					goto refuse;
+				/* Mod with fmod 0: the sign of the divisor */
+				if (mod && !fmod_c && v && (v < 0) != (y < 0))
+					v += y;
 				put(o, lin, (double)v, v);
 			}
 		}
@@ -822,6 +835,61 @@ static int fold_cos(const struct vc_node *n, const struct vpuxc_tensor *s,
 	total = count(o);
 	for (lin = 0; lin < total; lin++)
 		copy_elem(o, lin, a->t, 0);
+	return 1;
+}
+
+/*
+ * ScatterND (reduction none): a copy of @x with the slices @idx names
+ * replaced by those of @u, in index order; 0 unless the shapes match
+ * (u: idx's dims but the last, then x's past the first k = idx's last
+ * dim) and every index is in range (negative: from the end).
+ */
+static int fold_scatternd(const struct vc_node *n, const struct vpuxc_tensor *x,
+			  const struct vpuxc_tensor *idx,
+			  const struct vpuxc_tensor *u, struct vpuxc_tensor *o)
+{
+	int r = (int)x->rank, q = (int)idx->rank, k, i, ret;
+	size_t slice = 1, nidx = 1, j, s = esz(x->dtype);
+
+	if (strcmp(vc_attr_s(n, "reduction", "none"), "none") ||
+	    (idx->dtype != VPUXC_INT64 && idx->dtype != VPUXC_INT32) ||
+	    u->dtype != x->dtype || q < 1)
+		return 0;
+	k = (int)idx->dims[q - 1];
+	if (k < 1 || k > r || (int)u->rank != q - 1 + r - k)
+		return 0;
+	for (i = 0; i < q - 1; i++) {
+		if (u->dims[i] != idx->dims[i])
+			return 0;
+		nidx *= (size_t)idx->dims[i];
+	}
+	for (i = k; i < r; i++) {
+		if (u->dims[q - 1 + i - k] != x->dims[i])
+			return 0;
+		slice *= (size_t)x->dims[i];
+	}
+	for (j = 0; j < nidx * (size_t)k; j++) {
+		int64_t v = get_i(idx, j), d = x->dims[j % (size_t)k];
+
+		if (v < -d || v >= d)
+			return 0;
+	}
+	ret = fold_reshape_like(x, o, r, x->dims);
+	if (ret <= 0)
+		return ret;
+	for (j = 0; j < nidx; j++) {
+		size_t off = 0;
+
+		for (i = 0; i < k; i++) {
+			int64_t v = get_i(idx, j * (size_t)k + (size_t)i);
+
+			if (v < 0)
+				v += x->dims[i];
+			off = off * (size_t)x->dims[i] + (size_t)v;
+		}
+		memcpy((char *)o->data + off * slice * s,
+		       (const char *)u->data + j * slice * s, slice * s);
+	}
 	return 1;
 }
 
@@ -938,6 +1006,9 @@ static int fold_node(struct vc_edit *e, unsigned int k, struct vpuxc_tensor *o)
 		return n->n_in == 3 && in[1] && in[2] ? fold_range(in, o) : 0;
 	if (!strcmp(op, "ConstantOfShape"))
 		return fold_cos(n, in[0], o);
+	if (!strcmp(op, "ScatterND"))
+		return n->n_in == 3 && in[1] && in[2] ?
+		       fold_scatternd(n, in[0], in[1], in[2], o) : 0;
 	if (!strcmp(op, "Where"))
 		return n->n_in == 3 && in[1] && in[2] ?
 		       fold_elementwise(n, in, 3, o) : 0;
@@ -1000,10 +1071,14 @@ static int pass_fold(struct vc_edit *e, unsigned int *count_out)
 static int dropout_inference(const struct vpuxc_model *m,
 			     const struct vc_node *n)
 {
-	const struct vc_value *tm = vc_in(m, n, 2);
+	const struct vc_value *tm = vc_in(m, n, 2), *r = vc_in(m, n, 1);
 	unsigned int i;
 
-	if (vc_attr_i(n, "training_mode", 0))
+	/* ratio 0 (opset 12's input): the identity, even in training */
+	if (r && r->cst && count(r->cst) == 1 && r->cst->dtype == VPUXC_FLOAT &&
+	    get_f(r->cst, 0) == 0)
+		tm = NULL;
+	else if (vc_attr_i(n, "training_mode", 0))
 		return 0;
 	if (tm && (!tm->cst || count(tm->cst) != 1 ||
 		   get_i(tm->cst, 0) != 0))

@@ -70,6 +70,45 @@ int vpuxc_parse_symbol_bounds(char *arg, struct vpuxc_symbol_bounds *b)
 
 /* ---- dim_params: bounds, one per tensor, max in place ---- */
 
+/*
+ * A dim_param that only graph outputs name, and that the options do not
+ * bound, is a dim the graph determines (torch's exporter names a dim its
+ * shape inference could not follow: 'Gemmoutput_dim_0'): it becomes an
+ * unknown dim, for shape inference to find; the other symbols are
+ * renumbered.
+ */
+static void drop_output_syms(struct vpuxc_model *m,
+			     const struct vpuxc_options *o)
+{
+	unsigned int i, j, n_b = o ? o->n_bounds : 0, n = 0;
+	int map[VC_MAX_SYMS], d;
+
+	for (i = 0; i < m->n_syms; i++) {
+		int keep = 0;
+
+		for (j = 0; j < n_b && !keep; j++)
+			keep = !strcmp(m->syms[i], o->bounds[j].name);
+		for (j = 0; j < m->n_inputs && !keep; j++)
+			for (d = 0; d < m->v[m->inputs[j]].rank; d++)
+				if (m->v[m->inputs[j]].sym[d] == (int)i)
+					keep = 1;
+		if (keep) {
+			map[i] = (int)n;
+			m->syms[n++] = m->syms[i];
+		} else {
+			map[i] = -1;
+			free(m->syms[i]);
+		}
+	}
+	if (n == m->n_syms)
+		return;
+	m->n_syms = n;
+	for (i = 0; i < m->n_v; i++)
+		for (d = 0; d < m->v[i].rank; d++)
+			if (m->v[i].sym[d] >= 0)
+				m->v[i].sym[d] = (int8_t)map[m->v[i].sym[d]];
+}
+
 int vc_bind_symbols(struct vpuxc_model *m, const struct vpuxc_options *o,
 		    struct vc_syms *s)
 {
@@ -77,6 +116,7 @@ int vc_bind_symbols(struct vpuxc_model *m, const struct vpuxc_options *o,
 	int d;
 
 	memset(s, 0, sizeof(*s));
+	drop_output_syms(m, o);
 	for (j = 0; j < n_b; j++) {
 		const struct vpuxc_symbol_bounds *b = &o->bounds[j];
 

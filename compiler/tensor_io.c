@@ -24,6 +24,9 @@
 #error "tensor_io.c: little-endian hosts only"
 #endif
 
+/* ONNX's BOOL: 1 byte, 0 or 1 (model constants only) */
+#define VC_PB_BOOL	9
+
 /* largest file the readers take (a tensor file, not a model) */
 #define MAX_FILE	(1ull << 31)
 
@@ -190,13 +193,24 @@ static void tensor_init(struct vpuxc_tensor *t)
 static int pb_int32_ok(int32_t dtype)
 {
 	return dtype == VPUXC_UINT8 || dtype == VPUXC_INT8 ||
-	       dtype == VPUXC_INT32;
+	       dtype == VPUXC_INT32 || dtype == VC_PB_BOOL;
+}
+
+/*
+ * The element size of @dtype in a model: the tensor types of
+ * vpuxc_dtype_size(), and with @model bool (1 byte), which a model's
+ * constants may hold (the graph passes fold them away) and tensor files
+ * may not.
+ */
+static size_t pb_esize(int32_t dtype, int model)
+{
+	return model && dtype == VC_PB_BOOL ? 1 : vpuxc_dtype_size(dtype);
 }
 
 static int pb_fill(const char *what, const Onnx__TensorProto *tp,
 		   struct vpuxc_tensor *t, size_t count)
 {
-	size_t esize = vpuxc_dtype_size(t->dtype), i, n_fields = 0;
+	size_t esize = pb_esize(t->dtype, 1), i, n_fields = 0;
 	const char *field = NULL;
 
 	/* exactly one place holds the elements */
@@ -269,7 +283,8 @@ static int pb_fill(const char *what, const Onnx__TensorProto *tp,
 			int32_t v = tp->int32_data[i];
 
 			if ((t->dtype == VPUXC_UINT8 && (v < 0 || v > 255)) ||
-			    (t->dtype == VPUXC_INT8 && (v < -128 || v > 127)))
+			    (t->dtype == VPUXC_INT8 && (v < -128 || v > 127)) ||
+			    (t->dtype == VC_PB_BOOL && (v < 0 || v > 1)))
 				return vpux_err(VPUX_E_FORMAT,
 						"%s: int32_data[%zu] = %d out of range for %s",
 						what, i, v,
@@ -294,6 +309,10 @@ static int pb_fill(const char *what, const Onnx__TensorProto *tp,
 	if (!strcmp(field, "raw_data")) {
 		if (t->size)
 			memcpy(t->data, tp->raw_data.data, t->size);
+		if (t->dtype == VC_PB_BOOL)	/* any non-zero byte is true */
+			for (i = 0; i < count; i++)
+				((unsigned char *)t->data)[i] =
+					((unsigned char *)t->data)[i] != 0;
 	} else if (!strcmp(field, "float_data")) {
 		memcpy(t->data, tp->float_data, t->size);
 	} else if (!strcmp(field, "int64_data")) {
@@ -314,10 +333,12 @@ static int pb_fill(const char *what, const Onnx__TensorProto *tp,
 /*
  * An unpacked TensorProto as a host tensor: the rules every tensor the
  * compiler reads follows, from a .pb file or inside a model (initializers,
- * Constant values). @what names it in messages.
+ * Constant values). @what names it in messages; @model: a model's
+ * constant, which may also be bool.
  */
-int vc_tensor_from_proto(const Onnx__TensorProto *tp, struct vpuxc_tensor *t,
-			 const char *what)
+static int tensor_from_proto(const Onnx__TensorProto *tp,
+			     struct vpuxc_tensor *t, const char *what,
+			     int model)
 {
 	size_t count, esize;
 	uint32_t i;
@@ -339,12 +360,13 @@ int vc_tensor_from_proto(const Onnx__TensorProto *tp, struct vpuxc_tensor *t,
 				"%s: segmented tensor not supported", what);
 	if (!tp->has_data_type)
 		return vpux_err(VPUX_E_FORMAT, "%s: no data_type", what);
-	esize = vpuxc_dtype_size(tp->data_type);
+	esize = pb_esize(tp->data_type, model);
 	if (!esize)
 		return vpux_err(VPUX_E_UNSUPPORTED,
-				"%s: unsupported dtype %d (%s); float, uint8, int8, int32 and int64 are",
+				"%s: unsupported dtype %d (%s); float, uint8, int8, int32 and int64 are%s",
 				what, tp->data_type,
-				vpuxc_dtype_name(tp->data_type));
+				vpuxc_dtype_name(tp->data_type),
+				model ? " (and bool for constants)" : "");
 	t->dtype = tp->data_type;
 	if (tp->n_dims > VPUXC_MAX_RANK)
 		return vpux_err(VPUX_E_UNSUPPORTED, "%s: rank %zu above %d",
@@ -364,6 +386,12 @@ int vc_tensor_from_proto(const Onnx__TensorProto *tp, struct vpuxc_tensor *t,
 		tensor_init(t);
 	}
 	return ret;
+}
+
+int vc_tensor_from_proto(const Onnx__TensorProto *tp, struct vpuxc_tensor *t,
+			 const char *what)
+{
+	return tensor_from_proto(tp, t, what, 1);
 }
 
 static int parse_pb(const char *what, const void *data, size_t size,
@@ -387,7 +415,7 @@ static int parse_pb(const char *what, const void *data, size_t size,
 			       "%s: name of %zu bytes, longer than %d", what,
 			       strlen(tp->name), VPUXC_NAME_MAX - 1);
 	else
-		ret = vc_tensor_from_proto(tp, t, what);
+		ret = tensor_from_proto(tp, t, what, 0);
 	onnx__tensor_proto__free_unpacked(tp, NULL);
 	return ret;
 }

@@ -41,6 +41,14 @@ static void expect(struct mb *b, int code, const char *frag, const char *what)
 	vpuxc_result_fini(&r);
 }
 
+/* y = Relu(x) */
+static void mb_node_csv_relu(struct mb *b)
+{
+	char *in[1] = { "x" }, *out[1] = { "y" };
+
+	mb_node(b, "Relu", "relu", in, 1, out, 1);
+}
+
 /* ---- import rules ---- */
 
 static void test_import(void)
@@ -307,10 +315,55 @@ static void test_end_to_end(void)
 	vpuxc_result_fini(&r2);
 }
 
+/*
+ * A dim_param of the graph outputs alone, without bounds, is a dim the
+ * graph determines (torch names one it cannot infer): inferred. On an
+ * input it still needs bounds.
+ */
+static void test_output_dim_param(void)
+{
+	static const int64_t d14[2] = { 1, 4 }, dn4[2] = { -1, 4 };
+	struct vpuxc_model *m = NULL;
+	struct vpuxc_result r;
+	struct vpuxc_tensor t;
+	struct mb b;
+	int ret, k;
+
+	for (k = 0; k < 2; k++) {
+		mb_init(&b, 13);
+		mb_input(&b, "x", 1, 2, k ? dn4 : d14);
+		mb_output(&b, "y", 1, 2, dn4);	/* [N, 4] */
+		mb_node_csv_relu(&b);
+		ret = mb_import(&b, &m);
+		mb_free(&b);
+		if (ret) {
+			tap_check(0, "output dim_param: import: %s",
+				  vpux_last_error());
+			return;
+		}
+		memset(&r, 0, sizeof(r));
+		ret = vpuxc_compile(m, NULL, &r);
+		if (k)
+			tap_check(ret == VPUX_E_INVAL &&
+				  strstr(vpux_last_error(), "dim_param 'N' (of 'x') has no bounds"),
+				  "a dim_param of an input still needs bounds: %s",
+				  vpux_last_error());
+		else
+			tap_check(!ret && !vpuxc_model_dim_param(m, 0) &&
+				  !vpuxc_model_output(m, 0, &t) && t.rank == 2 &&
+				  t.dims[0] == 1 && t.dims[1] == 4,
+				  "an unbounded dim_param of the output alone is inferred: [1, 4] (%s)",
+				  ret ? vpux_last_error() : "ok");
+		vpuxc_result_fini(&r);
+		vpuxc_model_free(m);
+	}
+}
+
 int main(void)
 {
 	test_import();
 	test_lowering();
 	test_end_to_end();
+	test_output_dim_param();
 	return tap_finish();
 }

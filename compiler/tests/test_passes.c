@@ -311,6 +311,212 @@ static void test_fold(void)
 	done(m, "big");
 }
 
+/* ---- bool constants, Mod, ScatterND (Swin-T's attention mask) ---- */
+
+/* the float constant input @slot of the only @op node, as @n values */
+static int cst_is(const struct vpuxc_model *m, const char *op,
+		  unsigned int slot, const float *want, size_t n)
+{
+	const struct vc_node *nd = node_op(m, op);
+	const struct vc_value *s = nd ? vc_in(m, nd, slot) : NULL;
+	size_t i;
+
+	if (!s || !s->cst || s->cst->dtype != VPUXC_FLOAT || vc_numel(s) != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (vc_cst_f(s->cst, i) != want[i])
+			return 0;
+	return 1;
+}
+
+static void test_fold_bool(void)
+{
+	static const int64_t d4b[1] = { 4 };
+	Onnx__TensorProto *t;
+	struct vpuxc_model *m;
+	struct mb b;
+	int ret;
+
+	/*
+	 * bool initializer and Constant: Where(Not(m) Or c, 1, -100), raw
+	 * bytes 0 and 2 (any non-zero byte is true)
+	 */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 1, 1, d4b);
+	mb_output(&b, "y", 1, 1, d4b);
+	mb_const(&b, "mk", 9, 1, d4b, (uint8_t[]){ 0, 2, 1, 0 });
+	mb_scalar(&b, "one", 1.0f);
+	mb_scalar(&b, "neg", -100.0f);
+	mb_attr_t(&b, mb_node_csv(&b, "Constant", "c", "", "cb"), "value",
+		  mb_tensor(&b, "", 9, 1, d4b, (uint8_t[]){ 0, 0, 0, 1 }, 4));
+	mb_node_csv(&b, "Not", "not", "mk", "nm");
+	mb_node_csv(&b, "Or", "or", "nm,cb", "o");
+	mb_node_csv(&b, "Where", "where", "o,one,neg", "w");
+	mb_node_csv(&b, "Add", "add", "x,w", "y");
+	m = run(&b, "bool");
+	if (m)
+		tap_check(m->n_n == 1 &&
+			  cst_is(m, "Add", 1, (float[]){ 1, -100, -100, 1 }, 4),
+			  "bool initializer and Constant import; Not/Or/Where fold (%u nodes)",
+			  m->n_n);
+	done(m, "bool");
+
+	/* a bool in int32_data must be 0 or 1 */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 1, 1, d4b);
+	mb_output(&b, "y", 1, 1, d4b);
+	t = mb_init_t(&b, "mk", 9, 1, d4b, NULL, 0);
+	t->has_raw_data = 0;
+	t->n_int32_data = 4;
+	t->int32_data = mb_dup(&b, (int32_t[]){ 0, 1, 2, 0 }, 16);
+	mb_node_csv(&b, "Where", "where", "mk,x,x", "y");
+	ret = mb_import(&b, &m);
+	tap_check(ret == VPUX_E_FORMAT &&
+		  strstr(vpux_last_error(), "int32_data[2] = 2 out of range for bool"),
+		  "bool int32_data of 2 refused: %s", vpux_last_error());
+	if (!ret)
+		vpuxc_model_free(m);
+	mb_free(&b);
+}
+
+static void test_fold_mod(void)
+{
+	static const int64_t d4b[1] = { 4 };
+	struct vpuxc_model *m;
+	struct mb b;
+	int fm;
+
+	/* int64 Mod: fmod 0 takes the divisor's sign, fmod 1 the dividend's */
+	for (fm = 0; fm < 2; fm++) {
+		static const float want[2][4] = { { 1, -2, 2, -1 },
+						  { 1, 1, -1, -1 } };
+
+		mb_init(&b, 13);
+		mb_input(&b, "x", 1, 1, d4b);
+		mb_output(&b, "y", 1, 1, d4b);
+		mb_const(&b, "a", 7, 1, d4b, (int64_t[]){ 7, 7, -7, -7 });
+		mb_const(&b, "d", 7, 1, d4b, (int64_t[]){ 3, -3, 3, -3 });
+		mb_attr_int(&b, mb_node_csv(&b, "Mod", "mod", "a,d", "r"),
+			    "fmod", fm);
+		mb_attr_int(&b, mb_node_csv(&b, "Cast", "cast", "r", "rf"),
+			    "to", 1);
+		mb_node_csv(&b, "Add", "add", "x,rf", "y");
+		m = run(&b, "mod");
+		if (m)
+			tap_check(m->n_n == 1 && cst_is(m, "Add", 1, want[fm], 4),
+				  "int64 Mod fmod=%d folds (7, -7 mod 3, -3)", fm);
+		done(m, "mod");
+	}
+	/* float Mod: fmod 1 folds (C's fmod), fmod 0 is not valid: stays */
+	for (fm = 0; fm < 2; fm++) {
+		mb_init(&b, 13);
+		mb_input(&b, "x", 1, 1, d4b);
+		mb_output(&b, "y", 1, 1, d4b);
+		mb_const(&b, "a", 1, 1, d4b, (float[]){ 5.5f, -5.5f, 5.5f, 1 });
+		mb_scalar(&b, "d", 2.0f);
+		mb_attr_int(&b, mb_node_csv(&b, "Mod", "mod", "a,d", "r"),
+			    "fmod", fm);
+		mb_node_csv(&b, "Add", "add", "x,r", "y");
+		m = run(&b, "float mod");
+		if (m && fm)
+			tap_check(m->n_n == 1 &&
+				  cst_is(m, "Add", 1, (float[]){ 1.5f, -1.5f, 1.5f, 1 }, 4),
+				  "float Mod fmod=1 folds to C's fmod");
+		else if (m)
+			tap_check(n_op(m, "Mod") == 1,
+				  "float Mod fmod=0 is not folded");
+		done(m, "float mod");
+	}
+	/* division by zero: not folded */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 7, 1, d4b);
+	mb_output(&b, "y", 7, 1, d4b);
+	mb_const(&b, "a", 7, 1, d4b, (int64_t[]){ 7, 7, 7, 7 });
+	mb_const(&b, "d", 7, 1, d4b, (int64_t[]){ 3, 0, 3, 3 });
+	mb_node_csv(&b, "Mod", "mod", "a,d", "r");
+	mb_node_csv(&b, "Add", "add", "x,r", "y");
+	m = run(&b, "mod by 0");
+	if (m)
+		tap_check(n_op(m, "Mod") == 1, "Mod by zero is not folded");
+	done(m, "mod by 0");
+}
+
+static void test_fold_scatternd(void)
+{
+	static const int64_t d23[2] = { 2, 3 }, d6[1] = { 6 };
+	static const int64_t di[2] = { 2, 2 }, du[1] = { 2 };
+	struct vpuxc_model *m;
+	struct mb b;
+	int k;
+
+	/*
+	 * k = 2 (elements): data [[0,1,2],[3,4,5]], indices [[1,2],[0,-3]]
+	 * (a negative index counts from the end), updates [50, 60]
+	 */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 1, 2, d23);
+	mb_output(&b, "y", 1, 2, d23);
+	mb_const(&b, "dt", 1, 2, d23, (float[]){ 0, 1, 2, 3, 4, 5 });
+	mb_const(&b, "ix", 7, 2, di, (int64_t[]){ 1, 2, 0, -3 });
+	mb_const(&b, "up", 1, 1, du, (float[]){ 50, 60 });
+	mb_node_csv(&b, "ScatterND", "sc", "dt,ix,up", "s");
+	mb_node_csv(&b, "Add", "add", "x,s", "y");
+	m = run(&b, "scatternd");
+	if (m)
+		tap_check(m->n_n == 1 &&
+			  cst_is(m, "Add", 1, (float[]){ 60, 1, 2, 3, 4, 50 }, 6),
+			  "ScatterND of elements folds (a negative index from the end)");
+	done(m, "scatternd");
+
+	/* k = 1 (rows): indices [[1]], updates [[7,8,9]] */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 1, 2, d23);
+	mb_output(&b, "y", 1, 2, d23);
+	mb_const(&b, "dt", 1, 2, d23, (float[]){ 0, 1, 2, 3, 4, 5 });
+	mb_const(&b, "ix", 7, 2, (int64_t[]){ 1, 1 }, (int64_t[]){ 1 });
+	mb_const(&b, "up", 1, 2, (int64_t[]){ 1, 3 }, (float[]){ 7, 8, 9 });
+	mb_node_csv(&b, "ScatterND", "sc", "dt,ix,up", "s");
+	mb_node_csv(&b, "Add", "add", "x,s", "y");
+	m = run(&b, "scatternd rows");
+	if (m)
+		tap_check(m->n_n == 1 &&
+			  cst_is(m, "Add", 1, (float[]){ 0, 1, 2, 7, 8, 9 }, 6),
+			  "ScatterND of rows folds");
+	done(m, "scatternd rows");
+
+	/*
+	 * not folded: an index out of range, updates of the wrong shape,
+	 * reduction add, float indices
+	 */
+	for (k = 0; k < 4; k++) {
+		static const char *const why[4] = {
+			"an index out of range", "updates of the wrong shape",
+			"reduction 'add'", "float indices" };
+		Onnx__NodeProto *n;
+
+		mb_init(&b, 13);
+		mb_input(&b, "x", 1, 1, d6);
+		mb_output(&b, "y", 1, 1, d6);
+		mb_const(&b, "dt", 1, 1, d6, (float[]){ 0, 1, 2, 3, 4, 5 });
+		if (k == 3)
+			mb_const(&b, "ix", 1, 2, di, (float[]){ 1, 2, 0, 3 });
+		else
+			mb_const(&b, "ix", 7, 2, (int64_t[]){ 2, 1 },
+				 (int64_t[]){ k ? 1 : 6, 2 });
+		mb_const(&b, "up", 1, 1, (int64_t[]){ k == 1 ? 3 : 2 },
+			 (float[]){ 50, 60, 70 });
+		n = mb_node_csv(&b, "ScatterND", "sc", "dt,ix,up", "s");
+		if (k == 2)
+			mb_attr_str(&b, n, "reduction", "add");
+		mb_node_csv(&b, "Add", "add", "x,s", "y");
+		m = run(&b, why[k]);
+		if (m)
+			tap_check(n_op(m, "ScatterND") == 1,
+				  "ScatterND with %s is not folded", why[k]);
+		done(m, why[k]);
+	}
+}
+
 /* ---- BatchNormalization ---- */
 
 static void test_bn(void)
@@ -593,12 +799,11 @@ static void test_remove(void)
 			  "Identity and Dropout go; the graph output keeps its name 'y'");
 	done(m, "identity, dropout");
 
-	/* (BOOL tensors do not import yet: an int64 1 stands for true) */
 	mb_init(&b, 13);
 	mb_input(&b, "x", 1, 4, d4);
 	mb_output(&b, "y", 1, 4, d4);
 	mb_scalar(&b, "ratio", 0.5f);
-	mb_const(&b, "train", 7, 0, NULL, (int64_t[]){ 1 });
+	mb_const(&b, "train", 9, 0, NULL, (uint8_t[]){ 1 });
 	mb_node_csv(&b, "Relu", "relu", "x", "r");
 	mb_node_csv(&b, "Dropout", "drop", "r,ratio,train", "y");
 	m = run(&b, "dropout training");
@@ -619,6 +824,38 @@ static void test_remove(void)
 		tap_check(n_op(m, "Dropout") == 1 && !m->stats.removed,
 			  "Dropout whose training_mode is a graph input stays");
 	done(m, "dropout training input");
+
+	/* ratio 0 in training mode (torch's F.dropout(p=0.0, training=True)) */
+	for (int k = 0; k < 2; k++) {
+		mb_init(&b, 13);
+		mb_input(&b, "x", 1, 4, d4);
+		mb_output(&b, "y", 1, 4, d4);
+		mb_scalar(&b, "ratio", k ? 0.0f : 0.25f);
+		mb_const(&b, "train", 9, 0, NULL, (uint8_t[]){ 1 });
+		mb_node_csv(&b, "Relu", "relu", "x", "r");
+		mb_node_csv(&b, "Dropout", "drop", "r,ratio,train", "y");
+		m = run(&b, "dropout ratio 0");
+		if (m && k)
+			tap_check(!n_op(m, "Dropout") && m->stats.removed == 1,
+				  "Dropout of ratio 0 goes, even in training mode");
+		else if (m)
+			tap_check(n_op(m, "Dropout") == 1 && !m->stats.removed,
+				  "Dropout of ratio 0.25 in training mode stays");
+		done(m, "dropout ratio 0");
+	}
+	/* ... but not when its mask is read */
+	mb_init(&b, 13);
+	mb_input(&b, "x", 1, 4, d4);
+	mb_output(&b, "y", 1, 4, d4);
+	mb_output(&b, "mask", 9, 4, d4);
+	mb_scalar(&b, "ratio", 0.0f);
+	mb_const(&b, "train", 9, 0, NULL, (uint8_t[]){ 1 });
+	mb_node_csv(&b, "Dropout", "drop", "x,ratio,train", "y,mask");
+	m = run(&b, "dropout ratio 0 mask");
+	if (m)
+		tap_check(n_op(m, "Dropout") == 1,
+			  "Dropout of ratio 0 whose mask is a graph output stays");
+	done(m, "dropout ratio 0 mask");
 }
 
 /* ---- fusions ---- */
@@ -838,6 +1075,9 @@ static void test_layernorm(void)
 int main(void)
 {
 	test_fold();
+	test_fold_bool();
+	test_fold_mod();
+	test_fold_scatternd();
 	test_bn();
 	test_pad();
 	test_remove();

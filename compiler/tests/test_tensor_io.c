@@ -284,6 +284,11 @@ static void test_pb_bad(void)
 	expect_tp(&tq, VPUX_E_UNSUPPORTED, "unsupported dtype 11 (double)",
 		  "unsupported dtype");
 	tq = tp;
+	tq.data_type = 9;	/* a model's constants only */
+	expect_tp(&tq, VPUX_E_UNSUPPORTED,
+		  "unsupported dtype 9 (bool); float, uint8, int8, int32 and int64 are",
+		  "bool tensor file");
+	tq = tp;
 	tq.data_type = 0;
 	expect_tp(&tq, VPUX_E_UNSUPPORTED, "unsupported dtype 0 (unknown)",
 		  "dtype 0 (UNDEFINED)");

@@ -1804,7 +1804,9 @@ static void count_barriers(struct st *s);
 /*
  * Implicit barriers: op j depends on an earlier op i when they touch
  * overlapping bytes and one of them writes. Edges implied by others are
- * dropped; each remaining producer gets one barrier its consumers wait on.
+ * dropped; each remaining producer gets one barrier its consumers wait on,
+ * and a consumer of more than VPUX_LF_MAX_WAITS producers a join barrier
+ * they all update.
  */
 static int implicit_barriers(struct st *s)
 {
@@ -1812,9 +1814,10 @@ static int implicit_barriers(struct st *s)
 	uint64_t *anc = calloc((size_t)n * words + 1, sizeof(uint64_t));
 	uint64_t *dep = calloc((size_t)n * words + 1, sizeof(uint64_t));
 	int32_t *bar = malloc((n + 1) * sizeof(*bar));
+	int32_t *join = malloc((n + 1) * sizeof(*join));
 	int ret = 0;
 
-	if (!anc || !dep || !bar) {
+	if (!anc || !dep || !bar || !join) {
 		ret = fail(s, 1, "out of memory");
 		goto out;
 	}
@@ -1840,11 +1843,25 @@ static int implicit_barriers(struct st *s)
 				aj[x] |= anc[(size_t)i * words + x];
 		}
 	}
-	for (j = 0; j < n; j++)
+	/*
+	 * An op with more dependencies than it can wait on waits on a join
+	 * barrier of its own instead, which each of them updates too.
+	 */
+	for (j = 0; j < n; j++) {
+		uint32_t nd = 0;
+
+		join[j] = -1;
+		for (i = 0; i < j; i++)
+			nd += dep[(size_t)j * words + i / 64] >> (i % 64) & 1;
+		if (nd > VPUX_LF_MAX_WAITS) {
+			join[j] = (int32_t)b++;
+			continue;
+		}
 		for (i = 0; i < j; i++)
 			if (dep[(size_t)j * words + i / 64] >> (i % 64) & 1 &&
 			    bar[i] < 0)
 				bar[i] = (int32_t)b++;
+	}
 	s->img->n_barriers = b;
 	s->img->barriers = calloc(b + 1, sizeof(*s->img->barriers));
 	if (!s->img->barriers) {
@@ -1857,24 +1874,33 @@ static int implicit_barriers(struct st *s)
 
 		if (bar[j] >= 0)
 			d->updates[d->num_updates++] = (uint16_t)bar[j];
-		for (i = 0; i < j; i++) {
-			if (!(dep[(size_t)j * words + i / 64] >> (i % 64) & 1))
+		for (i = j + 1; i < n; i++) {
+			if (join[i] < 0 ||
+			    !(dep[(size_t)i * words + j / 64] >> (j % 64) & 1))
 				continue;
-			if (d->num_waits == VPUX_LF_MAX_WAITS) {
+			if (d->num_updates == VPUX_LF_MAX_UPDATES) {
 				s->line = s->ops[j].line;
 				ret = fail(s, 1,
-					   "op depends on more than %u earlier ops; write barriers explicitly",
-					   VPUX_LF_MAX_WAITS);
+					   "op feeds more than %u barriers (later ops that each depend on more than %u); write barriers explicitly",
+					   VPUX_LF_MAX_UPDATES, VPUX_LF_MAX_WAITS);
 				goto out;
 			}
-			d->waits[d->num_waits++] = (uint16_t)bar[i];
+			d->updates[d->num_updates++] = (uint16_t)join[i];
 		}
+		if (join[j] >= 0) {
+			d->waits[d->num_waits++] = (uint16_t)join[j];
+			continue;
+		}
+		for (i = 0; i < j; i++)
+			if (dep[(size_t)j * words + i / 64] >> (i % 64) & 1)
+				d->waits[d->num_waits++] = (uint16_t)bar[i];
 	}
 	count_barriers(s);
 out:
 	free(anc);
 	free(dep);
 	free(bar);
+	free(join);
 	return ret;
 }
 

@@ -137,6 +137,9 @@ CHECK = {
     'lraspp_mobilenet_v3': (lraspp, (1, 3, 64, 64)),
     'vit_small': (vit_small, (1, 3, 32, 32)),
     'resnet18_b4': (lambda: tvm.resnet18(weights=None), (4, 3, 64, 64)),
+    'convnext_tiny': (lambda: tvm.convnext_tiny(weights=None),
+                      (1, 3, 64, 64)),
+    'swin_t': (lambda: tvm.swin_t(weights=None), (1, 3, 64, 64)),
 }
 
 BENCH = {
