@@ -396,10 +396,12 @@ static int request_enter(RequestObject *self)
 }
 
 /*
- * write_input(i, data): vpux_request_write_input() from @data, a
- * C-contiguous buffer of exactly the input's host_size bytes
+ * request_io() - write_input(i, data) or read_output(i, out): libvpux's
+ * conversion between @data, a C-contiguous buffer of exactly the
+ * tensor's host_size bytes (writable for an output), and the request's
+ * device buffer, without the GIL
  */
-static PyObject *Request_write_input(RequestObject *self, PyObject *args)
+static PyObject *request_io(RequestObject *self, PyObject *args, int output)
 {
 	unsigned int i;
 	PyObject *data;
@@ -408,14 +410,20 @@ static PyObject *Request_write_input(RequestObject *self, PyObject *args)
 
 	if (!PyArg_ParseTuple(args, "IO", &i, &data))
 		return NULL;
-	if (PyObject_GetBuffer(data, &view, PyBUF_C_CONTIGUOUS))
+	if (PyObject_GetBuffer(data, &view, PyBUF_C_CONTIGUOUS |
+			       (output ? PyBUF_WRITABLE : 0)))
 		return NULL;
 	if (!request_enter(self)) {
 		PyBuffer_Release(&view);
 		return NULL;
 	}
 	Py_BEGIN_ALLOW_THREADS
-	ret = vpux_request_write_input(self->req, i, view.buf, (size_t)view.len);
+	if (output)
+		ret = vpux_request_read_output(self->req, i, view.buf,
+					       (size_t)view.len);
+	else
+		ret = vpux_request_write_input(self->req, i, view.buf,
+					       (size_t)view.len);
 	Py_END_ALLOW_THREADS
 	self->inuse = 0;
 	PyBuffer_Release(&view);
@@ -424,30 +432,14 @@ static PyObject *Request_write_input(RequestObject *self, PyObject *args)
 	Py_RETURN_NONE;
 }
 
-/* read_output(i, out): vpux_request_read_output() into @out (writable) */
+static PyObject *Request_write_input(RequestObject *self, PyObject *args)
+{
+	return request_io(self, args, 0);
+}
+
 static PyObject *Request_read_output(RequestObject *self, PyObject *args)
 {
-	unsigned int i;
-	PyObject *data;
-	Py_buffer view;
-	int ret;
-
-	if (!PyArg_ParseTuple(args, "IO", &i, &data))
-		return NULL;
-	if (PyObject_GetBuffer(data, &view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE))
-		return NULL;
-	if (!request_enter(self)) {
-		PyBuffer_Release(&view);
-		return NULL;
-	}
-	Py_BEGIN_ALLOW_THREADS
-	ret = vpux_request_read_output(self->req, i, view.buf, (size_t)view.len);
-	Py_END_ALLOW_THREADS
-	self->inuse = 0;
-	PyBuffer_Release(&view);
-	if (ret)
-		return raise_vpux(ret);
-	Py_RETURN_NONE;
+	return request_io(self, args, 1);
 }
 
 static PyObject *Request_submit(RequestObject *self, PyObject *unused)

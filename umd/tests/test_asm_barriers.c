@@ -19,15 +19,10 @@
 
 static char errbuf[4096];
 
+/* assemble @text; errors into errbuf */
 static int assemble(const char *text, struct lf_image *img)
 {
-	FILE *f = fmemopen(errbuf, sizeof(errbuf), "w");
-	int ret;
-
-	errbuf[0] = 0;
-	ret = asm_text("t.vasm", text, NULL, img, f);
-	fclose(f);
-	return ret;
+	return asm_capture(text, img, errbuf, sizeof(errbuf));
 }
 
 /*

@@ -16,6 +16,7 @@
 #include "lf.h"
 #include "lf_fields.h"
 #include "vasm.h"
+#include "vasm_util.h"
 #include "vpux_tap.h"
 
 #define T(op, arg)	DLA_EXPR_TOKEN(DLA_EXPR_##op, (arg))
@@ -27,13 +28,7 @@ static char errbuf[4096];
 /* assemble @text; errors into errbuf */
 static int assemble(const char *text, struct lf_image *img)
 {
-	FILE *f = fmemopen(errbuf, sizeof(errbuf), "w");
-	int ret;
-
-	errbuf[0] = 0;
-	ret = asm_text("t.vasm", text, NULL, img, f);
-	fclose(f);
-	return ret;
+	return asm_capture(text, img, errbuf, sizeof(errbuf));
 }
 
 static const char *head =

@@ -16,21 +16,17 @@
 #include "asm.h"
 #include "lf.h"
 #include "vasm.h"
+#include "vasm_util.h"
 #include "vpux.h"
 #include "vpux_regs.h"
 #include "vpux_tap.h"
 
 static char errbuf[4096];
 
+/* assemble @text; errors into errbuf */
 static int assemble(const char *text, struct lf_image *img)
 {
-	FILE *f = fmemopen(errbuf, sizeof(errbuf), "w");
-	int ret;
-
-	errbuf[0] = 0;
-	ret = asm_text("t.vasm", text, NULL, img, f);
-	fclose(f);
-	return ret;
+	return asm_capture(text, img, errbuf, sizeof(errbuf));
 }
 
 static uint32_t parse(const char *s, uint32_t dt, int *ok)

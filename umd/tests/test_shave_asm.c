@@ -19,6 +19,7 @@
 #include "asm.h"
 #include "lf.h"
 #include "vasm.h"
+#include "vasm_util.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"
 #include "vpux_tap.h"
@@ -29,15 +30,10 @@
 
 static char errbuf[4096];
 
+/* assemble @text; errors into errbuf */
 static int assemble(const char *text, struct lf_image *img)
 {
-	FILE *f = fmemopen(errbuf, sizeof(errbuf), "w");
-	int ret;
-
-	errbuf[0] = 0;
-	ret = asm_text("t.vasm", text, NULL, img, f);
-	fclose(f);
-	return ret;
+	return asm_capture(text, img, errbuf, sizeof(errbuf));
 }
 
 static char *slurp(const char *path)

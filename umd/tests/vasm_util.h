@@ -65,4 +65,19 @@ static inline void *read_file(const char *path, size_t *size)
 	return p;
 }
 
+/* assemble @text as "t.vasm"; the assembler's messages into @err */
+static inline int asm_capture(const char *text, struct lf_image *img,
+			      char *err, size_t size)
+{
+	FILE *f = fmemopen(err, size, "w");
+	int ret;
+
+	err[0] = 0;
+	if (!f)
+		return -1;
+	ret = asm_text("t.vasm", text, NULL, img, f);
+	fclose(f);
+	return ret;
+}
+
 #endif /* UMD_TEST_UTIL_H */
