@@ -439,6 +439,29 @@ static void test_bad(struct vpux_device *dev)
 	   "a recipe file that is not there: VPUX_E_IO (%s)", vpux_last_error());
 }
 
+/* run @r's kernel once: its output "b" is the reference's of @ins */
+static void check_data_run(struct vpux_device *dev, struct vpux_runner *r,
+			   const void **ins, void **outs,
+			   const unsigned char *want, const char *what)
+{
+	struct vpux_network *net = NULL;
+	struct vpux_buffer *ob = NULL;
+	int ret;
+
+	vpux_buffer_alloc(dev, 128, &ob);
+	vpux_network_load_file(dev, LOADABLE, &net);
+	vpux_network_run_reference(net, ins, outs);
+	ret = vpux_runner_bind_output(r, "b", ob, 0);
+	if (!ret)
+		ret = vpux_runner_execute(r);
+	if (!ret)
+		ret = vpux_runner_wait(r, -1);
+	ok(!ret && !memcmp(vpux_buffer_map(ob), want, 128), "%s (%s)", what,
+	   ret ? vpux_last_error() : "");
+	vpux_network_unload(net);
+	vpux_buffer_free(ob);
+}
+
 /*
  * A weight buffer's bytes from a file next to the recipe: loaded before
  * the first run; a file shorter than the buffer from its offset refused.
@@ -452,8 +475,6 @@ static void test_data(struct vpux_device *dev)
 	unsigned char bytes[192], want[128];
 	const void *ins[1] = { bytes + 64 };
 	void *outs[1] = { want };
-	struct vpux_network *net = NULL;
-	struct vpux_buffer *ob = NULL;
 	struct vpux_runner *r = NULL;
 	const char *p;
 	FILE *f;
@@ -471,21 +492,9 @@ static void test_data(struct vpux_device *dev)
 	ret = vpux_runner_create(dev, p, &r);
 	ok(!ret, "data.json: a weight buffer from w.bin at offset 64 loads (%s)",
 	   ret ? vpux_last_error() : "");
-	if (!ret) {
-		vpux_buffer_alloc(dev, 128, &ob);
-		vpux_network_load_file(dev, LOADABLE, &net);
-		vpux_network_run_reference(net, ins, outs);
-		ret = vpux_runner_bind_output(r, "b", ob, 0);
-		if (!ret)
-			ret = vpux_runner_execute(r);
-		if (!ret)
-			ret = vpux_runner_wait(r, -1);
-		ok(!ret && !memcmp(vpux_buffer_map(ob), want, 128),
-		   "data.json: the kernel reads the file's bytes (%s)",
-		   ret ? vpux_last_error() : "");
-		vpux_network_unload(net);
-		vpux_buffer_free(ob);
-	}
+	if (!ret)
+		check_data_run(dev, r, ins, outs, want,
+			       "data.json: the kernel reads the file's bytes");
 	vpux_runner_destroy(r);
 	/* one byte short of offset + size */
 	f = fopen(TMP "/w.bin", "wb");
@@ -546,8 +555,6 @@ static void test_from_memory(struct vpux_device *dev)
 	const void *ins[1] = { bytes + 64 };
 	void *outs[1] = { want };
 	struct vpux_runner_file files[3];
-	struct vpux_network *net = NULL;
-	struct vpux_buffer *ob = NULL;
 	struct vpux_runner *r = NULL;
 	char text[sizeof(json)];
 	size_t k, n, lsize = 0;
@@ -564,21 +571,9 @@ static void test_from_memory(struct vpux_device *dev)
 	memset(text, 0, sizeof(text));
 	ok(!ret, "from memory: recipe, loadable and data file load (%s)",
 	   ret ? vpux_last_error() : "");
-	if (!ret) {
-		vpux_buffer_alloc(dev, 128, &ob);
-		vpux_network_load_file(dev, LOADABLE, &net);
-		vpux_network_run_reference(net, ins, outs);
-		ret = vpux_runner_bind_output(r, "b", ob, 0);
-		if (!ret)
-			ret = vpux_runner_execute(r);
-		if (!ret)
-			ret = vpux_runner_wait(r, -1);
-		ok(!ret && !memcmp(vpux_buffer_map(ob), want, 128),
-		   "from memory: the kernel reads the data file's bytes (%s)",
-		   ret ? vpux_last_error() : "");
-		vpux_network_unload(net);
-		vpux_buffer_free(ob);
-	}
+	if (!ret)
+		check_data_run(dev, r, ins, outs, want,
+			       "from memory: the kernel reads the data file's bytes");
 	vpux_runner_destroy(r);
 
 	n = dq(json, text);
