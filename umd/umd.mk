@@ -133,7 +133,7 @@ EXAMPLE_BLOBS := $(addprefix $(B)/examples/,$(addsuffix .vpux,$(EXAMPLES)))
 
 $(B)/examples/%.vpux: $(SRCTOP)/examples/%.vasm $(VPUX_ASM)
 	@mkdir -p $(dir $@)
-	$(VPUX_ASM) -o $@ $<
+	$(VPUX_ASM) $(VASM_FLAGS) -o $@ $<
 
 HOST_PROGS += $(EXAMPLE_BLOBS)
 
@@ -217,8 +217,12 @@ examples-check: $(EXAMPLE_BLOBS) $(VPUX_DIS) $(VPUX_RUN) $(VPUX_ASM) \
 	@set -e; for e in $(EXAMPLES); do \
 		b=$(B)/examples/$$e.vpux; \
 		args=$$(sed -n 's/^# check-args: //p' $(SRCTOP)/examples/$$e.vasm); \
+		if grep -q '^# check-outputs-equal' $(SRCTOP)/examples/$$e.vasm; then \
+		$(VPUX_RUN) --seed 7 $$args -o $(B)/examples/$$e.out0 \
+			-o $(B)/examples/$$e.out1 $$b >$(B)/examples/$$e.run; \
+		cmp $(B)/examples/$$e.out0 $(B)/examples/$$e.out1; else \
 		$(VPUX_RUN) --check --seed 7 $$args $$b >$(B)/examples/$$e.run || \
-			{ cat $(B)/examples/$$e.run; exit 1; }; \
+			{ cat $(B)/examples/$$e.run; exit 1; }; fi; \
 		$(VPUX_DIS) $$b -o $(B)/examples/$$e.dis.vasm; \
 		$(VPUX_ASM) -o $(B)/examples/$$e.rt.vpux $(B)/examples/$$e.dis.vasm; \
 		cmp $$b $(B)/examples/$$e.rt.vpux; \
