@@ -98,3 +98,7 @@ CHECK_STEPS += shave-fuzz-smoke
 # examples with SDK kernels: vpux-asm finds their ELF files here
 $(B)/examples/elf_softmax.vpux: $(KERNEL_ELFS)
 $(B)/examples/elf_softmax.vpux: VASM_FLAGS += --kernel-dir $(KERNEL_DIR)
+
+# the loader's rules for ELF kernels, the ELF reader on the SDK's kernels
+$(B)/umd/tests/test_shave_elf: $(KERNEL_BINS)
+$(B)/umd/tests/test_shave_elf: HOST_CFLAGS += -DVPUX_KERNEL_DIR='"$(KERNEL_DIR)"'
