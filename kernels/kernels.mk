@@ -102,3 +102,10 @@ $(B)/examples/elf_softmax.vpux: VASM_FLAGS += --kernel-dir $(KERNEL_DIR)
 # the loader's rules for ELF kernels, the ELF reader on the SDK's kernels
 $(B)/umd/tests/test_shave_elf: $(KERNEL_BINS)
 $(B)/umd/tests/test_shave_elf: HOST_CFLAGS += -DVPUX_KERNEL_DIR='"$(KERNEL_DIR)"'
+
+# a seed of the loader's fuzzer with two kernels, RW data and memrefs
+# (in umd/umd.mk's seed directory)
+umd-fuzz-smoke fuzz-loader: $(B)/umd/fuzz/seeds/elf_kernels.vpux
+$(B)/umd/fuzz/seeds/elf_kernels.vpux: $(B)/umd/tests/test_shave_elf
+	@mkdir -p $(dir $@)
+	VPUX_ELF_SEED=$@ $< >/dev/null

@@ -395,8 +395,22 @@ static void test_run(void)
 	free(bytes);
 }
 
+/* VPUX_ELF_SEED=PATH: write the base loadable there (a fuzzer seed) */
+static void write_seed(void)
+{
+	const char *path = getenv("VPUX_ELF_SEED");
+
+	if (!path)
+		return;
+	fresh();
+	if (lf_write_file(&img, path))
+		abort();
+	asm_free(&img);
+}
+
 int main(void)
 {
+	write_seed();
 	test_rules();
 	test_elf_reader();
 	test_asm_errors();
