@@ -60,3 +60,52 @@ $(B)/sim/tests/sim_rvf_test: $(SRCTOP)/sim/tests/sim_rvf_test.c \
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(SAN_CFLAGS) $(SIM_CFLAGS) -pthread -o $@ $< \
 		$(SIM_TEST_OBJS) -lm
+
+# ---- libFuzzer harness: random code on a SHAVE core (sim/fuzz/) ----
+# The whole model's user-space build under ASan/UBSan; seeded with the SDK
+# kernels' images (each behind a 16-byte header of zeros).
+SHAVE_FUZZ := $(B)/sim/fuzz/fuzz-shave
+SHAVE_FUZZ_TIME ?= 600
+SHAVE_FUZZ_SMOKE_TIME ?= 20
+
+$(SHAVE_FUZZ): $(SRCTOP)/sim/fuzz/fuzz_shave.c $(SIM_HOST_SRCS) $(REF_SRCS) \
+		$(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -I$(SRCTOP)/include $(SIM_CFLAGS) \
+		-I$(SRCTOP)/sim/ops -pthread -o $@ $< $(SIM_HOST_SRCS) $(REF_SRCS)
+
+$(B)/sim/fuzz/seeds.stamp: $(KERNEL_BINS)
+	@mkdir -p $(B)/sim/fuzz/seeds
+	for k in $(KERNEL_BINS); do \
+		{ head -c 16 /dev/zero; cat $$k; } > \
+			$(B)/sim/fuzz/seeds/$$(basename $$k .bin); done
+	@touch $@
+
+.PHONY: fuzz-shave shave-fuzz-smoke
+fuzz-shave: $(SHAVE_FUZZ) $(B)/sim/fuzz/seeds.stamp
+	@mkdir -p $(B)/sim/fuzz/corpus
+	$(SAN_RUN) $(SHAVE_FUZZ) -max_total_time=$(SHAVE_FUZZ_TIME) \
+		$(B)/sim/fuzz/corpus $(B)/sim/fuzz/seeds
+
+shave-fuzz-smoke: $(SHAVE_FUZZ) $(B)/sim/fuzz/seeds.stamp
+	@rm -rf $(B)/sim/fuzz/smoke && mkdir -p $(B)/sim/fuzz/smoke
+	$(SAN_RUN) $(SHAVE_FUZZ) -seed=1 -timeout=60 \
+		-max_total_time=$(SHAVE_FUZZ_SMOKE_TIME) \
+		$(B)/sim/fuzz/smoke $(B)/sim/fuzz/seeds
+CHECK_STEPS += shave-fuzz-smoke
+
+# examples with SDK kernels: vpux-asm finds their ELF files here
+$(B)/examples/elf_softmax.vpux: $(KERNEL_ELFS)
+$(B)/examples/elf_softmax.vpux: VASM_FLAGS += --kernel-dir $(KERNEL_DIR)
+
+# the loader's rules for ELF kernels, the ELF reader on the SDK's kernels
+$(B)/umd/tests/test_shave_elf: $(KERNEL_BINS)
+$(B)/umd/tests/test_shave_elf: HOST_CFLAGS += -DVPUX_KERNEL_DIR='"$(KERNEL_DIR)"'
+
+# a seed of the loader's fuzzer with two kernels, RW data and memrefs
+# (in umd/umd.mk's seed directory)
+umd-fuzz-smoke fuzz-loader: $(B)/umd/fuzz/seeds/elf_kernels.vpux
+$(B)/umd/fuzz/seeds/elf_kernels.vpux: $(B)/umd/tests/test_shave_elf
+	@mkdir -p $(dir $@)
+	VPUX_ELF_SEED=$@ $< >/dev/null

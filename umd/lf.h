@@ -60,6 +60,17 @@ struct lf_image {
 	uint32_t n_names;
 	const char *strtab;		/* reader: a copy, owned */
 	uint32_t strtab_size;
+	/* 1.5 ELF kernels: n_kernels == 0 means none */
+	struct vpux_lf_kernel *kernels;
+	uint32_t n_kernels;
+	const uint8_t *kcode;		/* images, linked at WIN_D */
+	uint32_t kcode_size;
+	struct vpux_lf_kinvocation *kinvs;
+	uint32_t n_kinvs;
+	const uint8_t *kdata;		/* RW data of the invocations */
+	uint32_t kdata_size;
+	struct vpux_lf_kstack *kstacks;
+	uint32_t n_kstacks;
 	/* writer only */
 	const struct lf_extra_section *extra;
 	unsigned int n_extra;
@@ -143,6 +154,20 @@ int lf_output_dims_read(const struct lf_image *img, uint32_t t,
  * record's. Valid as long as @img (and the data its strtab points into).
  */
 const char *lf_tensor_name(const struct lf_image *img, uint32_t t);
+/*
+ * The invocation record of SHAVE op @op (an ELF kernel task), or NULL.
+ * Valid on a validated image (records in increasing op order).
+ */
+const struct vpux_lf_kinvocation *lf_kinv_of(const struct lf_image *img,
+					     uint32_t op);
+/*
+ * Byte offsets of the kernel images and the RW data in the kernel-argument
+ * buffer libvpux uploads (.vpux.kargs, then .vpux.kcode, then
+ * .vpux.kdata, each 8-byte aligned), and its size.
+ */
+uint32_t lf_kcode_base(const struct lf_image *img);
+uint32_t lf_kdata_base(const struct lf_image *img);
+uint32_t lf_kbuf_size(const struct lf_image *img);
 /* Bytes of a region (0 if none) */
 uint64_t lf_region_size(const struct lf_image *img, uint32_t region);
 

@@ -15,9 +15,12 @@
 /*
  * 1.1: CMX tensors; 1.2: symbols with hash and width, dynamic dims, plans;
  * 1.3: FP16/FP32 tensors (VPUX_DT_F16/F32), FP16 DPU ops;
- * 1.4: tensor names of any length (.vpux.names, .vpux.strtab)
+ * 1.4: tensor names of any length (.vpux.names, .vpux.strtab);
+ * 1.5: SHAVE ELF kernels (.vpux.kernels, .vpux.kcode, .vpux.kinvocations,
+ *      .vpux.kdata, .vpux.kstacks), SHAVE ops of kernel_id
+ *      VPUX_SHAVE_KERNEL_ELF
  */
-#define VPUX_LF_VERSION_MINOR		4u
+#define VPUX_LF_VERSION_MINOR		5u
 #define VPUX_LF_SEC_MAGIC		0x53585056u	/* "VPXS" */
 
 /* vpux_lf_sechdr.flags */
@@ -287,6 +290,58 @@ struct vpux_lf_name {
 	uint32_t name;		/* byte offset into .vpux.strtab, >= 1 */
 };
 
+/*
+ * ELF kernels (1.5, Documentation/shave-kernels.rst): code that a SHAVE
+ * core runs, carried in the loadable. A kernel is an image linked at
+ * WIN_D (code + RO data, relocations resolved when the SDK linked it) in
+ * .vpux.kcode with its entry point; a SHAVE op whose kernel_id is
+ * VPUX_SHAVE_KERNEL_ELF is a kernel task, its arguments in .vpux.kargs
+ * (args_offset/args_size, as a built-in kernel's), WIN_F its windows[0],
+ * and its invocation record in .vpux.kinvocations says which kernel, the
+ * RW data (in .vpux.kdata), the tile and which argument words are
+ * MemRefData records. .vpux.kstacks gives each tile's stack size.
+ */
+#define VPUX_LF_KERNEL_TASK		1u	/* vpux_lf_kernel.kind */
+/* kind 2 is kept for the runtime kernel (the SHAVEs' scheduler loop) */
+#define VPUX_LF_KERNEL_RUNTIME		2u
+
+/* .vpux.kernels */
+struct vpux_lf_kernel {
+	char name[VPUX_LF_NAME_LEN];	/* NUL-terminated, unique, non-empty */
+	uint32_t kind;		/* VPUX_LF_KERNEL_TASK */
+	uint32_t flags;		/* 0 */
+	uint32_t code_offset;	/* into .vpux.kcode, multiple of 8 */
+	uint32_t code_size;	/* 4..VPUX_SHAVE_CODE_MAX, multiple of 4 */
+	uint32_t entry;		/* byte offset of the entry point, < code_size, even */
+	uint32_t reserved[3];	/* 0 */
+};
+
+/*
+ * .vpux.kinvocations: one record per ELF SHAVE op, in op order. Bit k of
+ * @memrefs: bytes [k * 104, (k + 1) * 104) of the op's arguments are a
+ * struct vpux_memref (vpux_shave_abi.h) into WIN_F, checked on load as a
+ * built-in kernel's in/out; @memrefs_out the subset the kernel writes.
+ */
+struct vpux_lf_kinvocation {
+	uint32_t op;		/* index into .vpux.ops.shave, increasing */
+	uint32_t kernel;	/* index into .vpux.kernels */
+	uint32_t tile;		/* the SHAVE's tile: a record of .vpux.kstacks */
+	uint32_t budget;	/* instructions / 1024, 0 = the default (2^30) */
+	uint32_t data_offset;	/* RW data: into .vpux.kdata, multiple of 8 */
+	uint32_t data_size;	/* 0..VPUX_SHAVE_DATA_MAX, multiple of 4 */
+	uint32_t memrefs;	/* bit k: a memref at argument byte 104 * k */
+	uint32_t memrefs_out;	/* subset of @memrefs the kernel writes */
+	uint32_t reserved[4];	/* 0 */
+};
+
+/* .vpux.kstacks: record t is tile t's SHAVE stack configuration */
+struct vpux_lf_kstack {
+	uint32_t stack_size;	/* VPUX_SHAVE_STACK_MIN..MAX, multiple of 16 */
+	uint32_t reserved;	/* 0 */
+};
+
+#define VPUX_LF_MEMREF_SIZE		104u	/* sizeof(struct vpux_memref) */
+
 #define VPUX_LF_SEC_HEADER		".vpux.header"
 #define VPUX_LF_SEC_TENSORS		".vpux.tensors"
 #define VPUX_LF_SEC_WEIGHTS		".vpux.weights"
@@ -302,6 +357,11 @@ struct vpux_lf_name {
 #define VPUX_LF_SEC_PLAN_EXPR		".vpux.plan.expr"
 #define VPUX_LF_SEC_NAMES		".vpux.names"
 #define VPUX_LF_SEC_STRTAB		".vpux.strtab"
+#define VPUX_LF_SEC_KERNELS		".vpux.kernels"
+#define VPUX_LF_SEC_KCODE		".vpux.kcode"
+#define VPUX_LF_SEC_KINVOCATIONS	".vpux.kinvocations"
+#define VPUX_LF_SEC_KDATA		".vpux.kdata"
+#define VPUX_LF_SEC_KSTACKS		".vpux.kstacks"
 
 _Static_assert(sizeof(struct vpux_lf_sechdr) == 24, "sechdr");
 _Static_assert(sizeof(struct vpux_lf_header) == 96, "header");
@@ -316,5 +376,8 @@ _Static_assert(sizeof(struct vpux_lf_plan_block) == 64, "plan block");
 _Static_assert(sizeof(struct vpux_lf_plan_template) == 24, "plan template");
 _Static_assert(sizeof(struct vpux_lf_plan_patch) == 16, "plan patch");
 _Static_assert(sizeof(struct vpux_lf_name) == 8, "name");
+_Static_assert(sizeof(struct vpux_lf_kernel) == 64, "kernel");
+_Static_assert(sizeof(struct vpux_lf_kinvocation) == 48, "kinvocation");
+_Static_assert(sizeof(struct vpux_lf_kstack) == 8, "kstack");
 
 #endif /* VPUX_LF_FORMAT_H */

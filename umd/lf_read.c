@@ -48,6 +48,14 @@ static const struct sec_desc known[] = {
 	ARR(VPUX_LF_SEC_NAMES, struct vpux_lf_name, names, n_names),
 	{ VPUX_LF_SEC_STRTAB, 1, offsetof(struct lf_image, strtab),
 	  offsetof(struct lf_image, strtab_size), 1 },
+	ARR(VPUX_LF_SEC_KERNELS, struct vpux_lf_kernel, kernels, n_kernels),
+	{ VPUX_LF_SEC_KCODE, 1, offsetof(struct lf_image, kcode),
+	  offsetof(struct lf_image, kcode_size), 1 },
+	ARR(VPUX_LF_SEC_KINVOCATIONS, struct vpux_lf_kinvocation, kinvs,
+	    n_kinvs),
+	{ VPUX_LF_SEC_KDATA, 1, offsetof(struct lf_image, kdata),
+	  offsetof(struct lf_image, kdata_size), 1 },
+	ARR(VPUX_LF_SEC_KSTACKS, struct vpux_lf_kstack, kstacks, n_kstacks),
 };
 #define N_KNOWN (sizeof(known) / sizeof(known[0]))
 
@@ -389,6 +397,9 @@ void lf_image_free(struct lf_image *img)
 	free(img->patches);
 	free(img->expr);
 	free(img->names);
+	free(img->kernels);
+	free(img->kinvs);
+	free(img->kstacks);
 	free((void *)img->strtab);
 	memset(img, 0, sizeof(*img));
 }

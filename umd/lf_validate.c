@@ -17,6 +17,8 @@
 #include "lf.h"
 #include "lf_fields.h"
 #include "lf_hw.h"
+#include "lf_kernels.h"
+#include "vpux_shave_elf.h"
 #include "lf_plan.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"
@@ -474,6 +476,13 @@ static int check_ref(const struct lf_image *img, unsigned int kind, uint32_t i,
 	return 0;
 }
 
+int lf_check_ref(const struct lf_image *img, unsigned int kind, uint32_t i,
+		 const char *field, const struct vpux_lf_ref *r, uint64_t need,
+		 int wr)
+{
+	return check_ref(img, kind, i, field, r, need, wr);
+}
+
 static int check_dma(const struct lf_image *img, uint32_t i,
 		     const struct vpux_lf_dma *o)
 {
@@ -668,6 +677,8 @@ static int check_shave(const struct lf_image *img, uint32_t i,
 
 	if (o->reserved)
 		return BAD(S, i, "reserved", "not zero");
+	if (o->kernel_id == VPUX_SHAVE_KERNEL_ELF)	/* 1.5 */
+		return lf_check_elf_op(img, i, o);
 	if (!want)
 		return BAD(S, i, "kernel_id", "%u unknown", o->kernel_id);
 	if (o->args_size != want)
@@ -1003,6 +1014,9 @@ int lf_validate(const struct lf_image *img)
 	if (ret)
 		return ret;
 	ret = check_names(img);
+	if (ret)
+		return ret;
+	ret = lf_check_kernels(img);
 	if (ret)
 		return ret;
 	total = img->n_dma + img->n_dpu + img->n_shave;

@@ -83,7 +83,7 @@ static int add(struct wsec *s, unsigned int *n, const char *name,
 
 static int write_fd(const struct lf_image *img, int fd)
 {
-	struct wsec s[16 + 16];
+	struct wsec s[24 + 16];
 	char strtab[2048];
 	size_t strsz = 1;
 	unsigned int n = 0, i;
@@ -128,6 +128,25 @@ static int write_fd(const struct lf_image *img, int fd)
 				      sizeof(*img->names), img->n_names);
 		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_STRTAB, 0,
 				      img->strtab, 1, img->strtab_size);
+	}
+	/*
+	 * 1.5 ELF kernels: only in a loadable with kernels, each required
+	 * (an older reader must refuse the ELF ops rather than skip them)
+	 */
+	if (img->n_kernels || img->n_kinvs || img->n_kstacks) {
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_KERNELS, R,
+				      img->kernels, sizeof(*img->kernels),
+				      img->n_kernels);
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_KCODE, R, img->kcode,
+				      1, img->kcode_size);
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_KINVOCATIONS, R,
+				      img->kinvs, sizeof(*img->kinvs),
+				      img->n_kinvs);
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_KDATA, R, img->kdata,
+				      1, img->kdata_size);
+		ret = ret ? ret : add(s, &n, VPUX_LF_SEC_KSTACKS, R,
+				      img->kstacks, sizeof(*img->kstacks),
+				      img->n_kstacks);
 	}
 	/*
 	 * Only a loadable with a plan has the plan's sections, each

@@ -42,6 +42,32 @@ static int upload(struct vpux_device *dev, const void *src, uint64_t size,
 	return 0;
 }
 
+/*
+ * The kernel-argument buffer: .vpux.kargs, then (1.5) the kernel images
+ * and the invocations' RW data, each 8-byte aligned (lf_kcode_base()).
+ */
+static int upload_kargs(struct vpux_device *dev, const struct lf_image *img,
+			struct vpux_bo *bo)
+{
+	uint8_t *buf;
+	int ret;
+
+	if (!img->n_kernels)
+		return upload(dev, img->kargs, img->kargs_size, bo);
+	buf = calloc(1, lf_kbuf_size(img));
+	if (!buf)
+		return vpux_err(VPUX_E_NOMEM, "load: out of memory");
+	if (img->kargs_size)
+		memcpy(buf, img->kargs, img->kargs_size);
+	if (img->kcode_size)
+		memcpy(buf + lf_kcode_base(img), img->kcode, img->kcode_size);
+	if (img->kdata_size)
+		memcpy(buf + lf_kdata_base(img), img->kdata, img->kdata_size);
+	ret = upload(dev, buf, lf_kbuf_size(img), bo);
+	free(buf);
+	return ret;
+}
+
 static void net_free(struct vpux_network *net)
 {
 	struct vpux_device *dev = net->dev;
@@ -295,10 +321,14 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 		ret = upload(dev, img->weights, img->hdr.weights_size,
 			     &net->weights);
 	if (!ret)
-		ret = upload(dev, img->kargs, img->kargs_size, &net->kargs);
+		ret = upload_kargs(dev, img, &net->kargs);
 	if (!ret) {
 		img->weights = net->weights.cpu;
 		img->kargs = net->kargs.cpu;
+		if (img->n_kernels) {	/* 1.5: after the arguments */
+			img->kcode = img->kargs + lf_kcode_base(img);
+			img->kdata = img->kargs + lf_kdata_base(img);
+		}
 		net->task_size = vpux_task_size(img);
 		if (img->n_blocks && net->task_size -
 		    sizeof(struct dla_task_desc) > DLA_PLAN_SIZE_MAX)
@@ -321,6 +351,7 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 	if (ret) {
 		img->weights = NULL;
 		img->kargs = NULL;
+		img->kcode = img->kdata = NULL;
 		net_free(net);
 		return ret;
 	}

@@ -13,6 +13,7 @@
 #include "lf_hw.h"
 #include "lf_plan.h"
 #include "priv.h"
+#include "vpux_shave_elf.h"
 
 struct ref_ctx {
 	const struct lf_image *img;
@@ -149,6 +150,10 @@ static int run_rec(struct ref_ctx *c, unsigned int kind, uint32_t i,
 					      mem_free, NULL };
 		unsigned int w;
 
+		if (o->kernel_id == VPUX_SHAVE_KERNEL_ELF)	/* 1.5 */
+			return vpux_err(VPUX_E_UNSUPPORTED,
+					"reference: SHAVE op %u runs ELF kernel '%s': the CPU reference runs no kernel code",
+					i, img->kernels[lf_kinv_of(img, i)->kernel].name);
 		for (w = 0; w < VPUX_LF_MAX_WINDOWS; w++) {
 			c->wbase[w] = ptr(c, &o->windows[w]);
 			c->wsize[w] = o->windows[w].size;

@@ -12,6 +12,7 @@
 #include "lf_fields.h"
 #include "lf_plan.h"
 #include "priv.h"
+#include "vpux_shave_elf.h"
 
 static unsigned int slot_of(const struct lf_image *img, uint32_t region)
 {
@@ -123,12 +124,53 @@ static void dpu_rec(const struct lf_image *img,
 					     s->in2_scale_shift };
 }
 
+/*
+ * An ELF kernel task (1.5): code, arguments and RW data are in the
+ * kernel-argument buffer (slot SLOT_KARGS: .vpux.kargs, .vpux.kcode,
+ * .vpux.kdata), WIN_F is windows[0], the stack the tile's configuration.
+ */
+static void elf_rec(const struct lf_image *img, const struct vpux_lf_shave *s,
+		    struct dla_shave_task_op *d)
+{
+	const struct vpux_lf_kinvocation *v =
+		lf_kinv_of(img, (uint32_t)(s - img->shave));
+	const struct vpux_lf_kernel *k;
+	const struct vpux_lf_plan_template *tpl = NULL;
+
+	deps(&d->deps, &s->deps);
+	d->kernel_id = VPUX_SHAVE_KERNEL_ELF;
+	if (!v)		/* refused on load */
+		return;
+	k = &img->kernels[v->kernel];
+	d->entry = k->entry;
+	if (s->args_size)
+		d->args = (struct dla_buf_ref){ SLOT_KARGS, 0, s->args_offset,
+						 s->args_size };
+	d->code = (struct dla_buf_ref){ SLOT_KARGS, 0,
+					lf_kcode_base(img) + k->code_offset,
+					k->code_size };
+	if (v->data_size)
+		d->data = (struct dla_buf_ref){ SLOT_KARGS, 0,
+						lf_kdata_base(img) +
+						v->data_offset, v->data_size };
+	d->win_f = REF(windows[0]);
+	d->stack_size = img->kstacks[v->tile].stack_size;
+	d->tile = v->tile;
+	d->kernel = v->kernel;
+	d->invocation = (uint32_t)(v - img->kinvs);
+	d->budget = v->budget;
+}
+
 static void shave_rec(const struct lf_image *img,
 		      const struct vpux_lf_plan_template *tpl,
 		      const struct vpux_lf_shave *s, struct dla_shave_op *d)
 {
 	uint32_t w;
 
+	if (s->kernel_id == VPUX_SHAVE_KERNEL_ELF && !tpl) {
+		elf_rec(img, s, (struct dla_shave_task_op *)d);
+		return;
+	}
 	deps(&d->deps, &s->deps);
 	d->kernel_id = s->kernel_id;
 	d->args = (struct dla_buf_ref){ SLOT_KARGS, 0, s->args_offset,

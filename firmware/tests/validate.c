@@ -7,6 +7,7 @@
  */
 #include "fw_test.h"
 #include "vpux_dpu_rules.h"
+#include "vpux_shave_elf.h"
 
 struct vcase {
 	const char *name;
@@ -109,6 +110,32 @@ static const struct vcase cases[] = {
 	{ "dpu fp16 SCALE with PER_CHANNEL", DLA_ERR_FLAGS, "dpu op 0: field flags" },
 	{ "dpu SUB without FP16", DLA_ERR_FLAGS, "dpu op 0: field flags" },
 	{ "dpu SCALE without FP16", DLA_ERR_FLAGS, "dpu op 0: field flags" },
+	/* ELF kernel tasks (struct dla_shave_task_op), from case 94 on */
+	{ "elf reserved[14]", DLA_ERR_RESERVED, "shave op 0: field reserved" },
+	{ "elf args too large", DLA_ERR_ARGS_SIZE, "shave op 0: field args.size" },
+	{ "elf code.size 0", DLA_ERR_WINDOW, "shave op 0: field code.size" },
+	{ "elf code.size 2", DLA_ERR_WINDOW, "shave op 0: field code.size" },
+	{ "elf code.size not a multiple of 4", DLA_ERR_WINDOW, "shave op 0: field code.size" },
+	{ "elf code.size > max", DLA_ERR_WINDOW, "shave op 0: field code.size" },
+	{ "elf data.size not a multiple of 4", DLA_ERR_WINDOW, "shave op 0: field data.size" },
+	{ "elf data.size > max", DLA_ERR_WINDOW, "shave op 0: field data.size" },
+	{ "elf win_f.size > max", DLA_ERR_WINDOW, "shave op 0: field win_f.size" },
+	{ "elf entry = code.size", DLA_ERR_SHAVE_TASK, "shave op 0: field entry" },
+	{ "elf entry odd", DLA_ERR_SHAVE_TASK, "shave op 0: field entry" },
+	{ "elf stack_size below min", DLA_ERR_SHAVE_TASK, "shave op 0: field stack_size" },
+	{ "elf stack_size above max", DLA_ERR_SHAVE_TASK, "shave op 0: field stack_size" },
+	{ "elf stack_size misaligned", DLA_ERR_SHAVE_TASK, "shave op 0: field stack_size" },
+	{ "elf tile = tile count", DLA_ERR_SHAVE_TASK, "shave op 0: field tile" },
+	{ "elf budget > max", DLA_ERR_SHAVE_TASK, "shave op 0: field budget" },
+	{ "elf args past buffer", DLA_ERR_BUF_RANGE, "shave op 0: field args" },
+	{ "elf code past buffer", DLA_ERR_BUF_RANGE, "shave op 0: field code" },
+	{ "elf code index past list", DLA_ERR_ADDR_INDEX, "shave op 0: field code" },
+	{ "elf data past buffer", DLA_ERR_BUF_RANGE, "shave op 0: field data" },
+	{ "elf data empty with index", DLA_ERR_UNUSED_REF, "shave op 0: field data" },
+	{ "elf win_f past buffer", DLA_ERR_BUF_RANGE, "shave op 0: field win_f" },
+	{ "elf win_f cmx past tile", DLA_ERR_CMX_RANGE, "shave op 0: field win_f" },
+	{ "elf win_f read-only", DLA_ERR_READONLY, "shave op 0: field win_f" },
+	{ "elf args flags", DLA_ERR_FLAGS, "shave op 0: field args" },
 };
 
 /*
@@ -137,6 +164,32 @@ static void fp16(struct dla_dpu_op *d)
 	d->flags = VPUX_DPU_F_FP16 | VPUX_DPU_F_BIAS;
 	d->in_zp = d->in2_zp = d->out_zp = d->act_min = d->act_max = 0;
 	d->requant = d->in_scale = d->in2_scale = (struct dla_requant){ 0, 0 };
+}
+
+/*
+ * Make the base task's SHAVE op a valid ELF kernel task: 256 bytes of
+ * code in buffer 2 (read-only is allowed), arguments and RW data in
+ * buffer 3, WIN_F the CMX slice the base task's window was.
+ */
+static struct dla_shave_task_op *elf(struct tb *t)
+{
+	struct dla_shave_task_op *e = (struct dla_shave_task_op *)t->shave;
+	struct dla_op_deps deps = e->deps;
+
+	memset(e, 0, sizeof(*e));
+	e->deps = deps;
+	e->kernel_id = VPUX_SHAVE_KERNEL_ELF;
+	e->entry = 8;
+	e->args = tb_ref(3, 0, 64);
+	e->code = tb_ref(2, 0, 256);
+	e->data = tb_ref(3, 256, 128);
+	e->win_f = tb_cmx(1, 0, 512);
+	e->stack_size = 1024;
+	e->tile = 1;
+	e->kernel = 3;
+	e->invocation = 9;
+	e->budget = 16;
+	return e;
 }
 
 /* Break the base task in case @i; may change ctx/prio. */
@@ -296,6 +349,34 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 		break;
 	case 92: flat(d, VPUX_DPU_OP_SUB); break;
 	case 93: d->flags |= VPUX_DPU_F_SCALE; break;
+	case 94: elf(t)->reserved[14] = 1; break;
+	case 95: elf(t)->args.size = VPUX_SHAVE_ARGS_MAX + 1; break;
+	case 96: elf(t)->code.size = 0; break;
+	case 97: elf(t)->code.size = 2; break;
+	case 98: elf(t)->code.size = 258; break;
+	case 99: elf(t)->code.size = VPUX_SHAVE_CODE_MAX + 4; break;
+	case 100: elf(t)->data.size = 126; break;
+	case 101: elf(t)->data.size = VPUX_SHAVE_DATA_MAX + 4; break;
+	case 102: elf(t)->win_f.size = VPUX_SHAVE_WIN_F_MAX + 1; break;
+	case 103: elf(t)->entry = 256; break;
+	case 104: elf(t)->entry = 9; break;
+	case 105: elf(t)->stack_size = VPUX_SHAVE_STACK_MIN - 16; break;
+	case 106: elf(t)->stack_size = VPUX_SHAVE_STACK_MAX + 16; break;
+	case 107: elf(t)->stack_size = 1000; break;
+	case 108: elf(t)->tile = f->hw.tiles; break;
+	case 109: elf(t)->budget = VPUX_SHAVE_BUDGET_MAX + 1; break;
+	case 110: elf(t)->args.offset = 4096 - 32; break;
+	case 111: elf(t)->code.offset = 4096 - 128; break;
+	case 112: elf(t)->code.index = 7; break;
+	case 113: elf(t)->data.offset = 4096 - 64; break;
+	case 114: elf(t)->data = tb_ref(3, 0, 0); break;
+	case 115: elf(t)->win_f = tb_ref(4, 4000, 512); break;
+	case 116: elf(t)->win_f = tb_cmx(1, 65536 - 256, 512); break;
+	case 117:
+		elf(t)->win_f = tb_ref(2, 0, 512);
+		f->list[2].flags = DLA_USER_BUF_READONLY;
+		break;
+	case 118: elf(t)->args.flags = 4; break;
 	}
 }
 
@@ -325,6 +406,7 @@ static void test_rules(void)
 
 		ft_pipeline(&t, mem);
 		f.list[0] = (struct dla_user_buf){ FAKE_VA_BASE, t.size, t.buf, 0 };
+		f.list[2].flags = 0;
 		mutate(i, &t, &f, &ctx, &prio);
 		h = dla_user_submit(f.dev, f.list, f.n, ctx, prio);
 		msg = dla_user_last_error();
@@ -339,6 +421,19 @@ static void test_rules(void)
 			dla_user_release(f.dev, h);
 		}
 	}
+
+	/* a valid ELF kernel task, its code read-only, is accepted */
+	ft_pipeline(&t, mem);
+	elf(&t);
+	f.list[2].flags = DLA_USER_BUF_READONLY;
+	h = ft_submit_tb(&f, &t, 0);
+	tap_check(h >= 0, "an ELF kernel task with read-only code is valid (%d: %s)",
+		  h, h < 0 ? dla_user_last_error() : "");
+	if (h >= 0) {
+		fake_hw_run(&f.hw);
+		dla_user_release(f.dev, h);
+	}
+	f.list[2].flags = 0;
 
 	/* rejected tasks left no slot behind */
 	ft_pipeline(&t, mem);

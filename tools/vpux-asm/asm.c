@@ -5,6 +5,7 @@
  * in program order. Barriers are derived from data dependencies unless any
  * op lists wait=/update= (explicit mode, what vpux-dis prints).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -14,12 +15,15 @@
 #include "dla_limits.h"
 #include "dla_task_format.h"
 #include "lf_fields.h"
+#include "lf_kernels.h"
 #include "vpux_dpu_rules.h"
 #include "vasm.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"
+#include "vpux_shave_elf.h"
 
 #define MAX_TOK 64
+#define ASM_STACK_DEFAULT	4096u	/* a tile's SHAVE stack, no 'stack' */
 
 struct tok {
 	char *s;
@@ -66,6 +70,9 @@ struct st {
 	uint32_t ncap;
 	char *strtab;
 	size_t stcap;
+	/* 1.5 ELF kernels: kernel, stack, shave elf */
+	uint32_t kncap, kicap, kscap, kccap, kdcap;
+	uint8_t *kc, *kd;
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -1608,6 +1615,8 @@ static void resize_scales(const struct vpux_lf_tensor *in,
 	       sizeof(sv));
 }
 
+static int stmt_shave_elf(struct st *s, struct tok *t, int n);
+
 static int stmt_shave(struct st *s, struct tok *t, int n)
 {
 	uint8_t args[VPUX_SHAVE_ARGS_MAX], params[VPUX_SHAVE_ARGS_MAX];
@@ -1624,6 +1633,8 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 
 	if (n < 2)
 		return fail(s, t[0].col, "expected a kernel name");
+	if (!strcmp(t[1].s, "elf"))
+		return stmt_shave_elf(s, t, n);
 	o = new_op(s, LF_SHAVE);
 	if (!o)
 		return fail(s, 1, "out of memory");
@@ -1762,6 +1773,390 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 	 */
 	for (w = 0; w < (int)VPUX_LF_MAX_WINDOWS; w++)
 		access(s, &o->windows[w], w == 1 || w == dout);
+	return 0;
+}
+
+/* ---- ELF kernels (1.5, Documentation/vpux-asm.rst "ELF kernels") ---- */
+
+/* append @n bytes at an 8-byte aligned offset of a growing blob */
+static int blob_add(uint8_t **buf, uint32_t *cap, uint32_t *size,
+		    const void *data, uint32_t n, uint32_t *off)
+{
+	uint32_t o = (*size + 7u) & ~7u;
+
+	if (!n) {		/* nothing: offset 0, the blob unchanged */
+		*off = 0;
+		return 0;
+	}
+	if ((uint64_t)o + n > *cap) {
+		uint64_t c = *cap ? *cap : 4096;
+		uint8_t *p;
+
+		while (c < (uint64_t)o + n)
+			c *= 2;
+		if (c > UINT32_MAX)
+			return -1;
+		p = realloc(*buf, c);
+		if (!p)
+			return -1;
+		memset(p + *cap, 0, c - *cap);
+		*buf = p;
+		*cap = (uint32_t)c;
+	}
+	if (n)
+		memcpy(*buf + o, data, n);
+	*size = o + n;
+	*off = o;
+	return 0;
+}
+
+/* HEX into a malloc'ed buffer of *@n bytes, at most @max */
+static int hex_bytes(struct st *s, const struct tok *t, const char *v,
+		     uint32_t max, uint8_t **out, uint32_t *n)
+{
+	size_t l = strlen(v), i;
+	uint8_t *p;
+
+	if (l % 2 || l / 2 > max)
+		return fail(s, t->col, "bad hex: an even number of digits, at most %u bytes",
+			    max);
+	p = malloc(l / 2 + 1);
+	if (!p)
+		return fail(s, t->col, "out of memory");
+	for (i = 0; i < l / 2; i++) {
+		unsigned int b;
+
+		if (!isxdigit((unsigned char)v[2 * i]) ||
+		    !isxdigit((unsigned char)v[2 * i + 1]) ||
+		    sscanf(v + 2 * i, "%2x", &b) != 1) {
+			free(p);
+			return fail(s, t->col, "bad hex digit at byte %zu", i);
+		}
+		p[i] = (uint8_t)b;
+	}
+	*out = p;
+	*n = (uint32_t)(l / 2);
+	return 0;
+}
+
+static int find_kernel(const struct st *s, const char *name, uint32_t *k)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->img->n_kernels; i++)
+		if (!strcmp(s->img->kernels[i].name, name)) {
+			*k = i;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * kernel NAME file=PATH         an SDK kernel (a linked RV32 ELF)
+ * kernel NAME entry=N code=HEX  its WIN_D image, as vpux-dis prints it
+ */
+static int stmt_kernel(struct st *s, struct tok *t, int n)
+{
+	struct lf_image *img = s->img;
+	struct vpux_lf_kernel *k;
+	uint8_t *code = NULL;
+	uint32_t size = 0, entry = 0, idx;
+	long long x;
+	int a, have_entry = 0, ret = 0;
+	char what[4200];
+
+	if (n < 3)
+		return fail(s, t[0].col, "kernel NAME file=PATH | entry=N code=HEX");
+	if (!t[1].s[0] || strlen(t[1].s) >= VPUX_LF_NAME_LEN || strchr(t[1].s, '='))
+		return fail(s, t[1].col, "bad kernel name '%s' (1..%u characters)",
+			    t[1].s, VPUX_LF_NAME_LEN - 1);
+	if (!find_kernel(s, t[1].s, &idx))
+		return fail(s, t[1].col, "kernel '%s' already declared", t[1].s);
+	for (a = 2; a < n && !ret; a++) {
+		char *key = t[a].s, *v = val(key);
+
+		if (!v) {
+			ret = fail(s, t[a].col, "expected key=value");
+		} else if (!strcmp(key, "file") && !code) {
+			char path[4096];
+			uint8_t *elf = NULL;
+			long len;
+			FILE *f;
+
+			f = NULL;
+			if (v[0] != '/' && s->o->kernel_dir) {
+				snprintf(path, sizeof(path), "%s/%s",
+					 s->o->kernel_dir, v);
+				f = fopen(path, "rb");
+			}
+			if (!f && v[0] != '/' && s->o->base_dir)
+				snprintf(path, sizeof(path), "%s/%s",
+					 s->o->base_dir, v);
+			else if (!f)
+				snprintf(path, sizeof(path), "%s", v);
+			if (!f)
+				f = fopen(path, "rb");
+			if (!f)
+				return fail(s, t[a].col, "cannot open '%s'", path);
+			if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 &&
+			    len < (16l << 20) && !fseek(f, 0, SEEK_SET) &&
+			    (elf = malloc((size_t)len)) &&
+			    fread(elf, 1, (size_t)len, f) == (size_t)len) {
+				snprintf(what, sizeof(what), "'%s'", path);
+				if (lf_kernel_from_elf(elf, (size_t)len, what,
+						       &code, &size, &entry))
+					ret = fail(s, t[a].col, "%s",
+						   vpux_last_error());
+				have_entry = 1;
+			} else {
+				ret = fail(s, t[a].col, "cannot read '%s'", path);
+			}
+			free(elf);
+			fclose(f);
+		} else if (!strcmp(key, "code") && !code) {
+			ret = hex_bytes(s, &t[a], v, VPUX_SHAVE_CODE_MAX, &code,
+					&size);
+		} else if (!strcmp(key, "entry")) {
+			if (num(s, &t[a], v, 0, VPUX_SHAVE_CODE_MAX, &x))
+				ret = -1;
+			entry = (uint32_t)x;
+			have_entry = 2;
+		} else {
+			ret = fail(s, t[a].col, "unknown key '%s' for kernel (file=, or entry= and code=)",
+				   key);
+		}
+	}
+	if (!ret && !code)
+		ret = fail(s, t[0].col, "kernel %s: file= or code= needed", t[1].s);
+	if (!ret && !have_entry)
+		ret = fail(s, t[0].col, "kernel %s: code= needs entry=", t[1].s);
+	if (!ret && (size < 4 || size % 4))
+		ret = fail(s, t[0].col, "kernel %s: %u bytes of code: 4.., a multiple of 4",
+			   t[1].s, size);
+	if (!ret && (entry >= size || entry % 2))
+		ret = fail(s, t[0].col, "kernel %s: entry %u odd or not below the %u bytes of code",
+			   t[1].s, entry, size);
+	if (!ret && grow((void **)&img->kernels, &s->kncap, img->n_kernels,
+			 sizeof(*img->kernels)))
+		ret = fail(s, 1, "out of memory");
+	if (!ret) {
+		k = &img->kernels[img->n_kernels];
+		memset(k, 0, sizeof(*k));
+		snprintf(k->name, sizeof(k->name), "%s", t[1].s);
+		k->kind = VPUX_LF_KERNEL_TASK;
+		k->code_size = size;
+		k->entry = entry;
+		if (blob_add(&s->kc, &s->kccap, &img->kcode_size, code, size,
+			     &k->code_offset))
+			ret = fail(s, 1, "out of memory");
+		else
+			img->n_kernels++;
+		img->kcode = s->kc;
+	}
+	free(code);
+	return ret;
+}
+
+/* stack TILE BYTES: the stack size of the tile's SHAVE */
+static int stmt_stack(struct st *s, struct tok *t, int n)
+{
+	struct lf_image *img = s->img;
+	long long tile, bytes;
+
+	if (n != 3)
+		return fail(s, t[0].col, "stack TILE BYTES");
+	if (num(s, &t[1], t[1].s, 0, VPUX_LF_CMX_TILES - 1, &tile) ||
+	    num(s, &t[2], t[2].s, VPUX_SHAVE_STACK_MIN, VPUX_SHAVE_STACK_MAX,
+		&bytes))
+		return -1;
+	if (bytes % VPUX_SHAVE_STACK_ALIGN)
+		return fail(s, t[2].col, "%lld: a multiple of %u", bytes,
+			    VPUX_SHAVE_STACK_ALIGN);
+	while (img->n_kstacks <= (uint32_t)tile) {
+		if (grow((void **)&img->kstacks, &s->kscap, img->n_kstacks,
+			 sizeof(*img->kstacks)))
+			return fail(s, 1, "out of memory");
+		img->kstacks[img->n_kstacks++].stack_size = 0;
+	}
+	if (img->kstacks[tile].stack_size)
+		return fail(s, t[1].col, "tile %lld's stack already given", tile);
+	img->kstacks[tile].stack_size = (uint32_t)bytes;
+	return 0;
+}
+
+static void elf_memref(struct vpux_memref *m, uint32_t off,
+		       const struct vpux_lf_tensor *t)
+{
+	uint32_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->addr = VPUX_SHAVE_WIN_F + off;
+	m->is_static = 1;
+	m->rank = t->rank;
+	m->data_type = t->data_type;
+	m->dims_order = t->dims_order;
+	for (i = 0; i < t->rank && i < VPUX_MEMREF_MAX_RANK; i++) {
+		m->dims[i] = t->dims[i];
+		m->strides[i] = t->strides[i];
+	}
+}
+
+/* in=T,T.. / out=T,T..: memrefs of whole tensors inside WIN_F */
+static int elf_memrefs(struct st *s, const struct tok *t, char *list,
+		       const struct vpux_lf_ref *wf, uint8_t *args,
+		       uint32_t *n, uint32_t *mask, int out, uint32_t *outmask)
+{
+	const struct vpux_lf_tensor *w = &s->img->tensors[wf->tensor];
+	char *save = NULL, *name;
+
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		const struct vpux_lf_tensor *x;
+		uint64_t lo = w->offset + wf->offset;
+		uint32_t i;
+
+		if (find_tensor(s, name, &i))
+			return fail(s, t->col, "unknown tensor '%s'", name);
+		x = &s->img->tensors[i];
+		if (x->region != w->region || x->offset < lo ||
+		    x->offset + x->size > lo + wf->size)
+			return fail(s, t->col,
+				    "tensor '%s' is not inside win_f (tensor '%s' [%u, +%u))",
+				    name, w->name, wf->offset, wf->size);
+		if (x->dyn_dims)
+			return fail(s, t->col,
+				    "tensor '%s' has dynamic dims: an ELF kernel's memrefs are static",
+				    name);
+		if (*n == 32 || (*n + 1) * VPUX_LF_MEMREF_SIZE > VPUX_SHAVE_ARGS_MAX)
+			return fail(s, t->col, "too many memrefs");
+		elf_memref((struct vpux_memref *)(void *)(args +
+			   *n * VPUX_LF_MEMREF_SIZE), (uint32_t)(x->offset - lo), x);
+		*mask |= 1u << *n;
+		if (out)
+			*outmask |= 1u << *n;
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * shave elf KERNEL win_f=OP [in=T,..] [out=T,..] [params=HEX]
+ *                  [data=HEX] [tile=N] [budget=N]
+ * shave elf KERNEL win_f=OP args=HEX [memrefs=M] [memrefs_out=M] ...
+ */
+static int stmt_shave_elf(struct st *s, struct tok *t, int n)
+{
+	struct lf_image *img = s->img;
+	uint8_t args[VPUX_SHAVE_ARGS_MAX], params[VPUX_SHAVE_ARGS_MAX];
+	uint8_t *data = NULL, *hex = NULL;
+	struct vpux_lf_kinvocation v;
+	struct vpux_lf_shave *o;
+	uint32_t nargs = 0, nmem = 0, hn, pn = 0;
+	char *ins = NULL, *outs = NULL;
+	int a, raw = 0, ret = 0, tcol = 0, have_params = 0;
+	long long x;
+
+	memset(&v, 0, sizeof(v));
+	memset(args, 0, sizeof(args));
+	if (n < 3)
+		return fail(s, t[0].col, "shave elf KERNEL win_f=OP ...");
+	if (find_kernel(s, t[2].s, &v.kernel))
+		return fail(s, t[2].col,
+			    "unknown kernel '%s' (declare it first: kernel NAME file=PATH)",
+			    t[2].s);
+	o = new_op(s, LF_SHAVE);
+	if (!o)
+		return fail(s, 1, "out of memory");
+	o->kernel_id = VPUX_SHAVE_KERNEL_ELF;
+	v.op = img->n_shave - 1;
+	for (a = 3; a < n && !ret; a++) {
+		char *k = t[a].s, *val_ = val(k);
+
+		if (!val_)
+			return fail(s, t[a].col, "expected key=value");
+		if (!strcmp(k, "wait") || !strcmp(k, "update")) {
+			ret = deps_key(s, &t[a], k, val_, &o->deps);
+		} else if (!strcmp(k, "win_f")) {
+			ret = operand(s, &t[a], val_, &o->windows[0]);
+		} else if (!strcmp(k, "in") || !strcmp(k, "out")) {
+			if (*k == 'i')
+				ins = val_;
+			else
+				outs = val_;
+			tcol = tcol ? tcol : t[a].col;
+		} else if (!strcmp(k, "args") || !strcmp(k, "params")) {
+			if (hex_bytes(s, &t[a], val_, VPUX_SHAVE_ARGS_MAX, &hex,
+				      &hn))
+				return -1;
+			memcpy(*k == 'a' ? args : params, hex, hn);
+			if (*k == 'a') {
+				raw = 1;
+				nargs = hn;
+			} else {
+				pn = hn;
+				have_params = 1;
+			}
+			free(hex);
+		} else if (!strcmp(k, "data")) {
+			free(data);
+			ret = hex_bytes(s, &t[a], val_, VPUX_SHAVE_DATA_MAX,
+					&data, &v.data_size);
+		} else if (!strcmp(k, "tile")) {
+			ret = num(s, &t[a], val_, 0, VPUX_LF_CMX_TILES - 1, &x);
+			v.tile = (uint32_t)x;
+		} else if (!strcmp(k, "budget")) {
+			ret = num(s, &t[a], val_, 0, VPUX_SHAVE_BUDGET_MAX, &x);
+			v.budget = (uint32_t)x;
+		} else if (!strcmp(k, "memrefs") || !strcmp(k, "memrefs_out")) {
+			ret = num(s, &t[a], val_, 0, UINT32_MAX, &x);
+			if (k[7])
+				v.memrefs_out = (uint32_t)x;
+			else
+				v.memrefs = (uint32_t)x;
+		} else {
+			ret = fail(s, t[a].col, "unknown key '%s' for shave elf",
+				   k);
+		}
+	}
+	if (!ret && !o->windows[0].size && (ins || outs))
+		ret = fail(s, tcol, "in=/out= need win_f=");
+	if (!ret && raw && (ins || outs || have_params))
+		ret = fail(s, tcol ? tcol : t[0].col,
+			   "args= is the whole record: no in=, out= or params=");
+	if (!ret && !raw) {
+		if (ins)
+			ret = elf_memrefs(s, &t[0], ins, &o->windows[0], args,
+					  &nmem, &v.memrefs, 0, &v.memrefs_out);
+		if (!ret && outs)
+			ret = elf_memrefs(s, &t[0], outs, &o->windows[0], args,
+					  &nmem, &v.memrefs, 1, &v.memrefs_out);
+		if (!ret && nmem * VPUX_LF_MEMREF_SIZE + pn > VPUX_SHAVE_ARGS_MAX)
+			ret = fail(s, t[0].col, "arguments above %u bytes",
+				   VPUX_SHAVE_ARGS_MAX);
+		if (!ret) {
+			memcpy(args + nmem * VPUX_LF_MEMREF_SIZE, params, pn);
+			nargs = nmem * VPUX_LF_MEMREF_SIZE + pn;
+		}
+	}
+	if (!ret && (v.data_size % 4))
+		ret = fail(s, t[0].col, "data=: %u bytes, a multiple of 4",
+			   v.data_size);
+	if (!ret && (blob_add(&s->kd, &s->kdcap, &img->kdata_size, data,
+			      v.data_size, &v.data_offset) ||
+		     kargs_add(s, args, nargs, &o->args_offset) ||
+		     grow((void **)&img->kinvs, &s->kicap, img->n_kinvs,
+			  sizeof(*img->kinvs))))
+		ret = fail(s, 1, "out of memory");
+	free(data);
+	if (ret)
+		return ret;
+	if (!v.data_size)
+		v.data_offset = 0;
+	img->kdata = s->kd;
+	o->args_size = nargs;
+	img->kinvs[img->n_kinvs++] = v;
+	/* WIN_F is read and written back */
+	access(s, &o->windows[0], 1);
 	return 0;
 }
 
@@ -2498,6 +2893,10 @@ static int statement(struct st *s, struct tok *t, int n)
 		return stmt_data(s, t, n);
 	if (!strcmp(k, "symbol"))
 		return stmt_symbol(s, t, n);
+	if (!strcmp(k, "kernel"))
+		return stmt_kernel(s, t, n);
+	if (!strcmp(k, "stack"))
+		return stmt_stack(s, t, n);
 	if (!strcmp(k, "loop") || !strcmp(k, "block"))
 		return stmt_open(s, t, n);
 	if (!strcmp(k, "}"))
@@ -2546,6 +2945,19 @@ static int finish(struct st *s)
 		return fail(s, 1, "out of memory");
 	img->weights = s->w;
 	img->kargs = s->k;
+	img->kcode = s->kc;
+	img->kdata = s->kd;
+	/* every tile an ELF op runs on has a stack: 4 KiB unless given */
+	for (uint32_t i = 0; i < img->n_kinvs; i++)
+		while (img->n_kstacks <= img->kinvs[i].tile) {
+			if (grow((void **)&img->kstacks, &s->kscap,
+				 img->n_kstacks, sizeof(*img->kstacks)))
+				return fail(s, 1, "out of memory");
+			img->kstacks[img->n_kstacks++].stack_size = 0;
+		}
+	for (uint32_t i = 0; i < img->n_kstacks; i++)
+		if (!img->kstacks[i].stack_size)
+			img->kstacks[i].stack_size = ASM_STACK_DEFAULT;
 	if (!s->have_caps)
 		img->hdr.caps = (img->n_dma ? VPUX_NET_CAP_DMA : 0) |
 				(img->n_dpu ? VPUX_NET_CAP_DPU : 0) |
@@ -2639,6 +3051,8 @@ int asm_text(const char *name, const char *text, const struct asm_opts *o,
 		img->weights = s.w;
 		img->kargs = s.k;
 		img->strtab = s.strtab;
+		img->kcode = s.kc;
+		img->kdata = s.kd;
 		asm_free(img);
 	}
 	return ret;
@@ -2660,5 +3074,10 @@ void asm_free(struct lf_image *img)
 	free((void *)img->strtab);
 	free((void *)img->weights);
 	free((void *)img->kargs);
+	free(img->kernels);
+	free((void *)img->kcode);
+	free(img->kinvs);
+	free((void *)img->kdata);
+	free(img->kstacks);
 	memset(img, 0, sizeof(*img));
 }

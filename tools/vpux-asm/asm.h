@@ -10,6 +10,8 @@
 struct asm_opts {
 	int explicit_only;	/* no implicit barriers even if none given */
 	const char *base_dir;	/* for fill=file: paths, or NULL */
+	/* a relative 'kernel NAME file=' is looked up here first, or NULL */
+	const char *kernel_dir;
 	/* fill=blob:OFFSET copies from here (programs that emit vasm) */
 	const void *blob;
 	size_t blob_size;

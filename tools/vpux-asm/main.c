@@ -54,6 +54,8 @@ static void usage(FILE *f)
 		   "Assemble a network description into a loadable; see vpux-asm(1).\n"
 		   "  -o, --output OUT          write the loadable to OUT (default a.vpux)\n"
 		   "  -e, --explicit-barriers   only the barriers the text declares\n"
+		   "  -k, --kernel-dir DIR      look up a relative 'kernel ... file=' in DIR\n"
+		   "                            first (the kernel SDK's build directory)\n"
 		   "  -h, --help                print this help and exit\n"
 		   "      --version             print the version and exit\n"
 		   "IN.vasm may be - for standard input.\n"
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "explicit-barriers", no_argument, NULL, 'e' },
+		{ "kernel-dir", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, VPUX_OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -77,13 +80,16 @@ int main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:eh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:ek:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
 			break;
 		case 'e':
 			o.explicit_only = 1;
+			break;
+		case 'k':
+			o.kernel_dir = optarg;
 			break;
 		case 'h':
 			usage(stdout);

@@ -22,6 +22,7 @@
 #include "vpux_cli.h"
 #include "vpux_regs.h"
 #include "vpux_shave_abi.h"
+#include "vpux_shave_elf.h"
 
 #define PROG "vpux-dis"
 
@@ -313,6 +314,54 @@ static void print_shave(FILE *f, const struct vpux_lf_shave *o)
 	fputc('\n', f);
 }
 
+static void print_hex(FILE *f, const uint8_t *p, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%02x", p[i]);
+}
+
+/* 1.5: an ELF kernel task, raw: every byte of its arguments */
+static void print_shave_elf(FILE *f, uint32_t i,
+			    const struct vpux_lf_shave *o)
+{
+	const struct vpux_lf_kinvocation *v = lf_kinv_of(G, i);
+
+	fprintf(f, "shave elf %s", G->kernels[v->kernel].name);
+	print_ref(f, "win_f", &o->windows[0]);
+	fprintf(f, " args=");
+	print_hex(f, G->kargs + o->args_offset, o->args_size);
+	fprintf(f, " memrefs=0x%x memrefs_out=0x%x", v->memrefs,
+		v->memrefs_out);
+	if (v->data_size) {
+		fprintf(f, " data=");
+		print_hex(f, G->kdata + v->data_offset, v->data_size);
+	}
+	fprintf(f, " tile=%u budget=%u", v->tile, v->budget);
+	print_deps(f, &o->deps);
+	print_after(f);
+	fputc('\n', f);
+}
+
+/* 1.5: each kernel (its name, size and entry, then its image) and stack */
+static void print_kernels(FILE *f, const struct lf_image *img)
+{
+	uint32_t i;
+
+	for (i = 0; i < img->n_kernels; i++) {
+		const struct vpux_lf_kernel *k = &img->kernels[i];
+
+		fprintf(f, "# kernel %u '%s': %u bytes, entry 0x%x\n", i,
+			k->name, k->code_size, k->entry);
+		fprintf(f, "kernel %s entry=%u code=", k->name, k->entry);
+		print_hex(f, img->kcode + k->code_offset, k->code_size);
+		fputc('\n', f);
+	}
+	for (i = 0; i < img->n_kstacks; i++)
+		fprintf(f, "stack %u %u\n", i, img->kstacks[i].stack_size);
+}
+
 static int print_op(void *ctx, unsigned int kind, uint32_t i)
 {
 	FILE *f = ctx;
@@ -321,6 +370,8 @@ static int print_op(void *ctx, unsigned int kind, uint32_t i)
 		print_dma(f, &G->dma[i]);
 	else if (kind == LF_DPU)
 		print_dpu(f, &G->dpu[i]);
+	else if (G->shave[i].kernel_id == VPUX_SHAVE_KERNEL_ELF)
+		print_shave_elf(f, i, &G->shave[i]);
 	else
 		print_shave(f, &G->shave[i]);
 	return 0;
@@ -423,6 +474,7 @@ static int disassemble(FILE *f, const struct lf_image *img)
 			fprintf(f, "%02x", img->weights[off + i]);
 		fputc('\n', f);
 	}
+	print_kernels(f, img);
 	if (img->n_blocks)
 		return print_plan(f, img);
 	lf_schedule(img, print_op, f);
@@ -470,6 +522,17 @@ static void summary(FILE *f, const struct lf_image *img, size_t size)
 			vasm_name_of(vasm_sym_kinds, img->symbols[t].kind) : "?",
 			(long long)img->symbols[t].min,
 			(long long)img->symbols[t].max, img->symbols[t].width);
+	if (img->n_kernels) {
+		fprintf(f, "kernels:   %u, %u invocations\n", img->n_kernels,
+			img->n_kinvs);
+		for (t = 0; t < img->n_kernels; t++)
+			fprintf(f, "  %-20s %u bytes, entry 0x%x\n",
+				img->kernels[t].name, img->kernels[t].code_size,
+				img->kernels[t].entry);
+		for (t = 0; t < img->n_kstacks; t++)
+			fprintf(f, "  stack of tile %u: %u bytes\n", t,
+				img->kstacks[t].stack_size);
+	}
 	if (img->n_blocks)
 		fprintf(f, "plan:      %u blocks, %u templates, %u patches, %u expression words\n",
 			img->n_blocks, img->n_templates, img->n_patches,
@@ -538,6 +601,15 @@ static void summary_json(FILE *f, const struct lf_image *img, size_t size)
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "symbols", arr);
+	arr = json_object_new_array();
+	for (t = 0; t < img->n_kernels; t++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "name", json_object_new_string(img->kernels[t].name));
+		json_object_object_add(e, "size", json_object_new_int64(img->kernels[t].code_size));
+		json_object_object_add(e, "entry", json_object_new_int64(img->kernels[t].entry));
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "kernels", arr);
 	json_object_object_add(o, "plan_blocks", json_object_new_int64(img->n_blocks));
 	json_object_object_add(o, "plan_templates", json_object_new_int64(img->n_templates));
 	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));

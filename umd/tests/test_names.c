@@ -112,7 +112,7 @@ static void test_container(void)
 		memset(p, 0, n);	/* the names must not point into it */
 		ret = lf_validate(&back);
 	}
-	tap_check(!ret && back.n_names == 3 && back.hdr.version_minor == 4 &&
+	tap_check(!ret && back.n_names == 3 && back.hdr.version_minor == VPUX_LF_VERSION_MINOR &&
 		  !strcmp(lf_tensor_name(&back, 0), LONG_IN) &&
 		  !strcmp(lf_tensor_name(&back, 2), LONG_OUT),
 		  "write, parse: the names survive the data (%s)",

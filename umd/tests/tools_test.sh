@@ -318,5 +318,32 @@ st=$?
 grep -q "fb.vasm:4:18: error: '1e9': outside the f16 range (largest finite 65504): write inf for an infinity" "$T/err"
 ok $(( $? || ! st )) "vpux-asm: an f16 value out of range, file:line:column ($(cat "$T/err"))"
 
+# ELF kernels (loadable 1.5): readelf lists the kernel sections, vpux-dis
+# names each kernel with its size and entry and gives back the same bytes,
+# vpux-asm finds an SDK kernel with --kernel-dir
+E="$B/examples/elf_softmax.vpux"
+readelf -S -W "$E" | grep -q '\.vpux\.kcode' &&
+	readelf -S -W "$E" | grep -q '\.vpux\.kstacks'
+ok $? "readelf -S lists the kernel sections of elf_softmax"
+"$B/tools/vpux-dis" "$E" >"$T/e.vasm" &&
+	grep -q "^# kernel 0 'softmax_f': [0-9]* bytes, entry 0x0$" "$T/e.vasm" &&
+	grep -q "^shave elf softmax_f win_f=wf args=" "$T/e.vasm" &&
+	"$B/tools/vpux-asm" -o "$T/e.vpux" "$T/e.vasm" && cmp -s "$T/e.vpux" "$E"
+ok $? "vpux-dis of elf_softmax: the kernel named with size and entry; vpux-asm gives the same bytes"
+"$B/tools/vpux-dis" --json "$E" | /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+k = d["kernels"]
+assert d["format_minor"] == 5 and len(k) == 1 and k[0]["name"] == "softmax_f" and k[0]["entry"] == 0 and k[0]["size"] > 0, k
+'
+ok $? "vpux-dis --json: the kernels, each name, size and entry"
+"$B/tools/vpux-asm" -k "$B/kernels" -o "$T/e2.vpux" "$SRC/examples/elf_softmax.vasm" &&
+	cmp -s "$T/e2.vpux" "$E"
+ok $? "vpux-asm --kernel-dir: kernel file= from the SDK's build directory"
+"$B/tools/vpux-asm" -o "$T/e3.vpux" "$SRC/examples/elf_softmax.vasm" 2>"$T/err"
+st=$?
+grep -q "elf_softmax.vasm:9:18: error: cannot open '.*examples/softmax_f.elf'" "$T/err"
+ok $(( $? || ! st )) "vpux-asm: a kernel file not found, file:line:column ($(cat "$T/err"))"
+
 echo "1..$n"
 exit $fail
