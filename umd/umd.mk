@@ -242,12 +242,18 @@ UMD_FUZZ := $(B)/umd/fuzz/fuzz-loader
 UMD_FUZZ_SMOKE_TIME ?= 20
 UMD_FUZZ_TIME ?= 600
 
+# the fuzzers' partial libvpux: the loader and its helpers, without the
+# device, network, request and completion code (and their backends)
+UMD_FUZZ_SRCS = $(filter-out %/device.c %/device_ext.c %/completion.c \
+	%/network.c %/names.c %/request.c %/backend_inproc.c %/backend_ioctl.c \
+	%/refexec.c %/task.c,$(UMD_SRCS))
+
 $(UMD_FUZZ): $(SRCTOP)/umd/tests/fuzz/fuzz_loader.c $(UMD_SRCS) $(UMD_HDRS) \
 		$(REF_SRCS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) -o $@ $< \
-		$(filter-out %/device.c %/network.c %/names.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
+		$(UMD_FUZZ_SRCS) \
 		$(REF_SRCS) -lelf -lz
 
 # seeds beyond the examples: a plan loadable (dynamic shapes), written by
@@ -346,7 +352,7 @@ $(UMD_FUZZ_ASM): $(SRCTOP)/umd/tests/fuzz/fuzz_asm.c $(UMD_SRCS) $(UMD_HDRS) \
 		-fno-sanitize-recover=all -D_GNU_SOURCE $(UMD_CFLAGS) \
 		-DVASM_WEIGHTS_MAX='(64ull << 20)' \
 		-I$(SRCTOP)/tools/vpux-asm -o $@ $< $(VASM_SRCS) \
-		$(filter-out %/device.c %/network.c %/names.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS)) \
+		$(UMD_FUZZ_SRCS) \
 		$(REF_SRCS) -lelf -lz -lm
 
 .PHONY: fuzz-asm fuzz-asm-smoke
