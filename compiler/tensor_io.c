@@ -105,7 +105,11 @@ static int dims_count(const char *what, uint32_t rank, const int64_t *dims,
 /* A whole file into memory (umd/hostconv.c); VPUX_E_IO naming @path. */
 static int slurp(const char *path, unsigned char **data, size_t *size)
 {
-	return hc_read_file(path, MAX_FILE, (void **)data, size);
+	void *p;
+	int ret = hc_read_file(path, MAX_FILE, &p, size);
+
+	*data = p;
+	return ret;
 }
 
 static void tensor_init(struct vpuxc_tensor *t)

@@ -532,15 +532,17 @@ int vpux_runner_create(struct vpux_device *dev, const char *recipe_path,
 		       struct vpux_runner **out)
 {
 	char *text;
+	void *buf;
 	size_t len = 0;
 	int ret;
 
 	if (!dev || !recipe_path || !out)
 		return vpux_err(VPUX_E_INVAL, "runner: NULL argument");
 	/* NUL-terminated: json-c parses it in place */
-	ret = hc_read_file(recipe_path, RECIPE_MAX_BYTES, (void **)&text, &len);
+	ret = hc_read_file(recipe_path, RECIPE_MAX_BYTES, &buf, &len);
 	if (ret)
 		return ret;
+	text = buf;
 	ret = create(dev, text, len, recipe_path, NULL, 0, recipe_path, out);
 	free(text);
 	return ret;
