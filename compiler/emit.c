@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "hostconv.h"
 #include "lower.h"
 #include "vasm.h"
 
@@ -27,8 +28,7 @@ static void dims_str(const struct qt *t, char *buf, size_t len)
 
 static const char *type_str(int32_t dt)
 {
-	return dt == VPUX_DT_U8 ? "u8" : dt == VPUX_DT_I8 ? "i8" :
-	       dt == VPUX_DT_F16 ? "f16" : dt == VPUX_DT_F32 ? "f32" : "i32";
+	return hc_dev_type_name((uint32_t)dt);	/* umd/hostconv.c */
 }
 
 static void quant_str(const struct qt *t, char *buf, size_t len)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "hostconv.h"
 #include "lower_int.h"
 #include "vpux_float.h"
 
@@ -53,66 +54,6 @@ int vc_f16_out(struct lctx *c, const struct vc_value *v, uint64_t order)
 	return t;
 }
 
-/*
- * FP32 -> FP16, round to nearest even, NaN canonical: the bits of
- * vpux_f32_to_f16(). F16C's conversion rounds the same way (RNE, gradual
- * subnormals, overflow to Inf); only NaNs differ, so they are redone.
- */
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#include <immintrin.h>
-
-__attribute__((target("avx,f16c")))
-static void f16_fast(uint16_t *dst, const float *src, uint64_t n)
-{
-	uint64_t i = 0;
-
-	for (; i + 8 <= n; i += 8)
-		_mm_storeu_si128((__m128i *)(dst + i),
-				 _mm256_cvtps_ph(_mm256_loadu_ps(src + i),
-						 _MM_FROUND_TO_NEAREST_INT));
-	for (; i < n; i++)
-		dst[i] = vpux_f32_to_f16(vc_f32_bits(src[i]));
-}
-
-/* F16C and AVX (cpuid: clang's __builtin_cpu_supports has no "f16c") */
-static bool have_f16c(void)
-{
-	unsigned int a, b, c, d;
-
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return false;
-	return (c & bit_F16C) && __builtin_cpu_supports("avx");
-}
-#else
-static void f16_fast(uint16_t *dst, const float *src, uint64_t n)
-{
-	(void)dst;
-	(void)src;
-	(void)n;
-}
-
-static bool have_f16c(void)
-{
-	return false;
-}
-#endif
-
-void vc_f32_to_f16_n(uint16_t *dst, const float *src, uint64_t n)
-{
-	uint64_t i;
-
-	if (have_f16c()) {
-		f16_fast(dst, src, n);
-		for (i = 0; i < n; i++)
-			if (isnan(src[i]))
-				dst[i] = vpux_f32_to_f16(vc_f32_bits(src[i]));
-		return;
-	}
-	for (i = 0; i < n; i++)
-		dst[i] = vpux_f32_to_f16(vc_f32_bits(src[i]));
-}
-
 static int f_const(struct lctx *c, int32_t dt, unsigned int rank,
 		   const int64_t *dims, const float *vals)
 {
@@ -127,7 +68,7 @@ static int f_const(struct lctx *c, int32_t dt, unsigned int rank,
 	if (!buf)
 		return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
 	if (dt == VPUX_DT_F16)
-		vc_f32_to_f16_n((uint16_t *)buf, vals, n);
+		hc_f32_to_f16_n((uint16_t *)buf, vals, (size_t)n);
 	else
 		memcpy(buf, vals, 4 * n);
 	t = vc_const_qt(c->p, dt, rank, dims, buf);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "hostconv.h"
 #include "ir.h"
 #include "onnx.pb-c.h"
 
@@ -697,30 +698,15 @@ int vpuxc_import_mem(const void *data, size_t size, struct vpuxc_model **out)
 
 int vpuxc_import_file(const char *path, struct vpuxc_model **out)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long sz;
+	void *buf;
+	size_t sz;
 	int ret;
 
 	*out = NULL;
-	if (!f)
-		return vpux_err(VPUX_E_IO, "%s: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return vpux_err(VPUX_E_IO, "%s: cannot read", path);
-	}
-	buf = malloc(sz ? (size_t)sz : 1);
-	if (!buf) {
-		fclose(f);
-		return vpux_err(VPUX_E_NOMEM, "%s: out of memory", path);
-	}
-	if (sz && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
-		free(buf);
-		fclose(f);
-		return vpux_err(VPUX_E_IO, "%s: short read", path);
-	}
-	fclose(f);
+	/* a protobuf message is at most 2 GiB */
+	ret = hc_read_file(path, (size_t)INT32_MAX, &buf, &sz);
+	if (ret)
+		return ret;
 	ret = vpuxc_import_mem(buf, (size_t)sz, out);
 	free(buf);
 	if (ret) {

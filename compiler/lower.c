@@ -736,8 +736,9 @@ static int lower_output(struct lctx *c, unsigned int i)
 		vc_unsupported(p, v->producer >= 0 ? &c->m->n[v->producer] : NULL,
 			       "graph output '%s' is declared %s but holds %s values",
 			       v->name, vpuxc_dtype_name(v->dtype),
-			       q->dt == VPUX_DT_U8 ? "uint8" :
-			       q->dt == VPUX_DT_I8 ? "int8" : "int32");
+			       vpuxc_dtype_name(q->dt == VPUX_DT_U8 ? VPUXC_UINT8 :
+						q->dt == VPUX_DT_I8 ? VPUXC_INT8 :
+						VPUXC_INT32));
 		return -1;
 	}
 	if (vc_is_float(v) && !vc_qt_is_f(q) && !(q->scale > 0) &&

@@ -140,8 +140,11 @@ struct qprog {
 
 /* quant.c: real scale -> requant record, single rounding */
 int vc_requant(double real, struct vpux_hw_requant *rq);
-/* quantize v with (scale, zp) into type range dt, round half to even */
-int32_t vc_quantize(double v, double scale, int32_t zp, int32_t dt);
+/*
+ * quantize v with (scale, zp) into type range dt, round half to even, in
+ * double (umd/hostconv.h); HC_QNAN for a NaN
+ */
+int vc_quantize(double v, double scale, int32_t zp, int32_t dt, int32_t *q);
 int32_t vc_dt_min(int32_t dt);
 int32_t vc_dt_max(int32_t dt);
 int32_t vc_dt_of_onnx(int32_t onnx_dtype);	/* VPUX_DT_* or 0 */

@@ -158,8 +158,6 @@ int vc_emit_dpu_items(struct lctx *c, int node, struct qdpu *q, int x, int y,
 		      int64_t n, uint64_t in2_step);
 /* an FP16 DPU descriptor for @op with the fields every op sets */
 void vc_fdpu_init(struct qdpu *q, unsigned int op);
-/* @n floats to FP16 bits (vpux_f32_to_f16()'s, F16C where there is one) */
-void vc_f32_to_f16_n(uint16_t *dst, const float *src, uint64_t n);
 /* FP32 bits of @f */
 uint32_t vc_f32_bits(float f);
 /*

@@ -62,13 +62,31 @@ int vcq_qconst_of(struct lctx *c, const struct vc_value *v,
 	return 0;
 }
 
-/* element @i of a qconst as an integer (quantizing float data) */
-static int64_t qconst_at(const struct qconst *q, size_t i, size_t ch)
+/*
+ * element @i of a qconst as an integer (quantizing float data) into *@v;
+ * HC_QNAN for a NaN, which has no quantized value
+ */
+static int qconst_at(const struct qconst *q, size_t i, size_t ch, int64_t *v)
 {
-	if (q->data)
-		return vc_cst_i(q->data, i);
-	return vc_quantize(vc_cst_f(q->fdata, i), q->scale[q->n > 1 ? ch : 0],
-			   q->zp[q->n > 1 ? ch : 0], q->dt);
+	int32_t r;
+	int ret;
+
+	if (q->data) {
+		*v = vc_cst_i(q->data, i);
+		return 0;
+	}
+	ret = vc_quantize(vc_cst_f(q->fdata, i), q->scale[q->n > 1 ? ch : 0],
+			  q->zp[q->n > 1 ? ch : 0], q->dt, &r);
+	*v = r;
+	return ret;
+}
+
+/* the node's message for a NaN in the float constant it quantizes */
+static void nan_weight(struct qprog *p, const struct vc_node *n,
+		       const struct qconst *q, size_t i)
+{
+	vc_unsupported(p, n, "element %zu of the float constant '%s' is NaN (a NaN has no quantized value)",
+		       i, q->fdata ? q->fdata->name : "");
 }
 
 static const struct vpuxc_tensor *qconst_t(const struct qconst *q)
@@ -84,10 +102,11 @@ int vcq_clamp_q(double lo, double hi, double s, int32_t zp, int32_t dt,
 {
 	*amin = vc_dt_min(dt);
 	*amax = vc_dt_max(dt);
+	/* a NaN bound is no bound (the comparisons are false) */
 	if (lo > -INFINITY)
-		*amin = vc_quantize(lo, s, zp, dt);
+		vc_quantize(lo, s, zp, dt, amin);
 	if (hi < INFINITY)
-		*amax = vc_quantize(hi, s, zp, dt);
+		vc_quantize(hi, s, zp, dt, amax);
 	return *amin <= *amax ? 0 : -1;
 }
 
@@ -382,8 +401,13 @@ int vcq_lower_conv(struct lctx *c, int node, const struct vc_value *yv,
 			uint64_t ky = r / (KW * ICg), kx = r / ICg % KW;
 			uint64_t ic = r % ICg;
 			size_t src = ((oc * ICg + ic) * KH + ky) * KW + kx;
-			int64_t v = qconst_at(q, src, oc);
+			int64_t v;
 
+			if (qconst_at(q, src, oc, &v)) {
+				free(buf);
+				nan_weight(c->p, n, q, src);
+				goto out;
+			}
 			if (fold) {
 				v -= q->zp[oc];
 				if (v < -128 || v > 127) {
@@ -492,7 +516,7 @@ static int eltwise_const(struct lctx *c, const struct vc_node *n,
 	const struct vpuxc_tensor *ct;
 	struct qconst *q = malloc(sizeof(*q));
 	uint64_t cnt = like->size / vc_dt_bytes(like->dt), i;
-	int64_t dims[QT_MAX_RANK];
+	int64_t dims[QT_MAX_RANK], qv;
 	int32_t dt;
 	uint8_t *buf;
 	int t = -1, r;
@@ -554,7 +578,12 @@ static int eltwise_const(struct lctx *c, const struct vc_node *n,
 			src += cc * mul;
 			mul *= (uint64_t)ct->dims[k];
 		}
-		buf[i] = (uint8_t)qconst_at(q, src, 0);
+		if (qconst_at(q, src, 0, &qv)) {
+			free(buf);
+			nan_weight(p, n, q, src);
+			goto out;
+		}
+		buf[i] = (uint8_t)qv;
 	}
 	t = vc_const_qt(p, dt, like->rank, dims, buf);
 	free(buf);
@@ -1036,8 +1065,13 @@ int vcq_lower_matmul(struct lctx *c, int node, const struct vc_value *yv,
 			for (k = 0; k < K; k++) {
 				size_t src = m->transb ? (size_t)(j * K + k) :
 					     (size_t)(k * N + j);
-				int64_t v = qconst_at(q, src, (size_t)j);
+				int64_t v;
 
+				if (qconst_at(q, src, (size_t)j, &v)) {
+					free(buf);
+					nan_weight(p, n, q, src);
+					goto out;
+				}
 				if (fold) {
 					v -= q->zp[j];
 					if (v < -128 || v > 127) {

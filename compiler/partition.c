@@ -642,7 +642,9 @@ out:
 
 static const char *dtype_cpu(int32_t dt)
 {
-	return dt == VPUXC_UINT8 ? "uint8" : dt == VPUXC_INT8 ? "int8" : NULL;
+	/* the CPU functions' quantize takes these two (umd/cpuops/convert.c) */
+	return dt == VPUXC_UINT8 || dt == VPUXC_INT8 ? vpuxc_dtype_name(dt) :
+	       NULL;
 }
 
 static uint64_t value_bytes(const struct vc_value *v)

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "err.h"
+#include "hostconv.h"
 #include "lower.h"
 
 int vc_requant(double real, struct vpux_hw_requant *rq)
@@ -75,13 +76,12 @@ int32_t vc_dt_of_onnx(int32_t t)
 	return 0;
 }
 
-int32_t vc_quantize(double v, double scale, int32_t zp, int32_t dt)
+/*
+ * umd/hostconv.h's one rounding, the quotient in double: the bits the
+ * compiler's constants always had. A NaN is HC_QNAN (*@q the zero
+ * point); the callers refuse it.
+ */
+int vc_quantize(double v, double scale, int32_t zp, int32_t dt, int32_t *q)
 {
-	double q = nearbyint(v / scale) + zp;	/* round half to even */
-
-	if (q < vc_dt_min(dt))
-		return vc_dt_min(dt);
-	if (q > vc_dt_max(dt))
-		return vc_dt_max(dt);
-	return (int32_t)q;
+	return hc_quantize_f64(v, scale, zp, vc_dt_min(dt), vc_dt_max(dt), q);
 }

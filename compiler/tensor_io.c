@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "hostconv.h"
 #include "ir.h"
 #include "onnx.pb-c.h"
 #include "vpux_compiler.h"
@@ -47,38 +48,7 @@ size_t vpuxc_dtype_size(int32_t dtype)
 
 const char *vpuxc_dtype_name(int32_t dtype)
 {
-	switch (dtype) {
-	case VPUXC_FLOAT:
-		return "float";
-	case VPUXC_UINT8:
-		return "uint8";
-	case VPUXC_INT8:
-		return "int8";
-	case VPUXC_INT32:
-		return "int32";
-	case VPUXC_INT64:
-		return "int64";
-	/* the other ONNX types, for messages */
-	case 4:
-		return "uint16";
-	case 5:
-		return "int16";
-	case 8:
-		return "string";
-	case 9:
-		return "bool";
-	case 10:
-		return "float16";
-	case 11:
-		return "double";
-	case 12:
-		return "uint32";
-	case 13:
-		return "uint64";
-	case 16:
-		return "bfloat16";
-	}
-	return "unknown";
+	return hc_onnx_type_name(dtype);	/* umd/hostconv.c */
 }
 
 size_t vpuxc_tensor_count(const struct vpuxc_tensor *t)
@@ -135,51 +105,14 @@ static int dims_count(const char *what, uint32_t rank, const int64_t *dims,
 	return 0;
 }
 
-/* A whole file into memory; VPUX_E_IO naming @path. */
+/* A whole file into memory (umd/hostconv.c); VPUX_E_IO naming @path. */
 static int slurp(const char *path, unsigned char **data, size_t *size)
 {
-	FILE *f = fopen(path, "rb");
-	unsigned char *p = NULL, *q;
-	size_t n = 0, cap = 0, got;
+	void *p;
+	int ret = hc_read_file(path, MAX_FILE, &p, size);
 
-	*data = NULL;
-	*size = 0;
-	if (!f)
-		return vpux_err(VPUX_E_IO, "%s: cannot open: %s", path,
-				strerror(errno));
-	for (;;) {
-		if (n == cap) {
-			if (cap >= MAX_FILE) {
-				free(p);
-				fclose(f);
-				return vpux_err(VPUX_E_IO,
-						"%s: larger than %llu bytes",
-						path, MAX_FILE);
-			}
-			cap = cap ? cap * 2 : 65536;
-			q = realloc(p, cap);
-			if (!q) {
-				free(p);
-				fclose(f);
-				return vpux_err(VPUX_E_NOMEM,
-						"%s: out of memory", path);
-			}
-			p = q;
-		}
-		got = fread(p + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(p);
-		fclose(f);
-		return vpux_err(VPUX_E_IO, "%s: read error", path);
-	}
-	fclose(f);
 	*data = p;
-	*size = n;
-	return 0;
+	return ret;
 }
 
 static void tensor_init(struct vpuxc_tensor *t)

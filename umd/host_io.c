@@ -24,6 +24,7 @@
 
 #include "err.h"
 #include "host_io.h"
+#include "hostconv.h"
 #include "vpux_float.h"
 
 #define SEC VPUXC_IO_SECTION
@@ -44,20 +45,10 @@ size_t host_io_dtype_size(int32_t dtype)
 	return 0;	/* HIO_FLOAT16 too: a device type only */
 }
 
-/* the ONNX names (as the compiler's vpuxc_dtype_name()), for messages */
+/* the ONNX names (umd/hostconv.c), for messages */
 const char *host_io_dtype_name(int32_t dtype)
 {
-	static const char *const names[] = {
-		[1] = "float", [2] = "uint8", [3] = "int8", [4] = "uint16",
-		[5] = "int16", [6] = "int32", [7] = "int64", [8] = "string",
-		[9] = "bool", [10] = "float16", [11] = "double",
-		[12] = "uint32", [13] = "uint64", [16] = "bfloat16",
-	};
-
-	if (dtype > 0 && (size_t)dtype < sizeof(names) / sizeof(names[0]) &&
-	    names[dtype])
-		return names[dtype];
-	return "unknown";
+	return hc_onnx_type_name(dtype);
 }
 
 /* "1x3x4x4" (or "scalar") into @buf */
@@ -763,13 +754,16 @@ int host_io_to_device(const struct host_io *io, size_t n, const void *host,
 
 	if (io->dev_dtype == HIO_FLOAT16) {
 		/* float to FP16, rounded to nearest even; NaN a quiet NaN */
-		for (i = 0; i < n; i++) {
-			uint32_t x;
-			uint16_t h;
+		uint16_t h[256];
+		float x[256];
+		size_t k, m;
 
-			memcpy(&x, (const char *)host + 4 * i, 4);
-			h = vpux_f32_to_f16(x);
-			memcpy((char *)dev + 2 * i, &h, 2);
+		for (i = 0; i < n; i += m) {
+			m = n - i < 256 ? n - i : 256;
+			memcpy(x, (const char *)host + 4 * i, 4 * m);
+			hc_f32_to_f16_n(h, x, m);
+			for (k = 0; k < m; k++)
+				memcpy((char *)dev + 2 * (i + k), &h[k], 2);
 		}
 	} else if (dev_float(io->dev_dtype)) {
 		if (n)
@@ -781,23 +775,21 @@ int host_io_to_device(const struct host_io *io, size_t n, const void *host,
 		dev_range(io->dev_dtype, &lo, &hi);
 		for (i = 0; i < n; i++) {
 			uint32_t k = q_index(io, inner, i);
-			float x, v;
-			double q;
+			int32_t q;
+			float x;
 
 			memcpy(&x, (const char *)host + 4 * i, 4);
-			if (isnan(x))
-				return vpux_err(VPUX_E_INVAL,
-						"input '%s': element %zu is NaN",
-						io->name, i);
 			/*
 			 * In float as ONNX's QuantizeLinear (its scale is a
-			 * float, recorded exactly); rintf rounds half to even
-			 * in the default rounding mode.
+			 * float, recorded exactly): umd/hostconv.h
 			 */
-			v = rintf(x / (float)io->scales[k]);
-			q = (double)v + io->zero_points[k];
-			q = q < lo ? lo : q > hi ? hi : q;
-			dev_put(io->dev_dtype, dev, i, (int64_t)q);
+			if (hc_quantize_f32(x, (float)io->scales[k],
+					    io->zero_points[k], (int32_t)lo,
+					    (int32_t)hi, &q))
+				return vpux_err(VPUX_E_INVAL,
+						"input '%s': element %zu is NaN (a NaN has no quantized value)",
+						io->name, i);
+			dev_put(io->dev_dtype, dev, i, q);
 		}
 	} else if (io->onnx_dtype == HIO_INT64) {
 		for (i = 0; i < n; i++) {
@@ -845,8 +837,9 @@ void host_io_from_device(const struct host_io *io, size_t n, const void *dev,
 		if (io->onnx_dtype == HIO_FLOAT) {
 			uint32_t k = q_index(io, inner, i);
 			/* in float, as ONNX's DequantizeLinear */
-			float x = ((float)q - (float)io->zero_points[k]) *
-				  (float)io->scales[k];
+			float x = hc_dequantize_f32((int32_t)q,
+						    io->zero_points[k],
+						    (float)io->scales[k]);
 
 			memcpy((char *)host + 4 * i, &x, 4);
 		} else if (io->onnx_dtype == HIO_INT64) {

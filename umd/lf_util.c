@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "hostconv.h"
 #include "lf.h"
 #include "lf_hw.h"
 #include "vpux_shave_abi.h"
@@ -56,9 +57,7 @@ unsigned int lf_dt_bits(uint32_t dt)
 
 const char *lf_dt_name(uint32_t dt)
 {
-	static const char *const n[] = { "?", "u8", "i8", "i32", "f16", "f32" };
-
-	return dt < sizeof(n) / sizeof(n[0]) ? n[dt] : "?";
+	return hc_dev_type_name(dt);
 }
 
 int lf_dt_float(uint32_t dt)

@@ -409,13 +409,24 @@ unsigned int vpux_network_num_ops(const struct vpux_network *net,
 	return net ? lf_op_count(&net->img, kind) : 0;
 }
 
-/* the tensor @r names, "" for no operand */
+/*
+ * the tensor @r names, "" for no operand: its full name (a 1.4
+ * loadable's .vpux.names) when it fits, else the record's unique short
+ * one, as vpux_tensor_desc.name
+ */
 static void ref_name(const struct lf_image *img, const struct vpux_lf_ref *r,
 		     char *out, size_t size)
 {
+	const char *full;
+
 	out[0] = 0;
 	if (!r->size || r->tensor >= img->n_tensors)
 		return;
+	full = lf_tensor_name(img, r->tensor);
+	if (strlen(full) < size) {
+		strcpy(out, full);
+		return;
+	}
 	memcpy(out, img->tensors[r->tensor].name,
 	       size < VPUX_LF_NAME_LEN ? size : VPUX_LF_NAME_LEN);
 	out[size - 1] = 0;

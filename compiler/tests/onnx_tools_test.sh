@@ -558,5 +558,62 @@ assert [t.get("full_name") for t in io] == ["input", "output"], io
 ' "$T/names.json"
 ok $? "compile: the ONNX input and output names in .vpux.names"
 
+if "$PYO" -c "import onnx" 2>/dev/null; then
+	# vpux-run and the timeline (vpux_network_op_info()) show those names in
+	# full, past vpux_tensor_desc.name's 31 bytes
+	LONG_IN=images/normalized_input_tensor_of_lenet:0
+	LONG_OUT=classifier/logits_after_the_last_gemm:0
+	"$PYO" -c '
+import onnx, sys
+m = onnx.load(sys.argv[1])
+ren = {"input": sys.argv[3], "output": sys.argv[4]}
+for v in list(m.graph.input) + list(m.graph.output):
+    v.name = ren.get(v.name, v.name)
+for n in m.graph.node:
+    for i, x in enumerate(n.input):
+        n.input[i] = ren.get(x, x)
+    for i, x in enumerate(n.output):
+        n.output[i] = ren.get(x, x)
+onnx.save(m, sys.argv[2])
+' "$SRC/compiler/models/lenet_qdq/model.onnx" "$T/long.onnx" "$LONG_IN" "$LONG_OUT" &&
+		"$X" compile "$T/long.onnx" -o "$T/long.vpuxl" >/dev/null &&
+		"$B/tools/vpux-run" "$T/long.vpuxl" --top 2 --timeline >"$T/long.txt" &&
+		grep -q "^top-2 of output '$LONG_OUT':" "$T/long.txt" &&
+		grep -qE "^ *dma#[0-9]+ copy $LONG_OUT " "$T/long.txt"
+	ok $? "vpux-run: --top and --timeline name the output in full ($LONG_OUT)"
+	head -c 10 /dev/zero >"$T/short.bin"
+	expect 1 "short.bin: need [0-9]+ bytes for input '$LONG_IN'" \
+		"vpux-run: a short input file names the input in full" \
+		"$B/tools/vpux-run" "$T/long.vpuxl" --input "$T/short.bin"
+
+	# a NaN in a float constant the compiler quantizes has no quantized value
+	# (umd/hostconv.h): the node stays off the NPU, named with the element
+	"$PYO" -c '
+import numpy as np, onnx, sys
+from onnx import helper as h, numpy_helper as nh, TensorProto as T
+c = np.linspace(-1, 1, 48).astype(np.float32).reshape(1, 3, 4, 4)
+c[0, 1, 2, 3] = np.nan
+q = lambda s, z: [nh.from_array(np.array(s, np.float32), "s" + z),
+                  nh.from_array(np.array(128, np.uint8), "z" + z)]
+nodes = [h.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"]),
+         h.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"]),
+         h.make_node("Add", ["xd", "C"], ["y"]),
+         h.make_node("QuantizeLinear", ["y", "sy", "zy"], ["yq"]),
+         h.make_node("DequantizeLinear", ["yq", "sy", "zy"], ["out"])]
+g = h.make_graph(nodes, "nan_const",
+                 [h.make_tensor_value_info("x", T.FLOAT, [1, 3, 4, 4])],
+                 [h.make_tensor_value_info("out", T.FLOAT, [1, 3, 4, 4])],
+                 [nh.from_array(c, "C")] + q(0.02, "x") + q(0.05, "y"))
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), sys.argv[1])
+' "$T/nanc.onnx"
+	expect 3 "Add '#2': element 27 of the float constant 'C' is NaN \(a NaN has no quantized value\)" \
+		"compile: a NaN in a float constant to quantize named, the node off the NPU" \
+		"$X" compile "$T/nanc.onnx" -o "$T/nanc.vpuxl" --no-cpu-fallback
+else
+	skip "no python3-onnx: full names in vpux-run"
+	skip "no python3-onnx"
+	skip "no python3-onnx"
+fi
+
 echo "1..$n"
 exit $fail

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
  * The compiler's FP32 -> FP16 conversion of float constants
- * (vc_f32_to_f16_n(), F16C where the CPU has it) gives the bits of the
+ * (umd/hostconv.c's hc_f32_to_f16_n(), F16C where the CPU has it: the
+ * one array conversion of libvpux, the compiler and the tools) gives the bits of the
  * definition, include/hw/vpux_float.h's vpux_f32_to_f16(), for every
  * class of value: ties, subnormals, overflow, infinities, NaNs.
  */
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostconv.h"
 #include "lower_int.h"
 #include "vpux_float.h"
 #include "vpux_tap.h"
@@ -38,7 +40,7 @@ int main(void)
 		    (x & 0x807fffffu) | ((100u + (x >> 8) % 51u) << 23);
 		memcpy(&src[i], &b, 4);
 	}
-	vc_f32_to_f16_n(dst, src, N);
+	hc_f32_to_f16_n(dst, src, N);
 	for (i = 0; i < N; i++) {
 		uint32_t b;
 
@@ -49,7 +51,7 @@ int main(void)
 	tap_check(!bad, "%u values: the definition's bits (%u differ, first 0x%08x)",
 		  N, bad, bad ? (unsigned int)((const uint32_t *)src)[first] : 0);
 	/* a tail shorter than one vector goes the same way */
-	vc_f32_to_f16_n(dst, src, 5);
+	hc_f32_to_f16_n(dst, src, 5);
 	for (i = 0, bad = 0; i < 5; i++)
 		bad += dst[i] != vpux_f32_to_f16(((const uint32_t *)src)[i]);
 	tap_check(!bad, "a 5-value tail: the definition's bits");

@@ -277,7 +277,7 @@ static int fnum(struct st *s, int col, const char *str, uint32_t dt,
 static int fill_float(struct st *s, const struct tok *t, const char *v,
 		      const struct vpux_lf_tensor *tt, uint8_t *p, uint64_t n)
 {
-	const char *name = vasm_name_of(vasm_dtypes, tt->data_type);
+	const char *name = hc_dev_type_name(tt->data_type);
 	char buf[256], *f[4] = { NULL }, *save = NULL, *x;
 	uint32_t a, lo, hi, seed, i;
 	double dlo, dhi;
@@ -582,7 +582,7 @@ static int stmt_tensor(struct st *s, struct tok *t, int n)
 			    VPUX_LF_NAME_LEN - 1);
 	if (!find_tensor(s, t[1].s, &tmp))
 		return fail(s, t[1].col, "tensor '%s' already defined", t[1].s);
-	if (vasm_value_of(vasm_dtypes, t[2].s, &dt))
+	if (!(dt = hc_dev_type_parse(t[2].s)))
 		return fail(s, t[2].col, "unknown type '%s' (u8, i8, i32, f16, f32)",
 			    t[2].s);
 	if (grow((void **)&img->tensors, &s->tcap, img->n_tensors,
@@ -754,12 +754,12 @@ static int stmt_data_values(struct st *s, struct tok *t, int n)
 		return fail(s, t[1].col,
 			    "tensor '%s' is not in the weights: data gives constants",
 			    tt->name);
-	if (vasm_value_of(vasm_dtypes, t[2].s, &dt))
+	if (!(dt = hc_dev_type_parse(t[2].s)))
 		return fail(s, t[2].col, "unknown type '%s' (u8, i8, i32, f16, f32)",
 			    t[2].s);
 	if (dt != tt->data_type)
 		return fail(s, t[2].col, "tensor '%s' is %s, not %s", tt->name,
-			    vasm_name_of(vasm_dtypes, tt->data_type), t[2].s);
+			    hc_dev_type_name(tt->data_type), t[2].s);
 	esize = lf_dt_bits(dt) / 8;
 	max = r.size / esize;
 	p = s->w + tt->offset + r.offset;
@@ -1330,9 +1330,7 @@ static const char *fstr(uint32_t v, char *buf)
 
 static const char *dtn(uint32_t dt)
 {
-	const char *n = vasm_name_of(vasm_dtypes, dt);
-
-	return n ? n : "?";
+	return hc_dev_type_name(dt);
 }
 
 static int chk_convert(const struct kchk *c)

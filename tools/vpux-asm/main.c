@@ -15,38 +15,11 @@
 #include <string.h>
 
 #include "asm.h"
+#include "hostconv.h"
 #include "vpux.h"
 #include "vpux_cli.h"
 
 #define PROG "vpux-asm"
-
-static char *slurp(const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t n = 0, cap = 4096;
-	char *buf = malloc(cap);
-
-	if (!f || !buf) {
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-
-		n += got;
-		if (n + 1 < cap)
-			break;
-		cap *= 2;
-		buf = realloc(buf, cap);
-		if (!buf)
-			break;
-	}
-	if (f != stdin)
-		fclose(f);
-	if (buf)
-		buf[n] = 0;
-	return buf;
-}
 
 static void usage(FILE *f)
 {
@@ -76,6 +49,8 @@ int main(int argc, char **argv)
 	struct asm_opts o;
 	struct lf_image img;
 	char *text, *dir;
+	void *buf;
+	size_t len;
 	int c, ret;
 
 	memset(&o, 0, sizeof(o));
@@ -114,11 +89,11 @@ int main(int argc, char **argv)
 		return VPUX_EXIT_USAGE;
 	}
 	in = argv[optind];
-	text = slurp(in);
-	if (!text) {
-		vpux_cli_err(PROG, "cannot read %s", in);
+	if (hc_read_file(in, SIZE_MAX / 2, &buf, &len)) {
+		vpux_cli_err(PROG, "%s", vpux_last_error());
 		return VPUX_EXIT_FAIL;
 	}
+	text = buf;
 	dir = strdup(in);
 	o.base_dir = dir ? dirname(dir) : NULL;
 	ret = asm_text(in, text, &o, &img, stderr);

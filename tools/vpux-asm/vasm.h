@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hostconv.h"
 #include "lf.h"
 
 struct vasm_name {
@@ -18,7 +19,7 @@ struct vasm_name {
 	uint32_t value;
 };
 
-extern const struct vasm_name vasm_dtypes[];
+/* element types: hc_dev_type_name()/hc_dev_type_parse(), umd/hostconv.h */
 extern const struct vasm_name vasm_dpu_ops[];
 extern const struct vasm_name vasm_kernels[];
 extern const struct vasm_name vasm_orders[];

@@ -11,12 +11,6 @@
 #include "vpux.h"
 #include "vpux_shave_abi.h"
 
-const struct vasm_name vasm_dtypes[] = {
-	{ "u8", VPUX_DT_U8 }, { "i8", VPUX_DT_I8 }, { "i32", VPUX_DT_I32 },
-	{ "f16", VPUX_DT_F16 }, { "f32", VPUX_DT_F32 },
-	{ NULL, 0 }
-};
-
 const struct vasm_name vasm_dpu_ops[] = {
 	{ "conv", VPUX_DPU_OP_CONV }, { "matmul", VPUX_DPU_OP_MATMUL },
 	{ "add", VPUX_DPU_OP_ADD }, { "mul", VPUX_DPU_OP_MUL },

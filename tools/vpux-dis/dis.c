@@ -80,7 +80,7 @@ static void print_tensor(FILE *f, const struct vpux_lf_tensor *t)
 
 	fprintf(f, "%s %s %s ", io ? (VPUX_LF_REGION_KIND(t->region) ==
 				      VPUX_LF_RK_INPUT ? "input" : "output") :
-		"tensor", t->name, vasm_name_of(vasm_dtypes, t->data_type));
+		"tensor", t->name, hc_dev_type_name(t->data_type));
 	print_dims(f, t);
 	fprintf(f, " order=0x%llx strides=", (unsigned long long)t->dims_order);
 	for (i = 0; i < t->rank; i++)
@@ -503,7 +503,7 @@ static void summary(FILE *f, const struct lf_image *img, size_t size)
 
 		region_name(r, sizeof(r), x->region);
 		fprintf(f, "  %-20s %-4s ", x->name,
-			vasm_name_of(vasm_dtypes, x->data_type));
+			hc_dev_type_name(x->data_type));
 		print_dims(f, x);
 		fprintf(f, " order 0x%llx %s+%llu (%llu bytes)%s\n",
 			(unsigned long long)x->dims_order, r,
@@ -568,7 +568,7 @@ static void summary_json(FILE *f, const struct lf_image *img, size_t size)
 		region_name(r, sizeof(r), x->region);
 		json_object_object_add(e, "name", json_object_new_string(x->name));
 		json_object_object_add(e, "type", json_object_new_string(
-			vasm_name_of(vasm_dtypes, x->data_type)));
+			hc_dev_type_name(x->data_type)));
 		dims = json_object_new_array();
 		for (d = 0; d < x->rank; d++)
 			json_object_array_add(dims, x->dyn_dims >> d & 1 &&

@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hostconv.h"
 #include "vpux.h"
 #include "vpux_cli.h"
 #include "vpux_compiler.h"
@@ -132,39 +133,6 @@ static int ends_with(const char *s, const char *suf)
 	size_t a = strlen(s), b = strlen(suf);
 
 	return a >= b && !strcmp(s + a - b, suf);
-}
-
-static int read_all(const char *path, void **data, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	char *p = NULL, *q;
-	size_t n = 0, cap = 0, got;
-
-	if (!f)
-		return -errno;
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1 << 16;
-			q = realloc(p, cap);
-			if (!q) {
-				free(p);
-				fclose(f);
-				return -ENOMEM;
-			}
-			p = q;
-		}
-		got = fread(p + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	if (ferror(f)) {
-		free(p);
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	*data = p;
-	*size = n;
-	return 0;
 }
 
 /* a tensor file: .npy by name or magic, else a TensorProto */
@@ -1157,9 +1125,10 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	model = argv[optind];
-	ret = read_all(model, &lf, &size);
+	/* the model, a recipe or a loadable (umd/hostconv.c) */
+	ret = hc_read_file(model, SIZE_MAX / 2, &lf, &size);
 	if (ret) {
-		err("%s: cannot read: %s", model, strerror(-ret));
+		err("%s", vpux_last_error());
 		free_named(in, nin);
 		return EXIT_USAGE;
 	}

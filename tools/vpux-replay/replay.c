@@ -25,6 +25,7 @@
 
 #include "dla_user.h"
 #include "dump.h"
+#include "hostconv.h"
 #include "timeline.h"
 #include "vpux_cli.h"
 #include "vpux_hw_host.h"
@@ -53,35 +54,6 @@ static void usage(FILE *f)
 		"  -h, --help        print this help and exit\n"
 		"      --version     print the version and exit\n"
 		"Exit status: 0 reproduced, 1 not reproduced, 2 usage error, 3 cannot replay.\n");
-}
-
-static void *read_all(const char *path, size_t *size)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t cap = 1 << 16, n = 0, got;
-	char *b = NULL, *nb;
-
-	if (!f)
-		return NULL;
-	/* a devcoredump's data file reports size 0: read to the end */
-	for (;;) {
-		nb = realloc(b, cap);
-		if (!nb) {
-			free(b);
-			b = NULL;
-			break;
-		}
-		b = nb;
-		got = fread(b + n, 1, cap - n, f);
-		n += got;
-		if (n < cap)
-			break;
-		cap *= 2;
-	}
-	if (f != stdin)
-		fclose(f);
-	*size = n;
-	return b;
 }
 
 /* a page range of the device's address space */
@@ -208,10 +180,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return VPUX_EXIT_USAGE;
 	}
-	buf = read_all(argv[optind], &size);
+	/* a devcoredump's data file reports size 0: read to the end */
+	if (hc_read_file(argv[optind], SIZE_MAX / 2, &buf, &size)) {
+		fprintf(stderr, "vpux-replay: %s\n", vpux_last_error());
+		goto out;
+	}
 	d = calloc(1, sizeof(*d));
-	if (!buf || !d) {
-		fprintf(stderr, "vpux-replay: cannot read %s\n", argv[optind]);
+	if (!d) {
+		fprintf(stderr, "vpux-replay: out of memory\n");
 		goto out;
 	}
 	if (vpux_dump_parse(buf, size, d, err, sizeof(err))) {

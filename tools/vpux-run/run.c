@@ -297,9 +297,21 @@ static double float_at(const struct vpux_tensor_desc *d, const void *data,
 	return f;
 }
 
+/*
+ * the full name of input or output @i (API 1.8: a compiled model's own,
+ * of any length), not vpux_tensor_desc.name's 31 bytes
+ */
+static const char *io_name(const struct vpux_network *net, int is_output,
+			   unsigned int i)
+{
+	const char *n;
+
+	return vpux_network_io_name(net, is_output, i, &n) ? "?" : n;
+}
+
 /* --top K of a float output: the K largest values (NaN last) */
 static void print_top_float(const struct vpux_tensor_desc *d,
-			    const void *data, unsigned int k)
+			    const char *name, const void *data, unsigned int k)
 {
 	unsigned char taken[4096] = { 0 };
 	size_t n = d->size / (elem_bits(d->data_type) / 8), i;
@@ -307,7 +319,7 @@ static void print_top_float(const struct vpux_tensor_desc *d,
 
 	if (n > sizeof(taken))
 		n = sizeof(taken);
-	printf("top-%u of output '%s':\n", k, d->name);
+	printf("top-%u of output '%s':\n", k, name);
 	for (r = 0; r < k && r < n; r++) {
 		size_t best = n;
 		double bv = 0, v;
@@ -329,8 +341,8 @@ static void print_top_float(const struct vpux_tensor_desc *d,
  * --top K: the K largest elements of an 8-bit output (a classifier's
  * scores), with their index and dequantised value in thousandths.
  */
-static void print_top(const struct vpux_tensor_desc *d, const void *data,
-		      unsigned int k)
+static void print_top(const struct vpux_tensor_desc *d, const char *name,
+		      const void *data, unsigned int k)
 {
 	const unsigned char *u = data;
 	unsigned char taken[4096] = { 0 };
@@ -338,12 +350,12 @@ static void print_top(const struct vpux_tensor_desc *d, const void *data,
 	unsigned int r;
 
 	if (d->data_type == VPUX_DT_F16 || d->data_type == VPUX_DT_F32) {
-		print_top_float(d, data, k);
+		print_top_float(d, name, data, k);
 		return;
 	}
 	if (d->data_type != VPUX_DT_U8 && d->data_type != VPUX_DT_I8)
 		return;
-	printf("top-%u of output '%s':\n", k, d->name);
+	printf("top-%u of output '%s':\n", k, name);
 	for (r = 0; r < k && r < n; r++) {
 		size_t best = n;
 		int bv = 0, v;
@@ -597,7 +609,7 @@ int main(int argc, char **argv)
 			if (got != d.size) {
 				vpux_cli_err(PROG, "%s: need %llu bytes for input '%s'",
 					     in_files[i], (unsigned long long)d.size,
-					     d.name);
+					     io_name(net, 0, i));
 				return VPUX_EXIT_FAIL;
 			}
 		} else {
@@ -712,7 +724,7 @@ int main(int argc, char **argv)
 					shape_str(&oshape[i], s1, sizeof(s1));
 					shape_str(&rs, s2, sizeof(s2));
 					vpux_cli_err(PROG, "output %u '%s': shape %s, the CPU reference's is %s",
-						     i, d.name, s1, s2);
+						     i, io_name(net, 1, i), s1, s2);
 					bad_total++;
 				}
 			}
@@ -721,7 +733,8 @@ int main(int argc, char **argv)
 				bad += x[b] != y[b];
 			if (!json)
 				printf("check: output %u '%s': %zu of %llu bytes differ from the CPU reference%s\n",
-				       i, d.name, bad, (unsigned long long)oext[i],
+				       i, io_name(net, 1, i), bad,
+				       (unsigned long long)oext[i],
 				       bad ? "" : " (bit-exact)");
 			bad_total += bad != 0;
 			free(refout[i]);
@@ -729,7 +742,8 @@ int main(int argc, char **argv)
 	}
 	if (top > 0 && !json && nout) {
 		vpux_network_output(net, 0, &d);
-		print_top(&d, vpux_buffer_map(ob[0]), (unsigned int)top);
+		print_top(&d, io_name(net, 1, 0), vpux_buffer_map(ob[0]),
+			  (unsigned int)top);
 	}
 	if ((trace || timeline) && show_timeline(dev, net, xr, inflight, path,
 						 trace, timeline && !json))
@@ -826,7 +840,7 @@ int main(int argc, char **argv)
 			vpux_network_output(net, i, &d);
 			shape_str(&oshape[i], sh, sizeof(sh));
 			printf("output %u '%s': shape %s (%zu bytes)\n", i,
-			       d.name, sh, oext[i]);
+			       io_name(net, 1, i), sh, oext[i]);
 		}
 	}
 	free(lat);

@@ -11,7 +11,41 @@
 #include "timeline.h"
 
 static const char *const kind_name[3] = { "dma", "dpu", "shave" };
+
+/* the name of the tensor @o writes (struct tl_op's @output) */
+static const char *tl_output(const struct tl_op *o)
+{
+	return o->output ? o->output : o->info.output;
+}
 static const char *const kind_upper[3] = { "DMA", "DPU", "SHAVE" };
+
+/*
+ * The full name of the tensor @short names when it is an output or an
+ * input (found by its full or short name), else @short itself.
+ */
+static const char *full_name(const struct vpux_network *net,
+			     const char *short_name)
+{
+	unsigned int n, i;
+	struct vpux_tensor_desc d;
+	const char *full;
+	int out;
+
+	/* walk the descriptors: a failed lookup would set the last error */
+	for (out = 1; out >= 0; out--) {
+		n = out ? vpux_network_num_outputs(net) :
+			  vpux_network_num_inputs(net);
+		for (i = 0; short_name[0] && i < n; i++) {
+			if (out ? vpux_network_output(net, i, &d) :
+				  vpux_network_input(net, i, &d))
+				continue;
+			if (!strcmp(d.name, short_name) &&
+			    !vpux_network_io_name(net, out, i, &full))
+				return full;
+		}
+	}
+	return short_name;
+}
 
 int tl_collect(struct vpux_network *net, struct vpux_request *req,
 	       const char *name, struct tl_run *run)
@@ -41,6 +75,8 @@ int tl_collect(struct vpux_network *net, struct vpux_request *req,
 			o->index = i;
 			o->t = t[at];
 			ret = vpux_network_op_info(net, k, i, &o->info);
+			if (!ret)
+				o->output = full_name(net, o->info.output);
 			if (!ret)
 				ret = vpux_request_op_cycles(req, k, i,
 							     &o->cycles);
@@ -78,7 +114,7 @@ void tl_engine_name(const uint32_t engines[3], uint32_t g, char *buf,
 static void op_label(const struct tl_op *o, char *buf, size_t size)
 {
 	snprintf(buf, size, "%s#%u %s%s%s", kind_name[o->kind], o->index,
-		 o->info.type, o->info.output[0] ? " " : "", o->info.output);
+		 o->info.type, tl_output(o)[0] ? " " : "", tl_output(o));
 }
 
 /* microseconds for a cycle count: 1 cycle is 1 ns on the trace's axis */
@@ -251,7 +287,7 @@ int tl_write_trace(FILE *f, const struct tl_run *runs, unsigned int n,
 			json_object_object_add(a, "kind", json_object_new_string(kind_name[o->kind]));
 			json_object_object_add(a, "index", json_object_new_int((int)o->index));
 			json_object_object_add(a, "type", json_object_new_string(o->info.type));
-			json_object_object_add(a, "output", json_object_new_string(o->info.output));
+			json_object_object_add(a, "output", json_object_new_string(tl_output(o)));
 			json_object_object_add(a, "bytes", json_object_new_int64((int64_t)o->info.bytes));
 			json_object_object_add(a, "macs", json_object_new_int64((int64_t)o->info.macs));
 			json_object_object_add(a, "cycles", json_object_new_int64(o->cycles));

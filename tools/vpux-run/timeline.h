@@ -21,6 +21,12 @@ struct tl_op {
 	uint32_t cycles;	/* vpux_request_op_cycles() */
 	struct vpux_op_info info;
 	struct vpux_op_time t;
+	/*
+	 * the tensor it writes: an output's or input's full name of any
+	 * length (vpux_network_io_name()), else info.output; valid while
+	 * the network is loaded
+	 */
+	const char *output;
 };
 
 /* One request's run. */

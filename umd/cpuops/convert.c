@@ -5,9 +5,11 @@
  *
  * quantize and dequantize are ONNX QuantizeLinear and DequantizeLinear
  * with a per-tensor scale, computed as onnxruntime does in float32:
- * q = saturate(nearbyintf(x / scale) + zero_point) (round half to even in
- * the default rounding mode; NaN gives zero_point) and
- * x = (float)(q - zero_point) * scale. Every function checks its
+ * q = saturate(round_half_even(x / scale) + zero_point) (the quotient in
+ * float; a NaN refused, naming the element) and
+ * x = (float)(q - zero_point) * scale: umd/hostconv.h, the one rounding
+ * of libvpux, the compiler and the tools. FP16 is include/hw's
+ * vpux_f32_to_f16()/vpux_f16_to_f32(). Every function checks its
  * arguments' types and its buffers' sizes (exactly what the shape needs)
  * and fails with a message that names the argument
  * (Documentation/run-recipes.rst lists the functions).
@@ -22,6 +24,8 @@
 
 #include "cpuops.h"
 #include "float_args.h"
+#include "hostconv.h"
+#include "vpux_float.h"
 
 #define CONV_MAX_RANK 6
 
@@ -151,26 +155,26 @@ static uint64_t count(const uint64_t *d, unsigned int rank)
 	return n;
 }
 
-static int8_t sat8(float q, int32_t zp, int is_signed)
+/* x quantized into dst[i] (umd/hostconv.h); a NaN refused */
+static int q8(const struct vpux_cpu_call *c, const char *fn, float x,
+	      float scale, int32_t zp, int is_signed, uint8_t *dst,
+	      uint64_t i, uint64_t at)
 {
-	int32_t lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
-	float r;
+	int32_t q;
 
-	if (isnan(q))
-		return (int8_t)(uint8_t)zp;
-	r = nearbyintf(q);	/* round half to even */
-	if (r + (float)zp <= (float)lo)
-		return (int8_t)(uint8_t)lo;
-	if (r + (float)zp >= (float)hi)
-		return (int8_t)(uint8_t)hi;
-	return (int8_t)(uint8_t)((int32_t)r + zp);
+	if (hc_quantize_f32(x, scale, zp, is_signed ? -128 : 0,
+			    is_signed ? 127 : 255, &q))
+		return fa_fail(c, fn, "argument 0 (src): element %llu is NaN (a NaN has no quantized value)",
+			       (unsigned long long)at);
+	dst[i] = (uint8_t)q;
+	return 0;
 }
 
 static float deq(uint8_t raw, int32_t zp, int is_signed, float scale)
 {
 	int32_t q = is_signed ? (int32_t)(int8_t)raw : (int32_t)raw;
 
-	return (float)(q - zp) * scale;
+	return hc_dequantize_f32(q, zp, scale);
 }
 
 /* the float at element @i of @p (a view need not be 4-byte aligned) */
@@ -226,9 +230,12 @@ static int quantize(const struct vpux_cpu_call *c)
 		return fa_fail(c, fn, "argument 1 (dst): %llu bytes, %llu needed (one per float of src)",
 			    (unsigned long long)dst->size,
 			    (unsigned long long)n);
-	for (i = 0; i < n; i++)
-		((int8_t *)dst->data)[i] = sat8(ld_f32(src->data, i) / scale,
-						zp, is_signed);
+	for (i = 0; i < n; i++) {
+		ret = q8(c, fn, ld_f32(src->data, i), scale, zp, is_signed,
+			 dst->data, i, i);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -386,10 +393,13 @@ static int quantize_nchw_to_nhwc(const struct vpux_cpu_call *c)
 	for (b = 0; b < N; b++)
 		for (ch = 0; ch < C; ch++)
 			for (hw = 0; hw < HW; hw++) {
-				float x = ld_f32(src->data, (b * C + ch) * HW + hw);
+				uint64_t at = (b * C + ch) * HW + hw;
 
-				((int8_t *)dst->data)[(b * HW + hw) * C + ch] =
-					sat8(x / scale, zp, is_signed);
+				ret = q8(c, fn, ld_f32(src->data, at), scale,
+					 zp, is_signed, dst->data,
+					 (b * HW + hw) * C + ch, at);
+				if (ret)
+					return ret;
 			}
 	return 0;
 }
@@ -439,55 +449,6 @@ static int dequantize_nhwc_to_nchw(const struct vpux_cpu_call *c)
 	return 0;
 }
 
-/* float32 bits -> IEEE binary16, round to nearest even; NaN stays NaN */
-static uint16_t f32_to_f16(uint32_t x)
-{
-	uint32_t sign = (x >> 16) & 0x8000, mant = x & 0x7fffff, r;
-	int32_t e = (int32_t)((x >> 23) & 0xff);
-
-	if (e == 0xff)
-		return (uint16_t)(sign | 0x7c00 | (mant ? 0x200 | (mant >> 13) : 0));
-	e -= 127 - 15;
-	if (e >= 31)
-		return (uint16_t)(sign | 0x7c00);
-	if (e <= 0) {			/* subnormal or zero */
-		uint32_t shift = (uint32_t)(14 - e);
-
-		if (e < -10)
-			return (uint16_t)sign;
-		mant |= 0x800000;
-		r = mant >> shift;
-		if ((mant & ((1u << shift) - 1)) > (1u << (shift - 1)) ||
-		    ((mant & ((1u << shift) - 1)) == (1u << (shift - 1)) && (r & 1)))
-			r++;
-		return (uint16_t)(sign | r);
-	}
-	r = (uint32_t)e << 10 | mant >> 13;
-	if ((mant & 0x1fff) > 0x1000 || ((mant & 0x1fff) == 0x1000 && (r & 1)))
-		r++;			/* may carry into the exponent: right */
-	return (uint16_t)(sign | r);
-}
-
-static uint32_t f16_to_f32(uint16_t h)
-{
-	uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f;
-	uint32_t mant = h & 0x3ff;
-
-	if (e == 0x1f)
-		return sign | 0x7f800000 | mant << 13;
-	if (!e) {
-		if (!mant)
-			return sign;
-		e = 127 - 15 + 1;
-		while (!(mant & 0x400)) {
-			mant <<= 1;
-			e--;
-		}
-		return sign | e << 23 | (mant & 0x3ff) << 13;
-	}
-	return sign | (e + 127 - 15) << 23 | mant << 13;
-}
-
 /*
  * to_f16 (0 src f32, 1 dst f16) and from_f16 (0 src f16, 1 dst f32): the
  * boundary of an NPU part whose tensors are FP16 (the ONNX layout).
@@ -521,12 +482,12 @@ static int f16_conv(const struct vpux_cpu_call *c, int to)
 			uint32_t x = (uint32_t)s[4 * i] | (uint32_t)s[4 * i + 1] << 8 |
 				     (uint32_t)s[4 * i + 2] << 16 |
 				     (uint32_t)s[4 * i + 3] << 24;
-			uint16_t h = f32_to_f16(x);
+			uint16_t h = vpux_f32_to_f16(x);
 
 			d[2 * i] = (uint8_t)h;
 			d[2 * i + 1] = (uint8_t)(h >> 8);
 		} else {
-			uint32_t x = f16_to_f32((uint16_t)(s[2 * i] |
+			uint32_t x = vpux_f16_to_f32((uint16_t)(s[2 * i] |
 							   s[2 * i + 1] << 8));
 
 			d[4 * i] = (uint8_t)x;

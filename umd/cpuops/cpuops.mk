@@ -6,9 +6,12 @@
 
 CPUOPS_SRCS := $(wildcard $(SRCTOP)/umd/cpuops/*.c)
 CPUOPS_HDRS := $(wildcard $(SRCTOP)/umd/cpuops/*.h) \
-	$(SRCTOP)/umd/include/vpux_cpu.h
+	$(SRCTOP)/umd/include/vpux_cpu.h $(SRCTOP)/umd/hostconv.h \
+	$(SRCTOP)/include/hw/vpux_float.h
+# umd/hostconv.h: the quantize rounding libvpux and the compiler use;
+# include/hw/vpux_float.h: their FP16
 CPUOPS_CFLAGS := -I$(SRCTOP)/umd/include -I$(SRCTOP)/umd/cpuops \
-	-fvisibility=hidden
+	-I$(SRCTOP)/umd $(HW_CFLAGS) -fvisibility=hidden
 CPUOPS_PIC_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/cpuops/pic/%.o,$(CPUOPS_SRCS))
 # ASan/UBSan objects for host tests that call the functions directly
 CPUOPS_SAN_OBJS := $(patsubst $(SRCTOP)/%.c,$(B)/cpuops/san/%.o,$(CPUOPS_SRCS))

@@ -299,7 +299,11 @@ unsigned int vpux_network_num_ops(const struct vpux_network *net,
  *	"softmax", "sigmoid", "tanh", "permute", "quantize")
  * @output: the name of the tensor the op writes (for DMA its
  *	destination, for SHAVE its window 1), the closest the loadable
- *	comes to naming a layer; "" if none
+ *	comes to naming a layer; "" if none. Its full name (a compiled
+ *	model's own, API 1.8) when that fits in 31 bytes, else the
+ *	record's short one, as vpux_tensor_desc.name: either finds an
+ *	input or output (vpux_network_find_output()), whose
+ *	vpux_network_io_name() has any length
  * @bytes: bytes the op reads and writes (its operands' sizes)
  * @macs: DPU: multiply-accumulates (or element operations); else 0
  * @num_waits: entries of @waits: the barriers the op waits for

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "hostconv.h"
 #include "priv.h"
 #include "recipe.h"
 #include "vpux_cpu.h"
@@ -89,34 +90,6 @@ struct vpux_runner {
 };
 
 /* ---- loading ---- */
-
-static char *read_text(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 ||
-	    (unsigned long)n > RECIPE_MAX_BYTES || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		errno = EFBIG;
-		return NULL;
-	}
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-		errno = EIO;
-	}
-	fclose(f);
-	if (buf) {
-		buf[n] = '\0';
-		*len = (size_t)n;
-	}
-	return buf;
-}
 
 /*
  * @rel in the CPU library search path: every directory of
@@ -559,15 +532,17 @@ int vpux_runner_create(struct vpux_device *dev, const char *recipe_path,
 		       struct vpux_runner **out)
 {
 	char *text;
+	void *buf;
 	size_t len = 0;
 	int ret;
 
 	if (!dev || !recipe_path || !out)
 		return vpux_err(VPUX_E_INVAL, "runner: NULL argument");
-	text = read_text(recipe_path, &len);
-	if (!text)
-		return vpux_err(VPUX_E_IO, "%s: %s", recipe_path,
-				strerror(errno));
+	/* NUL-terminated: json-c parses it in place */
+	ret = hc_read_file(recipe_path, RECIPE_MAX_BYTES, &buf, &len);
+	if (ret)
+		return ret;
+	text = buf;
 	ret = create(dev, text, len, recipe_path, NULL, 0, recipe_path, out);
 	free(text);
 	return ret;

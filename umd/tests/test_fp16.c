@@ -123,7 +123,7 @@ static void test_literals(void)
 	for (i = 0; i < sizeof(lits) / sizeof(lits[0]); i++) {
 		b = parse(lits[i].lit, lits[i].dt, &ok);
 		tap_check(ok && b == lits[i].bits, "%s '%s' is 0x%x (0x%x)",
-			  vasm_name_of(vasm_dtypes, lits[i].dt), lits[i].lit,
+			  hc_dev_type_name(lits[i].dt), lits[i].lit,
 			  lits[i].bits, b);
 	}
 	for (i = 0; i < sizeof(badlits) / sizeof(badlits[0]); i++) {
@@ -132,7 +132,7 @@ static void test_literals(void)
 
 		tap_check(r && why && strstr(why, badlits[i].why),
 			  "%s '%s' refused: %s",
-			  vasm_name_of(vasm_dtypes, badlits[i].dt),
+			  hc_dev_type_name(badlits[i].dt),
 			  badlits[i].lit, why ? why : "(accepted)");
 	}
 	/* FP32 printed: the shortest decimal that reads back */

@@ -435,7 +435,7 @@ static void test_bad(struct vpux_device *dev)
 		vpux_runner_destroy(r);
 	}
 	ret = vpux_runner_create(dev, TMP "/absent.json", &r);
-	ok(ret == VPUX_E_IO && strstr(vpux_last_error(), "absent.json: No such file"),
+	ok(ret == VPUX_E_IO && strstr(vpux_last_error(), "absent.json: cannot open: No such file"),
 	   "a recipe file that is not there: VPUX_E_IO (%s)", vpux_last_error());
 }
 

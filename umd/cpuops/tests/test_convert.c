@@ -89,12 +89,15 @@ static void bad(const char *name, struct vpux_cpu_arg *args, unsigned int n,
 
 static void test_quantize(void)
 {
-	/* ties go to even; saturation both ways; NaN gives the zero point */
+	/*
+	 * ties go to even; saturation both ways, infinities too; a NaN is
+	 * refused (umd/hostconv.h, the policy of libvpux and the compiler)
+	 */
 	float x[] = { 0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 1000.f, -1000.f,
-		      0.25f, NAN, INFINITY, 3.49f };
+		      0.25f, -INFINITY, INFINITY, 3.49f };
 	int8_t want_i8[] = { 0 + 3, 2 + 3, 2 + 3, 0 + 3, -2 + 3, -2 + 3, 127,
-			     -128, 0 + 3, 3, 127, 3 + 3 };
-	uint8_t want_u8[] = { 128, 130, 130, 128, 126, 126, 255, 0, 128, 128,
+			     -128, 0 + 3, -128, 127, 3 + 3 };
+	uint8_t want_u8[] = { 128, 130, 130, 128, 126, 126, 255, 0, 128, 0,
 			      255, 131 };
 	int8_t q[12];
 	uint8_t u[12];
@@ -105,12 +108,16 @@ static void test_quantize(void)
 
 	r = call("quantize", a, 5);
 	ok(!r && !memcmp(q, want_i8, sizeof(q)),
-	   "quantize int8: ties to even, saturation, NaN -> zero point");
+	   "quantize int8: ties to even, saturation, infinities");
 	a[1] = B(u, sizeof(u));
 	a[3] = I(128);
 	a[4] = S("uint8");
 	r = call("quantize", a, 5);
 	ok(!r && !memcmp(u, want_u8, sizeof(u)), "quantize uint8 zp 128");
+	x[7] = NAN;
+	bad("quantize", a, 5,
+	    "quantize: argument 0 (src): element 7 is NaN (a NaN has no quantized value)");
+	x[7] = -1000.f;
 	/* to_f16/from_f16: round to nearest even, subnormals, inf, NaN */
 	{
 		float y[8] = { 1.0f, 65504.0f, 65520.0f, 1.0f + 1.0f / 2048,
@@ -287,6 +294,10 @@ static void test_layout(void)
 
 	ok(!call("quantize_nchw_to_nhwc", a, 6) && !memcmp(q, want, 6),
 	   "quantize_nchw_to_nhwc: NCHW float -> NHWC int8");
+	x[4] = NAN;		/* named by its NCHW index */
+	bad("quantize_nchw_to_nhwc", a, 6,
+	    "argument 0 (src): element 4 is NaN (a NaN has no quantized value)");
+	x[4] = 4;
 	a[0] = B(q, 6);
 	a[1] = B(y, 24);
 	ok(!call("dequantize_nhwc_to_nchw", a, 6) && !memcmp(x, y, 24),
