@@ -208,7 +208,7 @@ COMPILER_FUZZ_T := $(B)/compiler/fuzz/fuzz-tensor
 COMPILER_FUZZ_SMOKE_TIME ?= 10
 COMPILER_FUZZ_TIME ?= 600
 COMPILER_FUZZ_SRCS := $(COMPILER_SRCS) $(COMPILER_PB_C) $(REF_SRCS) \
-	$(filter-out %/device.c %/network.c %/names.c %/request.c %/backend_inproc.c %/backend_ioctl.c %/refexec.c %/task.c,$(UMD_SRCS))
+	$(UMD_FUZZ_SRCS)
 COMPILER_FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -std=gnu11 -D_GNU_SOURCE \
 	-I$(SRCTOP)/include -I$(SRCTOP)/uapi $(HW_CFLAGS) $(COMPILER_CFLAGS)
