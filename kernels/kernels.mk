@@ -17,17 +17,18 @@ KERNEL_BINS := $(KERNEL_ELFS:.elf=.bin)
 KERNEL_CFLAGS := -march=rv32imf -mabi=ilp32f -mcmodel=medany -O2 -std=gnu11 \
 	-Wall -Wextra -Werror -ffreestanding -fno-builtin -nostdlib \
 	-nostartfiles -static -ffp-contract=off \
-	-fno-tree-loop-distribute-patterns \
-	-I$(KERNEL_SRC)/include -I$(SRCTOP)/include/hw
+	-fno-tree-loop-distribute-patterns -ffunction-sections -fdata-sections \
+	-I$(KERNEL_SRC)/include -I$(SRCTOP)/include/hw -I$(SRCTOP)
+# the kernels built from the references (vk_ref.h) include ref/*.c
 KERNEL_HDRS := $(wildcard $(KERNEL_SRC)/include/*.h $(KERNEL_SRC)/src/*.h) \
-	$(HW_HDRS) $(KERNEL_SRC)/link.ld $(KERNEL_SRC)/kernels.mk
+	$(HW_HDRS) $(REF_SRCS) $(KERNEL_SRC)/link.ld $(KERNEL_SRC)/kernels.mk
 
 .SECONDARY: $(KERNEL_ELFS)
 
 $(KERNEL_DIR)/%.elf: $(KERNEL_SRC)/src/%.c $(KERNEL_HDRS)
 	@mkdir -p $(dir $@)
 	$(RV_CC) $(KERNEL_CFLAGS) -T $(KERNEL_SRC)/link.ld \
-		-Wl,--no-warn-rwx-segments -o $@ $<
+		-Wl,--no-warn-rwx-segments -Wl,--gc-sections -o $@ $< -lgcc
 
 $(KERNEL_DIR)/%.bin: $(KERNEL_DIR)/%.elf
 	$(RV_OBJCOPY) -O binary -j .text -j .rodata $< $@
@@ -38,7 +39,8 @@ RV_OBJCOPY ?= riscv64-unknown-elf-objcopy
 kernels: $(KERNEL_BINS)
 
 # the SHAVE-core tests load the images
-SHAVE_ELF_TESTS := $(B)/sim/tests/sim_shave_elf_test
+SHAVE_ELF_TESTS := $(B)/sim/tests/sim_shave_elf_test \
+	$(B)/sim/tests/sim_shave_ports_test
 $(SHAVE_ELF_TESTS): $(KERNEL_BINS)
 $(SHAVE_ELF_TESTS): HOST_CFLAGS += -DVPUX_KERNEL_DIR='"$(KERNEL_DIR)"'
 

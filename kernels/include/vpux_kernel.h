@@ -40,7 +40,8 @@ typedef __INT64_TYPE__ s64;
 
 /* kernel status: 0 success; non-zero fails the op (trap STATUS) */
 #define VPUX_KERNEL_OK		0
-#define VPUX_KERNEL_EARGS	1
+#define VPUX_KERNEL_EARGS	1	/* an argument check failed */
+#define VPUX_KERNEL_EFAULT	2	/* any other error of a reference */
 
 static inline u32 vk_bits(float f)
 {

@@ -4,10 +4,11 @@
  * kernel's definition (ref/shave_ref_f.c, ref_eltwise(); numpy
  * broadcasting aligned at the innermost dim). ADD, SUB, MUL, DIV on the
  * F extension; MAX and MIN NaN-propagating with -0 below +0 as
- * vpux_f32_max/min. POW is not implemented here: it fails with status
- * VPUX_KERNEL_EARGS.
+ * vpux_f32_max/min; POW is vpux_fm_pow(), the definition's own sequence
+ * of soft-float operations (ref/shave_fmath.c compiled for the core).
  */
 #include "vpux_kernel.h"
+#include "ref/shave_fmath.c"
 
 /* byte strides of @m over the output's dims; 0 where broadcast */
 static bool bstrides(const struct vpux_memref *m,
@@ -40,7 +41,7 @@ VPUX_KERNEL_ENTRY int vpux_kernel(u32 args_addr, u32 args_size)
 	u32 so[VPUX_MEMREF_MAX_RANK], d;
 
 	if (args_size != sizeof(*a) || a->reserved ||
-	    a->func >= VPUX_SHAVE_BIN_COUNT || a->func == VPUX_SHAVE_BIN_POW ||
+	    a->func >= VPUX_SHAVE_BIN_COUNT ||
 	    !vk_memref_ok(&a->in) || !vk_memref_ok(&a->in2) ||
 	    !vk_memref_ok(out) || !bstrides(&a->in, out, sa) ||
 	    !bstrides(&a->in2, out, sb))
@@ -69,6 +70,9 @@ VPUX_KERNEL_ENTRY int vpux_kernel(u32 args_addr, u32 args_size)
 			break;
 		case VPUX_SHAVE_BIN_DIV:
 			r = vk_bits(vk_float(x) / vk_float(y));
+			break;
+		case VPUX_SHAVE_BIN_POW:
+			r = vpux_fm_pow(x, y);
 			break;
 		case VPUX_SHAVE_BIN_MAX:
 			r = vpux_f32_max(x, y);

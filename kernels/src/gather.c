@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * GATHER (struct vpux_shave_gather_args): I32 indices, any data type.
+ * The built-in kernel's definition, ref/shave_ref_f.c ref_move(), compiled for
+ * the SHAVE core (vk_ref.h); argument errors are status VPUX_KERNEL_EARGS.
+ */
+#define VK_REF_F
+#include "vk_ref.h"
+
+VPUX_KERNEL_ENTRY int vpux_kernel(u32 args_addr, u32 args_size)
+{
+	return VK_REF_RUN_F(VPUX_SHAVE_KERNEL_GATHER, ref_move, args_addr,
+			  args_size);
+}

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-only OR MIT
+/*
+ * PERMUTE (struct vpux_shave_permute_args): transpose and reorder.
+ * The built-in kernel's definition, ref/shave_ref.c ref_eltwise(), compiled for
+ * the SHAVE core (vk_ref.h); argument errors are status VPUX_KERNEL_EARGS.
+ */
+#define VK_REF_INT
+#include "vk_ref.h"
+
+VPUX_KERNEL_ENTRY int vpux_kernel(u32 args_addr, u32 args_size)
+{
+	return VK_REF_RUN_INT(VPUX_SHAVE_KERNEL_PERMUTE, ref_eltwise, args_addr,
+			  args_size);
+}
