@@ -238,6 +238,10 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 		if (*c == ' ' || *c == '#' || *c == '=' || *c < 0x21 || *c > 0x7e)
 			*c = '_';
 	memset(&p, 0, sizeof(p));
+	if (o->cmx_tiles > VPUX_LF_CMX_TILES)
+		return vpux_err(VPUX_E_INVAL,
+				"compiler: cmx_tiles %u: the target has %u CMX tiles (0: all)",
+				o->cmx_tiles, VPUX_LF_CMX_TILES);
 	ret = vc_bind_symbols(m, o, &syms);
 	if (ret)
 		return ret;
@@ -255,7 +259,7 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 		goto out;
 	/* a plan's iterations run in any order: no shared CMX bands */
 	if (!o->no_cmx && !p.syms.n) {
-		ret = vc_tile(&p);
+		ret = vc_tile(&p, o->cmx_tiles);
 		if (ret)
 			goto out;
 	}

@@ -167,7 +167,7 @@ int vc_emit_dpu(struct qprog *p, int node, const struct qdpu *q);
 char *vc_dpu_text(const struct qdpu *q);
 
 /* tile.c: DPU ops into CMX bands with DMA in and out */
-int vc_tile(struct qprog *p);
+int vc_tile(struct qprog *p, unsigned int ntiles);
 
 /* memory.c: offsets of scratch tensors (lifetime-based reuse) */
 int vc_place(struct qprog *p);

@@ -18,6 +18,11 @@
  *
  * An op whose single output row does not fit one tile with its input
  * rows (or a global pool over a large map) runs from scratch as before.
+ *
+ * With fewer tiles (vpuxc_options.cmx_tiles, tiles 0 .. n - 1): three
+ * keep two band tiles and one constants tile; two keep one band tile
+ * (band b + 1 comes in once band b is stored) and one constants tile;
+ * one keeps the bands only, the constants staying where they are.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +43,8 @@ struct tctx {
 	struct qprog *p;
 	int cmx[VPUX_LF_CMX_TILES];	/* one u8 tensor spanning each tile */
 	int cmxf[2][VPUX_LF_CMX_TILES];	/* f16 and f32 views of them (-1) */
-	unsigned int par;		/* constants tile: 2 + par % 2 */
+	unsigned int par;		/* constants tile: nband + par % ncst */
+	unsigned int nband, ncst;	/* band tiles 0 .., constants tiles */
 };
 
 static int push_op(struct qprog *p, const struct qop *o)
@@ -182,8 +188,8 @@ static int tile_dpu(struct tctx *c, struct qop *o)
 		coff[i] = cst;
 		cst = al64(cst + opnd_len(p, q, (int)i));
 	}
-	if (cst && cst <= TILE)
-		ctile = 2 + (int)(c->par++ % 2);
+	if (cst && cst <= TILE && c->ncst)
+		ctile = (int)(c->nband + c->par++ % c->ncst);
 	/* batched MATMUL: each band would need its own matrices */
 	if (fp && (d->flags & VPUX_DPU_F_BATCH))
 		goto whole;
@@ -224,7 +230,7 @@ static int tile_dpu(struct tctx *c, struct qop *o)
 	for (b = 0; b <= nb; b++) {
 		/* bring in band b (one ahead of the compute of band b - 1) */
 		if (b < nb) {
-			int s = c->cmx[b % 2];
+			int s = c->cmx[b % c->nband];
 
 			band_of(d, b * best, (b + 1) * best < d->out_h ?
 				(b + 1) * best : d->out_h, &bd);
@@ -242,7 +248,7 @@ static int tile_dpu(struct tctx *c, struct qop *o)
 			continue;
 		{	/* compute band b - 1, then store it */
 			uint32_t k = b - 1;
-			int s = c->cmx[k % 2];
+			int s = c->cmx[k % c->nband];
 			uint64_t ooff = al64(band_need(d, best, in_row, in2_row,
 						       0));
 			struct qdpu w = *q;
@@ -256,11 +262,12 @@ static int tile_dpu(struct tctx *c, struct qop *o)
 				w.d.pad_top = (uint16_t)bd.pad_top;
 				w.d.pad_bottom = (uint16_t)bd.pad_bottom;
 			}
-			w.t[QD_IN] = cmx_as(c, k % 2, q->t[QD_IN]);
+			w.t[QD_IN] = cmx_as(c, k % c->nband, q->t[QD_IN]);
 			w.off[QD_IN] = 0;
 			w.len[QD_IN] = (bd.r1 - bd.r0) * in_row;
 			if (elt) {
-				w.t[QD_IN2] = cmx_as(c, k % 2, q->t[QD_IN2]);
+				w.t[QD_IN2] = cmx_as(c, k % c->nband,
+						     q->t[QD_IN2]);
 				w.off[QD_IN2] = al64((uint64_t)best * in_row);
 				w.len[QD_IN2] = (bd.r1 - bd.r0) * in2_row;
 			}
@@ -271,7 +278,7 @@ static int tile_dpu(struct tctx *c, struct qop *o)
 							q->t[i]);
 					w.off[i] = coff[i];
 				}
-			w.t[QD_OUT] = cmx_as(c, k % 2, q->t[QD_OUT]);
+			w.t[QD_OUT] = cmx_as(c, k % c->nband, q->t[QD_OUT]);
 			w.off[QD_OUT] = ooff;
 			w.len[QD_OUT] = (bd.y1 - bd.y0) * out_row;
 			op = vc_emit_dpu(p, node, &w);
@@ -291,7 +298,7 @@ whole:
 	return push_op(p, o);
 }
 
-int vc_tile(struct qprog *p)
+int vc_tile(struct qprog *p, unsigned int ntiles)
 {
 	struct tctx c;
 	struct qop *old = p->op;
@@ -302,7 +309,13 @@ int vc_tile(struct qprog *p)
 	memset(&c, 0, sizeof(c));
 	memset(c.cmxf, 0xff, sizeof(c.cmxf));
 	c.p = p;
-	for (k = 0; k < VPUX_LF_CMX_TILES; k++) {
+	if (!ntiles || ntiles > VPUX_LF_CMX_TILES)
+		ntiles = VPUX_LF_CMX_TILES;
+	c.nband = ntiles >= 3 ? 2 : 1;
+	c.ncst = ntiles - c.nband;
+	if (c.ncst > 2)
+		c.ncst = 2;
+	for (k = 0; k < c.nband + c.ncst; k++) {
 		c.cmx[k] = vc_new_qt(p, VPUX_DT_U8, 1, dims, 0);
 		if (c.cmx[k] < 0)
 			return c.cmx[k];

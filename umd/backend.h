@@ -127,6 +127,13 @@ struct vpux_backend_ops {
 	 * this way: the on-chip memory is the device's, not the request's
 	 * (request.c).
 	 */
+	/*
+	 * Set if @prev of submit_ordered orders only the two jobs: ordered
+	 * jobs on disjoint CMX tiles may then run at once (request.c keeps
+	 * a tail per tile); unset, the backend runs all ordered jobs one
+	 * after another whatever @prev.
+	 */
+	int cmx_per_tile;
 	int (*submit_ordered)(void *priv, const struct vpux_be_entry *list,
 			      unsigned int n, unsigned int prio, int own,
 			      const struct vpux_bo *prof,

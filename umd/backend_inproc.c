@@ -481,6 +481,7 @@ const struct vpux_backend_ops vpux_backend_inproc = {
 	.bo_map = ip_bo_map,
 	.submit = ip_submit,
 	.submit_after = ip_submit_after,
+	.cmx_per_tile = 1,
 	.submit_ordered = ip_submit_ordered,
 	.wait = ip_wait,
 	.status = ip_status,

@@ -6,6 +6,7 @@
  * the symbols' bounds). The loaded network is never written again.
  */
 #include <fcntl.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,44 @@ int vpux_plan_core_check(const struct vpux_network *net, const void *task)
 	return 0;
 }
 
+/* task copies at most (requests of one network running at once) */
+#define MAX_PLACE 4u
+
+/*
+ * Tile sets (Documentation/libvpux.rst, "Pipelined requests"): the CMX
+ * tensors of @net use tiles below tile_span (the highest + 1); when the
+ * device's tiles hold that span k > 1 times and the backend orders per
+ * tile, the task memory gets k copies, copy j on tiles j * tile_span ..
+ * (j + 1) * tile_span - 1, so k requests run at once on disjoint tiles.
+ * Otherwise one copy, whose requests run one after another.
+ */
+static int place_tiles(struct vpux_device *dev, struct vpux_network *net)
+{
+	struct vpux_device_props pr;
+	unsigned int n = 1, tiles;
+
+	net->task_stride = net->task_size <= UINT32_MAX - 63u ?
+			   (net->task_size + 63u) & ~63u : net->task_size;
+	net->tile_span = net->tile_mask ?
+			 64u - (unsigned int)__builtin_clzll(net->tile_mask) : 0;
+	if (net->tile_mask && dev->ops->cmx_per_tile && dev->ops->props) {
+		memset(&pr, 0, sizeof(pr));
+		pr.size = sizeof(pr);
+		dev->ops->props(dev->priv, &pr);
+		tiles = pr.num_tiles < VPUX_DEV_TILES ? pr.num_tiles :
+			VPUX_DEV_TILES;
+		n = tiles / net->tile_span;
+		if (n > MAX_PLACE)
+			n = MAX_PLACE;
+		if (!n)
+			n = 1;	/* the engine core refuses it: its error */
+	}
+	if ((uint64_t)net->task_stride * n > UINT32_MAX)
+		n = 1;
+	net->n_place = n;
+	return 0;
+}
+
 int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 		      struct vpux_network **out)
 {
@@ -297,8 +336,11 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 		const struct vpux_lf_tensor *t = &img->tensors[i];
 		uint32_t k = VPUX_LF_REGION_KIND(t->region);
 
-		if (k == VPUX_LF_RK_CMX)
+		if (k == VPUX_LF_RK_CMX) {
+			/* lf_validate: below VPUX_LF_CMX_TILES */
 			net->uses_cmx = 1;
+			net->tile_mask |= 1ull << VPUX_LF_REGION_INDEX(t->region);
+		}
 		if (t->flags & VPUX_LF_T_IO)
 			net->io_tensor[VPUX_LF_REGION_INDEX(t->region) +
 				       (k == VPUX_LF_RK_OUTPUT ?
@@ -339,12 +381,20 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 				       sizeof(struct dla_task_desc),
 				       DLA_PLAN_SIZE_MAX);
 		else
-			ret = dev->ops->bo_alloc(dev->priv, net->task_size,
+			ret = place_tiles(dev, net);
+		if (!ret)
+			ret = dev->ops->bo_alloc(dev->priv,
+						 (uint64_t)net->task_stride *
+						 net->n_place,
 						 VPUX_BE_BO_READONLY,
 						 &net->task);
 	}
 	if (!ret) {
-		vpux_task_build(net, dev->ops->bo_map(dev->priv, &net->task));
+		unsigned char *tm = dev->ops->bo_map(dev->priv, &net->task);
+
+		for (i = 0; i < net->n_place; i++)
+			vpux_task_build(net, tm + (size_t)i * net->task_stride,
+					i * net->tile_span);
 		if (img->n_blocks)
 			ret = vpux_plan_core_check(net, net->task.cpu);
 	}

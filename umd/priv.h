@@ -10,6 +10,9 @@
 #include "lf.h"
 #include "vpux.h"
 
+/* CMX tiles libvpux places requests on (the engine core's limit) */
+#define VPUX_DEV_TILES 64u
+
 struct vpux_device {
 	const struct vpux_backend_ops *ops;
 	void *priv;
@@ -23,6 +26,15 @@ struct vpux_device {
 	char name[64];		/* as opened: "inproc", "/dev/accel/accelN" */
 	struct vpux_be_job cmx_tail;
 	int has_cmx_tail;
+	/*
+	 * With a backend that orders per tile (ops->cmx_per_tile): the
+	 * last ordered job on each CMX tile (@tile_tail[t], a copy of its
+	 * record, if @tile_seq[t] is not 0: its number among the ordered
+	 * jobs, @cmx_seq the last one given), instead of @cmx_tail.
+	 */
+	struct vpux_be_job tile_tail[VPUX_DEV_TILES];
+	uint64_t tile_seq[VPUX_DEV_TILES];
+	uint64_t cmx_seq;
 };
 
 struct vpux_buffer {
@@ -50,6 +62,16 @@ struct vpux_network {
 	uint32_t *io_tensor;	/* tensor index of input i / output j */
 	int uses_cmx;		/* some tensor lives in CMX */
 	/*
+	 * Tile sets (Documentation/libvpux.rst, "Pipelined requests"): the
+	 * loadable's CMX tensors use the tiles of @tile_mask, all below
+	 * @tile_span; the task memory holds @n_place copies, copy k at
+	 * k * @task_stride with every CMX tile t as k * @tile_span + t, so
+	 * requests placed on different copies use disjoint tiles.
+	 */
+	uint64_t tile_mask;
+	unsigned int tile_span, n_place;
+	uint32_t task_stride;
+	/*
 	 * Per output: the SHAVE op whose dynamic output memref writes it
 	 * (-1: none, the shape is the bound symbols') and where that op
 	 * writes the actual dims (lf_output_dims_src()).
@@ -69,6 +91,7 @@ struct vpux_request {
 	struct vpux_be_job job;	/* the backend's record, valid if @has_job */
 	int has_job;
 	unsigned int prio;	/* enum vpux_priority of the next submit */
+	unsigned int place;	/* tile set of the last submit (< n_place) */
 	/*
 	 * Symbols: the values bound (@sym_bound bit i: symbol i), those
 	 * bound since the last submit (@sym_round: vpux_request_set_input_
@@ -108,8 +131,12 @@ int vpux_run_reference_shapes(struct vpux_network *net, const uint64_t *sym,
 int vpux_kernel_shape(const struct vpux_network *net, unsigned int i,
 		      const void *rec, struct vpux_shape *shape);
 
-/* Build the immutable task memory of @net into @mem (net->task_size). */
-void vpux_task_build(const struct vpux_network *net, void *mem);
+/*
+ * Build the immutable task memory of @net into @mem (net->task_size),
+ * its CMX tiles moved up by @tile_shift.
+ */
+void vpux_task_build(const struct vpux_network *net, void *mem,
+		     unsigned int tile_shift);
 uint32_t vpux_task_size(const struct lf_image *img);
 /*
  * A plan network's task memory @task through the engine core's prepare

@@ -87,31 +87,83 @@ int vpux_request_create(struct vpux_network *net, struct vpux_request **out)
 
 /*
  * Submit @r's job. A network with CMX tensors finds them at the same
- * tiles and offsets in every request, so its jobs must not run at once:
- * they queue, in submission order, each starting once the previous one
- * of the device has ended (in the engine core in process, in the kernel
- * queue through /dev/accel), whatever that one's result. The submitter
- * does not wait. What overlaps is everything around a job (Documentation/
- * libvpux.rst, "Pipelined requests").
+ * tiles and offsets in every request, so two of its jobs on the same
+ * tiles must not run at once: they queue, in submission order, each
+ * starting once the previous one on those tiles has ended (in the engine
+ * core in process, in the kernel queue through /dev/accel), whatever
+ * that one's result. The submitter does not wait. A network whose tiles
+ * fit the device more than once has a task copy per tile set (network.c,
+ * place_tiles()): with a backend that orders per tile, each job goes to
+ * the set whose tiles were used least recently and follows only the
+ * last job on those tiles, so jobs on other sets run at the same time
+ * (Documentation/libvpux.rst, "Pipelined requests").
  */
 static int submit_job(struct vpux_request *r, struct vpux_be_job *job)
 {
-	struct vpux_device *dev = r->net->dev;
+	struct vpux_network *net = r->net;
+	struct vpux_device *dev = net->dev;
 	const struct vpux_bo *prof = r->has_prof ? &r->prof : NULL;
+	uint64_t mask, last, best = UINT64_MAX;
+	unsigned int k, t, prev = VPUX_DEV_TILES;
 	int ret;
 
 	/* the scratch buffer is the request's alone: its last job is this one */
-	if (!r->net->uses_cmx)
-		return dev->ops->submit(dev->priv, r->list, r->net->n_list,
+	if (!net->uses_cmx)
+		return dev->ops->submit(dev->priv, r->list, net->n_list,
 					r->prio, SLOT_SCRATCH, prof, job);
 	pthread_mutex_lock(&dev->cmx_lock);
-	ret = dev->ops->submit_ordered(dev->priv, r->list, r->net->n_list,
+	if (!dev->ops->cmx_per_tile) {
+		ret = dev->ops->submit_ordered(dev->priv, r->list, net->n_list,
+					       r->prio, SLOT_SCRATCH, prof,
+					       dev->has_cmx_tail ?
+					       &dev->cmx_tail : NULL, job);
+		if (!ret) {
+			dev->cmx_tail = *job;
+			dev->has_cmx_tail = 1;
+		}
+		pthread_mutex_unlock(&dev->cmx_lock);
+		return ret;
+	}
+	/* the tile set used least recently: the newest job on it oldest */
+	r->place = 0;
+	for (k = 0; k < net->n_place; k++) {
+		mask = net->tile_mask << (k * net->tile_span);
+		for (last = 0, t = 0; t < VPUX_DEV_TILES; t++)
+			if ((mask >> t & 1) && dev->tile_seq[t] > last)
+				last = dev->tile_seq[t];
+		if (last < best) {
+			best = last;
+			r->place = k;
+		}
+	}
+	mask = net->tile_mask << (r->place * net->tile_span);
+	/*
+	 * The newest job on these tiles is the one the backend orders this
+	 * one after; older ones on some of them (another network's tile
+	 * set overlapping this one) are waited for here.
+	 */
+	for (t = 0; t < VPUX_DEV_TILES; t++)
+		if ((mask >> t & 1) && dev->tile_seq[t] &&
+		    (prev == VPUX_DEV_TILES ||
+		     dev->tile_seq[t] > dev->tile_seq[prev]))
+			prev = t;
+	for (t = 0; t < VPUX_DEV_TILES; t++)
+		if ((mask >> t & 1) && prev < VPUX_DEV_TILES &&
+		    dev->tile_seq[t] && dev->tile_seq[t] != dev->tile_seq[prev])
+			/* a job already released has ended: no error */
+			(void)dev->ops->wait(dev->priv, &dev->tile_tail[t], -1);
+	r->list[SLOT_TASK].offset = (uint64_t)r->place * net->task_stride;
+	ret = dev->ops->submit_ordered(dev->priv, r->list, net->n_list,
 				       r->prio, SLOT_SCRATCH, prof,
-				       dev->has_cmx_tail ? &dev->cmx_tail : NULL,
-				       job);
+				       prev < VPUX_DEV_TILES ?
+				       &dev->tile_tail[prev] : NULL, job);
 	if (!ret) {
-		dev->cmx_tail = *job;
-		dev->has_cmx_tail = 1;
+		dev->cmx_seq++;
+		for (t = 0; t < VPUX_DEV_TILES; t++)
+			if (mask >> t & 1) {
+				dev->tile_tail[t] = *job;
+				dev->tile_seq[t] = dev->cmx_seq;
+			}
 	}
 	pthread_mutex_unlock(&dev->cmx_lock);
 	return ret;

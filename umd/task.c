@@ -4,7 +4,9 @@
  * relative operands become buffer references into fixed address-list
  * slots (priv.h): weights, kernel arguments, scratch, inputs, outputs. The
  * result has no addresses, so it is built once per network and shared by
- * every request; binding fills in the address list only.
+ * every request; binding fills in the address list only. A network
+ * whose CMX tiles fit the device more than once gets one copy per tile
+ * set, its CMX references moved up by the set's first tile (network.c).
  */
 #include <string.h>
 
@@ -38,7 +40,8 @@ static unsigned int slot_of(const struct lf_image *img, uint32_t region)
  * (a template whose plan patches its offset or size).
  */
 static struct dla_buf_ref ref_p(const struct lf_image *img,
-				const struct vpux_lf_ref *r, int patched)
+				const struct vpux_lf_ref *r, int patched,
+				unsigned int ts)
 {
 	struct dla_buf_ref d = { 0, 0, 0, 0 };
 	const struct vpux_lf_tensor *t;
@@ -47,7 +50,7 @@ static struct dla_buf_ref ref_p(const struct lf_image *img,
 		return d;
 	t = &img->tensors[r->tensor];
 	if (VPUX_LF_REGION_KIND(t->region) == VPUX_LF_RK_CMX) {
-		d.index = VPUX_LF_REGION_INDEX(t->region);
+		d.index = VPUX_LF_REGION_INDEX(t->region) + ts;
 		d.flags = DLA_REF_CMX;
 		d.offset = (dla_u32)(t->offset + r->offset);
 		d.size = r->size;
@@ -84,11 +87,12 @@ static int patched(const struct lf_image *img,
 	return 0;
 }
 
-#define REF(field) ref_p(img, &s->field, patched(img, tpl, s, &s->field))
+#define REF(field) ref_p(img, &s->field, patched(img, tpl, s, &s->field), ts)
 
 static void dma_rec(const struct lf_image *img,
 		    const struct vpux_lf_plan_template *tpl,
-		    const struct vpux_lf_dma *s, struct dla_dma_op *d)
+		    const struct vpux_lf_dma *s, struct dla_dma_op *d,
+		    unsigned int ts)
 {
 	deps(&d->deps, &s->deps);
 	d->len = s->len;
@@ -101,7 +105,8 @@ static void dma_rec(const struct lf_image *img,
 
 static void dpu_rec(const struct lf_image *img,
 		    const struct vpux_lf_plan_template *tpl,
-		    const struct vpux_lf_dpu *s, struct dla_dpu_op *d)
+		    const struct vpux_lf_dpu *s, struct dla_dpu_op *d,
+		    unsigned int ts)
 {
 	deps(&d->deps, &s->deps);
 	d->op = s->op;
@@ -163,7 +168,8 @@ static void elf_rec(const struct lf_image *img, const struct vpux_lf_shave *s,
 
 static void shave_rec(const struct lf_image *img,
 		      const struct vpux_lf_plan_template *tpl,
-		      const struct vpux_lf_shave *s, struct dla_shave_op *d)
+		      const struct vpux_lf_shave *s, struct dla_shave_op *d,
+		      unsigned int ts)
 {
 	uint32_t w;
 
@@ -290,11 +296,11 @@ static size_t plan_build(const struct lf_image *img, unsigned char *p)
 		memcpy(p + off, &dt, sizeof(dt));
 		off += sizeof(dt);
 		if (t->kind == LF_DMA)
-			dma_rec(img, t, rec, (void *)(p + off));
+			dma_rec(img, t, rec, (void *)(p + off), 0);
 		else if (t->kind == LF_DPU)
-			dpu_rec(img, t, rec, (void *)(p + off));
+			dpu_rec(img, t, rec, (void *)(p + off), 0);
 		else
-			shave_rec(img, t, rec, (void *)(p + off));
+			shave_rec(img, t, rec, (void *)(p + off), 0);
 		off += dla_rec_size(t->kind);
 		for (j = 0; j < t->n_patches; j++, npat++) {
 			const struct vpux_lf_plan_patch *pa =
@@ -335,7 +341,8 @@ uint32_t vpux_task_size(const struct lf_image *img)
 			  img->n_shave * sizeof(struct dla_shave_op));
 }
 
-void vpux_task_build(const struct vpux_network *net, void *mem)
+void vpux_task_build(const struct vpux_network *net, void *mem,
+		     unsigned int ts)
 {
 	const struct lf_image *img = &net->img;
 	unsigned char *p = mem;
@@ -368,13 +375,13 @@ void vpux_task_build(const struct vpux_network *net, void *mem)
 	td->ops[DLA_OP_DMA].count = img->n_dma;
 	td->ops[DLA_OP_DMA].offset = (dla_u32)off;
 	for (i = 0; i < img->n_dma; i++, off += sizeof(struct dla_dma_op))
-		dma_rec(img, NULL, &img->dma[i], (void *)(p + off));
+		dma_rec(img, NULL, &img->dma[i], (void *)(p + off), ts);
 	td->ops[DLA_OP_DPU].count = img->n_dpu;
 	td->ops[DLA_OP_DPU].offset = (dla_u32)off;
 	for (i = 0; i < img->n_dpu; i++, off += sizeof(struct dla_dpu_op))
-		dpu_rec(img, NULL, &img->dpu[i], (void *)(p + off));
+		dpu_rec(img, NULL, &img->dpu[i], (void *)(p + off), ts);
 	td->ops[DLA_OP_SHAVE].count = img->n_shave;
 	td->ops[DLA_OP_SHAVE].offset = (dla_u32)off;
 	for (i = 0; i < img->n_shave; i++, off += sizeof(struct dla_shave_op))
-		shave_rec(img, NULL, &img->shave[i], (void *)(p + off));
+		shave_rec(img, NULL, &img->shave[i], (void *)(p + off), ts);
 }

@@ -163,7 +163,8 @@ $(B)/umd/tests/%: $(SRCTOP)/umd/tests/%.c $(UMD_SAN_OBJS) $(VASM_SRCS) \
 		$(UMD_LIBS)
 
 # test_pipeline pipelines a compiled ResNet block (compiler.mk's rule)
-$(B)/umd/tests/test_pipeline: $(B)/compiler/models/resnet_qop.vpuxl
+$(B)/umd/tests/test_pipeline: $(B)/compiler/models/resnet_qop.vpuxl \
+	$(B)/compiler/models/resnet_qop_half.vpuxl
 
 # test_shave_asm runs what it assembles through vpux-dis and vpux-run
 $(B)/umd/tests/test_shave_asm: $(VPUX_DIS) $(VPUX_RUN)

@@ -123,6 +123,10 @@ struct vpuxc_symbol_bounds {
  * @tile: elements of a dynamic axis per tile (0: VPUXC_DEFAULT_TILE)
  * @no_cpu_fallback: vpuxc_partition() fails (VPUX_E_UNSUPPORTED) instead
  *          of running any node on the CPU, naming every such node
+ * @cmx_tiles: CMX tiles the tiling may use, tiles 0 .. @cmx_tiles - 1
+ *          (0: all VPUX_LF_CMX_TILES); at most half of them lets libvpux
+ *          run requests of the network at once on disjoint tile sets
+ *          (Documentation/libvpux.rst, "Pipelined requests")
  */
 struct vpuxc_options {
 	int report;
@@ -133,6 +137,7 @@ struct vpuxc_options {
 	unsigned int n_bounds;
 	unsigned int tile;
 	int no_cpu_fallback;
+	unsigned int cmx_tiles;
 };
 
 /*

@@ -290,6 +290,31 @@ static void test_end_to_end(void)
 		fputs(r1.report, stderr);
 	tap_check(r1.report && strstr(r1.report, "conv") &&
 		  strstr(r1.report, "CMX bands"), "report lists the layers");
+	{	/* two CMX tiles (libvpux's tile sets), and too many */
+		struct vpuxc_options o = { .cmx_tiles = 2, .vasm = 1 };
+		struct vpuxc_result r3;
+
+		ret = mb_compile(&b, &o, &r3);
+		tap_check(!ret && r3.vasm && strstr(r3.vasm, "region=cmx0") &&
+			  strstr(r3.vasm, "region=cmx1") &&
+			  !strstr(r3.vasm, "region=cmx2") &&
+			  !strstr(r3.vasm, "region=cmx3"),
+			  "cmx_tiles 2: CMX tensors in tiles 0 and 1 only (%s)",
+			  ret ? vpux_last_error() : "ok");
+		ret = ret ? ret : run_net(&r3, in, sizeof(in), out2,
+					  sizeof(out2), 0);
+		tap_check(!ret && run_net(&r1, in, sizeof(in), out3, sizeof(out3),
+				  0) == 0 && !memcmp(out2, out3, sizeof(out2)),
+			  "and runs to the same bytes as on four tiles");
+		vpuxc_result_fini(&r3);
+		o.cmx_tiles = 5;
+		ret = mb_compile(&b, &o, &r3);
+		tap_check(ret == VPUX_E_INVAL &&
+			  strstr(vpux_last_error(),
+				 "cmx_tiles 5: the target has 4 CMX tiles"),
+			  "cmx_tiles 5: VPUX_E_INVAL (%s)", vpux_last_error());
+		vpuxc_result_fini(&r3);
+	}
 	ret = build(&b, &r2, 1);
 	mb_free(&b);
 	tap_check(!ret, "and without (%s)", ret ? vpux_last_error() : "ok");

@@ -32,10 +32,11 @@ $(VPUX_REQ_BENCH): tools/bench/vpux-req-bench.c tools/bench/bench_util.h $(SRCTO
 		-L$(B)/umd -l:libvpux.so.1 -Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib'
 
 # Pipelined requests (Documentation/benchmarks.rst): a compiled ResNet
-# block with CMX tensors, requests/s with 1 and with 4 in flight, in
-# process; `make bench` runs it through the wrapper (one figure line).
+# block with CMX tensors in two of the four tiles (two tile sets),
+# requests/s with 1 and with 4 in flight, in process; `make bench` runs
+# it through the wrapper (one figure line).
 VPUX_PIPELINE_BENCH := $(B)/tools/vpux-pipeline-bench
-PIPELINE_BENCH_NET := $(B)/compiler/models/resnet_qop.vpuxl
+PIPELINE_BENCH_NET := $(B)/compiler/models/resnet_qop_half.vpuxl
 PIPELINE_BENCH_RUN := $(B)/tools/bench-pipeline
 HOST_PROGS += $(VPUX_PIPELINE_BENCH)
 BENCH_PROGS += $(PIPELINE_BENCH_RUN)
@@ -46,6 +47,10 @@ $(VPUX_PIPELINE_BENCH): tools/bench/vpux-pipeline-bench.c tools/bench/bench_util
 	$(CC) $(HOST_CFLAGS) $(LIBDRM_CFLAGS) $(JSONC_CFLAGS) -I$(SRCTOP)/umd/include -I$(SRCTOP)/tools/common \
 		-o $@ $< -L$(B)/umd -l:libvpux.so.1 $(JSONC_LIBS) \
 		-Wl,-rpath,'$$ORIGIN/../umd:$$ORIGIN/../lib'
+
+$(PIPELINE_BENCH_NET): $(SRCTOP)/compiler/models/resnet_qop/model.onnx $(VPUX_ONNX)
+	@mkdir -p $(dir $@)
+	$(VPUX_ONNX) compile $< -o $@ --cmx-tiles 2
 
 $(PIPELINE_BENCH_RUN): $(VPUX_PIPELINE_BENCH) $(PIPELINE_BENCH_NET)
 	@mkdir -p $(dir $@)

@@ -6,7 +6,7 @@
  *	vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]
  *			  [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...
  *			  [--symbol-bounds NAME=MIN..MAX]... [--tile N]
- *			  [--no-cpu-fallback]
+ *			  [--no-cpu-fallback] [--cmx-tiles N]
  *	vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...
  *		      --output-dir DIR [--device inproc|/dev/accel/accelN] [--json]
  *		      [--symbol-bounds NAME=MIN..MAX]...
@@ -58,7 +58,7 @@ static void usage(FILE *f)
 		"usage: vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]\n"
 		"                         [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...\n"
 		"                         [--symbol-bounds NAME=MIN..MAX]... [--tile N]\n"
-		"                         [--no-cpu-fallback]\n"
+		"                         [--no-cpu-fallback] [--cmx-tiles N]\n"
 		"       vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...\n"
 		"                     --output-dir DIR [-d DEV] [--json] [--symbol-bounds B]...\n"
 		"       vpux-onnx test DIR... [-d DEV] [--json] [--symbol-bounds B]...\n"
@@ -69,6 +69,8 @@ static void usage(FILE *f)
 		"A model the NPU cannot run whole compiles to a run recipe: -o DIR\n"
 		"(DIR/recipe.json) or -o NAME.json, loadables next to it.\n"
 		"--no-cpu-fallback: fail (exit 3) if any node would leave the NPU.\n"
+		"--cmx-tiles N: tile into CMX tiles 0..N-1 only (N <= half the tiles:\n"
+		"requests of the network run at once on disjoint tiles).\n"
 		"--symbol-bounds NAME=MIN..MAX bounds an ONNX dim_param (dynamic axis);\n"
 		"the size of a run is that of the input tensor given for it.\n"
 		"Tensor files are ONNX TensorProto (.pb) or NumPy (.npy: <f4 |u1 |i1 <i4 <i8).\n"
@@ -904,6 +906,7 @@ static int cmd_compile(int argc, char **argv)
 		{ "symbol-bounds", required_argument, NULL, 'S' },
 		{ "tile", required_argument, NULL, 'T' },
 		{ "no-cpu-fallback", no_argument, NULL, 'N' },
+		{ "cmx-tiles", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -955,6 +958,17 @@ static int cmd_compile(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			g_tile = (unsigned int)tv;
+			break;
+		case 'X':
+			tv = strtol(optarg, &end, 10);
+			/* the compiler checks the target's tile count */
+			if (*end || end == optarg || tv < 1 || tv > 64) {
+				err("--cmx-tiles '%s': a tile count >= 1 expected",
+				    optarg);
+				free_named(fold, nfold);
+				return EXIT_USAGE;
+			}
+			o.cmx_tiles = (unsigned int)tv;
 			break;
 		case 'f':
 			if (nfold == MAX_INPUTS) {

@@ -9,8 +9,18 @@
  * the CMX bytes to the output. Request B, submitted while request A's
  * convolution runs, would overwrite A's CMX bytes if it started then:
  * A's output would be B's input. Queued, every output is its own
- * input. A compiled ResNet block (when the build has it) gives the
- * same outputs pipelined as run one at a time.
+ * input. Its CMX tensor is in tile 3, so no second copy of its tiles
+ * fits the device's four: its requests all queue.
+ *
+ * Tile sets: the same network with its CMX bytes in tiles 0 and 1 fits
+ * twice; requests of it run at once on tiles 0-1 and 2-3, and each
+ * output must still be its own input (fails when the second set is not
+ * moved to tiles 2-3). A short network on tiles 0-1 finishes while a
+ * long one submitted before it still runs (fails when they queue).
+ *
+ * A compiled ResNet block (when the build has it) gives the same
+ * outputs pipelined as run one at a time, compiled for all the tiles
+ * and for two (resnet_qop_half.vpuxl: two tile sets).
  */
 #include <string.h>
 
@@ -26,13 +36,41 @@ static const char cmx_order_net[] =
 	"barriers 2\n"
 	"input  x u8 1x16x16x16 order=NHWC\n"
 	"output y u8 1x16x16x16 order=NHWC\n"
-	"tensor c  u8 1x16x16x16 order=NHWC region=cmx0 offset=0\n"
+	"tensor c  u8 1x16x16x16 order=NHWC region=cmx3 offset=0\n"
 	"tensor w  i8 32x3x3x32 region=weights fill=seed:8:-32:32\n"
 	"tensor si i8 1x32x64x64 order=NHWC region=scratch offset=0\n"
 	"tensor so i8 1x32x64x64 order=NHWC region=scratch offset=131072\n"
 	"dma src=x dst=c update=0\n"
 	"dpu conv in=si in2=w out=so kernel_h=3 kernel_w=3 pad_top=1 pad_left=1 pad_bottom=1 pad_right=1 requant=1073741824,9 wait=0 update=1\n"
 	"dma src=c dst=y wait=1\n";
+
+/* the same through tiles 0 and 1 (two copies fit), a longer conv */
+static const char cmx_sets_net[] =
+	"network cmx_sets\n"
+	"barriers 3\n"
+	"input  x u8 1x16x16x16 order=NHWC\n"
+	"output y u8 1x16x16x16 order=NHWC\n"
+	"tensor c  u8 1x16x16x16 order=NHWC region=cmx0 offset=0\n"
+	"tensor d  u8 1x16x16x16 order=NHWC region=cmx1 offset=64\n"
+	"tensor w  i8 64x3x3x64 region=weights fill=seed:8:-32:32\n"
+	"tensor si i8 1x64x64x64 order=NHWC region=scratch offset=0\n"
+	"tensor so i8 1x64x64x64 order=NHWC region=scratch offset=262144\n"
+	"dma src=x dst=c update=0\n"
+	"dpu conv in=si in2=w out=so kernel_h=3 kernel_w=3 pad_top=1 pad_left=1 pad_bottom=1 pad_right=1 requant=1073741824,9 wait=0 update=1\n"
+	"dma src=c dst=d wait=1 update=2\n"
+	"dma src=d dst=y wait=2\n";
+
+/* tiles 0 and 1 too, no conv: done long before cmx_sets */
+static const char cmx_short_net[] =
+	"network cmx_short\n"
+	"barriers 2\n"
+	"input  x u8 1x16x16x16 order=NHWC\n"
+	"output y u8 1x16x16x16 order=NHWC\n"
+	"tensor c  u8 1x16x16x16 order=NHWC region=cmx0 offset=0\n"
+	"tensor d  u8 1x16x16x16 order=NHWC region=cmx1 offset=0\n"
+	"dma src=x dst=c update=0\n"
+	"dma src=c dst=d wait=0 update=1\n"
+	"dma src=d dst=y wait=1\n";
 
 static struct vpux_device *dev;
 
@@ -161,10 +199,80 @@ out:
 	vpux_network_unload(net);
 }
 
-/* a compiled ResNet block: pipelined outputs == one at a time */
-static void test_compiled(void)
+static int load_asm(const char *text, struct vpux_network **net)
 {
-	static const char path[] = BUILDDIR "/compiler/models/resnet_qop.vpuxl";
+	void *blob;
+	size_t size;
+	int ret = asm_bytes(text, &blob, &size);
+
+	if (ret)
+		return ret;
+	ret = vpux_network_load(dev, blob, size, net);
+	free(blob);
+	if (ret)
+		tap_diag("load: %s", vpux_last_error());
+	return ret;
+}
+
+/* a network on tiles 0-1: its requests run at once on 0-1 and 2-3 */
+static void test_sets(void)
+{
+	struct vpux_request_status st;
+	struct vpux_network *net, *snet;
+	unsigned int j, same = 0;
+	struct rig g, s;
+	int ret;
+
+	ret = load_asm(cmx_sets_net, &net);
+	tap_check(!ret, "a network with CMX tensors in tiles 0 and 1 loads");
+	if (ret)
+		return;
+	ret = load_asm(cmx_short_net, &snet);
+	tap_check(!ret, "and a short one on the same tiles");
+	if (ret) {
+		vpux_network_unload(net);
+		return;
+	}
+	ret = rig_init(&g, net);
+	if (!ret)
+		ret = rig_init(&s, snet);
+	tap_check(!ret, "%d requests of each", NREQ);
+	if (!ret)
+		ret = run_pipelined(&g);
+	tap_check(!ret, "%d requests on two tile sets complete", NREQ);
+	for (j = 0; j < NREQ; j++)
+		same += !memcmp(vpux_buffer_map(g.out[j]),
+				vpux_buffer_map(g.in[j]), g.out_size);
+	tap_check(same == NREQ,
+		  "no request reaches another's tiles: every output is its own request's input (%u of %d)",
+		  same, NREQ);
+	/* the long one on one set, the short one on the other */
+	memset(vpux_buffer_map(g.out[0]), 0, g.out_size);
+	ret = vpux_request_submit(g.req[0]);
+	if (!ret)
+		ret = vpux_request_submit(s.req[0]);
+	if (!ret)
+		ret = vpux_request_wait(s.req[0], 60000);
+	memset(&st, 0, sizeof(st));
+	vpux_request_status(g.req[0], &st);
+	tap_check(!ret && st.state == VPUX_REQ_RUNNING,
+		  "a request on the other tile set runs at once: done while the earlier one still runs (state %u)",
+		  st.state);
+	ret = vpux_request_wait(g.req[0], 60000);
+	tap_check(!ret && !memcmp(vpux_buffer_map(g.out[0]),
+				  vpux_buffer_map(g.in[0]), g.out_size) &&
+		  !memcmp(vpux_buffer_map(s.out[0]),
+			  vpux_buffer_map(s.in[0]), s.out_size),
+		  "and both outputs are their inputs");
+	rig_fini(&s);
+	rig_fini(&g);
+	vpux_network_unload(snet);
+	vpux_network_unload(net);
+}
+
+/* a compiled ResNet block: pipelined outputs == one at a time */
+static void test_compiled(const char *path)
+{
 	unsigned char *serial[NREQ] = { NULL };
 	struct vpux_network *net;
 	unsigned int j, same = 0, varied = 0;
@@ -173,7 +281,7 @@ static void test_compiled(void)
 
 	if (vpux_network_load_file(dev, path, &net)) {
 		tap_diag("%s: %s", path, vpux_last_error());
-		tap_skip("resnet_qop.vpuxl not built: no compiled network");
+		tap_skip("not built: no compiled network");
 		return;
 	}
 	ret = rig_init(&g, net);
@@ -187,13 +295,13 @@ static void test_compiled(void)
 			memcpy(serial[j], vpux_buffer_map(g.out[j]),
 			       g.out_size);
 	}
-	tap_check(!ret, "resnet_qop: %d requests one at a time (%s)", NREQ,
+	tap_check(!ret, "%s: %d requests one at a time (%s)", path, NREQ,
 		  ret ? vpux_last_error() : "ok");
 	for (j = 0; !ret && j < NREQ; j++)
 		memset(vpux_buffer_map(g.out[j]), 0, g.out_size);
 	if (!ret)
 		ret = run_pipelined(&g);
-	tap_check(!ret, "resnet_qop: %d requests in flight (%s)", NREQ,
+	tap_check(!ret, "%s: %d requests in flight (%s)", path, NREQ,
 		  ret ? vpux_last_error() : "ok");
 	for (j = 0; j < NREQ; j++) {
 		same += serial[j] && !memcmp(serial[j],
@@ -205,7 +313,7 @@ static void test_compiled(void)
 	for (j = 0; j < NREQ; j++)
 		free(serial[j]);
 	tap_check(same == NREQ && varied,
-		  "resnet_qop: pipelined outputs == serial ones, bit for bit (%u of %d; %u differ from request 0's)",
+		  "%s: pipelined outputs == serial ones, bit for bit (%u of %d; %u differ from request 0's)", path,
 		  same, NREQ, varied);
 	rig_fini(&g);
 	vpux_network_unload(net);
@@ -218,7 +326,9 @@ int main(void)
 		return tap_finish();
 	}
 	test_order();
-	test_compiled();
+	test_sets();
+	test_compiled(BUILDDIR "/compiler/models/resnet_qop.vpuxl");
+	test_compiled(BUILDDIR "/compiler/models/resnet_qop_half.vpuxl");
 	vpux_device_close(dev);
 	return tap_finish();
 }
