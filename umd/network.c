@@ -346,6 +346,12 @@ int vpux_network_load(struct vpux_device *dev, const void *data, size_t size,
 				       (k == VPUX_LF_RK_OUTPUT ?
 					img->hdr.num_inputs : 0)] = i;
 	}
+	/*
+	 * an ELF kernel runs on its invocation's tile, which moves with the
+	 * tile set when the network has CMX tensors (task.c elf_rec())
+	 */
+	for (i = 0; !ret && net->uses_cmx && i < img->n_kinvs; i++)
+		net->tile_mask |= 1ull << img->kinvs[i].tile;
 	/* outputs whose shape a SHAVE kernel writes (lf_validate checked) */
 	if (!ret) {
 		uint32_t no = img->hdr.num_outputs;

@@ -135,7 +135,7 @@ static void dpu_rec(const struct lf_image *img,
  * .vpux.kdata), WIN_F is windows[0], the stack the tile's configuration.
  */
 static void elf_rec(const struct lf_image *img, const struct vpux_lf_shave *s,
-		    struct dla_shave_task_op *d)
+		    struct dla_shave_task_op *d, unsigned int ts)
 {
 	const struct vpux_lf_kinvocation *v =
 		lf_kinv_of(img, (uint32_t)(s - img->shave));
@@ -160,7 +160,7 @@ static void elf_rec(const struct lf_image *img, const struct vpux_lf_shave *s,
 						v->data_offset, v->data_size };
 	d->win_f = REF(windows[0]);
 	d->stack_size = img->kstacks[v->tile].stack_size;
-	d->tile = v->tile;
+	d->tile = v->tile + ts;	/* the tile set's copy of that tile */
 	d->kernel = v->kernel;
 	d->invocation = (uint32_t)(v - img->kinvs);
 	d->budget = v->budget;
@@ -174,7 +174,7 @@ static void shave_rec(const struct lf_image *img,
 	uint32_t w;
 
 	if (s->kernel_id == VPUX_SHAVE_KERNEL_ELF && !tpl) {
-		elf_rec(img, s, (struct dla_shave_task_op *)d);
+		elf_rec(img, s, (struct dla_shave_task_op *)d, ts);
 		return;
 	}
 	deps(&d->deps, &s->deps);
