@@ -18,6 +18,10 @@
  *
  * An op whose single output row does not fit one tile with its input
  * rows (or a global pool over a large map) runs from scratch as before.
+ *
+ * FP16 ops are shaped for the two DPUs, which take ready bands two at a
+ * time: an odd band count becomes even, and a one-band CONV whose
+ * weights outweigh its input is cut by output channels (tile_halves()).
  */
 #include <stdlib.h>
 #include <string.h>
