@@ -384,11 +384,123 @@ static void test_output_dim_param(void)
 	}
 }
 
+/* the DPU ops and tiles of node @name in a compile report (-1: none) */
+static void report_row(const char *rep, const char *name, int *dpu,
+		       int *tiles)
+{
+	const char *l;
+	size_t n = strlen(name);
+
+	*dpu = *tiles = -1;
+	for (l = rep; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (!strncmp(l, name, n) && l[n] == ' ' &&
+		    sscanf(l + n, " %*s %*u %d %*u %d", dpu, tiles) == 2)
+			return;
+}
+
+/*
+ * FP16 CMX tiling for two DPUs: a one-band Conv whose weights outweigh
+ * its input is cut by output channels into two DPU ops, and an odd band
+ * count becomes an even one. Either way the tiled bytes equal the
+ * untiled program's and the CPU reference's.
+ */
+static void fp16_tiling_case(int64_t cin, int64_t cout, int64_t h, int64_t w,
+			     int64_t k, int want_dpu, int want_tiles,
+			     const char *what)
+{
+	const int64_t dx[4] = { 1, cin, h, w }, dw[4] = { cout, cin, k, k };
+	const int64_t dy[4] = { 1, cout, h, w }, db[1] = { cout };
+	const int64_t pads[4] = { k / 2, k / 2, k / 2, k / 2 };
+	static char *cv[] = { "x", "w", "b" }, *cvo[] = { "y" };
+	size_t nx = (size_t)(cin * h * w), ny = (size_t)(cout * h * w);
+	size_t nw = (size_t)(cout * cin * k * k), i, diff = 0, varied = 0;
+	float *wf = malloc(4 * nw), *bf = malloc(4 * (size_t)cout);
+	uint16_t *x = malloc(2 * nx), *y[3];
+	struct vpuxc_result r1, r2;
+	unsigned int seed = 11;
+	int ret, dpu, tiles;
+	struct mb b;
+	float f;
+
+	for (i = 0; i < 3; i++)
+		y[i] = calloc(ny, 2);
+	if (!wf || !bf || !x || !y[0] || !y[1] || !y[2])
+		abort();
+	for (i = 0; i < nw + (size_t)cout + nx; i++) {
+		seed = seed * 1103515245u + 12345u;
+		f = (float)((int)(seed >> 16) % 65 - 32) / 256.0f;
+		if (i < nw)
+			wf[i] = f;
+		else if (i < nw + (size_t)cout)
+			bf[i - nw] = f;
+		else {
+			uint32_t u;
+
+			f *= 8;
+			memcpy(&u, &f, 4);
+			x[i - nw - (size_t)cout] = vpux_f32_to_f16(u);
+		}
+	}
+	mb_init(&b, 13);
+	mb_input(&b, "x", 1, 4, dx);
+	mb_output(&b, "y", 1, 4, dy);
+	mb_const(&b, "w", 1, 4, dw, wf);
+	mb_const(&b, "b", 1, 1, db, bf);
+	mb_attr_ints(&b, mb_node(&b, "Conv", "conv", cv, 3, cvo, 1), "pads",
+		     pads, 4);
+	free(wf);
+	free(bf);
+	ret = build(&b, &r1, 0);
+	tap_check(!ret, "%s: compiles (%s)", what,
+		  ret ? vpux_last_error() : "ok");
+	if (!ret) {
+		if (getenv("SHOW_REPORT"))
+			fputs(r1.report, stderr);
+		report_row(r1.report, "conv", &dpu, &tiles);
+		tap_check(dpu == want_dpu && tiles == want_tiles,
+			  "%s: %d DPU ops, %d tiles (want %d, %d)", what, dpu,
+			  tiles, want_dpu, want_tiles);
+		ret = build(&b, &r2, 1);
+		if (!ret) {
+			const void *ins[1] = { x };
+			size_t isz = 2 * nx;
+
+			ret = mb_run(NULL, &r1, 1, ins, &isz, y[0], 2 * ny, 0);
+			ret = ret ? ret : mb_run(NULL, &r2, 1, ins, &isz, y[1],
+						 2 * ny, 0);
+			ret = ret ? ret : mb_run(NULL, &r1, 1, ins, &isz, y[2],
+						 2 * ny, 1);
+			vpuxc_result_fini(&r2);
+		}
+		for (i = 0; !ret && i < ny; i++) {
+			diff += y[0][i] != y[1][i] || y[0][i] != y[2][i];
+			varied += y[0][i] != y[0][0];
+		}
+		tap_check(!ret && !diff && varied > ny / 2,
+			  "%s: tiled == untiled == reference, bit for bit (%s, %zu differ)",
+			  what, ret ? vpux_last_error() : "ran", diff);
+		vpuxc_result_fini(&r1);
+	}
+	mb_free(&b);
+	free(x);
+	for (i = 0; i < 3; i++)
+		free(y[i]);
+}
+
+static void test_fp16_tiling(void)
+{
+	/* 73 KiB of weights, 4.5 KiB of input: one band, two halves */
+	fp16_tiling_case(64, 64, 6, 6, 3, 2, 2, "FP16 conv cut by channels");
+	/* 3 bands of 32 rows (8 KiB a row in and out) become 4 of 20 */
+	fp16_tiling_case(32, 32, 80, 64, 1, 4, 4, "FP16 conv in even bands");
+}
+
 int main(void)
 {
 	test_import();
 	test_lowering();
 	test_end_to_end();
 	test_output_dim_param();
+	test_fp16_tiling();
 	return tap_finish();
 }
