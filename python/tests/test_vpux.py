@@ -105,7 +105,8 @@ def test_compile_errors(data):
     with pytest.raises(vpux.IOFailure) as e:
         vpux.compile("/nonexistent/model.onnx")
     assert e.value.code == -4
-    assert str(e.value) == "/nonexistent/model.onnx: No such file or directory"
+    assert str(e.value) == ("/nonexistent/model.onnx: cannot open: "
+                            "No such file or directory")
     with pytest.raises(vpux.FormatError) as e:
         vpux.compile(b"not a model")
     assert e.value.code == -5 and "not a valid ModelProto" in str(e.value)
