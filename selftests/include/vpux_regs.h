@@ -231,6 +231,16 @@
  */
 #define VPUX_ENG_FAULT_ADDR_LO		0x018u
 #define VPUX_ENG_FAULT_ADDR_HI		0x01cu
+/*
+ * SHAVE engines: the trap that failed the last op with VPUX_ENG_ERR_TRAP
+ * (0 otherwise): cause (VPUX_SHAVE_TRAP_*, vpux_shave_elf.h), guest PC,
+ * trap value, and the kernel and invocation tags of its task record.
+ */
+#define VPUX_ENG_TRAP_CAUSE		0x020u
+#define VPUX_ENG_TRAP_PC		0x024u
+#define VPUX_ENG_TRAP_TVAL		0x028u
+#define VPUX_ENG_TRAP_KERNEL		0x02cu
+#define VPUX_ENG_TRAP_INVOCATION	0x030u
 #define VPUX_ENG_PARAM(i)		(0x100u + (i) * 4u)
 #define VPUX_ENG_PARAM_WORDS		64u
 
@@ -252,6 +262,7 @@
 #define VPUX_ENG_ERR_ARGS		4u	/* SHAVE argument check failed */
 #define VPUX_ENG_ERR_ABORTED		5u	/* aborted or reset */
 #define VPUX_ENG_ERR_NOMEM		6u	/* model ran out of scratch memory */
+#define VPUX_ENG_ERR_TRAP		7u	/* SHAVE code trapped, see TRAP_* */
 
 #define VPUX_ENGINE_KIND_DMA		0u
 #define VPUX_ENGINE_KIND_DPU		1u
