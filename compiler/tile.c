@@ -23,10 +23,6 @@
  * keep two band tiles and one constants tile; two keep one band tile
  * (band b + 1 comes in once band b is stored) and one constants tile;
  * one keeps the bands only, the constants staying where they are.
- *
- * FP16 ops are shaped for the two DPUs, which take ready bands two at a
- * time: an odd band count becomes even, and a one-band CONV whose
- * weights outweigh its input is cut by output channels (tile_halves()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -162,113 +158,6 @@ static uint64_t band_need(const struct vpux_hw_dpu_desc *d, uint32_t rows,
 	return al64(in_rows * in_row) + al64(rows * in2_row) + rows * out_row;
 }
 
-/* a strided DMA: @n rows of @len bytes, @ss and @ds apart */
-static int copy_rows(struct qprog *p, int node, int st, uint64_t so,
-		     uint64_t ss, int dt, uint64_t do_, uint64_t ds,
-		     uint64_t len, uint64_t n)
-{
-	uint64_t sl = (n - 1) * ss + len, dl = (n - 1) * ds + len;
-	int op = vc_emit_op(p, QOP_DMA, node,
-			    "dma src=t%d[%llu:%llu] dst=t%d[%llu:%llu] len=%llu count=%llu,1,1 src_stride=%llu,0,0 dst_stride=%llu,0,0",
-			    st, (unsigned long long)so, (unsigned long long)sl,
-			    dt, (unsigned long long)do_,
-			    (unsigned long long)dl, (unsigned long long)len,
-			    (unsigned long long)n, (unsigned long long)ss,
-			    (unsigned long long)ds);
-
-	if (op < 0)
-		return op;
-	vc_op_uses(p, op, st);
-	vc_op_uses(p, op, dt);
-	p->dma_bytes += len * n;
-	return 0;
-}
-
-/*
- * Whether a one-band FP16 op is cut by output channels: a CONV of one
- * group whose halves keep 16-channel multiples, with weights [oc][...]
- * of more bytes than its input.
- */
-static bool split_c(const struct qprog *p, const struct qdpu *q)
-{
-	const struct vpux_hw_dpu_desc *d = &q->d;
-
-	if (d->op != VPUX_DPU_OP_CONV || d->groups != 1 || d->out_c % 32 ||
-	    (d->flags & (VPUX_DPU_F_BATCH | VPUX_DPU_F_W_KN)) ||
-	    q->t[QD_QUANT] >= 0 || q->t[QD_IN2] < 0)
-		return false;
-	return opnd_len(p, q, QD_IN2) > (uint64_t)d->in_h * d->in_w * d->in_c * 2;
-}
-
-/*
- * One band cut by output channels: the input once into tile 0, half h's
- * result into tile h, each copied back by a strided DMA into its
- * channels of the NHWC output. The halves depend on nothing of each
- * other, so the two DPUs run them at once. Needs the two band tiles
- * (not with vpuxc_options.cmx_tiles below 3).
- */
-static int tile_halves(struct tctx *c, struct qop *o, int ctile,
-		       const uint64_t *coff, const struct band *bd,
-		       uint64_t in_row, uint64_t out_row)
-{
-	struct qprog *p = c->p;
-	const struct qdpu *q = o->dpu;
-	const struct vpux_hw_dpu_desc *d = &q->d;
-	uint64_t pix = (uint64_t)d->out_h * d->out_w;
-	uint64_t hrow = out_row / d->out_w / d->out_c * (d->out_c / 2);
-	uint64_t inb = (uint64_t)(bd->r1 - bd->r0) * in_row;
-	int node = o->node, op;
-	unsigned int i, h;
-
-	for (i = QD_IN2; ctile >= 0 && i <= QD_BIAS; i++)
-		if (q->t[i] >= 0 &&
-		    copy(p, node, q->t[i], q->off[i], c->cmx[ctile], coff[i],
-			 opnd_len(p, q, (int)i)))
-			return VPUX_E_NOMEM;
-	if (copy(p, node, q->t[QD_IN], q->off[QD_IN] + bd->r0 * in_row,
-		 c->cmx[0], 0, inb))
-		return VPUX_E_NOMEM;
-	for (h = 0; h < 2; h++) {
-		uint64_t ooff = h ? 0 : al64(inb);
-		struct qdpu w = *q;
-
-		w.d.out_c = (uint16_t)(d->out_c / 2);
-		w.d.in_h = (uint16_t)(bd->r1 - bd->r0);
-		w.d.pad_top = (uint16_t)bd->pad_top;
-		w.d.pad_bottom = (uint16_t)bd->pad_bottom;
-		w.t[QD_IN] = cmx_as(c, 0, q->t[QD_IN]);
-		w.off[QD_IN] = 0;
-		w.len[QD_IN] = inb;
-		for (i = QD_IN2; i <= QD_BIAS; i++) {
-			uint64_t half;
-
-			if (q->t[i] < 0)
-				continue;
-			half = opnd_len(p, q, (int)i) / 2;
-			w.len[i] = half;
-			if (ctile >= 0) {
-				w.t[i] = cmx_as(c, (unsigned int)ctile, q->t[i]);
-				w.off[i] = coff[i] + h * half;
-			} else {
-				w.off[i] = q->off[i] + h * half;
-			}
-		}
-		w.t[QD_OUT] = cmx_as(c, h, q->t[QD_OUT]);
-		w.off[QD_OUT] = ooff;
-		w.len[QD_OUT] = pix * hrow;
-		op = vc_emit_dpu(p, node, &w);
-		if (op < 0)
-			return op;
-		p->op[op].tiles = 2;
-		if (copy_rows(p, node, c->cmx[h], ooff, hrow, q->t[QD_OUT],
-			      q->off[QD_OUT] + h * hrow, out_row / d->out_w,
-			      hrow, pix))
-			return VPUX_E_NOMEM;
-	}
-	free(o->dpu);
-	return 0;
-}
-
 static int tile_dpu(struct tctx *c, struct qop *o)
 {
 	struct qprog *p = c->p;
@@ -328,20 +217,6 @@ static int tile_dpu(struct tctx *c, struct qop *o)
 	if (!best)
 		goto whole;
 	nb = (d->out_h + best - 1) / best;
-	/*
-	 * FP16: the two DPUs take the bands two at a time, so an odd count
-	 * leaves one idle for the last band. A single band whose weights
-	 * outweigh its input is cut by output channels instead (each half
-	 * reads half the weights, the input once).
-	 */
-	if (fp && nb == 1 && c->nband >= 2 && split_c(p, q)) {
-		band_of(d, 0, d->out_h, &bd);
-		return tile_halves(c, o, ctile, coff, &bd, in_row, out_row);
-	}
-	if (fp && nb % 2 && d->out_h > nb) {
-		best = (d->out_h + nb) / (nb + 1);
-		nb = (d->out_h + best - 1) / best;
-	}
 	for (b = 0; b < nb; b++)
 		if (band_of(d, b * best, (b + 1) * best < d->out_h ?
 			    (b + 1) * best : d->out_h, &bd))
