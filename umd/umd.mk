@@ -127,6 +127,19 @@ $(VPUX_REPLAY): $(REPLAY_SRCS) $(wildcard $(SRCTOP)/tools/vpux-replay/*.h) \
 HOST_PROGS += $(UMD_SO) $(UMD_A) $(UMD_PC) $(VPUX_ASM) $(VPUX_DIS) $(VPUX_RUN) \
 	$(VPUX_REPLAY)
 
+# vpux-replay on dumps the test writes, under valgrind when installed
+REPLAY_TEST := $(B)/tools/tests/replay_test
+HOST_TESTS += $(REPLAY_TEST)
+$(REPLAY_TEST): $(SRCTOP)/tools/vpux-replay/tests/replay_test.c \
+		$(SRCTOP)/firmware/tests/task_builder.h \
+		$(SRCTOP)/uapi/vpux/vpux_coredump.h $(VPUX_REPLAY)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -I$(SRCTOP)/firmware/tests -I$(SRCTOP)/uapi/vpux \
+		$(PORT_USER_CFLAGS) \
+		-o $@.bin $<
+	printf '#!/bin/sh\nexec %s %s\n' $@.bin $(VPUX_REPLAY) >$@
+	chmod +x $@
+
 # ---- examples, assembled at build time ----
 EXAMPLES := $(basename $(notdir $(wildcard $(SRCTOP)/examples/*.vasm)))
 EXAMPLE_BLOBS := $(addprefix $(B)/examples/,$(addsuffix .vpux,$(EXAMPLES)))

@@ -60,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		list[i].va = FAKE_VA_BASE + i * 0x1000000ull;
 		list[i].size = BUF_SIZE;
 		list[i].cpu = bufs[i - 1];
+		list[i].flags = 0;
 		fake_hw_map(&hw, list[i].va, bufs[i - 1], BUF_SIZE);
 	}
 	if (size >= SYM_BYTES) {

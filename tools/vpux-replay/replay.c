@@ -269,6 +269,9 @@ int main(int argc, char **argv)
 				break;
 		list[e].va = d->ent[e].addr;
 		list[e].size = d->ent[e].size;
+		/* as the kernel told the core: a read-only BO stays one */
+		list[e].flags = d->ent[e].flags & VPUX_DUMP_ENTRY_READONLY ?
+				DLA_USER_BUF_READONLY : 0;
 		list[e].cpu = (char *)vpux_host_phys_ptr(hw, rg[i].pa,
 				(size_t)(rg[i].hi - rg[i].lo)) +
 			      (d->ent[e].addr - rg[i].lo);
