@@ -42,6 +42,28 @@ struct vc_conv_geom {
 	int64_t kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, groups;
 };
 
+/*
+ * Fill @g from ONNX's attribute order: kernel, strides and dilations
+ * (h, w), pads (top, left, bottom, right).
+ */
+static inline void vc_geom_set(struct vc_conv_geom *g, int64_t kh,
+			       int64_t kw, const int64_t st[2],
+			       const int64_t dl[2], const int64_t pd[4],
+			       int64_t groups)
+{
+	g->kh = kh;
+	g->kw = kw;
+	g->sh = st[0];
+	g->sw = st[1];
+	g->dh = dl[0];
+	g->dw = dl[1];
+	g->pt = pd[0];
+	g->pl = pd[1];
+	g->pb = pd[2];
+	g->pr = pd[3];
+	g->groups = groups;
+}
+
 /* ---- lower.c: program building ---- */
 int vc_grow(void **a, unsigned int *cap, unsigned int n, size_t el);
 void vc_dpu_init(struct qdpu *q, unsigned int op, unsigned int flags);

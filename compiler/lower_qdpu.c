@@ -227,17 +227,7 @@ int vc_conv_geom(struct lctx *c, const struct vc_node *n, int64_t H,
 		vc_unsupported(c->p, n, "auto_pad '%s' unknown", ap);
 		return -1;
 	}
-	g->kh = kh;
-	g->kw = kw;
-	g->sh = st[0];
-	g->sw = st[1];
-	g->dh = dl[0];
-	g->dw = dl[1];
-	g->pt = pd[0];
-	g->pl = pd[1];
-	g->pb = pd[2];
-	g->pr = pd[3];
-	g->groups = vc_attr_i(n, "group", 1);
+	vc_geom_set(g, kh, kw, st, dl, pd, vc_attr_i(n, "group", 1));
 	if (g->kh < 1 || g->kw < 1 || g->sh < 1 || g->sw < 1 || g->dh < 1 ||
 	    g->dw < 1 || g->pt < 0 || g->pl < 0 || g->pb < 0 || g->pr < 0 ||
 	    g->kh > 65535 || g->kw > 65535 || g->sh > 65535 || g->sw > 65535 ||

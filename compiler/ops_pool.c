@@ -91,17 +91,7 @@ static int pool_geom(const struct vpuxc_model *m, const struct vc_node *n,
 			*extra = true;
 		}
 	}
-	g->kh = k[0];
-	g->kw = k[1];
-	g->sh = st[0];
-	g->sw = st[1];
-	g->dh = dl[0];
-	g->dw = dl[1];
-	g->pt = pd[0];
-	g->pl = pd[1];
-	g->pb = pd[2];
-	g->pr = pd[3];
-	g->groups = 1;
+	vc_geom_set(g, k[0], k[1], st, dl, pd, 1);
 	for (i = 0; i < 4; i++)
 		if (pd[i] < 0 || pd[i] > 65535) {
 			snprintf(buf, len, "padding out of range");
