@@ -67,10 +67,10 @@ $(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c tools/bench/bench_util.h uapi/dr
 
 # Boot the VM with the module loaded and run the benchmark there.
 bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
-		$(COMPILED_MODELS)
+		$(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux
 	@echo "host: $$(nproc) CPUs, load average $$(cut -d' ' -f1-3 /proc/loadavg) (the VM's 2 vCPUs share them)"
 	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_FW=$(FW_BIN) \
-		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET) $(VPUX_RUN) $(COMPILED_MODELS)" \
+		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET) $(VPUX_RUN) $(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux" \
 		tools/vm/vm-run.sh demo $(B)/bench-vm \
 		'vpux-job-bench $(BENCH_ARGS) && echo &&' \
 		'echo "== the FP16 conv of bench-dpu as one DPU op, in vpux_sim.ko" &&' \
@@ -78,6 +78,8 @@ bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
 		'vpux-req-bench $(REQ_BENCH_ARGS) && echo &&' \
 		'echo "== the compiled ONNX test models through /dev/accel/accel0" &&' \
 		'for m in /vpux/bin/*.vpuxl; do vpux-run --device /dev/accel/accel0 --repeat 10 $$m | grep latency || exit 1; done &&' \
+		'echo && echo "== an ELF SHAVE kernel in vpux_sim.ko (bench-shave-elf mips_vm)" &&' \
+		'vpux-run --device /dev/accel/accel0 --repeat 5 --json /vpux/bin/elf_softmax.vpux | tr -d "[:space:]" && echo &&' \
 		'echo && echo "== vpux-job-bench, headed" &&' \
 		'rmmod vpux_accel && insmod /vpux/vpux_accel.ko mode=headed &&' \
 		'vpux-job-bench --quick $(BENCH_ARGS)' | tee $(B)/bench-vm.txt
@@ -85,6 +87,7 @@ bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
 		v[n++] = substr($$i, 8) } } \
 	     END { if (n >= 2) printf "1-op job, headed %.0f us / headless %.0f us: %.2fx\n", \
 		v[1] / 1000, v[0] / 1000, v[1] / v[0] }' $(B)/bench-vm.txt
+	@tools/bench/shave-elf-vm.sh $(B)/bench-vm.txt
 
 # `make bench` runs this too (as a prerequisite of the host BENCH_PROGS loop).
 bench: bench-vm
