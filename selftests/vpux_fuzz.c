@@ -7,7 +7,10 @@
  * sysfs, fdinfo and (with --kcov) trace files, from several threads in
  * several processes. Handles come mostly from per-file pools of live
  * objects, sometimes at random; tasks are valid DMA, DPU and SHAVE tasks
- * built with the engine core's task builder, a fraction of them mutated
+ * (a third of the SHAVE ops ELF kernels of random RV32IMF code, which
+ * the model's SHAVE interpreter runs in the kernel: under KASAN in make
+ * check-debug) built with the engine core's task builder, a fraction of
+ * them mutated
  * (bits, counts, offsets, barrier ids, indexes, shapes), as are a
  * fraction of the SUBMIT arguments.
  *
@@ -145,7 +148,7 @@ struct stats {
 	uint64_t calls[NOPS];
 	uint64_t err[NOPS][NERR];
 	uint64_t status[8];		/* WAIT results by DRM_VPUX_STATUS_* */
-	uint64_t submitted, mutated, clean_checked;
+	uint64_t submitted, mutated, clean_checked, elf_ops;
 	uint64_t mmu_faults, timeouts, banned, reopened;
 	uint64_t failures, hung;
 	uint64_t threads_done;
@@ -1400,6 +1403,118 @@ static void build_shave(struct thr *t, struct dla_shave_op *op, unsigned char *s
 	op->windows[1] = need_ref(t, ent, nent, 1, n * esz);
 }
 
+/*
+ * ELF kernel ops (vpux_shave_elf.h, dla_task_format.h's
+ * dla_shave_task_op): code the SHAVE core of the model interprets inside
+ * the kernel, under KASAN in make check-debug. The code is random RV32IMF:
+ * any word, or well-formed instructions with random registers that make
+ * pointers into every window and outside them (lui), load and store
+ * there, branch backwards (loops the budget ends), use the F extension,
+ * CSRs and ECALL; it ends with a return. Nothing of it may reach memory
+ * outside the windows: the op completes or traps.
+ */
+#define SHAVE_KERNEL_ELF	0x100u
+#define ELF_CODE_WORDS		48u	/* 192 bytes: fits a clamp_args slot */
+
+static __u32 rv_branch_back(struct thr *t, __u32 rs1, __u32 rs2)
+{
+	static const __u32 f3[] = { 0, 1, 4, 5, 6, 7 };
+	__u32 o = (__u32)-(__s32)(4 * (1 + below(t, 8)));
+
+	return ((o >> 12) & 1) << 31 | ((o >> 5) & 0x3f) << 25 | rs2 << 20 |
+	       rs1 << 15 | f3[below(t, 6)] << 12 | ((o >> 1) & 0xf) << 8 |
+	       ((o >> 11) & 1) << 7 | 0x63;
+}
+
+static __u32 rv_insn(struct thr *t)
+{
+	/* window bases (vpux_shave_elf.h) and a page of nothing */
+	static const __u32 hi[] = { 0xd0000, 0xe0000, 0xe8000, 0xf0000,
+				    0xbffff, 0xc0000, 0x00001, 0x12345 };
+	__u32 rd = below(t, 32), rs1 = below(t, 32), rs2 = below(t, 32);
+	__u32 imm = below(t, 4096), f3 = below(t, 8);
+
+	switch (below(t, 12)) {
+	case 0:
+		return rnd(t);
+	case 1:			/* OP-IMM */
+		return imm << 20 | rs1 << 15 | f3 << 12 | rd << 7 | 0x13;
+	case 2:			/* OP, and SUB/SRA */
+		return (chance(t, 30) ? 0x20u : 0) << 25 | rs2 << 20 |
+		       rs1 << 15 | f3 << 12 | rd << 7 | 0x33;
+	case 3:			/* M: mul, div, rem */
+		return 1u << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | 0x33;
+	case 4:			/* LB..LHU, some misaligned */
+		return imm << 20 | rs1 << 15 | below(t, 6) << 12 | rd << 7 | 0x03;
+	case 5:			/* SB, SH, SW */
+		return (imm >> 5) << 25 | rs2 << 20 | rs1 << 15 |
+		       below(t, 3) << 12 | (imm & 31) << 7 | 0x23;
+	case 6:			/* a pointer into a window, or outside */
+		return (hi[below(t, 8)] + below(t, 4)) << 12 | rd << 7 | 0x37;
+	case 7:
+		return rv_branch_back(t, rs1, rs2);
+	case 8:			/* OP-FP: any funct7, rounding mode */
+		return below(t, 128) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 |
+		       rd << 7 | 0x53;
+	case 9:			/* FLW, FSW */
+		return chance(t, 50) ?
+		       imm << 20 | rs1 << 15 | 2u << 12 | rd << 7 | 0x07 :
+		       (imm >> 5) << 25 | rs2 << 20 | rs1 << 15 | 2u << 12 |
+		       (imm & 31) << 7 | 0x27;
+	case 10:		/* fused multiply-add family */
+		return rs2 << 27 | below(t, 4) << 25 | rs2 << 20 | rs1 << 15 |
+		       f3 << 12 | rd << 7 | (0x43 | below(t, 4) << 2);
+	default:		/* ECALL, EBREAK, CSRs (fcsr and others), FENCE */
+		switch (below(t, 4)) {
+		case 0:
+			return chance(t, 50) ? 0x00000073u : 0x00100073u;
+		case 1:
+			return (chance(t, 70) ? 0x003u : below(t, 4096)) << 20 |
+			       rs1 << 15 | (1 + below(t, 3)) << 12 | rd << 7 | 0x73;
+		case 2:
+			return 0x0ff0000fu;
+		default:	/* li a7, 93: the exit ECALL follows sometimes */
+			return 93u << 20 | 17u << 7 | 0x13;
+		}
+	}
+}
+
+/*
+ * Turn @op into an ELF kernel op: code at @code_off of the task memory
+ * (entry 0), the clamp arguments before it as WIN_E, WIN_F a writable
+ * reference. Mostly well-formed records, so that the interpreter runs.
+ */
+static void build_elf(struct thr *t, struct dla_shave_op *op, unsigned char *slot,
+		      __u32 args_off, __u32 code_off, const struct entry *ent,
+		      unsigned int nent)
+{
+	struct dla_shave_task_op *k = (struct dla_shave_task_op *)op;
+	struct dla_op_deps deps = op->deps;
+	__u32 code[ELF_CODE_WORDS], n = 4 + below(t, ELF_CODE_WORDS - 3), i;
+
+	for (i = 0; i < n; i++)
+		code[i] = rv_insn(t);
+	if (chance(t, 50))
+		code[n - 2] = 0x00000513u;	/* li a0, 0: success */
+	code[n - 1] = 0x00008067u;		/* ret */
+	memcpy(slot + code_off, code, 4 * n);
+	memset(k, 0, sizeof(*k));
+	k->deps = deps;
+	k->kernel_id = SHAVE_KERNEL_ELF;
+	k->entry = chance(t, 90) ? 0 : 2 * below(t, 4 * n / 2 + 2);
+	k->args = tb_ref(0, args_off, 8 * (1 + below(t, 27)));
+	k->code = tb_ref(0, code_off, 4 * n);
+	if (chance(t, 20))
+		k->data = tb_ref(0, args_off, 4 * (1 + below(t, 16)));
+	k->win_f = need_ref(t, ent, nent, 1, 4 * (1 + below(t, 256)));
+	k->stack_size = chance(t, 90) ? 256u << below(t, 4) : rnd(t);
+	k->tile = chance(t, 90) ? below(t, 2) : below(t, 64);
+	k->kernel = below(t, 8);
+	k->invocation = below(t, 8);
+	/* at most a few thousand instructions: TCG, KASAN */
+	k->budget = chance(t, 95) ? 1 + below(t, 4) : rnd(t);
+}
+
 /* Flip bits, change counts, offsets, barrier ids, indexes. */
 static void mutate(struct thr *t, unsigned char *task, size_t size, struct tb *tb,
 		   unsigned int ndma, unsigned int ndpu, unsigned int nshave, unsigned int nb)
@@ -1574,7 +1689,14 @@ static void do_submit(struct thr *t, struct file *f)
 	}
 	for (i = 0; i < nshave; i++) {
 		build_shave(t, &tb.shave[i], task, args_off, ent, nent);
-		args_off += sizeof(struct clamp_args);
+		/* a third are ELF kernels: random code on a SHAVE core */
+		if (chance(t, 33) && args_off + sizeof(struct clamp_args) +
+		    4 * ELF_CODE_WORDS <= TASK_SLOT) {
+			build_elf(t, &tb.shave[i], task, args_off,
+				  args_off + sizeof(struct clamp_args), ent, nent);
+			add(&st->elf_ops, 1);
+		}
+		args_off += sizeof(struct clamp_args) + 4 * ELF_CODE_WORDS;
 		deps[ndma + ndpu + i] = &tb.shave[i].deps;
 	}
 	if (mode == 1) {		/* a chain */
@@ -2530,6 +2652,7 @@ static void report(double elapsed)
 	       st->status[DRM_VPUX_STATUS_ERROR], st->status[DRM_VPUX_STATUS_MMU_FAULT],
 	       st->status[DRM_VPUX_STATUS_TIMEOUT], st->status[DRM_VPUX_STATUS_ABORTED],
 	       st->clean_checked);
+	printf("# ELF kernel ops (random RV32IMF code): %" PRIu64 "\n", st->elf_ops);
 	printf("# MMU faults %" PRIu64 ", hangs %" PRIu64 ", files banned %" PRIu64
 	       " (reopened), files reopened at random %" PRIu64 "\n",
 	       st->mmu_faults, st->timeouts, st->banned, st->reopened);
