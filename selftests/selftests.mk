@@ -8,7 +8,7 @@ SELFTEST_OUT := $(B)/selftests
 SELFTEST_PROGS := $(addprefix $(SELFTEST_OUT)/,vpux_param_test vpux_reload_test vpux_bo_test \
 	vpux_job_test vpux_stress_test vpux_fuzz vpux_soak vpux_faultinj vpux_queue_test \
 	vpux_fence_test vpux_access_test vpux_headed_test vpux_coredump_test \
-	vpux_pm_test vpux_netlink_test)
+	vpux_pm_test vpux_netlink_test vpux_shave_test)
 HOST_PROGS += $(SELFTEST_PROGS)
 
 $(KSFT_HDRS) &:
