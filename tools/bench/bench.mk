@@ -4,7 +4,9 @@
 # through the module's model (vpux-job-bench --dpu-fp16, DPU_FP16_RUNS
 # jobs: tens of seconds each under TCG); then vpux-req-bench, the same
 # 1-op figures through libvpux, for the kernel (ioctl) and the
-# in-process backends in the one VM run.
+# in-process backends in the one VM run; the compiled test models; the
+# float ResNet-50 at 64x64, once (tools/bench/vm-float.sh:
+# resnet50_vm_ms=).
 # `make bench` runs vpux-req-bench on the host too (in-process only).
 # Included by the top-level Makefile after tools/vm/vm.mk and umd/umd.mk.
 #
@@ -57,7 +59,25 @@ $(PIPELINE_BENCH_RUN): $(VPUX_PIPELINE_BENCH) $(PIPELINE_BENCH_NET)
 	printf '#!/bin/sh\nexec %s "$$@" %s\n' $(VPUX_PIPELINE_BENCH) $(PIPELINE_BENCH_NET) >$@
 	chmod +x $@
 
-.PHONY: bench-vm
+.PHONY: bench-vm float-vm-net
+
+# The float ResNet-50 for bench-vm (tools/bench/vm-float.sh): the float
+# check set's resnet50 (1x3x64x64), compiled, with its input and the
+# output of an in-process run; without the float models, an empty
+# directory (the guest then prints "skipped").
+FLOAT_VM_DIR := $(B)/compiler/bench/vm-float
+
+float-vm-net: $(VPUX_ONNX)
+	@rm -rf $(FLOAT_VM_DIR) && mkdir -p $(FLOAT_VM_DIR)/host && \
+	cp $(SRCTOP)/tools/bench/vm-float.sh $(FLOAT_VM_DIR)/run.sh && \
+	m=$(FLOAT_MODELS)/resnet50; \
+	if sh $(FLOAT_SRC)/gen.sh check $(FLOAT_MODELS) $(SRCTOP) >/dev/null 2>&1 && \
+	   $(VPUX_ONNX) compile --no-cpu-fallback $$m/model.onnx -o $(FLOAT_VM_DIR)/resnet50.vpuxl && \
+	   $(VPUX_ONNX) run $(FLOAT_VM_DIR)/resnet50.vpuxl --input $$m/test_data_set_0/input_0.pb \
+		--output-dir $(FLOAT_VM_DIR)/host >/dev/null; then \
+		cp $$m/test_data_set_0/input_0.pb $(FLOAT_VM_DIR)/ && \
+		mv $(FLOAT_VM_DIR)/host/output_0.pb $(FLOAT_VM_DIR)/host.pb && rmdir $(FLOAT_VM_DIR)/host; \
+	else rm -f $(FLOAT_VM_DIR)/resnet50.vpuxl; fi
 
 $(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c tools/bench/bench_util.h uapi/drm/vpux_accel.h \
 		firmware/tests/task_builder.h $(wildcard firmware/include/*.h) $(HW_HDRS)
@@ -67,10 +87,11 @@ $(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c tools/bench/bench_util.h uapi/dr
 
 # Boot the VM with the module loaded and run the benchmark there.
 bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
-		$(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux
+		$(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux float-vm-net
 	@echo "host: $$(nproc) CPUs, load average $$(cut -d' ' -f1-3 /proc/loadavg) (the VM's 2 vCPUs share them)"
 	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_FW=$(FW_BIN) \
-		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET) $(VPUX_RUN) $(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux" \
+		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET) $(VPUX_RUN) $(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux $(VPUX_ONNX)" \
+		VPUX_DATA=$(FLOAT_VM_DIR) \
 		tools/vm/vm-run.sh demo $(B)/bench-vm \
 		'vpux-job-bench $(BENCH_ARGS) && echo &&' \
 		'echo "== the FP16 conv of bench-dpu as one DPU op, in vpux_sim.ko" &&' \
@@ -80,6 +101,8 @@ bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
 		'for m in /vpux/bin/*.vpuxl; do vpux-run --device /dev/accel/accel0 --repeat 10 $$m | grep latency || exit 1; done &&' \
 		'echo && echo "== an ELF SHAVE kernel in vpux_sim.ko (bench-shave-elf mips_vm)" &&' \
 		'vpux-run --device /dev/accel/accel0 --repeat 5 --json /vpux/bin/elf_softmax.vpux | tr -d "[:space:]" && echo &&' \
+		'echo && echo "== the float ResNet-50 (1x3x64x64) through /dev/accel/accel0, once" &&' \
+		'sh /vpux/data/vm-float/run.sh &&' \
 		'echo && echo "== vpux-job-bench, headed" &&' \
 		'rmmod vpux_accel && insmod /vpux/vpux_accel.ko mode=headed &&' \
 		'vpux-job-bench --quick $(BENCH_ARGS)' | tee $(B)/bench-vm.txt
