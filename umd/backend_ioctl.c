@@ -214,6 +214,7 @@ static const struct {
 	{ DRM_VPUX_CORE_ERR_PRIORITY, "PRIORITY", "priority out of range" },
 	{ DRM_VPUX_CORE_ERR_QUANT, "QUANT", "DPU zero point, requant record or clamp range invalid" },
 	{ DRM_VPUX_CORE_ERR_READONLY, "READONLY", "an op writes a read-only buffer" },
+	{ DRM_VPUX_CORE_ERR_CMX_WINDOW, "CMX_WINDOW", "CMX tile outside the task's tile window" },
 	{ DRM_VPUX_CORE_ERR_ENGINE, "ENGINE", "an engine reported an error" },
 	{ DRM_VPUX_CORE_ERR_MMU_FAULT, "MMU_FAULT", "an op raised an MMU fault" },
 	{ DRM_VPUX_CORE_ERR_ABORTED, "ABORTED", "the task was aborted (hang, teardown)" },
