@@ -71,6 +71,8 @@ dla_s32 dla_resolve(const struct dla_opctx *c, const char *field,
 	if (ref->flags & DLA_REF_CMX) {
 		if (i >= e->n_tiles || end > e->cmx_size)
 			return dla_fail(c, field, -DLA_ERR_CMX_RANGE);
+		if (i < p->t->tile_first || i >= p->t->tile_end)
+			return dla_fail(c, field, -DLA_ERR_CMX_WINDOW);
 		p->t->cmx_tiles[i >> 5] |= 1u << (i & 31);	/* i < 64 */
 		*addr = e->cmx_base + dla_mul_u32(i, e->cmx_size) + ref->offset;
 		return 0;
@@ -338,6 +340,8 @@ dla_s32 dla_build_shave_task(const struct dla_opctx *c,
 		return dla_fail(c, "stack_size", -DLA_ERR_SHAVE_TASK);
 	if (s->tile >= c->p->e->n_tiles)
 		return dla_fail(c, "tile", -DLA_ERR_SHAVE_TASK);
+	if (s->tile < c->p->t->tile_first || s->tile >= c->p->t->tile_end)
+		return dla_fail(c, "tile", -DLA_ERR_CMX_WINDOW);
 	if (s->budget > VPUX_SHAVE_BUDGET_MAX)
 		return dla_fail(c, "budget", -DLA_ERR_SHAVE_TASK);
 	dla_memset(hw, 0, sizeof(union dla_shave_slot));

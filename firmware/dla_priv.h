@@ -133,6 +133,8 @@ struct dla_task {
 	dla_u32 cmx_tiles[2];		/* bit i % 32 of [i / 32]: some op
 					 * uses CMX tile i (32-bit words: no
 					 * variable 64-bit shift on RV32) */
+	dla_u32 tile_first;		/* the CMX tiles it may use: the */
+	dla_u32 tile_end;		/* window [tile_first, tile_end) */
 	dla_u32 rq_head[DLA_OP_KINDS];	/* ready ops (local index) or NIL */
 	dla_u32 rq_tail[DLA_OP_KINDS];
 	dla_u32 base[DLA_OP_KINDS];	/* global index of a kind's op 0 */

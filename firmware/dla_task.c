@@ -136,6 +136,16 @@ static dla_s32 dla_read_header(const struct dla_engine *e, void *task_data,
 	for (i = 0; i < DLA_ARRAY_SIZE(d->reserved); i++)
 		if (d->reserved[i])
 			return dla_desc_fail("reserved", -DLA_ERR_RESERVED);
+	if (d->flags & DLA_TASK_F_TILES) {
+		/* the window: at least one tile, all of them the device's */
+		if (d->version_minor < 2)
+			return dla_desc_fail("flags", -DLA_ERR_RESERVED);
+		if (!d->tile_count ||
+		    (dla_u32)d->tile_first + d->tile_count > e->n_tiles)
+			return dla_desc_fail("tile_count", -DLA_ERR_CMX_WINDOW);
+	} else if (d->tile_first || d->tile_count) {
+		return dla_desc_fail("tile_first", -DLA_ERR_RESERVED);
+	}
 	if (d->flags & DLA_TASK_F_PLAN) {
 		*entry0 = a0.size;
 		return dla_read_plan_header(d, a0.size);
@@ -490,6 +500,12 @@ dla_s32 dla_task_prepare(const struct dla_engine *e, void *task_data,
 		return dla_desc_fail("size", -DLA_ERR_CHANGED);
 
 	t->size = l.size;
+	t->tile_first = 0;
+	t->tile_end = e->n_tiles;
+	if (d.flags & DLA_TASK_F_TILES) {
+		t->tile_first = d.tile_first;
+		t->tile_end = (dla_u32)d.tile_first + d.tile_count;
+	}
 	if (d.flags & DLA_TASK_F_PLAN)
 		return dla_prepare_plan(&p, &d, &l, task);
 	t->n_barriers = d.num_barriers;

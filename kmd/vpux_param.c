@@ -163,6 +163,13 @@ static int vpux_param_value(struct vpux_device *vdev,
 		*value = vdev->mc.on ? DRM_VPUX_FW_MODE_HEADED :
 				       DRM_VPUX_FW_MODE_HEADLESS;
 		break;
+	case DRM_VPUX_PARAM_CYCLES:
+		/* reading the low half latches the high half: one reader */
+		mutex_lock(&vdev->fw.lock);
+		*value = vpux_reg_read64(vdev, VPUX_REG_CYCLES_LO,
+					 VPUX_REG_CYCLES_HI);
+		mutex_unlock(&vdev->fw.lock);
+		break;
 	default:
 		return -EINVAL;
 	}

@@ -170,6 +170,8 @@ struct vpux_backend_ops {
 			 int *fd);
 	int (*bo_import)(void *priv, int fd, struct vpux_bo *bo);
 	int (*job_fd)(void *priv, struct vpux_be_job *job, int *fd);
+	/* the device's cycle counter now (VPUX_E_UNSUPPORTED, message set) */
+	int (*cycles)(void *priv, uint64_t *cycles);
 };
 
 /*

@@ -361,6 +361,25 @@ static void ip_release(void *priv, struct vpux_be_job *job)
 
 /* ---- API 1.8 ---- */
 
+/*
+ * Reading the low half latches the high half, for every reader of the
+ * model's registers (the engine core too): read until a pair agrees
+ */
+static int ip_cycles(void *priv, uint64_t *cycles)
+{
+	struct inproc *p = priv;
+	uint32_t lo, hi, lo2, hi2;
+
+	do {
+		lo = vpux_host_reg_read(p->hw, VPUX_REG_CYCLES_LO);
+		hi = vpux_host_reg_read(p->hw, VPUX_REG_CYCLES_HI);
+		lo2 = vpux_host_reg_read(p->hw, VPUX_REG_CYCLES_LO);
+		hi2 = vpux_host_reg_read(p->hw, VPUX_REG_CYCLES_HI);
+	} while (hi != hi2 || lo2 < lo);
+	*cycles = (uint64_t)hi2 << 32 | lo2;
+	return 0;
+}
+
 static void ip_props(void *priv, struct vpux_device_props *pr)
 {
 	struct inproc *p = priv;
@@ -493,4 +512,5 @@ const struct vpux_backend_ops vpux_backend_inproc = {
 	.bo_export = ip_bo_export,
 	.bo_import = ip_bo_import,
 	.job_fd = ip_job_fd,
+	.cycles = ip_cycles,
 };

@@ -24,8 +24,11 @@
  * 16 requests in flight get 16 queues and overlap on the NPU. A request
  * is one job, submitted again only once the previous one finished, so no
  * request's jobs need a queue's order; requests that share a buffer are
- * ordered by its implicit fences, which hold across queues. On an older
- * kernel every job goes to the default queue of its priority, as before.
+ * ordered by its implicit fences, which hold across queues. The jobs of
+ * networks with CMX tensors are the exception: each joins the queue of
+ * the last job on its tiles (io_submit_ordered()), so a tile set's jobs
+ * run in order and other tile sets' at once. On an older kernel every
+ * job goes to the default queue of its priority, as before.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -211,6 +214,7 @@ static const struct {
 	{ DRM_VPUX_CORE_ERR_PRIORITY, "PRIORITY", "priority out of range" },
 	{ DRM_VPUX_CORE_ERR_QUANT, "QUANT", "DPU zero point, requant record or clamp range invalid" },
 	{ DRM_VPUX_CORE_ERR_READONLY, "READONLY", "an op writes a read-only buffer" },
+	{ DRM_VPUX_CORE_ERR_CMX_WINDOW, "CMX_WINDOW", "CMX tile outside the task's tile window" },
 	{ DRM_VPUX_CORE_ERR_ENGINE, "ENGINE", "an engine reported an error" },
 	{ DRM_VPUX_CORE_ERR_MMU_FAULT, "MMU_FAULT", "an op raised an MMU fault" },
 	{ DRM_VPUX_CORE_ERR_ABORTED, "ABORTED", "the task was aborted (hang, teardown)" },
@@ -388,6 +392,8 @@ static int io_open(const char *path, void **priv)
 	for (i = 0; i < DRM_VPUX_PARAM_COUNT; i++) {
 		struct drm_vpux_get_param gp = { .param = i };
 
+		if (i == DRM_VPUX_PARAM_CYCLES)
+			continue;	/* a reading, not a fact: io_cycles() */
 		if (drmIoctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp)) {
 			if (errno == EINVAL && i >= IOB_PARAMS_1_0 &&
 			    minor < DRM_VPUX_UAPI_VERSION_MINOR)
@@ -409,6 +415,25 @@ static int io_open(const char *path, void **priv)
 			p->max_q = IOB_QUEUES;
 	}
 	*priv = p;
+	return 0;
+}
+
+static int io_cycles(void *priv, uint64_t *cycles)
+{
+	struct drm_vpux_get_param gp = { .param = DRM_VPUX_PARAM_CYCLES };
+	struct iob *p = priv;
+	int e;
+
+	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_GET_PARAM, &gp)) {
+		e = errno;
+		if (e == EINVAL)
+			return vpux_err(VPUX_E_UNSUPPORTED,
+					"%s: the kernel's uapi 1.%u has no DRM_VPUX_PARAM_CYCLES: no device cycle counter",
+					p->path, p->minor);
+		return vpux_err(errno_to_vpux(e), "%s: GET_PARAM CYCLES: %s",
+				p->path, strerror(e));
+	}
+	*cycles = gp.value;
 	return 0;
 }
 
@@ -707,6 +732,25 @@ out:
 	return ret;
 }
 
+/*
+ * *@job goes to the queue of @after (of the same priority), counted busy
+ * there if that is one of the pool's: the kernel starts it once @after
+ * and every job queued before it have left the NPU
+ */
+static void queue_join(struct iob *p, const struct vpux_be_job *after,
+		       struct vpux_be_job *job)
+{
+	job->queue_id = after->queue_id;
+	job->queued = 0;
+	if (!after->queue_id)
+		return;		/* the default queue: in no pool */
+	pthread_mutex_lock(&p->qlock);
+	p->q[after->qprio][after->qidx].busy++;
+	job->qidx = after->qidx;
+	job->queued = 1;
+	pthread_mutex_unlock(&p->qlock);
+}
+
 /* @job is finished, or forgotten: its queue has one busy job fewer */
 static void queue_put(struct iob *p, struct vpux_be_job *job)
 {
@@ -745,8 +789,9 @@ static void sync_put(struct iob *p, struct vpux_be_job *job)
 /*
  * SUBMIT; with @chain, the job waits for the in-syncobj of @after (if
  * any) and signals a new syncobj of its own (job->syncobj), which
- * io_release() destroys; with @ordered, it goes to the file's default
- * queue of its priority (io_submit_ordered()), not to the pool
+ * io_release() destroys; with @ordered, it goes to the queue of @after
+ * (of the same priority), or with @after NULL to the pool's next queue
+ * (io_submit_ordered())
  */
 static int submit_job(void *priv, const struct vpux_be_entry *list,
 		      unsigned int n, unsigned int prio, int own,
@@ -818,13 +863,14 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 			s.in_syncobj_count = 1;
 		}
 	}
-	if (ordered) {
-		/* queue 0, counted in no pool */
-		j.qprio = (uint16_t)s.priority;
+	if (ordered && after) {
+		/* @after's queue: the kernel starts this job once it ended */
+		queue_join(p, after, &j);
 		ret = 0;
 	} else {
 		ret = queue_get(p, s.priority, &j);
 	}
+	j.qprio = (uint16_t)s.priority;
 	if (ret) {
 		sync_put(p, &j);
 		return ret;
@@ -865,12 +911,17 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
 /*
  * The kernel orders a queue: its jobs start in submission order, one at
  * a time, each once the one before it left the NPU, whatever its result
- * (vpux_queue.c, vpux_sched.c). So the ordered jobs of a priority go to
- * the file's default queue of that priority (queue 0, which the pool
- * never uses while it has a queue of its own), and the kernel starts job
- * n + 1 from the interrupt's bottom half that completes job n. Only when
- * the priority changes between two ordered jobs, which the kernel would
- * run on two queues at once, is the previous one waited for here first.
+ * (vpux_queue.c, vpux_sched.c). So an ordered job goes to the queue of
+ * @prev, the last job on its CMX tiles (request.c keeps one per tile:
+ * cmx_per_tile), and the kernel starts it from the interrupt's bottom
+ * half that completes @prev; a job with no @prev takes the pool's next
+ * queue (an idle one while there is one), so the jobs of a network's
+ * other tile sets run at once on queues of their own, as far as the
+ * kernel's CMX ownership (vpux_cmx.c: a file's jobs on disjoint tiles)
+ * and the engines allow. Only when the priority changes between two
+ * ordered jobs, which would put them on two queues, is @prev waited for
+ * here first. On a kernel without queues every job is on the default
+ * queue of its priority: all of them in order.
  */
 static int io_submit_ordered(void *priv, const struct vpux_be_entry *list,
 			     unsigned int n, unsigned int prio, int own,
@@ -890,8 +941,9 @@ static int io_submit_ordered(void *priv, const struct vpux_be_entry *list,
 		w.timeout_ns = INT64_MAX;
 		/* an error (a number the kernel forgot): it ended long ago */
 		(void)drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, &w);
+		prev = NULL;
 	}
-	return submit_job(priv, list, n, prio, own, prof, 0, 1, NULL, job);
+	return submit_job(priv, list, n, prio, own, prof, 0, 1, prev, job);
 }
 
 /*
@@ -1362,6 +1414,7 @@ const struct vpux_backend_ops vpux_backend_ioctl = {
 	.bo_map = io_bo_map,
 	.submit = io_submit,
 	.submit_after = io_submit_after,
+	.cmx_per_tile = 1,
 	.submit_ordered = io_submit_ordered,
 	.wait = io_wait,
 	.status = io_status,
@@ -1374,4 +1427,5 @@ const struct vpux_backend_ops vpux_backend_ioctl = {
 	.bo_export = io_bo_export,
 	.bo_import = io_bo_import,
 	.job_fd = io_job_fd,
+	.cycles = io_cycles,
 };

@@ -108,6 +108,18 @@ int vpux_device_get_props(struct vpux_device *dev,
 	return 0;
 }
 
+int vpux_device_cycles(struct vpux_device *dev, uint64_t *cycles)
+{
+	if (!dev || !cycles)
+		return vpux_err(VPUX_E_INVAL, "device cycles: NULL argument");
+	*cycles = 0;
+	if (!dev->ops->cycles)
+		return vpux_err(VPUX_E_UNSUPPORTED,
+				"device cycles: the %s backend cannot read the device's cycle counter",
+				dev->ops->name);
+	return dev->ops->cycles(dev->priv, cycles);
+}
+
 /* Bytes of @p past @known that are not zero? */
 static int tail_nonzero(const void *p, size_t size, size_t known)
 {

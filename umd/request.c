@@ -162,6 +162,10 @@ static int submit_job(struct vpux_request *r, struct vpux_be_job *job)
 		for (t = 0; t < VPUX_DEV_TILES; t++)
 			if (mask >> t & 1) {
 				dev->tile_tail[t] = *job;
+				/* a record: the job's own wait counts it out
+				 * of its kernel queue, not a wait on a copy
+				 */
+				dev->tile_tail[t].queued = 0;
 				dev->tile_seq[t] = dev->cmx_seq;
 			}
 	}

@@ -356,9 +356,19 @@ void vpux_task_build(const struct vpux_network *net, void *mem,
 	td->version_major = DLA_TASK_VERSION_MAJOR;
 	td->version_minor = img->n_blocks ? 1 : 0;
 	td->header_size = sizeof(*td);
+	if (net->n_place > 1) {
+		/*
+		 * one of several task copies: the engine core refuses a CMX
+		 * reference outside its tile set (DLA_ERR_CMX_WINDOW)
+		 */
+		td->version_minor = 2;
+		td->flags = DLA_TASK_F_TILES;
+		td->tile_first = (dla_u16)ts;
+		td->tile_count = (dla_u16)net->tile_span;
+	}
 	if (img->n_blocks) {
 		/* a plan: no static ops, the symbols one past the slots */
-		td->flags = DLA_TASK_F_PLAN;
+		td->flags |= DLA_TASK_F_PLAN;
 		td->plan_offset = (dla_u32)off;
 		td->plan_size = (dla_u32)plan_build(img, p + off);
 		td->sym_index = net->n_slots;

@@ -136,7 +136,23 @@ static const struct vcase cases[] = {
 	{ "elf win_f cmx past tile", DLA_ERR_CMX_RANGE, "shave op 0: field win_f" },
 	{ "elf win_f read-only", DLA_ERR_READONLY, "shave op 0: field win_f" },
 	{ "elf args flags", DLA_ERR_FLAGS, "shave op 0: field args" },
+	{ "tile window past the device", DLA_ERR_CMX_WINDOW, "descriptor: field tile_count" },
+	{ "tile window empty", DLA_ERR_CMX_WINDOW, "descriptor: field tile_count" },
+	{ "tile window without its flag", DLA_ERR_RESERVED, "descriptor: field tile_first" },
+	{ "tile window flag at minor 1", DLA_ERR_RESERVED, "descriptor: field flags" },
+	{ "cmx tile below the window", DLA_ERR_CMX_WINDOW, "dma op 0: field dst" },
+	{ "cmx tile above the window", DLA_ERR_CMX_WINDOW, "dma op 1: field src" },
+	{ "elf tile outside the window", DLA_ERR_CMX_WINDOW, "shave op 0: field tile" },
 };
+
+/* declare the CMX tile window [@first, @first + @count) */
+static void window(struct tb *t, unsigned int first, unsigned int count)
+{
+	t->d->version_minor = 2;
+	t->d->flags |= DLA_TASK_F_TILES;
+	t->d->tile_first = (dla_u16)first;
+	t->d->tile_count = (dla_u16)count;
+}
 
 /*
  * Make the base task's DPU op an element-wise op or a matmul @op of the
@@ -205,8 +221,8 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 	case 1: t->d->version_major = 2; break;
 	case 2: t->d->version_minor = DLA_TASK_VERSION_MINOR + 1; break;
 	case 3: t->d->header_size = 64; break;
-	case 4: t->d->flags = 2; break;
-	case 5: t->d->reserved[2] = 1; break;
+	case 4: t->d->flags = 1u << 2; break;
+	case 5: t->d->reserved[1] = 1; break;
 	case 6: f->list[0].size = sizeof(struct dla_task_desc) - 4; break;
 	case 7: t->d->num_barriers = DLA_MAX_BARRIERS + 1; break;
 	case 8: t->d->barriers_offset = (dla_u32)t->size - 8; break;
@@ -377,6 +393,19 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 		f->list[2].flags = DLA_USER_BUF_READONLY;
 		break;
 	case 118: elf(t)->args.flags = 4; break;
+	case 119: window(t, f->hw.tiles - 1, 2); break;
+	case 120: window(t, 0, 0); break;
+	case 121: t->d->tile_first = 1; break;
+	case 122: window(t, 0, 2); t->d->version_minor = 1; break;
+	case 123: window(t, 1, 1); break;
+	/* the pipeline's DMA op 1 reads tile 1, the DPU op writes it */
+	case 124: window(t, 0, 1); break;
+	case 125:
+		/* every CMX reference on tile 1, the window 1-1, the ELF on 0 */
+		window(t, 1, 1);
+		m->dst.index = d->in.index = d->in2.index = 1;
+		elf(t)->tile = 0;
+		break;
 	}
 }
 
@@ -434,6 +463,18 @@ static void test_rules(void)
 		dla_user_release(f.dev, h);
 	}
 	f.list[2].flags = 0;
+
+	/* a task confined to the tiles it uses is valid, ELF tile too */
+	ft_pipeline(&t, mem);
+	elf(&t);
+	window(&t, 0, 2);
+	h = ft_submit_tb(&f, &t, 0);
+	tap_check(h >= 0, "a task whose CMX tiles are inside its tile window 0-1 is valid (%d: %s)",
+		  h, h < 0 ? dla_user_last_error() : "");
+	if (h >= 0) {
+		fake_hw_run(&f.hw);
+		dla_user_release(f.dev, h);
+	}
 
 	/* rejected tasks left no slot behind */
 	ft_pipeline(&t, mem);

@@ -26,11 +26,13 @@
 
 #define DLA_TASK_MAGIC			0x4b534154u	/* "TASK" in memory */
 #define DLA_TASK_VERSION_MAJOR		1u
-#define DLA_TASK_VERSION_MINOR		1u	/* 1: plans */
+#define DLA_TASK_VERSION_MINOR		2u	/* 1: plans, 2: tile windows */
 
 /* dla_task_desc.flags */
 #define DLA_TASK_F_PLAN			(1u << 0)	/* a plan, no static ops */
-#define DLA_TASK_FLAGS_ALL		DLA_TASK_F_PLAN
+/* the task's CMX tiles: only tile_first .. tile_first + tile_count - 1 */
+#define DLA_TASK_F_TILES		(1u << 1)
+#define DLA_TASK_FLAGS_ALL		(DLA_TASK_F_PLAN | DLA_TASK_F_TILES)
 
 /* Engine kinds, equal to VPUX_ENGINE_KIND_*; index of dla_task_desc.ops[] */
 enum dla_op_kind {
@@ -65,6 +67,11 @@ struct dla_op_list {
  * @plan_size: with DLA_TASK_F_PLAN: bytes of the plan; else 0
  * @sym_index: with DLA_TASK_F_PLAN: address-list entry (>= 1) of the
  *	request's symbol buffer (u64 slots); else 0
+ * @tile_first: with DLA_TASK_F_TILES (minor 2): the first CMX tile of the
+ *	task's tile window; else 0
+ * @tile_count: with DLA_TASK_F_TILES: tiles in the window (>= 1, inside
+ *	the device's); an op's CMX reference or an ELF SHAVE op's tile
+ *	outside the window is refused (DLA_ERR_CMX_WINDOW); else 0
  * @reserved: 0
  */
 struct dla_task_desc {
@@ -79,7 +86,9 @@ struct dla_task_desc {
 	dla_u32 plan_offset;
 	dla_u32 plan_size;
 	dla_u32 sym_index;
-	dla_u32 reserved[3];
+	dla_u16 tile_first;
+	dla_u16 tile_count;
+	dla_u32 reserved[2];
 };
 
 /**

@@ -78,7 +78,8 @@ extern "C" {
 #define DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT	24
 #define DRM_VPUX_PARAM_FILE_BO_MEMORY_USED	25
 #define DRM_VPUX_PARAM_FW_MODE			26
-#define DRM_VPUX_PARAM_COUNT			27
+#define DRM_VPUX_PARAM_CYCLES			27
+#define DRM_VPUX_PARAM_COUNT			28
 
 /* Values of %DRM_VPUX_PARAM_FW_MODE */
 /* DRM_VPUX_FW_MODE_HEADLESS: the engine core runs in the kernel driver */
@@ -205,6 +206,12 @@ struct drm_vpux_get_param {
 	 * %DRM_VPUX_PARAM_FW_MODE:
 	 * where the engine core runs, %DRM_VPUX_FW_MODE_*: jobs, results
 	 * and limits are the same in both modes (uapi 1.7)
+	 *
+	 * %DRM_VPUX_PARAM_CYCLES:
+	 * the device's cycle counter now (%DRM_VPUX_PARAM_CLOCK_KHZ), the
+	 * clock of &drm_vpux_wait.device_cycles and the op times: two
+	 * readings around a run give the device time it took. A kernel
+	 * without it refuses the param with -EINVAL.
 	 */
 	__u32 param;
 	/** @pad: in, must be zero (-EINVAL otherwise) */
@@ -539,6 +546,8 @@ struct drm_vpux_op_time {
  *	invalid
  * @DRM_VPUX_CORE_ERR_READONLY: an op would write a buffer the device may
  *	only read (the kernel fails SUBMIT with -EACCES instead)
+ * @DRM_VPUX_CORE_ERR_CMX_WINDOW: an op's CMX tile outside the tile window
+ *	its task declares (task format minor 2, DLA_TASK_F_TILES)
  * @DRM_VPUX_CORE_ERR_PLAN_FORMAT: plan header, block or template malformed
  *	(uapi 1.9, Documentation/dynamic-shapes.rst)
  * @DRM_VPUX_CORE_ERR_PLAN_DEPTH: plan loops nested past the limit (3)
@@ -599,6 +608,7 @@ enum drm_vpux_core_error {
 	DRM_VPUX_CORE_ERR_PRIORITY = 151,
 	DRM_VPUX_CORE_ERR_QUANT = 152,
 	DRM_VPUX_CORE_ERR_READONLY = 153,
+	DRM_VPUX_CORE_ERR_CMX_WINDOW = 155,
 	DRM_VPUX_CORE_ERR_PLAN_FORMAT = 160,
 	DRM_VPUX_CORE_ERR_PLAN_DEPTH = 161,
 	DRM_VPUX_CORE_ERR_PLAN_EXPR = 162,

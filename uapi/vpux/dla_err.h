@@ -53,6 +53,7 @@ enum dla_err {
 	DLA_ERR_QUANT = 152,		/* DPU output stage: zero point, requant, clamp, FP16 activation/scale/slope */
 	DLA_ERR_READONLY = 153,		/* op writes a read-only entry */
 	DLA_ERR_SHAVE_TASK = 154,	/* SHAVE ELF task: entry, stack, tile, budget */
+	DLA_ERR_CMX_WINDOW = 155,	/* CMX tile outside the task's tile window */
 	/* validation: plans (Documentation/dynamic-shapes.rst) */
 	DLA_ERR_PLAN_FORMAT = 160,	/* plan header/block/template malformed */
 	DLA_ERR_PLAN_DEPTH = 161,	/* loop nesting above the limit */

@@ -1052,6 +1052,22 @@ struct vpux_device_props {
 int vpux_device_get_props(struct vpux_device *dev,
 			  struct vpux_device_props *props);
 
+/**
+ * vpux_device_cycles() - the device's cycle counter now
+ * @dev: device
+ * @cycles: out; cycles of the device's clock (vpux_device_props.clock_khz)
+ *
+ * The counter every request's device_cycles and op times are read on:
+ * two readings around a run give the device time the run took, whatever
+ * the host did meanwhile (the model's clock is virtual: it advances by
+ * the cycles of the ops it executes, engines in parallel;
+ * Documentation/hw-model.rst, "Cycle model").
+ *
+ * Return: 0; VPUX_E_INVAL (NULL argument); VPUX_E_UNSUPPORTED through a
+ * kernel without DRM_VPUX_PARAM_CYCLES. API 1.8.
+ */
+int vpux_device_cycles(struct vpux_device *dev, uint64_t *cycles);
+
 /*
  * vpux_buffer_params.flags (and vpux_buffer_flags())
  * VPUX_BUFFER_CACHED: CPU mappings are cached (the kernel's default)

@@ -421,6 +421,28 @@ static void test_many(struct vpux_device *dev, struct vpux_network *net,
 	vpux_device_close(other);
 }
 
+/* the cycle counter: its errors; a request's ops move it (API 1.8) */
+static void test_cycles(struct vpux_device *dev, struct vpux_network *net)
+{
+	struct vpux_request_status st;
+	uint64_t c0 = 1, c1 = 0;
+	struct rq q;
+	int ok;
+
+	tap_check(vpux_device_cycles(NULL, &c0) == VPUX_E_INVAL &&
+		  vpux_device_cycles(dev, NULL) == VPUX_E_INVAL &&
+		  strstr(vpux_last_error(), "device cycles: NULL argument"),
+		  "cycles: NULL arguments refused (%s)", vpux_last_error());
+	ok = !rq_make(dev, net, &q, 7) && !vpux_device_cycles(dev, &c0) &&
+	     !vpux_request_submit(q.req) && !vpux_request_wait(q.req, 10000) &&
+	     !vpux_device_cycles(dev, &c1) && !vpux_request_status(q.req, &st);
+	tap_check(ok && c1 - c0 >= st.device_cycles && st.device_cycles,
+		  "cycles: the counter moved by at least the request's %llu device cycles (%llu)",
+		  ok ? (unsigned long long)st.device_cycles : 0ull,
+		  (unsigned long long)(c1 - c0));
+	rq_free(&q);
+}
+
 int main(void)
 {
 	struct vpux_device *dev = NULL;
@@ -443,6 +465,7 @@ int main(void)
 		test_readonly(dev, copy);
 		test_poll(dev, copy, lng);
 		test_many(dev, copy, lng);
+		test_cycles(dev, copy);
 	}
 	vpux_network_unload(copy);
 	vpux_network_unload(lng);
