@@ -79,8 +79,9 @@ FIXTURE_TEARDOWN(shave)
  * Submit one ELF op running @code (@n words) with @budget (units of 1024
  * instructions); WIN_F is the fixture's window BO. Returns the seqno.
  */
-static __u64 submit_kernel(FIXTURE_DATA(shave) *self, const __u32 *code,
-			   unsigned int n, __u32 budget)
+static __u64 submit_kernel_on(FIXTURE_DATA(shave) *self, const __u32 *code,
+			      unsigned int n, __u32 budget,
+			      struct dla_buf_ref win_f, __u32 queue)
 {
 	struct dla_shave_task_op *k;
 	struct drm_vpux_submit s;
@@ -92,7 +93,7 @@ static __u64 submit_kernel(FIXTURE_DATA(shave) *self, const __u32 *code,
 	k->kernel_id = SHAVE_ELF;
 	k->args = tb_ref(0, ARGS_OFF, 64);
 	k->code = tb_ref(0, CODE_OFF, 4 * n);
-	k->win_f = tb_ref(1, 0, SZ);
+	k->win_f = win_f;
 	k->stack_size = 256;
 	k->kernel = 3;
 	k->invocation = 4;
@@ -100,6 +101,39 @@ static __u64 submit_kernel(FIXTURE_DATA(shave) *self, const __u32 *code,
 	memcpy(self->task.map + CODE_OFF, code, 4 * n);
 	memset(self->task.map + ARGS_OFF, 0, 64);
 	submit_args(&s, &self->task, 0, SZ, self->list, 1);
+	s.queue_id = queue;
+	if (vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s))
+		return 0;
+	return s.seqno;
+}
+
+static __u64 submit_kernel(FIXTURE_DATA(shave) *self, const __u32 *code,
+			   unsigned int n, __u32 budget)
+{
+	return submit_kernel_on(self, code, n, budget, tb_ref(1, 0, SZ), 0);
+}
+
+/*
+ * On @queue of the fixture's file: src -> CMX @tile -> win, the task at
+ * @off of @task. Returns the seqno, 0 on failure.
+ */
+static __u64 submit_cmx_copy(FIXTURE_DATA(shave) *self, struct bo *task,
+			     __u32 off, unsigned int tile, __u32 queue)
+{
+	struct drm_vpux_buf list[2] = {
+		{ .handle = self->src.handle, .size = SZ },
+		{ .handle = self->win.handle, .size = SZ },
+	};
+	struct drm_vpux_submit s;
+	struct tb t;
+
+	tb_init(&t, task->map + off, 1, 2, 0, 0);
+	tb_copy(&t.dma[0], tb_ref(1, 0, SZ), tb_cmx(tile, 0, SZ), SZ);
+	tb_update(&t, &t.dma[0].deps, 0);
+	tb_copy(&t.dma[1], tb_cmx(tile, 0, SZ), tb_ref(2, 0, SZ), SZ);
+	tb_wait(&t, &t.dma[1].deps, 0);
+	submit_args(&s, task, off, t.size, list, 2);
+	s.queue_id = queue;
 	if (vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s))
 		return 0;
 	return s.seqno;
@@ -225,6 +259,76 @@ TEST_F(shave, another_file_runs_while_a_kernel_spins)
 	ASSERT_EQ(0, job_wait(self->fd, seqno, 120000000000ll, &w));
 	EXPECT_TRUE(w.status == DRM_VPUX_STATUS_ERROR ||
 		    w.status == DRM_VPUX_STATUS_TIMEOUT);
+}
+
+/*
+ * One file's jobs on other CMX tiles run together (issue #33's pipelined
+ * requests through /dev/accel): while a kernel spins on tile 0 (queue
+ * A), a copy through tile 1 (queue B) completes; a copy through tile 0
+ * queued behind the kernel on queue A waits for it, then completes.
+ */
+TEST_F(shave, cmx_jobs_on_other_tiles_run_together)
+{
+	static const __u32 code[] = { J_SELF };
+	struct drm_vpux_wait w;
+	__u64 spin, other, same;
+	__s64 t0;
+	__u32 qa, qb;
+	struct bo t2, spare;
+	int i;
+
+	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &t2));
+	/* the copies read the fixture's src: make it this file's */
+	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &self->src));
+	for (i = 0; i < SZ; i++)
+		self->src.map[i] = (unsigned char)(i * 29 + 1);
+	ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &qa));
+	ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &qb));
+	/* both tiles this file's first (their first use waits for a clear) */
+	other = submit_cmx_copy(self, &t2, 0, 1, qb);
+	ASSERT_EQ(0, job_wait(self->fd, other, 60000000000ll, &w));
+	same = submit_cmx_copy(self, &t2, 2048, 0, qb);
+	ASSERT_EQ(0, job_wait(self->fd, same, 60000000000ll, &w));
+	/* the kernel's job shares no BO with the copies (implicit sync) */
+	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &spare));
+	self->list[0].handle = spare.handle;
+	spin = submit_kernel_on(self, code, 1, 16384, tb_cmx(0, 0, SZ), qa);
+	ASSERT_NE(0ull, spin);
+	other = submit_cmx_copy(self, &t2, 0, 1, qb);
+	ASSERT_NE(0ull, other);
+	t0 = now_ns();
+	ASSERT_EQ(0, job_wait(self->fd, other, 60000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(self->src.map, self->win.map, SZ));
+	/* the kernel on tile 0 is still running */
+	memset(&w, 0, sizeof(w));
+	w.seqno = spin;
+	EXPECT_EQ(-ETIMEDOUT, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w))
+		TH_LOG("the copy took %lld ms; the kernel: status %u core_error %u",
+		       (long long)(now_ns() - t0) / 1000000, w.status, w.core_error);
+	/*
+	 * A copy through tile 0 on the kernel's queue waits for it: CMX is
+	 * the file's, not the job's (vpux_cmx.c), so what keeps a file's
+	 * jobs on one tile apart is their queue's order, as libvpux uses it
+	 */
+	memset(self->win.map, 0, SZ);
+	same = submit_cmx_copy(self, &t2, 2048, 0, qa);
+	ASSERT_NE(0ull, same);
+	usleep(100000);
+	memset(&w, 0, sizeof(w));
+	w.seqno = spin;
+	if (vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w) == -ETIMEDOUT) {
+		memset(&w, 0, sizeof(w));
+		w.seqno = same;
+		EXPECT_EQ(-ETIMEDOUT,
+			  vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
+	}
+	ASSERT_EQ(0, job_wait(self->fd, spin, 120000000000ll, &w));
+	EXPECT_TRUE(w.status == DRM_VPUX_STATUS_ERROR ||
+		    w.status == DRM_VPUX_STATUS_TIMEOUT);
+	ASSERT_EQ(0, job_wait(self->fd, same, 60000000000ll, &w));
+	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
+	EXPECT_EQ(0, memcmp(self->src.map, self->win.map, SZ));
 }
 
 TEST_HARNESS_MAIN
