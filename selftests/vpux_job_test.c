@@ -447,7 +447,7 @@ TEST_F(job, corrupt_task_is_refused_by_the_core)
 	static const struct { size_t off; __u32 val; int err; } cases[] = {
 		{ 0, 0x12345678, -101 },	/* magic: DLA_ERR_BAD_MAGIC */
 		{ 4, 2, -102 },			/* major version */
-		{ 12, 2, -104 },		/* flags: reserved (1 = plan) */
+		{ 12, 4, -104 },		/* flags: reserved (1 plan, 2 tiles) */
 		{ 24, 1u << 20, -105 },		/* DMA op count */
 	};
 	struct drm_vpux_submit s;
