@@ -58,3 +58,17 @@ install-kernel-sdk: $(VPUX_KERNEL_CC_IN)
 
 KERNEL_SDK_INSTALLED = $(addprefix $(KERNELDIR)/include/,$(notdir $(KERNEL_SDK_HDRS))) \
 	$(KERNELDIR)/link.ld $(BINDIR)/vpux-kernel-cc
+
+# compiler/tests/test_kernels.c: the example and its own test kernels
+TEST_KERNEL_DIR := $(B)/compiler/tests/kernels
+TEST_KERNELS := $(patsubst $(SRCTOP)/compiler/tests/kernels/%.c,$(TEST_KERNEL_DIR)/%.elf,\
+	$(wildcard $(SRCTOP)/compiler/tests/kernels/*.c))
+
+$(TEST_KERNEL_DIR)/%.elf: $(SRCTOP)/compiler/tests/kernels/%.c $(KERNEL_SDK)/stamp
+	@mkdir -p $(dir $@)
+	$(VPUX_KERNEL_CC) -Werror -o $@ $<
+
+$(B)/compiler/tests/test_kernels: $(EXAMPLE_KERNELS) $(TEST_KERNELS)
+$(B)/compiler/tests/test_kernels: HOST_CFLAGS += \
+	-DEXAMPLE_KERNEL_DIR='"$(EXAMPLE_KERNEL_DIR)"' \
+	-DTEST_KERNEL_DIR='"$(TEST_KERNEL_DIR)"'
