@@ -46,10 +46,18 @@ $(EXAMPLE_KERNEL_DIR)/%.elf: $(SRCTOP)/examples/kernels/%.c $(KERNEL_SDK)/stamp
 .PHONY: example-kernels
 example-kernels: $(EXAMPLE_KERNELS)
 
+# the wrapper's man page, installed with it (libvpux-dev, not vpux-tools)
+KERNEL_CC_MAN := $(B)/man-sdk/vpux-kernel-cc.1
+$(KERNEL_CC_MAN): $(SRCTOP)/tools/vpux-kernel-cc/vpux-kernel-cc.1.rst
+	@mkdir -p $(dir $@)
+	$(RST2MAN) --exit-status=warning $< $@
+
 # make install (tools/install.mk's install-dev): the SDK and the wrapper
 .PHONY: install-kernel-sdk
-install-kernel-sdk: $(VPUX_KERNEL_CC_IN)
-	install -d $(DESTDIR)$(KERNELDIR)/include $(DESTDIR)$(BINDIR)
+install-kernel-sdk: $(VPUX_KERNEL_CC_IN) $(KERNEL_CC_MAN)
+	install -d $(DESTDIR)$(KERNELDIR)/include $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(KERNEL_CC_MAN) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(KERNEL_SDK_HDRS) $(DESTDIR)$(KERNELDIR)/include/
 	install -m 644 $(SRCTOP)/kernels/link.ld $(DESTDIR)$(KERNELDIR)/link.ld
 	$(call kernel_cc_sed,$(KERNELDIR)) $(VPUX_KERNEL_CC_IN) \
@@ -57,7 +65,7 @@ install-kernel-sdk: $(VPUX_KERNEL_CC_IN)
 	chmod 755 $(DESTDIR)$(BINDIR)/vpux-kernel-cc
 
 KERNEL_SDK_INSTALLED = $(addprefix $(KERNELDIR)/include/,$(notdir $(KERNEL_SDK_HDRS))) \
-	$(KERNELDIR)/link.ld $(BINDIR)/vpux-kernel-cc
+	$(KERNELDIR)/link.ld $(BINDIR)/vpux-kernel-cc $(MANDIR)/man1/vpux-kernel-cc.1
 
 # compiler/tests/test_kernels.c: the example and its own test kernels
 TEST_KERNEL_DIR := $(B)/compiler/tests/kernels
