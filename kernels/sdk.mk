@@ -80,3 +80,27 @@ $(B)/compiler/tests/test_kernels: $(EXAMPLE_KERNELS) $(TEST_KERNELS)
 $(B)/compiler/tests/test_kernels: HOST_CFLAGS += \
 	-DEXAMPLE_KERNEL_DIR='"$(EXAMPLE_KERNEL_DIR)"' \
 	-DTEST_KERNEL_DIR='"$(TEST_KERNEL_DIR)"'
+
+# the worked example end to end (compiler/tests/custom_kernel_test.sh)
+CUSTOM_KERNEL_TEST := $(B)/compiler/tests/custom_kernel_test
+HOST_TESTS += $(CUSTOM_KERNEL_TEST)
+
+$(CUSTOM_KERNEL_TEST): $(SRCTOP)/compiler/tests/custom_kernel_test.sh \
+		$(SRCTOP)/compiler/tests/custom_kernel_model.py $(VPUX_ONNX) \
+		$(KERNEL_SDK)/stamp
+	@mkdir -p $(dir $@)
+	printf '#!/bin/sh\nexec sh %s %s %s\n' $< $(B) $(SRCTOP) >$@
+	chmod +x $@
+
+# ... and in the VM through /dev/accel (tools/vm/tests.list: the model,
+# its data set and the kernel in /vpux/data/custom_kernel)
+CUSTOM_KERNEL_VM := $(B)/vm-data/custom_kernel
+VM_DATA_DIRS += $(CUSTOM_KERNEL_VM)
+
+$(CUSTOM_KERNEL_VM)/stamp: $(SRCTOP)/compiler/tests/custom_kernel_model.py \
+		$(EXAMPLE_KERNEL_DIR)/scale_shift.elf
+	@rm -rf $(dir $@) && mkdir -p $(dir $@)/kdir
+	/usr/bin/python3 $< $(dir $@)
+	cp $(EXAMPLE_KERNEL_DIR)/scale_shift.elf $(dir $@)/kdir/
+	@touch $@
+vm-check check-debug-run: $(CUSTOM_KERNEL_VM)/stamp
