@@ -52,6 +52,7 @@ all: module userspace
 -include firmware/firmware.mk
 -include sim/sim.mk
 -include kernels/kernels.mk
+-include kernels/sdk.mk
 -include sim/ops/ops.mk
 -include portability/user/user.mk
 -include umd/umd.mk

@@ -14,6 +14,7 @@
 #include "asm.h"
 #include "err.h"
 #include "io_format.h"
+#include "kernels.h"
 #include "lf_format.h"
 #include "lower.h"
 #include "vpux_dpu_rules.h"
@@ -242,7 +243,9 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 		return vpux_err(VPUX_E_INVAL,
 				"compiler: cmx_tiles %u: the target has %u CMX tiles (0: all)",
 				o->cmx_tiles, VPUX_LF_CMX_TILES);
-	ret = vc_bind_symbols(m, o, &syms);
+	ret = vc_kernels_use(m, o);
+	if (!ret)
+		ret = vc_bind_symbols(m, o, &syms);
 	if (ret)
 		return ret;
 	ret = vc_infer_shapes(m);
@@ -277,6 +280,7 @@ int vpuxc_compile(struct vpuxc_model *m, const struct vpuxc_options *o,
 		goto out;
 	memset(&ao, 0, sizeof(ao));
 	ao.blob = p.blob;
+	ao.kernel_dir = vc_kernels_dir(m);
 	ao.blob_size = p.blob_size;
 	f = open_memstream(&errs, &elen);
 	if (!f) {

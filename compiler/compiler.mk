@@ -232,10 +232,12 @@ $(COMPILER_FUZZ_T): $(SRCTOP)/compiler/tests/fuzz/fuzz_onnx.c $(COMPILER_FUZZ_SR
 		$(COMPILER_FUZZ_SRCS) $(PBC_LIBS) $(COMPILER_JSONC_LIBS) -lelf -lz -lm -pthread
 
 # the seed corpora, copied under distinct names
+# (fuzz-tensor also reads kernels' declarations: the SDK-built kernels)
 .PHONY: compiler-fuzz-seeds
-compiler-fuzz-seeds:
+compiler-fuzz-seeds: $(EXAMPLE_KERNELS) $(TEST_KERNELS)
 	@rm -rf $(B)/compiler/fuzz/seed $(B)/compiler/fuzz/seed-tensor
 	@mkdir -p $(B)/compiler/fuzz/seed $(B)/compiler/fuzz/seed-tensor
+	@cp $(EXAMPLE_KERNELS) $(TEST_KERNELS) $(B)/compiler/fuzz/seed-tensor/
 	@for f in $(COMPILER_FUZZ_SEEDS); do \
 		cp $$f $(B)/compiler/fuzz/seed/$$(basename $$(dirname $$f)).onnx; done
 	@for f in $(COMPILER_FUZZ_TSEEDS); do \

@@ -121,6 +121,10 @@ int vc_emit_vasm(const struct qprog *p, const char *name, FILE *f)
 	fprintf(f, "# compiled by vpux-onnx from the ONNX graph '%s'\n",
 		p->m->graph_name);
 	fprintf(f, "network %s\n", name);
+	/* custom kernels: DIR/NAME.elf (the assembler's kernel_dir) */
+	for (i = 0; i < p->n_kernels; i++)
+		fprintf(f, "kernel %s file=%s.elf\n", p->kernels[i],
+			p->kernels[i]);
 	for (k = 0; k < 2; k++) {
 		unsigned int n = k ? p->n_out : p->n_in;
 

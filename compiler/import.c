@@ -16,6 +16,7 @@
 #include "err.h"
 #include "hostconv.h"
 #include "ir.h"
+#include "kernels.h"
 #include "onnx.pb-c.h"
 
 /* the largest model file the importer reads (weights are in the file) */
@@ -263,6 +264,7 @@ void vpuxc_model_free(struct vpuxc_model *m)
 	free(m->outputs);
 	free(m->hash);
 	free(m->graph_name);
+	vc_kernels_free(m->kernels);
 	for (i = 0; i < m->n_syms; i++)
 		free(m->syms[i]);
 	free(m);

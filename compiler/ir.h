@@ -107,6 +107,8 @@ struct vpuxc_model {
 	/* the graph passes ran (once per model; not on partition parts) */
 	int passes_done;
 	struct vc_pass_stats stats;
+	/* --kernels DIR (kernels.c): custom ops of domain com.vpux */
+	struct vc_kernels *kernels;
 };
 
 /* value lookup and creation */

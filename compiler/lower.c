@@ -304,6 +304,9 @@ void vc_prog_free(struct qprog *p)
 	free(p->in_qnode);
 	free(p->out_qnode);
 	free(p->errs);
+	for (i = 0; i < p->n_kernels; i++)
+		free(p->kernels[i]);
+	free(p->kernels);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -136,6 +136,9 @@ struct qprog {
 	struct vc_syms syms;
 	/* plan statistics for the report */
 	unsigned int plan_blocks, plan_templates, plan_patches;
+	/* the custom kernels the program runs (kernels.c), by name */
+	char **kernels;
+	unsigned int n_kernels;
 };
 
 /* quant.c: real scale -> requant record, single rounding */

@@ -126,6 +126,8 @@ extern const struct vc_op vc_ops_act[];
 extern const struct vc_op vc_ops_norm[];
 extern const struct vc_op vc_ops_layout[];
 extern const struct vc_op vc_ops_resize[];
+/* kernels.c: a com.vpux node the tables do not have (--kernels DIR) */
+extern const struct vc_op vc_op_custom;
 
 /* the entry for node @n of a model at @opset, or NULL */
 const struct vc_op *vc_op_find(const struct vpuxc_model *m,

@@ -47,6 +47,7 @@
 
 #include "err.h"
 #include "lower_int.h"
+#include "kernels.h"
 
 #define RECIPE_TARGET	"vpux1"
 #define RECIPE_VERSION	"1.0"
@@ -270,6 +271,7 @@ static int sub_model(struct pctx *c, struct part *pt, struct vpuxc_model **out,
 		goto fail;
 	}
 	s->opset = m->opset;
+	s->kernels = m->kernels;	/* shared: the parent frees it */
 	s->passes_done = 1;	/* a part shares the model's nodes */
 	s->n = calloc(m->n_n + 1, sizeof(*s->n));
 	nmap = malloc(sizeof(int) * (m->n_n + 1));
@@ -1536,7 +1538,9 @@ int vpuxc_partition(struct vpuxc_model *m, const struct vpuxc_options *o,
 				m->syms[0]);
 	c.m = m;
 	c.o = o;
-	ret = vc_infer_shapes(m);
+	ret = vc_kernels_use(m, o);
+	if (!ret)
+		ret = vc_infer_shapes(m);
 	if (!ret)
 		ret = vc_run_passes(m);
 	for (i = 0; !ret && i < 8 && infer_extra(m) > 0; i++)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernels.h"
 #include "lower_int.h"
 
 static const struct vc_op *const families[] = {
@@ -41,6 +42,9 @@ const struct vc_op *vc_op_find(const struct vpuxc_model *m,
 			return o;
 		}
 	}
+	/* a custom kernel's node (kernels.c, --kernels DIR) */
+	if (n->domain && !strcmp(n->domain, VC_CUSTOM_DOMAIN))
+		return &vc_op_custom;
 	return NULL;
 }
 

@@ -63,7 +63,7 @@ install-lib: $(UMD_SO) $(CPUOPS_SO)
 	install -d $(DESTDIR)$(CPU_LIBDIR)
 	install -m 644 $(CPUOPS_SO) $(DESTDIR)$(CPU_LIBDIR)/libvpux-cpuops.so
 
-install-dev: $(UMD_A) $(SRCTOP)/umd/vpux.pc.in
+install-dev: $(UMD_A) $(SRCTOP)/umd/vpux.pc.in install-kernel-sdk
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	ln -sf libvpux.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/libvpux.so
 	install -m 644 $(UMD_A) $(DESTDIR)$(LIBDIR)/libvpux.a
@@ -71,7 +71,7 @@ install-dev: $(UMD_A) $(SRCTOP)/umd/vpux.pc.in
 	install -m 644 $(SRCTOP)/umd/include/vpux_cpu.h $(DESTDIR)$(INCLUDEDIR)/vpux_cpu.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-		$(SRCTOP)/umd/vpux.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/vpux.pc
+		-e 's|@KERNELDIR@|$(KERNELDIR)|' $(SRCTOP)/umd/vpux.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/vpux.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/vpux.pc
 
 install-tools: $(VPUX_TOOL_BINS)
@@ -110,8 +110,11 @@ uninstall:
 		$(DESTDIR)$(CPU_LIBDIR)/libvpux-cpuops.so \
 		$(addprefix $(DESTDIR)$(BINDIR)/,$(VPUX_TOOLS)) \
 		$(addprefix $(DESTDIR),$(MAN_INSTALLED)) \
-		$(DESTDIR)$(UDEVRULESDIR)/60-vpux.rules
+		$(DESTDIR)$(UDEVRULESDIR)/60-vpux.rules \
+		$(addprefix $(DESTDIR),$(KERNEL_SDK_INSTALLED))
 	-rmdir $(DESTDIR)$(CPU_LIBDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(KERNELDIR)/include $(DESTDIR)$(KERNELDIR) \
+		$(DESTDIR)$(dir $(KERNELDIR)) 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(DKMS_SRCDIR)/,$(DKMS_FILES))
 	-find $(DESTDIR)$(DKMS_SRCDIR) -depth -type d -empty -delete 2>/dev/null
 
@@ -122,6 +125,7 @@ install-check: $(UMD_SO) $(UMD_A) $(VPUX_TOOL_BINS) $(MAN_PAGES) \
 		$(MAN_LINK_PAGES) $(B)/examples/tiny_cnn.vpux $(CPUOPS_SO) \
 		$(RECIPE_BUILT)
 	@VERSION=$(VERSION) VPUX_TOOLS="$(VPUX_TOOLS)" B=$(B) \
+		KERNEL_SDK_FILES="$(notdir $(KERNEL_SDK_HDRS))" \
 		MAN_PAGES="$(notdir $(MAN_PAGES) $(MAN_LINK_PAGES))" \
 		DKMS_FILES="$(DKMS_FILES)" \
 		$(SRCTOP)/tools/tests/install_check.sh

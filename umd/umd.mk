@@ -75,7 +75,8 @@ $(UMD_A): $(UMD_FAST_OBJS)
 $(UMD_PC): $(SRCTOP)/umd/vpux.pc.in
 	@mkdir -p $(dir $@)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< >$@
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@KERNELDIR@|$(KERNELDIR)|' $< >$@
 
 # ---- tools ----
 VASM_SRCS := $(SRCTOP)/tools/vpux-asm/asm.c $(SRCTOP)/tools/vpux-asm/vasm_tables.c

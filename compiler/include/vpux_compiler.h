@@ -127,6 +127,11 @@ struct vpuxc_symbol_bounds {
  *          (0: all VPUX_LF_CMX_TILES); at most half of them lets libvpux
  *          run requests of the network at once on disjoint tile sets
  *          (Documentation/libvpux.rst, "Pipelined requests")
+ * @kernels: directory of custom kernels (--kernels DIR): a node of domain
+ *          com.vpux that the compiler does not know runs the SHAVE ELF
+ *          kernel DIR/OPTYPE.elf, checked against the parameter
+ *          declaration it carries (Documentation/vpux-onnx.rst, "Custom
+ *          kernels"); the model keeps the directory's kernels once read
  */
 struct vpuxc_options {
 	int report;
@@ -138,6 +143,7 @@ struct vpuxc_options {
 	unsigned int tile;
 	int no_cpu_fallback;
 	unsigned int cmx_tiles;
+	const char *kernels;
 };
 
 /*

@@ -135,4 +135,63 @@ static inline bool vk_next(u32 *idx, const u32 *dims, u32 rank, u32 skip)
 	return false;
 }
 
+
+/*
+ * ---- Custom kernels: the parameter declaration (vpux_kparams.h) ----
+ * A kernel that `vpux-onnx compile --kernels DIR` may use for a node of
+ * the com.vpux domain declares its tensors and its parameter structure
+ * once, next to the structure (Documentation/shave-kernels.rst, "Custom
+ * kernels"):
+ *
+ *	struct swish_params { float beta; };
+ *	VPUX_KERNEL_DECLARE(struct swish_params, 1, 1,
+ *			    VPUX_KT_F16 | VPUX_KT_F32, VPUX_KT_F16 | VPUX_KT_F32,
+ *			    VPUX_KPARAM(struct swish_params, beta));
+ *
+ * Each VPUX_KPARAM() names a field: its name is the ONNX attribute, its
+ * type (float, s32 or u32, or an array of them) and offset come from the
+ * structure itself, so the declaration cannot disagree with it. Another
+ * field type is a compile error (_Generic). The declaration goes into
+ * the non-allocated section VPUX_KPARAMS_SECTION: it is in the ELF the
+ * compiler reads, not in the WIN_D image. The kernel finds the structure
+ * after its memrefs with VPUX_KERNEL_PARAMS().
+ */
+#include "vpux_kparams.h"
+
+#define VPUX_KT_F16	VPUX_KPARAMS_T(VPUX_SHAVE_DT_F16)
+#define VPUX_KT_F32	VPUX_KPARAMS_T(VPUX_SHAVE_DT_F32)
+
+#define VPUX_KPARAM_TYPE_OF(x) _Generic((x), \
+	float: VPUX_KPARAM_F32, float *: VPUX_KPARAM_F32, \
+	s32: VPUX_KPARAM_I32, s32 *: VPUX_KPARAM_I32, \
+	u32: VPUX_KPARAM_U32, u32 *: VPUX_KPARAM_U32)
+
+#define VPUX_KPARAM(type, field) { #field, \
+	VPUX_KPARAM_TYPE_OF(((type *)0)->field), \
+	__builtin_offsetof(type, field), sizeof(((type *)0)->field) / 4, 0 }
+
+/* non-allocated: "" flags, the rest of GCC's directive commented out */
+#define VPUX_KPARAMS_SECTION_ATTR \
+	__section__(VPUX_KPARAMS_SECTION ",\"\",@progbits #")
+
+#define VPUX_KERNEL_DECLARE(ptype, nin, nout, intypes, outtypes, ...) \
+	static const struct { \
+		struct vpux_kparams_hdr h; \
+		struct vpux_kparam p[sizeof((struct vpux_kparam[]){ \
+			__VA_ARGS__ }) / sizeof(struct vpux_kparam)]; \
+	} vpux_kernel_decl__ \
+	__attribute__((VPUX_KPARAMS_SECTION_ATTR, __used__, \
+		       __aligned__(4))) = { \
+		{ VPUX_KPARAMS_MAGIC, VPUX_KPARAMS_VERSION, \
+		  sizeof(struct vpux_kparams_hdr), sizeof(struct vpux_kparam), \
+		  sizeof((struct vpux_kparam[]){ __VA_ARGS__ }) / \
+		  sizeof(struct vpux_kparam), (nin), (nout), VPUX_KSHAPE_SAME, \
+		  0, sizeof(ptype), (intypes), (outtypes), 0 }, \
+		{ __VA_ARGS__ } }
+
+/* the parameter structure @type after @nmem memrefs at @args_addr */
+#define VPUX_KERNEL_PARAMS(type, args_addr, nmem) \
+	((const volatile type *)((args_addr) + \
+				 (nmem) * sizeof(struct vpux_memref)))
+
 #endif /* VPUX_KERNEL_H */

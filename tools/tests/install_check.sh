@@ -55,6 +55,13 @@ for f in $DKMS_FILES; do
 done
 grep -q "^PACKAGE_VERSION=\"$VERSION\"$" "$dk/dkms.conf" ||
 	fail "dkms.conf: PACKAGE_VERSION is not $VERSION"
+# the kernel SDK (libvpux-dev): headers, linker script, wrapper, its page
+K=$P/share/vpux/kernel-sdk
+for f in $KERNEL_SDK_FILES link.ld; do
+	[ -f "$D$K/${f##*/}" ] || [ -f "$D$K/include/$f" ] || fail "kernel SDK: no $f in $K"
+done
+[ -x "$D$P/bin/vpux-kernel-cc" ] || fail "no $P/bin/vpux-kernel-cc"
+[ -f "$D$P/share/man/man1/vpux-kernel-cc.1" ] || fail "no vpux-kernel-cc(1)"
 bad=$(find "$D" -newer "$D.before" -type f ! -perm 644 ! -perm 755)
 [ -z "$bad" ] || fail "files neither 644 nor 755: $bad"
 
@@ -99,6 +106,27 @@ cc -std=c11 $(pkg-config --cflags vpux) -o "$D.sprog" "$D.c" \
 	"$D$P/lib/libvpux.a" $(pkg-config --static --libs-only-l vpux | sed 's/-lvpux//') ||
 	fail "a program does not link statically with pkg-config --static vpux"
 
+# the kernel SDK through pkg-config and the installed wrapper: it names
+# the SDK's directory, and builds the worked example into a kernel whose
+# declaration the compiler reads (DESTDIR: the SDK through the variable)
+# (PKG_CONFIG_SYSROOT_DIR puts $D before it)
+[ "$(pkg-config --variable=kerneldir vpux)" = "$D$K" ] ||
+	fail "pkg-config --variable=kerneldir vpux is not $K"
+[ "$("$D$P/bin/vpux-kernel-cc" --version)" = "vpux-kernel-cc $VERSION" ] ||
+	fail "installed vpux-kernel-cc --version"
+[ "$("$D$P/bin/vpux-kernel-cc" --print-kerneldir)" = "$K" ] ||
+	fail "installed vpux-kernel-cc --print-kerneldir is not $K"
+"$D$P/bin/vpux-kernel-cc" --help | grep -q 'VPUX_KERNEL_DECLARE' ||
+	fail "installed vpux-kernel-cc --help"
+mkdir -p "$D.k"
+VPUX_KERNEL_SDK="$(pkg-config --variable=kerneldir vpux)" "$D$P/bin/vpux-kernel-cc" -Werror -o "$D.k/scale_shift.elf" \
+	"$TOP/examples/kernels/scale_shift.c" || fail "installed vpux-kernel-cc does not build examples/kernels/scale_shift.c"
+readelf -S "$D.k/scale_shift.elf" | grep -q '\.vpux\.params' ||
+	fail "the kernel built with the installed SDK has no .vpux.params"
+VPUX_KERNEL_SDK="$D.none" "$D$P/bin/vpux-kernel-cc" -o "$D.k/x.elf" x.c 2>&1 |
+	grep -q "no kernel SDK in '$D.none'" || fail "vpux-kernel-cc without an SDK: no clear error"
+rm -rf "$D.k"
+
 # the installed tools, from where they were installed
 for t in $VPUX_TOOLS; do
 	v=$(env -u LD_LIBRARY_PATH "$D$P/bin/$t" --version) ||
@@ -130,4 +158,4 @@ find "$D" \( -type f -o -type l \) | sort >"$D.after"
 diff -u "$D.before" "$D.after" | sed -n 's|^[-+]/|&|p' >"$D.diff"
 [ -s "$D.diff" ] && { cat "$D.diff"; fail "make uninstall left or removed files (above)"; }
 rm -f "$D.before" "$D.after" "$D.diff" "$D.log" "$D.c" "$D.prog" "$D.sprog" "$D.ifm"
-echo "install-check: $(echo $VPUX_TOOLS | wc -w) tools, libvpux $VERSION, $(echo $MAN_PAGES | wc -w) man pages, udev rule, $(echo $DKMS_FILES | wc -w) DKMS files installed, used and uninstalled"
+echo "install-check: $(echo $VPUX_TOOLS | wc -w) tools, libvpux $VERSION, $(echo $MAN_PAGES | wc -w) man pages, udev rule, $(echo $DKMS_FILES | wc -w) DKMS files installed, used and uninstalled; kernel SDK $(echo $KERNEL_SDK_FILES | wc -w) headers + vpux-kernel-cc"

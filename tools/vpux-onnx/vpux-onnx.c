@@ -6,7 +6,7 @@
  *	vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]
  *			  [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...
  *			  [--symbol-bounds NAME=MIN..MAX]... [--tile N]
- *			  [--no-cpu-fallback] [--cmx-tiles N]
+ *			  [--no-cpu-fallback] [--cmx-tiles N] [--kernels DIR]
  *	vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...
  *		      --output-dir DIR [--device inproc|/dev/accel/accelN] [--json]
  *		      [--symbol-bounds NAME=MIN..MAX]...
@@ -58,7 +58,7 @@ static void usage(FILE *f)
 		"usage: vpux-onnx compile MODEL.onnx -o OUT.vpuxl|DIR|NAME.json [--report]\n"
 		"                         [--vasm FILE] [--name NAME] [--no-cmx] [--fold NAME=FILE]...\n"
 		"                         [--symbol-bounds NAME=MIN..MAX]... [--tile N]\n"
-		"                         [--no-cpu-fallback] [--cmx-tiles N]\n"
+		"                         [--no-cpu-fallback] [--cmx-tiles N] [--kernels DIR]\n"
 		"       vpux-onnx run MODEL.onnx|NET.vpuxl|RECIPE.json --input NAME=FILE...\n"
 		"                     --output-dir DIR [-d DEV] [--json] [--symbol-bounds B]...\n"
 		"       vpux-onnx test DIR... [-d DEV] [--json] [--symbol-bounds B]...\n"
@@ -69,6 +69,8 @@ static void usage(FILE *f)
 		"A model the NPU cannot run whole compiles to a run recipe: -o DIR\n"
 		"(DIR/recipe.json) or -o NAME.json, loadables next to it.\n"
 		"--no-cpu-fallback: fail (exit 3) if any node would leave the NPU.\n"
+		"--kernels DIR: a com.vpux node runs the SHAVE ELF kernel DIR/OPTYPE.elf\n"
+		"(compile, run and test take it).\n"
 		"--cmx-tiles N: tile into CMX tiles 0..N-1 only (N <= half the tiles:\n"
 		"requests of the network run at once on disjoint tiles).\n"
 		"--symbol-bounds NAME=MIN..MAX bounds an ONNX dim_param (dynamic axis);\n"
@@ -82,6 +84,8 @@ static void usage(FILE *f)
 static struct vpuxc_symbol_bounds g_bounds[16];
 static char g_bound_args[16][96];
 static unsigned int g_n_bounds, g_tile;
+/* --kernels DIR, shared by compile, run and test */
+static const char *g_kernels;
 
 static void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -108,6 +112,7 @@ static void with_bounds(struct vpuxc_options *o)
 	o->bounds = g_bounds;
 	o->n_bounds = g_n_bounds;
 	o->tile = g_tile;
+	o->kernels = g_kernels;
 }
 
 __attribute__((format(printf, 1, 2)))
@@ -904,6 +909,7 @@ static int cmd_compile(int argc, char **argv)
 		{ "fold", required_argument, NULL, 'f' },
 		{ "no-cmx", no_argument, NULL, 'c' },
 		{ "symbol-bounds", required_argument, NULL, 'S' },
+		{ "kernels", required_argument, NULL, 'K' },
 		{ "tile", required_argument, NULL, 'T' },
 		{ "no-cpu-fallback", no_argument, NULL, 'N' },
 		{ "cmx-tiles", required_argument, NULL, 'X' },
@@ -943,6 +949,9 @@ static int cmd_compile(int argc, char **argv)
 			break;
 		case 'N':
 			o.no_cpu_fallback = 1;
+			break;
+		case 'K':
+			g_kernels = optarg;
 			break;
 		case 'S':
 			if (add_bounds(optarg)) {
@@ -1059,6 +1068,7 @@ static int cmd_run(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "symbol-bounds", required_argument, NULL, 'S' },
+		{ "kernels", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1096,6 +1106,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'O':
 			dir = optarg;
+			break;
+		case 'K':
+			g_kernels = optarg;
 			break;
 		case 'S':
 			if (add_bounds(optarg)) {
@@ -1568,6 +1581,7 @@ static int cmd_test(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "symbol-bounds", required_argument, NULL, 'S' },
+		{ "kernels", required_argument, NULL, 'K' },
 		{ "rel-l2", required_argument, NULL, 'L' },
 		{ "no-cpu-fallback", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1592,6 +1606,9 @@ static int cmd_test(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'K':
+			g_kernels = optarg;
 			break;
 		case 'S':
 			if (add_bounds(optarg))

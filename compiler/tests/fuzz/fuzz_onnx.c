@@ -12,14 +12,19 @@
  * Seeds: libonnx-testdata's node models (make fuzz-onnx).
  *
  * fuzz-tensor (-DFUZZ_TENSOR): bytes as a TensorProto through
- * vpuxc_tensor_parse_pb(). Seeds: the node tests' input_K.pb.
+ * vpuxc_tensor_parse_pb(). Seeds: the node tests' input_K.pb. Bytes that
+ * start as an ELF file are a custom kernel (--kernels DIR) instead: its
+ * image and .vpux.params declaration through vc_kdecl_parse(). Seeds:
+ * the kernels built with the SDK (examples/kernels, compiler/tests/kernels).
  *
  * Every input must be refused cleanly or accepted; ASan/UBSan and the
  * fuzzer's leak check catch the rest.
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "kernels.h"
 #include "vpux.h"
 #include "vpux_compiler.h"
 
@@ -33,9 +38,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct vpuxc_tensor t;
+	struct vc_kdecl d;
+	unsigned int i;
 
 	if (size > MAX_INPUT)
 		return 0;
+	if (size >= 4 && !memcmp(data, "\177ELF", 4)) {
+		if (vc_kdecl_parse(data, size, "fuzz.elf", &d))
+			return 0;
+		/* what the compiler relies on after a successful parse */
+		for (i = 0; i < d.h.n_params; i++)
+			if (d.p[i].offset + 4ull * d.p[i].count > d.h.params_size ||
+			    !d.p[i].name[0] ||
+			    d.p[i].name[VPUX_KPARAM_NAME_LEN - 1])
+				abort();
+		if (d.h.n_params > VPUX_KPARAMS_MAX ||
+		    d.h.n_inputs + d.h.n_outputs > VPUX_KPARAMS_MAX_TENSORS)
+			abort();
+		return 0;
+	}
 	if (!vpuxc_tensor_parse_pb(data, size, &t)) {
 		if (t.size != vpuxc_tensor_count(&t) * vpuxc_dtype_size(t.dtype))
 			abort();	/* the reader's own invariant */
