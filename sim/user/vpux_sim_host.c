@@ -152,6 +152,11 @@ static int env_phys_write(void *env, u64 pa, const void *src, size_t len)
 	return 0;
 }
 
+static const void *env_phys_ptr(void *env, u64 pa, size_t len)
+{
+	return arena_ptr(env, pa, len, true);
+}
+
 static void env_lock(void *env)
 {
 	struct vpux_host_dev *dev = env;
@@ -283,6 +288,7 @@ static const struct vpux_sim_env_ops host_env_ops = {
 	.now_us = env_now_us,
 	.kick_at = env_kick_at,
 	.console = env_console,
+	.phys_ptr = env_phys_ptr,
 };
 
 /* ---- interrupt delivery ---- */
