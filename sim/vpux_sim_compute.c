@@ -7,7 +7,9 @@
  * DPU: the descriptor is validated and sized by vpux_dpu_extents(); every
  * operand range is then checked (reads and the output write) before any
  * data moves, so a fault stores nothing. Input operands in CMX are used in
- * place (but the requant records, checked before use); the output always
+ * place (but the requant records, checked before use), and so are those
+ * in system memory where the platform shows it contiguous in place
+ * (env->phys_ptr: the host's arena, not the kernel); the output always
  * goes through a buffer and is stored once the kernel succeeded.
  *
  * SHAVE: the argument buffer is copied in; the kernel reaches memory only
@@ -62,6 +64,12 @@ static int dpu_fetch(struct vpux_sim_op *op, struct dpu_operand *o, u32 align,
 			return ret;
 		o->ptr = sim->cmx + (o->addr - sim->cmx_base);
 		return 0;
+	}
+	if (in_place && !(o->addr & (align - 1))) {
+		/* system memory the platform can show in place */
+		o->ptr = vpux_sim_mem_ptr(op, o->addr, o->len);
+		if (o->ptr)
+			return 0;
 	}
 	o->buf = sim->ops->alloc(sim->env, o->len);
 	if (!o->buf)

@@ -218,6 +218,37 @@ int vpux_sim_mem_read(struct vpux_sim_op *op, u64 addr, void *dst, u64 len)
 	return 0;
 }
 
+/**
+ * vpux_sim_mem_ptr() - [addr, addr + len) of system memory in place
+ * @op: the op reading it
+ * @addr: device address, not in CMX
+ * @len: bytes, not 0
+ *
+ * Return: a CPU pointer to the bytes vpux_sim_mem_read() would read, if
+ * the platform has env->phys_ptr and the range's pages are physically
+ * contiguous; else NULL (the caller copies: vpux_sim_mem_read() then
+ * also reports a fault).
+ */
+const void *vpux_sim_mem_ptr(struct vpux_sim_op *op, u64 addr, u64 len)
+{
+	struct vpux_sim *sim = op->sim;
+	u64 va, pa, pa0, end = addr + len;
+	bool cmx;
+
+	if (!sim->ops->phys_ptr || !len || (size_t)len != len)
+		return NULL;
+	if (mem_begin(op, addr, len, false, &cmx) || cmx)
+		return NULL;
+	if (mmu_translate(op, addr, false, &pa0))
+		return NULL;
+	for (va = (addr & VA_PAGE_MASK) + VPUX_PAGE_SIZE; va < end;
+	     va += VPUX_PAGE_SIZE) {
+		if (mmu_translate(op, va, false, &pa) || pa != pa0 + (va - addr))
+			return NULL;
+	}
+	return sim->ops->phys_ptr(sim->env, pa0, (size_t)len);
+}
+
 int vpux_sim_mem_write(struct vpux_sim_op *op, u64 addr, const void *src,
 		       u64 len)
 {

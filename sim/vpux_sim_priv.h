@@ -302,6 +302,7 @@ bool vpux_sim_is_cmx(const struct vpux_sim *sim, u64 addr, u64 len);
 bool vpux_sim_overlaps_cmx(const struct vpux_sim *sim, u64 addr, u64 len);
 int vpux_sim_mem_check(struct vpux_sim_op *op, u64 addr, u64 len, bool write);
 int vpux_sim_mem_read(struct vpux_sim_op *op, u64 addr, void *dst, u64 len);
+const void *vpux_sim_mem_ptr(struct vpux_sim_op *op, u64 addr, u64 len);
 int vpux_sim_mem_write(struct vpux_sim_op *op, u64 addr, const void *src,
 		       u64 len);
 void vpux_sim_op_yield(struct vpux_sim_op *op, u64 work);

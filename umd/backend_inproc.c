@@ -62,7 +62,7 @@ static int ip_open(const char *path, void **priv)
 	pthread_mutex_init(&p->lock, NULL);
 	p->hw = vpux_host_dev_create(bytes);
 	p->vm = p->hw ? vpux_host_vm_create(p->hw, 0) : NULL;
-	p->dev = p->vm ? dla_user_create_host(p->hw, 0) : NULL;
+	p->dev = p->vm ? dla_user_create_host(p->hw, DLA_USER_DIRECT_IRQ) : NULL;
 	if (!p->dev) {
 		if (p->vm)
 			vpux_host_vm_destroy(p->vm);

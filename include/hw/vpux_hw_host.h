@@ -38,8 +38,9 @@ uint32_t vpux_host_reg_read(struct vpux_host_dev *dev, uint32_t off);
 void vpux_host_reg_write(struct vpux_host_dev *dev, uint32_t off, uint32_t val);
 
 /*
- * Interrupt handler: called on the device's interrupt thread each time the
- * line is raised. It must ack (IRQ_CLEAR) what it handles. One handler at
+ * Interrupt handler: called on the device's interrupt thread (or, with
+ * direct delivery below, on the thread raising it) each time the line is
+ * raised. It must ack (IRQ_CLEAR) what it handles. One handler at
  * a time; @handler NULL removes it.
  *
  * Like the kernel's free_irq() and synchronize_irq(): when this returns,
@@ -55,6 +56,17 @@ void vpux_host_reg_write(struct vpux_host_dev *dev, uint32_t off, uint32_t val);
  */
 void vpux_host_dev_set_irq_handler(struct vpux_host_dev *dev,
 				   void (*handler)(void *arg), void *arg);
+
+/*
+ * Direct delivery (off by default): when an execution thread of the
+ * device raises the line (an op finished) and no handler call is running,
+ * it calls the handler itself instead of waking the interrupt thread,
+ * the way a hard IRQ runs on whichever CPU it reaches; one thread hand-off
+ * less per completion. Calls stay one at a time. Only for a handler that
+ * never waits for the device's work (it runs while its engine's next op
+ * waits).
+ */
+void vpux_host_dev_set_irq_direct(struct vpux_host_dev *dev, bool on);
 
 /* Physical arena: page-aligned allocations, zeroed. */
 int vpux_host_phys_alloc(struct vpux_host_dev *dev, size_t bytes, uint64_t *pa);

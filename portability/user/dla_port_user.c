@@ -280,7 +280,7 @@ void dla_user_irq(struct dla_user_dev *d)
 {
 	pthread_mutex_lock(&d->lock);
 	if (dla_isr_handler(d->engine)) {
-		if (d->flags & DLA_USER_INLINE_BH) {
+		if (d->flags & (DLA_USER_INLINE_BH | DLA_USER_DIRECT_IRQ)) {
 			dla_user_bottom_half(d);
 		} else {
 			d->irq_latched = 1;

@@ -47,5 +47,7 @@ struct dla_user_dev *dla_user_create_host(struct vpux_host_dev *hw,
 		return NULL;
 	dla_user_set_detach(d, dla_user_host_detach, hw);
 	vpux_host_dev_set_irq_handler(hw, dla_user_host_irq, d);
+	if (flags & DLA_USER_DIRECT_IRQ)
+		vpux_host_dev_set_irq_direct(hw, true);
 	return d;
 }

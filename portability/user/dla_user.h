@@ -13,7 +13,8 @@
  * caller's thread without the lock, into memory of the task's own; every
  * other entry into the core takes the lock. With DLA_USER_INLINE_BH there
  * is no thread and dla_user_irq() runs the bottom half itself
- * (deterministic step tests).
+ * (deterministic step tests); with DLA_USER_DIRECT_IRQ it runs it itself
+ * too, and the thread is the watchdog only (the in-process backend).
  *
  * This is the API the in-process backend of libvpux uses.
  */
@@ -49,6 +50,14 @@ struct dla_user_buf {
 #define DLA_USER_BUF_READONLY	(1u << 0)
 
 #define DLA_USER_INLINE_BH	(1u << 0)	/* no bottom-half thread */
+/*
+ * dla_user_irq() runs the bottom half itself, and on a host device the
+ * handler runs on the thread that raised the line when it can
+ * (vpux_host_dev_set_irq_direct()): an op's completion starts the next
+ * ops without waking two threads. The bottom-half thread stays, as the
+ * lost-interrupt watchdog only.
+ */
+#define DLA_USER_DIRECT_IRQ	(1u << 1)
 
 /*
  * Create a device on a register backend; the backend must call

@@ -87,6 +87,11 @@ struct vpux_sim_config {
  * @console: optional (NULL: dropped): one line the management core's
  *	firmware wrote to VPUX_MC_REG_CONSOLE, NUL-terminated, without its
  *	newline. Called without the lock held, from the core's unit.
+ * @phys_ptr: optional (NULL: none): a CPU pointer to [pa, pa + len) of
+ *	system memory if @phys_read would read every byte of it (else NULL),
+ *	valid as long as the model exists. The DPU then reads an operand
+ *	that is contiguous there in place instead of copying it, as it does
+ *	in CMX (a host whose memory is one arena; the kernel has none).
  */
 struct vpux_sim_env_ops {
 	void *(*alloc)(void *env, size_t size);
@@ -101,6 +106,7 @@ struct vpux_sim_env_ops {
 	u64 (*now_us)(void *env);
 	void (*kick_at)(void *env, u32 unit, u64 us);
 	void (*console)(void *env, const char *line);
+	const void *(*phys_ptr)(void *env, u64 pa, size_t len);
 };
 
 void vpux_sim_default_config(struct vpux_sim_config *cfg);

@@ -5,6 +5,7 @@
  * waits for completions the way a bottom half would. Engines overlap;
  * every completion is delivered exactly once even when the handler acks
  * one bit at a time; hangs, dropped interrupts and resets under load.
+ * With direct delivery the workers run the handler themselves.
  */
 #include <errno.h>
 #include <sched.h>
@@ -22,7 +23,11 @@ static struct {
 	unsigned int calls;
 	unsigned int per_engine[VPUX_MAX_ENGINES];
 	bool ack_one;		/* ack only the lowest pending bit per call */
-} irq = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, {0}, false };
+	bool have_irq_thread;
+	pthread_t irq_thread;	/* the thread of the first call */
+	unsigned int off_irq_thread;	/* calls on another thread */
+} irq = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, {0}, false,
+	  false, 0, 0 };
 
 static void handler(void *arg)
 {
@@ -34,6 +39,12 @@ static void handler(void *arg)
 		t_wreg(&t, VPUX_REG_IRQ_CLEAR, ack);
 	pthread_mutex_lock(&irq.m);
 	irq.calls++;
+	if (!irq.have_irq_thread) {
+		irq.irq_thread = pthread_self();
+		irq.have_irq_thread = true;
+	} else if (!pthread_equal(irq.irq_thread, pthread_self())) {
+		irq.off_irq_thread++;
+	}
 	for (e = 0; e < VPUX_MAX_ENGINES; e++)
 		if (ack & VPUX_IRQ_ENGINE(e))
 			irq.per_engine[e]++;
@@ -230,6 +241,48 @@ static void test_faults_async(void)
 	t_buf_free(&t, &dst);
 }
 
+/*
+ * vpux_host_dev_set_irq_direct(): the workers call the handler; every
+ * completion is still delivered exactly once.
+ */
+static void test_direct(void)
+{
+	unsigned int before[VPUX_MAX_ENGINES], off, r;
+	struct t_buf src, dst;
+	uint32_t e, all;
+	bool ok = true;
+
+	pthread_mutex_lock(&irq.m);
+	tap_check(irq.have_irq_thread && !irq.off_irq_thread,
+		  "without direct delivery every call runs on the interrupt thread");
+	memcpy(before, irq.per_engine, sizeof(before));
+	pthread_mutex_unlock(&irq.m);
+	t_buf_alloc(&t, &src, 4096, false);
+	t_buf_alloc(&t, &dst, 4096 * t.n_dma, true);
+	vpux_host_dev_set_irq_direct(t.dev, true);
+	for (r = 0; r < 50 && ok; r++) {
+		all = 0;
+		for (e = 0; e < t.n_dma; e++) {
+			struct vpux_hw_dma_desc d = t_dma_1d(src.va, dst.va + e * 4096, 4096);
+
+			t_start(&t, e, 0, &d, sizeof(d));
+			all |= VPUX_IRQ_ENGINE(e);
+		}
+		ok = wait_bits(all, 10000);
+	}
+	vpux_host_dev_set_irq_direct(t.dev, false);
+	tap_check(ok, "direct delivery: 50 rounds of %u DMA ops complete", t.n_dma);
+	pthread_mutex_lock(&irq.m);
+	for (e = 0; e < t.n_dma; e++)
+		ok &= irq.per_engine[e] == before[e] + 50;
+	off = irq.off_irq_thread;
+	pthread_mutex_unlock(&irq.m);
+	tap_check(ok, "direct delivery: each completion delivered exactly once");
+	tap_check(off > 0, "direct delivery: the workers ran the handler (%u calls)", off);
+	t_buf_free(&t, &src);
+	t_buf_free(&t, &dst);
+}
+
 int main(void)
 {
 	struct vpux_sim_config cfg;
@@ -243,6 +296,7 @@ int main(void)
 	test_overlap();
 	test_ack_one();
 	test_faults_async();
+	test_direct();
 	vpux_host_dev_set_irq_handler(t.dev, NULL, NULL);
 	t_close(&t);
 	return tap_finish();

@@ -6,7 +6,9 @@
  * execution unit of the model that runs the unit's work after env->kick
  * (the engines, each in its own clock domain, so a long op on one engine
  * never delays another), and an interrupt thread that runs the registered
- * handler when the model raises its line. In step mode there are no
+ * handler when the model raises its line (with direct delivery, a worker
+ * raising it runs the handler itself when no other call runs: one
+ * wake-up less per completion). In step mode there are no
  * threads: the caller completes ops with vpux_host_dev_step(), which also
  * delivers the interrupt.
  *
@@ -60,6 +62,8 @@ struct vpux_host_dev {
 	pthread_mutex_t ctl;
 	pthread_cond_t irq_cv;
 	bool irq_pending;
+	bool irq_direct;		/* vpux_host_dev_set_irq_direct() */
+	bool irq_running;		/* a delivery is calling the handler */
 	bool stop;
 	bool threads;
 	struct host_unit units[VPUX_SIM_MAX_UNITS];
@@ -73,6 +77,9 @@ struct vpux_host_dev {
 	char console[HOST_CONSOLE_SIZE];	/* under ctl */
 	size_t console_len;
 };
+
+/* the device whose execution unit the calling thread runs, if any */
+static __thread struct vpux_host_dev *host_unit_dev;
 
 struct vpux_host_vm {
 	struct vpux_host_dev *dev;
@@ -145,6 +152,11 @@ static int env_phys_write(void *env, u64 pa, const void *src, size_t len)
 	return 0;
 }
 
+static const void *env_phys_ptr(void *env, u64 pa, size_t len)
+{
+	return arena_ptr(env, pa, len, true);
+}
+
 static void env_lock(void *env)
 {
 	struct vpux_host_dev *dev = env;
@@ -159,13 +171,34 @@ static void env_unlock(void *env)
 	pthread_mutex_unlock(&dev->sim_lock);
 }
 
+static void run_handler(struct vpux_host_dev *dev);
+
+/*
+ * The line rises. Deliveries are one at a time (irq_running): one that
+ * is running sees irq_pending when its handler returns. Direct delivery
+ * calls the handler on an execution thread, else the interrupt thread
+ * is woken.
+ */
 static void env_irq_raise(void *env)
 {
 	struct vpux_host_dev *dev = env;
 
 	pthread_mutex_lock(&dev->ctl);
 	dev->irq_pending = true;
-	pthread_cond_signal(&dev->irq_cv);
+	if (dev->irq_running) {
+		/* the running delivery takes it */
+	} else if (dev->irq_direct && host_unit_dev == dev) {
+		dev->irq_running = true;
+		while (dev->irq_pending && !dev->stop) {
+			dev->irq_pending = false;
+			run_handler(dev);
+		}
+		dev->irq_running = false;
+		if (dev->irq_pending)
+			pthread_cond_signal(&dev->irq_cv);
+	} else {
+		pthread_cond_signal(&dev->irq_cv);
+	}
 	pthread_mutex_unlock(&dev->ctl);
 }
 
@@ -255,6 +288,7 @@ static const struct vpux_sim_env_ops host_env_ops = {
 	.now_us = env_now_us,
 	.kick_at = env_kick_at,
 	.console = env_console,
+	.phys_ptr = env_phys_ptr,
 };
 
 /* ---- interrupt delivery ---- */
@@ -315,6 +349,7 @@ static void *worker_main(void *arg)
 	struct host_unit *u = arg;
 	struct vpux_host_dev *dev = u->dev;
 
+	host_unit_dev = dev;
 	pthread_mutex_lock(&dev->ctl);
 	for (;;) {
 		while (!u->kick_pending && !dev->stop) {
@@ -350,12 +385,14 @@ static void *irq_main(void *arg)
 
 	pthread_mutex_lock(&dev->ctl);
 	for (;;) {
-		while (!dev->irq_pending && !dev->stop)
+		while ((!dev->irq_pending || dev->irq_running) && !dev->stop)
 			pthread_cond_wait(&dev->irq_cv, &dev->ctl);
 		if (dev->stop)
 			break;
 		dev->irq_pending = false;
+		dev->irq_running = true;
 		run_handler(dev);
+		dev->irq_running = false;
 	}
 	pthread_mutex_unlock(&dev->ctl);
 	return NULL;
@@ -531,6 +568,13 @@ void vpux_host_dev_set_irq_handler(struct vpux_host_dev *dev,
 	if (!in_handler(dev))
 		while (old_call_running(dev, gen))
 			pthread_cond_wait(&dev->calls_cv, &dev->ctl);
+	pthread_mutex_unlock(&dev->ctl);
+}
+
+void vpux_host_dev_set_irq_direct(struct vpux_host_dev *dev, bool on)
+{
+	pthread_mutex_lock(&dev->ctl);
+	dev->irq_direct = on;
 	pthread_mutex_unlock(&dev->ctl);
 }
 
