@@ -32,7 +32,7 @@
 #include "vpux_job.h"
 
 /* the text report: the hang's registers and one line per entry */
-#define VPUX_DUMP_TEXT	(4096 + DRM_VPUX_MAX_ADDR_ENTRIES * 96)
+#define VPUX_DUMP_TEXT	(4096 + VPUX_MAX_ADDR_ENTRIES * 96)
 
 /**
  * vpux_hang_capture() - read the device state as a hung job left it
@@ -165,13 +165,13 @@ void vpux_job_dump(struct vpux_job *job)
 	u32 count[DLA_OP_KINDS] = { 0, 0, 0 }, n_ops = 0, *cycles = NULL;
 	struct vpux_dump_entry *ent;
 	struct vpux_dump_header *h;
-	void *src[DRM_VPUX_MAX_ADDR_ENTRIES];
+	void *src[VPUX_MAX_ADDR_ENTRIES];
 	size_t tlen, off, total;
 	u64 data = 0;
 	char *text, *buf;
 
 	BUILD_BUG_ON(sizeof(*h) % 8 || sizeof(*ent) % 8);
-	n = min_t(u32, n, DRM_VPUX_MAX_ADDR_ENTRIES);
+	n = min_t(u32, n, VPUX_MAX_ADDR_ENTRIES);
 	ent = kcalloc(n ? n : 1, sizeof(*ent), GFP_KERNEL);
 	text = kmalloc(VPUX_DUMP_TEXT, GFP_KERNEL);
 	if (!ent || !text)

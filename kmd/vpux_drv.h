@@ -167,7 +167,7 @@ struct vpux_device {
  * @bos: BOs mapped in @ctx, under vpux_device.bo_lock
  * @job_lock: protects @next_seqno, @ring, @queues' ids and @defq
  * @queues: the queues QUEUE_CREATE made, by id
- * @defq: the default queue of each priority, created on first use
+ * @defq: the default queue (id 0, priority NORMAL), created on first use
  * @next_seqno: number of the next job
  * @ring: the last VPUX_JOB_RING jobs, by seqno % VPUX_JOB_RING
  * @n_running: (fw) its jobs on the engine core: task slots it holds
@@ -184,7 +184,7 @@ struct vpux_file_priv {
 	struct list_head bos;
 	struct mutex job_lock;
 	struct xarray queues;
-	struct vpux_queue *defq[VPUX_PRIORITIES];
+	struct vpux_queue *defq;
 	u64 next_seqno;
 	struct vpux_job_slot ring[VPUX_JOB_RING];
 	u32 n_running;

@@ -429,7 +429,7 @@ out:
 static int vpux_submit_check(struct vpux_device *vdev,
 			     const struct drm_vpux_submit *args)
 {
-	if ((args->flags & ~DRM_VPUX_SUBMIT_FLAGS) || args->pad || args->pad2) {
+	if ((args->flags & ~DRM_VPUX_SUBMIT_FLAGS) || args->pad) {
 		vpux_dbg(vdev, "SUBMIT: unknown flags %#x or non-zero pad\n",
 			 args->flags & ~DRM_VPUX_SUBMIT_FLAGS);
 		return -EINVAL;
@@ -441,12 +441,8 @@ static int vpux_submit_check(struct vpux_device *vdev,
 		vpux_dbg(vdev, "SUBMIT: profile range or times without DRM_VPUX_SUBMIT_PROFILE\n");
 		return -EINVAL;
 	}
-	if (args->priority >= VPUX_PRIORITIES) {
-		vpux_dbg(vdev, "SUBMIT: bad priority %u\n", args->priority);
-		return -EINVAL;
-	}
-	if (args->buffer_count >= DRM_VPUX_MAX_ADDR_ENTRIES ||
-	    args->in_syncobj_count > DRM_VPUX_MAX_IN_SYNCOBJS) {
+	if (args->buffer_count >= VPUX_MAX_ADDR_ENTRIES ||
+	    args->in_syncobj_count > VPUX_MAX_IN_SYNCOBJS) {
 		vpux_dbg(vdev, "SUBMIT: %u buffers, %u in-syncobjs: too many\n",
 			 args->buffer_count, args->in_syncobj_count);
 		return -EINVAL;
@@ -530,7 +526,7 @@ retry:
 		dma_resv_add_fence(bo->base.base.resv, done,
 				   bo->flags & DRM_VPUX_BO_DEVICE_READONLY ?
 				   DMA_RESV_USAGE_READ : DMA_RESV_USAGE_WRITE);
-		/* WAIT with DRM_VPUX_WAIT_BO reports this job from now on */
+		/* BO_WAIT reports this job from now on */
 		bo->last_seqno = slot->seqno;
 		bo->last_done = false;
 	}
@@ -570,9 +566,8 @@ out_unlock:
  * With @u, the job is pushed only once @args are back in the caller's
  * memory; nothing of the job is left when they cannot be.
  *
- * Return: 0; -EINVAL for bad flags, padding, priority, counts or ranges;
- * -ENOENT for an unknown BO, syncobj or queue; -EPERM for HIGH or
- * REALTIME priority without CAP_SYS_NICE; -EACCES for a task that
+ * Return: 0; -EINVAL for bad flags, padding, counts or ranges; -ENOENT
+ * for an unknown BO, syncobj or queue; -EACCES for a task that
  * writes a device-read-only BO, or such a profile BO; -EFAULT for bad
  * array pointers or arguments that cannot be written back (no job then);
  * -EBADFD once a job of this file hung or faulted; -EBUSY when
@@ -609,7 +604,6 @@ int vpux_submit(struct drm_device *dev, struct drm_vpux_submit *args,
 	ret = vpux_job_charge(job, sizeof(*job));
 	if (ret)
 		goto err_free;
-	job->priority = args->priority;
 	job->task_id = -1;
 	job->hw_slot = -1;
 	INIT_LIST_HEAD(&job->link);
@@ -619,12 +613,14 @@ int vpux_submit(struct drm_device *dev, struct drm_vpux_submit *args,
 	if (ret)
 		goto err_free;
 
-	job->queue = vpux_queue_lookup(fpriv, args->queue_id, args->priority);
+	job->queue = vpux_queue_lookup(fpriv, args->queue_id);
 	if (IS_ERR(job->queue)) {
 		ret = PTR_ERR(job->queue);
 		job->queue = NULL;
 		goto err_free;
 	}
+	/* a job's priority is its queue's */
+	job->priority = job->queue->priority;
 	/* the signalling path (run_job) must not allocate: allocate now */
 	job->hw_fence = vpux_fence_alloc();
 	if (!job->hw_fence) {

@@ -31,7 +31,13 @@ struct vpux_mmu_ctx;
 
 /* Jobs of one file whose result can still be read with WAIT. */
 #define VPUX_JOB_RING		256
-/* Default queues per file: one per uapi priority. */
+/* In-syncobjs of one job (DRM_VPUX_PARAM_MAX_IN_SYNCOBJS) */
+#define VPUX_MAX_IN_SYNCOBJS	64
+/* Queues one file may create (DRM_VPUX_PARAM_MAX_QUEUES) */
+#define VPUX_MAX_QUEUES		64
+/* GET_PARAM's parameters are 0 .. VPUX_PARAM_COUNT - 1 */
+#define VPUX_PARAM_COUNT	(DRM_VPUX_PARAM_CYCLES + 1)
+/* Queue priorities: DRM_VPUX_PRIORITY_LOW .. _REALTIME */
 #define VPUX_PRIORITIES		(DRM_VPUX_PRIORITY_REALTIME + 1)
 /* Jobs a queue hands to the device ahead of the one on the engine core. */
 #define VPUX_QUEUE_CREDITS	4
@@ -203,7 +209,7 @@ struct vpux_job {
 	u32 priority;
 	u32 nbos;
 	/* every address-list entry's BO, and the profile BO */
-	struct drm_gem_object *bos[DRM_VPUX_MAX_ADDR_ENTRIES + 1];
+	struct drm_gem_object *bos[VPUX_MAX_ADDR_ENTRIES + 1];
 	u32 task_bo;
 	struct vpux_fw_task_in task_in;
 	void *task_mem;
@@ -231,7 +237,7 @@ struct vpux_job {
 	struct {
 		u32 bo;
 		u64 offset;
-	} ent[DRM_VPUX_MAX_ADDR_ENTRIES];
+	} ent[VPUX_MAX_ADDR_ENTRIES];
 	u32 inject[2];
 	bool pm_ref;
 	bool hung;
@@ -270,8 +276,7 @@ int vpux_queue_destroy_ioctl(struct drm_device *dev, void *data,
 			     struct drm_file *file);
 struct dma_fence *vpux_fence_alloc(void);
 bool vpux_fence_is_hw(const struct dma_fence *f);
-struct vpux_queue *vpux_queue_lookup(struct vpux_file_priv *fpriv, u32 id,
-				     u32 priority);
+struct vpux_queue *vpux_queue_lookup(struct vpux_file_priv *fpriv, u32 id);
 void vpux_queue_put(struct vpux_queue *q);
 void vpux_queues_fini(struct vpux_file_priv *fpriv);
 int vpux_queues_module_init(void);

@@ -254,12 +254,10 @@ static u32 vpux_nl_ctx_priority(struct vpux_file_priv *fpriv)
 	struct vpux_queue *q;
 	unsigned long id;
 	u32 prio = 0;
-	int p;
 
 	guard(mutex)(&fpriv->job_lock);
-	for (p = 0; p < VPUX_PRIORITIES; p++)
-		if (fpriv->defq[p])
-			prio = max_t(u32, prio, p);
+	if (fpriv->defq)
+		prio = fpriv->defq->priority;
 	xa_for_each(&fpriv->queues, id, q)
 		prio = max(prio, q->priority);
 	return prio;

@@ -64,13 +64,15 @@ VPUX_CORE_ERR(PLAN_SYMBOL); VPUX_CORE_ERR(PLAN_COUNT); VPUX_CORE_ERR(PLAN_PATCH)
 VPUX_CORE_ERR(ENGINE); VPUX_CORE_ERR(MMU_FAULT); VPUX_CORE_ERR(ABORTED);
 VPUX_CORE_ERR(CHANGED);
 VPUX_CORE_ERR(EXPR_OVERFLOW); VPUX_CORE_ERR(EXPR_DIV0);
-static_assert(DLA_MAX_ADDR_ENTRIES == DRM_VPUX_MAX_ADDR_ENTRIES);
+static_assert(DLA_MAX_ADDR_ENTRIES == VPUX_MAX_ADDR_ENTRIES);
 
 static int vpux_param_value(struct vpux_device *vdev,
 			    struct vpux_file_priv *fpriv, u32 param, u64 *value)
 {
 	const struct vpux_hw_info *hw = &vdev->hw;
 
+	if (param >= VPUX_PARAM_COUNT)
+		return -EINVAL;
 	switch (param) {
 	case DRM_VPUX_PARAM_DEVICE_ID:
 		*value = vpux_reg_read(vdev, VPUX_REG_DEVICE_ID) & 0xffff;
@@ -139,10 +141,10 @@ static int vpux_param_value(struct vpux_device *vdev,
 		*value = DLA_MAX_DEPS_PER_TASK;
 		break;
 	case DRM_VPUX_PARAM_MAX_ADDR_ENTRIES:
-		*value = DRM_VPUX_MAX_ADDR_ENTRIES;
+		*value = VPUX_MAX_ADDR_ENTRIES;
 		break;
 	case DRM_VPUX_PARAM_MAX_IN_SYNCOBJS:
-		*value = DRM_VPUX_MAX_IN_SYNCOBJS;
+		*value = VPUX_MAX_IN_SYNCOBJS;
 		break;
 	case DRM_VPUX_PARAM_TASK_SLOTS:
 		*value = DLA_MAX_TASKS;
@@ -151,7 +153,7 @@ static int vpux_param_value(struct vpux_device *vdev,
 		*value = VPUX_JOB_RING;
 		break;
 	case DRM_VPUX_PARAM_MAX_QUEUES:
-		*value = DRM_VPUX_MAX_QUEUES;
+		*value = VPUX_MAX_QUEUES;
 		break;
 	case DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT:
 		*value = vpux_file_memory_limit();

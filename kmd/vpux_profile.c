@@ -24,7 +24,7 @@
  * The BO must be one of @file's, writable by the device, and not an
  * import of another driver's dma-buf (the kernel writes the record
  * through its own mapping of the BO); it joins the job's BOs, so it is
- * fenced like them and WAIT_BO on it reports the job.
+ * fenced like them and BO_WAIT on it reports the job.
  *
  * Return: 0; -EINVAL for padding, a misaligned or too small range, a
  * range outside the BO or a BO of another file; -EACCES for a

@@ -9,8 +9,8 @@
  * requires of fences of one context. Concurrency comes from queues: jobs
  * of different queues run at once on the engine core.
  *
- * A file gets a default queue per priority on first use (what uapi 1.4
- * binaries submit to) and may create more (QUEUE_CREATE). A queue lives
+ * A file gets a default queue (id 0, priority NORMAL) on first use and
+ * may create more, of any priority (QUEUE_CREATE). A queue lives
  * until its handle is gone and its last job was freed; the scheduler is
  * torn down from a work item then, never from its own work.
  */
@@ -252,26 +252,18 @@ static int vpux_check_priority(struct vpux_device *vdev, u32 priority)
  * vpux_queue_lookup() - the queue a job is submitted to
  * @fpriv: the submitting file
  * @id: drm_vpux_submit.queue_id: a queue of the file, or 0
- * @priority: drm_vpux_submit.priority
  *
- * With @id 0 the file's default queue of @priority, created on first use
- * (HIGH and REALTIME need CAP_SYS_NICE).
+ * With @id 0 the file's default queue, of priority NORMAL, created on
+ * first use.
  *
  * Return: a reference to the queue, or ERR_PTR(-ENOENT) for an unknown
- * id, -EINVAL for a priority that is not the queue's, -EPERM, -ENOMEM.
+ * id, -ENOMEM.
  */
-struct vpux_queue *vpux_queue_lookup(struct vpux_file_priv *fpriv, u32 id,
-				     u32 priority)
+struct vpux_queue *vpux_queue_lookup(struct vpux_file_priv *fpriv, u32 id)
 {
 	struct vpux_device *vdev = fpriv->vdev;
 	struct vpux_queue *q;
-	int ret;
 
-	if (!id) {
-		ret = vpux_check_priority(vdev, priority);
-		if (ret)
-			return ERR_PTR(ret);
-	}
 	guard(mutex)(&fpriv->job_lock);
 	if (id) {
 		q = xa_load(&fpriv->queues, id);
@@ -279,18 +271,13 @@ struct vpux_queue *vpux_queue_lookup(struct vpux_file_priv *fpriv, u32 id,
 			vpux_dbg(vdev, "SUBMIT: no queue %u\n", id);
 			return ERR_PTR(-ENOENT);
 		}
-		if (q->priority != priority) {
-			vpux_dbg(vdev, "SUBMIT: priority %u, queue %u has %u\n",
-				 priority, id, q->priority);
-			return ERR_PTR(-EINVAL);
-		}
 	} else {
-		q = fpriv->defq[priority];
+		q = fpriv->defq;
 		if (!q) {
-			q = vpux_queue_new(fpriv, priority, 0);
+			q = vpux_queue_new(fpriv, DRM_VPUX_PRIORITY_NORMAL, 0);
 			if (IS_ERR(q))
 				return q;
-			fpriv->defq[priority] = q;
+			fpriv->defq = q;
 		}
 	}
 	kref_get(&q->ref);
@@ -304,7 +291,7 @@ struct vpux_queue *vpux_queue_lookup(struct vpux_file_priv *fpriv, u32 id,
  * @file: caller
  *
  * Return: 0; -EINVAL for flags, padding or priority; -EPERM for HIGH or
- * REALTIME without CAP_SYS_NICE; -ENOSPC past DRM_VPUX_MAX_QUEUES;
+ * REALTIME without CAP_SYS_NICE; -ENOSPC past VPUX_MAX_QUEUES;
  * -ENOMEM; -ENODEV after unplug.
  */
 int vpux_queue_create_ioctl(struct drm_device *dev, void *data,
@@ -333,13 +320,13 @@ int vpux_queue_create_ioctl(struct drm_device *dev, void *data,
 	}
 	mutex_lock(&fpriv->job_lock);
 	ret = xa_alloc(&fpriv->queues, &id, q,
-		       XA_LIMIT(1, DRM_VPUX_MAX_QUEUES), GFP_KERNEL);
+		       XA_LIMIT(1, VPUX_MAX_QUEUES), GFP_KERNEL);
 	if (!ret)
 		q->id = id;
 	mutex_unlock(&fpriv->job_lock);
 	if (ret) {
 		vpux_dbg(vdev, "QUEUE_CREATE: %d (%u queues at most)\n", ret,
-			 DRM_VPUX_MAX_QUEUES);
+			 VPUX_MAX_QUEUES);
 		q->destroyed = true;
 		vpux_queue_destroy(q);
 		ret = ret == -EBUSY ? -ENOSPC : ret;
@@ -395,25 +382,21 @@ void vpux_queues_fini(struct vpux_file_priv *fpriv)
 {
 	struct vpux_queue *q;
 	unsigned long id;
-	int p;
 
 	mutex_lock(&fpriv->job_lock);
 	xa_for_each(&fpriv->queues, id, q)
 		q->destroyed = true;
-	for (p = 0; p < VPUX_PRIORITIES; p++)
-		if (fpriv->defq[p])
-			fpriv->defq[p]->destroyed = true;
+	if (fpriv->defq)
+		fpriv->defq->destroyed = true;
 	mutex_unlock(&fpriv->job_lock);
 
 	xa_for_each(&fpriv->queues, id, q) {
 		xa_erase(&fpriv->queues, id);
 		vpux_queue_destroy(q);
 	}
-	for (p = 0; p < VPUX_PRIORITIES; p++) {
-		if (fpriv->defq[p])
-			vpux_queue_destroy(fpriv->defq[p]);
-		fpriv->defq[p] = NULL;
-	}
+	if (fpriv->defq)
+		vpux_queue_destroy(fpriv->defq);
+	fpriv->defq = NULL;
 	xa_destroy(&fpriv->queues);
 }
 

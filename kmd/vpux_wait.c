@@ -41,17 +41,10 @@ void vpux_job_publish_result(struct vpux_job *job)
 	spin_unlock_irqrestore(&job->vdev->result_lock, flags);
 }
 
-/* uapi 1.4's single error field: the core's code negated, or the errno */
-static s32 vpux_legacy_error(const struct vpux_job_result *res)
-{
-	return res->core_error ? -(s32)res->core_error : res->sys_error;
-}
-
 static void vpux_result_to_wait(const struct vpux_job_result *res,
 				struct drm_vpux_wait *args)
 {
 	args->status = res->status;
-	args->error = vpux_legacy_error(res);
 	args->sys_error = res->sys_error;
 	args->core_error = res->core_error;
 	args->fail_op = res->fail_op;
@@ -201,36 +194,19 @@ out_put:
  * @file: caller
  *
  * Return: 0 with the job's result; -ETIMEDOUT if it is not done by the
- * deadline; -ENOENT for a job number (or BO handle) this file cannot wait
- * for; -EINVAL for flags or a BO handle above 32 bits; -ERESTARTSYS on a
- * signal.
+ * deadline; -ENOENT for a job number this file cannot wait for; -EINVAL
+ * for non-zero flags or padding; -ERESTARTSYS on a signal.
  */
 int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
 {
 	struct vpux_device *vdev = to_vpux_device(dev);
 	struct drm_vpux_wait *args = data;
-	struct vpux_job_result res;
-	u64 seqno;
-	int ret;
 
-	if (args->flags & ~DRM_VPUX_WAIT_FLAGS) {
-		vpux_dbg(vdev, "WAIT: unknown flags %#x\n",
-			 args->flags & ~DRM_VPUX_WAIT_FLAGS);
+	if (args->flags || args->pad) {
+		vpux_dbg(vdev, "WAIT: non-zero flags %#x or pad\n", args->flags);
 		return -EINVAL;
 	}
-	if (!(args->flags & DRM_VPUX_WAIT_BO))
-		return vpux_wait_job(file->driver_priv, args);
-
-	/* uapi 1.3/1.4: @seqno holds a BO handle */
-	if (args->seqno > U32_MAX) {
-		vpux_dbg(vdev, "WAIT: BO handle %#llx out of range\n", args->seqno);
-		return -EINVAL;
-	}
-	ret = vpux_wait_bo(vdev, file, args->seqno, args->timeout_ns, &seqno,
-			   &res);
-	if (!ret)
-		vpux_result_to_wait(&res, args);
-	return ret;
+	return vpux_wait_job(file->driver_priv, args);
 }
 
 /**

@@ -60,8 +60,6 @@ FIXTURE_SETUP(copyout)
 	if (self->fd == -ENODEV)
 		SKIP(return, "no vpux device (is vpux_accel loaded?)");
 	ASSERT_GE(self->fd, 0);
-	if (uapi_minor(self->fd) < 5)
-		SKIP(return, "needs uapi 1.5");
 	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->task));
 	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &self->a));
 	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &self->b));
@@ -134,19 +132,16 @@ TEST_F(copyout, submit_on_readonly_page_runs_nothing)
 	munmap(ro, 4096);
 }
 
-/* The same SUBMIT from a writable page is fine, with the 1.3 struct size too. */
+/* The same SUBMIT from a writable page is fine. */
 TEST_F(copyout, submit_on_writable_page_still_works)
 {
 	struct drm_vpux_submit *s = args_page();
 	struct drm_vpux_wait w;
-	/* uapi 1.3's struct ended before .profile */
-	unsigned long req13 = DRM_IOWR(DRM_COMMAND_BASE + DRM_VPUX_SUBMIT,
-				       char[offsetof(struct drm_vpux_submit, profile)]);
 
 	ASSERT_NE(NULL, s);
 	submit_args(s, &self->task, 0, copy_task(&self->task, 0, SZ),
 		    self->list, 2);
-	ASSERT_EQ(0, vpux_ioctl(self->fd, req13, s));
+	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, s));
 	EXPECT_NE(0ull, s->seqno);
 	ASSERT_EQ(0, job_wait(self->fd, s->seqno, 5000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
@@ -186,7 +181,7 @@ TEST_F(copyout, bo_create_on_readonly_page_leaves_no_bo)
 /*
  * QUEUE_CREATE whose struct is on a read-only page: -EFAULT, and no
  * queue: its id names nothing and the file can still create
- * DRM_VPUX_MAX_QUEUES queues.
+ * DRM_VPUX_PARAM_MAX_QUEUES queues.
  */
 TEST_F(copyout, queue_create_on_readonly_page_leaves_no_queue)
 {
@@ -202,7 +197,7 @@ TEST_F(copyout, queue_create_on_readonly_page_leaves_no_queue)
 	ASSERT_EQ(0, args_seal(ro));
 	EXPECT_EQ(-EFAULT, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_QUEUE_CREATE, ro));
 	EXPECT_EQ(-ENOENT, queue_destroy(self->fd, next));
-	for (i = 0; i < DRM_VPUX_MAX_QUEUES; i++)
+	for (i = 0; i < (int)vpux_param(self->fd, DRM_VPUX_PARAM_MAX_QUEUES); i++)
 		ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &id));
 	EXPECT_EQ(-ENOSPC, queue_create(self->fd, DRM_VPUX_PRIORITY_NORMAL, &id));
 	munmap(ro, 4096);
@@ -227,8 +222,6 @@ FIXTURE_SETUP(readonly)
 	if (self->fd == -ENODEV)
 		SKIP(return, "no vpux device (is vpux_accel loaded?)");
 	ASSERT_GE(self->fd, 0);
-	if (uapi_minor(self->fd) < 5)
-		SKIP(return, "needs uapi 1.5");
 	self->exp = vpux_open_nth(0, NULL);
 	ASSERT_GE(self->exp, 0);
 	ASSERT_EQ(0, bo_new(self->fd, 4096, 0, &self->task));

@@ -46,7 +46,28 @@ static inline int vpux_is_vpux(int fd)
 	return !strcmp(name, VPUX_DRIVER_NAME);
 }
 
-/* Open the @nth vpux accel node (0-based); -ENODEV if there is none. */
+/*
+ * 0 if the driver behind @fd speaks the uapi major these tests are built
+ * for; else -EPROTO, with a message naming both versions
+ */
+static inline int vpux_check_major(int fd, const char *path)
+{
+	struct drm_version v = { 0 };
+
+	if (vpux_ioctl(fd, DRM_IOCTL_VERSION, &v))
+		return -ENODEV;
+	if (v.version_major == DRM_VPUX_UAPI_VERSION_MAJOR)
+		return 0;
+	fprintf(stderr, "%s: " VPUX_DRIVER_NAME " uapi %d.%d, these tests are built for uapi %d.x (uapi/drm/vpux_accel.h)\n",
+		path, v.version_major, v.version_minor,
+		DRM_VPUX_UAPI_VERSION_MAJOR);
+	return -EPROTO;
+}
+
+/*
+ * Open the @nth vpux accel node (0-based); -ENODEV if there is none,
+ * -EPROTO if its driver speaks another uapi major
+ */
 static inline int vpux_open_nth(int nth, int *minor_out)
 {
 	char path[64];
@@ -58,6 +79,10 @@ static inline int vpux_open_nth(int nth, int *minor_out)
 		if (fd < 0)
 			continue;
 		if (vpux_is_vpux(fd) && nth-- == 0) {
+			if (vpux_check_major(fd, path)) {
+				close(fd);
+				return -EPROTO;
+			}
 			if (minor_out)
 				*minor_out = minor;
 			return fd;
@@ -86,6 +111,23 @@ static inline int vpux_get_param(int fd, __u32 param, __u64 *value)
 	if (!ret)
 		*value = gp.value;
 	return ret;
+}
+
+/* The parameters these tests know: 0 .. VPUX_TEST_PARAMS - 1 */
+#define VPUX_TEST_PARAMS	(DRM_VPUX_PARAM_FW_MODE + 1)
+
+/* A GET_PARAM value the tests need; 0 when the kernel has none such */
+static inline __u64 vpux_param(int fd, __u32 param)
+{
+	__u64 v = 0;
+
+	return vpux_get_param(fd, param, &v) ? 0 : v;
+}
+
+/* A WAIT result's error as one number: -core_error, else sys_error */
+static inline int wait_error(const struct drm_vpux_wait *w)
+{
+	return w->core_error ? -(int)w->core_error : w->sys_error;
 }
 
 static inline __s64 now_ns(void)

@@ -682,12 +682,12 @@ static void check_result(struct scen *c, const struct drm_vpux_wait *w,
 	 * allocation's error.
 	 */
 	if (cur_phase == PH_GLOBAL && w->status == DRM_VPUX_STATUS_ABORTED &&
-	    w->error == -ENOMEM)
+	    wait_error(w) == -ENOMEM)
 		ok_status = 1;
 	if (!ok_status) {
 		fail("job (model fault %s): status %s error %d",
 		     mf_name[c->mf],
-		     status_name[w->status < 6 ? w->status : 0], w->error);
+		     status_name[w->status < 6 ? w->status : 0], wait_error(w));
 		return;
 	}
 	if (w->status == DRM_VPUX_STATUS_DONE && c->src.map && c->dst.map) {
@@ -953,7 +953,6 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 	sub.task = (struct drm_vpux_buf){ .handle = c.task.handle, .size = t.size };
 	sub.buffers = (uintptr_t)list;
 	sub.buffer_count = 2;
-	sub.priority = below(&c, 4);
 	if (c.sync_in) {
 		in.handle = c.sync_in;
 		sub.in_syncobjs = (uintptr_t)&in;
@@ -1006,7 +1005,7 @@ static void scenario(uint64_t seed, enum mfault mf, int full)
 			     (unsigned long long)seqno);
 		else if (!outcome(S_WAIT, ret, "job"))
 			check_result(&c, &w, len);
-		desc_add(" wait %d status %u/%d", ret, w.status, w.error);
+		desc_add(" wait %d status %u/%d", ret, w.status, wait_error(&w));
 		if (ret)
 			break;
 	}

@@ -28,7 +28,6 @@ FIXTURE(fence) {
 	int fd;
 	int minor;
 	int vgem;
-	int minor_uapi;
 	struct bo task, a, b, c;
 	struct drm_vpux_buf list[3];
 	struct held h;
@@ -44,7 +43,6 @@ FIXTURE_SETUP(fence)
 	if (self->fd == -ENODEV)
 		SKIP(return, "no vpux device (is vpux_accel loaded?)");
 	ASSERT_GE(self->fd, 0);
-	self->minor_uapi = uapi_minor(self->fd);
 	self->vgem = vgem_open();
 	/*
 	 * The task memory and the source are DEVICE_READONLY: jobs using
@@ -77,12 +75,6 @@ FIXTURE_TEARDOWN(fence)
 	if (self->vgem < 0) \
 		SKIP(return, "no vgem (CONFIG_DRM_VGEM, modprobe vgem)"); \
 	ASSERT_EQ(0, held_new(self->vgem, &self->h)); \
-} while (0)
-
-#define NEED_1_5(what) do { \
-	if (self->minor_uapi < 5) \
-		SKIP(return, "vpux_accel uapi 1.%d: %s is uapi 1.5", \
-		     self->minor_uapi, what); \
 } while (0)
 
 static int zero(const unsigned char *p, size_t n)
@@ -125,12 +117,7 @@ static void expect_held(struct __test_metadata *_metadata,
 		TH_LOG("the job ran before its in-fence signalled (status %u)", w.status);
 	if (out)
 		EXPECT_EQ(-ETIME, syncobj_wait_point(self->fd, out, 0, 1000000));
-	EXPECT_EQ(-ETIMEDOUT, wait_bo14(self->fd, self->b.handle, 0, &w));
-	if (self->minor_uapi >= 5) {
-		struct drm_vpux_bo_wait bw;
-
-		EXPECT_EQ(-ETIMEDOUT, bo_wait15(self->fd, self->b.handle, 0, &bw));
-	}
+	EXPECT_EQ(-ETIMEDOUT, wait_bo(self->fd, self->b.handle, 0, &w));
 	EXPECT_TRUE(zero(self->b.map, SZ)) TH_LOG("the held job wrote its destination");
 }
 
@@ -156,15 +143,17 @@ TEST_F(fence, binary_in_syncobj_holds_a_job)
 	ASSERT_EQ(0, syncobj_new(self->fd, &out));
 	ASSERT_EQ(0, held_copy(self, sync, 0, out, SZ, &seq));
 	expect_held(_metadata, self, seq, out);
-	/* the file's other jobs are not held: a -> c on another priority */
+	/* the file's other jobs are not held: a -> c on a LOW queue */
 	do {
 		struct drm_vpux_buf l[2] = { self->list[0], self->list[2] };
 		struct drm_vpux_submit s;
 		struct drm_vpux_wait w;
+		__u32 low;
 
+		ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_LOW, &low));
 		submit_args(&s, &self->task, 1024, copy_task(&self->task, 1024, SZ),
 			    l, 2);
-		s.priority = DRM_VPUX_PRIORITY_LOW;
+		s.queue_id = low;
 		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 		ASSERT_EQ(0, job_wait(self->fd, s.seqno, 10000000000ll, &w));
 		EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
@@ -209,7 +198,6 @@ TEST_F(fence, a_held_job_holds_its_queue_only)
 	__u32 sync, q1, q2;
 	int i;
 
-	NEED_1_5("a queue");
 	NEED_VGEM();
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &d[i]));
@@ -260,8 +248,8 @@ TEST_F(fence, a_held_job_holds_its_queue_only)
 		other_q = s.seqno;
 		ASSERT_EQ(0, job_wait(self->fd, other_q, 10000000000ll, &w));
 		EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
-		s.queue_id = 0;
-		s.priority = DRM_VPUX_PRIORITY_LOW;
+		ASSERT_EQ(0, queue_create(self->fd, DRM_VPUX_PRIORITY_LOW,
+					  &s.queue_id));
 		ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 		other_prio = s.seqno;
 		ASSERT_EQ(0, job_wait(self->fd, other_prio, 10000000000ll, &w));
@@ -302,7 +290,6 @@ TEST_F(fence, task_rewritten_after_submit_runs_as_submitted)
 	size_t size;
 	struct tb t;
 
-	NEED_1_5("copying the task at SUBMIT");
 	NEED_VGEM();
 	ASSERT_EQ(0, held_syncobj(self->fd, &self->h, &sync));
 	/* a[0..SZ) -> b */
@@ -360,7 +347,6 @@ TEST_F_TIMEOUT(fence, task_rewritten_during_submit, 120)
 	pid_t pid;
 	struct tb t;
 
-	NEED_1_5("copying the task at SUBMIT");
 	tb_init(&t, self->task.map, 0, 1, 0, 0);
 	dma_op(&t.dma[0], 1, 0, 2, 0, 64);
 	size = t.size;
@@ -482,7 +468,6 @@ TEST_F(fence, refused_in_fence_aborts_the_job)
 	struct bo lt, ls, ld;
 	__u64 long_job;
 
-	NEED_1_5("a queue");
 	NEED_VGEM();
 	ASSERT_EQ(0, held_syncobj(self->fd, &self->h, &held));
 	ASSERT_EQ(0, syncobj_new(self->fd, &failed));
@@ -529,7 +514,6 @@ TEST_F(fence, failed_in_fence_of_another_file_aborts_the_job)
 	__u64 bad, seq;
 	int fd2;
 
-	NEED_1_5("sys_error");
 	fd2 = vpux_open_nth(0, NULL);
 	ASSERT_GE(fd2, 0);
 	ASSERT_EQ(0, bo_new(fd2, 4096, 0, &t2));
@@ -568,7 +552,6 @@ TEST_F(fence, failed_timeline_point_aborts_only_its_waiters)
 	__u32 held, tl, q1, q2, q3;
 	struct bo d;
 
-	NEED_1_5("a queue");
 	NEED_VGEM();
 	ASSERT_EQ(0, bo_new(self->fd, SZ, 0, &d));
 	ld[1] = (struct drm_vpux_buf){ .handle = d.handle, .size = SZ };

@@ -79,6 +79,9 @@
 #define NERR		256
 #define MAX_FAIL_LOG	40
 #define SLACK_NS	5000000000ll	/* a blocking call may overrun its timeout by this */
+/* the driver's limits (GET_PARAM MAX_QUEUES, MAX_ADDR_ENTRIES; the uapi has no #define) */
+#define FUZZ_MAX_QUEUES		64
+#define FUZZ_MAX_ADDR_ENTRIES	64
 
 enum op {
 	OP_GET_PARAM, OP_BO_CREATE, OP_BO_INFO, OP_SUBMIT, OP_WAIT,
@@ -482,7 +485,7 @@ static void do_get_param(struct thr *t, struct file *f)
 	struct drm_vpux_get_param p = { 0 };
 	int ret;
 
-	p.param = chance(t, 80) ? below(t, DRM_VPUX_PARAM_COUNT) : rand_u32(t);
+	p.param = chance(t, 80) ? below(t, VPUX_TEST_PARAMS) : rand_u32(t);
 	if (chance(t, 5))
 		p.pad = rand_u32(t);
 	if (chance(t, 3)) {
@@ -493,9 +496,9 @@ static void do_get_param(struct thr *t, struct file *f)
 	ret = xioctl(f->fd, DRM_IOCTL_VPUX_GET_PARAM, &p);
 	if (account(t, OP_GET_PARAM, ret))
 		return;
-	if (!ret && (p.pad || p.param >= DRM_VPUX_PARAM_COUNT))
+	if (!ret && (p.pad || p.param >= VPUX_TEST_PARAMS))
 		fail(t, "GET_PARAM %u pad %u succeeded", p.param, p.pad);
-	if (ret == -EINVAL && !p.pad && p.param < DRM_VPUX_PARAM_COUNT)
+	if (ret == -EINVAL && !p.pad && p.param < VPUX_TEST_PARAMS)
 		fail(t, "GET_PARAM %u refused", p.param);
 }
 
@@ -866,9 +869,9 @@ static void count_result(struct thr *t, struct file *f, int slot, int clean,
 		fail(t, "WAIT %llu: status %u", (unsigned long long)w->seqno, w->status);
 		return;
 	}
-	if (w->status == DRM_VPUX_STATUS_DONE && w->error)
+	if (w->status == DRM_VPUX_STATUS_DONE && wait_error(w))
 		fail(t, "WAIT %llu: DONE with error %d", (unsigned long long)w->seqno,
-		     w->error);
+		     wait_error(w));
 	if (slot < 0 || f->seq_counted[slot])
 		return;
 	f->seq_counted[slot] = 1;
@@ -881,7 +884,7 @@ static void count_result(struct thr *t, struct file *f, int slot, int clean,
 	if (clean && w->status != DRM_VPUX_STATUS_DONE &&
 	    w->status != DRM_VPUX_STATUS_ABORTED)
 		fail(t, "valid job %llu: status %u error %d fail_op %#x fault %#llx",
-		     (unsigned long long)w->seqno, w->status, w->error, w->fail_op,
+		     (unsigned long long)w->seqno, w->status, wait_error(w), w->fail_op,
 		     (unsigned long long)w->fault_addr);
 	if (clean)
 		add(&st->clean_checked, 1);
@@ -918,14 +921,10 @@ static void do_wait(struct thr *t, struct file *f)
 		w.seqno = chance(t, 30) ? 0 : rnd(t);
 	}
 	w.timeout_ns = deadline(t, 3000);
-	if (chance(t, 10)) {
-		/* WAIT on a BO: the last job that used it */
-		w.flags = DRM_VPUX_WAIT_BO;
-		w.seqno = chance(t, 10) ? rnd(t) : pick_bo_handle(t, f);
-		slot = -1;
-	}
 	if (chance(t, 3))
 		w.flags = rand_u32(t);
+	if (chance(t, 3))
+		w.pad = rand_u32(t);
 	if (chance(t, 2)) {
 		account(t, OP_WAIT, xioctl(f->fd, DRM_IOCTL_VPUX_WAIT, bad_ptr(t)));
 		return;
@@ -935,10 +934,8 @@ static void do_wait(struct thr *t, struct file *f)
 	check_deadline(t, OP_WAIT, start, w.timeout_ns);
 	if (account(t, OP_WAIT, ret) || ret)
 		return;
-	if (w.flags & ~DRM_VPUX_WAIT_FLAGS)
-		fail(t, "WAIT with flags %#x succeeded", w.flags);
-	if (w.flags & DRM_VPUX_WAIT_BO)
-		slot = -1;	/* the BO's last job, not a ring slot */
+	if (w.flags || w.pad)
+		fail(t, "WAIT with flags %#x, pad %#x succeeded", w.flags, w.pad);
 	count_result(t, f, slot, 0, &w);
 }
 
@@ -951,14 +948,14 @@ static void queue_forget(struct file *f, int i)
 	f->queue_prio[i] = f->queue_prio[f->nqueue];
 }
 
-/* Create queues until the file has DRM_VPUX_MAX_QUEUES, then drop them. */
+/* Create queues until the file has FUZZ_MAX_QUEUES, then drop them. */
 static void queue_fill(struct thr *t, struct file *f)
 {
-	__u32 ids[DRM_VPUX_MAX_QUEUES + 1];
+	__u32 ids[FUZZ_MAX_QUEUES + 1];
 	unsigned int n = 0, i;
 	int ret = 0;
 
-	while (n <= DRM_VPUX_MAX_QUEUES) {
+	while (n <= FUZZ_MAX_QUEUES) {
 		struct drm_vpux_queue_create c = { .priority = below(t, 2) };
 
 		ret = xioctl(f->fd, DRM_IOCTL_VPUX_QUEUE_CREATE, &c);
@@ -1001,7 +998,7 @@ static void do_queue_create(struct thr *t, struct file *f)
 	ret = xioctl(f->fd, DRM_IOCTL_VPUX_QUEUE_CREATE, &c);
 	if (account(t, OP_QUEUE_CREATE, ret) || ret)
 		return;
-	if (!c.queue_id || c.queue_id > DRM_VPUX_MAX_QUEUES)
+	if (!c.queue_id || c.queue_id > FUZZ_MAX_QUEUES)
 		fail(t, "QUEUE_CREATE: queue id %u", c.queue_id);
 	if (f->nqueue == NQUEUE) {
 		/*
@@ -1028,7 +1025,7 @@ static void do_queue_destroy(struct thr *t, struct file *f)
 		i = below(t, f->nqueue);
 		d.queue_id = f->queue[i];
 	} else {
-		d.queue_id = chance(t, 50) ? below(t, DRM_VPUX_MAX_QUEUES + 2) : rand_u32(t);
+		d.queue_id = chance(t, 50) ? below(t, FUZZ_MAX_QUEUES + 2) : rand_u32(t);
 	}
 	if (chance(t, 6))
 		d.pad = 1 + below(t, 0xffff);
@@ -1630,7 +1627,7 @@ static void mutate(struct thr *t, unsigned char *task, size_t size, struct tb *t
 
 static void do_submit(struct thr *t, struct file *f)
 {
-	struct drm_vpux_buf list[DRM_VPUX_MAX_ADDR_ENTRIES];
+	struct drm_vpux_buf list[FUZZ_MAX_ADDR_ENTRIES];
 	struct drm_vpux_syncobj in[4];
 	struct entry ent[8];
 	struct drm_vpux_submit s;
@@ -1726,12 +1723,8 @@ static void do_submit(struct thr *t, struct file *f)
 					.size = chance(t, 80) && !nshave ? tb.size : TASK_SLOT };
 	s.buffers = (uintptr_t)list;
 	s.buffer_count = nent - 1;
-	s.priority = below(t, 4);
-	if (f->nqueue && chance(t, 40)) {
-		i = below(t, f->nqueue);
-		s.queue_id = f->queue[i];
-		s.priority = f->queue_prio[i];
-	}
+	if (f->nqueue && chance(t, 40))
+		s.queue_id = f->queue[below(t, f->nqueue)];
 	if (chance(t, 20) && f->nsync) {
 		unsigned int n = 1 + below(t, 4);
 
@@ -1767,18 +1760,12 @@ static void do_submit(struct thr *t, struct file *f)
 	if (chance(t, 12)) {
 		clean = 0;
 		switch (below(t, 18)) {
-		case 17:	/* a queue of this file, another priority */
-			if (f->nqueue) {
-				i = below(t, f->nqueue);
-				s.queue_id = f->queue[i];
-				s.priority = (f->queue_prio[i] + 1 + below(t, 3)) % 4;
-			}
-			break;
-		case 15: s.queue_id = chance(t, 50) ? below(t, DRM_VPUX_MAX_QUEUES + 2) : rand_u32(t); break;
-		case 16: s.pad2 = rand_u32(t); break;
+		case 17: s.in_syncobj_count = 65 + below(t, 100); break;
+		case 15: s.queue_id = chance(t, 50) ? below(t, FUZZ_MAX_QUEUES + 2) : rand_u32(t); break;
+		case 16: s.profile.pad = rand_u32(t); break;
 		case 0: s.flags = 1u << below(t, 32); break;
 		case 1: s.pad = rand_u32(t); break;
-		case 2: s.priority = 4 + below(t, 100); break;
+		case 2: s.queue_id = 0x10000 + below(t, 100); break;
 		case 3: s.buffer_count = chance(t, 50) ? below(t, 64) : rand_u32(t); break;
 		case 4: s.buffers = (uintptr_t)bad_ptr(t); break;
 		case 5: s.task.offset = chance(t, 50) ? rnd(t) : TASK_BO_SIZE - below(t, 64); break;
@@ -2593,7 +2580,6 @@ static int device_works(int dev, char *why, size_t len)
 	s.task = (struct drm_vpux_buf){ .handle = th, .size = tb.size };
 	s.buffers = (uintptr_t)list;
 	s.buffer_count = 2;
-	s.priority = DRM_VPUX_PRIORITY_NORMAL;
 	ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s);
 	if (!ret) {
 		w.seqno = s.seqno;
@@ -2601,7 +2587,7 @@ static int device_works(int dev, char *why, size_t len)
 		ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_WAIT, &w);
 	}
 	if (ret || w.status != DRM_VPUX_STATUS_DONE) {
-		snprintf(why, len, "job: %d, status %u error %d", ret, w.status, w.error);
+		snprintf(why, len, "job: %d, status %u error %d", ret, w.status, wait_error(&w));
 		close(fd);
 		return 0;
 	}

@@ -63,7 +63,7 @@ TEST_F(headed, copy_runs_on_the_firmware)
 	memset(self->a.map, 0x5a, SZ);
 	ASSERT_EQ(0, copy_job(self->fd, &self->task, self->list, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
-	EXPECT_EQ(0, w.error);
+	EXPECT_EQ(0, wait_error(&w));
 	EXPECT_EQ(0, memcmp(self->a.map, self->b.map, SZ));
 	/* the device's cycles come from the firmware's status */
 	EXPECT_NE(0ull, w.device_cycles);

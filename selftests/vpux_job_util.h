@@ -87,7 +87,6 @@ static inline void submit_args(struct drm_vpux_submit *s, struct bo *task,
 					 .size = size };
 	s->buffers = (uintptr_t)list;
 	s->buffer_count = n;
-	s->priority = DRM_VPUX_PRIORITY_NORMAL;
 }
 
 /* ---- uapi 1.5 ---- */
@@ -149,7 +148,7 @@ static inline int queue_destroy(int fd, __u32 id)
 	return vpux_ioctl(fd, DRM_IOCTL_VPUX_QUEUE_DESTROY, &d);
 }
 
-/* BO_WAIT (uapi 1.5) on @handle, @rel_ns from now (0 polls) */
+/* BO_WAIT on @handle, @rel_ns from now (0 polls) */
 static inline int bo_wait15(int fd, __u32 handle, __s64 rel_ns,
 			    struct drm_vpux_bo_wait *b)
 {
@@ -159,15 +158,28 @@ static inline int bo_wait15(int fd, __u32 handle, __s64 rel_ns,
 	return vpux_ioctl(fd, DRM_IOCTL_VPUX_BO_WAIT, b);
 }
 
-/* WAIT with DRM_VPUX_WAIT_BO (uapi 1.3 and 1.4) on @handle */
-static inline int wait_bo14(int fd, __u32 handle, __s64 rel_ns,
-			    struct drm_vpux_wait *w)
+/*
+ * BO_WAIT on @handle, its result in the fields of a struct drm_vpux_wait
+ * (@w->seqno: the last job of this file that used the BO)
+ */
+static inline int wait_bo(int fd, __u32 handle, __s64 rel_ns,
+			  struct drm_vpux_wait *w)
 {
+	struct drm_vpux_bo_wait b;
+	int ret = bo_wait15(fd, handle, rel_ns, &b);
+
 	memset(w, 0, sizeof(*w));
-	w->seqno = handle;
-	w->flags = DRM_VPUX_WAIT_BO;
-	w->timeout_ns = rel_ns ? now_ns() + rel_ns : 0;
-	return vpux_ioctl(fd, DRM_IOCTL_VPUX_WAIT, w);
+	if (ret)
+		return ret;
+	w->seqno = b.seqno;
+	w->status = b.status;
+	w->sys_error = b.sys_error;
+	w->core_error = b.core_error;
+	w->fail_op = b.fail_op;
+	w->fault_addr = b.fault_addr;
+	w->device_cycles = b.device_cycles;
+	w->op_cycles = b.op_cycles;
+	return 0;
 }
 
 static inline int syncobj_new(int fd, __u32 *h)

@@ -125,7 +125,7 @@ TEST_F(dev, param_every_defined)
 	__u32 p;
 	__u64 v;
 
-	for (p = 0; p < DRM_VPUX_PARAM_COUNT; p++)
+	for (p = 0; p < VPUX_TEST_PARAMS; p++)
 		EXPECT_EQ(0, vpux_get_param(self->fd, p, &v)) {
 			TH_LOG("param %u failed", p);
 		}
@@ -134,7 +134,7 @@ TEST_F(dev, param_every_defined)
 TEST_F(dev, param_unknown)
 {
 	static const __u32 bad[] = {
-		DRM_VPUX_PARAM_COUNT, DRM_VPUX_PARAM_COUNT + 1, 0x7fffffff,
+		VPUX_TEST_PARAMS, VPUX_TEST_PARAMS + 1, 0x7fffffff,
 		0xffffffff,
 	};
 	unsigned int i;
@@ -214,9 +214,10 @@ TEST_F(dev, param_limits)
 	EXPECT_GE(bars, 1ull);
 	EXPECT_LE(bars, 65535ull);
 	EXPECT_GE(deps, 1ull);
-	EXPECT_EQ((__u64)DRM_VPUX_MAX_ADDR_ENTRIES, addr);
-	EXPECT_EQ((__u64)DRM_VPUX_MAX_IN_SYNCOBJS, in);
-	EXPECT_EQ((__u64)DRM_VPUX_MAX_QUEUES, queues);
+	/* the limits the driver is built with; the uapi has no #define */
+	EXPECT_EQ(64ull, addr);
+	EXPECT_EQ(64ull, in);
+	EXPECT_EQ(64ull, queues);
 	/* WAIT reports a file's last 256 jobs */
 	EXPECT_EQ(256ull, ring);
 	/* every running task holds an MMU context slot, and one stays free */

@@ -108,7 +108,7 @@ static const struct {
 	[K_ARG_FLAGS] = { "SUBMIT flags", "-EINVAL", -EINVAL },
 	[K_ARG_HANDLE] = { "SUBMIT task handle", "-ENOENT", -ENOENT },
 	[K_ARG_RANGE] = { "SUBMIT buffer past its BO", "-EINVAL", -EINVAL },
-	[K_ARG_PRIORITY] = { "SUBMIT priority", "-EINVAL", -EINVAL },
+	[K_ARG_PRIORITY] = { "SUBMIT to no queue", "-ENOENT", -ENOENT },
 	[K_MMU_FAULT] = { "write to a read-only BO",
 			  "MMU_FAULT, banned (-EACCES without debugfs)", 0 },
 	[K_INJ_HANG] = { "injected hang", "TIMEOUT -ETIMEDOUT, banned, reset", -ETIMEDOUT },
@@ -192,6 +192,7 @@ struct job {
 	unsigned int nops;
 	uint64_t bytes;
 	int cross;		/* reads the previous slot's destination */
+	int prio;		/* its queue's priority */
 	struct drm_vpux_submit s;
 	struct drm_vpux_buf list[N_ENT - 1];
 };
@@ -201,6 +202,7 @@ struct wk {
 	int idx;
 	uint64_t gen, iter, rng;
 	int fd;
+	__u32 q[4];		/* a queue of each priority; NORMAL: 0 */
 	struct slot slot[NSLOT];
 	struct bo ro;		/* DEVICE_READONLY, never written */
 	int lock[3];
@@ -341,6 +343,11 @@ static void file_open(struct wk *w)
 			goto err;
 	}
 	ret = bo_new(w->fd, BUF_SZ, DRM_VPUX_BO_DEVICE_READONLY, &w->ro);
+	/* a job's priority is its queue's; without CAP_SYS_NICE, NORMAL's */
+	for (i = 0; i < 4; i++)
+		if (i == DRM_VPUX_PRIORITY_NORMAL ||
+		    queue_create(w->fd, i, &w->q[i]))
+			w->q[i] = 0;
 	if (!ret)
 		return;
 err:
@@ -538,7 +545,7 @@ static void spoil(struct wk *w, struct tb *tb, int kind)
 }
 
 static void job_args(struct job *j, struct slot *s, size_t task_size,
-		     __u32 src_handle, __u32 dst_handle, int prio)
+		     __u32 src_handle, __u32 dst_handle, __u32 queue_id)
 {
 	j->list[E_SRC - 1] = (struct drm_vpux_buf){ .handle = src_handle, .size = BUF_SZ };
 	j->list[E_MID - 1] = (struct drm_vpux_buf){ .handle = s->mid.handle, .size = BUF_SZ };
@@ -547,7 +554,7 @@ static void job_args(struct job *j, struct slot *s, size_t task_size,
 	j->s.task = (struct drm_vpux_buf){ .handle = s->task.handle, .size = task_size };
 	j->s.buffers = (uintptr_t)j->list;
 	j->s.buffer_count = N_ENT - 1;
-	j->s.priority = prio;
+	j->s.queue_id = queue_id;
 }
 
 /* Fresh random contents of slot @i's BOs, and the CPU's copies of them. */
@@ -577,6 +584,7 @@ static int build_job(struct wk *w, int i, int kind, int cross, int prio, struct 
 	memset(j, 0, sizeof(*j));
 	j->kind = kind;
 	j->cross = cross;
+	j->prio = prio;
 	g.buf[E_SRC] = cross ? w->slot[i - 1].exp_dst : s->src.map;
 	if (kind < 0) {
 		g.buf[E_MID] = s->exp_mid;
@@ -592,7 +600,7 @@ static int build_job(struct wk *w, int i, int kind, int cross, int prio, struct 
 	if (kind >= 0 && kind < N_REFUSED)
 		spoil(w, &tb, kind);
 	job_args(j, s, tb.size, cross ? w->slot[i - 1].dst.handle : s->src.handle,
-		 s->dst.handle, prio);
+		 s->dst.handle, w->q[prio]);
 	return 0;
 }
 
@@ -641,7 +649,7 @@ static void unexpected(struct wk *w, const struct job *j, const struct drm_vpux_
 	add(&sh->unexpected, 1);
 	fail(w, "%s job (%u ops, mode %d): status %s error %d fail_op %#x, expected %s",
 	     j->kind < 0 ? "good" : kinds[j->kind].name, j->nops, j->mode,
-	     status_name(r->status), r->error, r->fail_op,
+	     status_name(r->status), wait_error(r), r->fail_op,
 	     j->kind < 0 ? "DONE 0" : kinds[j->kind].expect);
 }
 
@@ -649,7 +657,7 @@ static void unexpected(struct wk *w, const struct job *j, const struct drm_vpux_
 static void check_good(struct wk *w, int i, const struct job *j,
 		       const struct drm_vpux_wait *r)
 {
-	if (r->status != DRM_VPUX_STATUS_DONE || r->error) {
+	if (r->status != DRM_VPUX_STATUS_DONE || wait_error(r)) {
 		unexpected(w, j, r);
 		add(&sh->good_wrong, 1);
 		return;
@@ -690,7 +698,7 @@ static void do_batch(struct wk *w)
 		 * itself drops the dependency and the driver must order them.
 		 */
 		if (cross && chance(w, 50))
-			prio = (int)job[i - 1].s.priority;
+			prio = job[i - 1].prio;
 		slot_refill(w, i);
 		if (build_job(w, i, kind, cross, prio, &job[i])) {
 			n = i;
@@ -715,7 +723,7 @@ static void do_batch(struct wk *w)
 		if (job[i].kind >= 0) {
 			add(&sh->seen[job[i].kind], 1);
 			if (r[i].status == DRM_VPUX_STATUS_ERROR &&
-			    r[i].error == kinds[job[i].kind].err)
+			    wait_error(&r[i]) == kinds[job[i].kind].err)
 				add(&sh->as_expected[job[i].kind], 1);
 			else
 				unexpected(w, &job[i], &r[i]);
@@ -753,7 +761,7 @@ static void do_bad_args(struct wk *w)
 	case K_ARG_FLAGS: bad.s.flags = 1u << below(w, 32); break;
 	case K_ARG_HANDLE: bad.s.task.handle = 0x7fff0000u + below(w, 0xffff); break;
 	case K_ARG_RANGE: bad.list[below(w, N_ENT - 1)].size = BUF_SZ + 1 + below(w, 4096); break;
-	default: bad.s.priority = DRM_VPUX_PRIORITY_REALTIME + 1 + below(w, 100); break;
+	default: bad.s.queue_id = 0x10000 + below(w, 100); break;
 	}
 	ret = vpux_ioctl(w->fd, DRM_IOCTL_VPUX_SUBMIT, &bad.s);
 	add(&sh->seen[kind], 1);
@@ -808,7 +816,7 @@ static void do_mmu_fault(struct wk *w)
 	fill_random(w, s->src.map, BUF_SZ);
 	tb_init(&tb, s->task.map, 0, 1, 0, 0);
 	tb_copy(&tb.dma[0], tb_ref(E_SRC, 0, len), tb_ref(E_DST, off, len), len);
-	job_args(&j, s, tb.size, s->src.handle, w->ro.handle, below(w, 4));
+	job_args(&j, s, tb.size, s->src.handle, w->ro.handle, w->q[below(w, 4)]);
 	ret = vpux_ioctl(w->fd, DRM_IOCTL_VPUX_SUBMIT, &j.s);
 	if (ret == -EACCES && !cfg.ro_unchecked) {
 		/* SUBMIT's check, in front of the MMU: no job at all */
@@ -988,7 +996,7 @@ static void do_inject(struct wk *w)
 		if (wk_wait(w, j.s.seqno, &r))
 			goto out;
 		add(&sh->hang_results, 1);
-		if (r.status != DRM_VPUX_STATUS_TIMEOUT || r.error != -ETIMEDOUT)
+		if (r.status != DRM_VPUX_STATUS_TIMEOUT || wait_error(&r) != -ETIMEDOUT)
 			unexpected(w, &j, &r);
 		else if (!banned(w, &j, "a hang"))
 			add(&sh->as_expected[kind], 1);
@@ -1010,7 +1018,7 @@ static void do_inject(struct wk *w)
 		armed = 0;
 		add(&sh->reopens, 1);
 		file_open(w);
-	} else if (r.status != DRM_VPUX_STATUS_DONE || r.error) {
+	} else if (r.status != DRM_VPUX_STATUS_DONE || wait_error(&r)) {
 		unexpected(w, &j, &r);
 	} else if (!slot_check(w, 0, &j, kinds[kind].name)) {
 		add(&sh->as_expected[kind], 1);
@@ -1118,7 +1126,6 @@ static int device_works(char *why, size_t len)
 	s.task = (struct drm_vpux_buf){ .handle = t.handle, .size = tb.size };
 	s.buffers = (uintptr_t)list;
 	s.buffer_count = 2;
-	s.priority = DRM_VPUX_PRIORITY_NORMAL;
 	ret = vpux_ioctl(fd, DRM_IOCTL_VPUX_SUBMIT, &s);
 	if (!ret) {
 		r.seqno = s.seqno;
@@ -1127,7 +1134,7 @@ static int device_works(char *why, size_t len)
 	}
 	if (ret || r.status != DRM_VPUX_STATUS_DONE) {
 		snprintf(why, len, "job: %d, status %s error %d", ret, status_name(r.status),
-			 r.error);
+			 wait_error(&r));
 		close(fd);
 		return 0;
 	}

@@ -5,7 +5,7 @@
  * ring); processes alternate between the devices present. Each thread
  * keeps up to DEPTH copies in flight, each between BOs of its own with
  * a fresh pattern, length and offsets, waits for each on its destination
- * BO (DRM_VPUX_WAIT_BO: the file's ring of the last 256 results moves on
+ * BO (DRM_IOCTL_VPUX_BO_WAIT: the file's ring of the last 256 results moves on
  * with the other threads' jobs, a BO keeps its last job's result), and
  * checks every destination byte: the copied range holds the pattern,
  * the rest its sentinel. WAIT by job number must agree while the ring
@@ -37,6 +37,7 @@ struct slot {
 struct worker {
 	int fd;
 	int id;
+	__u32 q[3];		/* queues of LOW, NORMAL (0, the default), HIGH */
 	unsigned int rnd;
 	unsigned int done, wrong, bad_status, errors, ring_gone;
 	char msg[160];
@@ -79,7 +80,7 @@ static int slot_submit(struct worker *w, struct slot *s)
 	list[0] = (struct drm_vpux_buf){ .handle = s->src.handle, .size = BUF_SIZE };
 	list[1] = (struct drm_vpux_buf){ .handle = s->dst.handle, .size = BUF_SIZE };
 	submit_args(&sub, &s->task, 0, t.size, list, 2);
-	sub.priority = rnd(&w->rnd) % (DRM_VPUX_PRIORITY_HIGH + 1);
+	sub.queue_id = w->q[rnd(&w->rnd) % 3];
 	ret = vpux_ioctl(w->fd, DRM_IOCTL_VPUX_SUBMIT, &sub);
 	if (ret)
 		return ret;
@@ -93,13 +94,9 @@ static void slot_check(struct worker *w, struct slot *s)
 	__u32 i;
 	int ret;
 
-	memset(&wt, 0, sizeof(wt));
-	wt.seqno = s->dst.handle;
-	wt.flags = DRM_VPUX_WAIT_BO;
-	wt.timeout_ns = now_ns() + 60000000000ll;
-	ret = vpux_ioctl(w->fd, DRM_IOCTL_VPUX_WAIT, &wt);
+	ret = wait_bo(w->fd, s->dst.handle, 60000000000ll, &wt);
 	if (ret) {
-		worker_fail(w, "WAIT on BO", ret);
+		worker_fail(w, "BO_WAIT", ret);
 		return;
 	}
 	w->done++;
@@ -121,7 +118,7 @@ static void slot_check(struct worker *w, struct slot *s)
 			snprintf(w->msg, sizeof(w->msg),
 				 "thread %d: job %llu: status %u error %d",
 				 w->id, (unsigned long long)s->seqno, wt.status,
-				 wt.error);
+				 wait_error(&wt));
 		w->bad_status++;
 		return;
 	}
@@ -192,14 +189,20 @@ static int process_main(int p, int minor_wanted)
 	pthread_t *tid = calloc(nthreads, sizeof(*tid));
 	unsigned int i, done = 0, bad = 0, gone = 0;
 	int fd, ret = 0;
+	__u32 q[3] = { 0 };
 
 	fd = vpux_open_nth(minor_wanted, NULL);
 	if (fd < 0 || !w || !tid) {
 		printf("# process %d: open: %s\n", p, strerror(fd < 0 ? -fd : ENOMEM));
 		return 1;
 	}
+	/* a job's priority is its queue's: HIGH needs CAP_SYS_NICE */
+	if (queue_create(fd, DRM_VPUX_PRIORITY_LOW, &q[0]) ||
+	    queue_create(fd, DRM_VPUX_PRIORITY_HIGH, &q[2]))
+		q[0] = q[2] = 0;
 	for (i = 0; i < nthreads; i++) {
 		w[i].fd = fd;
+		memcpy(w[i].q, q, sizeof(q));
 		w[i].id = p * 100 + (int)i;
 		w[i].rnd = seed * 7919u + (unsigned int)w[i].id;
 		if (pthread_create(&tid[i], NULL, worker_main, &w[i])) {

@@ -11,12 +11,14 @@
  * The kernel keeps a file's last 256 results by seqno, and each BO's last
  * one: once a job's number is forgotten (other requests of the process
  * ran 256 jobs since), its result is read from the BO only it used (the
- * request's scratch): BO_WAIT on uapi 1.5, WAIT with DRM_VPUX_WAIT_BO on
- * 1.3 and 1.4. What WAIT does not report (submit time, op count) is kept
- * in the request's job record.
+ * request's scratch) with BO_WAIT. What WAIT does not report (submit
+ * time, op count) is kept in the request's job record.
  *
- * Queues (uapi 1.5): a queue runs one job at a time, so the file's
- * default queue of a priority would serialise every request. The backend
+ * The kernel must speak uapi 2.x (DRM_VPUX_UAPI_VERSION_MAJOR); any other
+ * major is refused at open with a message naming both.
+ *
+ * Queues: a queue runs one job at a time, and a job has its queue's
+ * priority, so one queue would serialise every request. The backend
  * creates queues lazily, a pool of up to IOB_QUEUES per priority, and
  * gives each SUBMIT the queue with the fewest of this library's jobs not
  * yet seen finished (a new one while the pool has room and every queue
@@ -27,8 +29,7 @@
  * ordered by its implicit fences, which hold across queues. The jobs of
  * networks with CMX tensors are the exception: each joins the queue of
  * the last job on its tiles (io_submit_ordered()), so a tile set's jobs
- * run in order and other tile sets' at once. On an older kernel every
- * job goes to the default queue of its priority, as before.
+ * run in order and other tile sets' at once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -55,31 +56,10 @@
 
 #define IOB_DRIVER "vpux_accel"
 
-/*
- * Parameters every 1.x kernel answers; later minors add more, which an
- * older kernel refuses with EINVAL and which then read as 0.
- */
-#define IOB_PARAMS_1_0	14
-/* the first minor with DRM_VPUX_WAIT_BO */
-#define IOB_MINOR_WAIT_BO	3
-/* the first minor with DRM_VPUX_SUBMIT_PROFILE */
-#define IOB_MINOR_PROFILE	4
-/* the first minor with DRM_VPUX_SUBMIT_PROFILE_TIMES */
-#define IOB_MINOR_TIMES		8
-/* the first minor with DRM_VPUX_CAP_PLANS */
-#define IOB_MINOR_PLANS		9
-/*
- * the first minor with queues, BO_WAIT, the limits in GET_PARAM, the
- * split sys_error/core_error and CAP_SYS_NICE for HIGH and REALTIME
- */
-#define IOB_MINOR_QUEUES	5
-/*
- * The limits every kernel before uapi 1.5 was built with (Kbuild's
- * -DDLA_MAX_OPS_PER_TASK=1024u ...); 1.5 reports them in GET_PARAM.
- */
-#define IOB_OLD_MAX_OPS		1024u
-#define IOB_OLD_MAX_BARRIERS	1024u
-#define IOB_OLD_MAX_DEPS	4096u
+/* the parameters of uapi 2.0, every one of which a 2.x kernel answers */
+#define IOB_PARAMS	(DRM_VPUX_PARAM_FW_MODE + 1)
+/* address-list entries this library passes at most (with the task) */
+#define IOB_MAX_ADDR	DLA_MAX_ADDR_ENTRIES
 /* queues per priority: 16 requests in flight on 16 queues */
 #define IOB_QUEUES		16u
 #define IOB_PRIOS		(DRM_VPUX_PRIORITY_REALTIME + 1)
@@ -105,7 +85,7 @@ struct iob {
 	int fd;
 	unsigned int minor;	/* the kernel's uapi minor version */
 	char path[64];
-	uint64_t param[DRM_VPUX_PARAM_COUNT];
+	uint64_t param[IOB_PARAMS];
 	pthread_mutex_t qlock;	/* the queue pools */
 	struct iob_queue q[IOB_PRIOS][IOB_QUEUES];
 	unsigned int nq[IOB_PRIOS];
@@ -256,28 +236,15 @@ static const char *sys_error_what(int32_t e)
 }
 
 /*
- * A job's result as uapi 1.5 splits it: *@sys (0 or -errno) and *@core
- * (0 or enum drm_vpux_core_error). Older kernels give only the combined
- * error; the status tells which one it is (a refused or failed task is
- * STATUS_ERROR with -core code, a hang or a dropped job an errno).
+ * A job's result: *@sys (0 or -errno) and *@core (0 or enum
+ * drm_vpux_core_error)
  */
 static void split_error(const struct iob *p, const struct drm_vpux_wait *w,
 			int32_t *sys, uint32_t *core)
 {
-	if (p->minor >= IOB_MINOR_QUEUES) {
-		*sys = w->sys_error;
-		*core = w->core_error;
-		return;
-	}
-	*sys = 0;
-	*core = 0;
-	if (w->error >= 0)
-		return;
-	if (w->status == DRM_VPUX_STATUS_ERROR ||
-	    (w->status == DRM_VPUX_STATUS_MMU_FAULT && w->error <= -100))
-		*core = (uint32_t)-w->error;
-	else
-		*sys = w->error;
+	(void)p;
+	*sys = w->sys_error;
+	*core = w->core_error;
 }
 
 /* What went wrong with a job, for a message: "ETIMEDOUT (...), ..." */
@@ -389,15 +356,12 @@ static int io_open(const char *path, void **priv)
 	p->fd = fd;
 	snprintf(p->path, sizeof(p->path), "%s", node);
 	p->minor = minor;
-	for (i = 0; i < DRM_VPUX_PARAM_COUNT; i++) {
+	for (i = 0; i < IOB_PARAMS; i++) {
 		struct drm_vpux_get_param gp = { .param = i };
 
 		if (i == DRM_VPUX_PARAM_CYCLES)
 			continue;	/* a reading, not a fact: io_cycles() */
 		if (drmIoctl(fd, DRM_IOCTL_VPUX_GET_PARAM, &gp)) {
-			if (errno == EINVAL && i >= IOB_PARAMS_1_0 &&
-			    minor < DRM_VPUX_UAPI_VERSION_MINOR)
-				continue;	/* newer than the kernel: 0 */
 			ret = vpux_err(VPUX_E_NODEV, "%s: GET_PARAM %u: %s",
 				       node, i, strerror(errno));
 			close(fd);
@@ -407,13 +371,11 @@ static int io_open(const char *path, void **priv)
 		p->param[i] = gp.value;
 	}
 	pthread_mutex_init(&p->qlock, NULL);
-	if (minor >= IOB_MINOR_QUEUES) {
-		/* share the file's queues out evenly between the priorities */
-		p->max_q = (unsigned int)(p->param[DRM_VPUX_PARAM_MAX_QUEUES] /
-					  IOB_PRIOS);
-		if (p->max_q > IOB_QUEUES)
-			p->max_q = IOB_QUEUES;
-	}
+	/* share the file's queues out evenly between the priorities */
+	p->max_q = (unsigned int)(p->param[DRM_VPUX_PARAM_MAX_QUEUES] /
+				  IOB_PRIOS);
+	if (p->max_q > IOB_QUEUES)
+		p->max_q = IOB_QUEUES;
 	*priv = p;
 	return 0;
 }
@@ -450,13 +412,11 @@ static void io_close(void *priv)
 	free(p);
 }
 
-/* A limit GET_PARAM reported (uapi 1.5), or @old on an older kernel */
-static uint32_t limit(const struct iob *p, unsigned int param, uint32_t old)
+/* A limit GET_PARAM reported */
+static uint32_t limit(const struct iob *p, unsigned int param)
 {
 	uint64_t v = p->param[param];
 
-	if (p->minor < IOB_MINOR_QUEUES || !v)
-		return old;
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
@@ -464,20 +424,15 @@ static void io_limits(void *priv, struct vpux_be_limits *lim)
 {
 	struct iob *p = priv;
 
-	lim->max_ops = limit(p, DRM_VPUX_PARAM_MAX_OPS_PER_TASK,
-			     IOB_OLD_MAX_OPS);
-	lim->max_barriers = limit(p, DRM_VPUX_PARAM_MAX_BARRIERS,
-				  IOB_OLD_MAX_BARRIERS);
-	lim->max_deps = limit(p, DRM_VPUX_PARAM_MAX_DEPS_PER_TASK,
-			      IOB_OLD_MAX_DEPS);
-	lim->max_addr_entries = limit(p, DRM_VPUX_PARAM_MAX_ADDR_ENTRIES,
-				      DRM_VPUX_MAX_ADDR_ENTRIES);
-	if (lim->max_addr_entries > DRM_VPUX_MAX_ADDR_ENTRIES)
-		lim->max_addr_entries = DRM_VPUX_MAX_ADDR_ENTRIES;
-	/* uapi 1.9: the symbol buffer is one more SUBMIT buffer */
-	lim->plans = p->minor >= IOB_MINOR_PLANS &&
-		     (p->param[DRM_VPUX_PARAM_CAPABILITIES] &
-		      DRM_VPUX_CAP_PLANS);
+	lim->max_ops = limit(p, DRM_VPUX_PARAM_MAX_OPS_PER_TASK);
+	lim->max_barriers = limit(p, DRM_VPUX_PARAM_MAX_BARRIERS);
+	lim->max_deps = limit(p, DRM_VPUX_PARAM_MAX_DEPS_PER_TASK);
+	lim->max_addr_entries = limit(p, DRM_VPUX_PARAM_MAX_ADDR_ENTRIES);
+	if (lim->max_addr_entries > IOB_MAX_ADDR)
+		lim->max_addr_entries = IOB_MAX_ADDR;
+	/* the symbol buffer is one more SUBMIT buffer */
+	lim->plans = !!(p->param[DRM_VPUX_PARAM_CAPABILITIES] &
+			DRM_VPUX_CAP_PLANS);
 }
 
 static int io_query(void *priv, struct vpux_device_info *info)
@@ -500,10 +455,8 @@ static int io_query(void *priv, struct vpux_device_info *info)
 	info->engines[1] = (uint32_t)p->param[DRM_VPUX_PARAM_NUM_DPU_ENGINES];
 	info->engines[2] = (uint32_t)p->param[DRM_VPUX_PARAM_NUM_SHAVE_ENGINES];
 	/* what the kernel accepts, not what the engine core could take */
-	info->max_ops = limit(p, DRM_VPUX_PARAM_MAX_OPS_PER_TASK,
-			      IOB_OLD_MAX_OPS);
-	info->max_barriers = limit(p, DRM_VPUX_PARAM_MAX_BARRIERS,
-				   IOB_OLD_MAX_BARRIERS);
+	info->max_ops = limit(p, DRM_VPUX_PARAM_MAX_OPS_PER_TASK);
+	info->max_barriers = limit(p, DRM_VPUX_PARAM_MAX_BARRIERS);
 	return 0;
 }
 
@@ -656,15 +609,9 @@ static uint32_t task_ops(const struct vpux_be_entry *task)
 /* A profile BO (struct drm_vpux_profile) for @ops ops, mapped */
 static int io_profile_alloc(void *priv, uint32_t ops, struct vpux_bo *bo)
 {
-	struct iob *p = priv;
 	int ret;
 
-	if (p->minor < IOB_MINOR_PROFILE)
-		return VPUX_E_UNSUPPORTED;	/* not an error: no message */
-	ret = io_bo_alloc(priv, p->minor >= IOB_MINOR_TIMES ?
-			  DRM_VPUX_PROFILE_TIMES_SIZE(ops) :
-			  sizeof(struct drm_vpux_profile) +
-			  (uint64_t)ops * sizeof(uint32_t), 0, bo);
+	ret = io_bo_alloc(priv, DRM_VPUX_PROFILE_TIMES_SIZE(ops), 0, bo);
 	if (ret)
 		return ret;
 	if (!io_bo_map(priv, bo)) {
@@ -678,7 +625,7 @@ static int io_profile_alloc(void *priv, uint32_t ops, struct vpux_bo *bo)
  * The queue of @prio for the next job, counted busy in *@job: the pool's
  * first queue with none of this library's jobs unfinished, else a new
  * one while the pool has room, else the least busy. 0 with *@job's queue
- * set (queue_id 0, the default queue, on a kernel without queues or once
+ * set (queue_id 0, the default queue of priority NORMAL, once
  * QUEUE_CREATE failed and no queue exists), or VPUX_E_PERM with the
  * message set when the kernel refuses @prio to this process.
  */
@@ -798,13 +745,13 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 		      const struct vpux_bo *prof, int chain, int ordered,
 		      const struct vpux_be_job *after, struct vpux_be_job *job)
 {
-	struct drm_vpux_buf bufs[DRM_VPUX_MAX_ADDR_ENTRIES - 1];
+	struct drm_vpux_buf bufs[IOB_MAX_ADDR - 1];
 	struct drm_vpux_syncobj in = { 0 };
 	struct drm_vpux_submit s;
 	struct vpux_be_limits lim;
 	struct vpux_be_job j;
 	struct iob *p = priv;
-	unsigned int i;
+	unsigned int i, kprio;
 	int64_t t0;
 	int e, ret;
 
@@ -825,17 +772,16 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 	}
 	s.buffers = (uintptr_t)bufs;
 	s.buffer_count = n - 1;
-	/* the library's 0..3 are the kernel's LOW..REALTIME */
-	s.priority = prio > DRM_VPUX_PRIORITY_REALTIME ?
-		     DRM_VPUX_PRIORITY_REALTIME : prio;
+	/* the library's 0..3 are the kernel's LOW..REALTIME: the queue's */
+	kprio = prio > DRM_VPUX_PRIORITY_REALTIME ?
+		DRM_VPUX_PRIORITY_REALTIME : prio;
 	if (prof) {
-		s.flags = DRM_VPUX_SUBMIT_PROFILE;
-		if (p->minor >= IOB_MINOR_TIMES)
-			s.flags |= DRM_VPUX_SUBMIT_PROFILE_TIMES;
+		s.flags = DRM_VPUX_SUBMIT_PROFILE |
+			  DRM_VPUX_SUBMIT_PROFILE_TIMES;
 		s.profile.handle = (uint32_t)prof->handle;
 		s.profile.size = prof->size;
 	}
-	if (!chain && p->minor >= IOB_MINOR_QUEUES) {
+	if (!chain) {
 		/*
 		 * every job signals an out-syncobj of its own, taken from a
 		 * pool of those of released jobs, so that its fence can be
@@ -868,9 +814,9 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 		queue_join(p, after, &j);
 		ret = 0;
 	} else {
-		ret = queue_get(p, s.priority, &j);
+		ret = queue_get(p, kprio, &j);
 	}
-	j.qprio = (uint16_t)s.priority;
+	j.qprio = (uint16_t)kprio;
 	if (ret) {
 		sync_put(p, &j);
 		return ret;
@@ -885,10 +831,6 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 			return vpux_err(VPUX_E_DEVICE,
 					"%s: SUBMIT: this file is banned after a hung or faulting job; reopen the device",
 					p->path);
-		if (e == EPERM)
-			return vpux_err(VPUX_E_PERM,
-					"%s: SUBMIT: priority %s needs CAP_SYS_NICE (the kernel refuses it with EPERM); use LOW or NORMAL, or give the process CAP_SYS_NICE",
-					p->path, prio_names[s.priority]);
 		return vpux_err(errno_to_vpux(e), "%s: SUBMIT: %s", p->path,
 				strerror(e));
 	}
@@ -920,8 +862,7 @@ static int io_submit(void *priv, const struct vpux_be_entry *list,
  * kernel's CMX ownership (vpux_cmx.c: a file's jobs on disjoint tiles)
  * and the engines allow. Only when the priority changes between two
  * ordered jobs, which would put them on two queues, is @prev waited for
- * here first. On a kernel without queues every job is on the default
- * queue of its priority: all of them in order.
+ * here first.
  */
 static int io_submit_ordered(void *priv, const struct vpux_be_entry *list,
 			     unsigned int n, unsigned int prio, int own,
@@ -975,7 +916,6 @@ static int bo_wait(struct iob *p, uint32_t handle, int64_t abs_ns,
 	w->status = b.status;
 	w->sys_error = b.sys_error;
 	w->core_error = b.core_error;
-	w->error = b.core_error ? -(int32_t)b.core_error : b.sys_error;
 	w->fail_op = b.fail_op;
 	w->fault_addr = b.fault_addr;
 	w->device_cycles = b.device_cycles;
@@ -987,9 +927,9 @@ static int bo_wait(struct iob *p, uint32_t handle, int64_t abs_ns,
 /*
  * WAIT until @abs_ns (0 polls); 0 with *@w filled, or a negative errno.
  * A job number the kernel no longer holds (256 newer jobs of this file)
- * finished long ago: its result is its own BO's last one (BO_WAIT on
- * uapi 1.5, which also says which job that was; WAIT on the BO on 1.3
- * and 1.4). -ESTALE if the BO's last job is another one.
+ * finished long ago: its result is its own BO's last one (BO_WAIT, which
+ * also says which job that was). -ESTALE if the BO's last job is another
+ * one.
  */
 static int do_wait(struct iob *p, struct vpux_be_job *job, int64_t abs_ns,
 		   struct drm_vpux_wait *w)
@@ -1001,37 +941,18 @@ static int do_wait(struct iob *p, struct vpux_be_job *job, int64_t abs_ns,
 	w->seqno = job->id;
 	w->timeout_ns = abs_ns;
 	if (drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, w)) {
-		if (errno != ENOENT || !job->own ||
-		    p->minor < IOB_MINOR_WAIT_BO)
+		if (errno != ENOENT || !job->own)
 			return -errno;
-		if (p->minor >= IOB_MINOR_QUEUES) {
-			r = bo_wait(p, (uint32_t)job->own, abs_ns, w, &last);
-			if (r)
-				return r;
-			if (last != job->id)
-				return -ESTALE;
-		} else {
-			memset(w, 0, sizeof(*w));
-			w->seqno = job->own;
-			w->flags = DRM_VPUX_WAIT_BO;
-			w->timeout_ns = abs_ns;
-			if (drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, w))
-				return -errno;
-		}
+		r = bo_wait(p, (uint32_t)job->own, abs_ns, w, &last);
+		if (r)
+			return r;
+		if (last != job->id)
+			return -ESTALE;
 	}
 	if (!job->done_ns)
 		job->done_ns = now_ns();
 	queue_put(p, job);
 	return 0;
-}
-
-/* A job the kernel forgot, on a kernel without WAIT on a BO */
-static int forgotten(struct iob *p, const struct vpux_be_job *job)
-{
-	return vpux_err(VPUX_E_STATE,
-			"%s: job %llu is older than the last 256 jobs the kernel keeps, and " IOB_DRIVER " uapi 1.%u has no WAIT on a BO (1.%d has)",
-			p->path, (unsigned long long)job->id, p->minor,
-			IOB_MINOR_WAIT_BO);
 }
 
 /* The request's scratch BO reports a job other than its own */
@@ -1055,8 +976,6 @@ static int io_wait(void *priv, struct vpux_be_job *job, int timeout_ms)
 	if (r == -ETIMEDOUT)
 		return vpux_err(VPUX_E_TIMEOUT, "%s: job %llu not done in %d ms",
 				p->path, (unsigned long long)job->id, timeout_ms);
-	if (r == -ENOENT && p->minor < IOB_MINOR_WAIT_BO)
-		return forgotten(p, job);
 	if (r == -ESTALE)
 		return stale(p, job);
 	if (r)
@@ -1097,8 +1016,6 @@ static int io_status(void *priv, struct vpux_be_job *job,
 		st->state = VPUX_REQ_RUNNING;
 		return 0;
 	}
-	if (r == -ENOENT && p->minor < IOB_MINOR_WAIT_BO)
-		return forgotten(p, job);
 	if (r == -ESTALE)
 		return stale(p, job);
 	if (r)
@@ -1140,8 +1057,8 @@ static int io_op_cycles(void *priv, const struct vpux_be_job *job,
 
 	if (!job->prof)
 		return vpux_err(VPUX_E_UNSUPPORTED,
-				"%s: per-op cycles: " IOB_DRIVER " uapi 1.%u has no job profiles (1.%d has)",
-				p->path, p->minor, IOB_MINOR_PROFILE);
+				"%s: per-op cycles: the job has no profile",
+				p->path);
 	pr = job->prof->cpu;
 	*cycles = 0;
 	if (kind >= DLA_OP_KINDS || index >= pr->op_count[kind])
@@ -1155,7 +1072,7 @@ static int io_op_cycles(void *priv, const struct vpux_be_job *job,
 }
 
 /*
- * The schedule the kernel wrote after the per-op cycles (uapi 1.8): every
+ * The schedule the kernel wrote after the per-op cycles: every
  * op not run until the job left the engine core, or if it never ran.
  */
 static int io_op_times(void *priv, const struct vpux_be_job *job,
@@ -1166,10 +1083,9 @@ static int io_op_times(void *priv, const struct vpux_be_job *job,
 	struct iob *p = priv;
 	unsigned int i;
 
-	if (!job->prof || p->minor < IOB_MINOR_TIMES)
+	if (!job->prof)
 		return vpux_err(VPUX_E_UNSUPPORTED,
-				"%s: op times: " IOB_DRIVER " uapi 1.%u has none (1.%d has)",
-				p->path, p->minor, IOB_MINOR_TIMES);
+				"%s: op times: the job has no profile", p->path);
 	pr = job->prof->cpu;
 	for (i = 0; i < n; i++) {
 		memset(&times[i], 0, sizeof(times[i]));
@@ -1228,10 +1144,9 @@ static void io_props(void *priv, struct vpux_device_props *pr)
 		       (cap & DRM_VPUX_CAP_CYCLES ? VPUX_DEV_CYCLES : 0) |
 		       (cap & DRM_VPUX_CAP_FAULT_INJECT ?
 			VPUX_DEV_FAULT_INJECT : 0) |
-		       (p->minor >= IOB_MINOR_PLANS &&
-			(cap & DRM_VPUX_CAP_PLANS) ? VPUX_DEV_PLANS : 0) |
+		       (cap & DRM_VPUX_CAP_PLANS ? VPUX_DEV_PLANS : 0) |
 		       VPUX_DEV_DMABUF | VPUX_DEV_PRIORITIES |
-		       (p->minor >= IOB_MINOR_QUEUES ? VPUX_DEV_POLL_FD : 0);
+		       VPUX_DEV_POLL_FD;
 	pr->heaps = 1u << VPUX_HEAP_SYSTEM;
 	pr->device_id = (uint32_t)p->param[DRM_VPUX_PARAM_DEVICE_ID];
 	pr->revision = (uint32_t)p->param[DRM_VPUX_PARAM_DEVICE_REVISION];
@@ -1256,7 +1171,7 @@ static int dmabuf_sync(struct iob *p, const struct vpux_bo *bo,
 }
 
 /*
- * FROM_DEVICE: every job on the BO finished (BO_WAIT, uapi 1.5; the
+ * FROM_DEVICE: every job on the BO finished (BO_WAIT; the
  * job's result is not this call's business); an import: the dma-buf's
  * own begin/end of CPU access for the direction; then a full fence
  */
@@ -1270,7 +1185,7 @@ static int io_bo_sync(void *priv, struct vpux_bo *bo, unsigned int dir,
 
 	(void)offset;
 	(void)size;	/* the kernel syncs whole BOs */
-	if (dir == VPUX_SYNC_FROM_DEVICE && p->minor >= IOB_MINOR_QUEUES) {
+	if (dir == VPUX_SYNC_FROM_DEVICE) {
 		struct drm_vpux_bo_wait b = {
 			.handle = (uint32_t)bo->handle,
 			.timeout_ns = INT64_MAX,
@@ -1371,8 +1286,8 @@ static int io_job_fd(void *priv, struct vpux_be_job *job, int *fd)
 
 	if (!job->syncobj)
 		return vpux_err(VPUX_E_UNSUPPORTED,
-				"%s: poll fd: " IOB_DRIVER " uapi 1.%u: the job has no out-syncobj (1.%d has)",
-				p->path, p->minor, IOB_MINOR_QUEUES);
+				"%s: poll fd: the job has no out-syncobj (no syncobj could be created for it)",
+				p->path);
 	if (drmSyncobjExportSyncFile(p->fd, job->syncobj, fd)) {
 		e = errno;
 		return vpux_err(errno_to_vpux(e),

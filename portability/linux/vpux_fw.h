@@ -12,6 +12,9 @@
 
 #include "vpux_accel.h"
 
+/* Address-list entries of one job, the task included (MAX_ADDR_ENTRIES) */
+#define VPUX_MAX_ADDR_ENTRIES	64
+
 struct vpux_device;
 
 /**
@@ -40,7 +43,7 @@ struct vpux_fw_task_in {
 	u32 count;
 	const void *cpu;
 	const void *(*map)(const struct vpux_fw_task_in *in, u32 index);
-	struct vpux_fw_buf list[DRM_VPUX_MAX_ADDR_ENTRIES];
+	struct vpux_fw_buf list[VPUX_MAX_ADDR_ENTRIES];
 };
 
 struct dla_engine;

@@ -186,7 +186,7 @@ static void bo_new(struct bo *bo)
 	bo_new_size(bo, BO_SIZE);
 }
 
-static void slots_init(int minor)
+static void slots_init(void)
 {
 	int i, j;
 
@@ -194,8 +194,8 @@ static void slots_init(int minor)
 		struct slot *s = &slots[i];
 		struct tb t;
 
-		/* uapi 1.5: a queue per slot, so that slots overlap */
-		if (minor >= 5 && !opt.default_queue) {
+		/* a queue per slot, so that slots overlap */
+		if (!opt.default_queue) {
 			struct drm_vpux_queue_create qc = {
 				.priority = DRM_VPUX_PRIORITY_NORMAL,
 			};
@@ -238,7 +238,6 @@ static uint64_t submit(struct slot *s)
 		.task = { .handle = s->task.handle, .size = s->task_size },
 		.buffers = (uintptr_t)list,
 		.buffer_count = 2,
-		.priority = DRM_VPUX_PRIORITY_NORMAL,
 		.queue_id = s->queue,
 	};
 	int ret = xioctl(DRM_IOCTL_VPUX_SUBMIT, &a);
@@ -270,7 +269,8 @@ static void wait_job_ns(uint64_t seqno, struct drm_vpux_wait *w,
 		die("WAIT", ret);
 	if (w->status != DRM_VPUX_STATUS_DONE) {
 		fprintf(stderr, "vpux-job-bench: job %llu: status %u error %d\n",
-			(unsigned long long)seqno, w->status, w->error);
+			(unsigned long long)seqno, w->status,
+			w->core_error ? -(int)w->core_error : w->sys_error);
 		exit(1);
 	}
 }
@@ -545,7 +545,6 @@ static void bench_dpu_fp16(int runs, uint64_t khz)
 			.task = { .handle = task.handle, .size = tb.size },
 			.buffers = (uintptr_t)list,
 			.buffer_count = 3,
-			.priority = DRM_VPUX_PRIORITY_NORMAL,
 		};
 		ret = xioctl(DRM_IOCTL_VPUX_SUBMIT, &sub);
 		if (ret)
@@ -1427,7 +1426,14 @@ int main(int argc, char **argv)
 		close(fd);
 		return 0;
 	}
-	slots_init((int)(uapi & 0xffff));
+	if (uapi >> 16 != DRM_VPUX_UAPI_VERSION_MAJOR) {
+		fprintf(stderr, "vpux-job-bench: vpux_accel uapi %llu.%llu, this program speaks %d.x\n",
+			(unsigned long long)(uapi >> 16),
+			(unsigned long long)(uapi & 0xffff),
+			DRM_VPUX_UAPI_VERSION_MAJOR);
+		return 1;
+	}
+	slots_init();
 	printf("device: id %#llx, uapi %llu.%llu, %llu DMA engines, clock %llu kHz; %s BOs per in-flight slot; %s\n",
 	       (unsigned long long)get_param(DRM_VPUX_PARAM_DEVICE_ID),
 	       (unsigned long long)(uapi >> 16), (unsigned long long)(uapi & 0xffff),
@@ -1506,7 +1512,7 @@ int main(int argc, char **argv)
 	printf("%-44s %11.2fx %12s (target >= 3x)\n", "jobs/s 16 in flight / 1 in flight",
 	       ratio16, "");
 
-	if ((uapi & 0xffff) >= 6) {
+	{
 		int64_t same = 0, handover = 0;
 
 		bench_cmx(opt.job_iters / 2, &same, &handover);

@@ -9,8 +9,10 @@
  *
  * Exit status (vpux-info(1)): 0 on success, 1 when no device is present,
  * 2 on a usage error, 3 on a failed query, 4 when the module is not
- * loaded (every view), 5 when it has no netlink family (netlink views). A parameter the driver is too
- * old to know (uapi 1.5's limits on a 1.4 kernel) prints as "-" in the
+ * loaded (every view), 5 when it has no netlink family (netlink views). A
+ * driver of another uapi major than this program's (uapi/drm/vpux_accel.h)
+ * is a failed query, with a message naming both. A parameter the driver
+ * is too old to know (added by a later 2.x minor) prints as "-" in the
  * table and null in JSON; so does a sysfs attribute an older driver does
  * not have (power_state).
  */
@@ -49,7 +51,7 @@ static const struct param_desc {
 	const char *key;	/* JSON key */
 	const char *label;	/* table label */
 	enum fmt fmt;
-	unsigned int minor;	/* the uapi 1.x minor that added it */
+	unsigned int minor;	/* the uapi 2.x minor that added it */
 } params[] = {
 	{ DRM_VPUX_PARAM_DEVICE_ID, "device_id", "device id", FMT_HEX, 0 },
 	{ DRM_VPUX_PARAM_DEVICE_REVISION, "revision", "hardware revision", FMT_VERSION, 0 },
@@ -64,21 +66,21 @@ static const struct param_desc {
 	{ DRM_VPUX_PARAM_VA_BASE, "va_base", "device VA base", FMT_HEX, 0 },
 	{ DRM_VPUX_PARAM_VA_SIZE, "va_size", "device VA size", FMT_SIZE, 0 },
 	{ DRM_VPUX_PARAM_CLOCK_KHZ, "clock_khz", "clock (kHz)", FMT_DEC, 0 },
-	{ DRM_VPUX_PARAM_BO_MEMORY_LIMIT, "bo_memory_limit", "BO memory limit", FMT_SIZE, 3 },
-	{ DRM_VPUX_PARAM_BO_MEMORY_USED, "bo_memory_used", "BO memory used", FMT_SIZE, 3 },
+	{ DRM_VPUX_PARAM_BO_MEMORY_LIMIT, "bo_memory_limit", "BO memory limit", FMT_SIZE, 0 },
+	{ DRM_VPUX_PARAM_BO_MEMORY_USED, "bo_memory_used", "BO memory used", FMT_SIZE, 0 },
 	{ DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT, "file_bo_memory_limit",
-	  "BO memory per file", FMT_SIZE, 5 },
+	  "BO memory per file", FMT_SIZE, 0 },
 	{ DRM_VPUX_PARAM_FILE_BO_MEMORY_USED, "file_bo_memory_used",
-	  "BO memory, this file", FMT_SIZE, 5 },
-	{ DRM_VPUX_PARAM_MAX_OPS_PER_TASK, "max_ops_per_task", "ops per task", FMT_DEC, 5 },
-	{ DRM_VPUX_PARAM_MAX_BARRIERS, "max_barriers", "barriers per task", FMT_DEC, 5 },
-	{ DRM_VPUX_PARAM_MAX_DEPS_PER_TASK, "max_deps_per_task", "deps per task", FMT_DEC, 5 },
-	{ DRM_VPUX_PARAM_MAX_ADDR_ENTRIES, "max_addr_entries", "addr entries per job", FMT_DEC, 5 },
-	{ DRM_VPUX_PARAM_MAX_IN_SYNCOBJS, "max_in_syncobjs", "in-syncobjs per job", FMT_DEC, 5 },
-	{ DRM_VPUX_PARAM_TASK_SLOTS, "task_slots", "task slots", FMT_DEC, 5 },
-	{ DRM_VPUX_PARAM_JOB_RING, "job_ring", "jobs per file", FMT_DEC, 5 },
-	{ DRM_VPUX_PARAM_MAX_QUEUES, "max_queues", "queues per file", FMT_DEC, 5 },
-	{ DRM_VPUX_PARAM_FW_MODE, "fw_mode", "engine core", FMT_MODE, 7 },
+	  "BO memory, this file", FMT_SIZE, 0 },
+	{ DRM_VPUX_PARAM_MAX_OPS_PER_TASK, "max_ops_per_task", "ops per task", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_MAX_BARRIERS, "max_barriers", "barriers per task", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_MAX_DEPS_PER_TASK, "max_deps_per_task", "deps per task", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_MAX_ADDR_ENTRIES, "max_addr_entries", "addr entries per job", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_MAX_IN_SYNCOBJS, "max_in_syncobjs", "in-syncobjs per job", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_TASK_SLOTS, "task_slots", "task slots", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_JOB_RING, "job_ring", "jobs per file", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_MAX_QUEUES, "max_queues", "queues per file", FMT_DEC, 0 },
+	{ DRM_VPUX_PARAM_FW_MODE, "fw_mode", "engine core", FMT_MODE, 0 },
 	{ DRM_VPUX_PARAM_CAPABILITIES, "capabilities", "capabilities", FMT_CAPS, 0 },
 };
 #define NPARAMS (sizeof(params) / sizeof(params[0]))
@@ -165,8 +167,15 @@ static int probe_device(int minor, struct device *dev)
 	snprintf(dev->driver_version, sizeof(dev->driver_version), "%d.%d.%d",
 		 ver->version_major, ver->version_minor,
 		 ver->version_patchlevel);
-	drv_minor = ver->version_major == DRM_VPUX_UAPI_VERSION_MAJOR ?
-		    ver->version_minor : 0;
+	if (ver->version_major != DRM_VPUX_UAPI_VERSION_MAJOR) {
+		vpux_cli_err(PROG, "%s: vpux_accel uapi %d.%d, this vpux-info speaks uapi %d.x",
+			     dev->path, ver->version_major, ver->version_minor,
+			     DRM_VPUX_UAPI_VERSION_MAJOR);
+		drmFreeVersion(ver);
+		close(fd);
+		return -EPROTO;
+	}
+	drv_minor = ver->version_minor;
 	drmFreeVersion(ver);
 
 	for (i = 0; i < NPARAMS; i++) {
@@ -653,6 +662,8 @@ int main(int argc, char **argv)
 		if (only >= 0 && minor != only)
 			continue;
 		ret = probe_device(minor, &devs[n]);
+		if (ret == -EPROTO)	/* said why */
+			return EXIT_QUERY;
 		if (ret < 0) {
 			vpux_cli_err(PROG, "%s: %s", devs[n].path, strerror(-ret));
 			return EXIT_QUERY;

@@ -22,8 +22,8 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MAJOR - incompatible changes of this interface
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
-#define DRM_VPUX_UAPI_VERSION_MAJOR	1
-#define DRM_VPUX_UAPI_VERSION_MINOR	9
+#define DRM_VPUX_UAPI_VERSION_MAJOR	2
+#define DRM_VPUX_UAPI_VERSION_MINOR	0
 
 #define DRM_VPUX_GET_PARAM		0x00
 #define DRM_VPUX_BO_CREATE		0x01
@@ -79,7 +79,6 @@ extern "C" {
 #define DRM_VPUX_PARAM_FILE_BO_MEMORY_USED	25
 #define DRM_VPUX_PARAM_FW_MODE			26
 #define DRM_VPUX_PARAM_CYCLES			27
-#define DRM_VPUX_PARAM_COUNT			28
 
 /* Values of %DRM_VPUX_PARAM_FW_MODE */
 /* DRM_VPUX_FW_MODE_HEADLESS: the engine core runs in the kernel driver */
@@ -101,7 +100,7 @@ extern "C" {
 /* DRM_VPUX_CAP_FAULT_INJECT: the device supports fault injection */
 #define DRM_VPUX_CAP_FAULT_INJECT	(1ull << 5)
 /*
- * DRM_VPUX_CAP_PLANS (uapi 1.9): tasks may be plans (task format minor 1,
+ * DRM_VPUX_CAP_PLANS: tasks may be plans (task format minor 1,
  * Documentation/dynamic-shapes.rst) whose symbol buffer is one of the
  * job's buffers; the engine core reads and checks it at SUBMIT
  */
@@ -168,50 +167,47 @@ struct drm_vpux_get_param {
 	 * bytes the device's BOs and page tables pin now
 	 *
 	 * %DRM_VPUX_PARAM_MAX_OPS_PER_TASK:
-	 * ops one task may hold, all engine kinds together (uapi 1.5)
+	 * ops one task may hold, all engine kinds together
 	 *
 	 * %DRM_VPUX_PARAM_MAX_BARRIERS:
-	 * entries of one task's barrier table (uapi 1.5)
+	 * entries of one task's barrier table
 	 *
 	 * %DRM_VPUX_PARAM_MAX_DEPS_PER_TASK:
 	 * dependency edges of one task per direction: the sum of its ops'
-	 * wait lists, and separately of their update lists (uapi 1.5)
+	 * wait lists, and separately of their update lists
 	 *
 	 * %DRM_VPUX_PARAM_MAX_ADDR_ENTRIES:
-	 * address-list entries of one job, the task included (uapi 1.5)
+	 * address-list entries of one job, the task included
 	 *
 	 * %DRM_VPUX_PARAM_MAX_IN_SYNCOBJS:
-	 * in-syncobjs of one job (uapi 1.5)
+	 * in-syncobjs of one job
 	 *
 	 * %DRM_VPUX_PARAM_TASK_SLOTS:
-	 * tasks the engine core runs at once, over all files (uapi 1.5)
+	 * tasks the engine core runs at once, over all files
 	 *
 	 * %DRM_VPUX_PARAM_JOB_RING:
 	 * unfinished jobs one file may have, and how many of its last jobs
-	 * WAIT can report (uapi 1.5)
+	 * WAIT can report
 	 *
 	 * %DRM_VPUX_PARAM_MAX_QUEUES:
 	 * queues one file may create with %DRM_IOCTL_VPUX_QUEUE_CREATE
-	 * (uapi 1.5)
 	 *
 	 * %DRM_VPUX_PARAM_FILE_BO_MEMORY_LIMIT:
 	 * bytes the BOs and page tables of the calling file may pin
-	 * (uapi 1.5)
 	 *
 	 * %DRM_VPUX_PARAM_FILE_BO_MEMORY_USED:
 	 * bytes the calling file pins now, the kernel memory of its
 	 * unfinished jobs included: %DRM_IOCTL_VPUX_SUBMIT fails with
-	 * -ENOMEM when a job would take the file over its limit (uapi 1.5)
+	 * -ENOMEM when a job would take the file over its limit
 	 *
 	 * %DRM_VPUX_PARAM_FW_MODE:
 	 * where the engine core runs, %DRM_VPUX_FW_MODE_*: jobs, results
-	 * and limits are the same in both modes (uapi 1.7)
+	 * and limits are the same in both modes
 	 *
 	 * %DRM_VPUX_PARAM_CYCLES:
 	 * the device's cycle counter now (%DRM_VPUX_PARAM_CLOCK_KHZ), the
 	 * clock of &drm_vpux_wait.device_cycles and the op times: two
-	 * readings around a run give the device time it took. A kernel
-	 * without it refuses the param with -EINVAL.
+	 * readings around a run give the device time it took
 	 */
 	__u32 param;
 	/** @pad: in, must be zero (-EINVAL otherwise) */
@@ -280,15 +276,9 @@ struct drm_vpux_bo_info {
 	__u64 mmap_offset;
 };
 
-/* DRM_VPUX_MAX_ADDR_ENTRIES: address-list entries of one job, task included */
-#define DRM_VPUX_MAX_ADDR_ENTRIES	64
-/* DRM_VPUX_MAX_IN_SYNCOBJS: in-fences of one job */
-#define DRM_VPUX_MAX_IN_SYNCOBJS	64
-/* DRM_VPUX_MAX_QUEUES: queues one file may create (uapi 1.5) */
-#define DRM_VPUX_MAX_QUEUES		64
 /*
- * Job priorities, DRM_VPUX_PRIORITY_LOW .. _REALTIME. HIGH and REALTIME
- * need CAP_SYS_NICE (-EPERM otherwise, uapi 1.5).
+ * Queue priorities, DRM_VPUX_PRIORITY_LOW .. _REALTIME. HIGH and REALTIME
+ * need CAP_SYS_NICE (-EPERM otherwise).
  */
 #define DRM_VPUX_PRIORITY_LOW		0
 #define DRM_VPUX_PRIORITY_NORMAL	1
@@ -296,7 +286,7 @@ struct drm_vpux_bo_info {
 #define DRM_VPUX_PRIORITY_REALTIME	3
 
 /**
- * struct drm_vpux_queue_create - create a job queue (uapi 1.5)
+ * struct drm_vpux_queue_create - create a job queue
  * @priority: in, DRM_VPUX_PRIORITY_* of every job of the queue; HIGH and
  *	REALTIME need CAP_SYS_NICE (-EPERM)
  * @flags: in, must be zero
@@ -308,9 +298,10 @@ struct drm_vpux_bo_info {
  * has finished, and jobs of one queue finish (their fences signal) in
  * that order. Jobs of different queues, of this file or of others, run
  * at the same time and share the engines op by op. A file submits to
- * several queues to keep several jobs on the NPU. -ENOSPC once the file
- * has DRM_VPUX_MAX_QUEUES queues; -EFAULT when the struct cannot be
- * written back (no queue is left then).
+ * several queues to keep several jobs on the NPU. Besides these, each
+ * file has its default queue, id 0, of priority NORMAL. -ENOSPC once the
+ * file has %DRM_VPUX_PARAM_MAX_QUEUES queues; -EFAULT when the struct
+ * cannot be written back (no queue is left then).
  */
 struct drm_vpux_queue_create {
 	__u32 priority;
@@ -320,7 +311,7 @@ struct drm_vpux_queue_create {
 };
 
 /**
- * struct drm_vpux_queue_destroy - destroy a job queue (uapi 1.5)
+ * struct drm_vpux_queue_destroy - destroy a job queue
  * @queue_id: in, an id QUEUE_CREATE returned to this file (-ENOENT
  *	otherwise)
  * @pad: must be zero
@@ -366,28 +357,24 @@ struct drm_vpux_syncobj {
  *	entry 0 of the address list the task's buffer references index
  * @buffers: user pointer to @buffer_count struct drm_vpux_buf, entries
  *	1..@buffer_count of the address list
- * @buffer_count: 0 .. DRM_VPUX_MAX_ADDR_ENTRIES - 1
- * @in_syncobj_count: 0 .. DRM_VPUX_MAX_IN_SYNCOBJS
+ * @buffer_count: 0 .. %DRM_VPUX_PARAM_MAX_ADDR_ENTRIES - 1
+ * @in_syncobj_count: 0 .. %DRM_VPUX_PARAM_MAX_IN_SYNCOBJS
  * @in_syncobjs: user pointer to @in_syncobj_count struct drm_vpux_syncobj
  *	the job waits for before it starts
  * @out_syncobj: syncobj that receives the job's completion fence (at
  *	@out_point for a timeline), or 0
- * @priority: DRM_VPUX_PRIORITY_*: with @queue_id 0, the job goes to the
- *	file's default queue of this priority; with a queue, it must be
- *	the queue's priority (-EINVAL otherwise)
+ * @queue_id: in, a queue of this file from DRM_IOCTL_VPUX_QUEUE_CREATE
+ *	(-ENOENT for an unknown one), or 0 for the file's default queue
+ *	(priority NORMAL). The job has its queue's priority.
  * @out_point: timeline point of @out_syncobj, 0 for binary
  * @flags: DRM_VPUX_SUBMIT_* flags
  * @pad: must be zero
  * @seqno: out: the job's number in this file, for DRM_IOCTL_VPUX_WAIT
- * @profile: with DRM_VPUX_SUBMIT_PROFILE (uapi 1.4), where the kernel
+ * @profile: with DRM_VPUX_SUBMIT_PROFILE, where the kernel
  *	writes the job's struct drm_vpux_profile: a range of a BO of this
  *	file the device may write, offset 8-byte aligned, at least 16 bytes;
  *	all zero without the flag. A DEVICE_READONLY BO, or an import of
  *	another driver's dma-buf, fails with -EACCES
- * @queue_id: in, a queue of this file from DRM_IOCTL_VPUX_QUEUE_CREATE,
- *	or 0 for the file's default queue of @priority (uapi 1.5; -ENOENT
- *	for an unknown queue)
- * @pad2: must be zero
  *
  * Every BO is also fenced (its dma_resv gets the job's fence). SUBMIT
  * copies the task: the engine core validates it, in full, during the
@@ -411,26 +398,22 @@ struct drm_vpux_submit {
 	__u32 in_syncobj_count;
 	__u64 in_syncobjs;
 	__u32 out_syncobj;
-	__u32 priority;
+	__u32 queue_id;
 	__u64 out_point;
 	__u32 flags;
 	__u32 pad;
 	__u64 seqno;
 	struct drm_vpux_buf profile;
-	__u32 queue_id;
-	__u32 pad2;
 };
 
 /*
  * DRM_VPUX_SUBMIT_PROFILE - record each op's engine cycles in
- * drm_vpux_submit.profile (uapi 1.4). A kernel of an older minor refuses
- * the flag with -EINVAL.
+ * drm_vpux_submit.profile
  */
 #define DRM_VPUX_SUBMIT_PROFILE		(1u << 0)
 /*
  * DRM_VPUX_SUBMIT_PROFILE_TIMES - with DRM_VPUX_SUBMIT_PROFILE, also each
- * op's engine and start and end cycles (struct drm_vpux_op_time, uapi
- * 1.8). A kernel of an older minor refuses the flag with -EINVAL.
+ * op's engine and start and end cycles (struct drm_vpux_op_time)
  */
 #define DRM_VPUX_SUBMIT_PROFILE_TIMES	(1u << 1)
 #define DRM_VPUX_SUBMIT_FLAGS		(DRM_VPUX_SUBMIT_PROFILE | \
@@ -457,7 +440,7 @@ struct drm_vpux_profile {
 };
 
 /**
- * struct drm_vpux_op_time - where and when one op ran (uapi 1.8)
+ * struct drm_vpux_op_time - where and when one op ran
  * @start: device cycles from the job's start to the op's start
  * @end: @start plus the op's cycles; @start if it did not complete
  * @engine: the engine it ran on, numbered as the device's engines (DMA
@@ -549,7 +532,7 @@ struct drm_vpux_op_time {
  * @DRM_VPUX_CORE_ERR_CMX_WINDOW: an op's CMX tile outside the tile window
  *	its task declares (task format minor 2, DLA_TASK_F_TILES)
  * @DRM_VPUX_CORE_ERR_PLAN_FORMAT: plan header, block or template malformed
- *	(uapi 1.9, Documentation/dynamic-shapes.rst)
+ *	(Documentation/dynamic-shapes.rst)
  * @DRM_VPUX_CORE_ERR_PLAN_DEPTH: plan loops nested past the limit (3)
  * @DRM_VPUX_CORE_ERR_PLAN_EXPR: malformed plan expression
  * @DRM_VPUX_CORE_ERR_PLAN_SYMBOL: symbol buffer missing or short, or a
@@ -562,7 +545,7 @@ struct drm_vpux_op_time {
  * @DRM_VPUX_CORE_ERR_MMU_FAULT: an op raised an MMU fault
  * @DRM_VPUX_CORE_ERR_ABORTED: the task was aborted (hang, teardown)
  * @DRM_VPUX_CORE_ERR_CHANGED: the task memory changed while it was read
- * @DRM_VPUX_CORE_ERR_EXPR_OVERFLOW: a plan expression overflowed (uapi 1.9)
+ * @DRM_VPUX_CORE_ERR_EXPR_OVERFLOW: a plan expression overflowed
  * @DRM_VPUX_CORE_ERR_EXPR_DIV0: a plan expression divided by zero
  *
  * Codes below 100 are about a call into the core, 100..199 name the rule
@@ -623,57 +606,44 @@ enum drm_vpux_core_error {
 	DRM_VPUX_CORE_ERR_EXPR_DIV0 = 205,
 };
 
-/*
- * DRM_VPUX_WAIT_BO - WAIT for a buffer object: @seqno holds a GEM handle
- * of this file (upper 32 bits zero). Kept for binaries of uapi 1.3 and
- * 1.4; DRM_IOCTL_VPUX_BO_WAIT (1.5) has a handle field of its own. WAIT returns once every job using
- * the BO, of any file sharing it, has finished, with the result of the
- * last job that used the BO, however many jobs the file ran since (each
- * BO keeps its last job's result; threads sharing a file wait on their
- * own BOs). DRM_VPUX_STATUS_DONE with zero cycles when no job used it.
- */
-#define DRM_VPUX_WAIT_BO		(1u << 0)
-#define DRM_VPUX_WAIT_FLAGS		DRM_VPUX_WAIT_BO
-
 /**
- * struct drm_vpux_wait - wait for a job (or a BO) and read the job's result
- * @seqno: in, a job number SUBMIT returned to this file. The last 256 jobs
- *	of a file can be waited for; an older or unknown one gives -ENOENT.
- *	With DRM_VPUX_WAIT_BO, a BO handle; -ENOENT if the file has none such.
+ * struct drm_vpux_wait - wait for a job and read its result
+ * @seqno: in, a job number SUBMIT returned to this file. The file's last
+ *	%DRM_VPUX_PARAM_JOB_RING jobs can be waited for; an older or unknown
+ *	one gives -ENOENT (a BO's last job: %DRM_IOCTL_VPUX_BO_WAIT)
  * @timeout_ns: in, absolute CLOCK_MONOTONIC time; -ETIMEDOUT if the job
  *	is not done by then (0 polls)
- * @flags: in, DRM_VPUX_WAIT_* flags
+ * @flags: in, must be zero (-EINVAL otherwise)
  * @status: out, DRM_VPUX_STATUS_*
- * @error: out, uapi 1.4's combined error: 0, -@core_error or @sys_error
- *	(kept for older binaries; codes 1..255 are core errors)
+ * @sys_error: out, 0 or a negative errno: why the kernel failed or
+ *	dropped the job (-ETIMEDOUT hang, -EBADFD banned file, -ECANCELED
+ *	a dependency failed or the file closed, -EIO, -ENODEV)
+ * @core_error: out, 0 or an enum drm_vpux_core_error: why the engine
+ *	core refused or failed the task
  * @fail_op: out, for errors raised by an op on an engine (fault, engine
  *	error, hang): engine kind << 24 | op index; 0 when the core refused
  *	the task memory (its log message names the op and field)
  * @fault_addr: out, faulting device address for DRM_VPUX_STATUS_MMU_FAULT
  * @device_cycles: out, device cycles from the task's start to its end
  * @op_cycles: out, sum of the ops' engine cycles
- * @sys_error: out, 0 or a negative errno: why the kernel failed or
- *	dropped the job (-ETIMEDOUT hang, -EBADFD banned file, -ECANCELED
- *	a dependency failed or the file closed, -EIO, -ENODEV) (uapi 1.5)
- * @core_error: out, 0 or an enum drm_vpux_core_error: why the engine
- *	core refused or failed the task (uapi 1.5)
+ * @pad: must be zero
  */
 struct drm_vpux_wait {
 	__u64 seqno;
 	__s64 timeout_ns;
 	__u32 flags;
 	__u32 status;
-	__s32 error;
+	__s32 sys_error;
+	__u32 core_error;
 	__u32 fail_op;
+	__u32 pad;
 	__u64 fault_addr;
 	__u64 device_cycles;
 	__u64 op_cycles;
-	__s32 sys_error;
-	__u32 core_error;
 };
 
 /**
- * struct drm_vpux_bo_wait - wait until a buffer object is idle (uapi 1.5)
+ * struct drm_vpux_bo_wait - wait until a buffer object is idle
  * @handle: in, a GEM handle of this file (-ENOENT otherwise)
  * @flags: in, must be zero
  * @timeout_ns: in, absolute CLOCK_MONOTONIC time; -ETIMEDOUT if the BO

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 		p.size = sizeof(p);
 		ret = ret ? ret : vpux_device_get_props(x, &p);
 		tap_check(!ret && !strcmp(p.backend, "ioctl") &&
-			  !strcmp(p.driver, "vpux_accel") && p.uapi_major == 1 &&
+			  !strcmp(p.driver, "vpux_accel") && p.uapi_major == 2 &&
 			  p.engines[0] && p.engines[1] && p.engines[2] &&
 			  p.num_tiles && p.cmx_bytes == (uint64_t)p.num_tiles *
 			  p.cmx_tile_bytes && p.clock_khz &&
@@ -243,14 +243,10 @@ int main(int argc, char **argv)
 		tap_check(ret == VPUX_E_STATE, "poll fd before a submit: VPUX_E_STATE");
 		ok = ok && !vpux_request_submit(q[0].req) &&
 		     !vpux_request_poll_fd(q[0].req, &sfd);
-		if (p.uapi_minor < 5) {
-			tap_skip("uapi older than 1.5: no out-syncobj");
-		} else {
-			tap_check(ok && readable(sfd, 5000) &&
-				  !vpux_request_wait(q[0].req, 0) && copied(&q[0]),
-				  "poll fd (sync_file) readable when the job is done (%s)",
-				  ok ? "ok" : vpux_last_error());
-		}
+		tap_check(ok && readable(sfd, 5000) &&
+			  !vpux_request_wait(q[0].req, 0) && copied(&q[0]),
+			  "poll fd (sync_file) readable when the job is done (%s)",
+			  ok ? "ok" : vpux_last_error());
 		if (sfd >= 0)
 			close(sfd);
 		vpux_request_wait(q[0].req, 5000);

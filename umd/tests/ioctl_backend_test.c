@@ -7,16 +7,13 @@
  * same inputs, and every output must be identical bit for bit. Then the
  * error paths: an absent node, a node that is not vpux_accel, per-op
  * cycles (unsupported), a short wait, latency figures of both backends
- * as TAP comments, and libvpux against an older and a newer kernel uapi:
- * on uapi 1.5 its queues (16 requests in flight on 16 queues), BO_WAIT,
- * the limits from GET_PARAM, the split error fields and CAP_SYS_NICE;
- * the same driver presented as 1.4 and 1.2 takes the older paths.
- * Dynamic shapes (uapi 1.9): test_plan's MLP over a token count loads
+ * as TAP comments, and libvpux on uapi 2: its queues (16 requests in
+ * flight on 16 queues), BO_WAIT, the limits from GET_PARAM, the error
+ * fields and CAP_SYS_NICE; a driver of another uapi major is refused at
+ * open. Dynamic shapes: test_plan's MLP over a token count loads
  * once and runs with several counts (the symbol buffer one more SUBMIT
  * BO), two at once, bit for bit against the CPU reference and the
- * in-process backend; presented as 1.8 the kernel lacks
- * DRM_VPUX_CAP_PLANS and the network fails to load. Run recipes
- * (uapi 1.5): the runner chains a recipe's NPU runs by in-syncobjs, and
+ * in-process backend. Run recipes: the runner chains a recipe's NPU runs by in-syncobjs, and
  * a run on buffers of its own must still end after the long runs before
  * it, and not run after a run that failed.
  *
@@ -46,28 +43,20 @@
 #include "iob_chain.h"	/* generated: chain_long_vpux[], 64 DMA ops of 1 MiB */
 
 /*
- * An older (or newer) kernel, seen through libdrm: this program's
- * drmIoctl() and drmGetVersion() take the place of libdrm's for
- * libvpux.so (the executable comes first in symbol lookup) and pass
- * through to them. With fake_major/fake_minor set, the version query
- * reports that uapi, and the kernel refuses what that minor lacks:
- * the parameters from BO_MEMORY_LIMIT on (1.3), WAIT on a BO (1.3),
- * SUBMIT flags (the job profile, 1.4), and for 1.3 and 1.4 everything
- * of 1.5: the parameters from MAX_OPS_PER_TASK on, QUEUE_CREATE,
- * QUEUE_DESTROY, BO_WAIT and a SUBMIT to a queue. SUBMIT and WAIT then
- * reach the kernel with their 1.4 sizes (the ioctl number carries it),
- * so the 1.5 fields are neither read nor written: WAIT's sys_error and
- * core_error keep a poison value a 1.4 client must not look at.
+ * The kernel seen through libdrm: this program's drmIoctl() and
+ * drmGetVersion() take the place of libdrm's for libvpux.so (the
+ * executable comes first in symbol lookup) and pass through to them.
+ * With fake_major set, the version query reports that uapi major.
  *
  * It also counts what libvpux asks of the kernel (QUEUE_CREATE, BO_WAIT,
- * WAIT on a BO, the queue ids SUBMIT names), keeps the last job result
+ * the queue ids SUBMIT names), keeps the last job result
  * the kernel gave, and with corrupt_task set shrinks every SUBMIT's task
  * range to 8 bytes, which the engine core refuses.
  */
-static int fake_major = -1, fake_minor = -1;
+static int fake_major = -1;
 static int corrupt_task;
 static struct {
-	unsigned int queue_create, bo_wait, wait_bo, submit, submit_q0;
+	unsigned int queue_create, bo_wait, submit, submit_q0;
 	unsigned int syncobj_create, syncobj_destroy;
 	uint64_t queues[4];	/* bit n: queue id n + 1 named by SUBMIT */
 	int32_t error, sys_error;	/* the last WAIT or BO_WAIT result */
@@ -94,9 +83,6 @@ static struct {
 	uint32_t prev_status;
 	double wait_ms;		/* from the SUBMIT to the job's end */
 } chain;
-
-#define POISON_SYS	0x5a5a5a5a
-#define POISON_CORE	0xa5a5a5a5u
 
 static unsigned int queues_seen(void)
 {
@@ -146,37 +132,10 @@ static void chain_submitted(int fd, const struct drm_vpux_submit *s,
 int drmIoctl(int fd, unsigned long request, void *arg)
 {
 	static int (*real)(int, unsigned long, void *);
-	int old = fake_minor >= 0 && fake_minor < 5, ret;
+	int ret;
 
 	if (!real)
 		*(void **)&real = dlsym(RTLD_NEXT, "drmIoctl");
-	if (fake_minor >= 0 && fake_minor < 3 &&
-	    ((request == DRM_IOCTL_VPUX_GET_PARAM &&
-	      ((struct drm_vpux_get_param *)arg)->param >=
-	      DRM_VPUX_PARAM_BO_MEMORY_LIMIT) ||
-	     (request == DRM_IOCTL_VPUX_WAIT &&
-	      (((struct drm_vpux_wait *)arg)->flags & DRM_VPUX_WAIT_BO)) ||
-	     (request == DRM_IOCTL_VPUX_SUBMIT &&
-	      ((struct drm_vpux_submit *)arg)->flags))) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (old &&
-	    ((request == DRM_IOCTL_VPUX_GET_PARAM &&
-	      ((struct drm_vpux_get_param *)arg)->param >=
-	      DRM_VPUX_PARAM_MAX_OPS_PER_TASK) ||
-	     request == DRM_IOCTL_VPUX_QUEUE_CREATE ||
-	     request == DRM_IOCTL_VPUX_QUEUE_DESTROY ||
-	     request == DRM_IOCTL_VPUX_BO_WAIT ||
-	     (request == DRM_IOCTL_VPUX_SUBMIT &&
-	      ((struct drm_vpux_submit *)arg)->queue_id))) {
-		if (request == DRM_IOCTL_VPUX_QUEUE_CREATE)
-			seen.queue_create++;
-		if (request == DRM_IOCTL_VPUX_BO_WAIT)
-			seen.bo_wait++;
-		errno = EINVAL;
-		return -1;
-	}
 	if (request == DRM_IOCTL_VPUX_QUEUE_CREATE)
 		seen.queue_create++;
 	if (request == DRM_IOCTL_VPUX_BO_WAIT)
@@ -192,30 +151,15 @@ int drmIoctl(int fd, unsigned long request, void *arg)
 			seen.queues[(q - 1) / 64] |= 1ull << ((q - 1) % 64);
 		if (corrupt_task || (chain.at && chain.corrupt && !chain.n))
 			s->task.size = 8;
-		if (old)	/* the 1.4 struct: no queue_id, no pad2 */
-			return real(fd, _IOC(_IOC_READ | _IOC_WRITE,
-					     DRM_IOCTL_BASE,
-					     DRM_COMMAND_BASE + DRM_VPUX_SUBMIT,
-					     offsetof(struct drm_vpux_submit,
-						      queue_id)), arg);
 	}
 	if (request == DRM_IOCTL_VPUX_WAIT) {
 		struct drm_vpux_wait *w = arg;
 
-		if (w->flags & DRM_VPUX_WAIT_BO)
-			seen.wait_bo++;
-		if (old) {
-			/* the 1.4 struct: no sys_error, no core_error */
-			w->sys_error = POISON_SYS;
-			w->core_error = POISON_CORE;
-			request = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
-				       DRM_COMMAND_BASE + DRM_VPUX_WAIT,
-				       offsetof(struct drm_vpux_wait, sys_error));
-		}
 		ret = real(fd, request, arg);
 		if (!ret) {
 			seen.status = w->status;
-			seen.error = w->error;
+			seen.error = w->core_error ?
+				     -(int32_t)w->core_error : w->sys_error;
 			seen.sys_error = w->sys_error;
 			seen.core_error = w->core_error;
 		}
@@ -250,8 +194,6 @@ drmVersionPtr drmGetVersion(int fd)
 	v = real(fd);
 	if (v && fake_major >= 0)
 		v->version_major = fake_major;
-	if (v && fake_minor >= 0)
-		v->version_minor = fake_minor;
 	return v;
 }
 
@@ -457,81 +399,31 @@ static int same(struct vpux_device *dev, const struct iob_example *ex,
 }
 
 /*
- * libvpux on a uapi 1.2 kernel: it opens, runs every example bit-exact,
- * and a request older than the kernel's 256 job numbers gets a clear
- * error instead of the WAIT on its BO that 1.2 lacks. A uapi 2.x kernel
- * is refused at open.
+ * libvpux speaks uapi 2.x only: a driver of another major (1.x, with
+ * WAIT_BO and the legacy error field, or a future 3.x) is refused at
+ * open with a message naming both versions.
  */
-static void test_old_kernel(const char *node)
+static void test_other_major(const char *node)
 {
-	struct vpux_buffer *b[2 * MAXIO] = { 0 };
-	struct vpux_request *req = NULL, *req2 = NULL;
-	struct vpux_network *net = NULL;
-	struct vpux_device *kd = NULL, *x = NULL;
-	struct vpux_request_status st;
-	void *ko[MAXIO] = { 0 }, *ro[MAXIO] = { 0 };
-	struct vpux_tensor_desc d;
-	struct opcyc oc;
-	unsigned int i, n = 0, nin, e;
-	int ok, k, ret;
+	static const int majors[] = { 1, 3 };
+	struct vpux_device *x = NULL;
+	unsigned int i;
+	char want[32];
+	int ret;
 
-	fake_major = 2;
-	ret = vpux_device_open(node, &x);
-	tap_check(ret == VPUX_E_NODEV && !x &&
-		  strstr(vpux_last_error(), "uapi 2."),
-		  "a uapi 2.x kernel refused: %s", vpux_last_error());
+	for (i = 0; i < 2; i++) {
+		fake_major = majors[i];
+		x = NULL;
+		ret = vpux_device_open(node, &x);
+		snprintf(want, sizeof(want), "uapi %d.", majors[i]);
+		tap_check(ret == VPUX_E_NODEV && !x &&
+			  strstr(vpux_last_error(), want) &&
+			  strstr(vpux_last_error(), "speaks 2.x"),
+			  "a uapi %d.x kernel refused: %s", majors[i],
+			  vpux_last_error());
+		vpux_device_close(x);
+	}
 	fake_major = -1;
-	fake_minor = 2;
-	ret = vpux_device_open(node, &kd);
-	if (!tap_check(!ret && kd, "uapi 1.2 kernel: opened (%s)",
-		       ret ? vpux_last_error() : "ok"))
-		goto out;
-	for (e = 0; e < sizeof(examples) / sizeof(examples[0]); e++) {
-		ret = run_on(kd, &examples[e], 11, ko, &st, 1, NULL, &oc);
-		tap_check(!ret && run_ref(kd, &examples[e], 11, ro) == 0 &&
-			  same(kd, &examples[e], ko, ro),
-			  "uapi 1.2 kernel: %s bit-exact vs the CPU reference (%s)",
-			  examples[e].name, ret ? vpux_last_error() : "ran");
-		if (!e)
-			tap_check(!ret && oc.err == VPUX_E_UNSUPPORTED,
-				  "uapi 1.2 kernel: per-op cycles VPUX_E_UNSUPPORTED (no job profiles)");
-		if (!e)
-			tap_check(!ret && oc.terr == VPUX_E_UNSUPPORTED,
-				  "uapi 1.2 kernel: op times VPUX_E_UNSUPPORTED");
-		free_outs(ko);
-		free_outs(ro);
-	}
-
-	ok = !vpux_network_load(kd, examples[0].data, examples[0].size, &net) &&
-	     !vpux_request_create(net, &req) && !vpux_request_create(net, &req2);
-	nin = ok ? vpux_network_num_inputs(net) : 0;
-	for (i = 0; ok && i < nin + vpux_network_num_outputs(net); i++, n++) {
-		if (i < nin)
-			ok = !vpux_network_input(net, i, &d) &&
-			     !vpux_buffer_alloc(kd, d.size, &b[n]) &&
-			     !vpux_request_bind_input(req, i, b[n], 0) &&
-			     !vpux_request_bind_input(req2, i, b[n], 0);
-		else
-			ok = !vpux_network_output(net, i - nin, &d) &&
-			     !vpux_buffer_alloc(kd, d.size, &b[n]) &&
-			     !vpux_request_bind_output(req, i - nin, b[n], 0) &&
-			     !vpux_request_bind_output(req2, i - nin, b[n], 0);
-	}
-	ok = ok && !vpux_request_submit(req) && !vpux_request_wait(req, 5000);
-	for (k = 0; ok && k < 300; k++)
-		ok = !vpux_request_submit(req2) && !vpux_request_wait(req2, 5000);
-	ret = ok ? vpux_request_status(req, &st) : -100;
-	tap_check(ret == VPUX_E_STATE && strstr(vpux_last_error(), "uapi 1.2"),
-		  "uapi 1.2 kernel: a request older than 256 jobs: VPUX_E_STATE (%s)",
-		  vpux_last_error());
-	vpux_request_destroy(req2);
-	vpux_request_destroy(req);
-	for (i = 0; i < n; i++)
-		vpux_buffer_free(b[i]);
-	vpux_network_unload(net);
-	vpux_device_close(kd);
-out:
-	fake_minor = -1;
 }
 
 static const struct iob_example *example(const char *name)
@@ -558,14 +450,6 @@ static uint64_t raw_param(const char *node, uint32_t param)
 		gp.value = ~0ull;
 	close(fd);
 	return gp.value;
-}
-
-/* the uapi minor of the driver behind @node, as it is */
-static int real_minor(const char *node)
-{
-	uint64_t v = raw_param(node, DRM_VPUX_PARAM_UAPI_VERSION);
-
-	return v == ~0ull ? -1 : (int)(v & 0xffff);
 }
 
 /* A request with buffers of its own, its inputs filled from @seed */
@@ -755,7 +639,7 @@ static void test_cap_sys_nice(const char *node)
 	     !vpux_request_set_priority(q.req, VPUX_PRIORITY_HIGH) &&
 	     !vpux_request_submit(q.req) && !vpux_request_wait(q.req, 5000) &&
 	     rq_copied(&q);
-	tap_check(ok, "uapi 1.5: with CAP_SYS_NICE a HIGH request runs (%s)",
+	tap_check(ok, "uapi 2: with CAP_SYS_NICE a HIGH request runs (%s)",
 		  ok ? "done" : vpux_last_error());
 	tap_check(vpux_request_set_priority(q.req, 4) == VPUX_E_INVAL,
 		  "an unknown priority is refused: %s", vpux_last_error());
@@ -814,13 +698,13 @@ static void test_cap_sys_nice(const char *node)
 }
 
 /*
- * libvpux on the uapi 1.5 driver as it is: the limits vpux_device_query()
+ * libvpux on the uapi 2 driver as it is: the limits vpux_device_query()
  * reports are the kernel's, 16 requests in flight go to 16 queues (and
  * one request resubmitted stays on one), an old result is read with
  * BO_WAIT, a refused task's message names its core error, and
  * CAP_SYS_NICE is needed for HIGH and REALTIME.
  */
-static void test_1_5(const char *node)
+static void test_uapi2(const char *node)
 {
 	enum { K = 16 };
 	const struct iob_example *ex = example("copy_1op");
@@ -833,18 +717,14 @@ static void test_1_5(const char *node)
 	unsigned int i, right = 0;
 	int ok, r;
 
-	if (real_minor(node) < 5) {
-		tap_skip("the driver is older than uapi 1.5: no queues");
-		return;
-	}
 	ok = !vpux_device_open(node, &kd) && !vpux_device_query(kd, &info);
-	if (!tap_check(ok, "uapi 1.5: opened (%s)", ok ? "ok" : vpux_last_error()))
+	if (!tap_check(ok, "uapi 2: opened (%s)", ok ? "ok" : vpux_last_error()))
 		return;
 	tap_check(info.max_ops == ops && info.max_barriers == bars,
-		  "uapi 1.5: query reports the kernel's limits: %u ops (GET_PARAM %llu), %u barriers (GET_PARAM %llu)",
+		  "uapi 2: query reports the kernel's limits: %u ops (GET_PARAM %llu), %u barriers (GET_PARAM %llu)",
 		  info.max_ops, (unsigned long long)ops, info.max_barriers,
 		  (unsigned long long)bars);
-	check_many_ops(kd, ops, "uapi 1.5");
+	check_many_ops(kd, ops, "uapi 2");
 	ok = !vpux_network_load(kd, ex->data, ex->size, &net);
 	for (i = 0; ok && i < K; i++)
 		ok = !rq_make(kd, net, &q[i], 100 + i);
@@ -856,103 +736,34 @@ static void test_1_5(const char *node)
 		right += !r && rq_copied(&q[i]);
 	}
 	tap_check(ok && right == K,
-		  "uapi 1.5: %d requests in flight, %u outputs right (%s)", K,
+		  "uapi 2: %d requests in flight, %u outputs right (%s)", K,
 		  right, ok ? "ok" : vpux_last_error());
 	tap_check(queues_seen() == K && !seen.submit_q0 &&
 		  seen.queue_create == K,
-		  "uapi 1.5: they went to %u queues (%u QUEUE_CREATE, %u to the default queue)",
+		  "uapi 2: they went to %u queues (%u QUEUE_CREATE, %u to the default queue)",
 		  queues_seen(), seen.queue_create, seen.submit_q0);
 	memset(&seen, 0, sizeof(seen));
 	for (i = 0; ok && i < 10; i++)
 		ok = !vpux_request_submit(q[i % 2].req) &&
 		     !vpux_request_wait(q[i % 2].req, 5000);
 	tap_check(ok && queues_seen() == 1 && !seen.queue_create,
-		  "uapi 1.5: one request at a time stays on one queue (%u queues, %u created)",
+		  "uapi 2: one request at a time stays on one queue (%u queues, %u created)",
 		  queues_seen(), seen.queue_create);
 	for (i = 0; i < K; i++)
 		rq_free(&q[i]);
 
 	ok = old_result(kd, net);
-	tap_check(ok && seen.bo_wait && !seen.wait_bo,
-		  "uapi 1.5: a result older than 256 jobs is read with BO_WAIT (%u BO_WAIT, %u WAIT on a BO)",
-		  seen.bo_wait, seen.wait_bo);
-	check_refused(kd, net, "uapi 1.5");
+	tap_check(ok && seen.bo_wait,
+		  "uapi 2: a result older than 256 jobs is read with BO_WAIT (%u BO_WAIT)",
+		  seen.bo_wait);
+	check_refused(kd, net, "uapi 2");
 	tap_check(seen.core_error && !seen.sys_error &&
 		  seen.error == -(int32_t)seen.core_error,
-		  "uapi 1.5: the kernel split it: core_error %u, sys_error %d",
+		  "uapi 2: the kernel split it: core_error %u, sys_error %d",
 		  seen.core_error, seen.sys_error);
 	vpux_network_unload(net);
 	vpux_device_close(kd);
 	test_cap_sys_nice(node);
-}
-
-/*
- * libvpux on a uapi 1.4 kernel (the driver presented as one): no
- * queues, no BO_WAIT, the 1.4 structs, the limits every older kernel
- * was built with, and the combined error decoded by the job's status.
- */
-static void test_1_4(const char *node)
-{
-	enum { K = 16 };
-	const struct iob_example *cp = example("copy_1op");
-	void *ko[MAXIO] = { 0 }, *ro[MAXIO] = { 0 };
-	struct vpux_network *net = NULL;
-	struct vpux_device *kd = NULL;
-	struct vpux_request_status st;
-	struct vpux_device_info info;
-	struct opcyc oc;
-	struct rq q[K];
-	unsigned int e, i, right = 0;
-	int ok, ret;
-
-	if (real_minor(node) < 5) {
-		tap_skip("the driver is older than uapi 1.5: nothing to present as 1.4");
-		return;
-	}
-	fake_minor = 4;
-	memset(&seen, 0, sizeof(seen));
-	ok = !vpux_device_open(node, &kd) && !vpux_device_query(kd, &info);
-	if (!tap_check(ok, "uapi 1.4 kernel: opened (%s)",
-		       ok ? "ok" : vpux_last_error()))
-		goto out;
-	tap_check(info.max_ops == 1024 && info.max_barriers == 1024,
-		  "uapi 1.4 kernel: query reports the limits older kernels were built with: %u ops, %u barriers",
-		  info.max_ops, info.max_barriers);
-	check_many_ops(kd, 1024, "uapi 1.4 kernel");
-	for (e = 0; e < sizeof(examples) / sizeof(examples[0]); e++) {
-		ret = run_on(kd, &examples[e], 21, ko, &st, 1, NULL, &oc);
-		tap_check(!ret && run_ref(kd, &examples[e], 21, ro) == 0 &&
-			  same(kd, &examples[e], ko, ro) && !oc.err && oc.n &&
-			  oc.terr == VPUX_E_UNSUPPORTED,
-			  "uapi 1.4 kernel: %s bit-exact vs the CPU reference, per-op cycles read, op times unsupported (%s)",
-			  examples[e].name, ret ? vpux_last_error() : "ran");
-		free_outs(ko);
-		free_outs(ro);
-	}
-	ok = !vpux_network_load(kd, cp->data, cp->size, &net);
-	for (i = 0; ok && i < K; i++)
-		ok = !rq_make(kd, net, &q[i], 200 + i);
-	for (i = 0; ok && i < K; i++)
-		ok = !vpux_request_submit(q[i].req);
-	for (i = 0; ok && i < K; i++)
-		right += !vpux_request_wait(q[i].req, 10000) && rq_copied(&q[i]);
-	for (i = 0; i < K; i++)
-		rq_free(&q[i]);
-	tap_check(ok && right == K, "uapi 1.4 kernel: %d requests in flight, %u right",
-		  K, right);
-	tap_check(!seen.queue_create && !seen.bo_wait && seen.submit &&
-		  seen.submit_q0 == seen.submit,
-		  "uapi 1.4 kernel: no QUEUE_CREATE (%u), no BO_WAIT (%u), every SUBMIT to the default queue (%u of %u)",
-		  seen.queue_create, seen.bo_wait, seen.submit_q0, seen.submit);
-	ok = old_result(kd, net);
-	tap_check(ok && seen.wait_bo && !seen.bo_wait,
-		  "uapi 1.4 kernel: a result older than 256 jobs is read with WAIT on a BO (%u WAIT on a BO, %u BO_WAIT)",
-		  seen.wait_bo, seen.bo_wait);
-	check_refused(kd, net, "uapi 1.4 kernel");
-	vpux_network_unload(net);
-	vpux_device_close(kd);
-out:
-	fake_minor = -1;
 }
 
 /* run the plan network @net on @dev with @t tokens; outputs into @y, @e */
@@ -1015,7 +826,6 @@ static void test_plans(const char *node, struct vpux_device *kd,
 	struct vpux_buffer *kb[3] = { 0 }, *ib[3] = { 0 }, *b2[3] = { 0 };
 	struct vpux_request *kr, *ir, *r2;
 	struct vpux_request_status st;
-	struct vpux_device *old = NULL;
 	int8_t x[64 * 32];
 	unsigned int i;
 	int ret;
@@ -1059,21 +869,6 @@ static void test_plans(const char *node, struct vpux_device *kd,
 	plan_free(r2, b2);
 	vpux_network_unload(kn);
 	vpux_network_unload(in);
-
-	/* a kernel before uapi 1.9: no DRM_VPUX_CAP_PLANS */
-	fake_major = 1;
-	fake_minor = 8;
-	kn = NULL;
-	ret = vpux_device_open(node, &old);
-	ret = ret ? ret : vpux_network_load(old, mlp_tokens_vpux,
-					    sizeof(mlp_tokens_vpux), &kn);
-	tap_check(ret == VPUX_E_UNSUPPORTED && !kn &&
-		  strstr(vpux_last_error(), "DRM_VPUX_CAP_PLANS"),
-		  "plan: uapi 1.8 kernel: the network fails to load naming the capability (%s)",
-		  vpux_last_error());
-	vpux_network_unload(kn);
-	vpux_device_close(old);
-	fake_major = fake_minor = -1;
 }
 
 /*
@@ -1179,10 +974,6 @@ static void test_chain(const char *node)
 	struct rq q;
 	int made, ok, ret;
 
-	if (real_minor(node) < 5) {
-		tap_skip("the driver is older than uapi 1.5: no queues, no syncobjs");
-		return;
-	}
 	made = !vpux_device_open(node, &kd) && mkdtemp(dir);
 	ok = made &&
 	     put_file(dir, "chain_long.vpux", chain_long_vpux,
@@ -1510,9 +1301,8 @@ int main(int argc, char **argv)
 
 	test_plans(node, kd, ip);
 	test_chain(node);
-	test_1_5(node);
-	test_1_4(node);
-	test_old_kernel(node);
+	test_uapi2(node);
+	test_other_major(node);
 
 	vpux_device_close(ip);
 	vpux_device_close(kd);
