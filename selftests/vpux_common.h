@@ -114,7 +114,7 @@ static inline int vpux_get_param(int fd, __u32 param, __u64 *value)
 }
 
 /* The parameters these tests know: 0 .. VPUX_TEST_PARAMS - 1 */
-#define VPUX_TEST_PARAMS	(DRM_VPUX_PARAM_FW_MODE + 1)
+#define VPUX_TEST_PARAMS	(DRM_VPUX_PARAM_CYCLES + 1)
 
 /* A GET_PARAM value the tests need; 0 when the kernel has none such */
 static inline __u64 vpux_param(int fd, __u32 param)
