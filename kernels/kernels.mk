@@ -23,7 +23,8 @@ KERNEL_CFLAGS := -march=rv32imf -mabi=ilp32f -mcmodel=medany -O2 -std=gnu11 \
 KERNEL_HDRS := $(wildcard $(KERNEL_SRC)/include/*.h $(KERNEL_SRC)/src/*.h) \
 	$(HW_HDRS) $(REF_SRCS) $(KERNEL_SRC)/link.ld $(KERNEL_SRC)/kernels.mk
 
-.SECONDARY: $(KERNEL_ELFS)
+.SECONDARY: $(KERNEL_ELFS) $(KERNEL_DIR)/runtime.elf \
+	$(KERNEL_DIR)/runtime_count.elf
 
 $(KERNEL_DIR)/%.elf: $(KERNEL_SRC)/src/%.c $(KERNEL_HDRS)
 	@mkdir -p $(dir $@)
@@ -128,7 +129,8 @@ $(B)/examples/elf_softmax.vpux: $(KERNEL_ELFS)
 $(B)/examples/elf_softmax.vpux: VASM_FLAGS += --kernel-dir $(KERNEL_DIR)
 
 # the loader's rules for ELF kernels, the ELF reader on the SDK's kernels
-$(B)/umd/tests/test_shave_elf: $(KERNEL_BINS)
+$(B)/umd/tests/test_shave_elf: $(KERNEL_BINS) $(KERNEL_RT_BIN) \
+	$(KERNEL_DIR)/runtime_count.bin
 $(B)/umd/tests/test_shave_elf: HOST_CFLAGS += -DVPUX_KERNEL_DIR='"$(KERNEL_DIR)"'
 
 # a seed of the loader's fuzzer with two kernels, RW data and memrefs
