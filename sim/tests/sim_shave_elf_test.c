@@ -521,6 +521,8 @@ static void test_runtime(void)
 	st = t_run_step(&t, shave0, &d, sizeof(d));
 	tap_check(st == T_DONE,
 		  "a kernel's exit ECALL returns to the runtime kernel: DONE (%#x)", st);
+	printf("# a 3-instruction kernel under the reference runtime kernel: %u cycles (%u for the launch)\n",
+	       t_eng(&t, shave0, VPUX_ENG_OP_CYCLES), VPUX_SHAVE_CYCLES_ELF_LAUNCH);
 	KERNEL(k_exit5);
 	st = t_run_step(&t, shave0, &d, sizeof(d));
 	tap_check(st == T_ERR(VPUX_ENG_ERR_TRAP) &&
