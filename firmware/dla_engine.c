@@ -317,7 +317,7 @@ dla_s32 dla_build_shave_task(const struct dla_opctx *c,
 			     struct vpux_hw_shave_task *hw)
 {
 	dla_u64 a;
-	dla_u32 i;
+	dla_u32 i, rt;
 	dla_s32 ret;
 
 	for (i = 0; i < DLA_ARRAY_SIZE(s->reserved); i++)
@@ -344,7 +344,27 @@ dla_s32 dla_build_shave_task(const struct dla_opctx *c,
 		return dla_fail(c, "tile", -DLA_ERR_CMX_WINDOW);
 	if (s->budget > VPUX_SHAVE_BUDGET_MAX)
 		return dla_fail(c, "budget", -DLA_ERR_SHAVE_TASK);
+	rt = s->runtime.size | s->runtime.index | s->runtime.flags |
+	     s->runtime.offset;
+	if (rt && (s->runtime.size < 4 ||
+		   s->runtime.size > VPUX_SHAVE_RT_CODE_MAX ||
+		   (s->runtime.size & 3)))
+		return dla_fail(c, "runtime.size", -DLA_ERR_WINDOW);
+	if (rt ? s->runtime_entry >= s->runtime.size ||
+		 (s->runtime_entry & 1) : s->runtime_entry != 0)
+		return dla_fail(c, "runtime_entry", -DLA_ERR_SHAVE_TASK);
 	dla_memset(hw, 0, sizeof(union dla_shave_slot));
+	hw->rt_kernel = VPUX_SHAVE_RT_REF;
+	if (rt) {
+		ret = dla_resolve(c, "runtime", &s->runtime, DLA_REF_REQUIRED,
+				  4, &a);
+		if (ret)
+			return ret;
+		hw->rt_code = a;
+		hw->rt_size = s->runtime.size;
+		hw->rt_entry = s->runtime_entry;
+		hw->rt_kernel = s->runtime_kernel;
+	}
 	ret = dla_resolve(c, "args", &s->args, DLA_REF_OPTIONAL,
 			  s->args.size, &a);
 	if (ret)

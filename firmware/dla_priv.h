@@ -11,7 +11,7 @@
 #include "dla_interface.h"
 #include "dla_port.h"
 #include "vpux_regs.h"
-#include "vpux_shave_elf.h"
+#include "vpux_shave_rt.h"
 
 DLA_STATIC_ASSERT(DLA_MAX_TASKS >= 1 && DLA_MAX_TASKS <= 32, "task bitmask");
 DLA_STATIC_ASSERT(DLA_MAX_OPS_PER_TASK >= 1 &&

@@ -23,7 +23,8 @@ KERNEL_CFLAGS := -march=rv32imf -mabi=ilp32f -mcmodel=medany -O2 -std=gnu11 \
 KERNEL_HDRS := $(wildcard $(KERNEL_SRC)/include/*.h $(KERNEL_SRC)/src/*.h) \
 	$(HW_HDRS) $(REF_SRCS) $(KERNEL_SRC)/link.ld $(KERNEL_SRC)/kernels.mk
 
-.SECONDARY: $(KERNEL_ELFS)
+.SECONDARY: $(KERNEL_ELFS) $(KERNEL_DIR)/runtime.elf \
+	$(KERNEL_DIR)/runtime_count.elf
 
 $(KERNEL_DIR)/%.elf: $(KERNEL_SRC)/src/%.c $(KERNEL_HDRS)
 	@mkdir -p $(dir $@)
@@ -35,13 +36,39 @@ $(KERNEL_DIR)/%.bin: $(KERNEL_DIR)/%.elf
 
 RV_OBJCOPY ?= riscv64-unknown-elf-objcopy
 
+# The reference runtime kernel (kernels/runtime/): linked at WIN_R. The
+# engine holds its image, sim/include/vpux_shave_rt_ref.h, which `make rt-ref`
+# regenerates from it; sim_shave_elf_test checks the two are the same.
+KERNEL_RT_ELF := $(KERNEL_DIR)/runtime.elf
+KERNEL_RT_BIN := $(KERNEL_DIR)/runtime.bin
+KERNEL_RT_REF := $(SRCTOP)/sim/include/vpux_shave_rt_ref.h
+
 .PHONY: kernels
-kernels: $(KERNEL_BINS)
+kernels: $(KERNEL_BINS) $(KERNEL_RT_BIN) $(KERNEL_DIR)/runtime_count.bin
+
+$(KERNEL_RT_ELF): $(KERNEL_SRC)/runtime/runtime.c \
+		$(KERNEL_SRC)/runtime/runtime.ld $(HW_HDRS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(KERNEL_CFLAGS) -T $(KERNEL_SRC)/runtime/runtime.ld \
+		-Wl,--no-warn-rwx-segments -Wl,--gc-sections -o $@ $<
+
+# the tests' own runtime kernel: the reference one counting its tasks
+$(KERNEL_DIR)/runtime_count.elf: $(KERNEL_SRC)/runtime/runtime.c \
+		$(KERNEL_SRC)/runtime/runtime.ld $(HW_HDRS)
+	@mkdir -p $(dir $@)
+	$(RV_CC) $(KERNEL_CFLAGS) -DVPUX_RT_COUNT \
+		-T $(KERNEL_SRC)/runtime/runtime.ld \
+		-Wl,--no-warn-rwx-segments -Wl,--gc-sections -o $@ $<
+
+.PHONY: rt-ref
+rt-ref: $(KERNEL_RT_BIN)
+	$(SRCTOP)/kernels/runtime/rt_ref.py $< > $(KERNEL_RT_REF)
 
 # the SHAVE-core tests load the images
 SHAVE_ELF_TESTS := $(B)/sim/tests/sim_shave_elf_test \
 	$(B)/sim/tests/sim_shave_ports_test
-$(SHAVE_ELF_TESTS): $(KERNEL_BINS)
+$(SHAVE_ELF_TESTS): $(KERNEL_BINS) $(KERNEL_RT_BIN) \
+	$(KERNEL_DIR)/runtime_count.bin
 $(SHAVE_ELF_TESTS): HOST_CFLAGS += -DVPUX_KERNEL_DIR='"$(KERNEL_DIR)"'
 
 # Benchmark: bench-shave-elf (make bench)
@@ -102,7 +129,8 @@ $(B)/examples/elf_softmax.vpux: $(KERNEL_ELFS)
 $(B)/examples/elf_softmax.vpux: VASM_FLAGS += --kernel-dir $(KERNEL_DIR)
 
 # the loader's rules for ELF kernels, the ELF reader on the SDK's kernels
-$(B)/umd/tests/test_shave_elf: $(KERNEL_BINS)
+$(B)/umd/tests/test_shave_elf: $(KERNEL_BINS) $(KERNEL_RT_BIN) \
+	$(KERNEL_DIR)/runtime_count.bin
 $(B)/umd/tests/test_shave_elf: HOST_CFLAGS += -DVPUX_KERNEL_DIR='"$(KERNEL_DIR)"'
 
 # a seed of the loader's fuzzer with two kernels, RW data and memrefs

@@ -450,18 +450,26 @@ static u32 rv_expand(u32 c)
  */
 static noinline bool rv_fetch_slow(struct vpux_rv *rv, u32 pc, u32 *raw)
 {
-	u32 off = pc - rv->ram_base;
+	const u8 *mem = rv->ram;
+	u32 off = pc - rv->ram_base, size = rv->ram_size;
 
 	if (pc & 1u) {
 		rv_trap(rv, VPUX_RV_CAUSE_MISALIGNED_FETCH, pc, pc);
 		return false;
 	}
-	if (off <= rv->ram_size - 2) {
-		*raw = rd16(rv->ram + off);
+	/* the second code region (ram_size and rom_size are >= 4) */
+	if (off > size - 2 && rv->rom_size && pc - rv->rom_base <=
+	    rv->rom_size - 2) {
+		mem = rv->rom;
+		off = pc - rv->rom_base;
+		size = rv->rom_size;
+	}
+	if (off <= size - 2) {
+		*raw = rd16(mem + off);
 		if ((*raw & 3u) != 3u)
 			return true;
-		if (off <= rv->ram_size - 4) {
-			*raw = rd32(rv->ram + off);
+		if (off <= size - 4) {
+			*raw = rd32(mem + off);
 			return true;
 		}
 		pc += 2;

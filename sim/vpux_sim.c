@@ -473,6 +473,8 @@ static u32 eng_reg_read(struct vpux_sim *sim, u32 e, u32 reg)
 		return eng->trap.kernel;
 	case VPUX_ENG_TRAP_INVOCATION:
 		return eng->trap.invocation;
+	case VPUX_ENG_RT_DEBUG:
+		return eng->trap.rt_debug;
 	}
 	if (reg >= VPUX_ENG_PARAM(0) &&
 	    reg < VPUX_ENG_PARAM(VPUX_ENG_PARAM_WORDS))

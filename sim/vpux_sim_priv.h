@@ -128,6 +128,7 @@ struct vpux_sim_fault {
 /* the trap that failed a SHAVE ELF op (VPUX_ENG_TRAP_* registers) */
 struct vpux_sim_trap {
 	u32 cause, pc, tval, kernel, invocation;
+	u32 rt_debug;	/* the runtime kernel's debug[0] (VPUX_ENG_RT_DEBUG) */
 };
 
 struct vpux_sim_op {

@@ -14,6 +14,7 @@
 
 #include "vpux_shave_core.h"
 #include "vpux_sim_priv.h"
+#include "vpux_shave_rt_ref.h"
 
 /* instructions between two yields of the engine */
 #define SHAVE_SLICE		(1u << 16)
@@ -24,6 +25,12 @@ static u8 *core_map(struct vpux_shave_core *c, u32 addr, u32 size)
 	u32 off;
 
 	switch (addr >> 28) {
+	case VPUX_SHAVE_WIN_C >> 28:	/* WIN_R's loads: core_load() */
+		off = addr - VPUX_SHAVE_WIN_C;
+		if (c->ctl && off < VPUX_SHAVE_RT_WIN_C_SIZE &&
+		    size <= VPUX_SHAVE_RT_WIN_C_SIZE - off)
+			return c->ctl + off;
+		return NULL;
 	case VPUX_SHAVE_WIN_E >> 28:
 		if (addr < VPUX_SHAVE_WIN_E_DATA) {
 			off = addr - VPUX_SHAVE_WIN_E;
@@ -50,8 +57,13 @@ static u8 *core_map(struct vpux_shave_core *c, u32 addr, u32 size)
 
 static int core_load(void *ctx, u32 addr, u32 size, u32 *val)
 {
-	const u8 *p = core_map(ctx, addr, size);
+	struct vpux_shave_core *c = ctx;
+	const u8 *p = core_map(c, addr, size);
+	u32 off = addr - VPUX_SHAVE_WIN_R;
 
+	/* WIN_R: the runtime kernel's RO data, read only */
+	if (!p && c->rt && off < c->rt_size && size <= c->rt_size - off)
+		p = c->rt + off;
 	if (!p)
 		return -1;
 	*val = size == 4 ? (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 |
@@ -72,7 +84,7 @@ static int core_store(void *ctx, u32 addr, u32 size, u32 val)
 	return 0;
 }
 
-void vpux_shave_core_start(struct vpux_shave_core *c, u32 entry)
+static void core_reset(struct vpux_shave_core *c, u32 pc)
 {
 	struct vpux_rv *rv = &c->rv;
 
@@ -83,20 +95,42 @@ void vpux_shave_core_start(struct vpux_shave_core *c, u32 entry)
 	rv->ram_base = VPUX_SHAVE_WIN_D;
 	rv->ram_size = c->code_size;
 	rv->bus = &c->bus;
+	rv->rom = c->rt;
+	rv->rom_base = VPUX_SHAVE_WIN_R;
+	rv->rom_size = c->rt ? c->rt_size : 0;
 	rv->ext = VPUX_RV_EXT_F | VPUX_RV_EXT_RAM_RO | VPUX_RV_EXT_HALT;
-	vpux_rv_reset(rv, VPUX_SHAVE_WIN_D + entry);
-	rv->x[1] = VPUX_SHAVE_EXIT_PC;			/* ra */
-	rv->x[2] = VPUX_SHAVE_STACK_TOP;		/* sp */
-	rv->x[10] = VPUX_SHAVE_WIN_E;			/* a0 */
-	rv->x[11] = c->args_size;			/* a1 */
+	vpux_rv_reset(rv, pc);
 	if (c->stack_size)
 		memset(c->stack, 0, c->stack_size);
 	c->executed = 0;
 	c->done = false;
 	c->trapped = false;
+	c->idle = false;
 	c->cause = 0;
 	c->pc = 0;
 	c->tval = 0;
+}
+
+void vpux_shave_core_start(struct vpux_shave_core *c, u32 entry)
+{
+	struct vpux_rv *rv = &c->rv;
+
+	c->rt = NULL;
+	c->ctl = NULL;
+	core_reset(c, VPUX_SHAVE_WIN_D + entry);
+	rv->x[1] = VPUX_SHAVE_EXIT_PC;			/* ra */
+	rv->x[2] = VPUX_SHAVE_STACK_TOP;		/* sp */
+	rv->x[10] = VPUX_SHAVE_WIN_E;			/* a0 */
+	rv->x[11] = c->args_size;			/* a1 */
+}
+
+void vpux_shave_core_start_rt(struct vpux_shave_core *c, u32 rt_entry)
+{
+	struct vpux_rv *rv = &c->rv;
+
+	core_reset(c, VPUX_SHAVE_WIN_R + rt_entry);
+	rv->x[2] = VPUX_SHAVE_WIN_C + VPUX_SHAVE_RT_WIN_C_SIZE;	/* sp */
+	rv->x[10] = VPUX_SHAVE_WIN_C;				/* a0 */
 }
 
 static void core_trap(struct vpux_shave_core *c, u32 cause, u32 pc, u32 tval)
@@ -115,7 +149,20 @@ static void core_halted(struct vpux_shave_core *c)
 	u32 cause = rv->mcause, tval = rv->mtval, pc = rv->mepc;
 	u32 below = VPUX_SHAVE_STACK_TOP - c->stack_size;
 
-	if ((cause == VPUX_RV_CAUSE_FETCH_ACCESS &&
+	if (c->rt && cause == VPUX_RV_CAUSE_ECALL_M &&
+	    rv->x[17] == VPUX_SHAVE_ECALL_EXIT) {
+		if (pc - VPUX_SHAVE_WIN_R < c->rt_size) {
+			/* the runtime kernel ended */
+			c->done = true;
+			c->idle = true;
+			return;
+		}
+		/* a kernel's exit: to the runtime kernel's handler */
+		rv->halted = false;
+		rv->pc = rv->mtvec & ~3u;
+		return;
+	}
+	if ((!c->rt && cause == VPUX_RV_CAUSE_FETCH_ACCESS &&
 	     pc == VPUX_SHAVE_EXIT_PC) ||
 	    (cause == VPUX_RV_CAUSE_ECALL_M &&
 	     rv->x[17] == VPUX_SHAVE_ECALL_EXIT)) {
@@ -131,7 +178,8 @@ static void core_halted(struct vpux_shave_core *c)
 	case VPUX_RV_CAUSE_STORE_ACCESS:
 	case VPUX_RV_CAUSE_LOAD_ACCESS:
 		if (cause == VPUX_RV_CAUSE_STORE_ACCESS &&
-		    tval >> 28 == VPUX_SHAVE_WIN_D >> 28)
+		    (tval >> 28 == VPUX_SHAVE_WIN_D >> 28 ||
+		     (c->rt && tval - VPUX_SHAVE_WIN_R < c->rt_size)))
 			cause = VPUX_SHAVE_TRAP_WRITE_CODE;
 		else if (tval < below && below - tval <= VPUX_SHAVE_STACK_GUARD)
 			cause = VPUX_SHAVE_TRAP_STACK_OVERFLOW;
@@ -156,9 +204,17 @@ bool vpux_shave_core_run(struct vpux_shave_core *c, u32 slice)
 		slice = (u32)left;
 	/* a step is an instruction or the trap that ends the kernel */
 	c->executed += vpux_rv_run(&c->rv, slice);
-	if (c->rv.halted)
+	if (c->rv.halted) {
 		core_halted(c);
-	else if (c->executed >= c->budget)
+		if (!c->done && c->executed >= c->budget)
+			core_trap(c, VPUX_SHAVE_TRAP_BUDGET, c->rv.pc, 0);
+	} else if (c->rv.wfi) {
+		/* nothing wakes a SHAVE core within an op: it is idle */
+		c->done = true;
+		c->idle = true;
+		if (!c->rt)	/* a kernel waits for nothing */
+			core_trap(c, VPUX_SHAVE_TRAP_RT_IDLE, c->rv.pc, 1);
+	} else if (c->executed >= c->budget)
 		core_trap(c, VPUX_SHAVE_TRAP_BUDGET, c->rv.pc, 0);
 	return c->done;
 }
@@ -180,9 +236,90 @@ static int task_check(const struct vpux_sim *sim,
 	    t->win_f_size > VPUX_SHAVE_WIN_F_MAX ||
 	    t->tile >= sim->cfg.n_tiles ||
 	    t->budget > VPUX_SHAVE_BUDGET_MAX || t->flags ||
-	    t->reserved[0] || t->reserved[1])
+	    t->reserved[0] || t->reserved[1] || t->reserved[2])
+		return -VPUX_ENG_ERR_DESC;
+	if (t->rt_code ? t->rt_size < 4 || t->rt_size > VPUX_SHAVE_RT_CODE_MAX ||
+			 (t->rt_size & 3) || t->rt_entry >= t->rt_size ||
+			 (t->rt_entry & 1) :
+			 t->rt_size || t->rt_entry)
 		return -VPUX_ENG_ERR_DESC;
 	return 0;
+}
+
+/* ---- the runtime kernel's control block (vpux_shave_rt.h) ---- */
+
+#define CTL(f)		__builtin_offsetof(struct vpux_shave_rt_ctl, f)
+#define CTL_TASK(n, f)	(CTL(fifo) + (n) * sizeof(struct vpux_shave_rt_task) + \
+			 __builtin_offsetof(struct vpux_shave_rt_task, f))
+
+static u32 ctl_rd(const u8 *ctl, u32 off)
+{
+	const u8 *p = ctl + off;
+
+	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
+static void ctl_wr(u8 *ctl, u32 off, u32 v)
+{
+	u8 *p = ctl + off;
+
+	p[0] = (u8)v;
+	p[1] = (u8)(v >> 8);
+	p[2] = (u8)(v >> 16);
+	p[3] = (u8)(v >> 24);
+}
+
+/*
+ * The engine's side of the FIFO: an empty control block, the op's wait
+ * barrier reached (the engine core started the op once its dependencies
+ * were met), its post barrier with this task as its one producer, and
+ * the task pushed.
+ */
+static void ctl_push(u8 *ctl, const struct vpux_hw_shave_task *t)
+{
+	u32 n = 0;
+
+	memset(ctl, 0, VPUX_SHAVE_RT_WIN_C_SIZE);
+	ctl_wr(ctl, CTL(magic), VPUX_SHAVE_RT_MAGIC);
+	ctl_wr(ctl, CTL(depth), VPUX_SHAVE_RT_DEPTH);
+	ctl_wr(ctl, CTL(barrier[VPUX_SHAVE_RT_OP_WAIT]), 0);
+	ctl_wr(ctl, CTL(barrier[VPUX_SHAVE_RT_OP_POST]), 1);
+	ctl_wr(ctl, CTL_TASK(n, entry), VPUX_SHAVE_WIN_D + t->entry);
+	ctl_wr(ctl, CTL_TASK(n, a0), VPUX_SHAVE_WIN_E);
+	ctl_wr(ctl, CTL_TASK(n, a1), t->args_size);
+	ctl_wr(ctl, CTL_TASK(n, sp), VPUX_SHAVE_STACK_TOP);
+	ctl_wr(ctl, CTL_TASK(n, wait), VPUX_SHAVE_RT_OP_WAIT);
+	ctl_wr(ctl, CTL_TASK(n, post), VPUX_SHAVE_RT_OP_POST);
+	ctl_wr(ctl, CTL_TASK(n, invocation), t->invocation);
+	ctl_wr(ctl, CTL(tail), n + 1);
+}
+
+/*
+ * The runtime kernel idled or ended: the op is complete when it took and
+ * completed the task and updated its barrier; then the kernel's status.
+ */
+static void ctl_complete(struct vpux_shave_core *c,
+			 const struct vpux_hw_shave_task *t,
+			 struct vpux_sim_trap *trap)
+{
+	const u8 *ctl = c->ctl;
+	u32 tail = ctl_rd(ctl, CTL(tail)), st;
+
+	if (ctl_rd(ctl, CTL(head)) != tail || ctl_rd(ctl, CTL(done)) != tail ||
+	    ctl_rd(ctl, CTL(barrier[VPUX_SHAVE_RT_OP_POST]))) {
+		trap->cause = VPUX_SHAVE_TRAP_RT_IDLE;
+		trap->pc = c->rv.pc;
+		trap->tval = tail - ctl_rd(ctl, CTL(done));
+		trap->kernel = t->rt_kernel;
+		return;
+	}
+	st = ctl_rd(ctl, CTL_TASK(0, status));
+	if (st) {
+		trap->cause = VPUX_SHAVE_TRAP_STATUS;
+		trap->pc = VPUX_SHAVE_EXIT_PC;
+		trap->tval = st;
+		trap->kernel = t->kernel;
+	}
 }
 
 static int elf_fetch(struct vpux_sim_op *op, u64 addr, u32 len, u8 **buf)
@@ -217,24 +354,43 @@ static noinline_for_stack int elf_run(struct vpux_sim_op *op,
 		ret = elf_fetch(op, t->data, t->data_size, &c->data);
 	if (!ret)
 		ret = elf_fetch(op, t->win_f, t->win_f_size, &c->win_f);
+	if (!ret && t->rt_code) {
+		ret = elf_fetch(op, t->rt_code, t->rt_size, &c->rt_buf);
+		c->rt = c->rt_buf;
+		c->rt_size = t->rt_size;
+	} else {
+		c->rt = vpux_shave_rt_ref;
+		c->rt_size = VPUX_SHAVE_RT_REF_SIZE;
+	}
 	if (ret)
 		return ret;
 	/* the SHAVE's own stack memory (zeroed by vpux_shave_core_start()) */
 	c->stack = op->sim->ops->alloc(op->sim->env, t->stack_size);
-	if (!c->stack)
+	c->ctl = op->sim->ops->alloc(op->sim->env, VPUX_SHAVE_RT_WIN_C_SIZE);
+	if (!c->stack || !c->ctl)
 		return -VPUX_ENG_ERR_NOMEM;
-	vpux_shave_core_start(c, t->entry);
+	ctl_push(c->ctl, t);
+	vpux_shave_core_start_rt(c, t->rt_code ? t->rt_entry :
+				 VPUX_SHAVE_RT_REF_ENTRY);
 	while (!vpux_shave_core_run(c, SHAVE_SLICE)) {
 		op->sim->ops->yield(op->sim->env);
 		if (vpux_sim_op_cancelled(op))
 			return -VPUX_ENG_ERR_ABORTED;
 	}
 	op->cycles = VPUX_SHAVE_CYCLES_ELF_LAUNCH + c->executed;
+	op->trap.rt_debug = ctl_rd(c->ctl, CTL(debug[0]));
 	if (c->trapped) {
+		op->trap.invocation = t->invocation;
 		op->trap.cause = c->cause;
 		op->trap.pc = c->pc;
 		op->trap.tval = c->tval;
-		op->trap.kernel = t->kernel;
+		/* the runtime kernel's code or the task's */
+		op->trap.kernel = c->pc - VPUX_SHAVE_WIN_R < c->rt_size ?
+				  t->rt_kernel : t->kernel;
+		return -VPUX_ENG_ERR_TRAP;
+	}
+	ctl_complete(c, t, &op->trap);
+	if (op->trap.cause) {
 		op->trap.invocation = t->invocation;
 		return -VPUX_ENG_ERR_TRAP;
 	}
@@ -269,6 +425,10 @@ void vpux_sim_shave_elf_exec(struct vpux_sim_op *op)
 		sim->ops->free(sim->env, c->win_f);
 	if (c->stack)
 		sim->ops->free(sim->env, c->stack);
+	if (c->ctl)
+		sim->ops->free(sim->env, c->ctl);
+	if (c->rt_buf)
+		sim->ops->free(sim->env, c->rt_buf);
 	sim->ops->free(sim->env, c);
 out:
 	if (ret)

@@ -166,6 +166,8 @@ const struct vpux_lf_kinvocation *lf_kinv_of(const struct lf_image *img,
  * .vpux.kdata, each 8-byte aligned), and its size.
  */
 uint32_t lf_kcode_base(const struct lf_image *img);
+/* the loadable's runtime kernel (.vpux.kernels kind 2), or NULL */
+const struct vpux_lf_kernel *lf_runtime_kernel(const struct lf_image *img);
 uint32_t lf_kdata_base(const struct lf_image *img);
 uint32_t lf_kbuf_size(const struct lf_image *img);
 /* Bytes of a region (0 if none) */

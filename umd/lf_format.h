@@ -302,13 +302,19 @@ struct vpux_lf_name {
  * MemRefData records. .vpux.kstacks gives each tile's stack size.
  */
 #define VPUX_LF_KERNEL_TASK		1u	/* vpux_lf_kernel.kind */
-/* kind 2 is kept for the runtime kernel (the SHAVEs' scheduler loop) */
+/*
+ * The runtime kernel (the SHAVEs' scheduler loop, vpux_shave_rt.h): an
+ * image linked at WIN_R, at most VPUX_SHAVE_RT_CODE_MAX bytes, at most
+ * one per loadable; no invocation names it. Every kernel task of the
+ * loadable runs under it; without one, under the engine's reference
+ * runtime kernel.
+ */
 #define VPUX_LF_KERNEL_RUNTIME		2u
 
 /* .vpux.kernels */
 struct vpux_lf_kernel {
 	char name[VPUX_LF_NAME_LEN];	/* NUL-terminated, unique, non-empty */
-	uint32_t kind;		/* VPUX_LF_KERNEL_TASK */
+	uint32_t kind;		/* VPUX_LF_KERNEL_TASK or _RUNTIME */
 	uint32_t flags;		/* 0 */
 	uint32_t code_offset;	/* into .vpux.kcode, multiple of 8 */
 	uint32_t code_size;	/* 4..VPUX_SHAVE_CODE_MAX, multiple of 4 */

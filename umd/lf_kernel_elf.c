@@ -12,7 +12,7 @@
 
 #include "err.h"
 #include "lf_kernels.h"
-#include "vpux_shave_elf.h"
+#include "vpux_shave_rt.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243
@@ -21,7 +21,18 @@
 int lf_kernel_from_elf(const void *data, size_t size, const char *what,
 		       uint8_t **image, uint32_t *image_size, uint32_t *entry)
 {
-	const uint64_t lo = VPUX_SHAVE_WIN_D, hi = lo + VPUX_SHAVE_CODE_MAX;
+	return lf_kernel_from_elf_at(data, size, what, 0, image, image_size,
+				     entry);
+}
+
+int lf_kernel_from_elf_at(const void *data, size_t size, const char *what,
+			  int runtime, uint8_t **image, uint32_t *image_size,
+			  uint32_t *entry)
+{
+	const uint64_t lo = runtime ? VPUX_SHAVE_WIN_R : VPUX_SHAVE_WIN_D;
+	const uint64_t hi = lo + (runtime ? VPUX_SHAVE_RT_CODE_MAX :
+				  VPUX_SHAVE_CODE_MAX);
+	const char *win = runtime ? "WIN_R" : "WIN_D";
 	uint64_t end = lo, base = hi;
 	char *copy = NULL;
 	uint8_t *img = NULL;
@@ -87,11 +98,11 @@ int lf_kernel_from_elf(const void *data, size_t size, const char *what,
 			else if (ph.p_vaddr < lo || ph.p_memsz > hi - lo ||
 				 ph.p_vaddr > hi - ph.p_memsz)
 				ret = vpux_err(VPUX_E_FORMAT,
-					       "%s: segment %zu [0x%llx, +0x%llx) not in WIN_D [0x%llx, 0x%llx)",
+					       "%s: segment %zu [0x%llx, +0x%llx) not in %s [0x%llx, 0x%llx)",
 					       what, i,
 					       (unsigned long long)ph.p_vaddr,
 					       (unsigned long long)ph.p_memsz,
-					       (unsigned long long)lo,
+					       win, (unsigned long long)lo,
 					       (unsigned long long)hi);
 			else if (ph.p_filesz > ph.p_memsz ||
 				 ph.p_offset > size ||
@@ -110,8 +121,8 @@ int lf_kernel_from_elf(const void *data, size_t size, const char *what,
 			break;
 		if (base != lo) {
 			ret = vpux_err(VPUX_E_FORMAT,
-				       "%s: the image starts at 0x%llx, not at WIN_D (0x%llx)",
-				       what, (unsigned long long)base,
+				       "%s: the image starts at 0x%llx, not at %s (0x%llx)",
+				       what, (unsigned long long)base, win,
 				       (unsigned long long)lo);
 			break;
 		}

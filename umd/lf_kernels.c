@@ -15,7 +15,7 @@
 #include "lf.h"
 #include "lf_kernels.h"
 #include "vpux_shave_abi.h"
-#include "vpux_shave_elf.h"
+#include "vpux_shave_rt.h"
 
 #define BAD(sec, rec, field, fmt, ...) \
 	vpux_err(VPUX_E_FORMAT, "%s: record %u: field %s: " fmt, \
@@ -26,6 +26,16 @@ _Static_assert(sizeof(struct vpux_memref) == VPUX_LF_MEMREF_SIZE, "memref");
 static uint32_t align8(uint32_t x)
 {
 	return (x + 7u) & ~7u;
+}
+
+const struct vpux_lf_kernel *lf_runtime_kernel(const struct lf_image *img)
+{
+	uint32_t i;
+
+	for (i = 0; i < img->n_kernels; i++)
+		if (img->kernels[i].kind == VPUX_LF_KERNEL_RUNTIME)
+			return &img->kernels[i];
+	return NULL;
 }
 
 uint32_t lf_kcode_base(const struct lf_image *img)
@@ -76,7 +86,7 @@ static int check_kernel(const struct lf_image *img, uint32_t i)
 {
 	const char *S = VPUX_LF_SEC_KERNELS;
 	const struct vpux_lf_kernel *k = &img->kernels[i];
-	uint32_t j;
+	uint32_t j, max;
 
 	if (!k->name[0] || !memchr(k->name, 0, VPUX_LF_NAME_LEN))
 		return BAD(S, i, "name", "empty or not NUL-terminated");
@@ -84,20 +94,27 @@ static int check_kernel(const struct lf_image *img, uint32_t i)
 		if (!strcmp(img->kernels[j].name, k->name))
 			return BAD(S, i, "name", "'%s' not unique (record %u)",
 				   k->name, j);
-	if (k->kind == VPUX_LF_KERNEL_RUNTIME)
+	if (k->kind == VPUX_LF_KERNEL_RUNTIME) {
+		for (j = 0; j < i; j++)
+			if (img->kernels[j].kind == VPUX_LF_KERNEL_RUNTIME)
+				return BAD(S, i, "kind",
+					   "2, a second runtime kernel (record %u is one)",
+					   j);
+	} else if (k->kind != VPUX_LF_KERNEL_TASK) {
 		return BAD(S, i, "kind",
-			   "2, a runtime kernel: not supported by this reader");
-	if (k->kind != VPUX_LF_KERNEL_TASK)
-		return BAD(S, i, "kind", "%u unknown (1 a task kernel)", k->kind);
+			   "%u unknown (1 a task kernel, 2 the runtime kernel)",
+			   k->kind);
+	}
+	max = k->kind == VPUX_LF_KERNEL_RUNTIME ? VPUX_SHAVE_RT_CODE_MAX :
+	      VPUX_SHAVE_CODE_MAX;
 	if (k->flags)
 		return BAD(S, i, "flags", "0x%x not zero", k->flags);
 	if (any_reserved(k->reserved, 3))
 		return BAD(S, i, "reserved", "not zero");
-	if (k->code_size < 4 || k->code_size > VPUX_SHAVE_CODE_MAX ||
-	    k->code_size % 4)
+	if (k->code_size < 4 || k->code_size > max || k->code_size % 4)
 		return BAD(S, i, "code_size",
 			   "%u not 4..%u bytes, a multiple of 4", k->code_size,
-			   VPUX_SHAVE_CODE_MAX);
+			   max);
 	if (k->code_offset % 8 ||
 	    (uint64_t)k->code_offset + k->code_size > img->kcode_size)
 		return BAD(S, i, "code_offset",
@@ -129,6 +146,10 @@ static int check_kinv(const struct lf_image *img, uint32_t i)
 	if (v->kernel >= img->n_kernels)
 		return BAD(S, i, "kernel", "%u, there are %u kernels",
 			   v->kernel, img->n_kernels);
+	if (img->kernels[v->kernel].kind != VPUX_LF_KERNEL_TASK)
+		return BAD(S, i, "kernel",
+			   "%u is the runtime kernel, not a task kernel",
+			   v->kernel);
 	if (v->tile >= img->n_kstacks)
 		return BAD(S, i, "tile",
 			   "%u has no stack configuration (%u tiles in %s)",

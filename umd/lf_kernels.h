@@ -31,5 +31,9 @@ int lf_check_ref(const struct lf_image *img, unsigned int kind, uint32_t i,
  */
 int lf_kernel_from_elf(const void *elf, size_t size, const char *what,
 		       uint8_t **image, uint32_t *image_size, uint32_t *entry);
+/* ...or, @runtime, a runtime kernel: WIN_R and VPUX_SHAVE_RT_CODE_MAX */
+int lf_kernel_from_elf_at(const void *elf, size_t size, const char *what,
+			  int runtime, uint8_t **image, uint32_t *image_size,
+			  uint32_t *entry);
 
 #endif /* VPUX_LF_KERNELS_H */

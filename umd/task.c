@@ -164,6 +164,16 @@ static void elf_rec(const struct lf_image *img, const struct vpux_lf_shave *s,
 	d->kernel = v->kernel;
 	d->invocation = (uint32_t)(v - img->kinvs);
 	d->budget = v->budget;
+	/* the loadable's runtime kernel, or (all zero) the engine's own */
+	k = lf_runtime_kernel(img);
+	if (k) {
+		d->runtime = (struct dla_buf_ref){ SLOT_KARGS, 0,
+						   lf_kcode_base(img) +
+						   k->code_offset,
+						   k->code_size };
+		d->runtime_entry = k->entry;
+		d->runtime_kernel = (uint32_t)(k - img->kernels);
+	}
 }
 
 static void shave_rec(const struct lf_image *img,

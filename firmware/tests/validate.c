@@ -7,7 +7,7 @@
  */
 #include "fw_test.h"
 #include "vpux_dpu_rules.h"
-#include "vpux_shave_elf.h"
+#include "vpux_shave_rt.h"
 
 struct vcase {
 	const char *name;
@@ -111,7 +111,7 @@ static const struct vcase cases[] = {
 	{ "dpu SUB without FP16", DLA_ERR_FLAGS, "dpu op 0: field flags" },
 	{ "dpu SCALE without FP16", DLA_ERR_FLAGS, "dpu op 0: field flags" },
 	/* ELF kernel tasks (struct dla_shave_task_op), from case 94 on */
-	{ "elf reserved[14]", DLA_ERR_RESERVED, "shave op 0: field reserved" },
+	{ "elf reserved[8]", DLA_ERR_RESERVED, "shave op 0: field reserved" },
 	{ "elf args too large", DLA_ERR_ARGS_SIZE, "shave op 0: field args.size" },
 	{ "elf code.size 0", DLA_ERR_WINDOW, "shave op 0: field code.size" },
 	{ "elf code.size 2", DLA_ERR_WINDOW, "shave op 0: field code.size" },
@@ -143,6 +143,15 @@ static const struct vcase cases[] = {
 	{ "cmx tile below the window", DLA_ERR_CMX_WINDOW, "dma op 0: field dst" },
 	{ "cmx tile above the window", DLA_ERR_CMX_WINDOW, "dma op 1: field src" },
 	{ "elf tile outside the window", DLA_ERR_CMX_WINDOW, "shave op 0: field tile" },
+	/* the runtime kernel of an ELF task, from case 126 on */
+	{ "elf runtime.size 2", DLA_ERR_WINDOW, "shave op 0: field runtime.size" },
+	{ "elf runtime.size > max", DLA_ERR_WINDOW, "shave op 0: field runtime.size" },
+	{ "elf runtime.size not a multiple of 4", DLA_ERR_WINDOW, "shave op 0: field runtime.size" },
+	{ "elf runtime_entry = runtime.size", DLA_ERR_SHAVE_TASK, "shave op 0: field runtime_entry" },
+	{ "elf runtime_entry odd", DLA_ERR_SHAVE_TASK, "shave op 0: field runtime_entry" },
+	{ "elf runtime_entry without runtime", DLA_ERR_SHAVE_TASK, "shave op 0: field runtime_entry" },
+	{ "elf runtime past buffer", DLA_ERR_BUF_RANGE, "shave op 0: field runtime" },
+	{ "elf runtime index past list", DLA_ERR_ADDR_INDEX, "shave op 0: field runtime" },
 };
 
 /* declare the CMX tile window [@first, @first + @count) */
@@ -205,6 +214,17 @@ static struct dla_shave_task_op *elf(struct tb *t)
 	e->kernel = 3;
 	e->invocation = 9;
 	e->budget = 16;
+	return e;
+}
+
+/* ...with its own runtime kernel: 128 bytes in buffer 2, entry 4 */
+static struct dla_shave_task_op *elf_rt(struct tb *t)
+{
+	struct dla_shave_task_op *e = elf(t);
+
+	e->runtime = tb_ref(2, 256, 128);
+	e->runtime_entry = 4;
+	e->runtime_kernel = 5;
 	return e;
 }
 
@@ -365,7 +385,7 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 		break;
 	case 92: flat(d, VPUX_DPU_OP_SUB); break;
 	case 93: d->flags |= VPUX_DPU_F_SCALE; break;
-	case 94: elf(t)->reserved[14] = 1; break;
+	case 94: elf(t)->reserved[8] = 1; break;
 	case 95: elf(t)->args.size = VPUX_SHAVE_ARGS_MAX + 1; break;
 	case 96: elf(t)->code.size = 0; break;
 	case 97: elf(t)->code.size = 2; break;
@@ -406,6 +426,14 @@ static void mutate(unsigned int i, struct tb *t, struct ft *f,
 		m->dst.index = d->in.index = d->in2.index = 1;
 		elf(t)->tile = 0;
 		break;
+	case 126: elf_rt(t)->runtime.size = 2; break;
+	case 127: elf_rt(t)->runtime.size = VPUX_SHAVE_RT_CODE_MAX + 4; break;
+	case 128: elf_rt(t)->runtime.size = 130; break;
+	case 129: elf_rt(t)->runtime_entry = 128; break;
+	case 130: elf_rt(t)->runtime_entry = 5; break;
+	case 131: elf(t)->runtime_entry = 4; break;
+	case 132: elf_rt(t)->runtime.offset = 4096 - 64; break;
+	case 133: elf_rt(t)->runtime.index = 7; break;
 	}
 }
 
@@ -457,6 +485,16 @@ static void test_rules(void)
 	f.list[2].flags = DLA_USER_BUF_READONLY;
 	h = ft_submit_tb(&f, &t, 0);
 	tap_check(h >= 0, "an ELF kernel task with read-only code is valid (%d: %s)",
+		  h, h < 0 ? dla_user_last_error() : "");
+	if (h >= 0) {
+		fake_hw_run(&f.hw);
+		dla_user_release(f.dev, h);
+	}
+	/* ...and with its own runtime kernel, read-only too */
+	ft_pipeline(&t, mem);
+	elf_rt(&t);
+	h = ft_submit_tb(&f, &t, 0);
+	tap_check(h >= 0, "an ELF kernel task with its own runtime kernel is valid (%d: %s)",
 		  h, h < 0 ? dla_user_last_error() : "");
 	if (h >= 0) {
 		fake_hw_run(&f.hw);

@@ -83,6 +83,13 @@
  * @budget: instruction budget in units of 2^VPUX_SHAVE_BUDGET_SHIFT,
  *	0..VPUX_SHAVE_BUDGET_MAX; 0 = VPUX_SHAVE_BUDGET_DEFAULT
  * @flags: 0
+ * @rt_code: device address of the runtime kernel's image (code + RO
+ *	data at WIN_R, vpux_shave_rt.h); 0: the reference runtime kernel
+ *	the engine holds, and @rt_size and @rt_entry are 0
+ * @rt_size: bytes, 4..VPUX_SHAVE_RT_CODE_MAX, a multiple of 4
+ * @rt_entry: byte offset of its entry point, < @rt_size, even
+ * @rt_kernel: tag naming the runtime kernel in errors (VPUX_SHAVE_RT_REF
+ *	for the reference one)
  * @reserved: 0
  *
  * The first 16 bytes are laid out as struct vpux_hw_shave_desc's.
@@ -104,10 +111,14 @@ struct vpux_hw_shave_task {
 	__UINT32_TYPE__ invocation;
 	__UINT32_TYPE__ budget;
 	__UINT32_TYPE__ flags;
-	__UINT32_TYPE__ reserved[2];
+	__UINT64_TYPE__ rt_code;
+	__UINT32_TYPE__ rt_size;
+	__UINT32_TYPE__ rt_entry;
+	__UINT32_TYPE__ rt_kernel;
+	__UINT32_TYPE__ reserved[3];
 };
 VPUX_STATIC_ASSERT_DESC(vpux_hw_shave_task);
-_Static_assert(sizeof(struct vpux_hw_shave_task) == 88, "shave task size");
+_Static_assert(sizeof(struct vpux_hw_shave_task) == 112, "shave task size");
 
 /*
  * Trap causes (VPUX_ENG_TRAP_CAUSE): the RISC-V exception codes the
@@ -127,6 +138,8 @@ _Static_assert(sizeof(struct vpux_hw_shave_task) == 88, "shave task size");
 #define VPUX_SHAVE_TRAP_BUDGET		18u	/* instruction budget spent */
 #define VPUX_SHAVE_TRAP_STATUS		19u	/* returned non-zero; tval: a0 */
 #define VPUX_SHAVE_TRAP_DESC		20u	/* bad task record (see tval) */
+#define VPUX_SHAVE_TRAP_RT_IDLE		21u	/* runtime kernel idle, task not
+						 * done; tval: tasks pending */
 
 /* below the stack by at most this much: reported as a stack overflow */
 #define VPUX_SHAVE_STACK_GUARD		(64u << 10)
@@ -162,6 +175,8 @@ static inline const char *vpux_shave_trap_name(__UINT32_TYPE__ cause)
 		return "kernel returned an error";
 	case VPUX_SHAVE_TRAP_DESC:
 		return "bad kernel task record";
+	case VPUX_SHAVE_TRAP_RT_IDLE:
+		return "runtime kernel idle with a task not done";
 	default:
 		return "unknown trap";
 	}

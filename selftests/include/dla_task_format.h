@@ -249,6 +249,14 @@ struct dla_shave_op {
  * @invocation: the invocation's index (named in errors)
  * @budget: instructions in units of 1024, up to VPUX_SHAVE_BUDGET_MAX;
  *	0 = VPUX_SHAVE_BUDGET_DEFAULT
+ * @runtime: the runtime kernel that runs the task on the SHAVE (its image,
+ *	code + RO data at WIN_R, vpux_shave_rt.h): 4..VPUX_SHAVE_RT_CODE_MAX
+ *	bytes, a multiple of 4; may be read-only. All zero: the engine's
+ *	reference runtime kernel
+ * @runtime_entry: offset of its entry point, even, below its size (0
+ *	without @runtime)
+ * @runtime_kernel: its index in the loadable (named in errors; ignored
+ *	without @runtime)
  * @reserved: 0
  *
  * Not yet accepted in plan templates.
@@ -266,7 +274,10 @@ struct dla_shave_task_op {
 	dla_u32 kernel;
 	dla_u32 invocation;
 	dla_u32 budget;
-	dla_u32 reserved[15];
+	struct dla_buf_ref runtime;
+	dla_u32 runtime_entry;
+	dla_u32 runtime_kernel;
+	dla_u32 reserved[9];
 };
 
 /*

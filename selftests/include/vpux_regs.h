@@ -234,13 +234,17 @@
 /*
  * SHAVE engines: the trap that failed the last op with VPUX_ENG_ERR_TRAP
  * (0 otherwise): cause (VPUX_SHAVE_TRAP_*, vpux_shave_elf.h), guest PC,
- * trap value, and the kernel and invocation tags of its task record.
+ * trap value, and the kernel and invocation tags of its task record
+ * (the kernel tag is the runtime kernel's, rt_kernel, for a trap at a PC
+ * in WIN_R and for VPUX_SHAVE_TRAP_RT_IDLE: vpux_shave_rt.h).
  */
 #define VPUX_ENG_TRAP_CAUSE		0x020u
 #define VPUX_ENG_TRAP_PC		0x024u
 #define VPUX_ENG_TRAP_TVAL		0x028u
 #define VPUX_ENG_TRAP_KERNEL		0x02cu
 #define VPUX_ENG_TRAP_INVOCATION	0x030u
+/* SHAVE: debug[0] of the runtime kernel's control block after the last op */
+#define VPUX_ENG_RT_DEBUG		0x034u
 #define VPUX_ENG_PARAM(i)		(0x100u + (i) * 4u)
 #define VPUX_ENG_PARAM_WORDS		64u
 

@@ -93,9 +93,13 @@ struct vpux_rv_bus {
  * @mscratch: scratch register for the guest
  * @mcycle: cycles: one per instruction executed or trap taken
  * @minstret: instructions retired
- * @ram: little-endian RAM, caller-owned, the only memory code runs from
+ * @ram: little-endian RAM, caller-owned, where code runs from
  * @ram_base: guest address of @ram[0]
  * @ram_size: bytes of @ram, at least 4
+ * @rom: a second region code runs from, read-only (the loads of its RO
+ *	data go to @bus), or NULL: a SHAVE core's runtime kernel (WIN_R)
+ * @rom_base: guest address of @rom[0]
+ * @rom_size: bytes of @rom, 0 (none) or at least 4
  * @bus: every access outside RAM; NULL: they all fault
  * @reservation: address reserved by LR.W
  * @reserved: a reservation is held
@@ -118,6 +122,8 @@ struct vpux_rv {
 	u64 mcycle, minstret;
 	u8 *ram;
 	u32 ram_base, ram_size;
+	const u8 *rom;		/* a second code region, fetch only: a */
+	u32 rom_base, rom_size;	/* SHAVE's runtime kernel (0: none) */
 	const struct vpux_rv_bus *bus;
 	u32 reservation;
 	bool reserved;

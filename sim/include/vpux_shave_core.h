@@ -9,7 +9,7 @@
 #define VPUX_SHAVE_CORE_H
 
 #include "vpux_rv.h"
-#include "vpux_shave_elf.h"
+#include "vpux_shave_rt.h"
 
 /**
  * struct vpux_shave_core - a SHAVE core and its windows
@@ -26,6 +26,12 @@
  * @cause: VPUX_SHAVE_TRAP_* once done with a trap, else 0...
  * @trapped: ...and true then
  * @pc, @tval: where it trapped and the trap value
+ * @rt, @rt_size: WIN_R, the runtime kernel's image (read/execute only),
+ *	or NULL: the core runs the kernel at WIN_D directly
+ * @ctl: WIN_C, VPUX_SHAVE_RT_WIN_C_SIZE bytes (with @rt)
+ * @rt_buf: the engine's: a loadable's runtime kernel as fetched
+ * @idle: done without a trap by WFI (or, with @rt, the runtime kernel's
+ *	exit ECALL): the engine decides what that means
  */
 struct vpux_shave_core {
 	struct vpux_rv rv;
@@ -35,6 +41,10 @@ struct vpux_shave_core {
 	u64 budget, executed;
 	bool done, trapped;
 	u32 cause, pc, tval;
+	const u8 *rt;
+	u8 *ctl, *rt_buf;
+	u32 rt_size;
+	bool idle;
 };
 
 /*
@@ -45,8 +55,16 @@ struct vpux_shave_core {
 void vpux_shave_core_start(struct vpux_shave_core *c, u32 entry);
 
 /*
+ * vpux_shave_core_start_rt() - reset the core to enter the runtime kernel
+ * (@rt, @rt_size, @ctl set) at WIN_R + @rt_entry with a0 = WIN_C and its
+ * stack at the end of WIN_C. Zeroes the kernels' stack, not WIN_C.
+ */
+void vpux_shave_core_start_rt(struct vpux_shave_core *c, u32 rt_entry);
+
+/*
  * vpux_shave_core_run() - run at most @slice instructions
- * Return: true once the kernel is done (@trapped says how).
+ * Return: true once the kernel is done (@trapped says how) or the core
+ * idles (@idle).
  */
 bool vpux_shave_core_run(struct vpux_shave_core *c, u32 slice);
 

@@ -461,6 +461,161 @@ static void test_engine(void)
 	t_buf_free(&t, &loop);
 }
 
+/* ---- the runtime kernel (vpux_shave_rt.h) ---- */
+#include "vpux_shave_rt_ref.h"
+
+#define WFI	0x10500073u
+#define LI_A7_EXIT	ADDI(17, 0, VPUX_SHAVE_ECALL_EXIT)
+
+static void test_runtime(void)
+{
+	struct vpux_hw_shave_task d;
+	struct t_buf code, rt, io;
+	uint32_t n, st;
+	uint8_t *img;
+	/* li a0, 0; li a7, 93; ecall -- a kernel's exit ECALL, status 0 */
+	const u32 k_exit0[] = { ADDI(10, 0, 0), LI_A7_EXIT, ECALL };
+	const u32 k_exit5[] = { ADDI(10, 0, 5), LI_A7_EXIT, ECALL };
+	const u32 k_ret7[] = { ADDI(10, 0, 7), RET };
+	/* a kernel storing 0x77 at WIN_F, then returning 0 */
+	const u32 k_store[] = { LUI(5, VPUX_SHAVE_WIN_F >> 12),
+				ADDI(6, 0, 0x77), SW(5, 6, 0), ADDI(10, 0, 0),
+				RET };
+	const u32 rt_brk[] = { ADDI(0, 0, 0), EBREAK };
+	const u32 rt_wfi[] = { WFI };
+	const u32 rt_exit[] = { LI_A7_EXIT, ECALL };
+	const u32 rt_loop[] = { J(0, 0) };
+	/* stores into its own code: WIN_R is read/execute only */
+	const u32 rt_wcode[] = { LUI(5, VPUX_SHAVE_WIN_R >> 12), SW(5, 0, 0) };
+
+	img = she_load("runtime", &n);
+	tap_check(img && n == VPUX_SHAVE_RT_REF_SIZE &&
+		  !memcmp(img, vpux_shave_rt_ref, n),
+		  "the engine's reference runtime kernel is the SDK's runtime.bin (%u bytes; make rt-ref)",
+		  n);
+	free(img);
+
+	t_buf_alloc(&t, &code, 64, false);
+	t_buf_alloc(&t, &rt, 64 << 10, false);
+	t_buf_alloc(&t, &io, 256, true);
+	memset(&d, 0, sizeof(d));
+	d.kernel_id = VPUX_SHAVE_KERNEL_ELF;
+	d.code = code.va;
+	d.stack_size = 1024;
+	d.win_f = io.va;
+	d.win_f_size = 256;
+	d.kernel = 3;
+	d.invocation = 9;
+	d.rt_kernel = VPUX_SHAVE_RT_REF;
+
+#define KERNEL(k) (memcpy(code.ptr, k, sizeof(k)), d.code_size = sizeof(k))
+	/* the reference runtime kernel: return, exit ECALL, status */
+	KERNEL(k_store);
+	memset(io.ptr, 0, 4);
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(st == T_DONE && io.ptr[0] == 0x77 &&
+		  t_eng(&t, shave0, VPUX_ENG_RT_DEBUG) == 0 &&
+		  t_eng(&t, shave0, VPUX_ENG_TRAP_CAUSE) == 0,
+		  "reference runtime kernel: the task runs, WIN_F stored, debug word 0 (%#x)", st);
+	KERNEL(k_exit0);
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(st == T_DONE,
+		  "a kernel's exit ECALL returns to the runtime kernel: DONE (%#x)", st);
+	printf("# a 3-instruction kernel under the reference runtime kernel: %u cycles (%u for the launch)\n",
+	       t_eng(&t, shave0, VPUX_ENG_OP_CYCLES), VPUX_SHAVE_CYCLES_ELF_LAUNCH);
+	KERNEL(k_exit5);
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(st == T_ERR(VPUX_ENG_ERR_TRAP) &&
+		  t_eng(&t, shave0, VPUX_ENG_TRAP_CAUSE) == VPUX_SHAVE_TRAP_STATUS &&
+		  t_eng(&t, shave0, VPUX_ENG_TRAP_TVAL) == 5 &&
+		  t_eng(&t, shave0, VPUX_ENG_TRAP_PC) == VPUX_SHAVE_EXIT_PC &&
+		  t_eng(&t, shave0, VPUX_ENG_TRAP_KERNEL) == 3 &&
+		  t_eng(&t, shave0, VPUX_ENG_TRAP_INVOCATION) == 9,
+		  "exit ECALL with status 5 through the runtime kernel: trap 19, tval 5, kernel 3 invocation 9 (%#x)",
+		  st);
+	KERNEL(k_ret7);
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(st == T_ERR(VPUX_ENG_ERR_TRAP) &&
+		  t_eng(&t, shave0, VPUX_ENG_TRAP_CAUSE) == VPUX_SHAVE_TRAP_STATUS &&
+		  t_eng(&t, shave0, VPUX_ENG_TRAP_TVAL) == 7,
+		  "return with status 7 through the runtime kernel: trap 19, tval 7 (%#x)", st);
+
+	/* a runtime kernel of its own */
+	KERNEL(k_store);
+	img = she_load("runtime_count", &n);
+	memcpy(rt.ptr, img, n);
+	free(img);
+	d.rt_code = rt.va;
+	d.rt_size = n;
+	d.rt_kernel = 4;
+	memset(io.ptr, 0, 4);
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(st == T_DONE && io.ptr[0] == 0x77 &&
+		  t_eng(&t, shave0, VPUX_ENG_RT_DEBUG) == 1,
+		  "the task's own runtime kernel (runtime_count) ran it: debug word 1 (%#x)", st);
+
+#define RT(k) (memcpy(rt.ptr, k, sizeof(k)), d.rt_size = sizeof(k))
+#define TRAP_IS(c, p, v, k) \
+	(st == T_ERR(VPUX_ENG_ERR_TRAP) && \
+	 t_eng(&t, shave0, VPUX_ENG_TRAP_CAUSE) == (c) && \
+	 t_eng(&t, shave0, VPUX_ENG_TRAP_PC) == (p) && \
+	 t_eng(&t, shave0, VPUX_ENG_TRAP_TVAL) == (v) && \
+	 t_eng(&t, shave0, VPUX_ENG_TRAP_KERNEL) == (k) && \
+	 t_eng(&t, shave0, VPUX_ENG_TRAP_INVOCATION) == 9)
+	RT(rt_brk);
+	memset(io.ptr, 0, 4);
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(TRAP_IS(VPUX_SHAVE_TRAP_BREAKPOINT, VPUX_SHAVE_WIN_R + 4, 0, 4) &&
+		  io.ptr[0] == 0,
+		  "a trapping runtime kernel: trap 3 at WIN_R + 4, kernel 4 (the runtime's tag), nothing stored (%#x)",
+		  st);
+	RT(rt_wfi);
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(TRAP_IS(VPUX_SHAVE_TRAP_RT_IDLE, VPUX_SHAVE_WIN_R + 4, 1, 4),
+		  "a runtime kernel idle with the task in its FIFO: trap 21, 1 task pending, kernel 4 (%#x)",
+		  st);
+	RT(rt_exit);
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(TRAP_IS(VPUX_SHAVE_TRAP_RT_IDLE, VPUX_SHAVE_WIN_R + 4, 1, 4),
+		  "a runtime kernel ending by its exit ECALL, task not taken: trap 21 (%#x)",
+		  st);
+	RT(rt_loop);
+	d.budget = 1;
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(TRAP_IS(VPUX_SHAVE_TRAP_BUDGET, VPUX_SHAVE_WIN_R, 0, 4),
+		  "an endless runtime kernel: trap 18 (budget) at WIN_R, kernel 4 (%#x)",
+		  st);
+	d.budget = 0;
+	RT(rt_wcode);
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(TRAP_IS(VPUX_SHAVE_TRAP_WRITE_CODE, VPUX_SHAVE_WIN_R + 4,
+			  VPUX_SHAVE_WIN_R, 4),
+		  "a runtime kernel storing into WIN_R: trap 16 (%#x)", st);
+
+	/* the engine's checks of the runtime fields */
+	d.rt_size = 2;
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(st == T_ERR(VPUX_ENG_ERR_DESC), "rt_size 2: DESC (%#x)", st);
+	d.rt_size = VPUX_SHAVE_RT_CODE_MAX + 4;
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(st == T_ERR(VPUX_ENG_ERR_DESC), "rt_size above 64 KiB: DESC (%#x)", st);
+	d.rt_size = 8;
+	d.rt_entry = 8;
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(st == T_ERR(VPUX_ENG_ERR_DESC), "rt_entry past rt_size: DESC (%#x)", st);
+	d.rt_entry = 0;
+	d.rt_code = 0;
+	st = t_run_step(&t, shave0, &d, sizeof(d));
+	tap_check(st == T_ERR(VPUX_ENG_ERR_DESC),
+		  "rt_size without rt_code: DESC (%#x)", st);
+#undef KERNEL
+#undef RT
+#undef TRAP_IS
+	t_buf_free(&t, &code);
+	t_buf_free(&t, &rt);
+	t_buf_free(&t, &io);
+}
+
 int main(void)
 {
 	t_seed(0x5a4e);
@@ -478,6 +633,7 @@ int main(void)
 		return 1;
 	shave0 = t.n_dma + t.n_dpu;
 	test_engine();
+	test_runtime();
 	t_close(&t);
 	free(k_softmax);
 	free(k_binary);

@@ -20,7 +20,7 @@
 #include "vasm.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"
-#include "vpux_shave_elf.h"
+#include "vpux_shave_rt.h"
 
 #define MAX_TOK 64
 #define ASM_STACK_DEFAULT	4096u	/* a tile's SHAVE stack, no 'stack' */
@@ -1852,15 +1852,16 @@ static int find_kernel(const struct st *s, const char *name, uint32_t *k)
 /*
  * kernel NAME file=PATH         an SDK kernel (a linked RV32 ELF)
  * kernel NAME entry=N code=HEX  its WIN_D image, as vpux-dis prints it
+ * ... kind=runtime              the runtime kernel (WIN_R), before file=
  */
 static int stmt_kernel(struct st *s, struct tok *t, int n)
 {
 	struct lf_image *img = s->img;
 	struct vpux_lf_kernel *k;
 	uint8_t *code = NULL;
-	uint32_t size = 0, entry = 0, idx;
+	uint32_t size = 0, entry = 0, idx, max = VPUX_SHAVE_CODE_MAX;
 	long long x;
-	int a, have_entry = 0, ret = 0;
+	int a, have_entry = 0, ret = 0, rt = 0;
 	char what[4200];
 
 	if (n < 3)
@@ -1875,6 +1876,12 @@ static int stmt_kernel(struct st *s, struct tok *t, int n)
 
 		if (!v) {
 			ret = fail(s, t[a].col, "expected key=value");
+		} else if (!strcmp(key, "kind") && !code && !have_entry) {
+			rt = !strcmp(v, "runtime");
+			if (!rt && strcmp(v, "task"))
+				ret = fail(s, t[a].col,
+					   "kind=%s: task or runtime", v);
+			max = rt ? VPUX_SHAVE_RT_CODE_MAX : VPUX_SHAVE_CODE_MAX;
 		} else if (!strcmp(key, "file") && !code) {
 			char path[4096];
 			uint8_t *elf = NULL;
@@ -1901,8 +1908,9 @@ static int stmt_kernel(struct st *s, struct tok *t, int n)
 			    (elf = malloc((size_t)len)) &&
 			    fread(elf, 1, (size_t)len, f) == (size_t)len) {
 				snprintf(what, sizeof(what), "'%s'", path);
-				if (lf_kernel_from_elf(elf, (size_t)len, what,
-						       &code, &size, &entry))
+				if (lf_kernel_from_elf_at(elf, (size_t)len,
+							  what, rt, &code,
+							  &size, &entry))
 					ret = fail(s, t[a].col, "%s",
 						   vpux_last_error());
 				have_entry = 1;
@@ -1912,15 +1920,14 @@ static int stmt_kernel(struct st *s, struct tok *t, int n)
 			free(elf);
 			fclose(f);
 		} else if (!strcmp(key, "code") && !code) {
-			ret = hex_bytes(s, &t[a], v, VPUX_SHAVE_CODE_MAX, &code,
-					&size);
+			ret = hex_bytes(s, &t[a], v, max, &code, &size);
 		} else if (!strcmp(key, "entry")) {
-			if (num(s, &t[a], v, 0, VPUX_SHAVE_CODE_MAX, &x))
+			if (num(s, &t[a], v, 0, max, &x))
 				ret = -1;
 			entry = (uint32_t)x;
 			have_entry = 2;
 		} else {
-			ret = fail(s, t[a].col, "unknown key '%s' for kernel (file=, or entry= and code=)",
+			ret = fail(s, t[a].col, "unknown key '%s' for kernel (file=, or entry= and code=; kind=)",
 				   key);
 		}
 	}
@@ -1941,7 +1948,7 @@ static int stmt_kernel(struct st *s, struct tok *t, int n)
 		k = &img->kernels[img->n_kernels];
 		memset(k, 0, sizeof(*k));
 		snprintf(k->name, sizeof(k->name), "%s", t[1].s);
-		k->kind = VPUX_LF_KERNEL_TASK;
+		k->kind = rt ? VPUX_LF_KERNEL_RUNTIME : VPUX_LF_KERNEL_TASK;
 		k->code_size = size;
 		k->entry = entry;
 		if (blob_add(&s->kc, &s->kccap, &img->kcode_size, code, size,

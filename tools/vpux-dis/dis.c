@@ -352,9 +352,13 @@ static void print_kernels(FILE *f, const struct lf_image *img)
 	for (i = 0; i < img->n_kernels; i++) {
 		const struct vpux_lf_kernel *k = &img->kernels[i];
 
-		fprintf(f, "# kernel %u '%s': %u bytes, entry 0x%x\n", i,
-			k->name, k->code_size, k->entry);
-		fprintf(f, "kernel %s entry=%u code=", k->name, k->entry);
+		int rt = k->kind == VPUX_LF_KERNEL_RUNTIME;
+
+		fprintf(f, "# kernel %u '%s': %u bytes, entry 0x%x%s\n", i,
+			k->name, k->code_size, k->entry,
+			rt ? ", the runtime kernel" : "");
+		fprintf(f, "kernel %s %sentry=%u code=", k->name,
+			rt ? "kind=runtime " : "", k->entry);
 		print_hex(f, img->kcode + k->code_offset, k->code_size);
 		fputc('\n', f);
 	}

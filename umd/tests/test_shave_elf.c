@@ -9,6 +9,7 @@
  */
 #include <gelf.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "lf.h"
@@ -16,7 +17,7 @@
 #include "vasm_util.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"
-#include "vpux_shave_elf.h"
+#include "vpux_shave_rt.h"
 #include "vpux_tap.h"
 
 #ifndef VPUX_KERNEL_DIR
@@ -87,10 +88,11 @@ static void test_rules(void)
 	expect(".vpux.kernels: record 1: field name: 'k0' not unique (record 0)",
 	       "kernel name twice");
 	img.kernels[0].kind = VPUX_LF_KERNEL_RUNTIME;
-	expect(".vpux.kernels: record 0: field kind: 2, a runtime kernel: not supported",
-	       "runtime kernel");
+	expect(".vpux.kinvocations: record 0: field kernel: 0 is the runtime kernel, not a task kernel",
+	       "an invocation of the runtime kernel");
 	img.kernels[0].kind = 7;
-	expect(".vpux.kernels: record 0: field kind: 7 unknown", "kernel kind");
+	expect(".vpux.kernels: record 0: field kind: 7 unknown (1 a task kernel, 2 the runtime kernel)",
+	       "kernel kind");
 	img.kernels[0].flags = 1;
 	expect(".vpux.kernels: record 0: field flags: 0x1 not zero", "kernel flags");
 	img.kernels[0].reserved[2] = 1;
@@ -203,6 +205,60 @@ static void test_rules(void)
 	asm_free(&img);
 }
 
+/* a loadable's runtime kernel (.vpux.kernels kind 2) */
+static void test_runtime_rules(void)
+{
+	struct lf_image r;
+	const char *text =
+		"kernel k0 entry=0 code=" RET0 "\n"
+		"kernel rt kind=runtime entry=4 code=" RET0 "\n"
+		"kernel r2 kind=runtime entry=0 code=" RET0 "\n"
+		"output y f32 4\ntensor t f32 4\nshave elf k0 win_f=t in=t\n"
+		"dma src=t dst=y\n";
+	static const struct {
+		const char *msg;
+		int what;
+	} bad[] = {
+		{ ".vpux.kernels: record 2: field kind: 2, a second runtime kernel (record 1 is one)", 0 },
+		{ ".vpux.kernels: record 1: field code_size: 65540 not 4..65536 bytes", 1 },
+		{ ".vpux.kernels: record 1: field code_size: 6 not 4..65536 bytes", 2 },
+		{ ".vpux.kernels: record 1: field entry: 8 odd or not below code_size 8", 3 },
+		{ ".vpux.kernels: record 1: field entry: 3 odd", 4 },
+		{ ".vpux.kinvocations: record 0: field kernel: 1 is the runtime kernel", 5 },
+	};
+	unsigned int i;
+
+	memset(&r, 0, sizeof(r));
+	tap_check(!asm_text("rt", text, NULL, &r, stderr) && r.n_kernels == 3 &&
+		  r.kernels[1].kind == VPUX_LF_KERNEL_RUNTIME &&
+		  r.kernels[1].entry == 4,
+		  "kernel kind=runtime assembles to a kind 2 record");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int ret;
+
+		if (bad[i].what)
+			r.kernels[2].kind = VPUX_LF_KERNEL_TASK;
+		switch (bad[i].what) {
+		case 1: r.kernels[1].code_size = VPUX_SHAVE_RT_CODE_MAX + 4; break;
+		case 2: r.kernels[1].code_size = 6; break;
+		case 3: r.kernels[1].entry = 8; break;
+		case 4: r.kernels[1].entry = 3; break;
+		case 5: r.kinvs[0].kernel = 1; break;
+		}
+		ret = lf_validate(&r);
+		tap_check(ret == VPUX_E_FORMAT && strstr(vpux_last_error(), bad[i].msg),
+			  "runtime kernel refused: %s", vpux_last_error());
+		asm_free(&r);
+		memset(&r, 0, sizeof(r));
+		if (asm_text("rt", text, NULL, &r, stderr))
+			abort();
+	}
+	r.kernels[2].kind = VPUX_LF_KERNEL_TASK;
+	tap_check(lf_validate(&r) == 0, "one runtime kernel is valid (%s)",
+		  vpux_last_error());
+	asm_free(&r);
+}
+
 /* the SDK's softmax_f.elf, and broken copies of it */
 static void test_elf_reader(void)
 {
@@ -266,6 +322,30 @@ static void test_elf_reader(void)
 	free(c);
 	free(elf);
 	free(bin);
+
+	/* the runtime kernel: linked at WIN_R */
+	elf = read_file(VPUX_KERNEL_DIR "/runtime.elf", &n);
+	bin = read_file(VPUX_KERNEL_DIR "/runtime.bin", &nb);
+	tap_check(elf && bin &&
+		  !lf_kernel_from_elf_at(elf, n, "runtime.elf", 1, &img_, &size, &entry) &&
+		  size == nb && entry == 0 && !memcmp(img_, bin, nb),
+		  "runtime.elf as the runtime kernel: its image is runtime.bin (%u bytes), entry 0",
+		  (unsigned int)nb);
+	free(img_);
+	img_ = NULL;
+	tap_check(elf && lf_kernel_from_elf(elf, n, "runtime.elf", &img_, &size, &entry) == VPUX_E_FORMAT &&
+		  strstr(vpux_last_error(), "'runtime.elf'") == NULL &&
+		  strstr(vpux_last_error(), "runtime.elf: segment 0 [0xa0000000, +0x") &&
+		  strstr(vpux_last_error(), ") not in WIN_D [0xd0000000, 0xd0100000)") && !img_,
+		  "runtime.elf as a task kernel: refused (%s)", vpux_last_error());
+	free(elf);
+	free(bin);
+	elf = read_file(VPUX_KERNEL_DIR "/softmax_f.elf", &n);
+	tap_check(elf && lf_kernel_from_elf_at(elf, n, "softmax_f.elf", 1, &img_, &size, &entry) == VPUX_E_FORMAT &&
+		  strstr(vpux_last_error(), "softmax_f.elf: segment 0 [0xd0000000, +0x") &&
+		  strstr(vpux_last_error(), ") not in WIN_R [0xa0000000, 0xa0010000)") && !img_,
+		  "a task kernel's ELF as the runtime kernel: refused (%s)", vpux_last_error());
+	free(elf);
 }
 
 static void test_asm_errors(void)
@@ -287,6 +367,8 @@ static void test_asm_errors(void)
 		  "test:1:1: error: kernel a: entry 8 odd or not below the 8 bytes" },
 		{ "kernel a file=/nonexistent.elf\n",
 		  "test:1:10: error: cannot open '/nonexistent.elf'" },
+		{ "kernel a kind=bogus entry=0 code=" RET0 "\n",
+		  "test:1:10: error: kind=bogus: task or runtime" },
 		{ "stack 0 100\n", "test:1:9: error:" },
 		{ "stack 0 1000\n", "test:1:9: error: 1000: a multiple of 16" },
 		{ "stack 0 1024\nstack 0 2048\n", "test:2:7: error: tile 0's stack already given" },
@@ -363,6 +445,30 @@ static int run(const void *data, size_t size, const void *in, size_t in_size,
 	return r;
 }
 
+static char log[4096];
+
+/* run() with stderr (the engine core's log) captured into @buf */
+static int run_log(const void *data, size_t n, const void *in, void **out,
+		   char *buf, size_t size)
+{
+	FILE *tmp = tmpfile();
+	int saved, r;
+	size_t got;
+
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(tmp), 2);
+	r = run(data, n, in, 16, out, 16, 1);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	got = fread(buf, 1, size - 1, tmp);
+	buf[got] = 0;
+	fclose(tmp);
+	return r;
+}
+
 static void test_run(void)
 {
 	size_t n;
@@ -393,6 +499,42 @@ static void test_run(void)
 		  "a trapping ELF kernel fails its request (%d: %s)", r,
 		  vpux_last_error());
 	free(bytes);
+
+	/* the loadable's own runtime kernel runs the tasks */
+	r = asm_bytes("kernel k entry=0 code=" RET0 "\n"
+		      "kernel rt kind=runtime file=" VPUX_KERNEL_DIR "/runtime_count.elf\n"
+		      "input x f32 4\noutput y f32 4\ntensor t f32 4\n"
+		      "dma src=x dst=t\nshave elf k win_f=t in=t\n"
+		      "dma src=t dst=y\n", &bytes, &n);
+	if (!r)
+		r = run(bytes, n, in, 16, out, 16, 1);
+	tap_check(r == 0 && !memcmp(o0, in, 16),
+		  "a loadable carrying a runtime kernel (runtime_count): its task runs (%d: %s)",
+		  r, vpux_last_error());
+	free(bytes);
+	r = asm_bytes("kernel k entry=0 code=" RET0 "\n"
+		      "kernel rt kind=runtime entry=0 code=" BRK "\n"
+		      "input x f32 4\noutput y f32 4\ntensor t f32 4\n"
+		      "dma src=x dst=t\nshave elf k win_f=t in=t\n"
+		      "dma src=t dst=y\n", &bytes, &n);
+	if (!r)
+		r = run_log(bytes, n, in, out, log, sizeof(log));
+	tap_check(r == VPUX_E_DEVICE &&
+		  strstr(log, "kernel 1 invocation 0: trap 3 (breakpoint) at pc 0xa0000000"),
+		  "a loadable's trapping runtime kernel: it ran, the core names it (kernel 1, pc in WIN_R) (%d: %s)",
+		  r, log);
+	free(bytes);
+	r = asm_bytes("kernel k entry=0 code=" BRK "\n"
+		      "input x f32 4\noutput y f32 4\ntensor t f32 4\n"
+		      "dma src=x dst=t\nshave elf k win_f=t in=t\n"
+		      "dma src=t dst=y\n", &bytes, &n);
+	if (!r)
+		r = run_log(bytes, n, in, out, log, sizeof(log));
+	tap_check(r == VPUX_E_DEVICE &&
+		  strstr(log, "kernel 0 invocation 0: trap 3 (breakpoint) at pc 0xd0000000"),
+		  "without one, the reference runtime kernel launches the task: its trap names the kernel (%d: %s)",
+		  r, log);
+	free(bytes);
 }
 
 /* VPUX_ELF_SEED=PATH: write the base loadable there (a fuzzer seed) */
@@ -412,6 +554,7 @@ int main(void)
 {
 	write_seed();
 	test_rules();
+	test_runtime_rules();
 	test_elf_reader();
 	test_asm_errors();
 	test_run();
