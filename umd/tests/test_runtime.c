@@ -205,7 +205,7 @@ static void test_examples(void)
 	 * The schedule itself is checked exactly on the fake engines
 	 * (firmware/tests/sched.c); here the best of a few runs must show it.
 	 */
-	for (i = 0; i < 8 && cyc[0] && cyc[1] && cyc[0] >= cyc[1]; i++) {
+	for (i = 0; i < 32 && cyc[0] && cyc[1] && cyc[0] >= cyc[1]; i++) {
 		struct vpux_network *net = load_example("overlap");
 
 		if (net && run_check(net, 6, 0, &st, NULL) == 0 &&
