@@ -513,8 +513,11 @@ static void spoil(struct wk *w, struct tb *tb, int kind)
 		tb->d->version_major = DLA_TASK_VERSION_MAJOR + 1 + below(w, 100);
 		break;
 	case K_RESERVED:
-		/* bit 0 is DLA_TASK_F_PLAN (refused otherwise: PLAN_FORMAT) */
-		tb->d->flags = 1u << (1 + below(w, 31));
+		/*
+		 * bit 0 is DLA_TASK_F_PLAN (refused otherwise: PLAN_FORMAT),
+		 * bit 1 DLA_TASK_F_TILES (an empty window: CMX_WINDOW)
+		 */
+		tb->d->flags = 1u << (2 + below(w, 30));
 		break;
 	case K_TOO_MANY_OPS:
 		tb->d->ops[DLA_OP_DMA].count = DLA_MAX_OPS_PER_TASK + 1 + below(w, 1 << 20);
