@@ -272,6 +272,7 @@ TEST_F(shave, cmx_jobs_on_other_tiles_run_together)
 	static const __u32 code[] = { J_SELF };
 	struct drm_vpux_wait w;
 	__u64 spin, other, same;
+	bool hung;
 	__s64 t0;
 	__u32 qa, qb;
 	struct bo t2, spare;
@@ -326,7 +327,16 @@ TEST_F(shave, cmx_jobs_on_other_tiles_run_together)
 	ASSERT_EQ(0, job_wait(self->fd, spin, 120000000000ll, &w));
 	EXPECT_TRUE(w.status == DRM_VPUX_STATUS_ERROR ||
 		    w.status == DRM_VPUX_STATUS_TIMEOUT);
+	hung = w.status == DRM_VPUX_STATUS_TIMEOUT;
 	ASSERT_EQ(0, job_wait(self->fd, same, 60000000000ll, &w));
+	/*
+	 * A slow kernel (KASAN) may call the spin a hang before its budget
+	 * ends: the file is banned then, and its queued job ends ABORTED
+	 */
+	if (hung) {
+		EXPECT_EQ((__u32)DRM_VPUX_STATUS_ABORTED, w.status);
+		return;
+	}
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 	EXPECT_EQ(0, memcmp(self->src.map, self->win.map, SZ));
 }
