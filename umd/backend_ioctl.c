@@ -733,6 +733,13 @@ static void sync_put(struct iob *p, struct vpux_be_job *job)
 	job->pooled = 0;
 }
 
+/* the library's priorities 0..3 are the kernel's LOW..REALTIME: a queue's */
+static unsigned int kernel_prio(unsigned int prio)
+{
+	return prio > DRM_VPUX_PRIORITY_REALTIME ?
+	       DRM_VPUX_PRIORITY_REALTIME : prio;
+}
+
 /*
  * SUBMIT; with @chain, the job waits for the in-syncobj of @after (if
  * any) and signals a new syncobj of its own (job->syncobj), which
@@ -772,9 +779,7 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 	}
 	s.buffers = (uintptr_t)bufs;
 	s.buffer_count = n - 1;
-	/* the library's 0..3 are the kernel's LOW..REALTIME: the queue's */
-	kprio = prio > DRM_VPUX_PRIORITY_REALTIME ?
-		DRM_VPUX_PRIORITY_REALTIME : prio;
+	kprio = kernel_prio(prio);
 	if (prof) {
 		s.flags = DRM_VPUX_SUBMIT_PROFILE |
 			  DRM_VPUX_SUBMIT_PROFILE_TIMES;
@@ -870,8 +875,7 @@ static int io_submit_ordered(void *priv, const struct vpux_be_entry *list,
 			     const struct vpux_be_job *prev,
 			     struct vpux_be_job *job)
 {
-	unsigned int kprio = prio > DRM_VPUX_PRIORITY_REALTIME ?
-			     DRM_VPUX_PRIORITY_REALTIME : prio;
+	unsigned int kprio = kernel_prio(prio);
 	struct iob *p = priv;
 
 	if (prev && prev->qprio != kprio) {
