@@ -208,6 +208,8 @@ point() {
 }
 : >"$rig"
 [ -z "$retried" ] || echo "# the first boot died before insmod, booted again: $retried" >>"$rig"
+grep -q '^##VPUX-FREEZER-HELD' "$out/serial.log" 2>/dev/null ||
+	echo "# no cgroup-v1 freezer: system suspend live-patches freezer_active" >>"$rig"
 grep -q '^##VPUX-DONE' "$out/serial.log" 2>/dev/null
 point $? "guest ran to the end (qemu rc=$qrc, ${secs}s, limit ${TIMEOUT}s)"
 grep -q '^##VPUX-SIM-INSMOD rc=0' "$out/serial.log" 2>/dev/null
@@ -241,6 +243,15 @@ else
 fi
 [ -z "$bad_lines" ]; point $? "kernel log free of warnings, oopses and lock reports"
 [ -n "$bad_lines" ] && echo "$bad_lines" | head -20 | sed 's/^/# /' >>"$rig"
+# An oops or BUG: its RIP, code and call trace, so a report read only
+# from the TAP (a CI summary) still says where it happened.
+after_mark() { if grep -q "$mark" "$klog"; then sed -n "/$mark/,\$p" "$klog"; else cat "$klog"; fi; }
+oops=$(after_mark 2>/dev/null | grep -m1 -n -E 'Oops|BUG:|general protection' | cut -d: -f1)
+if [ -n "$oops" ]; then
+	after_mark | tail -n "+$oops" | head -60 |
+		grep -E 'RIP:|Code:|Call Trace|^\[ *[0-9.]+\]  |Modules linked|CPU:|Comm:|Kernel panic' |
+		head -30 | sed 's/^/# oops: /' >>"$rig"
+fi
 [ -n "$boot_lines" ] && echo "$boot_lines" | head -20 |
 	sed 's/^/# before any module was loaded: /' >>"$rig"
 leaks=$(sed -n '/^##VPUX-KMEMLEAK-BEGIN/,/^##VPUX-KMEMLEAK-END/p' "$out/serial.log" | grep -c 'unreferenced object')
