@@ -4,7 +4,9 @@
  * (GET_PARAM, BO_CREATE, BO_INFO, SUBMIT, WAIT, QUEUE_CREATE,
  * QUEUE_DESTROY, BO_WAIT) and of the generic DRM ones the driver serves
  * (GEM_CLOSE, PRIME, syncobjs, mmap), plus reads of the driver's debugfs,
- * sysfs, fdinfo and (with --kcov) trace files, from several threads in
+ * sysfs, fdinfo and (with --kcov) trace files, and requests of its "vpux"
+ * generic netlink family (well-formed and malformed, with a listener on
+ * its "events" group in each thread), from several threads in
  * several processes. Handles come mostly from per-file pools of live
  * objects, sometimes at random; tasks are valid DMA, DPU and SHAVE tasks
  * (a third of the SHAVE ops ELF kernels of random RV32IMF code, which
@@ -67,6 +69,7 @@
 #include <sys/syscall.h>
 
 #include "vpux_common.h"
+#include "vpux_nl.h"
 #include "task_builder.h"
 
 #define NBO		12	/* BO pool of one file */
@@ -89,7 +92,7 @@ enum op {
 	OP_SYNC_CREATE, OP_SYNC_DESTROY, OP_SYNC_EXPORT, OP_SYNC_IMPORT,
 	OP_SYNC_WAIT, OP_SYNC_TL_WAIT, OP_SYNC_RESET, OP_SYNC_SIGNAL,
 	OP_SYNC_TL_SIGNAL, OP_SYNC_QUERY, OP_QUEUE_CREATE, OP_QUEUE_DESTROY,
-	OP_BO_WAIT, OP_DEBUGFS, OP_SYSFS, OP_TRACE, OP_REOPEN, NOPS
+	OP_BO_WAIT, OP_DEBUGFS, OP_SYSFS, OP_TRACE, OP_REOPEN, OP_NETLINK, NOPS
 };
 
 static const char *const op_name[NOPS] = {
@@ -99,7 +102,7 @@ static const char *const op_name[NOPS] = {
 	"SYNCOBJ_FD_TO_HANDLE", "SYNCOBJ_WAIT", "SYNCOBJ_TIMELINE_WAIT",
 	"SYNCOBJ_RESET", "SYNCOBJ_SIGNAL", "SYNCOBJ_TIMELINE_SIGNAL",
 	"SYNCOBJ_QUERY", "QUEUE_CREATE", "QUEUE_DESTROY", "BO_WAIT", "debugfs",
-	"sysfs", "trace", "reopen",
+	"sysfs", "trace", "reopen", "netlink",
 };
 
 /* Weights of the ops in the random mix. */
@@ -113,6 +116,7 @@ static unsigned int op_weight[NOPS] = {
 	[OP_SYNC_SIGNAL] = 2, [OP_SYNC_TL_SIGNAL] = 2, [OP_SYNC_QUERY] = 2,
 	[OP_QUEUE_CREATE] = 3, [OP_QUEUE_DESTROY] = 2, [OP_BO_WAIT] = 4,
 	[OP_DEBUGFS] = 2, [OP_SYSFS] = 2, [OP_TRACE] = 1, [OP_REOPEN] = 1,
+	[OP_NETLINK] = 3,
 };
 
 /* The outcomes each call may have (0 = success); anything else fails. */
@@ -144,6 +148,8 @@ static const int allowed[NOPS][10] = {
 	[OP_SYSFS] = { ENOENT },
 	[OP_TRACE] = { ENOENT, EBUSY },
 	[OP_REOPEN] = { EMFILE, ENOMEM },
+	/* an unknown device or context, another user's, a malformed request */
+	[OP_NETLINK] = { EINVAL, ENODEV, ENOENT, EPERM, EOPNOTSUPP, ERANGE, EMSGSIZE },
 };
 
 /* Figures of the whole run, in memory shared by every process. */
@@ -222,6 +228,8 @@ struct thr {
 	uint64_t call;
 	struct file f[2];
 	pthread_t tid;
+	struct nl *nl;		/* netlink requests (vpux_nl.h), lazily */
+	int nl_listen;		/* a socket in the "events" group, or -1 */
 	/* the call being run: its input choices and where they are recorded */
 	const uint64_t *in;
 	unsigned int nin, pos;
@@ -1171,6 +1179,112 @@ static void do_trace(struct thr *t, struct file *f)
 	/* not trace_pipe: one reader at a time (-EBUSY), and it consumes */
 	snprintf(path, sizeof(path), "%s/trace", trace_dir);
 	account(t, OP_TRACE, slurp(path, 8192));
+}
+
+/* ---- netlink: the "vpux" family ------------------------------------ */
+
+static __u16 nl_family;			/* 0: no family (told at the start) */
+static __u32 nl_events;			/* the "events" group */
+static int dev_minor[MAX_DEV];		/* accel minor = netlink device id */
+
+/* The thread's sockets: one for requests, one listening to "events". */
+static int nl_thread_open(struct thr *t)
+{
+	struct timeval tv = { .tv_sec = 10 };
+
+	t->nl = malloc(sizeof(*t->nl));
+	if (!t->nl || nl_open(t->nl)) {
+		free(t->nl);
+		t->nl = NULL;
+		return -1;
+	}
+	/* a lost answer is a failure (-EAGAIN), never a hang */
+	setsockopt(t->nl->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	t->nl_listen = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	/* joining needs CAP_SYS_ADMIN: without it, no listener */
+	if (t->nl_listen >= 0 && nl_events &&
+	    setsockopt(t->nl_listen, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+		       &nl_events, sizeof(nl_events))) {
+		close(t->nl_listen);
+		t->nl_listen = -1;
+	}
+	return 0;
+}
+
+static void nl_thread_close(struct thr *t)
+{
+	if (!t->nl)
+		return;
+	close(t->nl->fd);
+	if (t->nl_listen >= 0)
+		close(t->nl_listen);
+	free(t->nl);
+	t->nl = NULL;
+}
+
+/* Read the events queued for the listener (an overrun is no failure). */
+static void nl_drain(struct thr *t)
+{
+	while (t->nl_listen >= 0 &&
+	       (recv(t->nl_listen, t->nl->buf, sizeof(t->nl->buf), MSG_DONTWAIT) > 0 ||
+		errno == ENOBUFS))
+		;
+}
+
+/*
+ * dev-get and ctx-get, do and dump, of the file's device and client id
+ * or of random ones; or a request of a random command with random
+ * attributes (types, lengths, contents). The kernel answers each with
+ * data or one of the errors allowed[OP_NETLINK].
+ */
+static void do_netlink(struct thr *t, struct file *f)
+{
+	struct msg m[2];
+	char req[512];
+	struct nlmsghdr *n;
+	__u32 dev = dev_minor[f->dev < MAX_DEV ? f->dev : 0];
+	long long client;
+	int ret, cnt, k, na;
+
+	if (!nl_family || (!t->nl && nl_thread_open(t)))
+		return;
+	nl_drain(t);
+	if (chance(t, 15))
+		dev = chance(t, 50) ? below(t, 8) : rand_u32(t);
+	switch (below(t, 6)) {
+	case 0:
+		ret = dev_get(t->nl, dev & 0x7fffffff, m, 2, &cnt);
+		break;
+	case 1:
+		ret = dev_get(t->nl, -1, m, 2, &cnt);
+		break;
+	case 2:
+		client = fdinfo(f->fd, "drm-client-id");
+		ret = ctx_get(t->nl, dev & 0x7fffffff,
+			      client > 0 && chance(t, 80) ? (__u64)client : rnd(t) | 1,
+			      m, 2, &cnt);
+		break;
+	case 3:
+		ret = ctx_get(t->nl, chance(t, 50) ? (int)(dev & 0x7fffffff) : -1, 0,
+			      m, 2, &cnt);
+		break;
+	default:
+		n = nl_req(req, nl_family, below(t, VPUX_CMD_MAX + 3), chance(t, 40));
+		for (na = below(t, 4), k = 0; k < na; k++) {
+			unsigned char v[16];
+			unsigned int i, len = below(t, 17);
+
+			for (i = 0; i < len; i++)
+				v[i] = rnd(t);
+			put_attr(n, below(t, VPUX_A_EVENT_MAX + 3), v, len);
+		}
+		ret = nl_send(t->nl, n);
+		if (!ret)
+			ret = nl_recv(t->nl, m, 2, &cnt);
+		break;
+	}
+	account(t, OP_NETLINK, ret);
+	nl_drain(t);
 }
 
 /* ---- SUBMIT: valid DMA tasks, some mutated -------------------------- */
@@ -2204,6 +2318,7 @@ static void run_op(struct thr *t, struct file *f, enum op op)
 	case OP_DEBUGFS: do_debugfs(t, f); break;
 	case OP_SYSFS: do_sysfs(t, f); break;
 	case OP_TRACE: do_trace(t, f); break;
+	case OP_NETLINK: do_netlink(t, f); break;
 	case OP_REOPEN:
 		add(&st->reopened, 1);
 		reopen(t, f);	/* with its jobs still queued */
@@ -2462,6 +2577,7 @@ static void *thread_main(void *arg)
 	}
 	kcov_thread_start(&kb);
 	t->f[0].fd = t->f[1].fd = -1;
+	t->nl_listen = -1;
 	file_open(t, &t->f[0], (t->proc + t->id) % cfg.ndev);
 	file_open(t, &t->f[1], below(t, cfg.ndev));
 	for (t->call = 0; t->call < quota && now_ns() < t_end;) {
@@ -2484,6 +2600,7 @@ static void *thread_main(void *arg)
 	}
 	file_close(&t->f[0]);
 	file_close(&t->f[1]);
+	nl_thread_close(t);
 	if (kb.fd >= 0) {
 		add(&kc->new_by_op[OP_REOPEN], kcov_harvest(&kb, 1, NULL));
 		kcov_close(&kb);
@@ -2677,6 +2794,7 @@ static void find_dev_files(void)
 		if (fd < 0)
 			continue;
 		close(fd);
+		dev_minor[dev] = minor;
 		if (!vpux_dev_name(minor, name, sizeof(name))) {
 			snprintf(dev_dbg[dev], sizeof(dev_dbg[dev]), "/sys/kernel/debug/accel/%s", name);
 			if (access(dev_dbg[dev], F_OK))
@@ -2797,6 +2915,20 @@ int main(int argc, char **argv)
 	if (kcov_out && kcov_setup(why, sizeof(why)))
 		printf("# kcov: no coverage: %s\n", why);
 	find_dev_files();
+	if (op_weight[OP_NETLINK]) {
+		struct nl *nl = malloc(sizeof(*nl));
+		int ret = nl ? nl_open(nl) : -ENOMEM;
+
+		if (ret) {
+			printf("# netlink: no \"%s\" family (%s): no netlink calls\n",
+			       VPUX_FAMILY_NAME, strerror(-ret));
+		} else {
+			nl_family = nl->family;
+			nl_events = nl->events_grp;
+			close(nl->fd);
+		}
+		free(nl);
+	}
 	if (kc) {
 		trace_enable(1);
 		if (!no_guide) {
