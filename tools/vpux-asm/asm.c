@@ -1615,7 +1615,30 @@ static void resize_scales(const struct vpux_lf_tensor *in,
 
 static int stmt_shave_elf(struct st *s, struct tok *t, int n);
 
+/* an ELF op in the form of a built-in kernel's (shave elf ... like=) */
+struct elf_like {
+	struct vpux_lf_ref win_f;
+	struct vpux_lf_kinvocation v;
+};
+
+static int shave_like_elf(struct st *s,
+			  const struct elf_like *el,
+			  const struct vpux_lf_ref *ref, const int *rcol,
+			  const char *const *rn, struct vpux_lf_shave *o,
+			  uint8_t *args);
+
+static int stmt_shave_op(struct st *s, struct tok *t, int n,
+			 const struct elf_like *el);
+
 static int stmt_shave(struct st *s, struct tok *t, int n)
+{
+	if (n >= 2 && !strcmp(t[1].s, "elf"))
+		return stmt_shave_elf(s, t, n);
+	return stmt_shave_op(s, t, n, NULL);
+}
+
+static int stmt_shave_op(struct st *s, struct tok *t, int n,
+			 const struct elf_like *el)
 {
 	uint8_t args[VPUX_SHAVE_ARGS_MAX], params[VPUX_SHAVE_ARGS_MAX];
 	const struct vasm_field *pf, *f;
@@ -1631,8 +1654,6 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 
 	if (n < 2)
 		return fail(s, t[0].col, "expected a kernel name");
-	if (!strcmp(t[1].s, "elf"))
-		return stmt_shave_elf(s, t, n);
 	o = new_op(s, LF_SHAVE);
 	if (!o)
 		return fail(s, 1, "out of memory");
@@ -1762,6 +1783,10 @@ static int stmt_shave(struct st *s, struct tok *t, int n)
 		vasm_shave_args(id, rec, params, args);
 		raw_size = lf_kernel_args_size(id);
 	}
+	if (el)
+		return shave_like_elf(s, el, ref, rcol, rn, o, args) ||
+		       kargs_add(s, args, raw_size, &o->args_offset) ?
+		       -1 : (int)(o->args_size = raw_size, 0);
 	if (kargs_add(s, args, raw_size, &o->args_offset))
 		return fail(s, 1, "out of memory");
 	o->args_size = raw_size;
@@ -2045,9 +2070,131 @@ static int elf_memrefs(struct st *s, const struct tok *t, char *list,
 }
 
 /*
+ * The ELF op of shave elf ... like=K: the arguments the built-in kernel
+ * K would get (stmt_shave_op()), each memref a whole tensor inside
+ * WIN_F; the op runs the ELF kernel with WIN_F its only window.
+ */
+static int shave_like_elf(struct st *s,
+			  const struct elf_like *el,
+			  const struct vpux_lf_ref *ref, const int *rcol,
+			  const char *const *rn, struct vpux_lf_shave *o,
+			  uint8_t *args)
+{
+	struct lf_image *img = s->img;
+	const struct vpux_lf_tensor *w = &img->tensors[el->win_f.tensor];
+	uint64_t lo = w->offset + el->win_f.offset;
+	struct vpux_lf_kinvocation v = el->v;
+	int r;
+
+	for (r = 0; rn[r]; r++) {
+		const struct vpux_lf_tensor *x = &img->tensors[ref[r].tensor];
+		struct vpux_memref m;
+
+		if (!ref[r].size)
+			continue;
+		if (ref[r].offset || ref[r].size != x->size)
+			return fail(s, rcol[r],
+				    "like=: %s= is tensor '%s' whole, not a range",
+				    rn[r], x->name);
+		if (x->dyn_dims)
+			return fail(s, rcol[r],
+				    "tensor '%s' has dynamic dims: an ELF kernel's memrefs are static",
+				    x->name);
+		if (x->region != w->region || x->offset < lo ||
+		    x->offset + x->size > lo + el->win_f.size)
+			return fail(s, rcol[r],
+				    "tensor '%s' is not inside win_f (tensor '%s' [%u, +%u))",
+				    x->name, w->name, el->win_f.offset,
+				    el->win_f.size);
+		memcpy(&m, args + r * VPUX_LF_MEMREF_SIZE, sizeof(m));
+		m.addr = VPUX_SHAVE_WIN_F + (uint32_t)(x->offset - lo);
+		memcpy(args + r * VPUX_LF_MEMREF_SIZE, &m, sizeof(m));
+		v.memrefs |= 1u << r;
+		if (r == 1)
+			v.memrefs_out |= 1u << r;
+	}
+	if (grow((void **)&img->kinvs, &s->kicap, img->n_kinvs,
+		 sizeof(*img->kinvs)))
+		return fail(s, 1, "out of memory");
+	o->kernel_id = VPUX_SHAVE_KERNEL_ELF;
+	memset(o->windows, 0, sizeof(o->windows));
+	o->windows[0] = el->win_f;
+	v.op = img->n_shave - 1;
+	img->kinvs[img->n_kinvs++] = v;
+	/* WIN_F is read and written back */
+	access(s, &o->windows[0], 1);
+	return 0;
+}
+
+/*
+ * shave elf KERNEL win_f=OP like=K [tile=N] [budget=N] [in=T] [out=T]
+ *                  [the tensors and fields of shave K]...
+ */
+static int stmt_shave_elf_like(struct st *s, struct tok *t, int n)
+{
+	struct tok nt[64];
+	struct elf_like el;
+	int a, nn = 1, kcol = 0;
+	long long x;
+
+	memset(&el, 0, sizeof(el));
+	if (n > (int)(sizeof(nt) / sizeof(nt[0])))
+		return fail(s, t[0].col, "too many words");
+	if (find_kernel(s, t[2].s, &el.v.kernel))
+		return fail(s, t[2].col,
+			    "unknown kernel '%s' (declare it first: kernel NAME file=PATH)",
+			    t[2].s);
+	nt[0] = t[0];
+	for (a = 3; a < n; a++) {
+		char *k = t[a].s, *v = val(k);
+		int ret = 0;
+
+		if (!v)
+			return fail(s, t[a].col, "expected key=value");
+		if (!strcmp(k, "like")) {
+			if (!strncmp(v, "kernel=", 7))
+				return fail(s, t[a].col,
+					    "like=: a built-in kernel by name, not kernel=N");
+			nt[nn].s = v;
+			nt[nn].col = t[a].col + 5;
+			kcol = nn++;
+		} else if (!strcmp(k, "win_f")) {
+			ret = operand(s, &t[a], v, &el.win_f);
+		} else if (!strcmp(k, "tile")) {
+			ret = num(s, &t[a], v, 0, VPUX_LF_CMX_TILES - 1, &x);
+			el.v.tile = (uint32_t)x;
+		} else if (!strcmp(k, "budget")) {
+			ret = num(s, &t[a], v, 0, VPUX_SHAVE_BUDGET_MAX, &x);
+			el.v.budget = (uint32_t)x;
+		} else if (!strcmp(k, "args") || !strcmp(k, "params") ||
+			   !strcmp(k, "data") || !strcmp(k, "memrefs") ||
+			   !strcmp(k, "memrefs_out")) {
+			ret = fail(s, t[a].col,
+				   "like= gives the arguments: no %s=", k);
+		} else {
+			v[-1] = '=';	/* val() cut it: pass key=value on */
+			nt[nn++] = t[a];
+		}
+		if (ret)
+			return ret;
+	}
+	if (!el.win_f.size)
+		return fail(s, t[0].col, "like= needs win_f=");
+	/* the built-in kernel's name first, as shave K ... has it */
+	if (kcol != 1) {
+		struct tok k = nt[kcol];
+
+		memmove(&nt[2], &nt[1], (size_t)(kcol - 1) * sizeof(nt[0]));
+		nt[1] = k;
+	}
+	return stmt_shave_op(s, nt, nn, &el);
+}
+
+/*
  * shave elf KERNEL win_f=OP [in=T,..] [out=T,..] [params=HEX]
  *                  [data=HEX] [tile=N] [budget=N]
  * shave elf KERNEL win_f=OP args=HEX [memrefs=M] [memrefs_out=M] ...
+ * shave elf KERNEL win_f=OP like=K ...: stmt_shave_elf_like()
  */
 static int stmt_shave_elf(struct st *s, struct tok *t, int n)
 {
@@ -2065,6 +2212,9 @@ static int stmt_shave_elf(struct st *s, struct tok *t, int n)
 	memset(args, 0, sizeof(args));
 	if (n < 3)
 		return fail(s, t[0].col, "shave elf KERNEL win_f=OP ...");
+	for (a = 3; a < n; a++)
+		if (!strncmp(t[a].s, "like=", 5))
+			return stmt_shave_elf_like(s, t, n);
 	if (find_kernel(s, t[2].s, &v.kernel))
 		return fail(s, t[2].col,
 			    "unknown kernel '%s' (declare it first: kernel NAME file=PATH)",

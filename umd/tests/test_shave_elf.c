@@ -348,6 +348,11 @@ static void test_elf_reader(void)
 	free(elf);
 }
 
+/* a kernel, WIN_F w and two tensors in it (lines 1 to 5) */
+#define LIKE "kernel a entry=0 code=" RET0 "\noutput y f32 4\n" \
+	"tensor w u8 64 offset=0\ntensor t f32 4 offset=0\n" \
+	"tensor o f32 4 offset=16\n"
+
 static void test_asm_errors(void)
 {
 	static const struct {
@@ -383,6 +388,21 @@ static void test_asm_errors(void)
 		{ "kernel a entry=0 code=" RET0 "\noutput y f32 4\ntensor t f32 4\n"
 		  "shave elf a win_f=t data=000000\n",
 		  "test:4:1: error: data=: 3 bytes, a multiple of 4" },
+		/* the built-in kernel's form (like=) */
+		{ LIKE "shave elf a like=softmax_f in=t out=o\n",
+		  "test:6:1: error: like= needs win_f=" },
+		{ LIKE "shave elf a win_f=w like=softmax_f in=t out=o params=00\n",
+		  "test:6:47: error: like= gives the arguments: no params=" },
+		{ LIKE "shave elf a win_f=w like=kernel=10 in=t out=o\n",
+		  "test:6:21: error: like=: a built-in kernel by name, not kernel=N" },
+		{ LIKE "shave elf a win_f=w like=nope in=t out=o\n",
+		  "test:6:26: error: unknown kernel 'nope' (" },
+		{ LIKE "shave elf a win_f=w like=softmax_f in=t[0:8] out=o\n",
+		  "test:6:36: error: like=: in= is tensor 't' whole, not a range" },
+		{ LIKE "tensor u f32 4\nshave elf a win_f=w like=softmax_f in=t out=u\n",
+		  "test:7:41: error: tensor 'u' is not inside win_f (tensor 'w' [0, +64))" },
+		{ LIKE "shave elf a win_f=w like=softmax_f in=t out=o axis=1\n",
+		  "test:6:47: error: axis=1" },
 	};
 	unsigned int i;
 
