@@ -40,6 +40,7 @@
  * the next check: they may have been waiting behind it.
  */
 
+#include <linux/kcov.h>
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
@@ -240,6 +241,11 @@ static void vpux_watchdog_run_limit_locked(struct vpux_device *vdev, u64 now)
 	}
 }
 
+/*
+ * The hang check, on the recovery queue. A KCOV remote-coverage section
+ * of the task that submitted the job last handed to the device, as the
+ * IRQ thread (vpux_irq.c): the fuzzer's coverage includes recovery.
+ */
 static void vpux_watchdog_work(struct work_struct *work)
 {
 	struct vpux_device *vdev = container_of(to_delayed_work(work),
@@ -250,6 +256,7 @@ static void vpux_watchdog_work(struct work_struct *work)
 	u64 now, cycles;
 	u32 id;
 
+	kcov_remote_start_common(READ_ONCE(vdev->kcov_handle));
 	cookie = dma_fence_begin_signalling();
 	mutex_lock(&vdev->fw.lock);
 	/* powered off: nothing runs, and no register may be touched */
@@ -321,6 +328,7 @@ out_unlock:
 				    vdev->hang.seqno, vdev->hang.st.ops_done,
 				    vdev->hang.st.ops_total);
 	}
+	kcov_remote_stop();
 }
 
 static void vpux_recovery_wq_release(struct drm_device *drm, void *wq)

@@ -4,10 +4,10 @@
  * (GET_PARAM, BO_CREATE, BO_INFO, SUBMIT, WAIT, QUEUE_CREATE,
  * QUEUE_DESTROY, BO_WAIT) and of the generic DRM ones the driver serves
  * (GEM_CLOSE, PRIME, syncobjs, mmap), plus reads of the driver's debugfs,
- * sysfs, fdinfo and (with --kcov) trace files, and requests of its "vpux"
- * generic netlink family (well-formed and malformed, with a listener on
- * its "events" group in each thread), from several threads in
- * several processes. Handles come mostly from per-file pools of live
+ * sysfs (the autosuspend delay written short too), fdinfo and (with
+ * --kcov) trace files, and requests of its "vpux" generic netlink family
+ * (well-formed and malformed, with a listener on its "events" group in
+ * each thread), from several threads in several processes. Handles come mostly from per-file pools of live
  * objects, sometimes at random; tasks are valid DMA, DPU and SHAVE tasks
  * (a third of the SHAVE ops ELF kernels of random RV32IMF code, which
  * the model's SHAVE interpreter runs in the kernel: under KASAN in make
@@ -1079,6 +1079,8 @@ static void do_bo_wait(struct thr *t, struct file *f)
 #define MAX_DEV 8
 static char dev_dbg[MAX_DEV][160];	/* /sys/kernel/debug/accel/NAME */
 static char dev_busy[MAX_DEV][160];	/* sysfs npu_busy_time_us */
+static char dev_pm[MAX_DEV][160];	/* sysfs power/autosuspend_delay_ms */
+static char dev_pm_orig[MAX_DEV][32];	/* its value before the run */
 static const char trace_dir[] = "/sys/kernel/debug/tracing";
 static int trace_on;			/* --kcov enabled the vpux events */
 
@@ -1155,10 +1157,23 @@ static void do_debugfs(struct thr *t, struct file *f)
 	account(t, OP_DEBUGFS, ret);
 }
 
-/* sysfs npu_busy_time_us of the device, fdinfo of the file */
+/*
+ * sysfs npu_busy_time_us of the device, fdinfo of the file; or the
+ * device's autosuspend delay, short (the device suspends between calls
+ * and resumes under them) or back to its value before the run.
+ */
 static void do_sysfs(struct thr *t, struct file *f)
 {
+	static const char *const delay[] = { "10", "50", NULL };
+	int dev = f->dev < MAX_DEV ? f->dev : 0;
+	const char *v;
 	char path[64];
+
+	if (chance(t, 20) && dev_pm[dev][0]) {
+		v = delay[below(t, 3)];
+		account(t, OP_SYSFS, file_write(dev_pm[dev], v ? v : dev_pm_orig[dev]));
+		return;
+	}
 
 	if (chance(t, 50) && dev_busy[f->dev < MAX_DEV ? f->dev : 0][0]) {
 		account(t, OP_SYSFS, slurp(dev_busy[f->dev < MAX_DEV ? f->dev : 0], 4096));
@@ -2804,7 +2819,24 @@ static void find_dev_files(void)
 			 "/sys/class/accel/accel%d/device/npu_busy_time_us", minor);
 		if (access(dev_busy[dev], R_OK))
 			dev_busy[dev][0] = '\0';
+		snprintf(dev_pm[dev], sizeof(dev_pm[dev]),
+			 "/sys/class/accel/accel%d/device/power/autosuspend_delay_ms", minor);
+		if (access(dev_pm[dev], W_OK))
+			dev_pm[dev][0] = '\0';
+		else
+			snprintf(dev_pm_orig[dev], sizeof(dev_pm_orig[dev]), "%ld",
+				 file_read_long(dev_pm[dev]));
 	}
+}
+
+/* The autosuspend delays as they were before the run. */
+static void restore_dev_files(void)
+{
+	int dev;
+
+	for (dev = 0; dev < MAX_DEV; dev++)
+		if (dev_pm[dev][0])
+			file_write(dev_pm[dev], dev_pm_orig[dev]);
 }
 
 /* --kcov: the driver's tracepoints on, so that their code runs too */
@@ -2998,6 +3030,7 @@ int main(int argc, char **argv)
 		}
 	}
 	elapsed = (now_ns() - start) / 1e9;
+	restore_dev_files();
 	if (trace_on)
 		trace_enable(0);
 	printf("# %.1f s, %u processes x %u threads, %d devices, seed %" PRIu64 "\n",
