@@ -46,9 +46,29 @@ static const dla_u16 dla_shave_refs[] = {
 	__builtin_offsetof(struct dla_shave_op, windows[6]),
 	__builtin_offsetof(struct dla_shave_op, windows[7]),
 };
+static const dla_u16 dla_elf_refs[] = {
+	__builtin_offsetof(struct dla_shave_task_op, args),
+	__builtin_offsetof(struct dla_shave_task_op, code),
+	__builtin_offsetof(struct dla_shave_task_op, data),
+	__builtin_offsetof(struct dla_shave_task_op, win_f),
+	__builtin_offsetof(struct dla_shave_task_op, runtime),
+};
 
-static const dla_u16 *dla_refs(dla_u32 kind, dla_u32 *n)
+/* Is @rec (a template's record of @kind) an ELF kernel task? */
+static int dla_is_elf(dla_u32 kind, const union dla_op_rec *rec)
 {
+	return kind == DLA_OP_SHAVE &&
+	       rec->shave.kernel_id == VPUX_SHAVE_KERNEL_ELF;
+}
+
+/* The buffer references of @rec: by its kind, a SHAVE one by its layout. */
+static const dla_u16 *dla_refs(dla_u32 kind, const union dla_op_rec *rec,
+			       dla_u32 *n)
+{
+	if (dla_is_elf(kind, rec)) {
+		*n = DLA_ARRAY_SIZE(dla_elf_refs);
+		return dla_elf_refs;
+	}
 	if (kind == DLA_OP_DMA) {
 		*n = DLA_ARRAY_SIZE(dla_dma_refs);
 		return dla_dma_refs;
@@ -340,13 +360,20 @@ static dla_s32 dla_plan_blocks(struct dla_plan_rt *pl,
 	return 0;
 }
 
-/* Is byte @off of a @kind record a buffer reference's index or flags? */
-static int dla_fixed_word(dla_u32 kind, dla_u32 off)
+/*
+ * Is byte @off of @rec (a @kind record) a buffer reference's index or
+ * flags, or a SHAVE op's kernel_id (which selects the record's layout)?
+ */
+static int dla_fixed_word(dla_u32 kind, const union dla_op_rec *rec,
+			  dla_u32 off)
 {
 	const dla_u16 *r;
 	dla_u32 n, i;
 
-	r = dla_refs(kind, &n);
+	if (kind == DLA_OP_SHAVE &&
+	    off >> 2 == __builtin_offsetof(struct dla_shave_op, kernel_id) >> 2)
+		return 1;
+	r = dla_refs(kind, rec, &n);
 	for (i = 0; i < n; i++)
 		if (off >= r[i] && off < r[i] + 8u)
 			return 1;
@@ -391,7 +418,7 @@ static dla_s32 dla_plan_body(struct dla_prep *p, struct dla_plan_rt *pl,
 				return dla_plan_fail("template", bk->first + j,
 						     "patch.expr", ret);
 		}
-		r = dla_refs(tp->kind, &n);
+		r = dla_refs(tp->kind, tp->rec, &n);
 		for (i = 0; i < n; i++) {
 			const dla_u32 *w = tp->rec->all + r[i] / 4u;
 
@@ -413,7 +440,7 @@ static dla_s32 dla_plan_body(struct dla_prep *p, struct dla_plan_rt *pl,
 static dla_s32 dla_plan_templates(struct dla_plan_rt *pl, char *q,
 				  dla_u32 n_tpl, dla_u32 n_pat,
 				  const struct dla_plan_patch **pat,
-				  dla_u32 room)
+				  dla_u32 room, dla_u32 minor)
 {
 	dla_u32 first[DLA_PLAN_MAX_TEMPLATES];
 	const struct dla_plan_patch *pa;
@@ -438,6 +465,11 @@ static dla_s32 dla_plan_templates(struct dla_plan_rt *pl, char *q,
 		    h->n_patches > n_pat - h->first_patch)
 			return dla_plan_fail("template", i, "n_patches",
 					     -DLA_ERR_PLAN_PATCH);
+		/* ELF kernel tasks as templates: minor 3 */
+		if (dla_is_elf(h->kind, (const union dla_op_rec *)rec) &&
+		    minor < 3)
+			return dla_plan_fail("template", i, "kernel_id",
+					     -DLA_ERR_PLAN_FORMAT);
 		tp->kind = h->kind;
 		tp->wait_mask = h->wait_mask;
 		tp->n_patches = h->n_patches;
@@ -460,7 +492,7 @@ static dla_s32 dla_plan_templates(struct dla_plan_rt *pl, char *q,
 			    (pa->offset & (pa->width - 1u)) ||
 			    pa->offset < sizeof(struct dla_op_deps) ||
 			    pa->offset + pa->width > tp->words * 4u ||
-			    dla_fixed_word(tp->kind, pa->offset))
+			    dla_fixed_word(tp->kind, tp->rec, pa->offset))
 				return dla_plan_fail("template", i, "patch",
 						     -DLA_ERR_PLAN_PATCH);
 		}
@@ -537,7 +569,8 @@ dla_s32 dla_plan_prepare(struct dla_prep *p, const struct dla_task_desc *d,
 		return dla_plan_fail("header", 0, "n_blocks",
 				     -DLA_ERR_PLAN_FORMAT);
 	ret = dla_plan_templates(pl, (char *)copy + off, h->n_templates,
-				 h->n_patches, &pat, size - off);
+				 h->n_patches, &pat, size - off,
+				 d->version_minor);
 	if (ret < 0)
 		return ret;
 	off += (dla_u32)ret;

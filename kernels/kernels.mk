@@ -125,8 +125,10 @@ shave-fuzz-smoke: $(SHAVE_FUZZ) $(B)/sim/fuzz/seeds.stamp
 CHECK_STEPS += shave-fuzz-smoke
 
 # examples with SDK kernels: vpux-asm finds their ELF files here
-$(B)/examples/elf_softmax.vpux $(B)/examples/elf_all.vpux: $(KERNEL_ELFS)
-$(B)/examples/elf_softmax.vpux $(B)/examples/elf_all.vpux: \
+$(B)/examples/elf_softmax.vpux $(B)/examples/elf_all.vpux \
+	$(B)/examples/dyn_elf_softmax.vpux: $(KERNEL_ELFS)
+$(B)/examples/elf_softmax.vpux $(B)/examples/elf_all.vpux \
+	$(B)/examples/dyn_elf_softmax.vpux: \
 	VASM_FLAGS += --kernel-dir $(KERNEL_DIR)
 
 # the loader's rules for ELF kernels, the ELF reader on the SDK's kernels

@@ -298,9 +298,6 @@ int lf_check_elf_op(const struct lf_image *img, uint32_t i,
 		return BAD(S, i, "kernel_id",
 			   "ELF kernels are from format 1.5 (the file is 1.%u)",
 			   img->hdr.version_minor);
-	if (img->n_blocks)
-		return BAD(S, i, "kernel_id",
-			   "an ELF kernel task in a plan (not supported yet)");
 	if (o->args_size > VPUX_SHAVE_ARGS_MAX)
 		return BAD(S, i, "args_size", "%u above %u", o->args_size,
 			   VPUX_SHAVE_ARGS_MAX);

@@ -222,7 +222,9 @@ int vpux_plan_core_check(const struct vpux_network *net, const void *task)
 	l[SLOT_TASK].size = net->task_size;
 	l[SLOT_TASK].cpu = (void *)task;
 	l[SLOT_WEIGHTS].size = img->hdr.weights_size;
-	l[SLOT_KARGS].size = img->kargs_size;
+	/* with kernels (1.5): their images and RW data too, as uploaded */
+	l[SLOT_KARGS].size = img->n_kernels ? lf_kbuf_size(img) :
+			     img->kargs_size;
 	/* the device only reads these (read-only BOs): a write is refused */
 	l[SLOT_TASK].flags = DLA_USER_BUF_READONLY;
 	l[SLOT_WEIGHTS].flags = DLA_USER_BUF_READONLY;

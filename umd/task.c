@@ -134,13 +134,14 @@ static void dpu_rec(const struct lf_image *img,
  * kernel-argument buffer (slot SLOT_KARGS: .vpux.kargs, .vpux.kcode,
  * .vpux.kdata), WIN_F is windows[0], the stack the tile's configuration.
  */
-static void elf_rec(const struct lf_image *img, const struct vpux_lf_shave *s,
+static void elf_rec(const struct lf_image *img,
+		    const struct vpux_lf_plan_template *tpl,
+		    const struct vpux_lf_shave *s,
 		    struct dla_shave_task_op *d, unsigned int ts)
 {
 	const struct vpux_lf_kinvocation *v =
 		lf_kinv_of(img, (uint32_t)(s - img->shave));
 	const struct vpux_lf_kernel *k;
-	const struct vpux_lf_plan_template *tpl = NULL;
 
 	deps(&d->deps, &s->deps);
 	d->kernel_id = VPUX_SHAVE_KERNEL_ELF;
@@ -183,8 +184,8 @@ static void shave_rec(const struct lf_image *img,
 {
 	uint32_t w;
 
-	if (s->kernel_id == VPUX_SHAVE_KERNEL_ELF && !tpl) {
-		elf_rec(img, s, (struct dla_shave_task_op *)d, ts);
+	if (s->kernel_id == VPUX_SHAVE_KERNEL_ELF) {
+		elf_rec(img, tpl, s, (struct dla_shave_task_op *)d, ts);
 		return;
 	}
 	deps(&d->deps, &s->deps);
@@ -216,6 +217,31 @@ static uint32_t patch_base(const struct lf_image *img,
 	       sizeof(r));
 	return r.tensor < img->n_tensors ?
 	       (uint32_t)img->tensors[r.tensor].offset : 0;
+}
+
+/* Is template @tpl an ELF kernel task (task format minor 3)? */
+static int elf_template(const struct lf_image *img,
+			const struct vpux_lf_plan_template *tpl)
+{
+	return tpl->kind == LF_SHAVE &&
+	       img->shave[tpl->op].kernel_id == VPUX_SHAVE_KERNEL_ELF;
+}
+
+/*
+ * Where field @f lands in @tpl's device record: an ELF task's WIN_F is
+ * the loadable's windows[0] and the record's win_f.
+ */
+static uint16_t patch_offset(const struct lf_image *img,
+			     const struct vpux_lf_plan_template *tpl,
+			     const struct lf_field *f)
+{
+	uint16_t w0 = offsetof(struct dla_shave_op, windows[0]);
+
+	if (!elf_template(img, tpl) || f->dla_offset < w0 ||
+	    f->dla_offset >= w0 + sizeof(struct dla_buf_ref))
+		return f->dla_offset;
+	return (uint16_t)(f->dla_offset - w0 +
+			  offsetof(struct dla_shave_task_op, win_f));
 }
 
 /* Words of the add of @base to an expression */
@@ -318,7 +344,8 @@ static size_t plan_build(const struct lf_image *img, unsigned char *p)
 			const struct lf_field *f = lf_field_by_id(pa->field);
 			uint32_t base = patch_base(img, t, f), n = pa->len;
 			uint32_t *x = (uint32_t *)(p + expr_off) + words;
-			struct dla_plan_patch dp = { f->dla_offset, f->width,
+			struct dla_plan_patch dp = { patch_offset(img, t, f),
+						     f->width,
 						     (dla_u16)words, 0 };
 
 			memcpy(x, img->expr + pa->expr, n * 4u);
@@ -365,13 +392,17 @@ void vpux_task_build(const struct vpux_network *net, void *mem,
 	td->magic = DLA_TASK_MAGIC;
 	td->version_major = DLA_TASK_VERSION_MAJOR;
 	td->version_minor = img->n_blocks ? 1 : 0;
+	for (i = 0; i < img->n_templates; i++)
+		if (elf_template(img, &img->templates[i]))
+			td->version_minor = 3;	/* ELF SHAVE templates */
 	td->header_size = sizeof(*td);
 	if (net->n_place > 1) {
 		/*
 		 * one of several task copies: the engine core refuses a CMX
 		 * reference outside its tile set (DLA_ERR_CMX_WINDOW)
 		 */
-		td->version_minor = 2;
+		if (td->version_minor < 2)
+			td->version_minor = 2;
 		td->flags = DLA_TASK_F_TILES;
 		td->tile_first = (dla_u16)ts;
 		td->tile_count = (dla_u16)net->tile_span;

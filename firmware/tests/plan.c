@@ -10,6 +10,7 @@
 #include "dla_user_priv.h"
 #include "fw_test.h"
 #include "plan_builder.h"
+#include "vpux_shave_elf.h"
 
 #define ROW		16u
 #define MAXROWS		100u
@@ -335,6 +336,140 @@ static void test_dpu_tokens(void)
 	free(p.buf);
 }
 
+/*
+ * An ELF kernel task as a template (minor 3): one op per row, WIN_F a
+ * row of entry 2 (win_f.offset = OFF0 * ROW), code and arguments in
+ * entry 1. Each instance reaches the SHAVE with its own WIN_F and the
+ * template's code, arguments, stack and tile; @c breaks it for the
+ * refusals (0: valid).
+ */
+enum pe_case { PE_OK, PE_MINOR, PE_KERNEL_ID, PE_WIN_F_INDEX, PE_WIN_F_SIZE,
+	       PE_STACK, PE_NCASES };
+
+static const struct {
+	const char *what;
+	dla_s32 err;
+} pe_cases[PE_NCASES] = {
+	[PE_OK] = { "(accepted) the ELF template", 0 },
+	[PE_MINOR] = { "ELF template in a minor-2 task", DLA_ERR_PLAN_FORMAT },
+	[PE_KERNEL_ID] = { "patch on a SHAVE op's kernel_id",
+			   DLA_ERR_PLAN_PATCH },
+	[PE_WIN_F_INDEX] = { "patch on win_f.index", DLA_ERR_PLAN_PATCH },
+	[PE_WIN_F_SIZE] = { "win_f.size above the WIN_F limit at max",
+			    DLA_ERR_WINDOW },
+	[PE_STACK] = { "stack_size patched below the minimum",
+		       DLA_ERR_SHAVE_TASK },
+};
+
+#define PE_LOG		64u
+
+static int pe_run(unsigned int c, dla_u64 n, struct fake_start *log,
+		  struct dla_task_status *st)
+{
+	struct dla_shave_task_op *e;
+	struct pb p;
+	struct ft f;
+	int h;
+
+	ft_init(&f, 1, 1, 1);
+	pb_init(&p);
+	pb_symbol(&p, 1, 64);
+	pb_block(&p, 1);
+	pb_loop(&p, 0, 1, PB_E(PB_T(SYM, 0)));
+	e = pb_template(&p, DLA_OP_SHAVE, 0);
+	e->kernel_id = VPUX_SHAVE_KERNEL_ELF;
+	e->entry = 8;
+	e->args = tb_ref(1, 0, 64);
+	e->code = tb_ref(1, 256, 256);
+	e->win_f = tb_ref(2, 0, ROW);
+	e->stack_size = 1024;
+	e->tile = 0;
+	e->kernel = 3;
+	pb_patch(&p, PB_OFF(struct dla_shave_task_op, win_f.offset), 4,
+		 PB_E(PB_T(OFF, 0), PB_I(MUL, ROW)));
+	switch (c) {
+	case PE_KERNEL_ID:
+		pb_patch(&p, PB_SHAVE(kernel_id), 4, PB_E(PB_T(CONST, 1)));
+		break;
+	case PE_WIN_F_INDEX:
+		pb_patch(&p, PB_OFF(struct dla_shave_task_op, win_f.index), 4,
+			 PB_E(PB_T(CONST, 2)));
+		break;
+	case PE_WIN_F_SIZE:
+		/* fine at 1 row, past VPUX_SHAVE_WIN_F_MAX at 64 */
+		pb_patch(&p, PB_OFF(struct dla_shave_task_op, win_f.size), 4,
+			 PB_E(PB_T(SYM, 0), PB_OP(CONST32), 0x00300000u,
+			      PB_OP(MUL)));
+		break;
+	case PE_STACK:
+		pb_patch(&p, PB_OFF(struct dla_shave_task_op, stack_size), 4,
+			 PB_E(PB_T(CONST, 128)));
+		break;
+	default:
+		break;
+	}
+	pb_finish(&p, SYM_ENTRY);
+	if (c == PE_MINOR)
+		p.d->version_minor = 2;
+	pt_list(&f, &p, &n, 1, MAXROWS * ROW);
+	f.hw.log = log;
+	f.hw.log_cap = PE_LOG;
+	h = ft_submit(&f, 1);
+	if (h >= 0) {
+		fake_hw_run(&f.hw);
+		*st = ft_status(&f, h);
+		dla_user_release(f.dev, h);
+		h = 0;
+	}
+	ft_fini(&f);
+	free(p.buf);
+	return h;
+}
+
+static void test_elf_template(void)
+{
+	static const dla_u32 sizes[] = { 1, 17, 64 };
+	static struct fake_start log[PE_LOG];
+	struct dla_task_status st;
+	unsigned int i, c, k, bad;
+
+	for (i = 0; i < DLA_ARRAY_SIZE(sizes); i++) {
+		const struct vpux_hw_shave_task *hw;
+		int ret;
+
+		memset(log, 0, sizeof(log));
+		ret = pe_run(PE_OK, sizes[i], log, &st);
+		tap_check(!ret && st.state == DLA_TASK_DONE &&
+			  st.ops_total == sizes[i] &&
+			  st.ops_done == sizes[i],
+			  "elf template: %u rows: %u ELF ops done (%d, %u)",
+			  sizes[i], sizes[i], ret, st.ops_done);
+		for (k = 0, bad = 0; k < sizes[i]; k++) {
+			hw = (const void *)log[k].param;
+			if (hw->kernel_id != VPUX_SHAVE_KERNEL_ELF ||
+			    hw->win_f != FAKE_VA_BASE + 2 * FT_BUF_STRIDE +
+					 k * ROW ||
+			    hw->win_f_size != ROW ||
+			    hw->code != FAKE_VA_BASE + FT_BUF_STRIDE + 256 ||
+			    hw->code_size != 256 || hw->entry != 8 ||
+			    hw->args != FAKE_VA_BASE + FT_BUF_STRIDE ||
+			    hw->args_size != 64 || hw->stack_size != 1024 ||
+			    hw->kernel != 3)
+				bad++;
+		}
+		tap_check(!bad, "elf template: %u rows: each op its own WIN_F "
+			  "row, the template's code and arguments (%u bad)",
+			  sizes[i], bad);
+	}
+	for (c = 1; c < PE_NCASES; c++) {
+		int ret = pe_run(c, 64, log, &st);
+
+		tap_check(ret == -pe_cases[c].err,
+			  "refused: %s: %d (want %d)", pe_cases[c].what, ret,
+			  -pe_cases[c].err);
+	}
+}
+
 /* ---- refusals ---- */
 
 enum pt_case {
@@ -648,6 +783,7 @@ int main(void)
 	test_window_stall();
 	test_two_requests();
 	test_dpu_tokens();
+	test_elf_template();
 	test_refusals();
 	test_runtime_refusal();
 	test_read_once();

@@ -26,7 +26,8 @@
 
 #define DLA_TASK_MAGIC			0x4b534154u	/* "TASK" in memory */
 #define DLA_TASK_VERSION_MAJOR		1u
-#define DLA_TASK_VERSION_MINOR		2u	/* 1: plans, 2: tile windows */
+#define DLA_TASK_VERSION_MINOR		3u	/* 1: plans, 2: tile windows,
+						 * 3: ELF SHAVE templates */
 
 /* dla_task_desc.flags */
 #define DLA_TASK_F_PLAN			(1u << 0)	/* a plan, no static ops */
@@ -259,7 +260,8 @@ struct dla_shave_op {
  *	without @runtime)
  * @reserved: 0
  *
- * Not yet accepted in plan templates.
+ * A plan template (minor 3) may patch any word but a reference's index
+ * or flags and @kernel_id; each instance is checked as above.
  */
 struct dla_shave_task_op {
 	struct dla_op_deps deps;
@@ -377,7 +379,7 @@ struct dla_plan_template {
 /**
  * struct dla_plan_patch - write an expression's value into the record
  * @offset: byte offset in the op record (past its deps; not a buffer
- *	reference's index or flags word)
+ *	reference's index or flags word, nor a SHAVE op's kernel_id)
  * @width: 4 (u32 word) or 2 (u16, value <= 65535); @offset a multiple
  * @expr: first word of the expression
  * @len: its words, 1..DLA_PLAN_MAX_EXPR
