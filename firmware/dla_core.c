@@ -44,6 +44,7 @@ static dla_s32 dla_discover(struct dla_engine *e)
 	e->ctx_slots = dla_reg_read(drv, VPUX_REG_CTX_SLOTS);
 	if (e->ctx_slots > VPUX_MAX_CTX_SLOTS)
 		e->ctx_slots = VPUX_MAX_CTX_SLOTS;
+	e->start_at = !!(dla_reg_read(drv, VPUX_REG_CAPS) & VPUX_CAP_START_AT);
 	return 0;
 }
 

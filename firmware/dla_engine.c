@@ -526,8 +526,14 @@ void dla_update_pairs(void *drv, dla_u32 base, dla_u64 *sh, const dla_u64 *w,
  * two pairs at a time. CTX decides which address space the op runs in:
  * it is written every time, never trusted to a shadow.
  */
+/*
+ * Start @w on engine @eng; @at: the cycle the op became ready (the latest
+ * completion of its task the scheduler had seen), given to an engine that
+ * dates ops (VPUX_CAP_START_AT), so that tasks keep their own time
+ * (hw-model.rst, "Virtual time").
+ */
 void dla_engine_start(struct dla_engine *e, dla_u32 eng, const dla_u64 *w,
-		      dla_u32 pairs, dla_u32 ctx)
+		      dla_u32 pairs, dla_u32 ctx, dla_u64 at)
 {
 	void *drv = e->driver_context;
 	dla_u32 base = VPUX_REG_ENGINE(eng), i, bit = 1u << eng;
@@ -545,6 +551,11 @@ void dla_engine_start(struct dla_engine *e, dla_u32 eng, const dla_u64 *w,
 			dla_update_pair(drv, base, sh, w, i);
 	}
 	dla_reg_write(drv, base + VPUX_ENG_CTX, ctx);
+	if (e->start_at) {
+		dla_reg_write(drv, base + VPUX_ENG_START_AT_LO, (dla_u32)at);
+		dla_reg_write(drv, base + VPUX_ENG_START_AT_HI,
+			      (dla_u32)(at >> 32));
+	}
 	dla_reg_write(drv, base + VPUX_ENG_CMD, VPUX_ENG_CMD_START);
 }
 

@@ -101,9 +101,17 @@ static void dla_handle_engine(struct dla_engine *e, dla_u32 eng)
 	e->idle[kind] |= 1u << eng;
 	t->n_running--;
 	if (state == VPUX_ENG_STATE_DONE) {
+		dla_u64 end = 0;
+
+		if (e->start_at)
+			end = dla_reg_read(e->driver_context,
+					   base + VPUX_ENG_END_LO) |
+			      (dla_u64)dla_reg_read(e->driver_context,
+						    base + VPUX_ENG_END_HI) << 32;
+		e->eng_end[eng] = end;
 		dla_sched_complete(e, slot, op,
 				   dla_reg_read(e->driver_context,
-						base + VPUX_ENG_OP_CYCLES));
+						base + VPUX_ENG_OP_CYCLES), end);
 		return;
 	}
 	index = dla_op_kind_index(t, op);

@@ -152,6 +152,8 @@ struct dla_task {
 	dla_u64 fault_addr;
 	dla_u64 op_cycles;
 	dla_u64 start_cycles;
+	/* the latest END of the task's completed ops (start_cycles at first) */
+	dla_u64 ready_at;
 	dla_u64 device_cycles;
 	dla_s64 start_us;
 	dla_s64 time_us;
@@ -183,12 +185,14 @@ struct dla_engine {
 	dla_u32 cmx_size;
 	dla_u64 cmx_base;
 	dla_u32 ctx_slots;
+	dla_u32 start_at;		/* VPUX_CAP_START_AT: ops are dated */
 
 	/* Everything below: only under the port's lock. */
 	dla_u32 idle[DLA_OP_KINDS];	/* bitmask of idle engines (global) */
 	dla_u32 owner[DLA_MAX_ENGINES];	/* DLA_LINK of the running op or NIL */
 	dla_u32 start_seq;		/* ops started so far (wraps) */
 	dla_u32 owner_seq[DLA_MAX_ENGINES]; /* start_seq of the running op */
+	dla_u64 eng_end[DLA_MAX_ENGINES]; /* start_at: END of the last op */
 
 	/*
 	 * Latched by the ISR (and dla_poll_engines()); moved to the bottom
@@ -439,7 +443,7 @@ void dla_graph_reset(struct dla_task *t);
 dla_s32 dla_op_build(struct dla_prep *p, dla_u32 kind, dla_u32 index,
 		     const union dla_op_rec *rec, dla_u64 *desc);
 void dla_engine_start(struct dla_engine *e, dla_u32 eng, const dla_u64 *w,
-		      dla_u32 pairs, dla_u32 ctx);
+		      dla_u32 pairs, dla_u32 ctx, dla_u64 at);
 dla_u64 dla_read_cycles(struct dla_engine *e);
 
 /* dla_plan.c */
@@ -462,7 +466,7 @@ dla_s32 dla_addr_preload(struct dla_prep *p, dla_u32 kind, dla_u32 index,
 void dla_sched_start_task(struct dla_engine *e, dla_u32 slot);
 void dla_sched_dispatch(struct dla_engine *e);
 void dla_sched_complete(struct dla_engine *e, dla_u32 slot, dla_u32 op,
-			dla_u32 cycles);
+			dla_u32 cycles, dla_u64 end);
 void dla_sched_fail(struct dla_engine *e, dla_u32 slot, dla_s32 err,
 		    dla_u32 kind, dla_u32 index);
 void dla_sched_release_engine(struct dla_engine *e, dla_u32 eng);

@@ -100,7 +100,11 @@ static void dla_sched_finish(struct dla_engine *e, struct dla_task *t,
 			     dla_u32 state)
 {
 	t->state = state;
-	t->device_cycles = dla_read_cycles(e) - t->start_cycles;
+	/* dated ops: the task's own span, whatever ran beside it */
+	if (e->start_at && state == DLA_TASK_DONE)
+		t->device_cycles = t->ready_at - t->start_cycles;
+	else
+		t->device_cycles = dla_read_cycles(e) - t->start_cycles;
 	t->time_us = dla_get_time_us() - t->start_us;
 	e->complete_mask |= 1u << t->slot;
 }
@@ -143,12 +147,14 @@ void dla_sched_fail(struct dla_engine *e, dla_u32 slot, dla_s32 err,
 }
 
 void dla_sched_complete(struct dla_engine *e, dla_u32 slot, dla_u32 op,
-			dla_u32 cycles)
+			dla_u32 cycles, dla_u64 end)
 {
 	struct dla_task *t = e->task[slot];
 	struct dla_op_rt *ops = t->ops;
 	const dla_u16 *u, *uend;
 
+	if (end > t->ready_at)
+		t->ready_at = end;
 	ops[op].cycles = cycles;
 	t->op_cycles += cycles;
 	t->n_done++;
@@ -182,6 +188,30 @@ void dla_sched_complete(struct dla_engine *e, dla_u32 slot, dla_u32 op,
 }
 
 /*
+ * Of the idle engines in @m (!= 0), the one to start an op ready at cycle
+ * @at on: the lowest numbered; where ops are dated, the lowest numbered
+ * whose last op ended by @at on the cycle clock, else the one whose last
+ * op ended first (the others are busy there with ops the host saw
+ * complete early: hw-model.rst, "Virtual time").
+ */
+static dla_u32 dla_pick_engine(const struct dla_engine *e, dla_u32 m,
+			       dla_u64 at)
+{
+	dla_u32 best = dla_ffs(m), g;
+
+	if (!e->start_at)
+		return best;
+	for (; m; m &= m - 1) {
+		g = dla_ffs(m);
+		if (e->eng_end[g] <= at)
+			return g;
+		if (e->eng_end[g] < e->eng_end[best])
+			best = g;
+	}
+	return best;
+}
+
+/*
  * Program idle engines with the heads of their kinds' queues. The
  * descriptors were built and checked by dla_task_prepare(); nothing here
  * can fail.
@@ -195,7 +225,8 @@ void dla_sched_dispatch(struct dla_engine *e)
 			dla_u32 link = dla_dequeue(e, k);
 			dla_u32 slot = DLA_LINK_SLOT(link), op = DLA_LINK_OP(link);
 			struct dla_task *t = e->task[slot];
-			dla_u32 eng = dla_ffs(e->idle[k]);
+			dla_u32 eng = dla_pick_engine(e, e->idle[k],
+						      t->ready_at);
 
 			e->idle[k] &= ~(1u << eng);
 			e->owner[eng] = link;
@@ -203,7 +234,7 @@ void dla_sched_dispatch(struct dla_engine *e)
 			t->n_running++;
 			dla_engine_start(e, eng, t->desc[k] +
 					 (op - t->base[k]) * t->dstride[k],
-					 t->pairs[k], t->mmu_ctx);
+					 t->pairs[k], t->mmu_ctx, t->ready_at);
 		}
 	}
 }
@@ -215,6 +246,7 @@ void dla_sched_start_task(struct dla_engine *e, dla_u32 slot)
 
 	t->state = DLA_TASK_RUNNING;
 	t->start_cycles = dla_read_cycles(e);
+	t->ready_at = t->start_cycles;
 	t->start_us = dla_get_time_us();
 	for (k = 0; k < DLA_OP_KINDS; k++) {
 		t->rq_head[k] = DLA_NIL;

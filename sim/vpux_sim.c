@@ -16,7 +16,7 @@
 #define VPUX_CAPS_ALL	(VPUX_CAP_DMA_4D | VPUX_CAP_DPU_INT8 | VPUX_CAP_SHAVE | \
 			 VPUX_CAP_MMU | VPUX_CAP_CYCLE_COUNTER | \
 			 VPUX_CAP_FAULT_INJECT | VPUX_CAP_CMX_CLEAR | \
-			 VPUX_CAP_POWER)
+			 VPUX_CAP_POWER | VPUX_CAP_START_AT)
 
 /* The interrupt bits the host's IRQ_MASK keeps. */
 #define VPUX_IRQ_HOST	(VPUX_IRQ_ALL | VPUX_IRQ_MC)
@@ -220,6 +220,11 @@ static void eng_reset(struct vpux_sim *sim, u32 e)
 	eng->inj_mmu_fault = false;
 	eng->inj_drop_irq = false;
 	eng->inj_slow = 1;
+	eng->free_time = 0;
+	eng->start_at = 0;
+	eng->start_at_armed = false;
+	eng->n_busy = 0;
+	eng->busy_floor = 0;
 	sim->irq_status &= ~VPUX_IRQ_ENGINE(e);
 }
 
@@ -287,7 +292,13 @@ static bool eng_start(struct vpux_sim *sim, u32 e, u32 *kick)
 	eng->latched_ctx = eng->ctx;
 	eng->status = VPUX_ENG_STATE_BUSY;
 	eng->seq = ++sim->seq;
-	eng->start_time = sim->now;
+	/*
+	 * Per-engine time: an op the issuer dated is ready at START_AT
+	 * (eng_place() finds when the engine is free for it), else at the
+	 * counter's value (the latest completion the device published).
+	 */
+	eng->start_time = eng->start_at_armed ? eng->start_at : sim->now;
+	eng->start_at_armed = false;
 	eng->inj_mmu_fault = false;
 	eng->inj_drop_irq = false;
 	eng->inj_slow = 1;
@@ -475,6 +486,14 @@ static u32 eng_reg_read(struct vpux_sim *sim, u32 e, u32 reg)
 		return eng->trap.invocation;
 	case VPUX_ENG_RT_DEBUG:
 		return eng->trap.rt_debug;
+	case VPUX_ENG_START_AT_LO:
+		return lo32(eng->start_at);
+	case VPUX_ENG_START_AT_HI:
+		return hi32(eng->start_at);
+	case VPUX_ENG_END_LO:
+		return lo32(eng->free_time);
+	case VPUX_ENG_END_HI:
+		return hi32(eng->free_time);
 	}
 	if (reg >= VPUX_ENG_PARAM(0) &&
 	    reg < VPUX_ENG_PARAM(VPUX_ENG_PARAM_WORDS))
@@ -496,6 +515,13 @@ static bool eng_reg_write(struct vpux_sim *sim, u32 e, u32 reg, u32 val,
 		return false;
 	case VPUX_ENG_CTX:
 		eng->ctx = val;
+		return false;
+	case VPUX_ENG_START_AT_LO:
+		eng->start_at = (eng->start_at & ~0xffffffffull) | val;
+		return false;
+	case VPUX_ENG_START_AT_HI:
+		eng->start_at = (u64)val << 32 | lo32(eng->start_at);
+		eng->start_at_armed = true;
 		return false;
 	}
 	if (reg >= VPUX_ENG_PARAM(0) &&
@@ -840,6 +866,42 @@ static void sim_exec_op(struct vpux_sim_op *op)
 }
 
 /*
+ * Per-engine time: the first cycle >= @ready at which @cycles fit on the
+ * engine between the busy intervals it remembers (none before its floor),
+ * recorded as busy. An engine forgets its oldest interval when it needs
+ * room: the time up to that interval's end then counts as busy.
+ */
+static u64 eng_place(struct vpux_sim_engine *eng, u64 ready, u64 cycles)
+{
+	struct vpux_sim_busy *b = eng->busy;
+	u64 t;
+	u32 i, n = eng->n_busy;
+
+	if (cycles && n == VPUX_SIM_BUSY_SLOTS) {
+		if (b[0].end > eng->busy_floor)
+			eng->busy_floor = b[0].end;
+		memmove(&b[0], &b[1], --n * sizeof(*b));
+	}
+	t = ready > eng->busy_floor ? ready : eng->busy_floor;
+	if (!cycles)
+		return t;
+	for (i = 0; i < n; i++) {
+		if (t < b[i].start && cycles <= b[i].start - t)
+			break;		/* fits in the gap before b[i] */
+		if (t < b[i].end)
+			t = b[i].end;
+	}
+	eng->n_busy = n;
+	if (cycles > ~0ull - t)
+		return t;		/* saturated: ends at the end of time */
+	memmove(&b[i + 1], &b[i], (n - i) * sizeof(*b));
+	b[i].start = t;
+	b[i].end = t + cycles;
+	eng->n_busy = n + 1;
+	return t;
+}
+
+/*
  * Execute engine @e's queued op in the engine's executor (eng->running is
  * set): called and returns with the lock held, drops it for the
  * computation. The result is parked in the engine (phase FINISHED)
@@ -888,6 +950,7 @@ static void sim_execute(struct vpux_sim *sim, u32 e)
 	/* saturate: a SLOW multiplier must not wrap the virtual clock */
 	if (__builtin_mul_overflow(op->cycles, (u64)eng->inj_slow, &eng->cycles))
 		eng->cycles = ~0ull;
+	eng->start_time = eng_place(eng, eng->start_time, eng->cycles);
 	eng->end_time = eng->start_time + eng->cycles;
 	if (eng->end_time < eng->start_time)
 		eng->end_time = ~0ull;
@@ -908,6 +971,7 @@ static bool sim_publish(struct vpux_sim *sim, u32 e)
 
 	if (eng->end_time > sim->now)
 		sim->now = eng->end_time;
+	eng->free_time = eng->end_time;
 	if (eng->fault.reason) {
 		if (!(sim->fault_status & VPUX_FAULT_VALID)) {
 			sim->fault_status = VPUX_FAULT_VALID |

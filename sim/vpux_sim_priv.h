@@ -105,6 +105,18 @@
 #define VPUX_SIM_MC_BATCH		4096u
 #define VPUX_SIM_MC_CONSOLE_LINE	128u
 
+/*
+ * Per-engine time (hw-model.rst, "Virtual time"): an engine remembers the
+ * busy intervals of its last BUSY_SLOTS dated ops on the cycle clock, so
+ * that an op dated earlier than ops the host issued before it can run in
+ * a gap they left.
+ */
+#define VPUX_SIM_BUSY_SLOTS		16u
+
+struct vpux_sim_busy {
+	u64 start, end;		/* [start, end) on the cycle clock */
+};
+
 /* Per-engine TLB: per context slot, direct mapped. */
 #define VPUX_SIM_TLB_ENTRIES		64u
 
@@ -178,8 +190,15 @@ struct vpux_sim_engine {
 	u32 tlb_flush;		/* slots whose TLB the executor must drop */
 	u32 gen;		/* bumped by abort/reset: stale results dropped */
 	u64 seq;		/* START order */
-	u64 start_time;		/* virtual clock at START */
+	u64 start_time;		/* ready at START; begins once computed */
 	u64 end_time;		/* start_time + cycles once computed */
+	u64 free_time;		/* END: the last published op's end_time */
+	u64 start_at;		/* START_AT, for the next START if armed */
+	bool start_at_armed;
+	/* busy intervals by start, and the time before which all is busy */
+	struct vpux_sim_busy busy[VPUX_SIM_BUSY_SLOTS];
+	u32 n_busy;
+	u64 busy_floor;
 	u64 cycles;
 	u32 err;
 	struct vpux_sim_fault fault;

@@ -160,7 +160,7 @@ static void test_identity(void)
 	tap_check(rd(VPUX_REG_REVISION) == (VPUX_HW_REV_MAJOR << 16 | VPUX_HW_REV_MINOR),
 		  "revision");
 	tap_check(rd(VPUX_REG_DEVICE_ID) == VPUX_HW_DEVICE_ID, "device id");
-	tap_check(rd(VPUX_REG_CAPS) == 0x1ff, "caps: all nine capabilities");
+	tap_check(rd(VPUX_REG_CAPS) == 0x3ff, "caps: all ten capabilities");
 	tap_check(rd(VPUX_REG_ENGINES) == (2 | 3 << 8 | 1 << 16), "engines 2/3/1");
 	tap_check(rd(VPUX_REG_TILES) == 2, "tiles");
 	tap_check(rd(VPUX_REG_CMX_SIZE) == 128 * 1024, "cmx size");

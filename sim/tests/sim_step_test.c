@@ -241,12 +241,91 @@ static void test_inject(void)
 		  "count exhausted: third op is clean");
 }
 
+static uint64_t eng_end(uint32_t e)
+{
+	uint64_t lo = t_eng(&t, e, VPUX_ENG_END_LO);
+
+	return lo | (uint64_t)t_eng(&t, e, VPUX_ENG_END_HI) << 32;
+}
+
+/* Date engine @e's next op: it is ready at cycle @at. */
+static void start_at(uint32_t e, uint64_t at)
+{
+	t_wreg(&t, VPUX_REG_ENGINE(e) + VPUX_ENG_START_AT_LO, (uint32_t)at);
+	t_wreg(&t, VPUX_REG_ENGINE(e) + VPUX_ENG_START_AT_HI,
+	       (uint32_t)(at >> 32));
+}
+
+/*
+ * Per-engine time (hw-model.rst, "Virtual time"): the host issues the
+ * second of two ops only after the first completed, as a scheduler that
+ * reacts to completions does. Independent (both ready at t0, on two
+ * engines): they overlap on the cycle clock, the span is the longer op,
+ * less than the sum. Dependent (the second ready at the first's END):
+ * the span is the sum. An op ready before ops its engine ran later runs
+ * in the gap they left; an undated op begins at the counter, as before.
+ */
+static void test_start_at(void)
+{
+	uint64_t t0, c = dc(3200);
+
+	tap_check(t_reg(&t, VPUX_REG_CAPS) & VPUX_CAP_START_AT,
+		  "CAPS has START_AT");
+	/* independent */
+	t0 = cycles();
+	start_at(0, t0);
+	dma(0, 3200);
+	drain();
+	start_at(1, t0);
+	dma(1, 3200);
+	drain();
+	tap_check(eng_end(0) == t0 + c && eng_end(1) == t0 + c &&
+		  cycles() - t0 == c,
+		  "independent ops on two engines overlap: span %llu < sum %llu",
+		  (unsigned long long)(cycles() - t0),
+		  (unsigned long long)(2 * c));
+	/* dependent */
+	t0 = cycles();
+	start_at(0, t0);
+	dma(0, 3200);
+	drain();
+	start_at(1, eng_end(0));
+	dma(1, 3200);
+	drain();
+	tap_check(eng_end(1) == t0 + 2 * c && cycles() - t0 == 2 * c,
+		  "dependent ops: span = sum (%llu)",
+		  (unsigned long long)(cycles() - t0));
+	/* one engine: ready later, then earlier: the gap before it is used */
+	t0 = cycles();
+	start_at(0, t0 + 200);
+	dma(0, 3200);
+	drain();
+	start_at(0, t0);
+	dma(0, 320);
+	drain();
+	tap_check(eng_end(0) == t0 + dc(320) && cycles() - t0 == 200 + c,
+		  "an op fits the engine's gap before a later-dated one");
+	start_at(0, t0);
+	dma(0, 3200);
+	drain();
+	tap_check(eng_end(0) == t0 + 200 + 2 * c,
+		  "an op that does not fit waits for the engine (%llu)",
+		  (unsigned long long)(eng_end(0) - t0));
+	/* undated: at the counter */
+	t0 = cycles();
+	dma(1, 320);
+	drain();
+	tap_check(eng_end(1) == t0 + dc(320) && cycles() - t0 == dc(320),
+		  "an undated op begins at the cycle counter");
+}
+
 int main(void)
 {
 	t_seed(7);
 	open_dev();
 	test_order();
 	test_inject();
+	test_start_at();
 	close_dev();
 	return tap_finish();
 }

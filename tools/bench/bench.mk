@@ -4,9 +4,10 @@
 # through the module's model (vpux-job-bench --dpu-fp16, DPU_FP16_RUNS
 # jobs: tens of seconds each under TCG); then vpux-req-bench, the same
 # 1-op figures through libvpux, for the kernel (ioctl) and the
-# in-process backends in the one VM run; the compiled test models; the
-# float ResNet-50 at 64x64, once (tools/bench/vm-float.sh:
-# resnet50_vm_ms=).
+# in-process backends in the one VM run; bench-pipeline through the
+# kernel (PIPELINE_VM_ARGS: ratio= on the device's clock, per-engine
+# time in vpux_sim.ko); the compiled test models; the float ResNet-50 at
+# 64x64, once (tools/bench/vm-float.sh: resnet50_vm_ms=).
 # `make bench` runs vpux-req-bench on the host too (in-process only).
 # Included by the top-level Makefile after tools/vm/vm.mk and umd/umd.mk.
 #
@@ -18,6 +19,7 @@ HOST_PROGS += $(VPUX_JOB_BENCH)
 BENCH_ARGS ?=
 REQ_BENCH_ARGS ?=
 DPU_FP16_RUNS ?= 2
+PIPELINE_VM_ARGS ?= -n 16 -r 1
 
 # libvpux's request path, both backends; linked against libvpux.so.1 like
 # vpux-run (the VM rig copies the library along, found through the rpath
@@ -87,16 +89,18 @@ $(VPUX_JOB_BENCH): tools/bench/vpux-job-bench.c tools/bench/bench_util.h uapi/dr
 
 # Boot the VM with the module loaded and run the benchmark there.
 bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
-		$(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux float-vm-net
+		$(VPUX_PIPELINE_BENCH) $(PIPELINE_BENCH_NET) $(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux float-vm-net
 	@echo "host: $$(nproc) CPUs, load average $$(cut -d' ' -f1-3 /proc/loadavg) (the VM's 2 vCPUs share them)"
 	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_FW=$(FW_BIN) \
-		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET) $(VPUX_RUN) $(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux $(VPUX_ONNX)" \
+		VPUX_BINS="$(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) $(REQ_BENCH_NET) $(VPUX_PIPELINE_BENCH) $(PIPELINE_BENCH_NET) $(VPUX_RUN) $(COMPILED_MODELS) $(B)/examples/elf_softmax.vpux $(VPUX_ONNX)" \
 		VPUX_DATA=$(FLOAT_VM_DIR) \
 		tools/vm/vm-run.sh demo $(B)/bench-vm \
 		'vpux-job-bench $(BENCH_ARGS) && echo &&' \
 		'echo "== the FP16 conv of bench-dpu as one DPU op, in vpux_sim.ko" &&' \
 		'vpux-job-bench --dpu-fp16 $(DPU_FP16_RUNS) && echo && echo "== vpux-req-bench" &&' \
 		'vpux-req-bench $(REQ_BENCH_ARGS) && echo &&' \
+		'echo "== bench-pipeline through /dev/accel/accel0" &&' \
+		'vpux-pipeline-bench -d /dev/accel/accel0 $(PIPELINE_VM_ARGS) /vpux/bin/resnet_qop_half.vpuxl && echo &&' \
 		'echo "== the compiled ONNX test models through /dev/accel/accel0" &&' \
 		'for m in /vpux/bin/*.vpuxl; do vpux-run --device /dev/accel/accel0 --repeat 10 $$m | grep latency || exit 1; done &&' \
 		'echo && echo "== an ELF SHAVE kernel in vpux_sim.ko (bench-shave-elf mips_vm)" &&' \
