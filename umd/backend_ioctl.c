@@ -28,8 +28,9 @@
  * request's jobs need a queue's order; requests that share a buffer are
  * ordered by its implicit fences, which hold across queues. The jobs of
  * networks with CMX tensors are the exception: each joins the queue of
- * the last job on its tiles (io_submit_ordered()), so a tile set's jobs
- * run in order and other tile sets' at once.
+ * the last job on its tiles while that one has not ended
+ * (io_submit_ordered()), so a tile set's jobs run in order and other
+ * tile sets' at once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -698,6 +699,18 @@ static void queue_join(struct iob *p, const struct vpux_be_job *after,
 	pthread_mutex_unlock(&p->qlock);
 }
 
+/*
+ * Has @after (a record of an earlier job of this file) ended? A WAIT
+ * that does not wait; a seqno the kernel no longer keeps is of a job
+ * that ended (SUBMIT reuses a ring slot only once its job is done).
+ */
+static int job_ended(struct iob *p, const struct vpux_be_job *after)
+{
+	struct drm_vpux_wait w = { .seqno = after->id };
+
+	return !drmIoctl(p->fd, DRM_IOCTL_VPUX_WAIT, &w) || errno == ENOENT;
+}
+
 /* @job is finished, or forgotten: its queue has one busy job fewer */
 static void queue_put(struct iob *p, struct vpux_be_job *job)
 {
@@ -814,8 +827,13 @@ static int submit_job(void *priv, const struct vpux_be_entry *list,
 			s.in_syncobj_count = 1;
 		}
 	}
-	if (ordered && after) {
-		/* @after's queue: the kernel starts this job once it ended */
+	if (ordered && after && !job_ended(p, after)) {
+		/*
+		 * @after's queue: the kernel starts this job once it ended.
+		 * Once it has, nothing orders this one: a queue of its own
+		 * like any job, or the first jobs of every tile set, all
+		 * on one idle queue then, would keep the sets in one line.
+		 */
 		queue_join(p, after, &j);
 		ret = 0;
 	} else {

@@ -43,6 +43,8 @@ VPUX_PIPELINE_BENCH := $(B)/tools/vpux-pipeline-bench
 PIPELINE_BENCH_NET := $(B)/compiler/models/resnet_qop_half.vpuxl
 PIPELINE_BENCH_RUN := $(B)/tools/bench-pipeline
 HOST_PROGS += $(VPUX_PIPELINE_BENCH)
+# the VM's vpux-pipeline-overlap (tools/vm/tests.list)
+VM_EXTRA_BINS += $(VPUX_PIPELINE_BENCH)
 BENCH_PROGS += $(PIPELINE_BENCH_RUN)
 
 $(VPUX_PIPELINE_BENCH): tools/bench/vpux-pipeline-bench.c tools/bench/bench_util.h \
