@@ -16,7 +16,7 @@
 
 #include "err.h"
 #include "hostconv.h"
-#include "lower_int.h"
+#include "lower_q.h"
 #include "vpux_float.h"
 
 uint32_t vc_f32_bits(float f)
@@ -192,6 +192,9 @@ int vc_f16(struct lctx *c, int node, const struct vc_value *v)
 		const struct vc_value *kv = vc_out(c->m, &c->m->n[k], 0);
 		int r, x, y, ts[2];
 
+		r = vcq_pattern_float(c, k);
+		if (r < 0)
+			return r;
 		c->pend[vi].node = -1;
 		if (kv && c->pend[kv - c->m->v].node == k)
 			c->pend[kv - c->m->v].node = -1;

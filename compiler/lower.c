@@ -11,7 +11,8 @@
  *   GlobalAveragePool, Softmax, Sigmoid, Tanh) whose inputs are views is
  *   *pending*; Relu/Clip after it narrow its output clamp; the
  *   QuantizeLinear that consumes it gives the output's scale, zero point
- *   and type, and only then is it lowered to one int8 NPU op;
+ *   and type, and only then is it lowered to one int8 NPU op (the
+ *   pattern table of qdq_patterns.c says which ops, inputs and lowering);
  * - QuantizeLinear of a view requantizes it (or is nothing when the
  *   parameters agree); QuantizeLinear of a float graph input and
  *   DequantizeLinear to a graph output are the host's boundary
@@ -627,7 +628,7 @@ static int do_node(struct lctx *c, int k)
 	const struct vc_node *n = &c->m->n[k];
 	struct qprog *p = c->p;
 	const char *op = n->op;
-	unsigned int i;
+	const struct vcq_pattern *pat;
 
 	if (*n->domain && strcmp(n->domain, "ai.onnx") &&
 	    !vc_op_find(c->m, n)) {
@@ -666,43 +667,9 @@ static int do_node(struct lctx *c, int k)
 		return vcq_lower_pool(c, k, vc_out(c->m, n, 0), x, 0, 0,
 				  p->t[x].dt, -INFINITY, INFINITY);
 	}
-	if (vcq_float_compute(op)) {
-		const struct vc_value *y = vc_out(c->m, n, 0);
-
-		for (i = 0; i < n->n_in; i++) {
-			const struct vc_value *v = vc_in(c->m, n, i);
-
-			if (!v || v->cst)
-				continue;
-			if (c->pend[v - c->m->v].node >= 0) {
-				vc_unsupported(p, n, "input '%s' is the float result of '%s', not quantized in between",
-					       v->name,
-					       c->m->n[c->pend[v - c->m->v].node].name);
-				return -1;
-			}
-			if (!vc_is_float(v) || vc_vq_of(c, v) < 0) {
-				if (!vc_is_float(v))
-					vc_unsupported(p, n, "integer input '%s' (the NPU runs this op on quantized views)",
-						       v->name);
-				else if (v->producer >= 0 &&
-					 !strcmp(c->m->n[v->producer].op, "DequantizeLinear"))
-					continue;	/* DQ of a constant */
-				else
-					vc_unsupported(p, n, "input '%s' is a float value that is not dequantized from a quantized tensor",
-						       v->name);
-				return -1;
-			}
-		}
-		if (!vc_in(c->m, n, 0) || vc_vq_of(c, vc_in(c->m, n, 0)) < 0) {
-			if (strcmp(op, "Add") && strcmp(op, "Mul")) {
-				vc_unsupported(p, n, "first input is not a quantized view");
-				return -1;
-			}
-		}
-		if (y)
-			c->pend[y - c->m->v].node = k;
-		return 0;
-	}
+	pat = vcq_pattern_of(c->m, n);
+	if (pat)
+		return vcq_pattern_pend(c, k, pat);	/* qdq_patterns.c */
 	vc_unsupported(p, n, "operator not supported by the NPU compiler");
 	return -1;
 }
