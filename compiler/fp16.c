@@ -231,12 +231,30 @@ int vc_f16(struct lctx *c, int node, const struct vc_value *v)
 	return VC_REPORTED;
 }
 
+/*
+ * Converting 4-D @t (value @v) to @order is a new reorder DMA (not a
+ * view, not made before): tell layout.c, which counts one it did not plan.
+ */
+static void layout_dma(struct lctx *c, const struct vc_value *v, int t,
+		       uint64_t order, const int *twin)
+{
+	const struct qt *q = &c->p->t[t];
+
+	if (q->order == order || q->dims[1] == 1 ||
+	    q->dims[2] * q->dims[3] == 1 ||
+	    (twin && (unsigned int)t < c->twin_cap && twin[t] >= 0))
+		return;
+	vc_layout_check(c, v, order == ORDER_NHWC ? VC_LAY_NHWC : VC_LAY_RM);
+}
+
 int vc_f16_nhwc(struct lctx *c, int node, const struct vc_value *v)
 {
 	int t = vc_f16(c, node, v);
 
 	if (t < 0 || c->p->t[t].rank != 4)
 		return t;
+	if (c->p->t[t].region != QR_WEIGHTS)
+		layout_dma(c, v, t, ORDER_NHWC, c->nhwc);
 	if (c->p->t[t].region == QR_WEIGHTS && c->p->t[t].order != ORDER_NHWC) {
 		/* a 4-D constant: repack it instead of copying at run time */
 		const struct qt *q = &c->p->t[t];
@@ -269,6 +287,7 @@ int vc_f16_rowmajor(struct lctx *c, int node, const struct vc_value *v)
 
 	if (t < 0 || c->p->t[t].rank != 4)
 		return t;
+	layout_dma(c, v, t, vpux_order_default(4).code, c->rowmajor);
 	return vc_as_rowmajor(c, node, t);
 }
 

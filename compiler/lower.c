@@ -305,6 +305,7 @@ void vc_prog_free(struct qprog *p)
 	free(p->in_qnode);
 	free(p->out_qnode);
 	free(p->errs);
+	free(p->lay_log);
 	for (i = 0; i < p->n_kernels; i++)
 		free(p->kernels[i]);
 	free(p->kernels);
@@ -731,8 +732,10 @@ static int lower_output(struct lctx *c, unsigned int i)
 	p->t[o].zp = q->zp;
 	p->out_q[i] = o;
 	if (q->rank == 4 && q->order == ORDER_NHWC && q->dims[1] > 1 &&
-	    q->dims[2] * q->dims[3] > 1)
+	    q->dims[2] * q->dims[3] > 1) {
+		vc_layout_check(c, v, VC_LAY_RM);
 		return vc_reorder_into(c, -1, t, o, p->t[o].order) < 0 ? -1 : 0;
+	}
 	op = vc_emit_op(p, QOP_DMA, -1, "dma src=t%d dst=t%d len=%llu", t, o,
 			(unsigned long long)q->size);
 	if (op < 0)
@@ -816,6 +819,9 @@ int vc_lower(const struct vpuxc_model *m, struct qprog *p)
 		p->in_q[i] = t;
 		p->vq[m->inputs[i]] = t;
 	}
+	ret = vc_assign_layouts(&c);	/* layout.c */
+	if (ret)
+		goto out;
 	for (i = 0; i < m->n_n; i++) {
 		unsigned int before = p->n_errs;
 		int r = do_node(&c, (int)i);
@@ -858,5 +864,6 @@ out:
 	free(c.f16);
 	free(c.scr);
 	free(c.done);
+	free(c.lay);
 	return ret;
 }
