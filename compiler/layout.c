@@ -206,7 +206,7 @@ int vc_assign_layouts(struct lctx *c)
 		const struct vc_node *n = &m->n[k];
 		const struct rule *r = rule_of(n);
 		const struct vc_value *x = vc_in(m, n, 0);
-		unsigned int out;
+		unsigned int out, view = 0;
 
 		if (r->elt && !eltwise(m, n)) {
 			const struct vc_value *y = vc_out(m, n, 0), *b = vc_in(m, n, 1);
@@ -231,7 +231,11 @@ int vc_assign_layouts(struct lctx *c)
 			if (vc_attr_ints(n, "perm", perm, 4) == 4 && !perm[0] &&
 			    perm[1] == 3 && perm[2] == 1 && perm[3] == 2 &&
 			    (lay[x - m->v] & VC_LAY_MASK) == VC_LAY_RM)
-				out = VC_LAY_NHWC;
+				out = VC_LAY_NHWC, view = 1;
+			if (vc_attr_ints(n, "perm", perm, 4) == 4 && !perm[0] &&
+			    perm[1] == 2 && perm[2] == 3 && perm[3] == 1 &&
+			    (lay[x - m->v] & VC_LAY_MASK) == VC_LAY_NHWC)
+				view = 1;	/* row-major, the same bytes */
 		}
 		for (j = 0; j < n->n_out; j++) {
 			unsigned int o = out ? out : VC_LAY_RM, nd;
@@ -240,9 +244,9 @@ int vc_assign_layouts(struct lctx *c)
 				continue;
 			nd = lay[n->out[j]] & (VC_LAY_NEED_NHWC | VC_LAY_NEED_RM);
 			/* a copy of the layout family: as its consumers agree */
-			if (r->flex && nd == VC_LAY_NEED_NHWC)
+			if (r->flex && !view && nd == VC_LAY_NEED_NHWC)
 				o = VC_LAY_NHWC | VC_LAY_CHOSEN;
-			else if (r->flex && nd == VC_LAY_NEED_RM)
+			else if (r->flex && !view && nd == VC_LAY_NEED_RM)
 				o = VC_LAY_RM | VC_LAY_CHOSEN;
 			lay[n->out[j]] = (unsigned char)(o | nd);
 		}
