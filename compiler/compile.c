@@ -194,6 +194,11 @@ static void report(const struct qprog *p, const struct lf_image *img,
 		(unsigned long long)img->hdr.scratch_size,
 		(unsigned long long)p->dma_bytes);
 	fprintf(f, "MACs: %llu\n", (unsigned long long)macs);
+	if (p->lay_nhwc + p->lay_rm)
+		fprintf(f, "layouts: %u NHWC, %u row-major; planned %u reorder DMAs, %u views; made %u reorder DMAs, %u unplanned\n%s",
+			p->lay_nhwc, p->lay_rm, p->lay_dma, p->lay_views,
+			p->lay_made, p->lay_unplanned,
+			p->lay_log ? p->lay_log : "");
 	vc_pass_summary(p->m, line, sizeof(line));
 	fprintf(f, "%s\n", line);
 	for (i = 0; i < p->syms.n; i++)

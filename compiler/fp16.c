@@ -16,7 +16,7 @@
 
 #include "err.h"
 #include "hostconv.h"
-#include "lower_int.h"
+#include "lower_q.h"
 #include "vpux_float.h"
 
 uint32_t vc_f32_bits(float f)
@@ -192,6 +192,9 @@ int vc_f16(struct lctx *c, int node, const struct vc_value *v)
 		const struct vc_value *kv = vc_out(c->m, &c->m->n[k], 0);
 		int r, x, y, ts[2];
 
+		r = vcq_pattern_float(c, k);
+		if (r < 0)
+			return r;
 		c->pend[vi].node = -1;
 		if (kv && c->pend[kv - c->m->v].node == k)
 			c->pend[kv - c->m->v].node = -1;
@@ -228,12 +231,30 @@ int vc_f16(struct lctx *c, int node, const struct vc_value *v)
 	return VC_REPORTED;
 }
 
+/*
+ * Converting 4-D @t (value @v) to @order is a new reorder DMA (not a
+ * view, not made before): tell layout.c, which counts one it did not plan.
+ */
+static void layout_dma(struct lctx *c, const struct vc_value *v, int t,
+		       uint64_t order, const int *twin)
+{
+	const struct qt *q = &c->p->t[t];
+
+	if (q->order == order || q->dims[1] == 1 ||
+	    q->dims[2] * q->dims[3] == 1 ||
+	    (twin && (unsigned int)t < c->twin_cap && twin[t] >= 0))
+		return;
+	vc_layout_check(c, v, order == ORDER_NHWC ? VC_LAY_NHWC : VC_LAY_RM);
+}
+
 int vc_f16_nhwc(struct lctx *c, int node, const struct vc_value *v)
 {
 	int t = vc_f16(c, node, v);
 
 	if (t < 0 || c->p->t[t].rank != 4)
 		return t;
+	if (c->p->t[t].region != QR_WEIGHTS)
+		layout_dma(c, v, t, ORDER_NHWC, c->nhwc);
 	if (c->p->t[t].region == QR_WEIGHTS && c->p->t[t].order != ORDER_NHWC) {
 		/* a 4-D constant: repack it instead of copying at run time */
 		const struct qt *q = &c->p->t[t];
@@ -266,6 +287,7 @@ int vc_f16_rowmajor(struct lctx *c, int node, const struct vc_value *v)
 
 	if (t < 0 || c->p->t[t].rank != 4)
 		return t;
+	layout_dma(c, v, t, vpux_order_default(4).code, c->rowmajor);
 	return vc_as_rowmajor(c, node, t);
 }
 

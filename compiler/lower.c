@@ -11,7 +11,8 @@
  *   GlobalAveragePool, Softmax, Sigmoid, Tanh) whose inputs are views is
  *   *pending*; Relu/Clip after it narrow its output clamp; the
  *   QuantizeLinear that consumes it gives the output's scale, zero point
- *   and type, and only then is it lowered to one int8 NPU op;
+ *   and type, and only then is it lowered to one int8 NPU op (the
+ *   pattern table of qdq_patterns.c says which ops, inputs and lowering);
  * - QuantizeLinear of a view requantizes it (or is nothing when the
  *   parameters agree); QuantizeLinear of a float graph input and
  *   DequantizeLinear to a graph output are the host's boundary
@@ -304,6 +305,7 @@ void vc_prog_free(struct qprog *p)
 	free(p->in_qnode);
 	free(p->out_qnode);
 	free(p->errs);
+	free(p->lay_log);
 	for (i = 0; i < p->n_kernels; i++)
 		free(p->kernels[i]);
 	free(p->kernels);
@@ -627,7 +629,7 @@ static int do_node(struct lctx *c, int k)
 	const struct vc_node *n = &c->m->n[k];
 	struct qprog *p = c->p;
 	const char *op = n->op;
-	unsigned int i;
+	const struct vcq_pattern *pat;
 
 	if (*n->domain && strcmp(n->domain, "ai.onnx") &&
 	    !vc_op_find(c->m, n)) {
@@ -666,43 +668,9 @@ static int do_node(struct lctx *c, int k)
 		return vcq_lower_pool(c, k, vc_out(c->m, n, 0), x, 0, 0,
 				  p->t[x].dt, -INFINITY, INFINITY);
 	}
-	if (vcq_float_compute(op)) {
-		const struct vc_value *y = vc_out(c->m, n, 0);
-
-		for (i = 0; i < n->n_in; i++) {
-			const struct vc_value *v = vc_in(c->m, n, i);
-
-			if (!v || v->cst)
-				continue;
-			if (c->pend[v - c->m->v].node >= 0) {
-				vc_unsupported(p, n, "input '%s' is the float result of '%s', not quantized in between",
-					       v->name,
-					       c->m->n[c->pend[v - c->m->v].node].name);
-				return -1;
-			}
-			if (!vc_is_float(v) || vc_vq_of(c, v) < 0) {
-				if (!vc_is_float(v))
-					vc_unsupported(p, n, "integer input '%s' (the NPU runs this op on quantized views)",
-						       v->name);
-				else if (v->producer >= 0 &&
-					 !strcmp(c->m->n[v->producer].op, "DequantizeLinear"))
-					continue;	/* DQ of a constant */
-				else
-					vc_unsupported(p, n, "input '%s' is a float value that is not dequantized from a quantized tensor",
-						       v->name);
-				return -1;
-			}
-		}
-		if (!vc_in(c->m, n, 0) || vc_vq_of(c, vc_in(c->m, n, 0)) < 0) {
-			if (strcmp(op, "Add") && strcmp(op, "Mul")) {
-				vc_unsupported(p, n, "first input is not a quantized view");
-				return -1;
-			}
-		}
-		if (y)
-			c->pend[y - c->m->v].node = k;
-		return 0;
-	}
+	pat = vcq_pattern_of(c->m, n);
+	if (pat)
+		return vcq_pattern_pend(c, k, pat);	/* qdq_patterns.c */
 	vc_unsupported(p, n, "operator not supported by the NPU compiler");
 	return -1;
 }
@@ -764,8 +732,10 @@ static int lower_output(struct lctx *c, unsigned int i)
 	p->t[o].zp = q->zp;
 	p->out_q[i] = o;
 	if (q->rank == 4 && q->order == ORDER_NHWC && q->dims[1] > 1 &&
-	    q->dims[2] * q->dims[3] > 1)
+	    q->dims[2] * q->dims[3] > 1) {
+		vc_layout_check(c, v, VC_LAY_RM);
 		return vc_reorder_into(c, -1, t, o, p->t[o].order) < 0 ? -1 : 0;
+	}
 	op = vc_emit_op(p, QOP_DMA, -1, "dma src=t%d dst=t%d len=%llu", t, o,
 			(unsigned long long)q->size);
 	if (op < 0)
@@ -849,6 +819,9 @@ int vc_lower(const struct vpuxc_model *m, struct qprog *p)
 		p->in_q[i] = t;
 		p->vq[m->inputs[i]] = t;
 	}
+	ret = vc_assign_layouts(&c);	/* layout.c */
+	if (ret)
+		goto out;
 	for (i = 0; i < m->n_n; i++) {
 		unsigned int before = p->n_errs;
 		int r = do_node(&c, (int)i);
@@ -891,5 +864,6 @@ out:
 	free(c.f16);
 	free(c.scr);
 	free(c.done);
+	free(c.lay);
 	return ret;
 }

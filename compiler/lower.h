@@ -132,6 +132,12 @@ struct qprog {
 	int first_bad;
 	/* statistics for the report */
 	uint64_t dma_bytes;
+	/* layout assignment (layout.c): 4-D float values per layout, the
+	 * changes it planned (views, reorder DMAs), the reorder DMAs the
+	 * lowering made and those it did not plan, one line per change */
+	unsigned int lay_nhwc, lay_rm, lay_views, lay_dma, lay_made,
+		     lay_unplanned;
+	char *lay_log;
 	/* dynamic axes (plan.c) */
 	struct vc_syms syms;
 	/* plan statistics for the report */

@@ -36,7 +36,22 @@ struct lctx {
 	int *scr;		/* qt -> its copy in scratch (SHAVE operands) */
 	unsigned int twin_cap;
 	bool *done;		/* per node: lowered with an earlier one */
+	unsigned char *lay;	/* per value: VC_LAY_* (layout.c), or NULL */
 };
+
+/* layout assignment (layout.c): a 4-D float value's decided layout */
+#define VC_LAY_NHWC	1
+#define VC_LAY_RM	2
+#define VC_LAY_MASK	3
+#define VC_LAY_CHANGE	4	/* a consumer needs the other layout */
+#define VC_LAY_VIEW	8	/* ... and the change is a view (same bytes) */
+#define VC_LAY_NEED_NHWC 16	/* a consumer needs it NHWC */
+#define VC_LAY_NEED_RM	32	/* a consumer (or the graph output) row-major */
+#define VC_LAY_CHOSEN	64	/* a layout op's copy: in the decided order */
+int vc_assign_layouts(struct lctx *c);
+void vc_layout_check(struct lctx *c, const struct vc_value *v,
+		     unsigned int want);
+uint64_t vc_layout_order(const struct lctx *c, const struct vc_value *v);
 
 struct vc_conv_geom {
 	int64_t kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, groups;

@@ -94,7 +94,57 @@ int vcq_lower_act(struct lctx *c, int node, const struct vc_value *yv, int x,
 int vcq_requantize(struct lctx *c, int node, int x, double sy, int32_t zy,
 		   int32_t dty);
 int vcq_clamp_raw(struct lctx *c, int node, int x, int32_t lo, int32_t hi);
-int vcq_float_compute(const char *op);
+
+/*
+ * The DequantizeLinear -> op -> QuantizeLinear patterns (qdq_patterns.c;
+ * Documentation/compiler.rst, "Adding an op"): one row per core op.
+ */
+#define VCQ_MAX_IN	3
+enum vcq_role {
+	VCQ_IN_NONE,		/* not checked (absent or not a tensor input) */
+	VCQ_IN_ACT,		/* a quantized view: DequantizeLinear(runtime int8) */
+	VCQ_IN_OPERAND,		/* a view or a constant (float or quantized) */
+	VCQ_IN_WEIGHT,		/* a view or a quantized constant */
+	VCQ_IN_BIAS,		/* int32 (DequantizeLinear of one) or float constant */
+};
+#define VCQ_Q_TENSOR	0x1	/* one scale and zero point */
+#define VCQ_Q_CHANNEL	0x2	/* one per output channel (the lowering checks the axis) */
+#define VCQ_T_I8	0x1
+#define VCQ_T_U8	0x2
+#define VCQ_T_I32	0x4
+#define VCQ_T_FLOAT	0x8	/* a float constant, quantized by the compiler */
+#define VCQ_ZP_ANY	0	/* any zero point (recentred or folded) */
+#define VCQ_ZP_ZERO	1	/* zero points must be 0 */
+struct vcq_in {
+	unsigned char role;	/* enum vcq_role */
+	unsigned char q;	/* VCQ_Q_*: scale granularity of a constant */
+	unsigned char types;	/* VCQ_T_*: element types of a constant */
+	unsigned char zp;	/* VCQ_ZP_* */
+};
+/* the output side, from the QuantizeLinear and the folded Relu/Clip */
+struct vcq_qout {
+	double s;
+	int32_t zp, dt;
+	double lo, hi;		/* output clamp, real values */
+};
+#define VCQ_P_ACT	0x1	/* a Relu/Clip may sit between the op and the Q */
+#define VCQ_P_FLOAT	0x2	/* no Q: the result runs in FP16 (op registry) */
+struct vcq_pattern {
+	const char *domain;	/* "" = ai.onnx */
+	const char *op;
+	struct vcq_in in[VCQ_MAX_IN];	/* per input slot */
+	unsigned int flags;	/* VCQ_P_* */
+	int (*lower)(struct lctx *c, int k, const struct vc_value *yv,
+		     const struct vcq_qout *o);
+};
+extern const struct vcq_pattern vcq_patterns[];
+const struct vcq_pattern *vcq_pattern_of(const struct vpuxc_model *m,
+					 const struct vc_node *n);
+int vcq_pattern_pend(struct lctx *c, int k, const struct vcq_pattern *pat);
+int vcq_pattern_act(const struct lctx *c, int k);
+int vcq_pattern_float(struct lctx *c, int k);
+int vcq_pattern_fuse(struct lctx *c, int k, const struct vc_value *yv,
+		     double s, int32_t zp, int32_t dt, double lo, double hi);
 int vcq_do_quantize(struct lctx *c, int k);
 int vcq_do_dequantize(struct lctx *c, int k);
 int vcq_do_qlinear(struct lctx *c, int k);

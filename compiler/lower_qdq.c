@@ -2,8 +2,8 @@
 /*
  * The quantized path's node handlers: QuantizeLinear, DequantizeLinear,
  * QLinearConv/QLinearMatMul, ConvInteger/MatMulInteger, layout ops and
- * clamps on views, and the pending DequantizeLinear -> op ->
- * QuantizeLinear fusion.
+ * clamps on views; the pending DequantizeLinear -> op -> QuantizeLinear
+ * fusion is qdq_patterns.c's table, called from here.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -73,119 +73,6 @@ static int clip_bounds(struct lctx *c, const struct vc_node *n, double *lo,
 		*lo = vc_cst_f(a, 0);
 	if (b)
 		*hi = vc_cst_f(b, 0);
-	return 0;
-}
-
-/* lower pending compute node @k so that its result is @yv in (s, zp, dt) */
-static int lower_pending(struct lctx *c, int k, const struct vc_value *yv,
-			 double s, int32_t zp, int32_t dt, double lo, double hi)
-{
-	const struct vc_node *n = &c->m->n[k];
-	const char *op = n->op;
-	int x = vc_vq_of(c, vc_in(c->m, n, 0));
-
-	if (!strcmp(op, "Conv")) {
-		struct conv_args a;
-		struct qconst *w = malloc(sizeof(*w));
-		const struct vc_value *wv = vc_in(c->m, n, 1);
-		int r;
-
-		if (!w)
-			return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
-		memset(&a, 0, sizeof(a));
-		a.x = x;
-		a.sx = c->p->t[x].scale;
-		a.bias = vc_in(c->m, n, 2);
-		a.sy = s;
-		a.zy = zp;
-		a.dty = dt;
-		a.lo = lo;
-		a.hi = hi;
-		a.alpha = 1;
-		if (wv && vc_vq_of(c, wv) >= 0) {
-			a.wt = vc_vq_of(c, wv);
-			a.sw1 = c->p->t[a.wt].scale;
-			a.wzp1 = c->p->t[a.wt].zp;
-			r = vcq_lower_conv(c, k, yv, &a);
-		} else if (wv && !vcq_qconst_of(c, wv, w) && w->n) {
-			a.w = w;
-			r = vcq_lower_conv(c, k, yv, &a);
-		} else {
-			vc_unsupported(c->p, n, "weights are not a quantized constant (DequantizeLinear of an integer initializer)");
-			r = -1;
-		}
-		free(w);
-		return r;
-	}
-	if (!strcmp(op, "MatMul") || !strcmp(op, "Gemm")) {
-		struct mm_args *m = calloc(1, sizeof(*m));
-		int r, gemm = !strcmp(op, "Gemm");
-
-		if (!m)
-			return vpux_err(VPUX_E_NOMEM, "compiler: out of memory");
-		if (gemm && vc_attr_i(n, "transA", 0)) {
-			vc_unsupported(c->p, n, "transA=1 is not supported");
-			free(m);
-			return -1;
-		}
-		m->a = x;
-		m->sa = c->p->t[x].scale;
-		m->za = c->p->t[x].zp;
-		m->bv = vc_in(c->m, n, 1);
-		m->transb = gemm ? (int)vc_attr_i(n, "transB", 0) : 0;
-		m->bias = gemm ? vc_in(c->m, n, 2) : NULL;
-		m->alpha = gemm ? vc_attr_f(n, "alpha", 1.0f) : 1.0;
-		m->beta = gemm ? vc_attr_f(n, "beta", 1.0f) : 1.0;
-		m->sy = s;
-		m->zy = zp;
-		m->dty = dt;
-		m->lo = lo;
-		m->hi = hi;
-		if (!(m->alpha > 0) || (m->bias && !(m->beta > 0))) {
-			vc_unsupported(c->p, n, "alpha and beta must be positive");
-			free(m);
-			return -1;
-		}
-		r = vcq_lower_matmul(c, k, yv, m);
-		free(m);
-		return r;
-	}
-	if (!strcmp(op, "Add") || !strcmp(op, "Mul"))
-		return vcq_lower_eltwise(c, k, yv, s, zp, dt, lo, hi);
-	if (!strcmp(op, "AveragePool") || !strcmp(op, "GlobalAveragePool"))
-		return vcq_lower_pool(c, k, yv, x, s, zp, dt, lo, hi);
-	if (!strcmp(op, "Softmax") || !strcmp(op, "Sigmoid") ||
-	    !strcmp(op, "Tanh")) {
-		int32_t amin, amax;
-		int y;
-
-		if (vcq_lower_act(c, k, yv, x, s, zp, dt))
-			return -1;
-		if (vcq_clamp_q(lo, hi, s, zp, dt, &amin, &amax)) {
-			vc_unsupported(c->p, n, "the output clamp is empty");
-			return -1;
-		}
-		y = vcq_clamp_raw(c, k, vc_vq_of(c, yv), amin, amax);
-		if (y < 0)
-			return -1;
-		vc_set_vq(c, yv, y);
-		return 0;
-	}
-	vc_unsupported(c->p, n, "internal: not a compute op");
-	return -1;
-}
-
-int vcq_float_compute(const char *op)
-{
-	static const char *const ops[] = {
-		"Conv", "MatMul", "Gemm", "Add", "Mul", "AveragePool",
-		"GlobalAveragePool", "Softmax", "Sigmoid", "Tanh",
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(op, ops[i]))
-			return 1;
 	return 0;
 }
 
@@ -286,8 +173,8 @@ int vcq_do_quantize(struct lctx *c, int k)
 				       x->name);
 			return -1;
 		}
-		return lower_pending(c, c->pend[vx].node, y, s[0], zp[0], dt,
-				     c->pend[vx].lo, c->pend[vx].hi);
+		return vcq_pattern_fuse(c, c->pend[vx].node, y, s[0], zp[0],
+					dt, c->pend[vx].lo, c->pend[vx].hi);
 	}
 	if (vc_vq_of(c, x) >= 0 && vc_is_float(x)) {
 		t = vcq_requantize(c, k, vc_vq_of(c, x), s[0], zp[0], dt);
@@ -644,6 +531,11 @@ int vcq_do_clip(struct lctx *c, int k)
 		if (xv->n_uses != 1) {
 			vc_unsupported(p, n, "input '%s' has other uses", xv->name);
 			return -1;
+		}
+		if (!vcq_pattern_act(c, c->pend[vx].node)) {
+			vc_unsupported(p, n, "it does not fold into '%s' before the QuantizeLinear",
+				       c->m->n[c->pend[vx].node].name);
+			return VC_REPORTED;
 		}
 		c->pend[vy] = c->pend[vx];
 		c->pend[vy].lo = fmax(c->pend[vy].lo, lo);

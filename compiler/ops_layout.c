@@ -522,6 +522,8 @@ static int finish(struct lctx *c, int node, const struct sv *s,
 		t = s->t;
 	else if (order)
 		t = vc_view_at(c, s->t, s->off, s->rank, s->dims, order);
+	else if (s->rank == 4 && vc_layout_order(c, yv))
+		t = materialize(c, node, s, vc_layout_order(c, yv));	/* layout.c */
 	else
 		t = materialize(c, node, s, s->rank == 4 ? order4(s) : rm);
 	if (t < 0)
