@@ -50,7 +50,7 @@
 
 #include "backend.h"
 #include "dla_limits.h"
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "drm/vpux_accel.h"
 #include "err.h"
 

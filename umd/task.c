@@ -10,7 +10,8 @@
  */
 #include <string.h>
 
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
+#include "dla_types.h"
 #include "lf_fields.h"
 #include "lf_plan.h"
 #include "priv.h"
