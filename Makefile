@@ -103,6 +103,14 @@ nl-regen:
 	@tools/ynl-regen.sh
 CHECK_STEPS += nl-spec-check
 
+# Each uapi header compiles on its own (C90, C11, C++11, -Werror) with only
+# <linux/types.h> and drm.h, carries the syscall-note licence and __u*
+# types (tools/uapi-hdr-check.sh; the kernel's hdrtest for our headers).
+.PHONY: uapi-hdr-check
+uapi-hdr-check:
+	@CC=$(CC) tools/uapi-hdr-check.sh
+CHECK_STEPS += uapi-hdr-check
+
 print-check-steps:
 	@echo $(CHECK_STEPS)
 
