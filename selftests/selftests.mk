@@ -31,7 +31,7 @@ $(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h selftes
 # installed there. They must stay identical to the originals:
 # selftests-headers-check fails on any difference, selftests-headers
 # copies the originals over.
-SELFTEST_HDR_SRCS := uapi/vpux/dla_types.h \
+SELFTEST_HDR_SRCS := uapi/vpux/dla_types.h uapi/vpux/dla_err.h \
 	firmware/tests/task_builder.h firmware/tests/plan_builder.h \
 	firmware/include/dla_limits.h \
 	include/hw/vpux_regs.h uapi/vpux/vpux_coredump.h
