@@ -69,6 +69,8 @@ struct vpux_be_job {
 	uint32_t syncobj;	/* ioctl: signalled when the job ends, or 0 */
 	int pooled;		/* ioctl: @syncobj goes back to the pool */
 	void *watch;		/* inproc: the poll fd's watcher, or NULL */
+	/* as the last status read: DLA_ERRC_* and the core's code (detail) */
+	uint32_t err_category, err_detail;
 };
 
 /* What a task may hold on the device (the kernel's GET_PARAM limits). */
