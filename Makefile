@@ -18,10 +18,14 @@ CC ?= cc
 # debian/changelog (make version-check) say this.
 VERSION := 1.1.0
 # The hardware contract (include/hw/: registers, descriptors, SHAVE ABI)
-# and what user space writes for the engine core (uapi/vpux/: task format,
-# error codes): every part of the stack builds against them.
-HW_CFLAGS := -I$(SRCTOP)/include/hw -I$(SRCTOP)/uapi/vpux
-HW_HDRS := $(wildcard $(SRCTOP)/include/hw/*.h $(SRCTOP)/uapi/vpux/*.h)
+# and what user space writes for the engine core (uapi/drm/vpux_task.h: the
+# task format; uapi/vpux/: error codes): every part of the stack builds
+# against them. include/uapi-shim gives <linux/types.h> to the builds that
+# have no kernel headers (the freestanding firmware image) and only to them.
+HW_CFLAGS := -I$(SRCTOP)/include/hw -I$(SRCTOP)/uapi/vpux -I$(SRCTOP)/uapi \
+	-idirafter $(SRCTOP)/include/uapi-shim
+HW_HDRS := $(wildcard $(SRCTOP)/include/hw/*.h $(SRCTOP)/uapi/vpux/*.h) \
+	$(SRCTOP)/uapi/drm/vpux_task.h
 HOST_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 	-I$(SRCTOP)/include -I$(SRCTOP)/uapi $(HW_CFLAGS) \
 	-I$(SRCTOP)/tools/common -DVPUX_VERSION='"$(VERSION)"'
@@ -98,6 +102,14 @@ nl-spec-check:
 nl-regen:
 	@tools/ynl-regen.sh
 CHECK_STEPS += nl-spec-check
+
+# Each uapi header compiles on its own (C90, C11, C++11, -Werror) with only
+# <linux/types.h> and drm.h, carries the syscall-note licence and __u*
+# types (tools/uapi-hdr-check.sh; the kernel's hdrtest for our headers).
+.PHONY: uapi-hdr-check
+uapi-hdr-check:
+	@CC=$(CC) tools/uapi-hdr-check.sh
+CHECK_STEPS += uapi-hdr-check
 
 print-check-steps:
 	@echo $(CHECK_STEPS)

@@ -38,7 +38,7 @@
 
 #include "dla_interface.h"
 #include "dla_port.h"
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "vpux_drv.h"
 #include "vpux_fw_abi.h"
 #include "vpux_headed.h"

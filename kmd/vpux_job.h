@@ -46,7 +46,7 @@ struct vpux_mmu_ctx;
  * struct vpux_job_result - what DRM_IOCTL_VPUX_WAIT reports
  * @status: DRM_VPUX_STATUS_*, 0 while the job has not finished
  * @sys_error: 0 or a negative errno
- * @core_error: 0 or an enum drm_vpux_core_error
+ * @core_error: 0 or the engine core's code (DLA_ERR_*), the detail
  * @fail_op: engine kind << 24 | op index of the op that failed the task
  * @fault_addr: faulting device address
  * @device_cycles: device cycles from start to completion
@@ -264,6 +264,7 @@ int vpux_file_jobs_init(struct vpux_device *vdev, struct vpux_file_priv *fpriv);
 void vpux_file_jobs_fini(struct vpux_file_priv *fpriv);
 
 /* vpux_wait.c */
+u32 vpux_result_error(const struct vpux_job_result *res);
 int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file);
 int vpux_bo_wait_ioctl(struct drm_device *dev, void *data,
 		       struct drm_file *file);

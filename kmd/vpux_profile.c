@@ -9,7 +9,7 @@
 #include <drm/drm_gem.h>
 
 #include "dla_interface.h"
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "vpux_drv.h"
 #include "vpux_gem.h"
 #include "vpux_job.h"

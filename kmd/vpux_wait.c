@@ -41,6 +41,36 @@ void vpux_job_publish_result(struct vpux_job *job)
 	spin_unlock_irqrestore(&job->vdev->result_lock, flags);
 }
 
+/**
+ * vpux_result_error() - the category of a job's failure
+ * @res: the job's result
+ *
+ * The kernel's status first (a hang has no engine-core code of its own,
+ * and a job that never ran may have none), then the core's code through
+ * dla_err_category().
+ *
+ * Return: DRM_VPUX_ERR_*.
+ */
+u32 vpux_result_error(const struct vpux_job_result *res)
+{
+	switch (res->status) {
+	case DRM_VPUX_STATUS_DONE:
+		return DRM_VPUX_ERR_NONE;
+	case DRM_VPUX_STATUS_MMU_FAULT:
+		return DRM_VPUX_ERR_FAULT;
+	case DRM_VPUX_STATUS_TIMEOUT:
+		return DRM_VPUX_ERR_HANG;
+	case DRM_VPUX_STATUS_ABORTED:
+		/* the device went away or its firmware failed */
+		if (res->sys_error == -ENODEV || res->sys_error == -EIO)
+			return DRM_VPUX_ERR_DEVICE;
+		return DRM_VPUX_ERR_ABORTED;
+	}
+	if (res->core_error)
+		return dla_err_category(res->core_error);
+	return DRM_VPUX_ERR_DEVICE;
+}
+
 static void vpux_result_to_wait(const struct vpux_job_result *res,
 				struct drm_vpux_wait *args)
 {
@@ -51,6 +81,7 @@ static void vpux_result_to_wait(const struct vpux_job_result *res,
 	args->fault_addr = res->fault_addr;
 	args->device_cycles = res->device_cycles;
 	args->op_cycles = res->op_cycles;
+	args->error = vpux_result_error(res);
 }
 
 /*
@@ -195,15 +226,15 @@ out_put:
  *
  * Return: 0 with the job's result; -ETIMEDOUT if it is not done by the
  * deadline; -ENOENT for a job number this file cannot wait for; -EINVAL
- * for non-zero flags or padding; -ERESTARTSYS on a signal.
+ * for non-zero flags; -ERESTARTSYS on a signal.
  */
 int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
 {
 	struct vpux_device *vdev = to_vpux_device(dev);
 	struct drm_vpux_wait *args = data;
 
-	if (args->flags || args->pad) {
-		vpux_dbg(vdev, "WAIT: non-zero flags %#x or pad\n", args->flags);
+	if (args->flags) {
+		vpux_dbg(vdev, "WAIT: non-zero flags %#x\n", args->flags);
 		return -EINVAL;
 	}
 	return vpux_wait_job(file->driver_priv, args);
@@ -217,7 +248,8 @@ int vpux_wait_ioctl(struct drm_device *dev, void *data, struct drm_file *file)
  *
  * Return: 0 once the BO is idle, with the last job of this file that
  * used it; -ETIMEDOUT if it is busy at the deadline; -ENOENT for a
- * handle this file has not; -EINVAL for flags; -ERESTARTSYS on a signal.
+ * handle this file has not; -EINVAL for flags or a non-zero pad;
+ * -ERESTARTSYS on a signal.
  */
 int vpux_bo_wait_ioctl(struct drm_device *dev, void *data,
 		       struct drm_file *file)
@@ -228,8 +260,9 @@ int vpux_bo_wait_ioctl(struct drm_device *dev, void *data,
 	u64 seqno;
 	int ret;
 
-	if (args->flags) {
-		vpux_dbg(vdev, "BO_WAIT: unknown flags %#x\n", args->flags);
+	if (args->flags || args->pad) {
+		vpux_dbg(vdev, "BO_WAIT: unknown flags %#x or non-zero pad\n",
+			 args->flags);
 		return -EINVAL;
 	}
 	ret = vpux_wait_bo(vdev, file, args->handle, args->timeout_ns, &seqno,
@@ -244,5 +277,6 @@ int vpux_bo_wait_ioctl(struct drm_device *dev, void *data,
 	args->fault_addr = res.fault_addr;
 	args->device_cycles = res.device_cycles;
 	args->op_cycles = res.op_cycles;
+	args->error = vpux_result_error(&res);
 	return 0;
 }

@@ -20,7 +20,8 @@ $(KSFT_HDRS) &:
 	@touch $(KSFT_HDRS)
 
 $(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h selftests/include/*.h) \
-		uapi/drm/vpux_accel.h uapi/drm/vpux_netlink.h selftests/Makefile
+		uapi/drm/vpux_accel.h uapi/drm/vpux_netlink.h uapi/drm/vpux_task.h \
+		selftests/Makefile
 	@mkdir -p $(SELFTEST_OUT)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) UAPI_DIR=$(SRCTOP)/uapi \
 		OUTPUT=$(SELFTEST_OUT) all
@@ -30,7 +31,7 @@ $(SELFTEST_PROGS) &: $(KSFT_HDRS) $(wildcard selftests/*.c selftests/*.h selftes
 # installed there. They must stay identical to the originals:
 # selftests-headers-check fails on any difference, selftests-headers
 # copies the originals over.
-SELFTEST_HDR_SRCS := uapi/vpux/dla_types.h uapi/vpux/dla_task_format.h \
+SELFTEST_HDR_SRCS := uapi/vpux/dla_types.h uapi/vpux/dla_err.h \
 	firmware/tests/task_builder.h firmware/tests/plan_builder.h \
 	firmware/include/dla_limits.h \
 	include/hw/vpux_regs.h uapi/vpux/vpux_coredump.h

@@ -19,6 +19,8 @@
 
 #include <drm/vpux_accel.h>
 
+#include "dla_err.h"
+
 #define VPUX_DRIVER_NAME	"vpux_accel"
 #define VPUX_MAX_MINORS		64
 

@@ -378,12 +378,12 @@ TEST_F_TIMEOUT(fence, task_rewritten_during_submit, 120)
 		}
 		EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status) TH_LOG("job %u", i);
 		EXPECT_EQ(0, w.sys_error) TH_LOG("job %u", i);
-		EXPECT_TRUE(w.core_error == DRM_VPUX_CORE_ERR_BUF_RANGE ||
-			    w.core_error == DRM_VPUX_CORE_ERR_CHANGED)
+		EXPECT_TRUE(w.core_error == DLA_ERR_BUF_RANGE ||
+			    w.core_error == DLA_ERR_CHANGED)
 			TH_LOG("job %u: core error %u", i, w.core_error);
 		EXPECT_TRUE(zero(self->b.map, SZ)) TH_LOG("job %u: refused, yet wrote", i);
-		range += w.core_error == DRM_VPUX_CORE_ERR_BUF_RANGE;
-		changed += w.core_error == DRM_VPUX_CORE_ERR_CHANGED;
+		range += w.core_error == DLA_ERR_BUF_RANGE;
+		changed += w.core_error == DLA_ERR_CHANGED;
 	}
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);

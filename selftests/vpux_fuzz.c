@@ -932,7 +932,7 @@ static void do_wait(struct thr *t, struct file *f)
 	if (chance(t, 3))
 		w.flags = rand_u32(t);
 	if (chance(t, 3))
-		w.pad = rand_u32(t);
+		w.error = rand_u32(t);	/* out only */
 	if (chance(t, 2)) {
 		account(t, OP_WAIT, xioctl(f->fd, DRM_IOCTL_VPUX_WAIT, bad_ptr(t)));
 		return;
@@ -942,8 +942,12 @@ static void do_wait(struct thr *t, struct file *f)
 	check_deadline(t, OP_WAIT, start, w.timeout_ns);
 	if (account(t, OP_WAIT, ret) || ret)
 		return;
-	if (w.flags || w.pad)
-		fail(t, "WAIT with flags %#x, pad %#x succeeded", w.flags, w.pad);
+	if (w.flags)
+		fail(t, "WAIT with flags %#x succeeded", w.flags);
+	if (w.error > DRM_VPUX_ERR_DEVICE ||
+	    (w.error == DRM_VPUX_ERR_NONE) != (w.status == DRM_VPUX_STATUS_DONE))
+		fail(t, "WAIT: status %u with error category %u", w.status,
+		     w.error);
 	count_result(t, f, slot, 0, &w);
 }
 
@@ -1057,6 +1061,8 @@ static void do_bo_wait(struct thr *t, struct file *f)
 		w.handle = f->task_h;
 	if (chance(t, 3))
 		w.flags = 1u << below(t, 32);
+	if (chance(t, 5))
+		w.pad = rand_u32(t);
 	w.timeout_ns = deadline(t, 300);
 	if (chance(t, 2)) {
 		account(t, OP_BO_WAIT, xioctl(f->fd, DRM_IOCTL_VPUX_BO_WAIT, bad_ptr(t)));
@@ -1067,6 +1073,12 @@ static void do_bo_wait(struct thr *t, struct file *f)
 	check_deadline(t, OP_BO_WAIT, start, w.timeout_ns);
 	if (account(t, OP_BO_WAIT, ret) || ret)
 		return;
+	if (w.flags || w.pad)
+		fail(t, "BO_WAIT with flags %#x, pad %#x succeeded", w.flags, w.pad);
+	if (w.error > DRM_VPUX_ERR_DEVICE ||
+	    (w.error == DRM_VPUX_ERR_NONE) != (w.status == DRM_VPUX_STATUS_DONE))
+		fail(t, "BO_WAIT %u: status %u with error category %u", w.handle,
+		     w.status, w.error);
 	if (w.status < DRM_VPUX_STATUS_DONE || w.status > DRM_VPUX_STATUS_ABORTED)
 		fail(t, "BO_WAIT %u: status %u", w.handle, w.status);
 	if (!w.seqno && (w.status != DRM_VPUX_STATUS_DONE || w.sys_error || w.core_error))
@@ -1530,7 +1542,7 @@ static void build_shave(struct thr *t, struct dla_shave_op *op, unsigned char *s
 }
 
 /*
- * ELF kernel ops (vpux_shave_elf.h, dla_task_format.h's
+ * ELF kernel ops (vpux_shave_elf.h, drm/vpux_task.h's
  * dla_shave_task_op): code the SHAVE core of the model interprets inside
  * the kernel, under KASAN in make check-debug. The code is random RV32IMF:
  * any word, or well-formed instructions with random registers that make

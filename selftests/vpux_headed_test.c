@@ -83,7 +83,7 @@ TEST_F(headed, refused_task_same_error)
 	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 60000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
-	EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_BAD_MAGIC, w.core_error);
+	EXPECT_EQ((__u32)DLA_ERR_BAD_MAGIC, w.core_error);
 }
 
 /*

@@ -434,6 +434,9 @@ TEST_F(job, mmu_fault_bans_the_file_only)
 	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+	/* uapi 2.1: the category, and the core's code as its detail */
+	EXPECT_EQ((__u32)DRM_VPUX_ERR_FAULT, w.error);
+	EXPECT_EQ((__u32)DLA_ERR_MMU_FAULT, w.core_error);
 	EXPECT_GE(w.fault_addr, ro.addr);
 	EXPECT_LT(w.fault_addr, ro.addr + SZ);
 	/* the device never wrote the read-only BO */
@@ -1049,8 +1052,9 @@ TEST_F(job, injected_hang_is_recovered)
 	EXPECT_EQ(-ETIMEDOUT, wait_error(&w));
 	/* the kernel aborted it; the core saw it aborted, or nothing */
 	EXPECT_EQ(-ETIMEDOUT, w.sys_error);
-	EXPECT_TRUE(!w.core_error || w.core_error == DRM_VPUX_CORE_ERR_ABORTED)
+	EXPECT_TRUE(!w.core_error || w.core_error == DLA_ERR_ABORTED)
 		TH_LOG("core_error %u", w.core_error);
+	EXPECT_EQ((__u32)DRM_VPUX_ERR_HANG, w.error);
 	EXPECT_EQ(self->resets + 1, dbg_read(self->minor, "resets"));
 	/*
 	 * the engines' state as they hung was dumped: the dump is written
@@ -1174,7 +1178,7 @@ TEST_F(job, endless_op_is_stopped_by_the_watchdog)
 	EXPECT_EQ(self->resets + 1, dbg_read(self->minor, "resets"));
 	if (!ret) {
 		EXPECT_EQ(-ETIMEDOUT, w.sys_error);
-		EXPECT_TRUE(!w.core_error || w.core_error == DRM_VPUX_CORE_ERR_ABORTED)
+		EXPECT_TRUE(!w.core_error || w.core_error == DLA_ERR_ABORTED)
 			TH_LOG("core_error %u", w.core_error);
 	}
 	EXPECT_EQ(0, fresh_file_copy(SZ, 0x5a));
@@ -1917,10 +1921,12 @@ TEST_F(job, wait_on_bo_of_job_dropped_after_a_fault)
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 	ASSERT_EQ(0, bo_wait(self->fd, ro.handle, 30000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_MMU_FAULT, w.status);
+	EXPECT_EQ((__u32)DRM_VPUX_ERR_FAULT, w.error);
 	/* the third waited for the second to finish, and never ran */
 	ASSERT_EQ(0, bo_wait(self->fd, self->c.handle, 30000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ABORTED, w.status);
 	EXPECT_EQ(-EBADFD, wait_error(&w));
+	EXPECT_EQ((__u32)DRM_VPUX_ERR_ABORTED, w.error);
 	EXPECT_EQ(0, self->c.map[0]);
 	EXPECT_EQ(0, self->c.map[SZ - 1]);
 }
@@ -1939,6 +1945,11 @@ TEST_F(job, wait_on_bo_errors)
 	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_BO_WAIT, &b));
 	b.flags = 1u << 31;
 	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_BO_WAIT, &b));
+	/* uapi 2.1's pad after error */
+	b.flags = 0;
+	b.pad = 1;
+	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_BO_WAIT, &b));
+	b.pad = 0;
 	/* another file's handles are not this file's */
 	fd2 = vpux_open_nth(0, NULL);
 	ASSERT_GE(fd2, 0);
@@ -1949,8 +1960,9 @@ TEST_F(job, wait_on_bo_errors)
 
 /*
  * WAIT takes a job number and nothing else (uapi 2.0): a flag, as
- * uapi 1.x's WAIT_BO (bit 0, the BO handle in seqno), or non-zero padding
- * is refused; the handle is not read as a job number either.
+ * uapi 1.x's WAIT_BO (bit 0, the BO handle in seqno), is refused; the
+ * handle is not read as a job number either. The word that was 2.0's pad
+ * is 2.1's error, out only: what user space left there is overwritten.
  */
 TEST_F(job, wait_takes_only_job_numbers)
 {
@@ -1969,13 +1981,12 @@ TEST_F(job, wait_takes_only_job_numbers)
 	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
 	w.flags = 0;
 	w.seqno = s.seqno;
-	w.pad = 1;
-	EXPECT_EQ(-EINVAL, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
-	w.pad = 0;
+	w.error = 0xdead;
 	EXPECT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_WAIT, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, w.status);
 	EXPECT_EQ(0, w.sys_error);
 	EXPECT_EQ(0u, w.core_error);
+	EXPECT_EQ((__u32)DRM_VPUX_ERR_NONE, w.error);
 }
 
 TEST_F(job, wait_on_bo_of_hung_job)
@@ -2235,8 +2246,10 @@ TEST_F(job, bo_wait_reports_the_last_job)
 	b.handle = unused.handle;
 	b.flags = 0;
 	b.timeout_ns = 0;
+	b.pad = 0;
 	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_BO_WAIT, &b));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_DONE, b.status);
+	EXPECT_EQ((__u32)DRM_VPUX_ERR_NONE, b.error);
 	EXPECT_EQ(0ull, b.seqno);
 	EXPECT_EQ(0, b.sys_error);
 	EXPECT_EQ(0u, b.core_error);
@@ -2292,14 +2305,16 @@ TEST_F(job, refused_task_error_fields)
 	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
-	EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_BAD_VERSION, w.core_error);
+	EXPECT_EQ((__u32)DLA_ERR_BAD_VERSION, w.core_error);
+	EXPECT_EQ((__u32)DRM_VPUX_ERR_INVALID, w.error);
 	EXPECT_EQ(0, w.sys_error);
-	EXPECT_EQ(-DRM_VPUX_CORE_ERR_BAD_VERSION, wait_error(&w));
+	EXPECT_EQ(-DLA_ERR_BAD_VERSION, wait_error(&w));
 	EXPECT_EQ(0u, w.fail_op);
 	ASSERT_EQ(0, bo_wait15(self->fd, self->b.handle, 0, &b));
 	EXPECT_EQ(s.seqno, b.seqno);
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, b.status);
-	EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_BAD_VERSION, b.core_error);
+	EXPECT_EQ((__u32)DLA_ERR_BAD_VERSION, b.core_error);
+	EXPECT_EQ((__u32)DRM_VPUX_ERR_INVALID, b.error);
 	EXPECT_EQ(0, b.sys_error);
 	EXPECT_EQ(0, self->b.map[0]);
 	/* a range outside its buffer: the op's rule */
@@ -2308,9 +2323,10 @@ TEST_F(job, refused_task_error_fields)
 	ASSERT_EQ(0, vpux_ioctl(self->fd, DRM_IOCTL_VPUX_SUBMIT, &s));
 	ASSERT_EQ(0, job_wait(self->fd, s.seqno, 5000000000ll, &w));
 	EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
-	EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_BUF_RANGE, w.core_error);
+	EXPECT_EQ((__u32)DLA_ERR_BUF_RANGE, w.core_error);
+	EXPECT_EQ((__u32)DRM_VPUX_ERR_INVALID, w.error);
 	EXPECT_EQ(0, w.sys_error);
-	EXPECT_EQ(-DRM_VPUX_CORE_ERR_BUF_RANGE, wait_error(&w));
+	EXPECT_EQ(-DLA_ERR_BUF_RANGE, wait_error(&w));
 }
 
 /*
@@ -2437,7 +2453,7 @@ TEST_F_TIMEOUT(job, max_ops_per_task, 120)
 					    n * 8 < SZ ? n * 8 : SZ));
 		} else {
 			EXPECT_EQ((__u32)DRM_VPUX_STATUS_ERROR, w.status);
-			EXPECT_EQ((__u32)DRM_VPUX_CORE_ERR_TOO_MANY_OPS, w.core_error);
+			EXPECT_EQ((__u32)DLA_ERR_TOO_MANY_OPS, w.core_error);
 			EXPECT_EQ(0, w.sys_error);
 			EXPECT_EQ(0, self->b.map[0]);
 		}

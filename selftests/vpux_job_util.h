@@ -179,6 +179,7 @@ static inline int wait_bo(int fd, __u32 handle, __s64 rel_ns,
 	w->fault_addr = b.fault_addr;
 	w->device_cycles = b.device_cycles;
 	w->op_cycles = b.op_cycles;
+	w->error = b.error;
 	return 0;
 }
 

@@ -56,10 +56,11 @@ for d in usr include/generated arch/x86/include/generated tools/testing/selftest
 	cp -a "$pristine/$d" "$K/$d"
 done
 # only the uapi headers go into the kernel tree (the ioctls, the netlink
-# family)
-cp "$SRCTOP/uapi/drm/vpux_accel.h" "$SRCTOP/uapi/drm/vpux_netlink.h" "$K/include/uapi/drm/"
+# family, the task format)
+cp "$SRCTOP/uapi/drm/vpux_accel.h" "$SRCTOP/uapi/drm/vpux_netlink.h" \
+	"$SRCTOP/uapi/drm/vpux_task.h" "$K/include/uapi/drm/"
 make -s -C "$K" headers >>"$log" 2>&1 || fail "make headers failed"
-for h in vpux_accel.h vpux_netlink.h; do
+for h in vpux_accel.h vpux_netlink.h vpux_task.h; do
 	[ -f "$K/usr/include/drm/$h" ] || fail "make headers did not export drm/$h"
 done
 T=$K/tools/testing/selftests/drivers/accel/vpux

@@ -14,7 +14,7 @@
  *
  * Buffers are device memory with a device address and a CPU mapping; a
  * task is an address list whose entry 0 holds task memory
- * (uapi/vpux/dla_task_format.h). Handles are backend-defined.
+ * (uapi/drm/vpux_task.h). Handles are backend-defined.
  * Every op returns 0 or a negative VPUX_E_* code; all ops are thread-safe.
  */
 #ifndef VPUX_BACKEND_H
@@ -69,6 +69,8 @@ struct vpux_be_job {
 	uint32_t syncobj;	/* ioctl: signalled when the job ends, or 0 */
 	int pooled;		/* ioctl: @syncobj goes back to the pool */
 	void *watch;		/* inproc: the poll fd's watcher, or NULL */
+	/* as the last status read: DLA_ERRC_* and the core's code (detail) */
+	uint32_t err_category, err_detail;
 };
 
 /* What a task may hold on the device (the kernel's GET_PARAM limits). */

@@ -293,6 +293,9 @@ static int ip_status(void *priv, struct vpux_be_job *job,
 		    ds.state == DLA_TASK_FAILED ? VPUX_REQ_FAILED :
 		    VPUX_REQ_RUNNING;
 	st->error = ds.error;
+	job->err_category = ds.state == DLA_TASK_FAILED ?
+			    dla_err_category(ds.error) : DLA_ERRC_NONE;
+	job->err_detail = ds.error < 0 ? (uint32_t)-ds.error : 0;
 	st->fail_kind = ds.fail_kind;
 	st->fail_index = ds.fail_index;
 	st->fault_addr = ds.fault_addr;

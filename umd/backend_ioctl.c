@@ -50,8 +50,9 @@
 #include <xf86drm.h>
 
 #include "backend.h"
+#include "dla_err.h"
 #include "dla_limits.h"
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "drm/vpux_accel.h"
 #include "err.h"
 
@@ -153,53 +154,53 @@ static const char *const prio_names[IOB_PRIOS] = {
 	"LOW", "NORMAL", "HIGH", "REALTIME",
 };
 
-/* enum drm_vpux_core_error: the name and what it means */
+/* the engine core's codes (dla_err.h), the detail: name and meaning */
 static const struct {
 	uint32_t code;
 	const char *name, *what;
 } core_errors[] = {
-	{ DRM_VPUX_CORE_ERR_INVAL, "INVAL", "bad argument to a core call" },
-	{ DRM_VPUX_CORE_ERR_BUSY, "BUSY", "no free task slot" },
-	{ DRM_VPUX_CORE_ERR_NODEV, "NODEV", "hardware identity or engines wrong" },
-	{ DRM_VPUX_CORE_ERR_NOENT, "NOENT", "task slot not in use" },
-	{ DRM_VPUX_CORE_ERR_PORT, "PORT", "reading the task memory failed" },
-	{ DRM_VPUX_CORE_ERR_RUNNING, "RUNNING", "task still running" },
-	{ DRM_VPUX_CORE_ERR_ADDR_INDEX, "ADDR_INDEX", "address-list index outside the list" },
-	{ DRM_VPUX_CORE_ERR_BAD_MAGIC, "BAD_MAGIC", "task descriptor magic wrong" },
-	{ DRM_VPUX_CORE_ERR_BAD_VERSION, "BAD_VERSION", "task format version not supported" },
-	{ DRM_VPUX_CORE_ERR_HEADER_SIZE, "HEADER_SIZE", "header size field or entry 0 too small" },
-	{ DRM_VPUX_CORE_ERR_RESERVED, "RESERVED", "reserved field or flag not zero" },
-	{ DRM_VPUX_CORE_ERR_TOO_MANY_OPS, "TOO_MANY_OPS", "op counts above the limits" },
-	{ DRM_VPUX_CORE_ERR_TOO_MANY_BARRIERS, "TOO_MANY_BARRIERS", "barrier count above the limit" },
-	{ DRM_VPUX_CORE_ERR_TOO_MANY_DEPS, "TOO_MANY_DEPS", "wait or update edges above the limit" },
-	{ DRM_VPUX_CORE_ERR_TABLE_RANGE, "TABLE_RANGE", "op list or barrier table outside entry 0" },
-	{ DRM_VPUX_CORE_ERR_OVERFLOW, "OVERFLOW", "integer overflow in a size computation" },
-	{ DRM_VPUX_CORE_ERR_EMPTY, "EMPTY", "task without ops" },
-	{ DRM_VPUX_CORE_ERR_LIST_LEN, "LIST_LEN", "wait/update list longer than allowed" },
-	{ DRM_VPUX_CORE_ERR_BARRIER_ID, "BARRIER_ID", "barrier id >= number of barriers" },
-	{ DRM_VPUX_CORE_ERR_DUP_BARRIER, "DUP_BARRIER", "same barrier twice in one list" },
-	{ DRM_VPUX_CORE_ERR_PRODUCER_COUNT, "PRODUCER_COUNT", "producer count != ops updating it" },
-	{ DRM_VPUX_CORE_ERR_CONSUMER_COUNT, "CONSUMER_COUNT", "consumer count != ops waiting on it" },
-	{ DRM_VPUX_CORE_ERR_CYCLE, "CYCLE", "the wait graph has a cycle" },
-	{ DRM_VPUX_CORE_ERR_BUF_RANGE, "BUF_RANGE", "offset + size outside its buffer" },
-	{ DRM_VPUX_CORE_ERR_CMX_RANGE, "CMX_RANGE", "CMX tile or range outside CMX" },
-	{ DRM_VPUX_CORE_ERR_EXTENT, "EXTENT", "tensor extent larger than its reference" },
-	{ DRM_VPUX_CORE_ERR_SHAPE, "SHAPE", "inconsistent or zero shape field" },
-	{ DRM_VPUX_CORE_ERR_DPU_OP, "DPU_OP", "unknown DPU operation" },
-	{ DRM_VPUX_CORE_ERR_FLAGS, "FLAGS", "unknown flag" },
-	{ DRM_VPUX_CORE_ERR_ARGS_SIZE, "ARGS_SIZE", "SHAVE argument size 0 or too large" },
-	{ DRM_VPUX_CORE_ERR_WINDOW, "WINDOW", "SHAVE window too large" },
-	{ DRM_VPUX_CORE_ERR_MISSING_REF, "MISSING_REF", "required buffer reference is empty" },
-	{ DRM_VPUX_CORE_ERR_UNUSED_REF, "UNUSED_REF", "unused buffer reference is not all zero" },
-	{ DRM_VPUX_CORE_ERR_CTX, "CTX", "MMU context slot out of range" },
-	{ DRM_VPUX_CORE_ERR_PRIORITY, "PRIORITY", "priority out of range" },
-	{ DRM_VPUX_CORE_ERR_QUANT, "QUANT", "DPU zero point, requant record or clamp range invalid" },
-	{ DRM_VPUX_CORE_ERR_READONLY, "READONLY", "an op writes a read-only buffer" },
-	{ DRM_VPUX_CORE_ERR_CMX_WINDOW, "CMX_WINDOW", "CMX tile outside the task's tile window" },
-	{ DRM_VPUX_CORE_ERR_ENGINE, "ENGINE", "an engine reported an error" },
-	{ DRM_VPUX_CORE_ERR_MMU_FAULT, "MMU_FAULT", "an op raised an MMU fault" },
-	{ DRM_VPUX_CORE_ERR_ABORTED, "ABORTED", "the task was aborted (hang, teardown)" },
-	{ DRM_VPUX_CORE_ERR_CHANGED, "CHANGED", "the task memory changed while it was read" },
+	{ DLA_ERR_INVAL, "INVAL", "bad argument to a core call" },
+	{ DLA_ERR_BUSY, "BUSY", "no free task slot" },
+	{ DLA_ERR_NODEV, "NODEV", "hardware identity or engines wrong" },
+	{ DLA_ERR_NOENT, "NOENT", "task slot not in use" },
+	{ DLA_ERR_PORT, "PORT", "reading the task memory failed" },
+	{ DLA_ERR_RUNNING, "RUNNING", "task still running" },
+	{ DLA_ERR_ADDR_INDEX, "ADDR_INDEX", "address-list index outside the list" },
+	{ DLA_ERR_BAD_MAGIC, "BAD_MAGIC", "task descriptor magic wrong" },
+	{ DLA_ERR_BAD_VERSION, "BAD_VERSION", "task format version not supported" },
+	{ DLA_ERR_HEADER_SIZE, "HEADER_SIZE", "header size field or entry 0 too small" },
+	{ DLA_ERR_RESERVED, "RESERVED", "reserved field or flag not zero" },
+	{ DLA_ERR_TOO_MANY_OPS, "TOO_MANY_OPS", "op counts above the limits" },
+	{ DLA_ERR_TOO_MANY_BARRIERS, "TOO_MANY_BARRIERS", "barrier count above the limit" },
+	{ DLA_ERR_TOO_MANY_DEPS, "TOO_MANY_DEPS", "wait or update edges above the limit" },
+	{ DLA_ERR_TABLE_RANGE, "TABLE_RANGE", "op list or barrier table outside entry 0" },
+	{ DLA_ERR_OVERFLOW, "OVERFLOW", "integer overflow in a size computation" },
+	{ DLA_ERR_EMPTY, "EMPTY", "task without ops" },
+	{ DLA_ERR_LIST_LEN, "LIST_LEN", "wait/update list longer than allowed" },
+	{ DLA_ERR_BARRIER_ID, "BARRIER_ID", "barrier id >= number of barriers" },
+	{ DLA_ERR_DUP_BARRIER, "DUP_BARRIER", "same barrier twice in one list" },
+	{ DLA_ERR_PRODUCER_COUNT, "PRODUCER_COUNT", "producer count != ops updating it" },
+	{ DLA_ERR_CONSUMER_COUNT, "CONSUMER_COUNT", "consumer count != ops waiting on it" },
+	{ DLA_ERR_CYCLE, "CYCLE", "the wait graph has a cycle" },
+	{ DLA_ERR_BUF_RANGE, "BUF_RANGE", "offset + size outside its buffer" },
+	{ DLA_ERR_CMX_RANGE, "CMX_RANGE", "CMX tile or range outside CMX" },
+	{ DLA_ERR_EXTENT, "EXTENT", "tensor extent larger than its reference" },
+	{ DLA_ERR_SHAPE, "SHAPE", "inconsistent or zero shape field" },
+	{ DLA_ERR_DPU_OP, "DPU_OP", "unknown DPU operation" },
+	{ DLA_ERR_FLAGS, "FLAGS", "unknown flag" },
+	{ DLA_ERR_ARGS_SIZE, "ARGS_SIZE", "SHAVE argument size 0 or too large" },
+	{ DLA_ERR_WINDOW, "WINDOW", "SHAVE window too large" },
+	{ DLA_ERR_MISSING_REF, "MISSING_REF", "required buffer reference is empty" },
+	{ DLA_ERR_UNUSED_REF, "UNUSED_REF", "unused buffer reference is not all zero" },
+	{ DLA_ERR_CTX, "CTX", "MMU context slot out of range" },
+	{ DLA_ERR_PRIORITY, "PRIORITY", "priority out of range" },
+	{ DLA_ERR_QUANT, "QUANT", "DPU zero point, requant record or clamp range invalid" },
+	{ DLA_ERR_READONLY, "READONLY", "an op writes a read-only buffer" },
+	{ DLA_ERR_CMX_WINDOW, "CMX_WINDOW", "CMX tile outside the task's tile window" },
+	{ DLA_ERR_ENGINE, "ENGINE", "an engine reported an error" },
+	{ DLA_ERR_MMU_FAULT, "MMU_FAULT", "an op raised an MMU fault" },
+	{ DLA_ERR_ABORTED, "ABORTED", "the task was aborted (hang, teardown)" },
+	{ DLA_ERR_CHANGED, "CHANGED", "the task memory changed while it was read" },
 };
 
 /* "core error TOO_MANY_OPS (105: op counts above the limits)" into @buf */
@@ -237,8 +238,8 @@ static const char *sys_error_what(int32_t e)
 }
 
 /*
- * A job's result: *@sys (0 or -errno) and *@core (0 or enum
- * drm_vpux_core_error)
+ * A job's result: *@sys (0 or -errno) and *@core (0 or the engine core's
+ * code, dla_err.h)
  */
 static void split_error(const struct iob *p, const struct drm_vpux_wait *w,
 			int32_t *sys, uint32_t *core)
@@ -246,6 +247,31 @@ static void split_error(const struct iob *p, const struct drm_vpux_wait *w,
 	(void)p;
 	*sys = w->sys_error;
 	*core = w->core_error;
+}
+
+/*
+ * A finished job's failure category (DLA_ERRC_* = DRM_VPUX_ERR_*): the
+ * kernel's, from uapi 2.1 on; a 2.0 kernel's result mapped as 2.1's
+ * vpux_result_error() does
+ */
+static uint32_t error_category(const struct iob *p,
+			       const struct drm_vpux_wait *w)
+{
+	if (p->minor >= 1)
+		return w->error;
+	switch (w->status) {
+	case DRM_VPUX_STATUS_DONE:
+		return DLA_ERRC_NONE;
+	case DRM_VPUX_STATUS_MMU_FAULT:
+		return DLA_ERRC_FAULT;
+	case DRM_VPUX_STATUS_TIMEOUT:
+		return DLA_ERRC_HANG;
+	case DRM_VPUX_STATUS_ABORTED:
+		return w->sys_error == -ENODEV || w->sys_error == -EIO ?
+		       DLA_ERRC_DEVICE : DLA_ERRC_ABORTED;
+	}
+	return w->core_error ? dla_err_category((int)w->core_error) :
+	       DLA_ERRC_DEVICE;
 }
 
 /* What went wrong with a job, for a message: "ETIMEDOUT (...), ..." */
@@ -942,6 +968,7 @@ static int bo_wait(struct iob *p, uint32_t handle, int64_t abs_ns,
 	w->fault_addr = b.fault_addr;
 	w->device_cycles = b.device_cycles;
 	w->op_cycles = b.op_cycles;
+	w->error = b.error;
 	*seqno = b.seqno;
 	return 0;
 }
@@ -1048,6 +1075,8 @@ static int io_status(void *priv, struct vpux_be_job *job,
 		    VPUX_REQ_FAILED;
 	/* dla_err.h numbering: -core code, else the kernel's -errno */
 	split_error(p, &w, &sys, &core);
+	job->err_category = error_category(p, &w);
+	job->err_detail = core;
 	st->error = core ? -(int32_t)core : sys;
 	if (w.status != DRM_VPUX_STATUS_DONE) {
 		st->fail_kind = w.fail_op >> 24;

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "lf_fields.h"
 #include "lf_format.h"
 

@@ -271,7 +271,7 @@ struct vpux_lf_plan_patch {
 
 /*
  * .vpux.plan.expr: u32 words, the reverse-Polish tokens of
- * uapi/vpux/dla_task_format.h (DLA_EXPR_*); SYM's operand is a symbol
+ * uapi/drm/vpux_task.h (DLA_EXPR_*); SYM's operand is a symbol
  * index, IDX/OFF/LEN's a loop level of the template's block.
  */
 

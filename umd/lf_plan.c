@@ -2,7 +2,7 @@
 /* Plans in loadable terms (lf_plan.h). */
 #include <string.h>
 
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "lf_fields.h"
 #include "lf_plan.h"
 

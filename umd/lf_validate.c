@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "dla_limits.h"
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "err.h"
 #include "lf.h"
 #include "lf_fields.h"

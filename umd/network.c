@@ -17,7 +17,7 @@
 
 #include "dla_limits.h"
 #include "dla_user.h"
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "err.h"
 #include "lf_hw.h"
 #include "priv.h"

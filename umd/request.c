@@ -331,6 +331,37 @@ int vpux_request_status(struct vpux_request *r, struct vpux_request_status *st)
 	return r->net->dev->ops->status(r->net->dev->priv, &r->job, st);
 }
 
+int vpux_request_error(struct vpux_request *r, unsigned int *category,
+		       uint32_t *detail)
+{
+	struct vpux_request_status st;
+	int ret;
+
+	if (!r || !category)
+		return vpux_err(VPUX_E_INVAL, "request error: NULL argument");
+	*category = VPUX_ERROR_NONE;
+	if (detail)
+		*detail = 0;
+	ret = vpux_request_status(r, &st);
+	if (ret || st.state != VPUX_REQ_FAILED)
+		return ret;
+	*category = r->job.err_category;
+	if (detail)
+		*detail = r->job.err_detail;
+	return 0;
+}
+
+const char *vpux_error_category_name(unsigned int category)
+{
+	static const char *const names[] = {
+		"NONE", "INVALID", "FAULT", "HANG", "ENGINE", "ABORTED",
+		"DEVICE",
+	};
+
+	return category < sizeof(names) / sizeof(names[0]) ?
+	       names[category] : "UNKNOWN";
+}
+
 int vpux_request_op_cycles(struct vpux_request *r, unsigned int kind,
 			   unsigned int index, uint32_t *cycles)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only OR MIT
 /*
- * Loadable -> task memory (uapi/vpux/dla_task_format.h). Tensor-
+ * Loadable -> task memory (uapi/drm/vpux_task.h). Tensor-
  * relative operands become buffer references into fixed address-list
  * slots (priv.h): weights, kernel arguments, scratch, inputs, outputs. The
  * result has no addresses, so it is built once per network and shared by
@@ -10,7 +10,8 @@
  */
 #include <string.h>
 
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
+#include "dla_types.h"
 #include "lf_fields.h"
 #include "lf_plan.h"
 #include "priv.h"

@@ -25,6 +25,8 @@ MAN_LINKS := \
 	vpux_request_submit:vpux_request_create \
 	vpux_request_wait:vpux_request_create \
 	vpux_request_status:vpux_request_create \
+	vpux_request_error:vpux_request_create \
+	vpux_error_category_name:vpux_request_create \
 	vpux_runner_destroy:vpux_runner_create \
 	vpux_runner_bind_input:vpux_runner_create \
 	vpux_runner_bind_output:vpux_runner_create \

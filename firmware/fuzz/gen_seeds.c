@@ -3,7 +3,7 @@
  * Writes the fuzz corpus seeds (valid tasks of every op kind and graph
  * shape) into the directory given as argument. Run by hand when the task
  * format changes (the plan seeds end with their symbol buffer):
- *   cc -Ifirmware/include -Iinclude/hw -Iuapi/vpux -Ifirmware/tests \
+ *   cc -Ifirmware/include -Iinclude/hw -Iuapi/vpux -Iuapi -Ifirmware/tests \
  *      firmware/fuzz/gen_seeds.c -o /tmp/gen && /tmp/gen firmware/fuzz/corpus
  */
 #include <stdio.h>

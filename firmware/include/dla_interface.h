@@ -15,7 +15,19 @@
 #include "dla_types.h"
 #include "dla_limits.h"
 #include "dla_err.h"
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
+
+/* The task format's records, as the engine core reads them */
+DLA_STATIC_ASSERT(sizeof(struct dla_task_desc) == 72, "task desc size");
+DLA_STATIC_ASSERT(sizeof(struct dla_plan_header) == 32, "plan header");
+DLA_STATIC_ASSERT(sizeof(struct dla_plan_block) == 40, "plan block");
+DLA_STATIC_ASSERT(sizeof(struct dla_plan_template) == 16, "plan template");
+DLA_STATIC_ASSERT(sizeof(struct dla_plan_patch) == 8, "plan patch");
+DLA_STATIC_ASSERT(sizeof(struct dla_op_deps) == 36, "deps size");
+DLA_STATIC_ASSERT(sizeof(struct dla_dma_op) == 116, "dma op size");
+DLA_STATIC_ASSERT(sizeof(struct dla_dpu_op) % 4 == 0, "dpu op size");
+DLA_STATIC_ASSERT(sizeof(struct dla_shave_op) % 4 == 0, "shave op size");
+
 
 /* Task states reported by dla_task_result() */
 enum dla_task_state {

@@ -534,8 +534,95 @@ static void test_rules(void)
 	ft_fini(&f);
 }
 
+/*
+ * Every code's category (dla_err_category_of()): the table below names
+ * every DLA_ERR_* with the category the kernel and libvpux report for it.
+ * A code added to dla_err.h without a case does not build (-Wswitch); one
+ * added with a case but not here fails the scan over 0..999.
+ */
+static void test_err_categories(void)
+{
+	static const struct { int code, cat; } t[] = {
+		{ DLA_OK, DLA_ERRC_NONE },
+		{ DLA_ERR_INVAL, DLA_ERRC_DEVICE }, { DLA_ERR_BUSY, DLA_ERRC_DEVICE },
+		{ DLA_ERR_NODEV, DLA_ERRC_DEVICE }, { DLA_ERR_NOENT, DLA_ERRC_DEVICE },
+		{ DLA_ERR_PORT, DLA_ERRC_DEVICE }, { DLA_ERR_RUNNING, DLA_ERRC_DEVICE },
+		{ DLA_ERR_ADDR_INDEX, DLA_ERRC_INVALID },
+		{ DLA_ERR_BAD_MAGIC, DLA_ERRC_INVALID },
+		{ DLA_ERR_BAD_VERSION, DLA_ERRC_INVALID },
+		{ DLA_ERR_HEADER_SIZE, DLA_ERRC_INVALID },
+		{ DLA_ERR_RESERVED, DLA_ERRC_INVALID },
+		{ DLA_ERR_TOO_MANY_OPS, DLA_ERRC_INVALID },
+		{ DLA_ERR_TOO_MANY_BARRIERS, DLA_ERRC_INVALID },
+		{ DLA_ERR_TOO_MANY_DEPS, DLA_ERRC_INVALID },
+		{ DLA_ERR_TABLE_RANGE, DLA_ERRC_INVALID },
+		{ DLA_ERR_OVERFLOW, DLA_ERRC_INVALID },
+		{ DLA_ERR_EMPTY, DLA_ERRC_INVALID },
+		{ DLA_ERR_LIST_LEN, DLA_ERRC_INVALID },
+		{ DLA_ERR_BARRIER_ID, DLA_ERRC_INVALID },
+		{ DLA_ERR_DUP_BARRIER, DLA_ERRC_INVALID },
+		{ DLA_ERR_PRODUCER_COUNT, DLA_ERRC_INVALID },
+		{ DLA_ERR_CONSUMER_COUNT, DLA_ERRC_INVALID },
+		{ DLA_ERR_CYCLE, DLA_ERRC_INVALID },
+		{ DLA_ERR_BUF_RANGE, DLA_ERRC_INVALID },
+		{ DLA_ERR_CMX_RANGE, DLA_ERRC_INVALID },
+		{ DLA_ERR_EXTENT, DLA_ERRC_INVALID },
+		{ DLA_ERR_SHAPE, DLA_ERRC_INVALID },
+		{ DLA_ERR_DPU_OP, DLA_ERRC_INVALID },
+		{ DLA_ERR_FLAGS, DLA_ERRC_INVALID },
+		{ DLA_ERR_ARGS_SIZE, DLA_ERRC_INVALID },
+		{ DLA_ERR_WINDOW, DLA_ERRC_INVALID },
+		{ DLA_ERR_MISSING_REF, DLA_ERRC_INVALID },
+		{ DLA_ERR_UNUSED_REF, DLA_ERRC_INVALID },
+		{ DLA_ERR_CTX, DLA_ERRC_INVALID },
+		{ DLA_ERR_PRIORITY, DLA_ERRC_INVALID },
+		{ DLA_ERR_QUANT, DLA_ERRC_INVALID },
+		{ DLA_ERR_READONLY, DLA_ERRC_INVALID },
+		{ DLA_ERR_SHAVE_TASK, DLA_ERRC_INVALID },
+		{ DLA_ERR_CMX_WINDOW, DLA_ERRC_INVALID },
+		{ DLA_ERR_PLAN_FORMAT, DLA_ERRC_INVALID },
+		{ DLA_ERR_PLAN_DEPTH, DLA_ERRC_INVALID },
+		{ DLA_ERR_PLAN_EXPR, DLA_ERRC_INVALID },
+		{ DLA_ERR_PLAN_SYMBOL, DLA_ERRC_INVALID },
+		{ DLA_ERR_PLAN_COUNT, DLA_ERRC_INVALID },
+		{ DLA_ERR_PLAN_PATCH, DLA_ERRC_INVALID },
+		{ DLA_ERR_ENGINE, DLA_ERRC_ENGINE },
+		{ DLA_ERR_MMU_FAULT, DLA_ERRC_FAULT },
+		{ DLA_ERR_ABORTED, DLA_ERRC_ABORTED },
+		{ DLA_ERR_CHANGED, DLA_ERRC_INVALID },
+		{ DLA_ERR_EXPR_OVERFLOW, DLA_ERRC_INVALID },
+		{ DLA_ERR_EXPR_DIV0, DLA_ERRC_INVALID },
+	};
+	unsigned int i, bad = 0, codes = 0;
+	int n;
+
+	for (n = 0; n < 1000; n++) {
+		int want = -1, got = dla_err_category_of((enum dla_err)n);
+
+		for (i = 0; i < DLA_ARRAY_SIZE(t); i++)
+			if (t[i].code == n)
+				want = t[i].cat;
+		codes += want >= 0;
+		if (got != want) {
+			tap_diag("code %d: category %d, the table says %d", n,
+				 got, want);
+			bad++;
+		}
+	}
+	tap_check(!bad && codes == DLA_ARRAY_SIZE(t),
+		  "each of the %u error codes has its category, no other number has one",
+		  codes);
+	tap_check(dla_err_category(-DLA_ERR_MMU_FAULT) == DLA_ERRC_FAULT &&
+		  dla_err_category(DLA_ERR_CYCLE) == DLA_ERRC_INVALID,
+		  "dla_err_category() takes a code negated or not");
+	tap_check(dla_err_category(999) == DLA_ERRC_DEVICE &&
+		  dla_err_category(-2147483647 - 1) == DLA_ERRC_DEVICE,
+		  "a number that is no code is DEVICE");
+}
+
 int main(void)
 {
 	test_rules();
+	test_err_categories();
 	return tap_finish();
 }

@@ -6,7 +6,7 @@
  * core never allocates). A build may override any of them on the compiler
  * command line (-DDLA_MAX_OPS_PER_TASK=...): the microcontroller image uses
  * small values, the scheduler benchmark large ones. The task format
- * (uapi/vpux/dla_task_format.h) fixes the wait/update list lengths and the
+ * (uapi/drm/vpux_task.h) fixes the wait/update list lengths and the
  * SHAVE windows: those are defined there.
  */
 #ifndef DLA_LIMITS_H
@@ -45,7 +45,7 @@
  * Plans (Documentation/dynamic-shapes.rst): bytes of one plan, its blocks
  * and templates, the ops it may expand to in all (below 2^24, the op
  * link encoding), and the window: expanded ops alive at once, a power of
- * two of at most 128. The format fixes the rest (dla_task_format.h).
+ * two of at most 128. The format fixes the rest (drm/vpux_task.h).
  */
 #ifndef DLA_PLAN_SIZE_MAX
 #define DLA_PLAN_SIZE_MAX		8192u

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
+#include "dla_types.h"
 #include "task_builder.h"
 
 #define PB_MAX_TPL	40

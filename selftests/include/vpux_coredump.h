@@ -42,7 +42,7 @@
  * @cap: the data cap the kernel applied (VPUX_DUMP_DATA_CAP)
  * @status: DRM_VPUX_STATUS_* of the job
  * @sys_error: 0 or -errno
- * @core_error: enum drm_vpux_core_error
+ * @core_error: the engine core's code (dla_err.h), as WAIT's core_error
  * @fail_op: engine kind << 24 | op index of the op that failed it
  * @fault_addr: the faulting device address of an MMU fault
  * @inject: the model's INJECT register as debugfs "inject" last set it

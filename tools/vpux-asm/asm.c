@@ -13,7 +13,7 @@
 
 #include "asm.h"
 #include "dla_limits.h"
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "lf_fields.h"
 #include "lf_kernels.h"
 #include "vpux_dpu_rules.h"

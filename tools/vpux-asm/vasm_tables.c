@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "vasm.h"
 #include "vpux.h"
 #include "vpux_shave_abi.h"

@@ -652,8 +652,18 @@ int main(int argc, char **argv)
 		for (j = 0; !ret && j < inflight; j++)
 			ret = vpux_request_wait(xr[j], 10000);
 		lat[k] = run_now_us() - t0;
-		if (ret)
-			return die("run", ret);
+		if (ret) {
+			unsigned int cat = VPUX_ERROR_NONE;
+			uint32_t detail = 0;
+			int rc = die("run", ret);
+
+			/* the failed request's category: what a script checks */
+			if (j > 0 && !vpux_request_error(xr[j - 1], &cat, &detail) &&
+			    cat != VPUX_ERROR_NONE)
+				vpux_cli_err(PROG, "run: error category %s, detail %u",
+					     vpux_error_category_name(cat), detail);
+			return rc;
+		}
 	}
 	t_all = run_now_us() - t_all;
 	for (j = 1; j < inflight; j++)

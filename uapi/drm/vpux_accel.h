@@ -23,7 +23,7 @@ extern "C" {
  * DRM_VPUX_UAPI_VERSION_MINOR - compatible additions
  */
 #define DRM_VPUX_UAPI_VERSION_MAJOR	2
-#define DRM_VPUX_UAPI_VERSION_MINOR	0
+#define DRM_VPUX_UAPI_VERSION_MINOR	1
 
 #define DRM_VPUX_GET_PARAM		0x00
 #define DRM_VPUX_BO_CREATE		0x01
@@ -487,124 +487,35 @@ struct drm_vpux_op_time {
 #define DRM_VPUX_STATUS_TIMEOUT		4
 #define DRM_VPUX_STATUS_ABORTED		5
 
-/**
- * enum drm_vpux_core_error - why the engine core refused or failed a task
- * @DRM_VPUX_CORE_OK: no core error
- * @DRM_VPUX_CORE_ERR_INVAL: bad argument to a core call
- * @DRM_VPUX_CORE_ERR_BUSY: no free task slot
- * @DRM_VPUX_CORE_ERR_NODEV: hardware identity or engines wrong
- * @DRM_VPUX_CORE_ERR_NOENT: task slot not in use
- * @DRM_VPUX_CORE_ERR_PORT: reading the task memory failed
- * @DRM_VPUX_CORE_ERR_RUNNING: task still running
- * @DRM_VPUX_CORE_ERR_ADDR_INDEX: address-list index outside the list
- * @DRM_VPUX_CORE_ERR_BAD_MAGIC: task descriptor magic wrong
- * @DRM_VPUX_CORE_ERR_BAD_VERSION: task format version not supported
- * @DRM_VPUX_CORE_ERR_HEADER_SIZE: header size field or entry 0 too small
- * @DRM_VPUX_CORE_ERR_RESERVED: reserved field or flag not zero
- * @DRM_VPUX_CORE_ERR_TOO_MANY_OPS: op counts above the limits
- * @DRM_VPUX_CORE_ERR_TOO_MANY_BARRIERS: barrier count above the limit
- * @DRM_VPUX_CORE_ERR_TOO_MANY_DEPS: wait or update edges above the limit
- * @DRM_VPUX_CORE_ERR_TABLE_RANGE: op list or barrier table outside entry 0
- * @DRM_VPUX_CORE_ERR_OVERFLOW: integer overflow in a size computation
- * @DRM_VPUX_CORE_ERR_EMPTY: task without ops
- * @DRM_VPUX_CORE_ERR_LIST_LEN: wait/update list longer than allowed
- * @DRM_VPUX_CORE_ERR_BARRIER_ID: barrier id >= number of barriers
- * @DRM_VPUX_CORE_ERR_DUP_BARRIER: same barrier twice in one list
- * @DRM_VPUX_CORE_ERR_PRODUCER_COUNT: producer count != ops updating it
- * @DRM_VPUX_CORE_ERR_CONSUMER_COUNT: consumer count != ops waiting on it
- * @DRM_VPUX_CORE_ERR_CYCLE: the wait graph has a cycle
- * @DRM_VPUX_CORE_ERR_BUF_RANGE: offset + size outside its buffer
- * @DRM_VPUX_CORE_ERR_CMX_RANGE: CMX tile or range outside CMX
- * @DRM_VPUX_CORE_ERR_EXTENT: tensor extent larger than its reference
- * @DRM_VPUX_CORE_ERR_SHAPE: inconsistent or zero shape field
- * @DRM_VPUX_CORE_ERR_DPU_OP: unknown DPU operation
- * @DRM_VPUX_CORE_ERR_FLAGS: unknown flag
- * @DRM_VPUX_CORE_ERR_ARGS_SIZE: SHAVE argument size 0 or too large
- * @DRM_VPUX_CORE_ERR_WINDOW: SHAVE window too large
- * @DRM_VPUX_CORE_ERR_MISSING_REF: required buffer reference is empty
- * @DRM_VPUX_CORE_ERR_UNUSED_REF: unused buffer reference is not all zero
- * @DRM_VPUX_CORE_ERR_CTX: MMU context slot out of range
- * @DRM_VPUX_CORE_ERR_PRIORITY: priority out of range
- * @DRM_VPUX_CORE_ERR_QUANT: DPU zero point, requant record or clamp range
- *	invalid
- * @DRM_VPUX_CORE_ERR_READONLY: an op would write a buffer the device may
- *	only read (the kernel fails SUBMIT with -EACCES instead)
- * @DRM_VPUX_CORE_ERR_CMX_WINDOW: an op's CMX tile outside the tile window
- *	its task declares (task format minor 2, DLA_TASK_F_TILES)
- * @DRM_VPUX_CORE_ERR_PLAN_FORMAT: plan header, block or template malformed
- *	(Documentation/dynamic-shapes.rst)
- * @DRM_VPUX_CORE_ERR_PLAN_DEPTH: plan loops nested past the limit (3)
- * @DRM_VPUX_CORE_ERR_PLAN_EXPR: malformed plan expression
- * @DRM_VPUX_CORE_ERR_PLAN_SYMBOL: symbol buffer missing or short, or a
- *	value outside 32 bits or outside its bounds
- * @DRM_VPUX_CORE_ERR_PLAN_COUNT: loop count overflow: the plan expands to
- *	too many ops
- * @DRM_VPUX_CORE_ERR_PLAN_PATCH: patch outside its op record, or on a
- *	word that may not vary
- * @DRM_VPUX_CORE_ERR_ENGINE: an engine reported an error
- * @DRM_VPUX_CORE_ERR_MMU_FAULT: an op raised an MMU fault
- * @DRM_VPUX_CORE_ERR_ABORTED: the task was aborted (hang, teardown)
- * @DRM_VPUX_CORE_ERR_CHANGED: the task memory changed while it was read
- * @DRM_VPUX_CORE_ERR_EXPR_OVERFLOW: a plan expression overflowed
- * @DRM_VPUX_CORE_ERR_EXPR_DIV0: a plan expression divided by zero
+/*
+ * Why a job failed, as a category user space can switch on (uapi 2.1,
+ * drm_vpux_wait.error and drm_vpux_bo_wait.error). The set is stable: a
+ * value keeps its meaning, and a new one comes only with a new minor;
+ * treat a value you do not know as DRM_VPUX_ERR_DEVICE.
+ * NONE: the job completed (DRM_VPUX_STATUS_DONE);
+ * INVALID: the engine core refused the task (a validation rule, core_error
+ *	names it) or a plan's symbols made it fail while it ran;
+ * FAULT: an op raised an MMU fault at fault_addr;
+ * HANG: the job hung (watchdog or run limit) and was stopped;
+ * ENGINE: an engine reported an error for an op (fail_op);
+ * ABORTED: the job was stopped or never ran through no fault of its own
+ *	(file banned or closed, a dependency failed, device recovery);
+ * DEVICE: the device, its firmware or the kernel failed the job (-EIO,
+ *	-ENODEV, -ENOMEM, an engine-core call error).
  *
- * Codes below 100 are about a call into the core, 100..199 name the rule
- * of task validation that failed (Documentation/engine-core.rst), 200 and
- * above are run-time failures of a task that passed validation.
+ * core_error is the detail: 0 or the engine core's code (uapi/vpux/dla_err.h,
+ * Documentation/engine-core.rst: 100..199 the validation rule that
+ * failed, 200.. run-time). It is informative: its list grows with the
+ * core, and a program decides on @error, not on it.
  */
-enum drm_vpux_core_error {
-	DRM_VPUX_CORE_OK = 0,
-	DRM_VPUX_CORE_ERR_INVAL = 1,
-	DRM_VPUX_CORE_ERR_BUSY = 2,
-	DRM_VPUX_CORE_ERR_NODEV = 3,
-	DRM_VPUX_CORE_ERR_NOENT = 4,
-	DRM_VPUX_CORE_ERR_PORT = 5,
-	DRM_VPUX_CORE_ERR_RUNNING = 6,
-	DRM_VPUX_CORE_ERR_ADDR_INDEX = 100,
-	DRM_VPUX_CORE_ERR_BAD_MAGIC = 101,
-	DRM_VPUX_CORE_ERR_BAD_VERSION = 102,
-	DRM_VPUX_CORE_ERR_HEADER_SIZE = 103,
-	DRM_VPUX_CORE_ERR_RESERVED = 104,
-	DRM_VPUX_CORE_ERR_TOO_MANY_OPS = 105,
-	DRM_VPUX_CORE_ERR_TOO_MANY_BARRIERS = 106,
-	DRM_VPUX_CORE_ERR_TOO_MANY_DEPS = 107,
-	DRM_VPUX_CORE_ERR_TABLE_RANGE = 108,
-	DRM_VPUX_CORE_ERR_OVERFLOW = 109,
-	DRM_VPUX_CORE_ERR_EMPTY = 110,
-	DRM_VPUX_CORE_ERR_LIST_LEN = 120,
-	DRM_VPUX_CORE_ERR_BARRIER_ID = 121,
-	DRM_VPUX_CORE_ERR_DUP_BARRIER = 122,
-	DRM_VPUX_CORE_ERR_PRODUCER_COUNT = 123,
-	DRM_VPUX_CORE_ERR_CONSUMER_COUNT = 124,
-	DRM_VPUX_CORE_ERR_CYCLE = 125,
-	DRM_VPUX_CORE_ERR_BUF_RANGE = 140,
-	DRM_VPUX_CORE_ERR_CMX_RANGE = 141,
-	DRM_VPUX_CORE_ERR_EXTENT = 142,
-	DRM_VPUX_CORE_ERR_SHAPE = 143,
-	DRM_VPUX_CORE_ERR_DPU_OP = 144,
-	DRM_VPUX_CORE_ERR_FLAGS = 145,
-	DRM_VPUX_CORE_ERR_ARGS_SIZE = 146,
-	DRM_VPUX_CORE_ERR_WINDOW = 147,
-	DRM_VPUX_CORE_ERR_MISSING_REF = 148,
-	DRM_VPUX_CORE_ERR_UNUSED_REF = 149,
-	DRM_VPUX_CORE_ERR_CTX = 150,
-	DRM_VPUX_CORE_ERR_PRIORITY = 151,
-	DRM_VPUX_CORE_ERR_QUANT = 152,
-	DRM_VPUX_CORE_ERR_READONLY = 153,
-	DRM_VPUX_CORE_ERR_CMX_WINDOW = 155,
-	DRM_VPUX_CORE_ERR_PLAN_FORMAT = 160,
-	DRM_VPUX_CORE_ERR_PLAN_DEPTH = 161,
-	DRM_VPUX_CORE_ERR_PLAN_EXPR = 162,
-	DRM_VPUX_CORE_ERR_PLAN_SYMBOL = 163,
-	DRM_VPUX_CORE_ERR_PLAN_COUNT = 164,
-	DRM_VPUX_CORE_ERR_PLAN_PATCH = 165,
-	DRM_VPUX_CORE_ERR_ENGINE = 200,
-	DRM_VPUX_CORE_ERR_MMU_FAULT = 201,
-	DRM_VPUX_CORE_ERR_ABORTED = 202,
-	DRM_VPUX_CORE_ERR_CHANGED = 203,
-	DRM_VPUX_CORE_ERR_EXPR_OVERFLOW = 204,
-	DRM_VPUX_CORE_ERR_EXPR_DIV0 = 205,
-};
+#define DRM_VPUX_ERR_NONE		0
+#define DRM_VPUX_ERR_INVALID		1
+#define DRM_VPUX_ERR_FAULT		2
+#define DRM_VPUX_ERR_HANG		3
+#define DRM_VPUX_ERR_ENGINE		4
+#define DRM_VPUX_ERR_ABORTED		5
+#define DRM_VPUX_ERR_DEVICE		6
+
 
 /**
  * struct drm_vpux_wait - wait for a job and read its result
@@ -618,15 +529,16 @@ enum drm_vpux_core_error {
  * @sys_error: out, 0 or a negative errno: why the kernel failed or
  *	dropped the job (-ETIMEDOUT hang, -EBADFD banned file, -ECANCELED
  *	a dependency failed or the file closed, -EIO, -ENODEV)
- * @core_error: out, 0 or an enum drm_vpux_core_error: why the engine
- *	core refused or failed the task
+ * @core_error: out, the detail: 0 or the engine core's code (dla_err.h)
+ *	for why it refused or failed the task; informative, may grow
  * @fail_op: out, for errors raised by an op on an engine (fault, engine
  *	error, hang): engine kind << 24 | op index; 0 when the core refused
  *	the task memory (its log message names the op and field)
  * @fault_addr: out, faulting device address for DRM_VPUX_STATUS_MMU_FAULT
  * @device_cycles: out, device cycles from the task's start to its end
  * @op_cycles: out, sum of the ops' engine cycles
- * @pad: must be zero
+ * @error: out, DRM_VPUX_ERR_*: the category of the failure (uapi 2.1; a
+ *	2.0 kernel leaves the zero user space wrote)
  */
 struct drm_vpux_wait {
 	__u64 seqno;
@@ -636,7 +548,7 @@ struct drm_vpux_wait {
 	__s32 sys_error;
 	__u32 core_error;
 	__u32 fail_op;
-	__u32 pad;
+	__u32 error;
 	__u64 fault_addr;
 	__u64 device_cycles;
 	__u64 op_cycles;
@@ -658,6 +570,9 @@ struct drm_vpux_wait {
  * @fault_addr: out, as drm_vpux_wait.fault_addr
  * @device_cycles: out, as drm_vpux_wait.device_cycles
  * @op_cycles: out, as drm_vpux_wait.op_cycles
+ * @error: out, as drm_vpux_wait.error (uapi 2.1; a 2.0 kernel, whose
+ *	struct ends before it, leaves it as user space wrote it)
+ * @pad: must be zero
  *
  * Returns once every job using the BO, of any file sharing it, has
  * finished (every fence in the BO's reservation signalled), with the
@@ -676,6 +591,8 @@ struct drm_vpux_bo_wait {
 	__u64 fault_addr;
 	__u64 device_cycles;
 	__u64 op_cycles;
+	__u32 error;
+	__u32 pad;
 };
 
 #if defined(__cplusplus)

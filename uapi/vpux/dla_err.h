@@ -4,6 +4,10 @@
  * (-DLA_ERR_*). Codes below 100 are about the call itself; 100..199 name
  * the rule of task validation that failed; 200.. are run-time failures of
  * a task that passed validation. Documentation/engine-core.rst lists them.
+ *
+ * A code is a detail: informative, and the list may grow. What a caller
+ * decides on is the code's category (dla_err_category()), one of a small
+ * stable set that the kernel reports as DRM_VPUX_ERR_* (equal values).
  */
 #ifndef DLA_ERR_H
 #define DLA_ERR_H
@@ -75,5 +79,101 @@ enum dla_err {
 	DLA_ERR_EXPR_OVERFLOW = 204,
 	DLA_ERR_EXPR_DIV0 = 205,
 };
+
+/*
+ * Categories of failure, stable (uapi: DRM_VPUX_ERR_*, the same values).
+ * HANG has no code of its own: the port that gave up on a task says so.
+ */
+enum dla_err_category {
+	DLA_ERRC_NONE = 0,	/* no error */
+	DLA_ERRC_INVALID = 1,	/* the task (or its symbols) broke a rule */
+	DLA_ERRC_FAULT = 2,	/* an op raised an MMU fault */
+	DLA_ERRC_HANG = 3,	/* the task hung and was stopped */
+	DLA_ERRC_ENGINE = 4,	/* an engine reported an error */
+	DLA_ERRC_ABORTED = 5,	/* stopped or never run, through no fault */
+	DLA_ERRC_DEVICE = 6,	/* the device, firmware or core failed */
+};
+
+/*
+ * The category of code @e, or -1 if @e is no code: every code has a case
+ * (-Wswitch: a code added without one does not build).
+ */
+static inline int dla_err_category_of(enum dla_err e)
+{
+	switch (e) {
+	case DLA_OK:
+		return DLA_ERRC_NONE;
+	case DLA_ERR_INVAL:
+	case DLA_ERR_BUSY:
+	case DLA_ERR_NODEV:
+	case DLA_ERR_NOENT:
+	case DLA_ERR_PORT:
+	case DLA_ERR_RUNNING:
+		return DLA_ERRC_DEVICE;
+	case DLA_ERR_ADDR_INDEX:
+	case DLA_ERR_BAD_MAGIC:
+	case DLA_ERR_BAD_VERSION:
+	case DLA_ERR_HEADER_SIZE:
+	case DLA_ERR_RESERVED:
+	case DLA_ERR_TOO_MANY_OPS:
+	case DLA_ERR_TOO_MANY_BARRIERS:
+	case DLA_ERR_TOO_MANY_DEPS:
+	case DLA_ERR_TABLE_RANGE:
+	case DLA_ERR_OVERFLOW:
+	case DLA_ERR_EMPTY:
+	case DLA_ERR_LIST_LEN:
+	case DLA_ERR_BARRIER_ID:
+	case DLA_ERR_DUP_BARRIER:
+	case DLA_ERR_PRODUCER_COUNT:
+	case DLA_ERR_CONSUMER_COUNT:
+	case DLA_ERR_CYCLE:
+	case DLA_ERR_BUF_RANGE:
+	case DLA_ERR_CMX_RANGE:
+	case DLA_ERR_EXTENT:
+	case DLA_ERR_SHAPE:
+	case DLA_ERR_DPU_OP:
+	case DLA_ERR_FLAGS:
+	case DLA_ERR_ARGS_SIZE:
+	case DLA_ERR_WINDOW:
+	case DLA_ERR_MISSING_REF:
+	case DLA_ERR_UNUSED_REF:
+	case DLA_ERR_CTX:
+	case DLA_ERR_PRIORITY:
+	case DLA_ERR_QUANT:
+	case DLA_ERR_READONLY:
+	case DLA_ERR_SHAVE_TASK:
+	case DLA_ERR_CMX_WINDOW:
+	case DLA_ERR_PLAN_FORMAT:
+	case DLA_ERR_PLAN_DEPTH:
+	case DLA_ERR_PLAN_EXPR:
+	case DLA_ERR_PLAN_SYMBOL:
+	case DLA_ERR_PLAN_COUNT:
+	case DLA_ERR_PLAN_PATCH:
+	case DLA_ERR_CHANGED:
+	case DLA_ERR_EXPR_OVERFLOW:
+	case DLA_ERR_EXPR_DIV0:
+		return DLA_ERRC_INVALID;
+	case DLA_ERR_ENGINE:
+		return DLA_ERRC_ENGINE;
+	case DLA_ERR_MMU_FAULT:
+		return DLA_ERRC_FAULT;
+	case DLA_ERR_ABORTED:
+		return DLA_ERRC_ABORTED;
+	}
+	return -1;
+}
+
+/*
+ * dla_err_category() - the category of a code (positive, as the kernel
+ * reports it, or negated, as the core's functions return it); a number
+ * that is no code (a newer core's) is DLA_ERRC_DEVICE
+ */
+static inline unsigned int dla_err_category(int code)
+{
+	unsigned int u = code < 0 ? 0u - (unsigned int)code : (unsigned int)code;
+	int c = u > 0xffffu ? -1 : dla_err_category_of((enum dla_err)u);
+
+	return c < 0 ? DLA_ERRC_DEVICE : (unsigned int)c;
+}
 
 #endif /* DLA_ERR_H */

@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define VPUX_API_VERSION_MAJOR	1
-#define VPUX_API_VERSION_MINOR	8
+#define VPUX_API_VERSION_MINOR	9
 
 /* ---- errors ---- */
 enum vpux_error {
@@ -1232,6 +1232,45 @@ int vpux_request_poll_fd(struct vpux_request *req, int *fd);
  */
 int vpux_request_submit_many(struct vpux_request *const *reqs, unsigned int n,
 			     unsigned int *submitted);
+
+/* ---- why a request failed (API 1.9) ---- */
+
+/*
+ * The category of a failure: a small stable set a program switches on
+ * (the kernel's DRM_VPUX_ERR_*, the same values). A later API may add a
+ * category; treat one you do not know as VPUX_ERROR_DEVICE.
+ */
+enum vpux_error_category {
+	VPUX_ERROR_NONE = 0,	/* no failure (done, running or idle) */
+	VPUX_ERROR_INVALID = 1,	/* the device refused the task: a rule */
+	VPUX_ERROR_FAULT = 2,	/* an op raised an MMU fault */
+	VPUX_ERROR_HANG = 3,	/* it hung and was stopped */
+	VPUX_ERROR_ENGINE = 4,	/* an engine reported an error */
+	VPUX_ERROR_ABORTED = 5,	/* stopped or never run, not its fault */
+	VPUX_ERROR_DEVICE = 6,	/* the device, firmware or kernel failed */
+};
+
+/**
+ * vpux_request_error() - why the request's last run failed
+ * @req: the request
+ * @category: out, enum vpux_error_category; VPUX_ERROR_NONE unless the
+ *	request failed
+ * @detail: out (may be NULL), 0 or the engine core's code for it
+ *	(Documentation/engine-core.rst: 100..199 the validation rule,
+ *	200.. run time): informative, its list grows; decide on @category
+ *
+ * Reads the request's status as vpux_request_status() does. API 1.9.
+ *
+ * Return: 0; VPUX_E_INVAL for a NULL @req or @category; or the
+ * status's error.
+ */
+int vpux_request_error(struct vpux_request *req, unsigned int *category,
+		       uint32_t *detail);
+/**
+ * vpux_error_category_name() - "NONE", "INVALID", "FAULT", "HANG",
+ * "ENGINE", "ABORTED", "DEVICE"; "UNKNOWN" for another value. API 1.9.
+ */
+const char *vpux_error_category_name(unsigned int category);
 
 #ifdef __cplusplus
 }

@@ -549,6 +549,16 @@ static void check_refused(struct vpux_device *dev, struct vpux_network *net,
 	tap_check(!ret && st.state == VPUX_REQ_FAILED && st.error == seen.error &&
 		  st.error == -(int32_t)core,
 		  "%s: its status: FAILED, error %d", what, st.error);
+	{
+		unsigned int cat = 99;
+		uint32_t detail = 0;
+
+		ret = vpux_request_error(q.req, &cat, &detail);
+		tap_check(!ret && cat == VPUX_ERROR_INVALID && detail == core &&
+			  !strcmp(vpux_error_category_name(cat), "INVALID"),
+			  "%s: its error: category %s, detail %u (API 1.9)",
+			  what, vpux_error_category_name(cat), detail);
+	}
 	rq_free(&q);
 }
 

@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
+#include "dla_types.h"
 #include "lf.h"
 #include "lf_fields.h"
 #include "vpux.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "asm.h"
-#include "dla_task_format.h"
+#include <drm/vpux_task.h>
 #include "lf.h"
 #include "lf_fields.h"
 #include "vasm.h"

@@ -1,9 +1,13 @@
-/* SPDX-License-Identifier: GPL-2.0-only OR MIT */
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note OR MIT */
 /*
- * Task memory format: what the user-mode driver writes and the engine core
- * reads through dla_data_read(). Documentation/task-format.rst describes it
- * in prose. All fields are little endian and naturally aligned; every
- * record is a whole number of 32-bit words.
+ * vpux NPU accelerator: the task memory format, what the user-mode driver
+ * writes and the engine core reads through dla_data_read(), in the kernel
+ * (vpux_accel.ko checks and prepares every task it is handed) as in the
+ * firmware. Documentation/task-format.rst describes it in prose. All
+ * fields are little endian and naturally aligned; every record is a
+ * whole number of 32-bit words. Only <linux/types.h> is needed; a
+ * freestanding build without kernel headers provides __u8..__u64 itself
+ * (the project's include/uapi-shim/linux/types.h).
  *
  * A task is handed to the core as an address list (entry i = one buffer:
  * device address + size, held by the port). Entry 0 holds the task
@@ -12,10 +16,14 @@
  * buffer references (address-list index, offset, size) or CMX references
  * (tile, offset, size); the core resolves them to device addresses.
  */
-#ifndef DLA_TASK_FORMAT_H
-#define DLA_TASK_FORMAT_H
+#ifndef __UAPI_DRM_VPUX_TASK_H__
+#define __UAPI_DRM_VPUX_TASK_H__
 
-#include "dla_types.h"
+#include <linux/types.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
 
 /* Fixed by the format: barriers one op may wait on / update. */
 #define DLA_MAX_OP_WAITS		8u
@@ -40,7 +48,7 @@ enum dla_op_kind {
 	DLA_OP_DMA = 0,
 	DLA_OP_DPU = 1,
 	DLA_OP_SHAVE = 2,
-	DLA_OP_KINDS = 3,
+	DLA_OP_KINDS = 3
 };
 
 /**
@@ -49,8 +57,8 @@ enum dla_op_kind {
  * @offset: byte offset of the first record in address-list entry 0
  */
 struct dla_op_list {
-	dla_u32 count;
-	dla_u32 offset;
+	__u32 count;
+	__u32 offset;
 };
 
 /**
@@ -76,20 +84,20 @@ struct dla_op_list {
  * @reserved: 0
  */
 struct dla_task_desc {
-	dla_u32 magic;
-	dla_u16 version_major;
-	dla_u16 version_minor;
-	dla_u32 header_size;
-	dla_u32 flags;
-	dla_u32 num_barriers;
-	dla_u32 barriers_offset;
+	__u32 magic;
+	__u16 version_major;
+	__u16 version_minor;
+	__u32 header_size;
+	__u32 flags;
+	__u32 num_barriers;
+	__u32 barriers_offset;
 	struct dla_op_list ops[DLA_OP_KINDS];
-	dla_u32 plan_offset;
-	dla_u32 plan_size;
-	dla_u32 sym_index;
-	dla_u16 tile_first;
-	dla_u16 tile_count;
-	dla_u32 reserved[2];
+	__u32 plan_offset;
+	__u32 plan_size;
+	__u32 sym_index;
+	__u16 tile_first;
+	__u16 tile_count;
+	__u32 reserved[2];
 };
 
 /**
@@ -102,9 +110,9 @@ struct dla_task_desc {
  * @reserved: 0
  */
 struct dla_barrier_desc {
-	dla_u16 producer_count;
-	dla_u16 consumer_count;
-	dla_u32 reserved;
+	__u16 producer_count;
+	__u16 consumer_count;
+	__u32 reserved;
 };
 
 /* dla_buf_ref.flags */
@@ -120,10 +128,10 @@ struct dla_barrier_desc {
  *	field must be 0)
  */
 struct dla_buf_ref {
-	dla_u32 index;
-	dla_u32 flags;
-	dla_u32 offset;
-	dla_u32 size;
+	__u32 index;
+	__u32 flags;
+	__u32 offset;
+	__u32 size;
 };
 
 /**
@@ -135,11 +143,11 @@ struct dla_buf_ref {
  * @updates: barrier ids the op decrements when it completes; unused 0
  */
 struct dla_op_deps {
-	dla_u8 num_waits;
-	dla_u8 num_updates;
-	dla_u16 reserved;
-	dla_u16 waits[DLA_MAX_OP_WAITS];
-	dla_u16 updates[DLA_MAX_OP_UPDATES];
+	__u8 num_waits;
+	__u8 num_updates;
+	__u16 reserved;
+	__u16 waits[DLA_MAX_OP_WAITS];
+	__u16 updates[DLA_MAX_OP_UPDATES];
 };
 
 /**
@@ -157,20 +165,20 @@ struct dla_op_deps {
  */
 struct dla_dma_op {
 	struct dla_op_deps deps;
-	dla_u32 flags;
-	dla_u32 len;
+	__u32 flags;
+	__u32 len;
 	struct dla_buf_ref src;
 	struct dla_buf_ref dst;
-	dla_u32 count[3];
-	dla_u32 src_stride[3];
-	dla_u32 dst_stride[3];
-	dla_u32 reserved;
+	__u32 count[3];
+	__u32 src_stride[3];
+	__u32 dst_stride[3];
+	__u32 reserved;
 };
 
 /* Fixed-point requantisation record, as struct vpux_hw_requant. */
 struct dla_requant {
-	dla_s32 mult;
-	dla_s32 shift;
+	__s32 mult;
+	__s32 shift;
 };
 
 /**
@@ -185,27 +193,27 @@ struct dla_requant {
  */
 struct dla_dpu_op {
 	struct dla_op_deps deps;
-	dla_u32 op;			/* VPUX_DPU_OP_* */
-	dla_u32 flags;			/* VPUX_DPU_F_* */
+	__u32 op;			/* VPUX_DPU_OP_* */
+	__u32 flags;			/* VPUX_DPU_F_* */
 	struct dla_buf_ref in;
 	struct dla_buf_ref in2;		/* weights / 2nd input; empty for pools */
 	struct dla_buf_ref bias;	/* only with VPUX_DPU_F_BIAS */
 	struct dla_buf_ref quant;	/* only with VPUX_DPU_F_PER_CHANNEL
 					 * (FP16: or VPUX_DPU_ACT_LEAKY_CH) */
 	struct dla_buf_ref out;
-	dla_u16 in_c, in_h, in_w, out_c, out_h, out_w;
-	dla_u16 kernel_h, kernel_w, stride_h, stride_w;
-	dla_u16 pad_top, pad_left, pad_bottom, pad_right;
-	dla_u16 dilation_h, dilation_w, groups, reserved0;
-	dla_s32 in_zp;			/* FP16: from here to in2_scale, */
-	dla_s32 in2_zp;			/* struct vpux_hw_dpu_fparams */
-	dla_s32 out_zp;
-	dla_s32 act_min;
-	dla_s32 act_max;
+	__u16 in_c, in_h, in_w, out_c, out_h, out_w;
+	__u16 kernel_h, kernel_w, stride_h, stride_w;
+	__u16 pad_top, pad_left, pad_bottom, pad_right;
+	__u16 dilation_h, dilation_w, groups, reserved0;
+	__s32 in_zp;			/* FP16: from here to in2_scale, */
+	__s32 in2_zp;			/* struct vpux_hw_dpu_fparams */
+	__s32 out_zp;
+	__s32 act_min;
+	__s32 act_max;
 	struct dla_requant requant;
 	struct dla_requant in_scale;
 	struct dla_requant in2_scale;
-	dla_u32 reserved[2];
+	__u32 reserved[2];
 };
 
 /**
@@ -221,8 +229,8 @@ struct dla_dpu_op {
  */
 struct dla_shave_op {
 	struct dla_op_deps deps;
-	dla_u32 kernel_id;
-	dla_u32 reserved;
+	__u32 kernel_id;
+	__u32 reserved;
 	struct dla_buf_ref args;
 	struct dla_buf_ref windows[DLA_MAX_SHAVE_WINDOWS];
 };
@@ -265,21 +273,21 @@ struct dla_shave_op {
  */
 struct dla_shave_task_op {
 	struct dla_op_deps deps;
-	dla_u32 kernel_id;
-	dla_u32 entry;
+	__u32 kernel_id;
+	__u32 entry;
 	struct dla_buf_ref args;
 	struct dla_buf_ref code;
 	struct dla_buf_ref data;
 	struct dla_buf_ref win_f;
-	dla_u32 stack_size;
-	dla_u32 tile;
-	dla_u32 kernel;
-	dla_u32 invocation;
-	dla_u32 budget;
+	__u32 stack_size;
+	__u32 tile;
+	__u32 kernel;
+	__u32 invocation;
+	__u32 budget;
 	struct dla_buf_ref runtime;
-	dla_u32 runtime_entry;
-	dla_u32 runtime_kernel;
-	dla_u32 reserved[9];
+	__u32 runtime_entry;
+	__u32 runtime_kernel;
+	__u32 reserved[9];
 };
 
 /*
@@ -310,13 +318,13 @@ struct dla_shave_task_op {
  * @reserved: 0
  */
 struct dla_plan_header {
-	dla_u32 magic;
-	dla_u32 n_symbols;
-	dla_u32 n_blocks;
-	dla_u32 n_templates;
-	dla_u32 n_patches;
-	dla_u32 expr_words;
-	dla_u32 reserved[2];
+	__u32 magic;
+	__u32 n_symbols;
+	__u32 n_blocks;
+	__u32 n_templates;
+	__u32 n_patches;
+	__u32 expr_words;
+	__u32 reserved[2];
 };
 
 /**
@@ -325,8 +333,8 @@ struct dla_plan_header {
  * @max: largest value (the sizes were laid out for it)
  */
 struct dla_plan_symbol {
-	dla_u32 min;
-	dla_u32 max;
+	__u32 min;
+	__u32 max;
 };
 
 /**
@@ -337,9 +345,9 @@ struct dla_plan_symbol {
  *	tail of extent mod tile elements when that is not 0
  */
 struct dla_plan_loop {
-	dla_u16 extent;
-	dla_u16 len;
-	dla_u32 tile;
+	__u16 extent;
+	__u16 len;
+	__u32 tile;
 };
 
 /**
@@ -352,10 +360,10 @@ struct dla_plan_loop {
  * @loop: levels, outermost first; levels >= @depth all 0
  */
 struct dla_plan_block {
-	dla_u32 depth;
-	dla_u32 first_template;
-	dla_u32 n_templates;
-	dla_u32 reserved;
+	__u32 depth;
+	__u32 first_template;
+	__u32 n_templates;
+	__u32 reserved;
 	struct dla_plan_loop loop[DLA_PLAN_MAX_DEPTH];
 };
 
@@ -370,10 +378,10 @@ struct dla_plan_block {
  * The op record's deps are all 0: the plan says what waits for what.
  */
 struct dla_plan_template {
-	dla_u32 kind;
-	dla_u32 wait_mask;
-	dla_u32 first_patch;
-	dla_u32 n_patches;
+	__u32 kind;
+	__u32 wait_mask;
+	__u32 first_patch;
+	__u32 n_patches;
 };
 
 /**
@@ -385,10 +393,10 @@ struct dla_plan_template {
  * @len: its words, 1..DLA_PLAN_MAX_EXPR
  */
 struct dla_plan_patch {
-	dla_u16 offset;
-	dla_u16 width;
-	dla_u16 expr;
-	dla_u16 len;
+	__u16 offset;
+	__u16 width;
+	__u16 expr;
+	__u16 len;
 };
 
 /*
@@ -396,7 +404,7 @@ struct dla_plan_patch {
  * 23..0. Unsigned 32-bit arithmetic, checked: overflow, a negative
  * difference and division by zero fail the task.
  */
-#define DLA_EXPR_TOKEN(op, arg)		(((dla_u32)(op) << 24) | (arg))
+#define DLA_EXPR_TOKEN(op, arg)		(((__u32)(op) << 24) | (arg))
 #define DLA_EXPR_OP(tok)		((tok) >> 24)
 #define DLA_EXPR_ARG(tok)		((tok) & 0x00ffffffu)
 enum dla_expr_op {
@@ -418,17 +426,11 @@ enum dla_expr_op {
 	 * The same eight with the operand as b: a -- a op arg
 	 * (DLA_EXPR_ADD + DLA_EXPR_IMM is "add arg", ...)
 	 */
-	DLA_EXPR_IMM = 16,
+	DLA_EXPR_IMM = 16
 };
 
-DLA_STATIC_ASSERT(sizeof(struct dla_task_desc) == 72, "task desc size");
-DLA_STATIC_ASSERT(sizeof(struct dla_plan_header) == 32, "plan header");
-DLA_STATIC_ASSERT(sizeof(struct dla_plan_block) == 40, "plan block");
-DLA_STATIC_ASSERT(sizeof(struct dla_plan_template) == 16, "plan template");
-DLA_STATIC_ASSERT(sizeof(struct dla_plan_patch) == 8, "plan patch");
-DLA_STATIC_ASSERT(sizeof(struct dla_op_deps) == 36, "deps size");
-DLA_STATIC_ASSERT(sizeof(struct dla_dma_op) == 116, "dma op size");
-DLA_STATIC_ASSERT(sizeof(struct dla_dpu_op) % 4 == 0, "dpu op size");
-DLA_STATIC_ASSERT(sizeof(struct dla_shave_op) % 4 == 0, "shave op size");
+#if defined(__cplusplus)
+}
+#endif
 
-#endif /* DLA_TASK_FORMAT_H */
+#endif /* __UAPI_DRM_VPUX_TASK_H__ */
