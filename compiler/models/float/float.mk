@@ -94,16 +94,16 @@ vm-check check-debug-run: float-models
 # kernel is not used: its KASAN build of the model takes tens of minutes
 # on the big ones. The guest gets 3 GiB: the models (about 330 MB) come
 # in its initramfs.
-FLOAT_EXPECTED = $(filter-out $(FLOAT_VM_MODELS),$(shell sed -n 's/^\([a-z0-9_]\+\)$$/\1/p' $(FLOAT_SRC)/expected.list))
+FLOAT_VM_EXTRA = $(filter-out $(FLOAT_VM_MODELS),$(shell sed -n 's/^\([a-z0-9_]\+\)$$/\1/p' $(FLOAT_SRC)/expected.list))
 .PHONY: float-vm-check
 float-vm-check: deps module firmware-image float-models $(VPUX_ONNX) \
 		$(B)/umd/libvpux-cpuops.so
 	@KVER=$(KVER) VPUX_KO=$(SRCTOP)/vpux_accel.ko VPUX_FW=$(FW_BIN) \
 		VPUX_VM_MEM=3072 VPUX_VM_TIMEOUT=1800 \
 		VPUX_BINS="$(VPUX_ONNX) $(B)/umd/libvpux-cpuops.so" \
-		VPUX_DATA="$(addprefix $(FLOAT_MODELS)/,$(FLOAT_EXPECTED))" \
+		VPUX_DATA="$(addprefix $(FLOAT_MODELS)/,$(FLOAT_VM_EXTRA))" \
 		tools/vm/vm-run.sh demo $(B)/float-vm \
-		'rc=0; for m in $(FLOAT_EXPECTED); do s=$$(date +%s);' \
+		'rc=0; for m in $(FLOAT_VM_EXTRA); do s=$$(date +%s);' \
 		'vpux-onnx test --device /dev/accel/accel0 --rel-l2 1e-2 --no-cpu-fallback /vpux/data/$$m >/tmp/fvm.log 2>&1 || rc=1;' \
 		'echo "$$m: $$(tail -1 /tmp/fvm.log) in $$(( $$(date +%s) - s )) s through /dev/accel/accel0"; done; exit $$rc' \
 		>$(B)/float-vm.txt 2>&1; rc=$$?; cat $(B)/float-vm.txt; exit $$rc
