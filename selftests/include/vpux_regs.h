@@ -48,6 +48,7 @@
 #define VPUX_CAP_CMX_CLEAR		(1u << 6)	/* CMX_CLEAR_LO/HI */
 #define VPUX_CAP_MGMT_CORE		(1u << 7)	/* VPUX_REG_MC_*, vpux_mc.h */
 #define VPUX_CAP_POWER			(1u << 8)	/* VPUX_REG_PWR_* */
+#define VPUX_CAP_START_AT		(1u << 9)	/* VPUX_ENG_START_AT_*, END_* */
 
 /* ---- interrupts, reset, time, faults ---- */
 #define VPUX_REG_IRQ_STATUS		0x0100u	/* latched; read-only */
@@ -245,6 +246,19 @@
 #define VPUX_ENG_TRAP_INVOCATION	0x030u
 /* SHAVE: debug[0] of the runtime kernel's control block after the last op */
 #define VPUX_ENG_RT_DEBUG		0x034u
+/*
+ * Per-engine time (VPUX_CAP_START_AT, hw-model.rst "Virtual time"): a
+ * write to START_AT_HI arms START_AT (LO written first) for the next
+ * START only: that op begins at max(START_AT, the engine's last END)
+ * instead of at the cycle counter's current value. The issuer names the
+ * cycle its op became ready (its dependencies' completion). END is the
+ * cycle at which the engine's last op completed (its begin + its
+ * cycles), valid once it is DONE or ERROR.
+ */
+#define VPUX_ENG_START_AT_LO		0x038u
+#define VPUX_ENG_START_AT_HI		0x03cu
+#define VPUX_ENG_END_LO			0x040u
+#define VPUX_ENG_END_HI			0x044u
 #define VPUX_ENG_PARAM(i)		(0x100u + (i) * 4u)
 #define VPUX_ENG_PARAM_WORDS		64u
 
