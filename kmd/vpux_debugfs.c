@@ -23,6 +23,8 @@
  *                   that write a BO the device may only read (-EACCES
  *                   otherwise), so that tests reach the MMU's read-only
  *                   mapping behind that check: such a job faults
+ *   fw_log, fw_reloads, fw_retired, fw_inject  headed only
+ *                   (Documentation/firmware.rst)
  */
 
 #include <linux/debugfs.h>
@@ -267,6 +269,23 @@ static int fw_reloads_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(fw_reloads);
 
+/*
+ * headed: instructions the management core retired since it last booted
+ * (VPUX_REG_MC_RETIRED, low 32 bits): its work per job, for benchmarks
+ */
+static int fw_retired_show(struct seq_file *m, void *unused)
+{
+	struct vpux_device *vdev = m->private;
+	int ret = vpux_pm_get(vdev);
+
+	if (ret)
+		return ret;
+	seq_printf(m, "%u\n", vpux_reg_read(vdev, VPUX_REG_MC_RETIRED));
+	vpux_pm_put(vdev);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fw_retired);
+
 /* headed: "trap" or "freeze" the management core (VPUX_REG_MC_INJECT) */
 static ssize_t fw_inject_write(struct file *f, const char __user *ubuf,
 			       size_t len, loff_t *pos)
@@ -331,5 +350,6 @@ void vpux_debugfs_init(struct vpux_device *vdev)
 		return;
 	debugfs_create_file("fw_log", 0444, root, vdev, &fw_log_fops);
 	debugfs_create_file("fw_reloads", 0444, root, vdev, &fw_reloads_fops);
+	debugfs_create_file("fw_retired", 0444, root, vdev, &fw_retired_fops);
 	debugfs_create_file("fw_inject", 0200, root, vdev, &fw_inject_fops);
 }

@@ -140,11 +140,27 @@ dla_s64 dla_get_time_us(void)
 	return (dla_s64)fw_mtime();
 }
 
+/* a word that may alias anything (memset and memcpy store through it) */
+typedef dla_u32 __attribute__((__may_alias__)) fw_word;
+
+/*
+ * memset and memcpy of the core (and of the compiler's calls): words
+ * where the addresses allow, bytes at the edges, a 32-bit count. The
+ * core's buffers are in this core's RAM (VPUX_REG_MC_MEM_SIZE, far below
+ * 4 GiB), so @len fits. Byte loops with a 64-bit count cost about eight
+ * instructions a byte: most of what the firmware did per job, in the
+ * main loop's task status of every slot (fw_progress()).
+ */
 void *dla_memset(void *src, int ch, dla_u64 len)
 {
 	unsigned char *p = src;
+	dla_u32 n = (dla_u32)len, w = (dla_u8)ch * 0x01010101u;
 
-	while (len--)
+	for (; n && ((unsigned long)p & 3); n--)
+		*p++ = (unsigned char)ch;
+	for (; n >= 4; n -= 4, p += 4)
+		*(fw_word *)p = w;
+	while (n--)
 		*p++ = (unsigned char)ch;
 	return src;
 }
@@ -153,8 +169,12 @@ void *dla_memcpy(void *dest, const void *src, dla_u64 len)
 {
 	unsigned char *d = dest;
 	const unsigned char *s = src;
+	dla_u32 n = (dla_u32)len;
 
-	while (len--)
+	if (!(((unsigned long)d | (unsigned long)s) & 3))
+		for (; n >= 4; n -= 4, d += 4, s += 4)
+			*(fw_word *)d = *(const fw_word *)s;
+	while (n--)
 		*d++ = *s++;
 	return dest;
 }

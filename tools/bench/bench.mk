@@ -111,7 +111,12 @@ bench-vm: deps module firmware-image $(VPUX_JOB_BENCH) $(VPUX_REQ_BENCH) \
 		'sh /vpux/data/vm-float/run.sh &&' \
 		'echo && echo "== vpux-job-bench, headed" &&' \
 		'rmmod vpux_accel && insmod /vpux/vpux_accel.ko mode=headed &&' \
-		'vpux-job-bench --quick $(BENCH_ARGS)' | tee $(B)/bench-vm.txt
+		'vpux-job-bench --quick $(BENCH_ARGS) && echo &&' \
+		'echo "== the engine core as firmware: instructions per 1-op job (debugfs fw_retired)" &&' \
+		'echo -1 >/sys/class/accel/accel0/device/power/autosuspend_delay_ms &&' \
+		'D=$$(ls -d /sys/kernel/debug/accel/*/ | head -1) && r0=$$(cat $${D}fw_retired) &&' \
+		'vpux-run --device /dev/accel/accel0 --repeat 100 /vpux/bin/copy_1op.vpux >/dev/null &&' \
+		'r1=$$(cat $${D}fw_retired) && echo "bench-fw: insn_per_job=$$(( (r1 - r0) / 100 ))"' | tee $(B)/bench-vm.txt
 	@awk '/^bench: /{ for (i = 2; i <= NF; i++) if ($$i ~ /^job_ns=/) { \
 		v[n++] = substr($$i, 8) } } \
 	     END { if (n >= 2) printf "1-op job, headed %.0f us / headless %.0f us: %.2fx\n", \
