@@ -46,6 +46,11 @@ void vc_set_shape(struct vc_value *o, int32_t dtype, int rank,
 		return;
 	if (dtype)
 		o->dtype = dtype;
+	/* an unknown shape (rank -1) stays unknown */
+	if (rank < 0 || rank > VPUXC_MAX_RANK) {
+		o->rank = -1;
+		return;
+	}
 	o->rank = rank;
 	memcpy(o->dims, dims, sizeof(int64_t) * (size_t)rank);
 }

@@ -92,7 +92,7 @@ static const struct rule *rule_of(const struct vc_node *n)
 
 static int same_dims(const struct vc_value *a, const struct vc_value *b)
 {
-	return a && b && a->rank == b->rank &&
+	return a && b && a->rank >= 0 && a->rank == b->rank &&
 	       !memcmp(a->dims, b->dims, sizeof(a->dims[0]) * (size_t)a->rank);
 }
 
